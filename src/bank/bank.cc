@@ -1,0 +1,299 @@
+// Bank: validation first, then the change; markers follow the agents' Steps.
+#include "bank/bank.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cctype>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace cutline::bank {
+
+namespace {
+
+bool ValidName(const std::string& s) {
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+  });
+}
+
+}  // namespace
+
+Status Bank::Create(const Config& config, std::optional<Bank>* out) {
+  const auto& branches = config.branches;
+  if (branches.size() < 2) {
+    return Status::Error("a network needs at least 2 branches");
+  }
+  if (branches.size() > std::numeric_limits<NodeId>::max() / 2) {
+    return Status::Error("too many branches");
+  }
+  std::vector<std::string> names;
+  Amount total = 0;
+  for (const BranchSpec& b : branches) {
+    if (!ValidName(b.name)) {
+      return Status::Error(fmt::format("'{}' is not a valid branch name", b.name));
+    }
+    if (std::find(names.begin(), names.end(), b.name) != names.end()) {
+      return Status::Error(fmt::format("branch {} is declared twice", b.name));
+    }
+    if (b.balance < 0) {
+      return Status::Error(fmt::format("branch {} has a negative balance", b.name));
+    }
+    if (__builtin_add_overflow(total, b.balance, &total)) {
+      return Status::Error("the bank's total does not fit in 64 bits");
+    }
+    names.push_back(b.name);
+  }
+  auto index = [&](const std::string& n) -> std::optional<NodeId> {
+    auto it = std::find(names.begin(), names.end(), n);
+    if (it == names.end()) return std::nullopt;
+    return static_cast<NodeId>(it - names.begin());
+  };
+  std::vector<sim::Link> links;
+  if (config.links) {
+    std::set<sim::Link> seen;
+    for (const auto& [a, b] : *config.links) {
+      auto from = index(a);
+      auto to = index(b);
+      if (!from) return Status::Error(fmt::format("links= names unknown branch {}", a));
+      if (!to) return Status::Error(fmt::format("links= names unknown branch {}", b));
+      if (*from == *to) {
+        return Status::Error(fmt::format("links= has a self-loop {}>{}", a, b));
+      }
+      if (!seen.insert({*from, *to}).second) {
+        return Status::Error(fmt::format("links= lists {}>{} twice", a, b));
+      }
+      links.emplace_back(*from, *to);
+    }
+  } else {
+    links = sim::Network::Complete(static_cast<std::uint32_t>(names.size()));
+  }
+  sim::Network network(static_cast<std::uint32_t>(names.size()), links,
+                       config.capacity_transfers, config.keep_history);
+  out->emplace(Bank(config, std::move(names), std::move(network)));
+  (*out)->total_ = total;
+  return Status::Ok();
+}
+
+Bank::Bank(Config config, std::vector<std::string> names, sim::Network network)
+    : config_(std::move(config)),
+      names_(std::move(names)),
+      network_(std::move(network)) {
+  for (NodeId n = 0; n < names_.size(); ++n) {
+    balances_.push_back(config_.branches[n].balance);
+    agents_.emplace_back(
+        static_cast<std::uint32_t>(network_.Incoming(n).size()));
+  }
+}
+
+std::optional<NodeId> Bank::FindBranch(const std::string& name) const {
+  auto it = std::find(names_.begin(), names_.end(), name);
+  if (it == names_.end()) return std::nullopt;
+  return static_cast<NodeId>(it - names_.begin());
+}
+
+Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
+  if (from == to) {
+    return Status::Error(
+        fmt::format("there is no channel from {} to itself", names_[from]));
+  }
+  *c = network_.Find(from, to);
+  if (*c == sim::kNoChannel) {
+    return Status::Error(
+        fmt::format("there is no channel {}->{}", names_[from], names_[to]));
+  }
+  return Status::Ok();
+}
+
+Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
+  ChannelId c;
+  if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
+  if (amount < 1) return Status::Error("a transfer must be at least $1");
+  if (amount > balances_[from]) {
+    return Status::Error(fmt::format("{} has only ${}, cannot send ${}",
+                                     names_[from], balances_[from], amount));
+  }
+  if (network_.Full(c)) {
+    return Status::Error(fmt::format(
+        "channel {}->{} is full: it already holds {} transfer{}", names_[from],
+        names_[to], config_.capacity_transfers,
+        config_.capacity_transfers == 1 ? "" : "s"));
+  }
+  balances_[from] -= amount;
+  in_flight_amount_ += amount;
+  network_.Send(c, sim::MessageKind::kTransfer, amount);
+  return Status::Ok();
+}
+
+Status Bank::Deliver(NodeId from, NodeId to) {
+  ChannelId c;
+  if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
+  if (network_.Empty(c)) {
+    return Status::Error(fmt::format("channel {}->{} is empty, nothing to deliver",
+                                     names_[from], names_[to]));
+  }
+  Receive(network_.DeliverFrom(c));
+  return Status::Ok();
+}
+
+Status Bank::DeliverNext() {
+  if (!network_.AnyInFlight()) {
+    return Status::Error("nothing is in flight, nothing to deliver");
+  }
+  Receive(network_.DeliverNext());
+  return Status::Ok();
+}
+
+Status Bank::Drain() {
+  while (network_.AnyInFlight()) Receive(network_.DeliverNext());
+  return Status::Ok();
+}
+
+Status Bank::Read(NodeId branch) {
+  NaiveRead read{branch, balances_[branch], network_.history().size()};
+  network_.history().Add(sim::Event{.kind = sim::EventKind::kRead,
+                                    .node = branch,
+                                    .value = balances_[branch]});
+  auto it = std::find_if(naive_.begin(), naive_.end(),
+                         [&](const NaiveRead& r) { return r.branch == branch; });
+  if (it == naive_.end()) {
+    naive_.push_back(read);
+  } else {
+    *it = read;
+  }
+  return Status::Ok();
+}
+
+Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
+  if (id) {
+    const SnapshotInfo* s = FindSnapshot(*id);
+    if (s == nullptr) {
+      return Status::Error(fmt::format("snapshot {} was never started", *id));
+    }
+    if (s->complete) {
+      return Status::Error(fmt::format("snapshot {} is already complete", *id));
+    }
+    if (agents_[branch].HasRecorded(*id)) {
+      return Status::Error(fmt::format("{} has already recorded for snapshot {}",
+                                       names_[branch], *id));
+    }
+  } else {
+    const SnapshotInfo* running = Running();
+    if (config_.one_snapshot_at_a_time && running != nullptr) {
+      return Status::Error(fmt::format(
+          "snapshot {} is still running (snapshots=one); join it with id={}",
+          running->id, running->id));
+    }
+    SnapshotInfo fresh;
+    fresh.id = snapshots_.size() + 1;
+    snapshots_.push_back(fresh);
+    id = fresh.id;
+  }
+  SnapshotInfo& snapshot = MutableSnapshot(*id);
+  snapshot.initiators.push_back(branch);
+  Step step = agents_[branch].Start(*id, balances_[branch]);
+  assert(step.ok() && step.record_state);
+  FinishStep(branch, step, snapshot, std::nullopt);
+  return Status::Ok();
+}
+
+void Bank::Receive(const sim::Message& m) {
+  const sim::ChannelInfo& ch = network_.channel(m.channel);
+  NodeId to = ch.to;
+  if (m.kind == sim::MessageKind::kTransfer) {
+    agents_[to].OnMessage(ch.in_index, m.value);
+    balances_[to] += m.value;
+    in_flight_amount_ -= m.value;
+    return;
+  }
+  SnapshotId id = static_cast<SnapshotId>(m.value);
+  Step step = agents_[to].OnMarker(id, ch.in_index, balances_[to]);
+  // Markers are only ever sent by this class, once per channel and id.
+  assert(step.ok());
+  FinishStep(to, step, MutableSnapshot(id), m.channel);
+}
+
+void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
+                      std::optional<ChannelId> closed) {
+  sim::History& h = network_.history();
+  if (step.record_state) {
+    h.Add(sim::Event{.kind = sim::EventKind::kRecord,
+                     .node = n,
+                     .value = balances_[n],
+                     .snapshot = snapshot.id});
+    for (ChannelId c : network_.Outgoing(n)) {
+      network_.Send(c, sim::MessageKind::kMarker,
+                    static_cast<std::int64_t>(snapshot.id));
+      ++snapshot.markers_sent;
+    }
+  }
+  if (step.closed_channel && closed) {
+    h.Add(sim::Event{.kind = sim::EventKind::kClose,
+                     .node = n,
+                     .channel = *closed,
+                     .snapshot = snapshot.id});
+  }
+  if (step.part_done) {
+    h.Add(sim::Event{
+        .kind = sim::EventKind::kPartDone, .node = n, .snapshot = snapshot.id});
+    if (++snapshot.parts_done == names_.size()) {
+      snapshot.complete = true;
+      h.Add(sim::Event{
+          .kind = sim::EventKind::kComplete, .node = n, .snapshot = snapshot.id});
+    }
+  }
+}
+
+SnapshotInfo& Bank::MutableSnapshot(SnapshotId id) {
+  assert(id >= 1 && id <= snapshots_.size());
+  return snapshots_[id - 1];
+}
+
+const SnapshotInfo* Bank::FindSnapshot(SnapshotId id) const {
+  if (id < 1 || id > snapshots_.size()) return nullptr;
+  return &snapshots_[id - 1];
+}
+
+const SnapshotInfo* Bank::Running() const {
+  for (auto it = snapshots_.rbegin(); it != snapshots_.rend(); ++it) {
+    if (!it->complete) return &*it;
+  }
+  return nullptr;
+}
+
+bool Bank::HasRecorded(NodeId n, SnapshotId id) const {
+  return agents_[n].HasRecorded(id);
+}
+
+bool Bank::PartDone(NodeId n, SnapshotId id) const {
+  return agents_[n].PartDone(id);
+}
+
+std::optional<Amount> Bank::RecordedBalance(NodeId n, SnapshotId id) const {
+  const Agent::Recorded* r = agents_[n].Find(id);
+  if (r == nullptr) return std::nullopt;
+  return r->state;
+}
+
+ChannelRecord Bank::RecordedChannel(SnapshotId id, ChannelId c) const {
+  const sim::ChannelInfo& ch = network_.channel(c);
+  const Agent& agent = agents_[ch.to];
+  return ChannelRecord{agent.Channel(id, ch.in_index),
+                       agent.ChannelMessages(id, ch.in_index)};
+}
+
+Amount Bank::SnapshotTotal(SnapshotId id) const {
+  Amount sum = 0;
+  for (NodeId n = 0; n < names_.size(); ++n) {
+    if (const Agent::Recorded* r = agents_[n].Find(id)) {
+      sum += r->state;
+      for (const auto& message : r->messages) sum += message.second;
+    }
+  }
+  return sum;
+}
+
+}  // namespace cutline::bank

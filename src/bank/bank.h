@@ -1,0 +1,115 @@
+// The example application: branches holding money, transfers over FIFO
+// channels, Chandy-Lamport snapshots driven by one SnapshotAgent per branch,
+// and the naive reader. Every operation checks everything first and changes
+// nothing when it returns an error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bank/status.h"
+#include "cutline/snapshot_agent.h"
+#include "sim/network.h"
+
+namespace cutline::bank {
+
+using sim::ChannelId;
+using sim::NodeId;
+using Amount = std::int64_t;
+
+struct BranchSpec {
+  std::string name;
+  Amount balance = 0;
+};
+
+struct Config {
+  std::vector<BranchSpec> branches;
+  // Directed channels by branch name; nullopt = every ordered pair.
+  std::optional<std::vector<std::pair<std::string, std::string>>> links;
+  std::uint32_t capacity_transfers = 0;  // 0 = unlimited
+  bool one_snapshot_at_a_time = false;   // snapshots=one
+  bool keep_history = true;
+};
+
+// The run-wide view of one snapshot (each branch's part is in its agent).
+struct SnapshotInfo {
+  SnapshotId id = 0;
+  std::vector<NodeId> initiators;  // in the order they started
+  std::uint64_t markers_sent = 0;
+  std::uint32_t parts_done = 0;
+  bool complete = false;
+};
+
+struct ChannelRecord {
+  ChannelRecording state = ChannelRecording::kNotRecorded;
+  std::vector<Amount> transfers;  // in the order received
+};
+
+struct NaiveRead {
+  NodeId branch;
+  Amount balance;
+  std::size_t history_index;  // when the read happened
+};
+
+class Bank {
+ public:
+  // Fails on an invalid configuration (fewer than 2 branches, duplicate or
+  // bad names, links naming an unknown branch, self-loops, duplicates).
+  static Status Create(const Config& config, std::optional<Bank>* out);
+
+  Status Transfer(NodeId from, NodeId to, Amount amount);
+  Status Deliver(NodeId from, NodeId to);
+  Status DeliverNext();
+  Status Drain();
+  Status Read(NodeId branch);
+  // Starts a new snapshot (id == nullopt) or joins running snapshot *id.
+  Status StartSnapshot(NodeId branch, std::optional<SnapshotId> id);
+
+  std::size_t branch_count() const { return names_.size(); }
+  const std::string& name(NodeId n) const { return names_[n]; }
+  std::optional<NodeId> FindBranch(const std::string& name) const;
+  Amount balance(NodeId n) const { return balances_[n]; }
+  Amount total() const { return total_; }
+  Amount in_flight_amount() const { return in_flight_amount_; }
+  const sim::Network& network() const { return network_; }
+  const Config& config() const { return config_; }
+  Amount initial_balance(NodeId n) const { return config_.branches[n].balance; }
+
+  const std::vector<SnapshotInfo>& snapshots() const { return snapshots_; }
+  const SnapshotInfo* FindSnapshot(SnapshotId id) const;
+  const SnapshotInfo* Running() const;  // the newest incomplete, if any
+  bool HasRecorded(NodeId n, SnapshotId id) const;
+  bool PartDone(NodeId n, SnapshotId id) const;
+  std::optional<Amount> RecordedBalance(NodeId n, SnapshotId id) const;
+  ChannelRecord RecordedChannel(SnapshotId id, ChannelId c) const;
+  // Sum of recorded balances and channel states; meaningful once complete.
+  Amount SnapshotTotal(SnapshotId id) const;
+
+  // In the order branches were first read; a re-read updates in place.
+  const std::vector<NaiveRead>& naive_reads() const { return naive_; }
+
+ private:
+  using Agent = SnapshotAgent<Amount, Amount>;
+  Bank(Config config, std::vector<std::string> names, sim::Network network);
+
+  Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
+  void Receive(const sim::Message& m);
+  void RecordAndSendMarkers(NodeId n, SnapshotInfo& snapshot);
+  void FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
+                  std::optional<ChannelId> closed);
+  SnapshotInfo& MutableSnapshot(SnapshotId id);
+
+  Config config_;
+  std::vector<std::string> names_;
+  sim::Network network_;
+  std::vector<Amount> balances_;
+  std::vector<Agent> agents_;
+  Amount total_ = 0;
+  Amount in_flight_amount_ = 0;
+  std::vector<SnapshotInfo> snapshots_;  // by id (ids are 1, 2, 3, ...)
+  std::vector<NaiveRead> naive_;
+};
+
+}  // namespace cutline::bank

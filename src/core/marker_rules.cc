@@ -1,0 +1,92 @@
+// The Chandy-Lamport marker rules (FIFO channels), one process at a time.
+#include "cutline/marker_rules.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace cutline {
+
+MarkerRules::MarkerRules(std::uint32_t incoming_channels)
+    : incoming_(incoming_channels) {}
+
+const MarkerRules::Local* MarkerRules::Find(SnapshotId id) const {
+  auto it = std::lower_bound(
+      locals_.begin(), locals_.end(), id,
+      [](const Local& l, SnapshotId v) { return l.id < v; });
+  return (it != locals_.end() && it->id == id) ? &*it : nullptr;
+}
+
+MarkerRules::Local* MarkerRules::Find(SnapshotId id) {
+  return const_cast<Local*>(std::as_const(*this).Find(id));
+}
+
+// Rule 1, shared by Start and a first marker: every incoming channel starts
+// recording; the caller then closes the channel the marker came on, if any.
+MarkerRules::Local& MarkerRules::Record(SnapshotId id) {
+  auto it = std::lower_bound(
+      locals_.begin(), locals_.end(), id,
+      [](const Local& l, SnapshotId v) { return l.id < v; });
+  it = locals_.insert(
+      it, Local{id,
+                std::vector<ChannelRecording>(incoming_,
+                                              ChannelRecording::kRecording),
+                incoming_});
+  recording_channels_ += incoming_;
+  return *it;
+}
+
+Step MarkerRules::Start(SnapshotId id) {
+  Step step;
+  if (HasRecorded(id)) {
+    step.error = AgentError::kAlreadyRecorded;
+    return step;
+  }
+  Local& local = Record(id);
+  step.record_state = true;
+  // With no incoming channel at all, the part is done at once.
+  step.part_done = local.open == 0;
+  return step;
+}
+
+Step MarkerRules::OnMarker(SnapshotId id, ChannelIndex c) {
+  Step step;
+  if (c >= incoming_) {
+    step.error = AgentError::kUnknownChannel;
+    return step;
+  }
+  Local* local = Find(id);
+  if (local == nullptr) {
+    local = &Record(id);  // first marker of this id: rule 1
+    step.record_state = true;
+  } else if (local->channels[c] == ChannelRecording::kClosed) {
+    step.error = AgentError::kDuplicateMarker;
+    return step;
+  }
+  // Rule 2 (or the "c is recorded empty" clause of rule 1): close c.
+  local->channels[c] = ChannelRecording::kClosed;
+  --local->open;
+  --recording_channels_;
+  step.closed_channel = true;
+  step.part_done = local->open == 0;  // rule 3
+  return step;
+}
+
+ChannelRecording MarkerRules::Channel(SnapshotId id, ChannelIndex c) const {
+  const Local* local = Find(id);
+  if (local == nullptr || c >= incoming_) return ChannelRecording::kNotRecorded;
+  return local->channels[c];
+}
+
+bool MarkerRules::PartDone(SnapshotId id) const {
+  const Local* local = Find(id);
+  return local != nullptr && local->open == 0;
+}
+
+void MarkerRules::Forget(SnapshotId id) {
+  Local* local = Find(id);
+  if (local == nullptr) return;
+  recording_channels_ -= local->open;
+  locals_.erase(locals_.begin() + (local - locals_.data()));
+}
+
+}  // namespace cutline

@@ -1,0 +1,54 @@
+// The scenario language, one line at a time: text -> Command, or a one-line
+// error. Parsing knows nothing of the run; names are resolved by the Runner.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "bank/bank.h"
+#include "bank/status.h"
+
+namespace cutline::scenario {
+
+struct NetworkCmd {
+  std::vector<bank::BranchSpec> branches;
+  std::optional<std::vector<std::pair<std::string, std::string>>> links;
+  std::uint32_t capacity_transfers = 0;  // 0 = unlimited
+  bool one_snapshot_at_a_time = false;
+};
+struct TransferCmd {
+  std::string from, to;
+  bank::Amount amount;
+};
+struct DeliverCmd {
+  std::string from, to;
+};
+struct DeliverNextCmd {};
+struct DrainCmd {};
+struct ReadCmd {
+  std::string branch;
+};
+struct SnapshotCmd {
+  std::string branch;
+  std::optional<SnapshotId> id;
+};
+struct ShowCmd {};
+
+using Command = std::variant<NetworkCmd, TransferCmd, DeliverCmd,
+                             DeliverNextCmd, DrainCmd, ReadCmd, SnapshotCmd,
+                             ShowCmd>;
+
+// Parses one line. A blank or comment-only line gives *out = nullopt.
+// On error, *out is untouched and the message has no line prefix.
+Status ParseLine(std::string_view line, std::optional<Command>* out);
+
+// Parses a decimal amount that fits in int64 ("-5", "3.5", "1e3", "0x10" and
+// overflow are errors). `what` names the number in the error.
+Status ParseAmount(std::string_view text, std::string_view what,
+                   std::int64_t* out);
+
+}  // namespace cutline::scenario
