@@ -98,12 +98,14 @@ std::optional<NodeId> Bank::FindBranch(const std::string& name) const {
 Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
   if (from == to) {
     return Status::Error(
-        fmt::format("there is no channel from {} to itself", names_[from]));
+        fmt::format("there is no channel from {} to itself", names_[from]),
+        fmt::format("{}から自分自身へのチャネルはありません", names_[from]));
   }
   *c = network_.Find(from, to);
   if (*c == sim::kNoChannel) {
     return Status::Error(
-        fmt::format("there is no channel {}->{}", names_[from], names_[to]));
+        fmt::format("there is no channel {}->{}", names_[from], names_[to]),
+        fmt::format("チャネル{}->{}はありません", names_[from], names_[to]));
   }
   return Status::Ok();
 }
@@ -111,16 +113,22 @@ Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
 Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
-  if (amount < 1) return Status::Error("a transfer must be at least $1");
+  if (amount < 1) return Status::Error("a transfer must be at least $1",
+                                   "送金額は$1以上でなければなりません");
   if (amount > balances_[from]) {
-    return Status::Error(fmt::format("{} has only ${}, cannot send ${}",
-                                     names_[from], balances_[from], amount));
+    return Status::Error(
+        fmt::format("{} has only ${}, cannot send ${}", names_[from],
+                    balances_[from], amount),
+        fmt::format("{}の残高は${}しかなく、${}は送れません", names_[from],
+                    balances_[from], amount));
   }
   if (network_.Full(c)) {
     return Status::Error(fmt::format(
         "channel {}->{} is full: it already holds {} transfer{}", names_[from],
         names_[to], config_.capacity_transfers,
-        config_.capacity_transfers == 1 ? "" : "s"));
+        config_.capacity_transfers == 1 ? "" : "s"),
+        fmt::format("チャネル{}->{}は満杯です（送金{}件まで）", names_[from],
+                    names_[to], config_.capacity_transfers));
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
@@ -132,8 +140,11 @@ Status Bank::Deliver(NodeId from, NodeId to) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (network_.Empty(c)) {
-    return Status::Error(fmt::format("channel {}->{} is empty, nothing to deliver",
-                                     names_[from], names_[to]));
+    return Status::Error(
+        fmt::format("channel {}->{} is empty, nothing to deliver",
+                    names_[from], names_[to]),
+        fmt::format("チャネル{}->{}は空で、配送するものがありません",
+                    names_[from], names_[to]));
   }
   Receive(network_.DeliverFrom(c));
   return Status::Ok();
@@ -141,7 +152,8 @@ Status Bank::Deliver(NodeId from, NodeId to) {
 
 Status Bank::DeliverNext() {
   if (!network_.AnyInFlight()) {
-    return Status::Error("nothing is in flight, nothing to deliver");
+    return Status::Error("nothing is in flight, nothing to deliver",
+                         "飛行中のメッセージはなく、配送するものがありません");
   }
   Receive(network_.DeliverNext());
   return Status::Ok();
@@ -171,21 +183,29 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   if (id) {
     const SnapshotInfo* s = FindSnapshot(*id);
     if (s == nullptr) {
-      return Status::Error(fmt::format("snapshot {} was never started", *id));
+      return Status::Error(fmt::format("snapshot {} was never started", *id),
+                           fmt::format("スナップショット{}は開始されていません", *id));
     }
     if (s->complete) {
-      return Status::Error(fmt::format("snapshot {} is already complete", *id));
+      return Status::Error(fmt::format("snapshot {} is already complete", *id),
+                           fmt::format("スナップショット{}はすでに完了しています", *id));
     }
     if (agents_[branch].HasRecorded(*id)) {
-      return Status::Error(fmt::format("{} has already recorded for snapshot {}",
-                                       names_[branch], *id));
+      return Status::Error(
+          fmt::format("{} has already recorded for snapshot {}",
+                      names_[branch], *id),
+          fmt::format("{}はスナップショット{}の状態をすでに記録しています",
+                      names_[branch], *id));
     }
   } else {
     const SnapshotInfo* running = Running();
     if (config_.one_snapshot_at_a_time && running != nullptr) {
       return Status::Error(fmt::format(
           "snapshot {} is still running (snapshots=one); join it with id={}",
-          running->id, running->id));
+          running->id, running->id),
+          fmt::format("スナップショット{}がまだ実行中です（snapshots=one）。"
+                      "参加するには id={}",
+                      running->id, running->id));
     }
     SnapshotInfo fresh;
     fresh.id = snapshots_.size() + 1;

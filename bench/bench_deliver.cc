@@ -1,0 +1,119 @@
+// Delivery throughput of bank::Bank.
+//
+// Every branch holds $1,000,000,000 and money only moves around a ring
+// (B_i -> B_{i+1 mod n}, $1 at a time), so no branch ever runs dry. The bank
+// is rebuilt every kRebuildEvery deliveries, outside the timed region, so
+// memory stays bounded also with history on (2 events of 40 bytes per
+// delivered transfer: its send and its deliver).
+//
+// BM_TransferDeliver: one Transfer + one delivery per item, with n transfers
+//   (one per ring channel) kept in flight; arg 2 picks DeliverNext (0) or
+//   Deliver(from, to) (1). items_per_second = deliveries per second,
+//   paying for the transfers that feed them.
+// BM_DeliverOnly: kBatch ring transfers are queued untimed, then Drain()
+//   (= DeliverNext until empty) is timed alone (manual time).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "bank/bank.h"
+#include "bench_util.h"
+
+namespace cutline::bench {
+namespace {
+
+constexpr bank::Amount kBalance = 1'000'000'000;
+constexpr std::int64_t kRebuildEvery = 1 << 18;
+constexpr std::int64_t kBatch = 1 << 16;
+
+std::optional<bank::Bank> MakeBank(std::uint32_t n, bool history) {
+  std::optional<bank::Bank> bank;
+  if (!bank::Bank::Create(CompleteBank(n, kBalance, history), &bank).ok()) {
+    return std::nullopt;
+  }
+  return bank;
+}
+
+void BM_TransferDeliver(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  const bool history = state.range(1) != 0;
+  const bool by_channel = state.range(2) != 0;
+  std::optional<bank::Bank> bank;
+  auto rebuild = [&] {
+    bank.reset();
+    bank = MakeBank(n, history);
+    // Prime: one transfer in flight on every ring channel.
+    for (sim::NodeId i = 0; i < n; ++i) {
+      if (!bank->Transfer(i, (i + 1) % n, 1).ok()) std::abort();
+    }
+  };
+  rebuild();
+  sim::NodeId from = 0;
+  std::int64_t since_rebuild = 0;
+  for (auto _ : state) {
+    sim::NodeId to = from + 1 == n ? 0 : from + 1;
+    Status sent = bank->Transfer(from, to, 1);
+    Status got = by_channel ? bank->Deliver(from, to) : bank->DeliverNext();
+    if (!sent.ok() || !got.ok()) {
+      state.SkipWithError("transfer or delivery failed");
+      break;
+    }
+    from = to;
+    if (++since_rebuild == kRebuildEvery) {
+      state.PauseTiming();
+      rebuild();
+      since_rebuild = 0;
+      from = 0;
+      state.ResumeTiming();
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_DeliverOnly(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  const bool history = state.range(1) != 0;
+  std::optional<bank::Bank> bank;
+  std::int64_t since_rebuild = kRebuildEvery;
+  for (auto _ : state) {
+    if (since_rebuild >= kRebuildEvery) {
+      bank.reset();
+      bank = MakeBank(n, history);
+      since_rebuild = 0;
+    }
+    sim::NodeId from = 0;
+    for (std::int64_t k = 0; k < kBatch; ++k) {
+      sim::NodeId to = from + 1 == n ? 0 : from + 1;
+      if (!bank->Transfer(from, to, 1).ok()) std::abort();
+      from = to;
+    }
+    auto start = std::chrono::steady_clock::now();
+    Status s = bank->Drain();
+    auto stop = std::chrono::steady_clock::now();
+    if (!s.ok()) std::abort();
+    state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
+    since_rebuild += kBatch;
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  bank.reset();
+}
+
+void DeliverArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"n", "history", "by_channel"});
+  for (int history : {0, 1}) {
+    for (int n : {3, 100}) {
+      for (int by_channel : {0, 1}) b->Args({n, history, by_channel});
+    }
+  }
+}
+
+BENCHMARK(BM_TransferDeliver)->Apply(DeliverArgs);
+BENCHMARK(BM_DeliverOnly)
+    ->ArgNames({"n", "history"})
+    ->ArgsProduct({{3, 100}, {0, 1}})
+    ->UseManualTime();
+
+}  // namespace
+}  // namespace cutline::bench

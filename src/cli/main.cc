@@ -1,0 +1,223 @@
+// The `cutline` command: run, check and explain scenarios; print the demos
+// and the study note's lab; serve the page.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "check/consistency_checker.h"
+#include "scenario/demos.h"
+#include "scenario/json_output.h"
+#include "scenario/runner.h"
+#include "scenario/text_output.h"
+#include "server/server.h"
+
+namespace {
+
+using cutline::Lang;
+using cutline::Status;
+using cutline::scenario::Runner;
+
+constexpr int kUsageError = 2;
+
+// A scenario from a file, or from standard input for "-".
+bool ReadInput(const std::string& path, std::string* out) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    *out = ss.str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    fmt::print(stderr, "cutline: error: cannot read {}: {}\n", path,
+               std::strerror(errno));
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    fmt::print(stderr, "cutline: error: cannot read {}\n", path);
+    return false;
+  }
+  *out = ss.str();
+  return true;
+}
+
+Lang ParseLang(const std::string& s) { return s == "ja" ? Lang::kJa : Lang::kEn; }
+
+// Runs a scenario; on error prints it and returns false.
+bool RunScenario(const std::string& text, Runner* runner,
+                 const std::function<void(const cutline::scenario::StepResult&)>&
+                     on_step = {}) {
+  Status s = runner->RunText(text, on_step);
+  if (!s.ok()) {
+    fmt::print(stderr, "cutline: error: {}\n", s.message(runner->lang()));
+    return false;
+  }
+  if (runner->bank() == nullptr) {
+    fmt::print(stderr, "cutline: error: the scenario has no network command\n");
+    return false;
+  }
+  return true;
+}
+
+void PrintStep(const cutline::scenario::StepResult& step) {
+  fmt::print("{}\n", step.command);
+  for (const std::string& line : step.log) fmt::print("  {}\n", line);
+}
+
+int RunCommand(const std::string& path, const std::string& format) {
+  std::string text;
+  if (!ReadInput(path, &text)) return kUsageError;
+  Runner runner;
+  bool ok = RunScenario(text, &runner, format == "text" ? PrintStep : nullptr);
+  if (!ok) return kUsageError;
+  if (format == "json") {
+    fmt::print("{}\n", cutline::scenario::StateJson(*runner.bank()).dump(2));
+  } else if (format == "lab") {
+    auto block = cutline::scenario::LabBlock(*runner.bank(), Lang::kEn);
+    if (!block) {
+      fmt::print(stderr, "cutline: error: no snapshot is complete\n");
+      return 1;
+    }
+    fmt::print("{}", *block);
+  }
+  return 0;
+}
+
+int CheckCommand(const std::string& path) {
+  std::string text;
+  if (!ReadInput(path, &text)) return kUsageError;
+  Runner runner;
+  if (!RunScenario(text, &runner)) return kUsageError;
+  const cutline::bank::Bank& bank = *runner.bank();
+  cutline::check::CheckReport report = cutline::check::CheckSnapshots(bank);
+  for (const std::string& problem : report.problems) {
+    fmt::print("FAIL {}\n", problem);
+  }
+  for (const auto& s : bank.snapshots()) {
+    if (!s.complete) {
+      fmt::print("snapshot {} is not complete: not checked\n", s.id);
+    }
+  }
+  if (report.ok()) {
+    fmt::print(
+        "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
+        "states, total ${} conserved\n",
+        report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
+        bank.total());
+    return 0;
+  }
+  return 1;
+}
+
+int DemoCommand(int id, Lang lang) {
+  const cutline::scenario::Demo* demo = cutline::scenario::FindDemo(id);
+  const bool ja = lang == Lang::kJa;
+  fmt::print("{} {}: {}\n", ja ? "デモ" : "Demo", id, demo->title.in(lang));
+  Runner runner(lang);
+  Status s = runner.Execute(cutline::scenario::PresetScenario(*demo), 1);
+  if (!s.ok()) return 1;  // the presets are constants; cannot fail
+  fmt::print("{}\n\n", runner.steps().back().log.front());
+  int line = 2;
+  for (const auto& step : demo->steps) {
+    s = runner.Execute(step.command, line);
+    if (!s.ok()) {
+      fmt::print(stderr, "cutline: internal error in demo {}: {}\n", id,
+                 s.message());
+      return 1;
+    }
+    fmt::print("{} {}: {}\n", ja ? "ステップ" : "Step", line - 1, step.command);
+    fmt::print("  {}\n", step.caption.in(lang));
+    for (const std::string& l : runner.steps().back().log) {
+      fmt::print("  - {}\n", l);
+    }
+    fmt::print("\n");
+    ++line;
+  }
+  fmt::print("{}\n", ja ? "最終状態:" : "Final state:");
+  for (const std::string& l : cutline::scenario::ShowLines(*runner.bank(), lang)) {
+    fmt::print("  {}\n", l);
+  }
+  return 0;
+}
+
+int LabCommand(Lang lang) {
+  const auto* demo = cutline::scenario::FindDemo(cutline::scenario::kLabDemoId);
+  Runner runner(lang);
+  Status s = runner.RunText(cutline::scenario::DemoScenario(*demo));
+  if (!s.ok()) return 1;
+  fmt::print("{}", cutline::scenario::LabBlock(*runner.bank(), lang).value_or(""));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "cutline: global snapshots (Chandy-Lamport) of a bank that never stops"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every subcommand");
+
+  std::string run_path, run_format = "text";
+  bool run_json = false;
+  auto* run = app.add_subcommand("run", "Run a scenario file (or - for stdin)");
+  run->add_option("file", run_path, "Scenario file, or - for standard input")
+      ->required();
+  run->add_flag("--json", run_json, "Print the final state as JSON");
+  run->add_option("--format", run_format, "Output: text, json or lab")
+      ->check(CLI::IsMember({"text", "json", "lab"}));
+
+  std::string check_path;
+  auto* check = app.add_subcommand(
+      "check", "Run a scenario and verify every complete snapshot");
+  check->add_option("file", check_path, "Scenario file, or - for standard input")
+      ->required();
+
+  int demo_id = 0;
+  std::string lang = "en";
+  auto* demo = app.add_subcommand("demo", "Narrate one of the page's demos");
+  demo->add_option("n", demo_id, "Demo number, 1 to 5")
+      ->required()
+      ->check(CLI::Range(1, 5));
+  demo->add_option("--lang", lang, "Language: en or ja")
+      ->check(CLI::IsMember({"en", "ja"}));
+
+  auto* lab = app.add_subcommand("lab", "The study note's two-account run");
+  lab->add_option("--lang", lang, "Language: en or ja")
+      ->check(CLI::IsMember({"en", "ja"}));
+
+  cutline::server::Options serve_options;
+  auto* serve = app.add_subcommand("serve", "Serve the teaching page");
+  serve->add_option("--host", serve_options.host, "Address to bind")
+      ->capture_default_str();
+  serve->add_option("--port", serve_options.port, "Port to listen on")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  serve->add_option("--web-dir", serve_options.web_dir,
+                    "Serve the page from this folder instead of the embedded copy");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    if (what.empty()) what = "bad arguments";
+    fmt::print(stderr, "cutline: error: {} (see cutline --help)\n", what);
+    return kUsageError;
+  }
+
+  if (*run) return RunCommand(run_path, run_json ? "json" : run_format);
+  if (*check) return CheckCommand(check_path);
+  if (*demo) return DemoCommand(demo_id, ParseLang(lang));
+  if (*lab) return LabCommand(ParseLang(lang));
+  if (*serve) return cutline::server::Serve(serve_options);
+  return kUsageError;
+}

@@ -1,0 +1,246 @@
+// The scenario language's syntax (docs/scenario-language.md): words, names,
+// numbers and options. Meaning (does the branch exist?) is the Runner's job.
+#include "scenario/parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace cutline::scenario {
+
+namespace {
+
+std::vector<std::string_view> SplitWords(std::string_view line) {
+  if (auto hash = line.find('#'); hash != std::string_view::npos) {
+    line = line.substr(0, hash);
+  }
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' ||
+                               line[i] == '\r')) {
+      ++i;
+    }
+    std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' &&
+           line[i] != '\r') {
+      ++i;
+    }
+    if (i > start) words.push_back(line.substr(start, i - start));
+  }
+  return words;
+}
+
+bool IsName(std::string_view s) {
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// Words are quoted in errors; anything unprintable is shown as '?', so that
+// an error stays one readable line whatever the input held.
+std::string Shown(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 40)) {
+    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  }
+  if (s.size() > 40) out += "...";
+  return out;
+}
+
+Status ParseName(std::string_view word, std::string_view what,
+                 std::string* out) {
+  if (!IsName(word)) {
+    return Status::Error(
+        fmt::format("'{}' is not a valid {} name", Shown(word), what),
+        fmt::format("'{}'は{}名として正しくありません", Shown(word), what));
+  }
+  *out = std::string(word);
+  return Status::Ok();
+}
+
+Status WrongArity(std::string_view command, std::string_view usage) {
+  return Status::Error(
+      fmt::format("{} expects: {}", command, usage),
+      fmt::format("{} の書式: {}", command, usage));
+}
+
+Status ParseNetwork(const std::vector<std::string_view>& w,
+                    std::optional<Command>* out) {
+  NetworkCmd cmd;
+  bool capacity_seen = false, snapshots_seen = false;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    std::string_view word = w[i];
+    auto eq = word.find('=');
+    if (eq == std::string_view::npos) {
+      return Status::Error(
+          fmt::format("expected NAME=BALANCE or an option, got '{}'", Shown(word)),
+          fmt::format("NAME=BALANCE かオプションが必要ですが '{}' があります",
+                      Shown(word)));
+    }
+    std::string_view key = word.substr(0, eq);
+    std::string_view value = word.substr(eq + 1);
+    if (key == "links") {
+      if (cmd.links) return Status::Error("links= is given twice", "links= が2回あります");
+      cmd.links.emplace();
+      std::size_t start = 0;
+      while (true) {
+        auto comma = value.find(',', start);
+        std::string_view link = value.substr(
+            start, comma == std::string_view::npos ? value.npos : comma - start);
+        auto gt = link.find('>');
+        if (gt == std::string_view::npos) {
+          return Status::Error(
+              fmt::format("links= expects FROM>TO pairs, got '{}'", Shown(link)),
+              fmt::format("links= には FROM>TO が必要ですが '{}' があります",
+                          Shown(link)));
+        }
+        std::string from, to;
+        if (Status s = ParseName(link.substr(0, gt), "branch", &from); !s.ok()) return s;
+        if (Status s = ParseName(link.substr(gt + 1), "branch", &to); !s.ok()) return s;
+        cmd.links->emplace_back(from, to);
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
+    } else if (key == "capacity") {
+      if (capacity_seen) return Status::Error("capacity= is given twice", "capacity= が2回あります");
+      capacity_seen = true;
+      std::int64_t n;
+      if (Status s = ParseAmount(value, "capacity", &n); !s.ok()) return s;
+      if (n < 1 || n > std::numeric_limits<std::uint32_t>::max() - 1) {
+        return Status::Error(
+            fmt::format("capacity must be between 1 and {}",
+                        std::numeric_limits<std::uint32_t>::max() - 1),
+            "capacity は1以上でなければなりません");
+      }
+      cmd.capacity_transfers = static_cast<std::uint32_t>(n);
+    } else if (key == "snapshots") {
+      if (snapshots_seen) return Status::Error("snapshots= is given twice", "snapshots= が2回あります");
+      snapshots_seen = true;
+      if (value == "one") {
+        cmd.one_snapshot_at_a_time = true;
+      } else if (value != "many") {
+        return Status::Error(
+            fmt::format("snapshots= must be one or many, not '{}'", Shown(value)),
+            fmt::format("snapshots= は one か many です（'{}' ではなく）", Shown(value)));
+      }
+    } else if (IsName(key)) {
+      bank::BranchSpec branch;
+      branch.name = std::string(key);
+      if (Status s = ParseAmount(value, "balance", &branch.balance); !s.ok()) return s;
+      cmd.branches.push_back(std::move(branch));
+    } else {
+      return Status::Error(
+          fmt::format("unknown option '{}'", Shown(key)),
+          fmt::format("不明なオプション '{}'", Shown(key)));
+    }
+  }
+  if (cmd.branches.size() < 2) {
+    return Status::Error("a network needs at least 2 branches",
+                         "ネットワークには2つ以上の支店が必要です");
+  }
+  *out = std::move(cmd);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ParseAmount(std::string_view text, std::string_view what,
+                   std::int64_t* out) {
+  bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  if (!digits) {
+    return Status::Error(
+        fmt::format("{} '{}' is not a whole number of 0 or more", what, Shown(text)),
+        fmt::format("{} '{}' は0以上の整数ではありません", what, Shown(text)));
+  }
+  std::int64_t value = 0;
+  for (char c : text) {
+    if (__builtin_mul_overflow(value, 10, &value) ||
+        __builtin_add_overflow(value, c - '0', &value)) {
+      return Status::Error(
+          fmt::format("{} '{}' does not fit in a signed 64-bit integer", what,
+                      Shown(text)),
+          fmt::format("{} '{}' は64ビット符号付き整数に収まりません", what,
+                      Shown(text)));
+    }
+  }
+  *out = value;
+  return Status::Ok();
+}
+
+Status ParseLine(std::string_view line, std::optional<Command>* out) {
+  std::vector<std::string_view> w = SplitWords(line);
+  if (w.empty()) {
+    *out = std::nullopt;
+    return Status::Ok();
+  }
+  std::string_view verb = w[0];
+  if (verb == "network") return ParseNetwork(w, out);
+  if (verb == "transfer") {
+    if (w.size() != 4) return WrongArity(verb, "transfer FROM TO AMOUNT");
+    TransferCmd cmd;
+    if (Status s = ParseName(w[1], "branch", &cmd.from); !s.ok()) return s;
+    if (Status s = ParseName(w[2], "branch", &cmd.to); !s.ok()) return s;
+    if (Status s = ParseAmount(w[3], "amount", &cmd.amount); !s.ok()) return s;
+    *out = std::move(cmd);
+    return Status::Ok();
+  }
+  if (verb == "deliver") {
+    if (w.size() == 1) {
+      *out = DeliverNextCmd{};
+      return Status::Ok();
+    }
+    if (w.size() != 3) return WrongArity(verb, "deliver [FROM TO]");
+    DeliverCmd cmd;
+    if (Status s = ParseName(w[1], "branch", &cmd.from); !s.ok()) return s;
+    if (Status s = ParseName(w[2], "branch", &cmd.to); !s.ok()) return s;
+    *out = std::move(cmd);
+    return Status::Ok();
+  }
+  if (verb == "drain" || verb == "show") {
+    if (w.size() != 1) {
+      return WrongArity(verb, fmt::format("{} (no arguments)", verb));
+    }
+    if (verb == "drain") {
+      *out = DrainCmd{};
+    } else {
+      *out = ShowCmd{};
+    }
+    return Status::Ok();
+  }
+  if (verb == "read") {
+    if (w.size() != 2) return WrongArity(verb, "read BRANCH");
+    ReadCmd cmd;
+    if (Status s = ParseName(w[1], "branch", &cmd.branch); !s.ok()) return s;
+    *out = std::move(cmd);
+    return Status::Ok();
+  }
+  if (verb == "snapshot") {
+    if (w.size() != 2 && w.size() != 3) return WrongArity(verb, "snapshot BRANCH [id=N]");
+    SnapshotCmd cmd;
+    if (Status s = ParseName(w[1], "branch", &cmd.branch); !s.ok()) return s;
+    if (w.size() == 3) {
+      std::string_view opt = w[2];
+      if (opt.substr(0, 3) != "id=") {
+        auto eq = opt.find('=');
+        return Status::Error(
+            fmt::format("unknown option '{}'", Shown(opt.substr(0, eq))),
+            fmt::format("不明なオプション '{}'", Shown(opt.substr(0, eq))));
+      }
+      std::int64_t id;
+      if (Status s = ParseAmount(opt.substr(3), "id", &id); !s.ok()) return s;
+      cmd.id = static_cast<SnapshotId>(id);
+    }
+    *out = std::move(cmd);
+    return Status::Ok();
+  }
+  return Status::Error(fmt::format("unknown command '{}'", Shown(verb)),
+                       fmt::format("不明なコマンド '{}'", Shown(verb)));
+}
+
+}  // namespace cutline::scenario

@@ -1,0 +1,153 @@
+// Runner: resolves names, applies one command, narrates it.
+#include "scenario/runner.h"
+
+#include <fmt/format.h>
+
+#include "scenario/text_output.h"
+
+namespace cutline::scenario {
+
+namespace {
+
+// The command as written, without its comment and with single spaces.
+std::string Normalized(std::string_view line) {
+  if (auto hash = line.find('#'); hash != std::string_view::npos) {
+    line = line.substr(0, hash);
+  }
+  std::string out;
+  bool space = false;
+  for (char c : line) {
+    if (c == ' ' || c == '\t' || c == '\r') {
+      space = !out.empty();
+    } else {
+      if (space) out += ' ';
+      space = false;
+      out += c;
+    }
+  }
+  return out;
+}
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+Status Runner::RunText(
+    std::string_view text,
+    const std::function<void(const StepResult&)>& on_step) {
+  int line_no = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t nl = text.find('\n', start);
+    std::string_view line = text.substr(
+        start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    ++line_no;
+    std::size_t before = steps_.size();
+    if (Status s = Execute(line, line_no); !s.ok()) return s;
+    if (on_step && steps_.size() > before) on_step(steps_.back());
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return Status::Ok();
+}
+
+Status Runner::Execute(std::string_view line, int line_no) {
+  std::optional<Command> command;
+  Status s = ParseLine(line, &command);
+  if (s.ok() && command) s = Apply(*command, line_no);
+  if (!s.ok()) {
+    failed_line_ = line_no;
+    return Status::Error(fmt::format("line {}: {}", line_no, s.message()),
+                         fmt::format("{}行目: {}", line_no, s.message(Lang::kJa)));
+  }
+  if (!command) return Status::Ok();  // blank or comment
+  StepResult step;
+  step.line = line_no;
+  step.command = Normalized(line);
+  step.history_begin = steps_.empty() ? 0 : steps_.back().history_end;
+  step.history_end = bank_->network().history().size();
+  if (std::holds_alternative<ShowCmd>(*command)) {
+    step.log = ShowLines(*bank_, lang_);
+  } else if (std::holds_alternative<NetworkCmd>(*command)) {
+    step.log = {NetworkSummary(*bank_, lang_)};
+  } else {
+    step.log = narrator_.Narrate(*bank_, step.history_begin, step.history_end,
+                                 lang_);
+    if (step.log.empty()) {  // drain with nothing in flight
+      step.log.push_back(lang_ == Lang::kJa ? "飛行中のメッセージはない"
+                                            : "Nothing is in flight");
+    }
+  }
+  steps_.push_back(std::move(step));
+  return Status::Ok();
+}
+
+Status Runner::Branch(const std::string& name, bank::NodeId* out) const {
+  auto n = bank_->FindBranch(name);
+  if (!n) {
+    return Status::Error(fmt::format("unknown branch {}", name),
+                         fmt::format("支店 {} はありません", name));
+  }
+  *out = *n;
+  return Status::Ok();
+}
+
+Status Runner::Apply(const Command& command, int line_no) {
+  if (const auto* network = std::get_if<NetworkCmd>(&command)) {
+    if (bank_) {
+      return Status::Error(
+          fmt::format("network is given twice (first on line {})", network_line_),
+          fmt::format("network が2回あります（最初は{}行目）", network_line_));
+    }
+    bank::Config config;
+    config.branches = network->branches;
+    config.links = network->links;
+    config.capacity_transfers = network->capacity_transfers;
+    config.one_snapshot_at_a_time = network->one_snapshot_at_a_time;
+    if (Status s = bank::Bank::Create(config, &bank_); !s.ok()) return s;
+    network_line_ = line_no;
+    return Status::Ok();
+  }
+  if (!bank_) {
+    return Status::Error("the first command must be network",
+                         "最初のコマンドは network でなければなりません");
+  }
+  bank::Bank& b = *bank_;
+  return std::visit(
+      Overloaded{
+          [](const NetworkCmd&) { return Status::Ok(); },  // handled above
+          [&](const TransferCmd& c) {
+            bank::NodeId from, to;
+            if (Status s = Branch(c.from, &from); !s.ok()) return s;
+            if (Status s = Branch(c.to, &to); !s.ok()) return s;
+            return b.Transfer(from, to, c.amount);
+          },
+          [&](const DeliverCmd& c) {
+            bank::NodeId from, to;
+            if (Status s = Branch(c.from, &from); !s.ok()) return s;
+            if (Status s = Branch(c.to, &to); !s.ok()) return s;
+            return b.Deliver(from, to);
+          },
+          [&](const DeliverNextCmd&) { return b.DeliverNext(); },
+          [&](const DrainCmd&) { return b.Drain(); },
+          [&](const ReadCmd& c) {
+            bank::NodeId n;
+            if (Status s = Branch(c.branch, &n); !s.ok()) return s;
+            return b.Read(n);
+          },
+          [&](const SnapshotCmd& c) {
+            bank::NodeId n;
+            if (Status s = Branch(c.branch, &n); !s.ok()) return s;
+            return b.StartSnapshot(n, c.id);
+          },
+          [](const ShowCmd&) { return Status::Ok(); },
+      },
+      command);
+}
+
+}  // namespace cutline::scenario

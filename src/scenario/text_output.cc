@@ -1,0 +1,216 @@
+// Text views of a run's state.
+#include "scenario/text_output.h"
+
+#include <fmt/format.h>
+
+#include "bank/naive_reader.h"
+#include "scenario/narrator.h"
+
+namespace cutline::scenario {
+
+using bank::Amount;
+using bank::NodeId;
+
+std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  std::string branches;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    branches += fmt::format("{}{} {}", n ? ", " : "", bank.name(n),
+                            Money(bank.balance(n)));
+  }
+  const auto& config = bank.config();
+  std::string rules;
+  if (config.capacity_transfers > 0) {
+    rules += ja ? fmt::format("、各チャネル送金{}件まで", config.capacity_transfers)
+                : fmt::format(", at most {} transfers per channel",
+                              config.capacity_transfers);
+  }
+  if (config.one_snapshot_at_a_time) {
+    rules += ja ? "、スナップショットは一度に1つ" : ", one snapshot at a time";
+  }
+  std::size_t channels = bank.network().channel_count();
+  return ja ? fmt::format("ネットワーク: {}（総額{}）、チャネル{}本{}", branches,
+                          Money(bank.total()), channels, rules)
+            : fmt::format("Network: {} (total {}); {} channel{}{}", branches,
+                          Money(bank.total()), channels,
+                          channels == 1 ? "" : "s", rules);
+}
+
+std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  const auto& net = bank.network();
+  std::vector<std::string> out;
+  std::string balances;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    balances += fmt::format("{}{} {}", n ? ", " : "", bank.name(n),
+                            Money(bank.balance(n)));
+  }
+  Amount in_branches = bank.total() - bank.in_flight_amount();
+  out.push_back(ja ? fmt::format("残高: {}（支店 {} + 飛行中 {} = {}）", balances,
+                                 Money(in_branches), Money(bank.in_flight_amount()),
+                                 Money(bank.total()))
+                   : fmt::format("balances: {} ({} in branches + {} in flight = {})",
+                                 balances, Money(in_branches),
+                                 Money(bank.in_flight_amount()),
+                                 Money(bank.total())));
+  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+    std::string queue;
+    net.ForEachQueued(c, [&](const sim::Message& m) {
+      queue += queue.empty() ? "" : ", ";
+      queue += m.kind == sim::MessageKind::kTransfer
+                   ? fmt::format("{} #{}", Money(m.value), m.seq)
+                   : fmt::format("marker({}) #{}", m.value, m.seq);
+    });
+    if (queue.empty()) queue = ja ? "空" : "empty";
+    out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), queue));
+  }
+  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    std::vector<std::string> initiators;
+    for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
+    std::string status =
+        s.complete
+            ? (ja ? fmt::format("完了、総額{}", Money(bank.SnapshotTotal(s.id)))
+                  : fmt::format("complete, total {}", Money(bank.SnapshotTotal(s.id))))
+            : (ja ? "実行中" : "running");
+    out.push_back(ja ? fmt::format("スナップショット{}（開始: {}）: {}、マーカー {}/{}",
+                                   s.id, JoinNames(initiators, lang), status,
+                                   s.markers_sent, net.channel_count())
+                     : fmt::format("snapshot {} (started by {}): {}, markers {}/{}",
+                                   s.id, JoinNames(initiators, lang), status,
+                                   s.markers_sent, net.channel_count()));
+    std::string recorded;
+    for (NodeId n = 0; n < bank.branch_count(); ++n) {
+      if (auto b = bank.RecordedBalance(n, s.id)) {
+        recorded += fmt::format("{}{} {}{}", recorded.empty() ? "" : ", ",
+                                bank.name(n), Money(*b),
+                                bank.PartDone(n, s.id) ? (ja ? "（完了）" : " (done)") : "");
+      }
+    }
+    out.push_back(fmt::format("  {}: {}", ja ? "記録" : "recorded",
+                              recorded.empty() ? "-" : recorded));
+    for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+      bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
+      std::string state;
+      switch (r.state) {
+        case ChannelRecording::kNotRecorded:
+          state = ja ? "未記録" : "not recorded";
+          break;
+        case ChannelRecording::kRecording:
+          state = fmt::format("{} {}", ja ? "記録中" : "recording",
+                              AmountList(r.transfers));
+          break;
+        case ChannelRecording::kClosed:
+          state = fmt::format("{} {}", ja ? "確定" : "closed",
+                              AmountList(r.transfers));
+          break;
+      }
+      out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), state));
+    }
+  }
+  std::string reads;
+  Amount total = 0;
+  for (const bank::NaiveRead& r : bank.naive_reads()) {
+    reads += fmt::format("{}{} {}", reads.empty() ? "" : ", ", bank.name(r.branch),
+                         Money(r.balance));
+    total += r.balance;
+  }
+  if (!reads.empty()) {
+    out.push_back(ja ? fmt::format("素朴な読み取り: {}（合計{}）", reads, Money(total))
+                     : fmt::format("naive reads: {} (total {})", reads, Money(total)));
+  }
+  if (bank.network().history().enabled()) {
+    for (const std::string& line : NaiveExplanation(bank, lang)) {
+      out.push_back("  " + line);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank);
+  std::vector<std::string> out;
+  auto describe = [&](const bank::CrossingMessage& m) {
+    return ja ? fmt::format("{}から{}への{}（#{}）", bank.name(m.from),
+                            bank.name(m.to), Money(m.amount), m.seq)
+              : fmt::format("{} from {} to {} (#{})", Money(m.amount),
+                            bank.name(m.from), bank.name(m.to), m.seq);
+  };
+  for (const auto& m : a.lost) {
+    out.push_back(ja ? fmt::format("飛行中で消えた: {}。送り手の読み取り前に送られ、"
+                                   "受け手の読み取り前に届いていない",
+                                   describe(m))
+                     : fmt::format("lost in flight: {}, sent before the sender "
+                                   "was read, not delivered before the receiver was",
+                                   describe(m)));
+  }
+  for (const auto& m : a.counted_twice) {
+    out.push_back(ja ? fmt::format("二重に数えた: {}。送り手の読み取り後に送られ、"
+                                   "受け手の読み取り前に届いた",
+                                   describe(m))
+                     : fmt::format("counted twice: {}, sent after the sender was "
+                                   "read, delivered before the receiver was read",
+                                   describe(m)));
+  }
+  if (!a.consistent()) {
+    out.push_back(ja ? "素朴な切断面は一貫していない: 送信を含まない受信を含む"
+                     : "the naive cut is inconsistent: it holds a receipt "
+                       "without its sending");
+  }
+  return out;
+}
+
+std::optional<std::string> LabBlock(const bank::Bank& bank, Lang lang) {
+  const bank::SnapshotInfo* latest = nullptr;
+  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    if (s.complete) latest = &s;
+  }
+  if (latest == nullptr) return std::nullopt;
+  const bool ja = lang == Lang::kJa;
+  const auto& net = bank.network();
+  std::string states;
+  Amount state_sum = 0;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    Amount b = bank.RecordedBalance(n, latest->id).value_or(0);
+    state_sum += b;
+    states += fmt::format("{}'{}': {}", n ? ", " : "", bank.name(n), b);
+  }
+  std::string channels;
+  Amount in_flight = 0;
+  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+    const auto& ch = net.channel(c);
+    std::string list;
+    for (Amount a : bank.RecordedChannel(latest->id, c).transfers) {
+      list += fmt::format("{}{}", list.empty() ? "" : ", ", a);
+      in_flight += a;
+    }
+    channels += fmt::format("{}('{}', '{}'): [{}]", c ? ", " : "",
+                            bank.name(ch.from), bank.name(ch.to), list);
+  }
+  Amount total = state_sum + in_flight;
+  const char* held = total == bank.total() ? "True" : "False";
+  if (ja) {
+    return fmt::format(
+        "== 記録された大域スナップショット ==\n"
+        "プロセス状態: {{{}}}\n"
+        "チャネル内メッセージ: {{{}}}\n\n"
+        "プロセス状態合計 = {}\n"
+        "チャネル内(飛行中) = {}\n"
+        "スナップショット総額 = {} + {} = {}\n"
+        "不変量(総額{})が保存されている: {}\n",
+        states, channels, state_sum, in_flight, state_sum, in_flight, total,
+        bank.total(), held);
+  }
+  return fmt::format(
+      "== Recorded global snapshot ==\n"
+      "Process states: {{{}}}\n"
+      "Messages in channels: {{{}}}\n\n"
+      "Sum of process states = {}\n"
+      "In channels (in flight) = {}\n"
+      "Snapshot total = {} + {} = {}\n"
+      "Invariant (total {}) is conserved: {}\n",
+      states, channels, state_sum, in_flight, state_sum, in_flight, total,
+      bank.total(), held);
+}
+
+}  // namespace cutline::scenario

@@ -1,0 +1,23 @@
+// Plain-text views of a run: `show`, the network summary, and the study
+// note's "lab" block for the latest complete snapshot.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bank/bank.h"
+#include "bank/status.h"
+
+namespace cutline::scenario {
+
+std::string NetworkSummary(const bank::Bank& bank, Lang lang);
+std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang);
+// Why the naive total is wrong: each transfer lost in flight or counted
+// twice, and whether the read cut is inconsistent. Empty when all is well.
+std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang);
+// The latest complete snapshot in the study note's format (Python-like
+// dicts), or nullopt when no snapshot is complete.
+std::optional<std::string> LabBlock(const bank::Bank& bank, Lang lang);
+
+}  // namespace cutline::scenario

@@ -1,0 +1,26 @@
+# Unit tests of core, bank and the consistency checker, and the randomized
+# property test. Test names in CTest are the GoogleTest "Suite.Name".
+function(cutline_unit_test target source)
+  add_executable(${target} ${source})
+  target_link_libraries(${target} PRIVATE ${ARGN} GTest::gtest_main)
+  cutline_warnings(${target})
+  gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60)
+endfunction()
+
+cutline_unit_test(marker_rules_test
+  ${PROJECT_SOURCE_DIR}/src/core/marker_rules_test.cc cutline_core)
+cutline_unit_test(bank_test
+  ${PROJECT_SOURCE_DIR}/src/bank/bank_test.cc cutline_bank)
+cutline_unit_test(consistency_checker_test
+  ${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_check)
+
+# Random runs (rapidcheck) judged by the checker. A failure prints the
+# command that replays it, naming this binary.
+add_executable(property_test ${PROJECT_SOURCE_DIR}/tests/property_test.cc)
+target_link_libraries(property_test PRIVATE cutline_check rapidcheck
+                      GTest::gtest_main)
+target_compile_definitions(property_test PRIVATE
+  CUTLINE_PROPERTY_TEST_BINARY="$<TARGET_FILE:property_test>")
+cutline_warnings(property_test)
+gtest_discover_tests(property_test DISCOVERY_TIMEOUT 60
+                     PROPERTIES TIMEOUT 600 LABELS property)

@@ -1,0 +1,195 @@
+// The Space-time diagram: a horizontal line per branch, time to the right; sends, deliveries,
+// records and reads as points; each message an arrow from its send to its delivery; the snapshot
+// cut through the record points and the naive cut through the read points.
+import { svg, clearSvg } from './svg.js';
+import { t, money } from './i18n.js';
+
+const X0 = 64; // first column
+const Y0 = 52; // first row
+const ROW = 64;
+const R = 4.5; // point radius
+
+function msgText(m) {
+  const what = m.message === 'transfer' ? money(m.amount) : t('marker');
+  return what;
+}
+
+// Which messages cross a cut backwards: received inside it (before the receiver's point) but
+// sent outside it (after the sender's point). `at` maps a branch to its event index on the cut;
+// a branch with no point yet has everything inside. Only transfers are checked for the snapshot
+// cut: the marker that makes a branch record arrives exactly on its cut point.
+function backwardAcross(at, sends, delivers) {
+  const out = new Set();
+  for (const s of sends) {
+    if (s.message !== 'transfer') continue;
+    const d = delivers.get(s.seq);
+    if (!d) continue;
+    const sentOutside = at.has(s.from) && s.i > at.get(s.from);
+    const receivedInside = !at.has(s.to) || d.i < at.get(s.to);
+    if (sentOutside && receivedInside) out.add(s.seq);
+  }
+  return out;
+}
+
+function addDefs(root) {
+  const defs = svg('defs', {}, root);
+  for (const kind of ['transfer', 'marker', 'backward']) {
+    const m = svg('marker', {
+      id: `st-arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5,
+      markerWidth: 6, markerHeight: 6, orient: 'auto', markerUnits: 'strokeWidth',
+    }, defs);
+    svg('path', { d: 'M0,1 L10,5 L0,9 Z', class: `st-head-${kind}` }, m);
+  }
+}
+
+export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, naive) {
+  clearSvg(svgEl);
+  const names = state.branches.map((b) => b.name);
+  const row = new Map(names.map((n, i) => [n, Y0 + i * ROW]));
+
+  // Columns: one per point event; a record caused by a marker shares the marker's column.
+  const col = new Map(); // history index -> column
+  let c = -1;
+  let prev = null;
+  for (const e of history) {
+    if (!['send', 'deliver', 'record', 'read'].includes(e.kind)) continue;
+    const joinsMarker = e.kind === 'record' && prev && prev.kind === 'deliver' && prev.message === 'marker'
+      && prev.branch === e.branch && prev.snapshot === e.snapshot;
+    if (!joinsMarker) c += 1;
+    col.set(e.i, c);
+    prev = e;
+  }
+  const columns = c + 1;
+  const avail = Math.max(300, (scrollEl.clientWidth || 600) - 4);
+  const step = Math.max(16, Math.min(30, (avail - X0 - 56) / Math.max(columns, 1)));
+  const xOf = (e) => X0 + col.get(e.i) * step;
+  const xNow = X0 + Math.max(columns - 1, 0) * step + step;
+  const width = Math.max(avail, xNow + 56);
+  const height = Y0 + (names.length - 1) * ROW + 52;
+  svgEl.setAttribute('width', width);
+  svgEl.setAttribute('height', height);
+  svgEl.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  addDefs(svgEl);
+
+  // Branch lines and time arrow.
+  const base = svg('g', { class: 'st-rows' }, svgEl);
+  for (const n of names) {
+    svg('line', { x1: X0 - 14, y1: row.get(n), x2: width - 14, y2: row.get(n), class: 'st-row' }, base);
+    svg('text', { x: 10, y: row.get(n) + 4, class: 'st-name' }, base, n);
+  }
+  svg('text', { x: width - 14, y: 16, 'text-anchor': 'end', class: 'st-time' }, base, t('time'));
+
+  const sends = history.filter((e) => e.kind === 'send');
+  const delivers = new Map(history.filter((e) => e.kind === 'deliver').map((e) => [e.seq, e]));
+
+  // Cut points.
+  const recAt = new Map();
+  if (snap) for (const e of history) if (e.kind === 'record' && e.snapshot === snap.id) recAt.set(e.branch, e.i);
+  const readAt = new Map();
+  for (const e of history) if (e.kind === 'read') readAt.set(e.branch, e.i);
+  const naiveBackward = new Set((naive && naive.backward ? naive.backward : []).map((m) => m.seq));
+  const snapBackward = snap ? backwardAcross(recAt, sends, delivers) : new Set();
+
+  // Messages.
+  const msgLayer = svg('g', { class: 'st-messages' }, svgEl);
+  for (const s of sends) {
+    const d = delivers.get(s.seq);
+    const x1 = xOf(s);
+    const y1 = row.get(s.from);
+    let x2;
+    let y2;
+    if (d) {
+      x2 = xOf(d);
+      y2 = row.get(d.to);
+    } else {
+      x2 = xNow;
+      y2 = y1 + (row.get(s.to) - y1) * 0.45;
+    }
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ex = x2 - ((x2 - x1) / len) * (d ? R + 1 : 0);
+    const ey = y2 - ((y2 - y1) / len) * (d ? R + 1 : 0);
+    const backward = naiveBackward.has(s.seq) || snapBackward.has(s.seq);
+    const g = svg('g', {
+      class: `st-msg st-${s.message}${backward ? ' backward' : ''}${d ? '' : ' undelivered'}`,
+      'data-seq': s.seq,
+    }, msgLayer);
+    svg('title', {}, g, `#${s.seq} ${msgText(s)} ${s.from}→${s.to}`);
+    if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, g);
+    svg('line', {
+      x1, y1, x2: ex, y2: ey,
+      class: backward ? 'msg-backward' : `msg-${s.message}`,
+      'marker-end': d ? `url(#st-arrow-${backward ? 'backward' : s.message})` : null,
+    }, g);
+    if (s.message === 'transfer') {
+      const mx = (x1 + x2) / 2;
+      const my = (y1 + y2) / 2;
+      svg('text', { x: mx + 4, y: my - 4, class: 'st-amount' }, g, money(s.amount));
+    }
+  }
+
+  // Cuts.
+  const drawCut = (at, cls, label, bad, labelBelow) => {
+    if (at.size === 0) return;
+    const pts = names.map((n) => [at.has(n) ? X0 + col.get(at.get(n)) * step : xNow, row.get(n)]);
+    const first = pts[0];
+    const last = pts[pts.length - 1];
+    const all = [[first[0], first[1] - 22], ...pts, [last[0], last[1] + 22]];
+    const g = svg('g', { class: `st-cut ${cls}${bad ? ' bad' : ''}` }, svgEl);
+    svg('polyline', { points: all.map((p) => p.join(',')).join(' '), class: cls }, g);
+    const lx = labelBelow ? last[0] : first[0];
+    const ly = labelBelow ? last[1] + 38 : first[1] - 28;
+    const anchor = lx > width - 170 ? 'end' : (lx < 120 ? 'start' : 'middle');
+    svg('text', { x: lx, y: ly, 'text-anchor': anchor, class: `cut-label${bad ? ' bad' : ''}` }, g, label);
+  };
+  if (snap) {
+    const pending = names.some((n) => !recAt.has(n));
+    const status = snapBackward.size ? t('inconsistent') : (pending ? t('inProgress') : t('consistent'));
+    drawCut(recAt, 'cut-snapshot', `${t('snapCut')}: ${status}`, snapBackward.size > 0, false);
+  }
+  if (readAt.size) {
+    const status = naiveBackward.size ? t('inconsistent') : t('consistent');
+    drawCut(readAt, 'cut-naive', `${t('naiveCut')}: ${status}`, naiveBackward.size > 0, true);
+  }
+
+  // Points on top.
+  const pts = svg('g', { class: 'st-points' }, svgEl);
+  for (const e of history) {
+    if (!col.has(e.i)) continue;
+    const x = xOf(e);
+    const y = row.get(e.branch);
+    let p;
+    let title;
+    if (e.kind === 'send') {
+      p = svg('circle', { cx: x, cy: y, r: R, class: 'pt-send' }, pts);
+      title = t('evSend', { b: e.branch, to: e.to, what: msgText(e) });
+    } else if (e.kind === 'deliver') {
+      p = svg('circle', { cx: x, cy: y, r: R, class: 'pt-deliver' }, pts);
+      title = t('evDeliver', { b: e.branch, from: e.from, what: msgText(e) });
+    } else if (e.kind === 'record') {
+      p = svg('rect', { x: x - 5, y: y - 5, width: 10, height: 10, class: 'pt-record' }, pts);
+      title = t('evRecord', { b: e.branch, v: money(e.balance), id: e.snapshot });
+    } else {
+      p = svg('path', { d: `M${x} ${y - 6} L${x + 6} ${y} L${x} ${y + 6} L${x - 6} ${y} Z`, class: 'pt-read' }, pts);
+      title = t('evRead', { b: e.branch, v: money(e.balance) });
+    }
+    p.setAttribute('data-kind', e.kind);
+    svg('title', {}, p, title);
+  }
+  if (columns === 0) {
+    svg('text', { x: X0, y: Y0 + ((names.length - 1) * ROW) / 2 + 4, class: 'st-empty' }, svgEl, t('stEmpty'));
+  }
+
+  // A sentence under the diagram says what is highlighted.
+  const describe = (seqs) => [...seqs].map((seq) => {
+    const s = sends.find((e) => e.seq === seq);
+    return s.message === 'transfer'
+      ? t('msgTransfer', { seq, amt: money(s.amount), from: s.from, to: s.to })
+      : t('msgMarker', { seq, from: s.from, to: s.to });
+  }).join(', ');
+  const notes = [];
+  if (naiveBackward.size) notes.push(t('stNoteBackward', { list: describe(naiveBackward), cut: t('naiveCut') }));
+  if (snapBackward.size) notes.push(t('stNoteBackward', { list: describe(snapBackward), cut: t('snapCut') }));
+  if (!notes.length && (readAt.size || recAt.size)) notes.push(t('stNoteOk'));
+  noteEl.textContent = notes.join(' ');
+  noteEl.classList.toggle('bad', naiveBackward.size + snapBackward.size > 0);
+}
