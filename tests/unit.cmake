@@ -12,7 +12,8 @@ cutline_unit_test(marker_rules_test
 cutline_unit_test(bank_test
   ${PROJECT_SOURCE_DIR}/src/bank/bank_test.cc cutline_bank)
 cutline_unit_test(consistency_checker_test
-  ${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_check)
+  ${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_check
+  GTest::gmock)
 
 # Random runs (rapidcheck) judged by the checker. A failure prints the
 # command that replays it, naming this binary.

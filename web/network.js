@@ -3,7 +3,7 @@
 import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
 
-const VIEW_W = 600;
+const VIEW_W = 600; // layout space; the viewBox is fitted around the boxes
 const VIEW_H = 440;
 const LANE = 9; // the two directions of a pair run side by side, this far from the centre line
 const GAP = 7; // between a box and the end of a channel line
@@ -99,7 +99,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver) {
     const cx = end.x - dx * back + rx * side;
     const cy = end.y - dy * back + ry * side;
     const mg = svg('g', {
-      class: `msg msg-${m.kind}${k === 0 ? ' head' : ''}`, 'data-seq': m.seq,
+      class: `nmsg nmsg-${m.kind}${k === 0 ? ' head' : ''}`, 'data-seq': m.seq,
     }, g);
     svg('title', {}, mg, messageTitle(m));
     svg('rect', { x: cx - msgW / 2, y: cy - MSG_H / 2, width: msgW, height: MSG_H, rx: 5 }, mg);
@@ -109,7 +109,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver) {
     const back = along / 2 + 12 + shown * spacing;
     svg('text', {
       x: end.x - dx * back + rx * side, y: end.y - dy * back + ry * side + 4,
-      'text-anchor': 'middle', class: 'msg-more',
+      'text-anchor': 'middle', class: 'nmsg-more',
     }, g, t('more', { n: ch.queue.length - shown }));
   }
 
@@ -149,6 +149,11 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   const names = state.branches.map((b) => b.name);
   const pos = positions(names);
   const box = boxSize(names.length);
+  const xs = [...pos.values()].map((p) => p.x);
+  const ys = [...pos.values()].map((p) => p.y);
+  const x0 = Math.min(...xs) - box.w / 2 - 45;
+  const y0 = Math.min(...ys) - box.h / 2 - 48;
+  svgEl.setAttribute('viewBox', `${x0} ${y0} ${Math.max(...xs) + box.w / 2 + 45 - x0} ${Math.max(...ys) + box.h / 2 + 44 - y0}`);
   const centre = [...pos.values()].reduce((c, p) => ({ x: c.x + p.x / names.length, y: c.y + p.y / names.length }), { x: 0, y: 0 });
 
   const chState = new Map();

@@ -90,7 +90,8 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   const naiveBackward = new Set((naive && naive.backward ? naive.backward : []).map((m) => m.seq));
   const snapBackward = snap ? backwardAcross(recAt, sends, delivers) : new Set();
 
-  // Messages.
+  // Layers: cuts under the messages, points and labels on top.
+  const cutLayer = svg('g', { class: 'st-cuts' }, svgEl);
   const msgLayer = svg('g', { class: 'st-messages' }, svgEl);
   for (const s of sends) {
     const d = delivers.get(s.seq);
@@ -128,18 +129,19 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   }
 
   // Cuts.
+  const labelLayer = svg('g', { class: 'st-labels' });
   const drawCut = (at, cls, label, bad, labelBelow) => {
     if (at.size === 0) return;
     const pts = names.map((n) => [at.has(n) ? X0 + col.get(at.get(n)) * step : xNow, row.get(n)]);
     const first = pts[0];
     const last = pts[pts.length - 1];
     const all = [[first[0], first[1] - 22], ...pts, [last[0], last[1] + 22]];
-    const g = svg('g', { class: `st-cut ${cls}${bad ? ' bad' : ''}` }, svgEl);
+    const g = svg('g', { class: `st-cut st-${cls}${bad ? ' bad' : ''}` }, cutLayer);
     svg('polyline', { points: all.map((p) => p.join(',')).join(' '), class: cls }, g);
     const lx = labelBelow ? last[0] : first[0];
     const ly = labelBelow ? last[1] + 38 : first[1] - 28;
     const anchor = lx > width - 170 ? 'end' : (lx < 120 ? 'start' : 'middle');
-    svg('text', { x: lx, y: ly, 'text-anchor': anchor, class: `cut-label${bad ? ' bad' : ''}` }, g, label);
+    svg('text', { x: lx, y: ly, 'text-anchor': anchor, class: `cut-label${bad ? ' bad' : ''}`, 'data-cut': cls }, labelLayer, label);
   };
   if (snap) {
     const pending = names.some((n) => !recAt.has(n));
@@ -153,6 +155,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
 
   // Points on top.
   const pts = svg('g', { class: 'st-points' }, svgEl);
+  svgEl.appendChild(labelLayer);
   for (const e of history) {
     if (!col.has(e.i)) continue;
     const x = xOf(e);

@@ -186,16 +186,11 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
   return out;
 }
 
-Status RunReport(std::string_view text, Lang lang, json* out,
-                 int* error_line) {
+Status RunReport(std::string_view text, Lang lang, std::size_t max_branches,
+                 json* out, int* error_line) {
   Runner runner(lang);
-  json steps = json::array();
-  Status status = runner.RunText(text, [&](const StepResult& step) {
-    steps.push_back({{"line", step.line},
-                     {"command", step.command},
-                     {"log", step.log},
-                     {"state", StateJson(*runner.bank())}});
-  });
+  runner.set_max_branches(max_branches);
+  Status status = runner.RunText(text);
   if (!status.ok()) {
     if (error_line) *error_line = runner.failed_line();
     return status;
@@ -207,6 +202,11 @@ Status RunReport(std::string_view text, Lang lang, json* out,
   }
   const bank::Bank& bank = *runner.bank();
   auto lab = LabBlock(bank, lang);
+  json steps = json::array();
+  for (const StepResult& step : runner.steps()) {
+    steps.push_back(
+        {{"line", step.line}, {"command", step.command}, {"log", step.log}});
+  }
   *out = json{{"steps", steps},
               {"state", StateJson(bank)},
               {"history", HistoryJson(bank, runner.steps())},

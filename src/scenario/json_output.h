@@ -16,11 +16,12 @@ nlohmann::json NaiveJson(const bank::Bank& bank);
 nlohmann::json HistoryJson(const bank::Bank& bank,
                            const std::vector<StepResult>& steps);
 
-// Runs a whole scenario and reports every step with the state after it, the
-// history, the naive analysis and the lab block (docs/api.md, /api/run).
+// Runs a whole scenario and reports every step's narration, the final
+// state, the history, the naive analysis and the lab block (docs/api.md,
+// /api/run). max_branches: see Runner::set_max_branches.
 // On error, returns the Status, sets *error_line (0: no line is at fault)
 // and leaves *out untouched.
-Status RunReport(std::string_view text, Lang lang, nlohmann::json* out,
-                 int* error_line = nullptr);
+Status RunReport(std::string_view text, Lang lang, std::size_t max_branches,
+                 nlohmann::json* out, int* error_line = nullptr);
 
 }  // namespace cutline::scenario

@@ -102,24 +102,31 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
                  : fmt::format("{} receives {} from {} (#{}); {} now has {}",
                                name(ch.to), Money(e.value), name(ch.from), e.seq,
                                name(ch.to), Money(balances_[ch.to]));
+          std::vector<std::string> recording, closed;
           for (const auto& [id, node] : recorded_) {
-            if (node != ch.to) continue;
-            const bank::SnapshotInfo* info = bank.FindSnapshot(id);
-            if (!closed_.count({id, e.channel})) {
-              s += ja ? fmt::format("。{}は{}を記録中なので、{}はスナップショット{}の"
-                                    "チャネル状態に入る",
-                                    name(ch.to), channel, Money(e.value), id)
-                      : fmt::format("; {} is recording {}, so the {} goes into "
-                                    "that channel's state in snapshot {}",
-                                    name(ch.to), channel, Money(e.value), id);
-            } else if (info && !completed_.count(id)) {
-              s += ja ? fmt::format("。{}はスナップショット{}で確定済みなので、{}は"
-                                    "スナップショットに入らない（未来に属する）",
-                                    channel, id, Money(e.value))
-                      : fmt::format("; {} is already closed for snapshot {}, so "
-                                    "the {} is not in it: it belongs to the future",
-                                    channel, id, Money(e.value));
-            }
+            if (node != ch.to || completed_.count(id)) continue;
+            (closed_.count({id, e.channel}) ? closed : recording)
+                .push_back(std::to_string(id));
+          }
+          if (!recording.empty()) {
+            s += ja ? fmt::format("。{}は{}を記録中なので、{}はスナップショット{}の"
+                                  "チャネル状態に入る",
+                                  name(ch.to), channel, Money(e.value),
+                                  JoinNames(recording, lang))
+                    : fmt::format("; {} is recording {}, so the {} goes into "
+                                  "that channel's state in snapshot{} {}",
+                                  name(ch.to), channel, Money(e.value),
+                                  recording.size() > 1 ? "s" : "",
+                                  JoinNames(recording, lang));
+          }
+          if (!closed.empty()) {
+            s += ja ? fmt::format("。{}はスナップショット{}で確定済みなので、{}は"
+                                  "そこに入らない（未来に属する）",
+                                  channel, JoinNames(closed, lang), Money(e.value))
+                    : fmt::format("; {} is already closed for snapshot{} {}, so "
+                                  "the {} is not in it: it belongs to the future",
+                                  channel, closed.size() > 1 ? "s" : "",
+                                  JoinNames(closed, lang), Money(e.value));
           }
           out.push_back(s);
           break;

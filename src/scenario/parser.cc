@@ -127,15 +127,22 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
             fmt::format("snapshots= must be one or many, not '{}'", Shown(value)),
             fmt::format("snapshots= は one か many です（'{}' ではなく）", Shown(value)));
       }
-    } else if (IsName(key)) {
+    } else if (!IsName(key)) {
+      return Status::Error(
+          fmt::format("'{}' is neither a branch name nor an option", Shown(key)),
+          fmt::format("'{}' は支店名でもオプションでもありません", Shown(key)));
+    } else if (!value.empty() && std::isalpha(static_cast<unsigned char>(value[0]))) {
+      // NAME=word: a balance cannot start with a letter, so this is most
+      // likely a misspelt option.
+      return Status::Error(
+          fmt::format("unknown option '{}' (a balance must be a whole number)",
+                      Shown(key)),
+          fmt::format("不明なオプション '{}'（残高なら整数が必要）", Shown(key)));
+    } else {
       bank::BranchSpec branch;
       branch.name = std::string(key);
       if (Status s = ParseAmount(value, "balance", &branch.balance); !s.ok()) return s;
       cmd.branches.push_back(std::move(branch));
-    } else {
-      return Status::Error(
-          fmt::format("unknown option '{}'", Shown(key)),
-          fmt::format("不明なオプション '{}'", Shown(key)));
     }
   }
   if (cmd.branches.size() < 2) {

@@ -104,6 +104,11 @@ Status Runner::Apply(const Command& command, int line_no) {
           fmt::format("network is given twice (first on line {})", network_line_),
           fmt::format("network が2回あります（最初は{}行目）", network_line_));
     }
+    if (max_branches_ > 0 && network->branches.size() > max_branches_) {
+      return Status::Error(
+          fmt::format("at most {} branches are allowed here", max_branches_),
+          fmt::format("ここで使える支店は{}までです", max_branches_));
+    }
     bank::Config config;
     config.branches = network->branches;
     config.links = network->links;

@@ -35,6 +35,10 @@ class Runner {
   Status RunText(std::string_view text,
                  const std::function<void(const StepResult&)>& on_step = {});
 
+  // A network with more branches is refused (0 = no limit). The server sets
+  // it: the work and the size of a run's report grow with n^2 channels.
+  void set_max_branches(std::size_t n) { max_branches_ = n; }
+
   const bank::Bank* bank() const { return bank_ ? &*bank_ : nullptr; }
   const std::vector<StepResult>& steps() const { return steps_; }
   int failed_line() const { return failed_line_; }
@@ -48,6 +52,7 @@ class Runner {
   std::optional<bank::Bank> bank_;
   int network_line_ = 0;
   int failed_line_ = 0;
+  std::size_t max_branches_ = 0;
   std::vector<StepResult> steps_;
   Narrator narrator_;
 };

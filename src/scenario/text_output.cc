@@ -22,8 +22,9 @@ std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
   std::string rules;
   if (config.capacity_transfers > 0) {
     rules += ja ? fmt::format("、各チャネル送金{}件まで", config.capacity_transfers)
-                : fmt::format(", at most {} transfers per channel",
-                              config.capacity_transfers);
+                : fmt::format(", at most {} transfer{} per channel",
+                              config.capacity_transfers,
+                              config.capacity_transfers == 1 ? "" : "s");
   }
   if (config.one_snapshot_at_a_time) {
     rules += ja ? "、スナップショットは一度に1つ" : ", one snapshot at a time";

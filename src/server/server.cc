@@ -118,7 +118,7 @@ void HandleRun(const httplib::Request& req, httplib::Response& res) {
   }
   json report;
   int line = 0;
-  Status s = scenario::RunReport(text, lang, &report, &line);
+  Status s = scenario::RunReport(text, lang, kMaxBranches, &report, &line);
   if (!s.ok()) {
     json error = {{"error", s.message(lang)}};
     if (line > 0) {

@@ -19,6 +19,7 @@ struct Options {
 
 inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
 inline constexpr std::size_t kMaxScenarioCommands = 2000;
+inline constexpr std::size_t kMaxBranches = 10;
 
 // Registers every route on `server` (used by Serve and by the API tests).
 void Install(httplib::Server& server, const Options& options);

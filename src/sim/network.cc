@@ -21,7 +21,11 @@ Network::Network(std::uint32_t nodes, const std::vector<Link>& links,
                  std::uint32_t capacity_transfers, bool keep_history)
     : nodes_(nodes), capacity_(capacity_transfers), history_(keep_history) {
   std::vector<Link> sorted = links;
-  std::sort(sorted.begin(), sorted.end());
+  // Complete() and most callers pass links already sorted: skip the sort
+  // then (it was ~40% of building a 1000-branch complete graph).
+  if (!std::is_sorted(sorted.begin(), sorted.end())) {
+    std::sort(sorted.begin(), sorted.end());
+  }
   channels_.reserve(sorted.size());
   out_begin_.assign(nodes + 1, 0);
   in_begin_.assign(nodes + 1, 0);

@@ -1,0 +1,63 @@
+# cutline: every target installs what it needs first (Debian packages via
+# apt-get, npm packages via npm ci), so a fresh Debian 12 machine needs
+# nothing but `make`.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+PORT       ?= 8080
+JOBS       ?= $(shell nproc)
+
+.PHONY: all deps build run test test-unit test-asan test-fuzz test-browser bench fuzz clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# The main job: the teaching page at http://127.0.0.1:$(PORT)/
+run: build
+	./$(BUILD)/cutline serve --port $(PORT)
+
+# Everything: unit, golden, property and API tests; the same under ASan and
+# UBSan; the parser fuzzer for $(FUZZ_SECONDS) s; the browser tests.
+test: test-unit test-asan test-fuzz test-browser
+	@echo "make test: all suites passed"
+
+test-unit: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUTLINE_SANITIZE=ON \
+	  -DCUTLINE_BENCH=OFF >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	CUTLINE_PROPERTY_RUNS=1000 ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+test-fuzz: fuzz-build
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+test-browser: build
+	@scripts/install-deps.sh --browser
+	npm ci --no-audit --no-fund --loglevel=error
+	CUTLINE_BIN=./$(BUILD)/cutline npx playwright test
+
+fuzz-build: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCUTLINE_FUZZ=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+# The parser fuzzer until stopped (Ctrl-C); the corpus grows in fuzz-corpus/.
+fuzz: fuzz-build
+	scripts/run-fuzz.sh $(FUZZ_BUILD) 0
+
+bench: deps
+	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLINE_TESTS=OFF >/dev/null
+	@cmake --build build-release -j $(JOBS) --target cutline_bench
+	./build-release/bench/cutline_bench
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-release

@@ -1,0 +1,43 @@
+// Browser tests of the page (tests/browser), run against the real `cutline serve`.
+//   CUTLINE_BIN      the binary to start (default ./build/cutline)
+//   CUTLINE_WEB_DIR  serve the page from this folder (e.g. web) instead of the embedded copy
+//   CUTLINE_PORT     port for the server (default 8765)
+const { defineConfig } = require('@playwright/test');
+
+const PORT = Number(process.env.CUTLINE_PORT || 8765);
+const BIN = process.env.CUTLINE_BIN || './build/cutline';
+const WEB_DIR = process.env.CUTLINE_WEB_DIR ? ` --web-dir ${process.env.CUTLINE_WEB_DIR}` : '';
+
+module.exports = defineConfig({
+  testDir: './tests/browser',
+  outputDir: './test-results',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    acceptDownloads: true,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: `${BIN} serve --host 127.0.0.1 --port ${PORT}${WEB_DIR}`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cutline needs, only those missing, so that a
+# fresh Debian 12 machine needs nothing else. Usage: install-deps.sh [--browser]
+#   (no flag)  build the C++ code and its tests
+#   --browser  also Chromium and Node.js for the browser tests
+set -euo pipefail
+
+packages=(cmake ninja-build g++ clang pkg-config
+          nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev
+          libbenchmark-dev librapidcheck-dev libcpp-httplib-dev libclang-rt-14-dev)
+if [[ "${1:-}" == "--browser" ]]; then
+  packages+=(chromium)
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

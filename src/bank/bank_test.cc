@@ -1,0 +1,457 @@
+// Unit tests of Bank: each operation's effect, each error's message and that
+// an error changes nothing, and the naive reader's two classic failures.
+#include "bank/bank.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "bank/naive_reader.h"
+
+namespace cutline::bank {
+namespace {
+
+constexpr NodeId kP1 = 0;
+constexpr NodeId kP2 = 1;
+constexpr NodeId kP3 = 2;
+
+Config ThreeBranches() {
+  Config config;
+  config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
+  return config;
+}
+
+Bank MakeBank(const Config& config) {
+  std::optional<Bank> bank;
+  Status s = Bank::Create(config, &bank);
+  EXPECT_TRUE(s.ok()) << s.message();
+  if (!bank) ADD_FAILURE() << "no bank";
+  return std::move(*bank);
+}
+
+// Everything observable about a bank, as text, so that "nothing changed"
+// is one comparison and a failure shows what did change.
+std::string StateOf(const Bank& bank) {
+  const sim::Network& net = bank.network();
+  std::string out;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    out += fmt::format("{}=${} ", bank.name(n), bank.balance(n));
+  }
+  out += fmt::format("\ntotal={} in_flight={} last_seq={} history={}\n",
+                     bank.total(), bank.in_flight_amount(), net.last_seq(),
+                     net.history().size());
+  for (ChannelId c = 0; c < net.channel_count(); ++c) {
+    out += fmt::format("{}->{}:", bank.name(net.channel(c).from),
+                       bank.name(net.channel(c).to));
+    net.ForEachQueued(c, [&](const sim::Message& m) {
+      out += fmt::format(" #{}{}{}", m.seq,
+                         m.kind == sim::MessageKind::kMarker ? "m" : "$",
+                         m.value);
+    });
+    out += "\n";
+  }
+  for (const SnapshotInfo& s : bank.snapshots()) {
+    out += fmt::format("snapshot {} markers={} parts={} complete={} by", s.id,
+                       s.markers_sent, s.parts_done, s.complete);
+    for (NodeId n : s.initiators) out += " " + bank.name(n);
+    out += "\n";
+    for (NodeId n = 0; n < bank.branch_count(); ++n) {
+      std::optional<Amount> b = bank.RecordedBalance(n, s.id);
+      out += fmt::format("  {} recorded={} done={} balance={}\n", bank.name(n),
+                         bank.HasRecorded(n, s.id), bank.PartDone(n, s.id),
+                         b ? std::to_string(*b) : "-");
+    }
+    for (ChannelId c = 0; c < net.channel_count(); ++c) {
+      ChannelRecord r = bank.RecordedChannel(s.id, c);
+      out += fmt::format("  channel {} state={} [", c,
+                         static_cast<int>(r.state));
+      for (Amount a : r.transfers) out += fmt::format(" {}", a);
+      out += " ]\n";
+    }
+  }
+  for (const NaiveRead& r : bank.naive_reads()) {
+    out += fmt::format("read {} ${} at {}\n", bank.name(r.branch), r.balance,
+                       r.history_index);
+  }
+  return out;
+}
+
+std::string CreateError(const Config& config) {
+  std::optional<Bank> bank;
+  Status s = Bank::Create(config, &bank);
+  EXPECT_FALSE(s.ok());
+  EXPECT_FALSE(bank.has_value()) << "a failed Create must not make a bank";
+  return s.message();
+}
+
+TEST(BankTest, CreateRejectsBadConfigurations) {
+  Config one;
+  one.branches = {{"P1", 100}};
+  EXPECT_EQ(CreateError(one), "a network needs at least 2 branches");
+
+  for (const char* bad : {"", "1A", "a-b", "P 1", "_x"}) {
+    Config c = ThreeBranches();
+    c.branches[1].name = bad;
+    EXPECT_EQ(CreateError(c), fmt::format("'{}' is not a valid branch name",
+                                          bad));
+  }
+
+  Config twice = ThreeBranches();
+  twice.branches[2].name = "P1";
+  EXPECT_EQ(CreateError(twice), "branch P1 is declared twice");
+
+  Config negative = ThreeBranches();
+  negative.branches[0].balance = -1;
+  EXPECT_EQ(CreateError(negative), "branch P1 has a negative balance");
+
+  Config huge = ThreeBranches();
+  huge.branches[0].balance = std::numeric_limits<Amount>::max();
+  EXPECT_EQ(CreateError(huge), "the bank's total does not fit in 64 bits");
+
+  Config unknown = ThreeBranches();
+  unknown.links = {{{"P1", "P2"}, {"P2", "X"}}};
+  EXPECT_EQ(CreateError(unknown), "links= names unknown branch X");
+  unknown.links = {{{"Y", "P2"}}};
+  EXPECT_EQ(CreateError(unknown), "links= names unknown branch Y");
+
+  Config loop = ThreeBranches();
+  loop.links = {{{"P1", "P2"}, {"P3", "P3"}}};
+  EXPECT_EQ(CreateError(loop), "links= has a self-loop P3>P3");
+
+  Config dup = ThreeBranches();
+  dup.links = {{{"P1", "P2"}, {"P2", "P1"}, {"P1", "P2"}}};
+  EXPECT_EQ(CreateError(dup), "links= lists P1>P2 twice");
+}
+
+TEST(BankTest, CreateBuildsTheTopology) {
+  Bank complete = MakeBank(ThreeBranches());
+  EXPECT_EQ(complete.network().channel_count(), 6u);
+  EXPECT_EQ(complete.total(), 300);
+  EXPECT_EQ(complete.FindBranch("P2"), kP2);
+  EXPECT_EQ(complete.FindBranch("p2"), std::nullopt);  // case sensitive
+
+  Config ring = ThreeBranches();
+  ring.links = {{{"P1", "P2"}, {"P2", "P3"}, {"P3", "P1"}}};
+  Bank b = MakeBank(ring);
+  EXPECT_EQ(b.network().channel_count(), 3u);
+  EXPECT_NE(b.network().Find(kP3, kP1), sim::kNoChannel);
+  EXPECT_EQ(b.network().Find(kP1, kP3), sim::kNoChannel);
+}
+
+// A bank in the middle of things: a complete snapshot, a running one, money
+// in flight, a full channel, a naive read. Every error below must leave all
+// of it exactly as it was.
+class BankErrorTest : public ::testing::Test {
+ protected:
+  BankErrorTest() : bank_(MakeBank(Busy())) {
+    Expect(bank_.StartSnapshot(kP1, std::nullopt));  // snapshot 1
+    Expect(bank_.Drain());
+    Expect(bank_.Transfer(kP1, kP2, 30));
+    Expect(bank_.Transfer(kP1, kP2, 20));
+    Expect(bank_.Transfer(kP3, kP1, 5));
+    Expect(bank_.Read(kP1));
+    Expect(bank_.StartSnapshot(kP2, std::nullopt));  // snapshot 2
+    Expect(bank_.Deliver(kP1, kP2));                 // the $30
+    Expect(bank_.Transfer(kP1, kP2, 10));            // P1->P2 full again
+    before_ = StateOf(bank_);
+  }
+
+  static Config Busy() {
+    Config config = ThreeBranches();
+    // Everything but P1->P3.
+    config.links = {{{"P1", "P2"}, {"P2", "P1"}, {"P2", "P3"}, {"P3", "P2"},
+                     {"P3", "P1"}}};
+    config.capacity_transfers = 2;
+    config.one_snapshot_at_a_time = true;
+    return config;
+  }
+  static void Expect(const Status& s) { ASSERT_TRUE(s.ok()) << s.message(); }
+
+  void ExpectError(const Status& s, const std::string& message) {
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.message(), message);
+    EXPECT_EQ(StateOf(bank_), before_) << "after: " << message;
+  }
+
+  Bank bank_;
+  std::string before_;
+};
+
+TEST_F(BankErrorTest, TheSetupIsWhatTheTestsAssume) {
+  EXPECT_TRUE(bank_.snapshots()[0].complete);
+  EXPECT_FALSE(bank_.snapshots()[1].complete);
+  EXPECT_EQ(bank_.balance(kP2), 130);
+  EXPECT_TRUE(bank_.network().Full(bank_.network().Find(kP1, kP2)));
+  EXPECT_EQ(bank_.RecordedChannel(2, bank_.network().Find(kP1, kP2)).transfers,
+            std::vector<Amount>{30});
+}
+
+TEST_F(BankErrorTest, Transfer) {
+  ExpectError(bank_.Transfer(kP1, kP1, 5),
+              "there is no channel from P1 to itself");
+  ExpectError(bank_.Transfer(kP1, kP3, 5), "there is no channel P1->P3");
+  ExpectError(bank_.Transfer(kP2, kP1, 0), "a transfer must be at least $1");
+  ExpectError(bank_.Transfer(kP2, kP1, -5), "a transfer must be at least $1");
+  ExpectError(bank_.Transfer(kP2, kP1, 131),
+              "P2 has only $130, cannot send $131");
+  ExpectError(bank_.Transfer(kP1, kP2, 1),
+              "channel P1->P2 is full: it already holds 2 transfers");
+}
+
+TEST_F(BankErrorTest, Deliver) {
+  ExpectError(bank_.Deliver(kP2, kP2),
+              "there is no channel from P2 to itself");
+  ExpectError(bank_.Deliver(kP1, kP3), "there is no channel P1->P3");
+  ExpectError(bank_.Deliver(kP3, kP2),
+              "channel P3->P2 is empty, nothing to deliver");
+}
+
+TEST_F(BankErrorTest, StartSnapshot) {
+  ExpectError(bank_.StartSnapshot(kP1, 0), "snapshot 0 was never started");
+  ExpectError(bank_.StartSnapshot(kP1, 3), "snapshot 3 was never started");
+  ExpectError(bank_.StartSnapshot(kP3, 1), "snapshot 1 is already complete");
+  ExpectError(bank_.StartSnapshot(kP2, 2),
+              "P2 has already recorded for snapshot 2");
+  ExpectError(bank_.StartSnapshot(kP3, std::nullopt),
+              "snapshot 2 is still running (snapshots=one); join it with id=2");
+  // Joining the running one is allowed under snapshots=one.
+  EXPECT_TRUE(bank_.StartSnapshot(kP3, 2).ok());
+  EXPECT_EQ(bank_.snapshots()[1].initiators,
+            (std::vector<NodeId>{kP2, kP3}));
+}
+
+TEST(BankTest, DeliverNextWithNothingInFlight) {
+  Bank bank = MakeBank(ThreeBranches());
+  std::string before = StateOf(bank);
+  Status s = bank.DeliverNext();
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "nothing is in flight, nothing to deliver");
+  EXPECT_EQ(StateOf(bank), before);
+  EXPECT_TRUE(bank.Drain().ok());  // draining nothing is not an error
+  EXPECT_EQ(StateOf(bank), before);
+}
+
+TEST(BankTest, FullChannelOfCapacityOne) {
+  Config config = ThreeBranches();
+  config.capacity_transfers = 1;
+  Bank bank = MakeBank(config);
+  ASSERT_TRUE(bank.Transfer(kP1, kP2, 10).ok());
+  std::string before = StateOf(bank);
+  Status s = bank.Transfer(kP1, kP2, 10);
+  EXPECT_EQ(s.message(), "channel P1->P2 is full: it already holds 1 transfer");
+  EXPECT_EQ(StateOf(bank), before);
+  // Markers never count against the capacity.
+  ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+  std::vector<sim::MessageKind> kinds;
+  bank.network().ForEachQueued(bank.network().Find(kP1, kP2),
+                               [&](const sim::Message& m) {
+                                 kinds.push_back(m.kind);
+                               });
+  EXPECT_EQ(kinds, (std::vector<sim::MessageKind>{sim::MessageKind::kTransfer,
+                                                  sim::MessageKind::kMarker}));
+}
+
+TEST(BankTest, TransferAndDeliverMoveMoney) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.Transfer(kP1, kP2, 30).ok());
+  EXPECT_EQ(bank.balance(kP1), 70);
+  EXPECT_EQ(bank.balance(kP2), 100);
+  EXPECT_EQ(bank.in_flight_amount(), 30);
+  ASSERT_TRUE(bank.Transfer(kP3, kP2, 100).ok());  // the whole balance
+  EXPECT_EQ(bank.balance(kP3), 0);
+  ASSERT_TRUE(bank.Deliver(kP3, kP2).ok());  // not the oldest: that is fine
+  EXPECT_EQ(bank.balance(kP2), 200);
+  EXPECT_EQ(bank.in_flight_amount(), 30);
+  ASSERT_TRUE(bank.DeliverNext().ok());
+  EXPECT_EQ(bank.balance(kP2), 230);
+  EXPECT_EQ(bank.in_flight_amount(), 0);
+  EXPECT_EQ(bank.total(), 300);
+  const auto& events = bank.network().history().events();
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].kind, sim::EventKind::kSend);
+  EXPECT_EQ(events[0].seq, 1u);
+  EXPECT_EQ(events[2].kind, sim::EventKind::kDeliver);
+  EXPECT_EQ(events[2].seq, 2u);
+  EXPECT_EQ(events[3].seq, 1u);
+}
+
+TEST(BankTest, DeliverNextTakesTheLowestSequenceNumber) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.Transfer(kP3, kP1, 1).ok());  // #1
+  ASSERT_TRUE(bank.Transfer(kP1, kP2, 2).ok());  // #2
+  ASSERT_TRUE(bank.Transfer(kP3, kP1, 3).ok());  // #3
+  ASSERT_TRUE(bank.Deliver(kP3, kP1).ok());      // #1 by hand
+  ASSERT_TRUE(bank.DeliverNext().ok());
+  EXPECT_EQ(bank.network().history().events().back().seq, 2u);
+  ASSERT_TRUE(bank.DeliverNext().ok());
+  EXPECT_EQ(bank.network().history().events().back().seq, 3u);
+}
+
+// The classic case of the scenario spec: P2's $40 is in flight when P1
+// starts the snapshot; the snapshot finds it in channel P2->P1.
+TEST(BankTest, SnapshotRecordsMoneyInFlight) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());
+  ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+  // Markers leave in the order the receivers were declared: P2, then P3.
+  const auto& events = bank.network().history().events();
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[1].kind, sim::EventKind::kRecord);
+  EXPECT_EQ(events[1].value, 100);
+  EXPECT_EQ(bank.network().channel(events[2].channel).to, kP2);
+  EXPECT_EQ(bank.network().channel(events[3].channel).to, kP3);
+  EXPECT_EQ(events[3].seq, 3u);
+  ASSERT_NE(bank.Running(), nullptr);
+  EXPECT_EQ(bank.Running()->id, 1u);
+
+  ASSERT_TRUE(bank.Drain().ok());
+  const SnapshotInfo* s = bank.FindSnapshot(1);
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->complete);
+  EXPECT_EQ(s->markers_sent, 6u);
+  EXPECT_EQ(s->parts_done, 3u);
+  EXPECT_EQ(bank.Running(), nullptr);
+  EXPECT_EQ(bank.RecordedBalance(kP1, 1), 100);
+  EXPECT_EQ(bank.RecordedBalance(kP2, 1), 60);
+  EXPECT_EQ(bank.RecordedBalance(kP3, 1), 100);
+  ChannelRecord p2p1 = bank.RecordedChannel(1, bank.network().Find(kP2, kP1));
+  EXPECT_EQ(p2p1.state, ChannelRecording::kClosed);
+  EXPECT_EQ(p2p1.transfers, std::vector<Amount>{40});
+  EXPECT_EQ(bank.SnapshotTotal(1), 300);
+  EXPECT_EQ(bank.balance(kP1), 140);
+}
+
+TEST(BankTest, ConcurrentSnapshotsAndJoins) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+  ASSERT_TRUE(bank.Transfer(kP3, kP2, 25).ok());
+  ASSERT_TRUE(bank.StartSnapshot(kP3, std::nullopt).ok());  // id 2
+  ASSERT_TRUE(bank.StartSnapshot(kP2, 1).ok());             // joins 1
+  EXPECT_EQ(bank.snapshots().size(), 2u);
+  EXPECT_EQ(bank.snapshots()[0].initiators,
+            (std::vector<NodeId>{kP1, kP2}));
+  EXPECT_EQ(bank.Running()->id, 2u);  // the newest incomplete
+  ASSERT_TRUE(bank.Drain().ok());
+  for (SnapshotId id : {1, 2}) {
+    EXPECT_TRUE(bank.FindSnapshot(id)->complete);
+    EXPECT_EQ(bank.FindSnapshot(id)->markers_sent, 6u);
+    EXPECT_EQ(bank.SnapshotTotal(id), 300);
+  }
+  // Snapshot 1: P2 recorded before the $25 arrived and P3 after sending
+  // it, so it is in P3->P2's state. Snapshot 2: P3 recorded after sending
+  // it and P2 after receiving it (its marker came behind), so it is in P2's
+  // recorded balance instead.
+  ChannelId c = bank.network().Find(kP3, kP2);
+  EXPECT_EQ(bank.RecordedChannel(1, c).transfers, std::vector<Amount>{25});
+  EXPECT_EQ(bank.RecordedChannel(2, c).transfers, std::vector<Amount>{});
+  EXPECT_EQ(bank.RecordedBalance(kP3, 1), 75);
+  EXPECT_EQ(bank.RecordedBalance(kP2, 1), 100);
+  EXPECT_EQ(bank.RecordedBalance(kP2, 2), 125);
+}
+
+TEST(BankTest, BranchWithoutIncomingChannels) {
+  Config config = ThreeBranches();
+  config.links = {{{"P1", "P2"}, {"P2", "P3"}}};
+  Bank bank = MakeBank(config);
+  ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+  EXPECT_TRUE(bank.PartDone(kP1, 1));  // nothing to wait for
+  ASSERT_TRUE(bank.Drain().ok());
+  EXPECT_TRUE(bank.FindSnapshot(1)->complete);
+  // From P3 no marker reaches P1 or P2, and P3 waits forever for P2's:
+  // that snapshot never completes.
+  ASSERT_TRUE(bank.StartSnapshot(kP3, std::nullopt).ok());
+  ASSERT_TRUE(bank.Drain().ok());
+  EXPECT_FALSE(bank.FindSnapshot(2)->complete);
+  EXPECT_TRUE(bank.HasRecorded(kP3, 2));
+  EXPECT_FALSE(bank.PartDone(kP3, 2));
+  EXPECT_FALSE(bank.HasRecorded(kP1, 2));
+  EXPECT_FALSE(bank.HasRecorded(kP2, 2));
+}
+
+TEST(BankTest, ReadsKeepFirstReadOrderAndTheLatestValue) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.Read(kP2).ok());
+  ASSERT_TRUE(bank.Transfer(kP2, kP1, 10).ok());
+  ASSERT_TRUE(bank.Read(kP1).ok());
+  ASSERT_TRUE(bank.Read(kP2).ok());
+  ASSERT_EQ(bank.naive_reads().size(), 2u);
+  EXPECT_EQ(bank.naive_reads()[0].branch, kP2);
+  EXPECT_EQ(bank.naive_reads()[0].balance, 90);
+  EXPECT_EQ(bank.naive_reads()[1].branch, kP1);
+  EXPECT_EQ(bank.naive_reads()[1].balance, 100);
+  // A read changes no money and goes into the history.
+  EXPECT_EQ(bank.balance(kP2), 90);
+  EXPECT_EQ(bank.network().history().events().back().kind,
+            sim::EventKind::kRead);
+}
+
+// Classic case 1: $30 leaves P1 after P2 was read and before P1 is: the
+// reader sees it nowhere.
+TEST(NaiveReaderTest, LosesMoneyInFlight) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.Read(kP2).ok());
+  ASSERT_TRUE(bank.Transfer(kP1, kP2, 30).ok());
+  ASSERT_TRUE(bank.Read(kP1).ok());
+  NaiveAnalysis early = AnalyzeNaive(bank);
+  EXPECT_FALSE(early.all_read);
+  ASSERT_TRUE(bank.Read(kP3).ok());
+  ASSERT_TRUE(bank.Drain().ok());  // arrives after P2 was read
+
+  NaiveAnalysis a = AnalyzeNaive(bank);
+  EXPECT_TRUE(a.all_read);
+  EXPECT_EQ(a.total, 270);
+  ASSERT_EQ(a.lost.size(), 1u);
+  EXPECT_EQ(a.lost[0].seq, 1u);
+  EXPECT_EQ(a.lost[0].from, kP1);
+  EXPECT_EQ(a.lost[0].to, kP2);
+  EXPECT_EQ(a.lost[0].amount, 30);
+  EXPECT_TRUE(a.counted_twice.empty());
+  // Losing money in flight is still a consistent cut: the channel state is
+  // what the naive reader does not have.
+  EXPECT_TRUE(a.consistent());
+}
+
+// Classic case 2: $30 leaves P1 after P1 was read and reaches P2 before P2
+// is: the reader counts it twice, and the cut is inconsistent.
+TEST(NaiveReaderTest, CountsMoneyTwice) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.Read(kP1).ok());
+  ASSERT_TRUE(bank.Transfer(kP1, kP2, 30).ok());
+  ASSERT_TRUE(bank.Deliver(kP1, kP2).ok());
+  ASSERT_TRUE(bank.Read(kP2).ok());
+  ASSERT_TRUE(bank.Read(kP3).ok());
+
+  NaiveAnalysis a = AnalyzeNaive(bank);
+  EXPECT_TRUE(a.all_read);
+  EXPECT_EQ(a.total, 330);
+  EXPECT_TRUE(a.lost.empty());
+  ASSERT_EQ(a.counted_twice.size(), 1u);
+  EXPECT_EQ(a.counted_twice[0].seq, 1u);
+  EXPECT_EQ(a.counted_twice[0].amount, 30);
+  ASSERT_EQ(a.backward.size(), 1u);
+  EXPECT_FALSE(a.consistent());
+}
+
+TEST(NaiveReaderTest, MarkersCrossingBackwardsMakeTheCutInconsistent) {
+  Bank bank = MakeBank(ThreeBranches());
+  ASSERT_TRUE(bank.Read(kP1).ok());
+  ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+  ASSERT_TRUE(bank.Deliver(kP1, kP2).ok());  // a marker
+  ASSERT_TRUE(bank.Read(kP2).ok());
+  ASSERT_TRUE(bank.Read(kP3).ok());
+  NaiveAnalysis a = AnalyzeNaive(bank);
+  EXPECT_EQ(a.total, 300);
+  EXPECT_TRUE(a.counted_twice.empty());
+  ASSERT_EQ(a.backward.size(), 1u);
+  EXPECT_EQ(a.backward[0].kind, sim::MessageKind::kMarker);
+  EXPECT_FALSE(a.consistent());
+}
+
+}  // namespace
+}  // namespace cutline::bank

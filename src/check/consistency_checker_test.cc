@@ -1,0 +1,540 @@
+// Tests of the consistency checker: honest runs of the bank pass, and each
+// kind of wrong claim or wrong history is caught with a precise message. A
+// checker that never fails proves nothing, so most tests here feed it lies.
+#include "check/consistency_checker.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace cutline::check {
+namespace {
+
+using bank::Amount;
+using bank::Bank;
+using sim::Event;
+using sim::EventKind;
+using sim::MessageKind;
+using sim::NodeId;
+using sim::Seq;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAre;
+
+constexpr NodeId kP1 = 0;
+constexpr NodeId kP2 = 1;
+constexpr NodeId kP3 = 2;
+constexpr NodeId kP4 = 3;
+
+bank::Config Branches(int n, Amount balance = 100) {
+  bank::Config config;
+  for (int i = 1; i <= n; ++i) {
+    config.branches.push_back({"P" + std::to_string(i), balance});
+  }
+  return config;
+}
+
+Bank MakeBank(const bank::Config& config) {
+  std::optional<Bank> bank;
+  Status s = Bank::Create(config, &bank);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return std::move(*bank);
+}
+
+void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << s.message(); }
+
+// ---------------------------------------------------------------------------
+// Honest runs.
+
+TEST(ConsistencyCheckerTest, ClassicMoneyInFlightPasses) {
+  Bank bank = MakeBank(Branches(3));
+  Ok(bank.Transfer(kP2, kP1, 40));
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  EXPECT_TRUE(report.ok());
+  EXPECT_EQ(report.snapshots_checked, 1);
+}
+
+TEST(ConsistencyCheckerTest, IncompleteSnapshotsAreNotChecked) {
+  Bank bank = MakeBank(Branches(3));
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.DeliverNext());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_TRUE(report.ok());
+  EXPECT_EQ(report.snapshots_checked, 0);
+}
+
+TEST(ConsistencyCheckerTest, ConcurrentJoinedSnapshotsWithLinksAndCapacityPass) {
+  bank::Config config = Branches(4);
+  config.links = {{{"P1", "P2"}, {"P2", "P3"}, {"P3", "P4"}, {"P4", "P1"},
+                   {"P3", "P1"}, {"P1", "P3"}}};
+  config.capacity_transfers = 2;
+  Bank bank = MakeBank(config);
+  Ok(bank.Transfer(kP1, kP2, 30));
+  Ok(bank.StartSnapshot(kP3, std::nullopt));
+  Ok(bank.Transfer(kP1, kP2, 20));
+  Ok(bank.Transfer(kP3, kP1, 70));
+  Ok(bank.StartSnapshot(kP2, std::nullopt));
+  Ok(bank.StartSnapshot(kP1, 1));  // joins snapshot 1
+  Ok(bank.Deliver(kP3, kP1));
+  Ok(bank.Transfer(kP1, kP3, 40));
+  Ok(bank.Read(kP2));
+  Ok(bank.DeliverNext());
+  Ok(bank.StartSnapshot(kP4, std::nullopt));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  EXPECT_EQ(report.snapshots_checked, 3);
+}
+
+// The cut is judged by causality, not by the global order of the history:
+// P1's $10 is sent (globally) before P2 records, yet after P1 recorded, and
+// it is received after P2 recorded. Nothing crosses the cut backwards.
+TEST(ConsistencyCheckerTest, ConcurrentEventsAreNotMistakenForCausality) {
+  Bank bank = MakeBank(Branches(2));
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.Transfer(kP1, kP2, 10));
+  Ok(bank.StartSnapshot(kP2, 1));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  EXPECT_EQ(report.snapshots_checked, 1);
+}
+
+TEST(ConsistencyCheckerTest, WithoutHistoryNothingCanBeChecked) {
+  bank::Config config = Branches(2);
+  config.keep_history = false;
+  Bank bank = MakeBank(config);
+  EXPECT_TRUE(CheckSnapshots(bank).ok());  // nothing to check yet
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.Drain());
+  EXPECT_THAT(CheckSnapshots(bank).problems,
+              ElementsAre("history: the bank keeps no history, so its "
+                          "snapshots cannot be checked"));
+}
+
+// ---------------------------------------------------------------------------
+// The bank's honest history with a lying claim or a tampered event.
+
+class TamperedClaimTest : public ::testing::Test {
+ protected:
+  // P2 sends $40 and $10 to P1, then P1 snapshots: P2->P1 holds [40, 10].
+  TamperedClaimTest() : bank_(MakeBank(Branches(3))) {
+    Ok(bank_.Transfer(kP2, kP1, 40));
+    Ok(bank_.Transfer(kP2, kP1, 10));
+    Ok(bank_.StartSnapshot(kP1, std::nullopt));
+    Ok(bank_.Drain());
+    run_ = RunOf(bank_);
+    events_.assign(run_.events.begin(), run_.events.end());
+    run_.events = events_;
+    p2p1_ = bank_.network().Find(kP2, kP1);
+  }
+
+  SnapshotClaim& claim() { return run_.claims.at(0); }
+  std::vector<std::string> Problems() { return CheckRun(run_).problems; }
+
+  Bank bank_;
+  RunRecord run_;
+  std::vector<Event> events_;
+  sim::ChannelId p2p1_;
+};
+
+TEST_F(TamperedClaimTest, UntouchedPasses) {
+  EXPECT_EQ(claim().channels[p2p1_].transfers, (std::vector<Amount>{40, 10}));
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(TamperedClaimTest, MissingTransferInAChannel) {
+  claim().channels[p2p1_].transfers = {40};
+  EXPECT_THAT(
+      Problems(),
+      ElementsAre("snapshot 1: channel P2->P1 recorded [40] but expected "
+                  "[40, 10]",
+                  "snapshot 1: money is not conserved: recorded balances $250 "
+                  "+ channel states $40 = $290, but the bank holds $300",
+                  "snapshot 1: claims a total of $300, but its records add up "
+                  "to $290"));
+}
+
+TEST_F(TamperedClaimTest, TransfersInTheWrongOrder) {
+  // The total is right: only the order check can catch this.
+  claim().channels[p2p1_].transfers = {10, 40};
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2->P1 recorded "
+                                      "[10, 40] but expected [40, 10]"));
+}
+
+TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
+  sim::ChannelId p3p1 = bank_.network().Find(kP3, kP1);
+  std::swap(claim().channels[p2p1_].transfers,
+            claim().channels[p3p1].transfers);
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: channel P2->P1 recorded [] but "
+                          "expected [40, 10]",
+                          "snapshot 1: channel P3->P1 recorded [40, 10] but "
+                          "expected []"));
+}
+
+TEST_F(TamperedClaimTest, WrongRecordedBalance) {
+  claim().balances[kP2] = 60;
+  EXPECT_THAT(Problems(),
+              Contains("snapshot 1: P2 recorded $60 but its balance replayed "
+                       "from the history at its record is $50"));
+  EXPECT_THAT(Problems(),
+              Contains("snapshot 1: money is not conserved: recorded balances "
+                       "$260 + channel states $50 = $310, but the bank holds "
+                       "$300"));
+}
+
+TEST_F(TamperedClaimTest, WrongBalanceInTheRecordEvent) {
+  for (Event& e : events_) {
+    if (e.kind == EventKind::kRecord && e.node == kP3) e.value = 90;
+  }
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: P3's record event holds $90 but its "
+                          "balance replayed from the history there is $100"));
+}
+
+TEST_F(TamperedClaimTest, MissingBalance) {
+  claim().balances[kP3] = std::nullopt;
+  EXPECT_THAT(Problems(), Contains("snapshot 1: P3 claims no recorded balance"));
+}
+
+TEST_F(TamperedClaimTest, ChannelNotClosed) {
+  claim().channels[p2p1_].state = ChannelRecording::kRecording;
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2->P1 is "
+                                      "'recording', not closed"));
+}
+
+TEST_F(TamperedClaimTest, WrongMarkerCount) {
+  claim().markers_sent = 5;
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: claims 5 markers sent, but "
+                                      "the network has 6 channels"));
+}
+
+TEST_F(TamperedClaimTest, WrongTotal) {
+  claim().total = 310;
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: claims a total of $310, "
+                                      "but its records add up to $300"));
+}
+
+TEST_F(TamperedClaimTest, WrongShape) {
+  claim().balances.pop_back();
+  EXPECT_THAT(Problems(), Contains("snapshot 1: claims 2 recorded balances "
+                                   "for 3 branches"));
+}
+
+TEST_F(TamperedClaimTest, ClaimedTwice) {
+  run_.claims.push_back(claim());
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: claimed complete more than once"));
+}
+
+TEST_F(TamperedClaimTest, ClaimForASnapshotThatNobodyRecorded) {
+  claim().id = 9;
+  EXPECT_THAT(Problems(), Contains("snapshot 9: P1 never recorded its state"));
+}
+
+// ---------------------------------------------------------------------------
+// Histories written by hand, as a wrong implementation could produce them.
+
+class Script {
+ public:
+  explicit Script(const sim::Network& net) : net_(net) {}
+
+  Seq Transfer(NodeId from, NodeId to, Amount amount) {
+    return Send(from, to, MessageKind::kTransfer, amount);
+  }
+  Seq Marker(NodeId from, NodeId to, SnapshotId id) {
+    return Send(from, to, MessageKind::kMarker, static_cast<std::int64_t>(id));
+  }
+  void Deliver(Seq seq) {
+    Event e = sent_.at(seq);
+    e.kind = EventKind::kDeliver;
+    e.node = net_.channel(e.channel).to;
+    events.push_back(e);
+  }
+  void Record(NodeId n, SnapshotId id, Amount balance) {
+    events.push_back(Event{.kind = EventKind::kRecord,
+                           .node = n,
+                           .value = balance,
+                           .snapshot = id});
+  }
+  // Rule 1 done right: record, then a marker on every outgoing channel.
+  void RecordAndMark(NodeId n, SnapshotId id, Amount balance) {
+    Record(n, id, balance);
+    for (sim::ChannelId c : net_.Outgoing(n)) Marker(n, net_.channel(c).to, id);
+  }
+
+  // Starts over with an empty history (sequence numbers from 1 again).
+  void Clear() {
+    events.clear();
+    sent_.clear();
+    next_ = 1;
+  }
+
+  std::vector<Event> events;
+
+ private:
+  Seq Send(NodeId from, NodeId to, MessageKind kind, std::int64_t value) {
+    Seq seq = next_++;
+    Event e{.kind = EventKind::kSend,
+            .message = kind,
+            .node = from,
+            .channel = net_.Find(from, to),
+            .seq = seq,
+            .value = value};
+    events.push_back(e);
+    sent_[seq] = e;
+    return seq;
+  }
+
+  const sim::Network& net_;
+  Seq next_ = 1;
+  std::map<Seq, Event> sent_;
+};
+
+class ScriptedTest : public ::testing::Test {
+ protected:
+  explicit ScriptedTest(std::uint32_t nodes = 2)
+      : net_(nodes, sim::Network::Complete(nodes), 0), script_(net_) {
+    for (NodeId n = 0; n < nodes; ++n) {
+      run_.initial_balances.push_back(100);
+      run_.names.push_back("P" + std::to_string(n + 1));
+    }
+  }
+
+  // A claim with every channel closed and empty unless given.
+  void Claim(SnapshotId id, std::vector<Amount> balances,
+             std::map<std::pair<NodeId, NodeId>, std::vector<Amount>>
+                 channels = {}) {
+    SnapshotClaim claim;
+    claim.id = id;
+    claim.markers_sent = net_.channel_count();
+    for (Amount b : balances) claim.balances.push_back(b);
+    claim.channels.resize(net_.channel_count());
+    for (auto& r : claim.channels) r.state = ChannelRecording::kClosed;
+    for (auto& [link, amounts] : channels) {
+      claim.channels[net_.Find(link.first, link.second)].transfers = amounts;
+    }
+    run_.claims.push_back(std::move(claim));
+  }
+
+  std::vector<std::string> Problems() {
+    run_.events = script_.events;
+    run_.network = &net_;
+    return CheckRun(run_).problems;
+  }
+
+  sim::Network net_;
+  Script script_;
+  RunRecord run_;
+};
+
+TEST_F(ScriptedTest, HandWrittenCorrectRunPasses) {
+  Seq t = script_.Transfer(kP1, kP2, 30);  // P1: 70
+  script_.RecordAndMark(kP2, 1, 100);      // marker #2 to P1
+  script_.Deliver(t);                      // recorded in P1->P2: P2 130
+  script_.Deliver(2);                      // P1 records on the marker
+  script_.RecordAndMark(kP1, 1, 70);       // marker #3 to P2
+  script_.Deliver(3);
+  Claim(1, {70, 100}, {{{kP1, kP2}, {30}}});
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(ScriptedTest, RecordThatIgnoresTheFirstMarker) {
+  script_.RecordAndMark(kP1, 1, 100);  // marker #1 to P2
+  script_.Deliver(1);                  // P2 should record here, does not
+  Seq t = script_.Transfer(kP2, kP1, 10);
+  script_.RecordAndMark(kP2, 1, 90);  // marker #3 to P1
+  script_.Deliver(t);
+  script_.Deliver(3);
+  Claim(1, {100, 90}, {{{kP2, kP1}, {10}}});
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: inconsistent cut: P2 recorded the "
+                          "receipt of message #1 (marker of snapshot 1 from "
+                          "P1) but P1 recorded before sending it"));
+}
+
+TEST_F(ScriptedTest, TransferSentAfterRecordingButBeforeTheMarker) {
+  script_.Record(kP1, 1, 100);
+  Seq t = script_.Transfer(kP1, kP2, 10);  // #1: should come after #2
+  script_.Marker(kP1, kP2, 1);             // #2
+  script_.Deliver(t);                      // P2: 110
+  script_.Deliver(2);
+  script_.RecordAndMark(kP2, 1, 110);      // #3
+  script_.Deliver(3);
+  Claim(1, {100, 110});
+  EXPECT_THAT(
+      Problems(),
+      ElementsAre("snapshot 1: inconsistent cut: P2 recorded the receipt of "
+                  "message #1 ($10 from P1) but P1 recorded before sending it",
+                  "snapshot 1: P1 sent message #1 ($10 from P1) on P1->P2 "
+                  "after recording but before the marker",
+                  "snapshot 1: money is not conserved: recorded balances $210 "
+                  "+ channel states $0 = $210, but the bank holds $200"));
+}
+
+TEST_F(ScriptedTest, MarkerSentBeforeRecording) {
+  script_.Marker(kP1, kP2, 1);  // #1
+  script_.Record(kP1, 1, 100);
+  script_.Deliver(1);
+  script_.RecordAndMark(kP2, 1, 100);  // #2
+  script_.Deliver(2);
+  Claim(1, {100, 100});
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: P1 sent its marker on "
+                                      "P1->P2 (#1) before recording"));
+}
+
+TEST_F(ScriptedTest, MarkersMissingDuplicatedOrUndelivered) {
+  script_.Record(kP1, 1, 100);
+  script_.Marker(kP1, kP2, 1);  // #1
+  script_.Marker(kP1, kP2, 1);  // #2: one too many
+  script_.Deliver(1);
+  script_.Record(kP2, 1, 100);  // and no marker back to P1
+  Claim(1, {100, 100});
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: 2 markers went over channel P1->P2, "
+                          "not exactly one",
+                          "snapshot 1: 0 markers went over channel P2->P1, "
+                          "not exactly one"));
+}
+
+TEST_F(ScriptedTest, MarkerNeverDelivered) {
+  script_.RecordAndMark(kP1, 1, 100);  // #1
+  script_.Deliver(1);
+  script_.RecordAndMark(kP2, 1, 100);  // #2, left in flight
+  Claim(1, {100, 100});
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: the marker on P2->P1 (#2) "
+                                      "was never delivered"));
+}
+
+TEST_F(ScriptedTest, NodeThatNeverRecordedOrRecordedTwice) {
+  script_.RecordAndMark(kP1, 1, 100);
+  script_.Record(kP1, 1, 100);
+  Claim(1, {100, 100});
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: P1 recorded its state 2 times",
+                          "snapshot 1: P2 never recorded its state"));
+}
+
+// Chandy-Lamport needs FIFO channels: when the marker overtakes a transfer
+// sent before it, the transfer is in neither the balance nor the channel.
+TEST_F(ScriptedTest, MarkerOvertakingATransfer) {
+  Seq t = script_.Transfer(kP1, kP2, 10);  // #1, P1: 90
+  script_.RecordAndMark(kP1, 1, 90);       // #2
+  script_.Deliver(2);
+  script_.RecordAndMark(kP2, 1, 100);  // #3
+  script_.Deliver(t);
+  script_.Deliver(3);
+  Claim(1, {90, 100});
+  EXPECT_THAT(
+      Problems(),
+      ElementsAre("history: channel P1->P2 is not FIFO: message #2 (marker of "
+                  "snapshot 1 from P1) arrived while #1, sent earlier, was "
+                  "still waiting",
+                  "snapshot 1: message #1 ($10 from P1) was sent on P1->P2 "
+                  "before P1 recorded but arrived after the channel's marker",
+                  "snapshot 1: channel P1->P2 recorded [] but expected [10]",
+                  "snapshot 1: money is not conserved: recorded balances $190 "
+                  "+ channel states $0 = $190, but the bank holds $200"));
+}
+
+TEST_F(ScriptedTest, MalformedHistories) {
+  script_.events.push_back(
+      Event{.kind = EventKind::kDeliver, .node = kP2, .channel = 0, .seq = 5});
+  EXPECT_THAT(Problems(), ElementsAre("history: event 0 delivers message #5, "
+                                      "never sent"));
+
+  script_.Clear();
+  Seq t = script_.Transfer(kP1, kP2, 10);
+  script_.Deliver(t);
+  script_.Deliver(t);
+  EXPECT_THAT(Problems(), ElementsAre("history: message #1 is delivered twice"));
+
+  script_.events = {Event{.kind = EventKind::kRead, .node = 7}};
+  EXPECT_THAT(Problems(), ElementsAre("history: event 0 names unknown node 7"));
+
+  script_.Clear();
+  script_.Transfer(kP1, kP2, 10);
+  script_.events[0].node = kP2;  // sent by the wrong end of the channel
+  EXPECT_THAT(Problems(), ElementsAre("history: event 0: P2 sends #1 on "
+                                      "channel 0, which is not one of its "
+                                      "outgoing channels"));
+}
+
+// The naive reader's cut, judged as if it were a snapshot: the checker must
+// find exactly what the naive analysis finds.
+class NaiveCutTest : public ::testing::Test {
+ protected:
+  NaiveCutTest() : bank_(MakeBank(Branches(3))) {}
+
+  // Turns the reads into the records of snapshot 1, claiming the values
+  // read and empty channels.
+  std::vector<std::string> Problems() {
+    RunRecord run = RunOf(bank_);
+    events_.assign(run.events.begin(), run.events.end());
+    SnapshotClaim claim;
+    claim.id = 1;
+    claim.markers_sent = bank_.network().channel_count();
+    claim.balances.resize(bank_.branch_count());
+    for (Event& e : events_) {
+      if (e.kind != EventKind::kRead) continue;
+      e.kind = EventKind::kRecord;
+      e.snapshot = 1;
+      claim.balances[e.node] = e.value;
+    }
+    claim.channels.resize(bank_.network().channel_count());
+    for (auto& r : claim.channels) r.state = ChannelRecording::kClosed;
+    run.events = events_;
+    run.claims = {claim};
+    std::vector<std::string> problems;
+    // The missing markers are reported too; they are not the point here.
+    for (std::string& p : CheckRun(run).problems) {
+      if (p.find("markers went over") == std::string::npos) {
+        problems.push_back(std::move(p));
+      }
+    }
+    return problems;
+  }
+
+  Bank bank_;
+  std::vector<Event> events_;
+};
+
+TEST_F(NaiveCutTest, CountedTwiceIsAnInconsistentCut) {
+  Ok(bank_.Read(kP1));
+  Ok(bank_.Transfer(kP1, kP2, 30));
+  Ok(bank_.Deliver(kP1, kP2));
+  Ok(bank_.Read(kP2));
+  Ok(bank_.Read(kP3));
+  EXPECT_THAT(Problems(),
+              UnorderedElementsAre(
+                  "snapshot 1: inconsistent cut: P2 recorded the receipt of "
+                  "message #1 ($30 from P1) but P1 recorded before sending it",
+                  "snapshot 1: money is not conserved: recorded balances $330 "
+                  "+ channel states $0 = $330, but the bank holds $300"));
+}
+
+TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
+  Ok(bank_.Read(kP2));
+  Ok(bank_.Transfer(kP1, kP2, 30));
+  Ok(bank_.Read(kP1));
+  Ok(bank_.Read(kP3));
+  Ok(bank_.Drain());
+  EXPECT_THAT(Problems(),
+              UnorderedElementsAre(
+                  "snapshot 1: channel P1->P2 recorded [] but expected [30]",
+                  "snapshot 1: money is not conserved: recorded balances $270 "
+                  "+ channel states $0 = $270, but the bank holds $300"));
+}
+
+}  // namespace
+}  // namespace cutline::check

@@ -1,0 +1,75 @@
+// Shared fixtures for the page's browser tests: every page a test opens is watched for console
+// errors, uncaught exceptions and requests that leave the local server; the test fails on any.
+const base = require('@playwright/test');
+
+const { expect } = base;
+
+const test = base.test.extend({
+  // watch(page): start collecting problems on a page (the default `page` is watched already).
+  watch: async ({ baseURL }, use) => {
+    const problems = [];
+    const watch = (page) => {
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('request', (r) => {
+        const url = r.url();
+        if (!url.startsWith(baseURL) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+          problems.push(`external request: ${url}`);
+        }
+      });
+      return page;
+    };
+    await use(watch);
+    expect(problems, 'console errors, page errors or external requests').toEqual([]);
+  },
+  page: async ({ page, watch }, use) => {
+    watch(page);
+    await use(page);
+  },
+});
+
+// Waits until the page has no request to the server in progress and has drawn a run.
+async function settle(page) {
+  await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector('#network-svg .branch'));
+}
+
+// Opens the page (optionally with a hash) and waits for the first run and the demo list.
+async function openPage(page, hash = '') {
+  await page.goto(`/${hash}`);
+  await settle(page);
+  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(6);
+}
+
+function region(page, name) {
+  return page.getByRole('region', { name, exact: true });
+}
+
+// The demo list as the server gives it.
+async function demos(request, lang = 'en') {
+  const res = await request.get(`/api/demos?lang=${lang}`);
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()).demos;
+}
+
+// Clicks a demo, then Next step until the script ends, checking each step's caption.
+async function playDemo(page, demo, { demoName, nextName = 'Next step' } = {}) {
+  const name = demoName || (demo.preset === 'lab' ? /^Lab demo:/ : new RegExp(`^Demo ${demo.id}:`));
+  await page.getByRole('button', { name }).click();
+  await settle(page);
+  const next = page.getByRole('button', { name: nextName, exact: true });
+  for (const step of demo.steps) {
+    await expect(next).toHaveAttribute('aria-disabled', 'false');
+    await next.click();
+    await settle(page);
+    await expect(page.locator('#demo-caption')).toContainText(step.caption);
+  }
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+}
+
+async function snap(page, testInfo, name) {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+}
+
+module.exports = { test, expect, settle, openPage, region, demos, playDemo, snap };

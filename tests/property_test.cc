@@ -1,0 +1,484 @@
+// Randomized runs of the bank (rapidcheck), each judged by the independent
+// consistency checker: every snapshot started completes, conserves money,
+// is a consistent cut with exact channel states, and sent one marker per
+// channel. A failure prints the run as a scenario (ready to become a golden
+// file), the seed, and the command that replays it.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include "bank/bank.h"
+#include "check/consistency_checker.h"
+
+namespace cutline {
+namespace {
+
+using bank::Amount;
+using bank::Bank;
+using sim::ChannelId;
+using sim::NodeId;
+
+// How many random runs each property makes unless RC_PARAMS sets
+// max_success; together 15,000 per normal test run (at least 10,000 wanted).
+constexpr int kRunsPerTopology = 6000;
+constexpr int kRunsCorrupted = 3000;
+
+// ---------------------------------------------------------------------------
+// Running a property with our own run count and replay instructions.
+
+bool MaxSuccessGiven() {
+  const char* params = std::getenv("RC_PARAMS");
+  return params != nullptr &&
+         std::string(params).find("max_success") != std::string::npos;
+}
+
+// Like RC_GTEST_PROP, but with `runs` cases by default, and on failure the
+// exact command that replays the minimal failing case of this property.
+// (rapidcheck itself prints the reproduce string only at exit, without the
+// program to run it with.)
+template <class Property>
+void CheckProperty(int runs, Property property) {
+  const ::testing::TestInfo* info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string filter =
+      fmt::format("{}.{}", info->test_suite_name(), info->name());
+  rc::detail::TestMetadata metadata;
+  metadata.id = fmt::format("{}/{}", info->test_suite_name(), info->name());
+  metadata.description = info->name();
+  // Loading the configuration prints "Using configuration: seed=..." first.
+  const rc::detail::Configuration& config = rc::detail::configuration();
+  rc::detail::TestParams params = config.testParams;
+  if (!MaxSuccessGiven()) params.maxSuccess = runs;
+
+  const rc::detail::TestResult result =
+      rc::detail::checkTestable(std::move(property), metadata, params);
+  std::ostringstream message;
+  rc::detail::printResultMessage(result, message);
+
+  rc::detail::FailureResult failure;
+  rc::detail::SuccessResult success;
+  if (result.match(failure)) {
+    rc::detail::Configuration replay;
+    replay.reproduce[metadata.id] = failure.reproduce;
+    FAIL() << message.str() << "\n\nSeed of this run: "
+           << config.testParams.seed
+           << "\nReplay the minimal failing case with:\n  RC_PARAMS=\""
+           << rc::detail::configToMinimalString(replay) << "\" "
+           << CUTLINE_PROPERTY_TEST_BINARY << " --gtest_filter=" << filter
+           << "\nRerun the whole property with:\n  RC_PARAMS=\"seed="
+           << config.testParams.seed << " max_success=" << params.maxSuccess
+           << "\" " << CUTLINE_PROPERTY_TEST_BINARY
+           << " --gtest_filter=" << filter << "\n";
+  } else if (result.match(success)) {
+    std::cout << message.str() << "\n";
+    if (!config.reproduce.empty() && success.numSuccess == 0) {
+      std::cout << "(reproduce mode: this property was not the one "
+                   "reproduced)\n";
+    }
+  } else {
+    FAIL() << message.str();  // gave up, or the property threw
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The random run.
+
+struct NetSpec {
+  std::uint32_t nodes = 2;
+  std::vector<Amount> balances;
+  // nullopt: complete graph. Otherwise a random Hamiltonian cycle plus
+  // random extra edges: strongly connected, so every snapshot completes.
+  std::optional<std::vector<sim::Link>> links;
+  std::uint32_t capacity = 0;
+  bool one_at_a_time = false;
+};
+
+NetSpec GenNetwork(bool complete) {
+  NetSpec spec;
+  spec.nodes = *rc::gen::inRange<std::uint32_t>(2, 9);
+  spec.balances = *rc::gen::container<std::vector<Amount>>(
+      spec.nodes, rc::gen::inRange<Amount>(0, 1001));
+  spec.capacity = *rc::gen::weightedElement<std::uint32_t>(
+      {{3, 0}, {1, 1}, {1, 2}, {1, 3}});
+  spec.one_at_a_time = *rc::gen::arbitrary<bool>();
+  if (complete) return spec;
+
+  const std::uint32_t n = spec.nodes;
+  std::vector<std::uint32_t> keys = *rc::gen::container<
+      std::vector<std::uint32_t>>(n, rc::gen::arbitrary<std::uint32_t>());
+  std::vector<NodeId> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](NodeId a, NodeId b) { return keys[a] < keys[b]; });
+  std::set<sim::Link> links;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    links.emplace(order[i], order[(i + 1) % n]);
+  }
+  const int density = *rc::gen::inRange(0, 101);
+  std::vector<int> draws = *rc::gen::container<std::vector<int>>(
+      n * (n - 1), rc::gen::inRange(0, 100));
+  std::size_t k = 0;
+  for (NodeId a = 0; a < n; ++a) {
+    for (NodeId b = 0; b < n; ++b) {
+      if (a != b && draws[k++] < density) links.emplace(a, b);
+    }
+  }
+  spec.links.emplace(links.begin(), links.end());
+  return spec;
+}
+
+enum class OpKind : std::uint8_t {
+  kTransfer,
+  kDeliver,
+  kDeliverNext,
+  kRead,
+  kSnapshot,
+  kJoin,
+};
+
+// An abstract step: its numbers pick among the choices that are valid at
+// the moment it runs, so every op sequence is a valid run and shrinking
+// (dropping ops) keeps it valid.
+struct Op {
+  OpKind kind = OpKind::kTransfer;
+  std::uint32_t a = 0;
+  std::uint32_t b = 0;
+  std::uint32_t c = 0;
+};
+
+std::ostream& operator<<(std::ostream& os, const Op& op) {
+  return os << "Op{" << static_cast<int>(op.kind) << ", " << op.a << ", "
+            << op.b << ", " << op.c << "}";
+}
+
+rc::Gen<Op> GenOp() {
+  return rc::gen::build<Op>(
+      rc::gen::set(&Op::kind, rc::gen::weightedElement<OpKind>({
+                                  {8, OpKind::kTransfer},
+                                  {6, OpKind::kDeliver},
+                                  {3, OpKind::kDeliverNext},
+                                  {1, OpKind::kRead},
+                                  {3, OpKind::kSnapshot},
+                                  {1, OpKind::kJoin},
+                              })),
+      rc::gen::set(&Op::a, rc::gen::arbitrary<std::uint32_t>()),
+      rc::gen::set(&Op::b, rc::gen::arbitrary<std::uint32_t>()),
+      rc::gen::set(&Op::c, rc::gen::arbitrary<std::uint32_t>()));
+}
+
+// Fails the case (by throwing) with the run so far, written in the scenario
+// language.
+void Fail(const std::string& what, const std::string& script) {
+  RC_FAIL(fmt::format("{}\nThe run as a scenario:\n{}", what, script));
+}
+
+// Drives a bank with abstract ops and keeps the equivalent scenario text.
+class Driver {
+ public:
+  explicit Driver(const NetSpec& spec) : spec_(spec) {
+    bank::Config config;
+    std::string line = "network";
+    for (NodeId n = 0; n < spec.nodes; ++n) {
+      config.branches.push_back({Name(n), spec.balances[n]});
+      line += fmt::format(" {}={}", Name(n), spec.balances[n]);
+    }
+    if (spec.links) {
+      config.links.emplace();
+      std::string list;
+      for (const auto& [a, b] : *spec.links) {
+        config.links->emplace_back(Name(a), Name(b));
+        list += fmt::format("{}{}>{}", list.empty() ? "" : ",", Name(a),
+                            Name(b));
+      }
+      line += " links=" + list;
+    }
+    if (spec.capacity > 0) line += fmt::format(" capacity={}", spec.capacity);
+    if (spec.one_at_a_time) line += " snapshots=one";
+    config.capacity_transfers = spec.capacity;
+    config.one_snapshot_at_a_time = spec.one_at_a_time;
+    Line(line);
+    std::optional<Bank> bank;
+    Status s = Bank::Create(config, &bank);
+    if (!s.ok()) Fail("Create failed: " + s.message(), script_);
+    bank_.emplace(std::move(*bank));
+  }
+
+  static std::string Name(NodeId n) { return fmt::format("P{}", n + 1); }
+
+  void Apply(const Op& op) {
+    switch (op.kind) {
+      case OpKind::kTransfer:
+        Transfer(op);
+        break;
+      case OpKind::kDeliver: {
+        std::vector<ChannelId> busy;
+        for (ChannelId c = 0; c < net().channel_count(); ++c) {
+          if (!net().Empty(c)) busy.push_back(c);
+        }
+        if (busy.empty()) return;
+        const sim::ChannelInfo& ch = net().channel(busy[op.a % busy.size()]);
+        Do(bank_->Deliver(ch.from, ch.to),
+           fmt::format("deliver {} {}", Name(ch.from), Name(ch.to)));
+        break;
+      }
+      case OpKind::kDeliverNext:
+        if (net().AnyInFlight()) Do(bank_->DeliverNext(), "deliver");
+        break;
+      case OpKind::kRead: {
+        NodeId n = op.a % spec_.nodes;
+        Do(bank_->Read(n), "read " + Name(n));
+        break;
+      }
+      case OpKind::kSnapshot:
+        // Under snapshots=one a second snapshot may not start: join instead.
+        if (!spec_.one_at_a_time || bank_->Running() == nullptr) {
+          NodeId n = op.a % spec_.nodes;
+          Do(bank_->StartSnapshot(n, std::nullopt), "snapshot " + Name(n));
+          break;
+        }
+        [[fallthrough]];
+      case OpKind::kJoin:
+        Join(op);
+        break;
+    }
+    CheckMoney();
+  }
+
+  void StartSnapshotIfNone() {
+    if (bank_->snapshots().empty()) {
+      Do(bank_->StartSnapshot(0, std::nullopt), "snapshot " + Name(0));
+    }
+  }
+
+  void Drain() {
+    Do(bank_->Drain(), "drain");
+    CheckMoney();
+  }
+
+  const Bank& bank() const { return *bank_; }
+  const std::string& script() const { return script_; }
+
+ private:
+  const sim::Network& net() const { return bank_->network(); }
+  void Line(const std::string& line) { script_ += line + "\n"; }
+
+  void Do(const Status& s, const std::string& line) {
+    Line(line);
+    if (!s.ok()) Fail("a valid command was rejected: " + s.message(), script_);
+  }
+
+  void Transfer(const Op& op) {
+    // Senders with money and an outgoing channel with room.
+    std::vector<std::pair<NodeId, std::vector<ChannelId>>> senders;
+    for (NodeId n = 0; n < spec_.nodes; ++n) {
+      if (bank_->balance(n) <= 0) continue;
+      std::vector<ChannelId> open;
+      for (ChannelId c : net().Outgoing(n)) {
+        if (!net().Full(c)) open.push_back(c);
+      }
+      if (!open.empty()) senders.emplace_back(n, std::move(open));
+    }
+    if (senders.empty()) return;
+    const auto& [from, open] = senders[op.a % senders.size()];
+    NodeId to = net().channel(open[op.b % open.size()]).to;
+    Amount amount = 1 + static_cast<Amount>(op.c % bank_->balance(from));
+    Do(bank_->Transfer(from, to, amount),
+       fmt::format("transfer {} {} {}", Name(from), Name(to), amount));
+  }
+
+  void Join(const Op& op) {
+    // (snapshot, branch) pairs where the branch may still join.
+    std::vector<std::pair<SnapshotId, NodeId>> joins;
+    for (const bank::SnapshotInfo& s : bank_->snapshots()) {
+      if (s.complete) continue;
+      for (NodeId n = 0; n < spec_.nodes; ++n) {
+        if (!bank_->HasRecorded(n, s.id)) joins.emplace_back(s.id, n);
+      }
+    }
+    if (joins.empty()) return;
+    const auto& [id, n] = joins[op.a % joins.size()];
+    Do(bank_->StartSnapshot(n, id),
+       fmt::format("snapshot {} id={}", Name(n), id));
+  }
+
+  // Money is conserved at every step, not only in snapshots.
+  void CheckMoney() {
+    Amount sum = bank_->in_flight_amount();
+    for (NodeId n = 0; n < spec_.nodes; ++n) sum += bank_->balance(n);
+    if (sum != bank_->total()) {
+      Fail(fmt::format("balances plus money in flight = ${}, total ${}", sum,
+                       bank_->total()),
+           script_);
+    }
+  }
+
+  NetSpec spec_;
+  std::optional<Bank> bank_;
+  std::string script_;
+};
+
+// One random run, drained. `force_snapshot`: make sure there is one.
+Driver RandomRun(bool complete, bool force_snapshot) {
+  NetSpec spec = GenNetwork(complete);
+  // Up to 3 * size ops (size grows to 100): long enough for several
+  // snapshots to overlap with traffic and with each other.
+  std::vector<Op> ops =
+      *rc::gen::scale(3.0, rc::gen::container<std::vector<Op>>(GenOp()));
+  Driver driver(spec);
+  for (const Op& op : ops) driver.Apply(op);
+  if (force_snapshot) driver.StartSnapshotIfNone();
+  driver.Drain();
+  return driver;
+}
+
+void CheckCompleteRun(const Driver& driver) {
+  const Bank& bank = driver.bank();
+  const std::string& script = driver.script();
+  if (bank.network().AnyInFlight()) Fail("drain left messages", script);
+  bool money_in_channels = false;
+  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    if (!s.complete) {
+      Fail(fmt::format("snapshot {} did not complete", s.id), script);
+    }
+    if (bank.SnapshotTotal(s.id) != bank.total()) {
+      Fail(fmt::format("snapshot {} totals ${}, the bank holds ${}", s.id,
+                       bank.SnapshotTotal(s.id), bank.total()),
+           script);
+    }
+    if (s.markers_sent != bank.network().channel_count()) {
+      Fail(fmt::format("snapshot {} sent {} markers over {} channels", s.id,
+                       s.markers_sent, bank.network().channel_count()),
+           script);
+    }
+    for (ChannelId c = 0; c < bank.network().channel_count(); ++c) {
+      money_in_channels |= !bank.RecordedChannel(s.id, c).transfers.empty();
+    }
+  }
+  check::CheckReport report = check::CheckSnapshots(bank);
+  if (!report.ok()) {
+    std::string problems;
+    for (const std::string& p : report.problems) problems += p + "\n";
+    Fail("the consistency checker found:\n" + problems, script);
+  }
+  if (report.snapshots_checked != static_cast<int>(bank.snapshots().size())) {
+    Fail(fmt::format("checked {} of {} snapshots", report.snapshots_checked,
+                     bank.snapshots().size()),
+         script);
+  }
+  // Shown after the run, so that one can see the runs are not vacuous.
+  RC_TAG(bank.snapshots().empty()       ? "no snapshot"
+         : bank.snapshots().size() == 1 ? "1 snapshot"
+                                        : "several snapshots",
+         money_in_channels ? "money in a recorded channel"
+                           : "no money in recorded channels");
+}
+
+TEST(PropertyTest, CompleteGraphSnapshotsAreConsistent) {
+  CheckProperty(kRunsPerTopology, [] {
+    CheckCompleteRun(RandomRun(/*complete=*/true, /*force_snapshot=*/false));
+  });
+}
+
+TEST(PropertyTest, StronglyConnectedLinksSnapshotsAreConsistent) {
+  CheckProperty(kRunsPerTopology, [] {
+    CheckCompleteRun(RandomRun(/*complete=*/false, /*force_snapshot=*/false));
+  });
+}
+
+// The checker is only worth something if it fails on wrong claims: corrupt
+// one claimed channel state, recorded balance, record event or marker count
+// of an honest run, and it must say so.
+TEST(PropertyTest, CheckerCatchesACorruptedClaim) {
+  CheckProperty(kRunsCorrupted, [] {
+    const bool complete = *rc::gen::arbitrary<bool>();
+    Driver driver = RandomRun(complete, /*force_snapshot=*/true);
+    const Bank& bank = driver.bank();
+    check::RunRecord run = check::RunOf(bank);
+    std::vector<sim::Event> events(run.events.begin(), run.events.end());
+    RC_PRE(!run.claims.empty());
+    check::SnapshotClaim& claim =
+        run.claims[*rc::gen::inRange<std::size_t>(0, run.claims.size())];
+    const Amount delta = *rc::gen::element<Amount>(-50, -1, 1, 50);
+    std::string what;
+    switch (*rc::gen::inRange(0, 5)) {
+      case 0: {  // a channel state: drop, change, reorder or add a transfer
+        ChannelId c = *rc::gen::inRange<ChannelId>(
+            0, static_cast<ChannelId>(claim.channels.size()));
+        std::vector<Amount>& t = claim.channels[c].transfers;
+        auto distinct = std::adjacent_find(t.begin(), t.end(),
+                                           std::not_equal_to<Amount>());
+        if (t.empty()) {
+          t.push_back(std::abs(delta));
+          what = "added a transfer";
+        } else if (distinct != t.end() && *rc::gen::arbitrary<bool>()) {
+          std::iter_swap(distinct, distinct + 1);
+          what = "swapped two transfers";  // the total is still right
+        } else if (*rc::gen::arbitrary<bool>()) {
+          t.erase(t.begin() + *rc::gen::inRange<std::size_t>(0, t.size()));
+          what = "dropped a transfer";
+        } else {
+          t[*rc::gen::inRange<std::size_t>(0, t.size())] += delta;
+          what = "changed a transfer";
+        }
+        break;
+      }
+      case 1: {  // a claimed recorded balance
+        NodeId n = *rc::gen::inRange<NodeId>(0, bank.branch_count());
+        *claim.balances[n] += delta;
+        what = "changed a claimed balance";
+        break;
+      }
+      case 2: {  // the balance written in a record event of the history
+        std::vector<std::size_t> records;
+        for (std::size_t i = 0; i < events.size(); ++i) {
+          if (events[i].kind == sim::EventKind::kRecord &&
+              events[i].snapshot == claim.id) {
+            records.push_back(i);
+          }
+        }
+        events[records[*rc::gen::inRange<std::size_t>(0, records.size())]]
+            .value += delta;
+        what = "changed a record event";
+        break;
+      }
+      case 3:
+        if (delta > 0) {
+          ++claim.markers_sent;
+        } else {
+          --claim.markers_sent;
+        }
+        what = "changed the marker count";
+        break;
+      case 4: {
+        ChannelId c = *rc::gen::inRange<ChannelId>(
+            0, static_cast<ChannelId>(claim.channels.size()));
+        claim.channels[c].state = *rc::gen::element(
+            ChannelRecording::kNotRecorded, ChannelRecording::kRecording);
+        what = "reopened a channel";
+        break;
+      }
+    }
+    run.events = events;
+    if (check::CheckRun(run).ok()) {
+      Fail(fmt::format("the checker accepted snapshot {} after the test {}",
+                       claim.id, what),
+           driver.script());
+    }
+  });
+}
+
+}  // namespace
+}  // namespace cutline
