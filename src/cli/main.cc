@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -30,6 +32,11 @@ bool ReadInput(const std::string& path, std::string* out) {
     ss << std::cin.rdbuf();
     *out = ss.str();
     return true;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    fmt::print(stderr, "cutline: error: cannot read {}: it is a directory\n", path);
+    return false;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -70,16 +77,16 @@ void PrintStep(const cutline::scenario::StepResult& step) {
   for (const std::string& line : step.log) fmt::print("  {}\n", line);
 }
 
-int RunCommand(const std::string& path, const std::string& format) {
+int RunCommand(const std::string& path, const std::string& format, Lang lang) {
   std::string text;
   if (!ReadInput(path, &text)) return kUsageError;
-  Runner runner;
+  Runner runner(lang);
   bool ok = RunScenario(text, &runner, format == "text" ? PrintStep : nullptr);
   if (!ok) return kUsageError;
   if (format == "json") {
     fmt::print("{}\n", cutline::scenario::StateJson(*runner.bank()).dump(2));
   } else if (format == "lab") {
-    auto block = cutline::scenario::LabBlock(*runner.bank(), Lang::kEn);
+    auto block = cutline::scenario::LabBlock(*runner.bank(), lang);
     if (!block) {
       fmt::print(stderr, "cutline: error: no snapshot is complete\n");
       return 1;
@@ -171,6 +178,9 @@ int main(int argc, char** argv) {
   run->add_flag("--json", run_json, "Print the final state as JSON");
   run->add_option("--format", run_format, "Output: text, json or lab")
       ->check(CLI::IsMember({"text", "json", "lab"}));
+  std::string lang = "en";
+  run->add_option("--lang", lang, "Language of the narration: en or ja")
+      ->check(CLI::IsMember({"en", "ja"}));
 
   std::string check_path;
   auto* check = app.add_subcommand(
@@ -179,7 +189,6 @@ int main(int argc, char** argv) {
       ->required();
 
   int demo_id = 0;
-  std::string lang = "en";
   auto* demo = app.add_subcommand("demo", "Narrate one of the page's demos");
   demo->add_option("n", demo_id, "Demo number, 1 to 5")
       ->required()
@@ -201,6 +210,14 @@ int main(int argc, char** argv) {
   serve->add_option("--web-dir", serve_options.web_dir,
                     "Serve the page from this folder instead of the embedded copy");
 
+  // CLI11 would call an unknown word "a missing subcommand"; say what it is.
+  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
+        return sub->get_name() == argv[1];
+      }).empty()) {
+    fmt::print(stderr, "cutline: error: unknown command '{}' (see cutline --help)\n",
+               argv[1]);
+    return kUsageError;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -214,7 +231,9 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
 
-  if (*run) return RunCommand(run_path, run_json ? "json" : run_format);
+  if (*run) {
+    return RunCommand(run_path, run_json ? "json" : run_format, ParseLang(lang));
+  }
   if (*check) return CheckCommand(check_path);
   if (*demo) return DemoCommand(demo_id, ParseLang(lang));
   if (*lab) return LabCommand(ParseLang(lang));
