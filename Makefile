@@ -35,7 +35,7 @@ test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUTLINE_SANITIZE=ON \
 	  -DCUTLINE_BENCH=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	CUTLINE_PROPERTY_RUNS=1000 ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 test-fuzz: fuzz-build
 	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)

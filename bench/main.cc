@@ -7,6 +7,10 @@
 #include <cstring>
 #include <string>
 
+#ifndef CUTLINE_BUILD_TYPE
+#define CUTLINE_BUILD_TYPE ""
+#endif
+
 #include "bench_util.h"
 
 int main(int argc, char** argv) {
@@ -15,6 +19,9 @@ int main(int argc, char** argv) {
         argv[2], static_cast<std::uint32_t>(std::strtoul(argv[3], nullptr, 10)),
         std::strcmp(argv[4], "1") == 0);
   }
+  benchmark::AddCustomContext("cutline_build_type", CUTLINE_BUILD_TYPE[0]
+                                                      ? CUTLINE_BUILD_TYPE
+                                                      : "(none: unoptimised)");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

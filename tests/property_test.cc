@@ -72,9 +72,10 @@ void CheckProperty(int runs, Property property) {
   rc::detail::SuccessResult success;
   if (result.match(failure)) {
     rc::detail::Configuration replay;
+    replay.testParams.seed = config.testParams.seed;  // informative only
     replay.reproduce[metadata.id] = failure.reproduce;
-    FAIL() << message.str() << "\n\nSeed of this run: "
-           << config.testParams.seed
+    FAIL() << message.str()
+           << "\n\nSeed of this run: " << config.testParams.seed
            << "\nReplay the minimal failing case with:\n  RC_PARAMS=\""
            << rc::detail::configToMinimalString(replay) << "\" "
            << CUTLINE_PROPERTY_TEST_BINARY << " --gtest_filter=" << filter
@@ -117,8 +118,9 @@ NetSpec GenNetwork(bool complete) {
   if (complete) return spec;
 
   const std::uint32_t n = spec.nodes;
-  std::vector<std::uint32_t> keys = *rc::gen::container<
-      std::vector<std::uint32_t>>(n, rc::gen::arbitrary<std::uint32_t>());
+  std::vector<std::uint32_t> keys =
+      *rc::gen::container<std::vector<std::uint32_t>>(
+          n, rc::gen::arbitrary<std::uint32_t>());
   std::vector<NodeId> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
@@ -200,8 +202,8 @@ class Driver {
       std::string list;
       for (const auto& [a, b] : *spec.links) {
         config.links->emplace_back(Name(a), Name(b));
-        list += fmt::format("{}{}>{}", list.empty() ? "" : ",", Name(a),
-                            Name(b));
+        list +=
+            fmt::format("{}{}>{}", list.empty() ? "" : ",", Name(a), Name(b));
       }
       line += " links=" + list;
     }
@@ -418,8 +420,8 @@ TEST(PropertyTest, CheckerCatchesACorruptedClaim) {
         ChannelId c = *rc::gen::inRange<ChannelId>(
             0, static_cast<ChannelId>(claim.channels.size()));
         std::vector<Amount>& t = claim.channels[c].transfers;
-        auto distinct = std::adjacent_find(t.begin(), t.end(),
-                                           std::not_equal_to<Amount>());
+        auto distinct =
+            std::adjacent_find(t.begin(), t.end(), std::not_equal_to<Amount>());
         if (t.empty()) {
           t.push_back(std::abs(delta));
           what = "added a transfer";

@@ -95,7 +95,17 @@ std::optional<NodeId> Bank::FindBranch(const std::string& name) const {
   return static_cast<NodeId>(it - names_.begin());
 }
 
+Status Bank::CheckBranch(NodeId n) const {
+  if (n >= names_.size()) {
+    return Status::Error(fmt::format("there is no branch number {}", n),
+                         fmt::format("支店番号{}はありません", n));
+  }
+  return Status::Ok();
+}
+
 Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
+  if (Status s = CheckBranch(from); !s.ok()) return s;
+  if (Status s = CheckBranch(to); !s.ok()) return s;
   if (from == to) {
     return Status::Error(
         fmt::format("there is no channel from {} to itself", names_[from]),
@@ -165,6 +175,7 @@ Status Bank::Drain() {
 }
 
 Status Bank::Read(NodeId branch) {
+  if (Status s = CheckBranch(branch); !s.ok()) return s;
   NaiveRead read{branch, balances_[branch], network_.history().size()};
   network_.history().Add(sim::Event{.kind = sim::EventKind::kRead,
                                     .node = branch,
@@ -180,6 +191,7 @@ Status Bank::Read(NodeId branch) {
 }
 
 Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
+  if (Status s = CheckBranch(branch); !s.ok()) return s;
   if (id) {
     const SnapshotInfo* s = FindSnapshot(*id);
     if (s == nullptr) {

@@ -94,6 +94,7 @@ class Bank {
   using Agent = SnapshotAgent<Amount, Amount>;
   Bank(Config config, std::vector<std::string> names, sim::Network network);
 
+  Status CheckBranch(NodeId n) const;
   Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
   void Receive(const sim::Message& m);
   void RecordAndSendMarkers(NodeId n, SnapshotInfo& snapshot);

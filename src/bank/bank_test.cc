@@ -50,9 +50,9 @@ std::string StateOf(const Bank& bank) {
     out += fmt::format("{}->{}:", bank.name(net.channel(c).from),
                        bank.name(net.channel(c).to));
     net.ForEachQueued(c, [&](const sim::Message& m) {
-      out += fmt::format(" #{}{}{}", m.seq,
-                         m.kind == sim::MessageKind::kMarker ? "m" : "$",
-                         m.value);
+      out +=
+          fmt::format(" #{}{}{}", m.seq,
+                      m.kind == sim::MessageKind::kMarker ? "m" : "$", m.value);
     });
     out += "\n";
   }
@@ -69,8 +69,8 @@ std::string StateOf(const Bank& bank) {
     }
     for (ChannelId c = 0; c < net.channel_count(); ++c) {
       ChannelRecord r = bank.RecordedChannel(s.id, c);
-      out += fmt::format("  channel {} state={} [", c,
-                         static_cast<int>(r.state));
+      out +=
+          fmt::format("  channel {} state={} [", c, static_cast<int>(r.state));
       for (Amount a : r.transfers) out += fmt::format(" {}", a);
       out += " ]\n";
     }
@@ -98,8 +98,8 @@ TEST(BankTest, CreateRejectsBadConfigurations) {
   for (const char* bad : {"", "1A", "a-b", "P 1", "_x"}) {
     Config c = ThreeBranches();
     c.branches[1].name = bad;
-    EXPECT_EQ(CreateError(c), fmt::format("'{}' is not a valid branch name",
-                                          bad));
+    EXPECT_EQ(CreateError(c),
+              fmt::format("'{}' is not a valid branch name", bad));
   }
 
   Config twice = ThreeBranches();
@@ -165,8 +165,8 @@ class BankErrorTest : public ::testing::Test {
   static Config Busy() {
     Config config = ThreeBranches();
     // Everything but P1->P3.
-    config.links = {{{"P1", "P2"}, {"P2", "P1"}, {"P2", "P3"}, {"P3", "P2"},
-                     {"P3", "P1"}}};
+    config.links = {
+        {{"P1", "P2"}, {"P2", "P1"}, {"P2", "P3"}, {"P3", "P2"}, {"P3", "P1"}}};
     config.capacity_transfers = 2;
     config.one_snapshot_at_a_time = true;
     return config;
@@ -205,11 +205,18 @@ TEST_F(BankErrorTest, Transfer) {
 }
 
 TEST_F(BankErrorTest, Deliver) {
-  ExpectError(bank_.Deliver(kP2, kP2),
-              "there is no channel from P2 to itself");
+  ExpectError(bank_.Deliver(kP2, kP2), "there is no channel from P2 to itself");
   ExpectError(bank_.Deliver(kP1, kP3), "there is no channel P1->P3");
   ExpectError(bank_.Deliver(kP3, kP2),
               "channel P3->P2 is empty, nothing to deliver");
+}
+
+TEST_F(BankErrorTest, BranchNumberOutOfRange) {
+  ExpectError(bank_.Transfer(7, kP1, 5), "there is no branch number 7");
+  ExpectError(bank_.Transfer(kP1, 7, 5), "there is no branch number 7");
+  ExpectError(bank_.Deliver(kP1, 9), "there is no branch number 9");
+  ExpectError(bank_.Read(3), "there is no branch number 3");
+  ExpectError(bank_.StartSnapshot(3, std::nullopt), "there is no branch number 3");
 }
 
 TEST_F(BankErrorTest, StartSnapshot) {
@@ -222,8 +229,7 @@ TEST_F(BankErrorTest, StartSnapshot) {
               "snapshot 2 is still running (snapshots=one); join it with id=2");
   // Joining the running one is allowed under snapshots=one.
   EXPECT_TRUE(bank_.StartSnapshot(kP3, 2).ok());
-  EXPECT_EQ(bank_.snapshots()[1].initiators,
-            (std::vector<NodeId>{kP2, kP3}));
+  EXPECT_EQ(bank_.snapshots()[1].initiators, (std::vector<NodeId>{kP2, kP3}));
 }
 
 TEST(BankTest, DeliverNextWithNothingInFlight) {
@@ -249,10 +255,9 @@ TEST(BankTest, FullChannelOfCapacityOne) {
   // Markers never count against the capacity.
   ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
   std::vector<sim::MessageKind> kinds;
-  bank.network().ForEachQueued(bank.network().Find(kP1, kP2),
-                               [&](const sim::Message& m) {
-                                 kinds.push_back(m.kind);
-                               });
+  bank.network().ForEachQueued(
+      bank.network().Find(kP1, kP2),
+      [&](const sim::Message& m) { kinds.push_back(m.kind); });
   EXPECT_EQ(kinds, (std::vector<sim::MessageKind>{sim::MessageKind::kTransfer,
                                                   sim::MessageKind::kMarker}));
 }
@@ -334,8 +339,7 @@ TEST(BankTest, ConcurrentSnapshotsAndJoins) {
   ASSERT_TRUE(bank.StartSnapshot(kP3, std::nullopt).ok());  // id 2
   ASSERT_TRUE(bank.StartSnapshot(kP2, 1).ok());             // joins 1
   EXPECT_EQ(bank.snapshots().size(), 2u);
-  EXPECT_EQ(bank.snapshots()[0].initiators,
-            (std::vector<NodeId>{kP1, kP2}));
+  EXPECT_EQ(bank.snapshots()[0].initiators, (std::vector<NodeId>{kP1, kP2}));
   EXPECT_EQ(bank.Running()->id, 2u);  // the newest incomplete
   ASSERT_TRUE(bank.Drain().ok());
   for (SnapshotId id : {1, 2}) {

@@ -4,6 +4,7 @@
 #include "check/consistency_checker.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <deque>
 #include <limits>
@@ -35,7 +36,7 @@ struct MessageInfo {
   ChannelId channel = 0;
   MessageKind kind = MessageKind::kTransfer;
   std::int64_t value = 0;
-  std::uint32_t send_local = 0;  // sender's clock entry at the send
+  std::uint32_t send_local = 0;        // sender's clock entry at the send
   std::size_t deliver_index = kNever;  // history index; kNever = in flight
   std::uint32_t deliver_local = 0;     // receiver's clock entry at delivery
   bool delivered() const { return deliver_index != kNever; }
@@ -46,7 +47,7 @@ struct CutPoint {
   int records = 0;  // kRecord events seen; exactly one is correct
   // The node's message events inside the cut (those before the record).
   std::uint32_t inside = 0;
-  Clock clock;  // the node's clock at the cut
+  Clock clock;             // the node's clock at the cut
   Amount event_value = 0;  // the balance written in the kRecord event
   Amount replayed = 0;     // the balance replayed from the history there
 };
@@ -154,9 +155,10 @@ class Checker {
       if (e.kind == EventKind::kSend) {
         if (e.channel >= net_.channel_count() ||
             net_.channel(e.channel).from != q) {
-          History(fmt::format("event {}: {} sends #{} on channel {}, which "
-                              "is not one of its outgoing channels",
-                              i, Name(q), e.seq, e.channel));
+          History(
+              fmt::format("event {}: {} sends #{} on channel {}, which "
+                          "is not one of its outgoing channels",
+                          i, Name(q), e.seq, e.channel));
           return false;
         }
         if (!message_at_.emplace(e.seq, messages_.size()).second) {
@@ -164,8 +166,8 @@ class Checker {
           return false;
         }
         ++clock[q][q];
-        messages_.push_back(MessageInfo{e.seq, e.channel, e.message, e.value,
-                                        clock[q][q]});
+        messages_.push_back(
+            MessageInfo{e.seq, e.channel, e.message, e.value, clock[q][q]});
         send_clock.emplace(e.seq, clock[q]);
         queue[e.channel].push_back(e.seq);
         if (e.message == MessageKind::kTransfer &&
@@ -187,19 +189,20 @@ class Checker {
         }
         if (net_.channel(m.channel).to != q || e.channel != m.channel ||
             e.message != m.kind || e.value != m.value) {
-          History(fmt::format("event {} delivers {} to {}, but it was sent "
-                              "as something else or to another node",
-                              i, Describe(m), Name(q)));
+          History(
+              fmt::format("event {} delivers {} to {}, but it was sent "
+                          "as something else or to another node",
+                          i, Describe(m), Name(q)));
           return false;
         }
         std::deque<Seq>& waiting = queue[m.channel];
         if (waiting.front() != m.seq) {
           // Not fatal: every check below stays meaningful, and this names
           // the reason the snapshot algorithm could not work.
-          History(fmt::format("channel {} is not FIFO: {} arrived while #{}, "
-                              "sent earlier, was still waiting",
-                              ChannelName(m.channel), Describe(m),
-                              waiting.front()));
+          History(fmt::format(
+              "channel {} is not FIFO: {} arrived while #{}, "
+              "sent earlier, was still waiting",
+              ChannelName(m.channel), Describe(m), waiting.front()));
         }
         waiting.erase(std::find(waiting.begin(), waiting.end(), m.seq));
         if (m.kind == MessageKind::kMarker) before_marker[q] = clock[q];
@@ -221,6 +224,11 @@ class Checker {
         if (claim == first_claim_.end()) continue;  // not claimed complete
         CutPoint& cut = cuts_[claim->second][q];
         if (++cut.records > 1) continue;
+        // A marker's delivery and the record it causes are one atomic step
+        // of the receiver, written back to back: a record right after the
+        // delivery of a marker of the same snapshot at the same node is that
+        // marker's effect. Any other marker of it received before the
+        // record stays inside the cut and is reported as crossing it.
         const sim::Event* prev = i > 0 ? &events[i - 1] : nullptr;
         bool triggered = prev != nullptr && prev->kind == EventKind::kDeliver &&
                          prev->message == MessageKind::kMarker &&
@@ -239,13 +247,14 @@ class Checker {
               std::uint32_t local) const {
     return local <= cut[n].inside;
   }
-  bool SentInside(const std::vector<CutPoint>& cut, const MessageInfo& m) const {
+  bool SentInside(const std::vector<CutPoint>& cut,
+                  const MessageInfo& m) const {
     return Inside(cut, net_.channel(m.channel).from, m.send_local);
   }
   bool ReceivedInside(const std::vector<CutPoint>& cut,
                       const MessageInfo& m) const {
-    return m.delivered() && Inside(cut, net_.channel(m.channel).to,
-                                   m.deliver_local);
+    return m.delivered() &&
+           Inside(cut, net_.channel(m.channel).to, m.deliver_local);
   }
 
   void CheckSnapshot(const SnapshotClaim& claim,
@@ -295,8 +304,8 @@ class Checker {
       if (!shape_ok) continue;
       const std::optional<Amount>& claimed = claim.balances[n];
       if (!claimed) {
-        Snapshot(claim.id, fmt::format("{} claims no recorded balance",
-                                       Name(n)));
+        Snapshot(claim.id,
+                 fmt::format("{} claims no recorded balance", Name(n)));
       } else if (*claimed != cut[n].replayed) {
         Snapshot(claim.id,
                  fmt::format("{} recorded ${} but its balance replayed from "
@@ -490,7 +499,10 @@ class Checker {
 
 }  // namespace
 
-CheckReport CheckRun(const RunRecord& run) { return Checker(run).Run(); }
+CheckReport CheckRun(const RunRecord& run) {
+  assert(run.network != nullptr);
+  return Checker(run).Run();
+}
 
 std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
   std::vector<SnapshotClaim> claims;

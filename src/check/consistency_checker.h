@@ -39,7 +39,7 @@ struct SnapshotClaim {
 // Everything the checker reads. Nothing here is derived from the agents
 // except `claims`.
 struct RunRecord {
-  std::span<const sim::Event> events;  // the whole history, in order
+  std::span<const sim::Event> events;     // the whole history, in order
   const sim::Network* network = nullptr;  // its topology only; REQUIRES set
   std::vector<bank::Amount> initial_balances;  // by NodeId
   // For messages; a node without a name is written "#<id>".

@@ -72,10 +72,15 @@ TEST(ConsistencyCheckerTest, IncompleteSnapshotsAreNotChecked) {
   EXPECT_EQ(report.snapshots_checked, 0);
 }
 
-TEST(ConsistencyCheckerTest, ConcurrentJoinedSnapshotsWithLinksAndCapacityPass) {
+TEST(ConsistencyCheckerTest,
+     ConcurrentJoinedSnapshotsWithLinksAndCapacityPass) {
   bank::Config config = Branches(4);
-  config.links = {{{"P1", "P2"}, {"P2", "P3"}, {"P3", "P4"}, {"P4", "P1"},
-                   {"P3", "P1"}, {"P1", "P3"}}};
+  config.links = {{{"P1", "P2"},
+                   {"P2", "P3"},
+                   {"P3", "P4"},
+                   {"P4", "P1"},
+                   {"P3", "P1"},
+                   {"P1", "P3"}}};
   config.capacity_transfers = 2;
   Bank bank = MakeBank(config);
   Ok(bank.Transfer(kP1, kP2, 30));
@@ -204,7 +209,8 @@ TEST_F(TamperedClaimTest, WrongBalanceInTheRecordEvent) {
 
 TEST_F(TamperedClaimTest, MissingBalance) {
   claim().balances[kP3] = std::nullopt;
-  EXPECT_THAT(Problems(), Contains("snapshot 1: P3 claims no recorded balance"));
+  EXPECT_THAT(Problems(),
+              Contains("snapshot 1: P3 claims no recorded balance"));
 }
 
 TEST_F(TamperedClaimTest, ChannelNotClosed) {
@@ -312,9 +318,9 @@ class ScriptedTest : public ::testing::Test {
   }
 
   // A claim with every channel closed and empty unless given.
-  void Claim(SnapshotId id, std::vector<Amount> balances,
-             std::map<std::pair<NodeId, NodeId>, std::vector<Amount>>
-                 channels = {}) {
+  void Claim(
+      SnapshotId id, std::vector<Amount> balances,
+      std::map<std::pair<NodeId, NodeId>, std::vector<Amount>> channels = {}) {
     SnapshotClaim claim;
     claim.id = id;
     claim.markers_sent = net_.channel_count();
@@ -369,7 +375,7 @@ TEST_F(ScriptedTest, TransferSentAfterRecordingButBeforeTheMarker) {
   script_.Marker(kP1, kP2, 1);             // #2
   script_.Deliver(t);                      // P2: 110
   script_.Deliver(2);
-  script_.RecordAndMark(kP2, 1, 110);      // #3
+  script_.RecordAndMark(kP2, 1, 110);  // #3
   script_.Deliver(3);
   Claim(1, {100, 110});
   EXPECT_THAT(
@@ -457,7 +463,8 @@ TEST_F(ScriptedTest, MalformedHistories) {
   Seq t = script_.Transfer(kP1, kP2, 10);
   script_.Deliver(t);
   script_.Deliver(t);
-  EXPECT_THAT(Problems(), ElementsAre("history: message #1 is delivered twice"));
+  EXPECT_THAT(Problems(),
+              ElementsAre("history: message #1 is delivered twice"));
 
   script_.events = {Event{.kind = EventKind::kRead, .node = 7}};
   EXPECT_THAT(Problems(), ElementsAre("history: event 0 names unknown node 7"));

@@ -13,7 +13,6 @@
 namespace cutline {
 namespace {
 
-
 std::vector<SnapshotId> Recording(const MarkerRules& rules, ChannelIndex c) {
   std::vector<SnapshotId> ids;
   rules.ForEachRecording(c, [&](SnapshotId id) { ids.push_back(id); });

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <signal.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -71,7 +72,10 @@ bool LoadFile(const Options& options, const std::string& path,
     }
     return false;
   }
-  std::ifstream in(options.web_dir + path, std::ios::binary);
+  const std::string file = options.web_dir + path;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return false;  // a folder
+  std::ifstream in(file, std::ios::binary);
   if (!in) return false;
   std::ostringstream ss;
   ss << in.rdbuf();
@@ -91,8 +95,44 @@ std::size_t CountCommands(const std::string& text) {
   return count;
 }
 
-void HandleRun(const httplib::Request& req, httplib::Response& res) {
-  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+std::string BodyTooLarge() {
+  return fmt::format("the body is over {} bytes", kMaxBodyBytes);
+}
+
+// Reads the body of /api/run here, not in httplib: its limit must hold
+// whatever the Content-Type (httplib refuses form-encoded bodies over 8 KiB),
+// for chunked bodies and after decompression (httplib checks only
+// Content-Length). Past the limit the rest is read and dropped, so that the
+// connection stays in step. Returns 0, or the error status to answer with.
+int ReadBody(const httplib::Request& req, httplib::Response& res,
+             const httplib::ContentReader& reader, std::string* out) {
+  bool too_large = false;
+  auto receive = [&](const char* data, std::size_t n) {
+    if (too_large || out->size() + n > kMaxBodyBytes) {
+      too_large = true;
+    } else {
+      out->append(data, n);
+    }
+    return true;
+  };
+  bool ok = req.is_multipart_form_data()
+                ? reader([](const httplib::MultipartFormData&) { return true; },
+                         receive)
+                : reader(receive);
+  if (too_large || res.status == 413) return 413;
+  if (!ok) return res.status >= 400 && res.status < 500 ? res.status : 400;
+  if (req.is_multipart_form_data()) out->clear();  // form data: not JSON
+  return 0;
+}
+
+void HandleRun(const httplib::Request& req, httplib::Response& res,
+               const httplib::ContentReader& reader) {
+  std::string raw;
+  if (int status = ReadBody(req, res, reader, &raw); status != 0) {
+    return SendError(res, status,
+                     status == 413 ? BodyTooLarge() : "the body could not be read");
+  }
+  json body = json::parse(raw, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) return SendError(res, 400, "the body is not valid JSON");
   if (!body.is_object()) return SendError(res, 400, "the body must be a JSON object");
   auto scenario = body.find("scenario");
@@ -112,9 +152,12 @@ void HandleRun(const httplib::Request& req, httplib::Response& res) {
   }
   const std::string& text = scenario->get_ref<const std::string&>();
   if (CountCommands(text) > kMaxScenarioCommands) {
-    return SendError(res, 422,
-                     fmt::format("the scenario has more than {} commands",
-                                 kMaxScenarioCommands));
+    return SendError(
+        res, 422,
+        lang == Lang::kJa
+            ? fmt::format("シナリオのコマンドは{}までです", kMaxScenarioCommands)
+            : fmt::format("the scenario has more than {} commands",
+                          kMaxScenarioCommands));
   }
   json report;
   int line = 0;
@@ -190,6 +233,7 @@ void Install(httplib::Server& server, const Options& options) {
     server.Put(path, not_allowed);
     server.Delete(path, not_allowed);
     server.Patch(path, not_allowed);
+    server.Options(path, not_allowed);
   }
   server.Get(R"(/.*)", [options](const httplib::Request& req,
                                  httplib::Response& res) {
@@ -204,9 +248,8 @@ void Install(httplib::Server& server, const Options& options) {
   // methods) get a JSON body too.
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
-    std::string message = res.status == 413
-                              ? fmt::format("the body is over {} bytes", kMaxBodyBytes)
-                              : fmt::format("HTTP {}", res.status);
+    std::string message =
+        res.status == 413 ? BodyTooLarge() : fmt::format("HTTP {}", res.status);
     SendError(res, res.status, message);
   });
 }
@@ -222,6 +265,15 @@ int Serve(const Options& options) {
 
   httplib::Server server;
   Install(server, options);
+  // httplib's default, SO_REUSEPORT, would let a second server bind the same
+  // port and take a share of its connections; SO_REUSEADDR refuses that.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  // stop() waits for each idle keep-alive connection (an open page) to time
+  // out: keep that short so that Ctrl-C ends the process promptly.
+  server.set_keep_alive_timeout(1);
   int port = options.port;
   if (port == 0) {
     port = server.bind_to_any_port(options.host);

@@ -1,0 +1,18 @@
+# The HTTP API against a real server and a real client (api_test), and the
+# `cutline` command run as a real process (cli_test).
+add_executable(api_test ${CMAKE_CURRENT_SOURCE_DIR}/api_test.cc)
+find_package(ZLIB REQUIRED)  # the tests gzip a request body themselves
+target_link_libraries(api_test PRIVATE cutline_server PkgConfig::HTTPLIB
+                      ZLIB::ZLIB GTest::gtest_main)
+target_include_directories(api_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+cutline_warnings(api_test)
+gtest_discover_tests(api_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
+
+add_executable(cli_test ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.cc)
+target_link_libraries(cli_test PRIVATE cutline_server PkgConfig::HTTPLIB
+                      GTest::gtest_main)
+target_compile_definitions(cli_test PRIVATE
+  CUTLINE_BINARY="$<TARGET_FILE:cutline>")
+add_dependencies(cli_test cutline)
+cutline_warnings(cli_test)
+gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)

@@ -1,0 +1,893 @@
+// The HTTP API of `cutline serve` (docs/api.md), end to end: a real
+// httplib::Server with every route of cutline::server::Install, listening on
+// a free port of 127.0.0.1, and a real client (httplib::Client, or a raw
+// socket where the client would touch the request line or the body).
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/server.h"
+#include "server/web_assets.h"
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* kBank =
+    "network P1=100 P2=100 P3=100 capacity=2 snapshots=one\n";
+
+// ---------------------------------------------------------------------------
+// A raw HTTP/1.1 exchange: the bytes sent are exactly `request`; the answer
+// is read to the end of the connection (the request says Connection: close).
+
+struct RawResponse {
+  int status = 0;
+  std::string head;  // status line and headers
+  std::string body;
+  std::string Header(const std::string& name) const {
+    std::string lower_head = head;
+    for (char& c : lower_head) c = static_cast<char>(std::tolower(c));
+    std::string key = "\r\n" + name + ":";
+    for (char& c : key) c = static_cast<char>(std::tolower(c));
+    auto at = lower_head.find(key);
+    if (at == std::string::npos) return "";
+    auto start = head.find_first_not_of(' ', at + key.size());
+    auto end = head.find("\r\n", start);
+    return head.substr(start, end - start);
+  }
+};
+
+RawResponse RawExchange(int port, const std::string& request) {
+  RawResponse out;
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return out;
+  timeval tv{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return out;
+  }
+  std::size_t sent = 0;
+  while (sent < request.size()) {
+    ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  std::string raw;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    raw.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  auto end_of_head = raw.find("\r\n\r\n");
+  if (raw.rfind("HTTP/1.1 ", 0) != 0 || end_of_head == std::string::npos) {
+    out.head = raw;
+    return out;
+  }
+  out.status = std::atoi(raw.c_str() + 9);
+  out.head = raw.substr(0, end_of_head);
+  out.body = raw.substr(end_of_head + 4);
+  return out;
+}
+
+std::string RawGet(const std::string& target, const std::string& method = "GET") {
+  return method + " " + target +
+         " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+}
+
+std::string RawPost(const std::string& body, const std::string& content_type,
+                    const std::string& extra_headers = "") {
+  return "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+         "Content-Type: " + content_type + "\r\n" + extra_headers +
+         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+std::string Chunked(const std::string& body, std::size_t chunk) {
+  std::string out;
+  for (std::size_t at = 0; at < body.size(); at += chunk) {
+    std::string part = body.substr(at, chunk);
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx\r\n", part.size());
+    out += size + part + "\r\n";
+  }
+  return out + "0\r\n\r\n";
+}
+
+std::string Gzip(const std::string& data) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9,
+                         Z_DEFAULT_STRATEGY),
+            Z_OK);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// A request body of exactly `size` bytes: a valid run padded by a comment.
+std::string BodyOfSize(std::size_t size) {
+  json j = {{"scenario", "network A=1 B=1\n#"}};
+  std::size_t base = j.dump().size();
+  EXPECT_LE(base, size);
+  j["scenario"] = std::string("network A=1 B=1\n#") + std::string(size - base, 'x');
+  std::string body = j.dump();
+  EXPECT_EQ(body.size(), size);
+  return body;
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+bool IsJson(const std::string& content_type) {
+  return content_type.rfind("application/json", 0) == 0;
+}
+
+// ---------------------------------------------------------------------------
+// A live server on 127.0.0.1:<free port>, stopped in TearDown.
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void Start(const cutline::server::Options& options) {
+    cutline::server::Install(server_, options);
+    // What reached the server, before any decoding: the request target.
+    server_.set_logger([this](const httplib::Request& req, const httplib::Response&) {
+      std::lock_guard<std::mutex> lock(mu_);
+      targets_.push_back(req.target);
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    ASSERT_GT(port_, 0);
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    for (int i = 0; i < 500 && !server_.is_running(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(server_.is_running());
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    client_->set_read_timeout(30, 0);
+  }
+  void SetUp() override { Start(cutline::server::Options{}); }
+  void TearDown() override {
+    client_.reset();
+    server_.stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  httplib::Result Run(const json& request) {
+    return client_->Post("/api/run", request.dump(), "application/json");
+  }
+  // POST /api/run and parse the JSON answer; checks the status.
+  json RunOk(const std::string& scenario, const std::string& lang = "") {
+    json request = {{"scenario", scenario}};
+    if (!lang.empty()) request["lang"] = lang;
+    auto res = Run(request);
+    EXPECT_TRUE(res) << httplib::to_string(res.error());
+    if (!res) return json();
+    EXPECT_EQ(res->status, 200) << res->body;
+    EXPECT_TRUE(IsJson(res->get_header_value("Content-Type")));
+    return json::parse(res->body);
+  }
+  json RunError(const std::string& scenario, int status,
+                const std::string& lang = "") {
+    json request = {{"scenario", scenario}};
+    if (!lang.empty()) request["lang"] = lang;
+    auto res = Run(request);
+    EXPECT_TRUE(res) << httplib::to_string(res.error());
+    if (!res) return json();
+    EXPECT_EQ(res->status, status) << res->body;
+    EXPECT_TRUE(IsJson(res->get_header_value("Content-Type")));
+    json body = json::parse(res->body);
+    EXPECT_TRUE(body.contains("error") && body["error"].is_string()) << res->body;
+    return body;
+  }
+  json Demos(const std::string& query = "") {
+    auto res = client_->Get(("/api/demos" + query).c_str());
+    EXPECT_TRUE(res);
+    if (!res) return json();
+    EXPECT_EQ(res->status, 200);
+    return json::parse(res->body);
+  }
+  // The scenario the page builds for demo `id`: its preset, then its steps.
+  std::string DemoScenario(int id) {
+    json demos = Demos();
+    for (const json& d : demos["demos"]) {
+      if (d["id"] != id) continue;
+      std::string text = demos["presets"][d["preset"].get<std::string>()];
+      text += '\n';
+      for (const json& step : d["steps"]) {
+        text += step["command"].get<std::string>() + "\n";
+      }
+      return text;
+    }
+    ADD_FAILURE() << "no demo " << id;
+    return "";
+  }
+  std::vector<std::string> Targets() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return targets_;
+  }
+
+  httplib::Server server_;
+  int port_ = -1;
+  std::thread thread_;
+  std::unique_ptr<httplib::Client> client_;
+  std::mutex mu_;
+  std::vector<std::string> targets_;
+};
+
+const json* FindChannel(const json& channels, const std::string& from,
+                        const std::string& to) {
+  for (const json& c : channels) {
+    if (c["from"] == from && c["to"] == to) return &c;
+  }
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------
+// GET /api/health, GET /, GET /api/demos
+
+TEST_F(ServerTest, HealthSaysOkWithTheVersion) {
+  auto res = client_->Get("/api/health");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_TRUE(IsJson(res->get_header_value("Content-Type")));
+  json body = json::parse(res->body);
+  EXPECT_EQ(body["ok"], true);
+  EXPECT_EQ(body["version"], CUTLINE_VERSION);
+}
+
+TEST_F(ServerTest, RootServesTheEmbeddedIndexHtml) {
+  const cutline::server::WebAsset* index = nullptr;
+  for (const auto& asset : cutline::server::WebAssets()) {
+    if (std::string_view(asset.path) == "/index.html") index = &asset;
+  }
+  ASSERT_NE(index, nullptr) << "web/index.html is not embedded";
+  for (const char* path : {"/", "/index.html"}) {
+    auto res = client_->Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 200) << path;
+    EXPECT_EQ(res->get_header_value("Content-Type").rfind("text/html", 0), 0u)
+        << res->get_header_value("Content-Type");
+    EXPECT_EQ(res->body, index->bytes()) << path;
+    EXPECT_NE(res->body.find("<html"), std::string::npos);
+    EXPECT_EQ(res->get_header_value("X-Content-Type-Options"), "nosniff");
+  }
+  auto css = client_->Get("/style.css");
+  ASSERT_TRUE(css);
+  EXPECT_EQ(css->status, 200);
+  EXPECT_EQ(css->get_header_value("Content-Type").rfind("text/css", 0), 0u);
+  auto js = client_->Get("/app.js");
+  ASSERT_TRUE(js);
+  EXPECT_EQ(js->status, 200);
+  EXPECT_EQ(js->get_header_value("Content-Type").rfind("text/javascript", 0), 0u);
+}
+
+TEST_F(ServerTest, DemosListsSixDemosAndThePresets) {
+  json en = Demos();
+  EXPECT_EQ(en["presets"]["bank"],
+            "network P1=100 P2=100 P3=100 capacity=2 snapshots=one");
+  EXPECT_EQ(en["presets"]["lab"], "network A=100 B=100 capacity=2 snapshots=one");
+  ASSERT_EQ(en["demos"].size(), 6u);
+  for (int i = 0; i < 6; ++i) {
+    const json& d = en["demos"][i];
+    EXPECT_EQ(d["id"], i + 1);
+    EXPECT_EQ(d["preset"], i < 5 ? "bank" : "lab");
+    EXPECT_TRUE(d["title"].is_string());
+    EXPECT_FALSE(d["steps"].empty());
+    for (const json& s : d["steps"]) {
+      EXPECT_TRUE(s["command"].is_string());
+      EXPECT_TRUE(s["caption"].is_string());
+    }
+  }
+  EXPECT_EQ(en["demos"][0]["title"], "Money in flight is lost");
+  EXPECT_EQ(en["demos"][0]["steps"][0]["command"], "transfer P1 P2 30");
+  EXPECT_EQ(Demos("?lang=en"), en);
+
+  json ja = Demos("?lang=ja");
+  ASSERT_EQ(ja["demos"].size(), 6u);
+  EXPECT_EQ(ja["presets"], en["presets"]);
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_NE(ja["demos"][i]["title"], en["demos"][i]["title"]);
+    ASSERT_EQ(ja["demos"][i]["steps"].size(), en["demos"][i]["steps"].size());
+    for (std::size_t s = 0; s < en["demos"][i]["steps"].size(); ++s) {
+      EXPECT_EQ(ja["demos"][i]["steps"][s]["command"],
+                en["demos"][i]["steps"][s]["command"]);
+      EXPECT_NE(ja["demos"][i]["steps"][s]["caption"],
+                en["demos"][i]["steps"][s]["caption"]);
+    }
+  }
+  EXPECT_EQ(ja["demos"][0]["title"], "飛行中のお金が消える");
+
+  auto bad = client_->Get("/api/demos?lang=fr");
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_TRUE(json::parse(bad->body)["error"].is_string());
+}
+
+// ---------------------------------------------------------------------------
+// POST /api/run: good runs
+
+TEST_F(ServerTest, Demo3SnapshotCatchesTheFortyInFlight) {
+  json r = RunOk(DemoScenario(3));
+  const json& state = r["state"];
+  EXPECT_EQ(state["total"], 300);
+  ASSERT_EQ(state["snapshots"].size(), 1u);
+  const json& snap = state["snapshots"][0];
+  EXPECT_EQ(snap["id"], 1);
+  EXPECT_EQ(snap["complete"], true);
+  EXPECT_EQ(snap["total"], 300);
+  EXPECT_EQ(snap["initiators"], json::array({"P1"}));
+  EXPECT_EQ(snap["recorded"], json::parse(R"([{"name":"P1","balance":100},
+      {"name":"P2","balance":60},{"name":"P3","balance":100}])"));
+  EXPECT_EQ(snap["parts_done"], json::array({"P1", "P2", "P3"}));
+  EXPECT_EQ(snap["markers_expected"], 6);
+  EXPECT_EQ(snap["markers_sent"], 6);
+  ASSERT_EQ(snap["channels"].size(), 6u);  // every channel of the network
+  for (const json& c : snap["channels"]) {
+    EXPECT_EQ(c["state"], "closed");
+    bool p2p1 = c["from"] == "P2" && c["to"] == "P1";
+    EXPECT_EQ(c["transfers"], p2p1 ? json::array({40}) : json::array())
+        << c.dump();
+  }
+  const json* p2p1 = FindChannel(snap["channels"], "P2", "P1");
+  ASSERT_NE(p2p1, nullptr);
+  EXPECT_EQ((*p2p1)["state"], "closed");
+  EXPECT_EQ((*p2p1)["transfers"], json::array({40}));
+  EXPECT_EQ(state["in_flight"], 0);
+  EXPECT_EQ(state["capacity"], 2);
+  EXPECT_EQ(state["snapshots_mode"], "one");
+  EXPECT_TRUE(state["running"].is_null());
+
+  ASSERT_TRUE(r["lab"].is_string());
+  EXPECT_EQ(r["lab"].get<std::string>().rfind("== Recorded global snapshot ==", 0),
+            0u);
+  EXPECT_NE(r["lab"].get<std::string>().find("('P2', 'P1'): [40]"),
+            std::string::npos);
+
+  // The history: every event, in order, with its step.
+  const json& history = r["history"];
+  ASSERT_FALSE(history.empty());
+  int records = 0, completes = 0;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const json& e = history[i];
+    EXPECT_EQ(e["i"], i);
+    ASSERT_TRUE(e["step"].is_number_integer());
+    EXPECT_LT(e["step"].get<std::size_t>(), r["steps"].size());
+    if (i > 0) {
+      EXPECT_GE(e["step"], history[i - 1]["step"]);
+    }
+    if (e["kind"] == "record") {
+      ++records;
+      EXPECT_EQ(e["snapshot"], 1);
+      EXPECT_TRUE(e["balance"].is_number_integer());
+    }
+    if (e["kind"] == "complete") ++completes;
+  }
+  EXPECT_EQ(records, 3);
+  EXPECT_EQ(completes, 1);
+  // P1 records $100 in step 2 ("snapshot P1").
+  bool p1_recorded = false;
+  for (const json& e : history) {
+    if (e["kind"] == "record" && e["branch"] == "P1") {
+      p1_recorded = true;
+      EXPECT_EQ(e["balance"], 100);
+      EXPECT_EQ(r["steps"][e["step"].get<std::size_t>()]["command"], "snapshot P1");
+    }
+  }
+  EXPECT_TRUE(p1_recorded);
+}
+
+TEST_F(ServerTest, Demo1NaiveTotalLosesTheThirtyInFlight) {
+  json r = RunOk(DemoScenario(1));
+  const json& naive = r["naive"];
+  EXPECT_EQ(naive["total"], 270);
+  EXPECT_EQ(naive["bank_total"], 300);
+  EXPECT_EQ(naive["all_read"], true);
+  ASSERT_EQ(naive["lost"].size(), 1u);
+  EXPECT_EQ(naive["lost"][0]["seq"], 1);
+  EXPECT_EQ(naive["lost"][0]["amount"], 30);
+  EXPECT_EQ(naive["lost"][0]["from"], "P1");
+  EXPECT_EQ(naive["lost"][0]["to"], "P2");
+  EXPECT_EQ(naive["lost"][0]["kind"], "transfer");
+  EXPECT_TRUE(naive["counted_twice"].empty());
+  EXPECT_EQ(naive["consistent"], true);
+  EXPECT_EQ(naive["reads"], json::parse(R"([{"name":"P1","balance":70},
+      {"name":"P2","balance":100},{"name":"P3","balance":100}])"));
+  EXPECT_TRUE(r["lab"].is_null());
+  EXPECT_EQ(r["state"]["naive"]["total"], 270);
+}
+
+TEST_F(ServerTest, Demo2NaiveTotalCountsTheThirtyTwice) {
+  json r = RunOk(DemoScenario(2));
+  const json& naive = r["naive"];
+  EXPECT_EQ(naive["total"], 330);
+  EXPECT_TRUE(naive["lost"].empty());
+  ASSERT_EQ(naive["counted_twice"].size(), 1u);
+  EXPECT_EQ(naive["counted_twice"][0]["amount"], 30);
+  EXPECT_EQ(naive["counted_twice"][0]["seq"], 1);
+  EXPECT_EQ(naive["consistent"], false);
+  ASSERT_FALSE(naive["backward"].empty());
+  EXPECT_EQ(naive["backward"][0]["seq"], 1);
+}
+
+TEST_F(ServerTest, StepsFollowTheCommandsSkippingBlankAndCommentLines) {
+  std::string scenario = std::string(kBank) +
+                         "\n"
+                         "# a comment line\n"
+                         "transfer   P1 P2 30   # trailing comment\n"
+                         "drain\n";
+  json r = RunOk(scenario);
+  ASSERT_EQ(r["steps"].size(), 3u);
+  EXPECT_EQ(r["steps"][0]["line"], 1);
+  EXPECT_EQ(r["steps"][1]["line"], 4);
+  EXPECT_EQ(r["steps"][1]["command"], "transfer P1 P2 30");
+  EXPECT_EQ(r["steps"][1]["log"],
+            json::array({"P1 sends $30 to P2 (message #1); P1 now has $70"}));
+  EXPECT_EQ(r["steps"][2]["line"], 5);
+  EXPECT_EQ(r["history"][0]["kind"], "send");
+  EXPECT_EQ(r["history"][0]["step"], 1);
+  EXPECT_EQ(r["history"][0]["branch"], "P1");
+  EXPECT_EQ(r["history"][0]["message"], "transfer");
+  EXPECT_EQ(r["history"][1]["kind"], "deliver");
+  EXPECT_EQ(r["history"][1]["step"], 2);
+  EXPECT_EQ(r["history"][1]["branch"], "P2");
+  EXPECT_EQ(r["state"]["branches"][1]["balance"], 130);
+}
+
+TEST_F(ServerTest, JapaneseRunGivesJapaneseLogLinesAndLab) {
+  std::string scenario = DemoScenario(6);
+  json en = RunOk(scenario, "en");
+  json ja = RunOk(scenario, "ja");
+  EXPECT_EQ(RunOk(scenario), en);  // English by default
+  ASSERT_EQ(ja["steps"].size(), en["steps"].size());
+  for (std::size_t i = 0; i < en["steps"].size(); ++i) {
+    EXPECT_EQ(ja["steps"][i]["command"], en["steps"][i]["command"]);
+    EXPECT_NE(ja["steps"][i]["log"], en["steps"][i]["log"]);
+  }
+  EXPECT_EQ(ja["steps"][1]["log"][0], "BがAへ$40を送金（メッセージ#1）。Bの残高は$60");
+  // Only the words change, not the run.
+  EXPECT_EQ(ja["state"], en["state"]);
+  EXPECT_EQ(ja["history"], en["history"]);
+  EXPECT_EQ(ja["lab"],
+            "== 記録された大域スナップショット ==\n"
+            "プロセス状態: {'A': 100, 'B': 60}\n"
+            "チャネル内メッセージ: {('A', 'B'): [], ('B', 'A'): [40]}\n"
+            "\n"
+            "プロセス状態合計 = 160\n"
+            "チャネル内(飛行中) = 40\n"
+            "スナップショット総額 = 160 + 40 = 200\n"
+            "不変量(総額200)が保存されている: True\n");
+}
+
+// ---------------------------------------------------------------------------
+// POST /api/run: bad input
+
+TEST_F(ServerTest, MalformedJsonIs400) {
+  for (const char* body : {"{bad", "", "{\"scenario\": \"x\"", "scenario=x", "\xff"}) {
+    auto res = client_->Post("/api/run", body, "application/json");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << body;
+    EXPECT_TRUE(IsJson(res->get_header_value("Content-Type")));
+    EXPECT_TRUE(json::parse(res->body)["error"].is_string()) << res->body;
+  }
+}
+
+TEST_F(ServerTest, BodyThatIsNotAnObjectIs400) {
+  for (const char* body : {"[1, 2]", "\"network A=1 B=1\"", "42", "null", "true"}) {
+    auto res = client_->Post("/api/run", body, "application/json");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << body;
+    EXPECT_EQ(json::parse(res->body)["error"], "the body must be a JSON object");
+  }
+}
+
+TEST_F(ServerTest, MissingOrNonStringScenarioIs400) {
+  for (json body : {json::object(), json{{"lang", "en"}}, json{{"Scenario", kBank}}}) {
+    auto res = Run(body);
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << body;
+    EXPECT_NE(json::parse(res->body)["error"].get<std::string>().find("scenario"),
+              std::string::npos);
+  }
+  for (json value : {json(5), json(nullptr), json::array({kBank}),
+                     json{{"text", kBank}}, json(true)}) {
+    auto res = Run(json{{"scenario", value}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << value;
+    EXPECT_EQ(json::parse(res->body)["error"], "field \"scenario\" must be a string");
+  }
+}
+
+TEST_F(ServerTest, BadLangIs400) {
+  for (json lang : {json("fr"), json("EN"), json(""), json(1), json(nullptr),
+                    json::array({"en"})}) {
+    auto res = Run(json{{"scenario", kBank}, {"lang", lang}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << lang;
+    EXPECT_NE(json::parse(res->body)["error"].get<std::string>().find("lang"),
+              std::string::npos);
+  }
+}
+
+TEST_F(ServerTest, BodyOver64KiBIs413WithJsonError) {
+  const std::size_t limit = 64 * 1024;
+  ASSERT_EQ(cutline::server::kMaxBodyBytes, limit);
+  auto at_limit = client_->Post("/api/run", BodyOfSize(limit), "application/json");
+  ASSERT_TRUE(at_limit);
+  EXPECT_EQ(at_limit->status, 200);
+
+  auto over = client_->Post("/api/run", BodyOfSize(limit + 1), "application/json");
+  ASSERT_TRUE(over);
+  EXPECT_EQ(over->status, 413);
+  EXPECT_TRUE(IsJson(over->get_header_value("Content-Type")));
+  EXPECT_EQ(json::parse(over->body)["error"], "the body is over 65536 bytes");
+
+  auto far_over = client_->Post("/api/run", BodyOfSize(1 << 20), "application/json");
+  ASSERT_TRUE(far_over);
+  EXPECT_EQ(far_over->status, 413);
+}
+
+// `curl -d @run.json` sends Content-Type: application/x-www-form-urlencoded.
+// The limit is the same 64 KiB whatever the content type says.
+TEST_F(ServerTest, BodyLimitDoesNotDependOnTheContentType) {
+  std::string body = BodyOfSize(20000);
+  for (const char* type : {"application/json", "application/x-www-form-urlencoded",
+                           "text/plain"}) {
+    RawResponse res = RawExchange(port_, RawPost(body, type));
+    EXPECT_EQ(res.status, 200) << type << "\n" << res.head << "\n" << res.body;
+  }
+  RawResponse over = RawExchange(
+      port_, RawPost(BodyOfSize(70000), "application/x-www-form-urlencoded"));
+  EXPECT_EQ(over.status, 413);
+}
+
+// A chunked body has no Content-Length to check up front; it must still be
+// refused once it passes 64 KiB, not read into memory whatever its size.
+TEST_F(ServerTest, ChunkedBodyOver64KiBIs413) {
+  const std::string head =
+      "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  RawResponse small = RawExchange(port_, head + Chunked(BodyOfSize(30000), 4096));
+  EXPECT_EQ(small.status, 200) << small.body;
+  EXPECT_EQ(json::parse(small.body)["state"]["total"], 2);
+
+  RawResponse at_limit = RawExchange(port_, head + Chunked(BodyOfSize(65536), 4096));
+  EXPECT_EQ(at_limit.status, 200) << at_limit.body;
+
+  RawResponse over = RawExchange(port_, head + Chunked(BodyOfSize(65537), 4096));
+  EXPECT_EQ(over.status, 413) << over.head << "\n" << over.body;
+  ASSERT_TRUE(IsJson(over.Header("Content-Type"))) << over.head;
+  EXPECT_EQ(json::parse(over.body)["error"], "the body is over 65536 bytes");
+
+  RawResponse far_over = RawExchange(port_, head + Chunked(BodyOfSize(1 << 20), 8192));
+  EXPECT_EQ(far_over.status, 413) << far_over.head;
+}
+
+// A gzip body is small on the wire; what counts is the JSON it expands to.
+TEST_F(ServerTest, CompressedBodyThatExpandsOver64KiBIs413) {
+  std::string small = Gzip(BodyOfSize(30000));
+  RawResponse ok = RawExchange(
+      port_, RawPost(small, "application/json", "Content-Encoding: gzip\r\n"));
+  EXPECT_EQ(ok.status, 200) << ok.head << "\n" << ok.body;
+
+  std::string bomb = Gzip(BodyOfSize(4 << 20));
+  ASSERT_LT(bomb.size(), 64u * 1024);
+  RawResponse over = RawExchange(
+      port_, RawPost(bomb, "application/json", "Content-Encoding: gzip\r\n"));
+  EXPECT_EQ(over.status, 413) << over.head << "\n" << over.body.substr(0, 200);
+  if (IsJson(over.Header("Content-Type"))) {
+    EXPECT_EQ(json::parse(over.body)["error"], "the body is over 65536 bytes");
+  } else {
+    ADD_FAILURE() << over.head;
+  }
+}
+
+TEST_F(ServerTest, ScenarioOver2000CommandsIs422) {
+  // Blank and comment lines are not commands.
+  std::string exactly = std::string(kBank) + "\n# comment\n";
+  for (int i = 1; i < 2000; ++i) exactly += "read P1\n\n";
+  json ok = RunOk(exactly);
+  EXPECT_EQ(ok["steps"].size(), 2000u);
+
+  json over = RunError(exactly + "read P2\n", 422);
+  EXPECT_NE(over["error"].get<std::string>().find("2000"), std::string::npos)
+      << over;
+  EXPECT_FALSE(over.contains("line"));
+  // lang is the language of error messages too.
+  json over_ja = RunError(exactly + "read P2\n", 422, "ja");
+  EXPECT_NE(over_ja["error"], over["error"]);
+  EXPECT_NE(over_ja["error"].get<std::string>().find("2000"), std::string::npos);
+}
+
+TEST_F(ServerTest, NetworkOver10BranchesIs422) {
+  std::string ten = "network";
+  for (int i = 1; i <= 10; ++i) ten += " N" + std::to_string(i) + "=5";
+  json ok = RunOk(ten + "\n");
+  EXPECT_EQ(ok["state"]["branches"].size(), 10u);
+  EXPECT_EQ(ok["state"]["channels"].size(), 90u);
+
+  json over = RunError(ten + " N11=5\n", 422);
+  EXPECT_EQ(over["line"], 1);
+  EXPECT_NE(over["message"].get<std::string>().find("10"), std::string::npos);
+}
+
+TEST_F(ServerTest, ScenarioErrorIs422WithTheLine) {
+  json e = RunError(std::string(kBank) + "transfer P1 P2 30\nfrobnicate P1\n", 422);
+  EXPECT_EQ(e["line"], 3);
+  ASSERT_TRUE(e["message"].is_string());
+  const std::string message = e["message"];
+  EXPECT_NE(message.find("frobnicate"), std::string::npos);
+  EXPECT_EQ(message.find("line"), std::string::npos);  // no "line N:" prefix
+  EXPECT_EQ(e["error"], "line 3: " + message);
+
+  json ja = RunError(std::string(kBank) + "transfer P1 P2 30\nfrobnicate P1\n", 422,
+                     "ja");
+  EXPECT_EQ(ja["line"], 3);
+  EXPECT_EQ(ja["error"], "3行目: " + ja["message"].get<std::string>());
+  EXPECT_NE(ja["message"], e["message"]);
+
+  json none = RunError("# nothing but a comment\n", 422);
+  EXPECT_FALSE(none.contains("line"));
+  EXPECT_NE(none["error"].get<std::string>().find("network"), std::string::npos);
+}
+
+TEST_F(ServerTest, RefusedTransfersAre422NamingTheReason) {
+  struct Case {
+    std::string scenario;
+    int line;
+    std::string reason;
+  };
+  const std::string two = "network P1=100 P2=100 capacity=2\n";
+  for (const Case& c : std::vector<Case>{
+           {two + "transfer P1 P2 60\ntransfer P1 P2 50\n", 3,
+            "P1 has only $40, cannot send $50"},
+           {two + "transfer P1 P2 1\ntransfer P1 P2 1\ntransfer P1 P2 1\n", 4,
+            "full"},
+           {two + "transfer P1 P2 0\n", 2, "at least $1"},
+           {two + "transfer P1 P2 -5\n", 2, "-5"},
+           {two + "transfer P1 P2 3.5\n", 2, "3.5"},
+           {two + "transfer P1 P9 5\n", 2, "P9"},
+           {two + "transfer P1 P1 5\n", 2, "P1"},
+       }) {
+    json e = RunError(c.scenario, 422);
+    EXPECT_EQ(e["line"], c.line) << c.scenario;
+    EXPECT_NE(e["message"].get<std::string>().find(c.reason), std::string::npos)
+        << e << " should name " << c.reason;
+  }
+  json over = RunError(two + "transfer P1 P2 150\n", 422);
+  EXPECT_EQ(over["error"], "line 2: P1 has only $100, cannot send $150");
+  EXPECT_EQ(over["message"], "P1 has only $100, cannot send $150");
+}
+
+// ---------------------------------------------------------------------------
+// Paths and methods
+
+TEST_F(ServerTest, PathsOutsideThePageAre404) {
+  const std::vector<std::string> targets = {
+      "/../etc/passwd",       "/%2e%2e/%2e%2e/etc/passwd",
+      "/..%2f..%2fetc/passwd", "/%2e%2e%5c",
+      "/.hidden",             "/api/nope",
+      "/..",                  "/%2E%2E/%2E%2E/etc/passwd",
+      "/index.html/",         "/.%2e/.%2e/etc/passwd",
+      "/%5c..%5c..%5cetc%5cpasswd", "//etc/passwd",
+      "/index.html%00.js",    "/nope.html",
+      "/api/",                "/api/run/../../etc/passwd",
+  };
+  for (const std::string& target : targets) {
+    RawResponse res = RawExchange(port_, RawGet(target));
+    EXPECT_EQ(res.status, 404) << target << "\n" << res.head;
+    EXPECT_TRUE(IsJson(res.Header("Content-Type"))) << target;
+    EXPECT_EQ(res.body, R"({"error":"not found"})") << target;
+  }
+  // What reached the server is what was sent: nothing normalised it on the way.
+  std::vector<std::string> seen = Targets();
+  for (const std::string& target : targets) {
+    EXPECT_NE(std::find(seen.begin(), seen.end(), target), seen.end()) << target;
+  }
+  // Through httplib::Client too.
+  for (const char* path : {"/api/nope", "/.hidden", "/../etc/passwd"}) {
+    auto res = client_->Get(path);
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 404) << path;
+  }
+  auto post = client_->Post("/api/nope", "{}", "application/json");
+  ASSERT_TRUE(post);
+  EXPECT_EQ(post->status, 404);
+  EXPECT_TRUE(json::parse(post->body)["error"].is_string());
+}
+
+TEST_F(ServerTest, WrongMethodOnAnApiPathIs405) {
+  struct Case {
+    const char* method;
+    const char* path;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"GET", "/api/run"},
+           {"POST", "/api/demos"},
+           {"DELETE", "/api/run"},
+           {"PUT", "/api/run"},
+           {"PATCH", "/api/run"},
+           {"POST", "/api/health"},
+           {"DELETE", "/api/demos"},
+           {"OPTIONS", "/api/run"},
+       }) {
+    std::string request = std::string(c.method) + " " + c.path +
+                          " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                          "Content-Length: 0\r\n\r\n";
+    RawResponse res = RawExchange(port_, request);
+    EXPECT_EQ(res.status, 405) << c.method << " " << c.path << "\n" << res.head;
+    ASSERT_TRUE(IsJson(res.Header("Content-Type"))) << c.method << " " << c.path;
+    EXPECT_EQ(json::parse(res.body)["error"],
+              std::string(c.method) + " is not allowed on " + c.path);
+  }
+  auto get = client_->Get("/api/run");
+  ASSERT_TRUE(get);
+  EXPECT_EQ(get->status, 405);
+  auto post = client_->Post("/api/demos", "", "application/json");
+  ASSERT_TRUE(post);
+  EXPECT_EQ(post->status, 405);
+  auto del = client_->Delete("/api/run");
+  ASSERT_TRUE(del);
+  EXPECT_EQ(del->status, 405);
+}
+
+// The server keeps no state: a bad request in between changes nothing, and
+// the same good request gets the same bytes back.
+TEST_F(ServerTest, BadRequestsChangeNothing) {
+  const std::string good = DemoScenario(3);
+  auto before = client_->Post("/api/run", json{{"scenario", good}}.dump(),
+                              "application/json");
+  ASSERT_TRUE(before);
+  ASSERT_EQ(before->status, 200);
+  auto demos_before = client_->Get("/api/demos");
+  ASSERT_TRUE(demos_before);
+
+  // A scenario that fails half-way (after a snapshot started and money moved).
+  EXPECT_EQ(RunError(good + "transfer P1 P2 1000\n", 422)["line"], 11);
+  // Another one that runs, from another network.
+  RunOk("network A=5 B=7\ntransfer A B 5\nsnapshot B\n");
+  EXPECT_EQ(client_->Post("/api/run", "{bad", "application/json")->status, 400);
+  EXPECT_EQ(client_->Post("/api/run", BodyOfSize(70000), "application/json")->status,
+            413);
+  EXPECT_EQ(Run(json{{"scenario", good}, {"lang", "xx"}})->status, 400);
+  EXPECT_EQ(client_->Get("/api/run")->status, 405);
+  EXPECT_EQ(RawExchange(port_, RawGet("/../etc/passwd")).status, 404);
+
+  auto after = client_->Post("/api/run", json{{"scenario", good}}.dump(),
+                             "application/json");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->status, 200);
+  EXPECT_EQ(after->body, before->body);
+  auto demos_after = client_->Get("/api/demos");
+  ASSERT_TRUE(demos_after);
+  EXPECT_EQ(demos_after->body, demos_before->body);
+
+  // And the answer does not depend on the connection either.
+  httplib::Client fresh("127.0.0.1", port_);
+  auto again = fresh.Post("/api/run", json{{"scenario", good}}.dump(),
+                          "application/json");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->body, before->body);
+}
+
+// Many clients at once, each must get its own run's answer.
+TEST_F(ServerTest, ConcurrentRunsDoNotMix) {
+  std::vector<std::string> expected;
+  for (int id = 1; id <= 6; ++id) {
+    auto res = client_->Post("/api/run", json{{"scenario", DemoScenario(id)}}.dump(),
+                             "application/json");
+    ASSERT_TRUE(res);
+    expected.push_back(res->body);
+  }
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      httplib::Client c("127.0.0.1", port_);
+      std::string body = json{{"scenario", DemoScenario(t + 1)}}.dump();
+      for (int i = 0; i < 5; ++i) {
+        auto res = c.Post("/api/run", body, "application/json");
+        if (!res || res->body != expected[static_cast<std::size_t>(t)]) ++mismatches;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// --web-dir: the page from a folder on disk, and nothing outside it.
+
+class WebDirTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("cutline_api_test_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "www" / "sub");
+    std::ofstream(root_ / "www" / "index.html") << "<!doctype html><title>from disk</title>\n";
+    std::ofstream(root_ / "www" / "app.js") << "console.log('disk');\n";
+    std::ofstream(root_ / "www" / "sub" / "page.html") << "<p>sub</p>\n";
+    std::ofstream(root_ / "www" / ".secret") << "hidden-token\n";
+    std::ofstream(root_ / "secret.txt") << "outside-token\n";
+    cutline::server::Options options;
+    options.web_dir = (root_ / "www").string();
+    Start(options);
+  }
+  void TearDown() override {
+    ServerTest::TearDown();
+    fs::remove_all(root_);
+  }
+  fs::path root_;
+};
+
+TEST_F(WebDirTest, ServesTheFolder) {
+  auto index = client_->Get("/");
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->status, 200);
+  EXPECT_EQ(index->body, ReadFile(root_ / "www" / "index.html"));
+  EXPECT_EQ(index->get_header_value("Content-Type").rfind("text/html", 0), 0u);
+  auto js = client_->Get("/app.js");
+  ASSERT_TRUE(js);
+  EXPECT_EQ(js->status, 200);
+  EXPECT_EQ(js->body, "console.log('disk');\n");
+  auto sub = client_->Get("/sub/page.html");
+  ASSERT_TRUE(sub);
+  EXPECT_EQ(sub->status, 200);
+  EXPECT_EQ(sub->body, "<p>sub</p>\n");
+  // The embedded copy is not used: the project's style.css is not in the folder.
+  auto css = client_->Get("/style.css");
+  ASSERT_TRUE(css);
+  EXPECT_EQ(css->status, 404);
+  // The API works the same.
+  EXPECT_EQ(RunOk(DemoScenario(3))["state"]["snapshots"][0]["total"], 300);
+}
+
+TEST_F(WebDirTest, NothingOutsideTheFolderIsReachable) {
+  ASSERT_TRUE(fs::exists(root_ / "secret.txt"));
+  for (const std::string& target : std::vector<std::string>{
+           "/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt",
+           "/sub/../../secret.txt", "/sub/%2e%2e/%2e%2e/secret.txt",
+           "/%2e%2e%5csecret.txt", "/..%5csecret.txt", "/.secret", "/sub/../.secret",
+           "/sub", "/sub/", "/missing.html", "/index.html/",
+           "/" + (root_ / "secret.txt").string(),
+       }) {
+    RawResponse res = RawExchange(port_, RawGet(target));
+    EXPECT_EQ(res.status, 404) << target << "\n" << res.head << "\n" << res.body;
+    EXPECT_EQ(res.body.find("token"), std::string::npos) << target;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,611 @@
+// The `cutline` command, run as a real process (CUTLINE_BINARY): its
+// standard output, standard error and exit status for every subcommand and
+// for bad arguments; and `cutline serve` started, asked, and stopped.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr int kExitUsage = 2;
+
+const char* const kDemo3 =
+    "# Demo 3, as the page runs it\n"
+    "network P1=100 P2=100 P3=100 capacity=2 snapshots=one\n"
+    "transfer P2 P1 40\n"
+    "snapshot P1\n"
+    "transfer P1 P3 30\n"
+    "deliver P2 P1\n"
+    "deliver P1 P2\n"
+    "deliver P1 P3\n"
+    "deliver P1 P3\n"
+    "deliver P2 P1\n"
+    "drain\n";
+
+const char* const kLab =
+    "network A=100 B=100 capacity=2 snapshots=one\n"
+    "transfer B A 40\n"
+    "snapshot A\n"
+    "deliver B A\n"
+    "deliver A B\n"
+    "deliver B A\n";
+
+const char* const kLabEn =
+    "== Recorded global snapshot ==\n"
+    "Process states: {'A': 100, 'B': 60}\n"
+    "Messages in channels: {('A', 'B'): [], ('B', 'A'): [40]}\n"
+    "\n"
+    "Sum of process states = 160\n"
+    "In channels (in flight) = 40\n"
+    "Snapshot total = 160 + 40 = 200\n"
+    "Invariant (total 200) is conserved: True\n";
+
+const char* const kLabJa =
+    "== 記録された大域スナップショット ==\n"
+    "プロセス状態: {'A': 100, 'B': 60}\n"
+    "チャネル内メッセージ: {('A', 'B'): [], ('B', 'A'): [40]}\n"
+    "\n"
+    "プロセス状態合計 = 160\n"
+    "チャネル内(飛行中) = 40\n"
+    "スナップショット総額 = 160 + 40 = 200\n"
+    "不変量(総額200)が保存されている: True\n";
+
+struct Outcome {
+  bool exited = false;  // ended by exit(), not by a signal or the time limit
+  int status = -1;      // its exit status
+  std::string out, err;
+};
+
+std::ostream& operator<<(std::ostream& os, const Outcome& o) {
+  return os << "exited=" << o.exited << " status=" << o.status << "\n--- stdout\n"
+            << o.out << "--- stderr\n" << o.err;
+}
+
+std::string ReadFd(int fd) {
+  std::string text;
+  ::lseek(fd, 0, SEEK_SET);
+  char buf[8192];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+  return text;
+}
+
+int TempFd(const std::string& content = "") {
+  char name[] = "/tmp/cutline_cli_test_XXXXXX";
+  int fd = ::mkstemp(name);
+  if (fd < 0) return -1;
+  ::unlink(name);
+  if (!content.empty() &&
+      ::write(fd, content.data(), content.size()) != static_cast<ssize_t>(content.size())) {
+    ::close(fd);
+    return -1;
+  }
+  ::lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+// The child: standard streams redirected, signals as a shell would leave them.
+[[noreturn]] void ExecCutline(const std::vector<std::string>& args, int in, int out,
+                              int err) {
+  ::dup2(in, 0);
+  ::dup2(out, 1);
+  ::dup2(err, 2);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(CUTLINE_BINARY));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  ::execv(CUTLINE_BINARY, argv.data());
+  ::_exit(127);
+}
+
+// Waits up to `limit` for the child; kills it if it is still running.
+bool WaitFor(pid_t pid, std::chrono::milliseconds limit, int* wstatus) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    pid_t r = ::waitpid(pid, wstatus, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0) return false;
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, wstatus, 0);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+// Runs `cutline args...` with `input` on standard input.
+Outcome Cutline(const std::vector<std::string>& args, const std::string& input = "") {
+  Outcome o;
+  int in = TempFd(input), out = TempFd(), err = TempFd();
+  if (in < 0 || out < 0 || err < 0) {
+    ADD_FAILURE() << "cannot make temporary files";
+    return o;
+  }
+  pid_t pid = ::fork();
+  if (pid == 0) ExecCutline(args, in, out, err);
+  int wstatus = 0;
+  bool done = pid > 0 && WaitFor(pid, std::chrono::seconds(60), &wstatus);
+  o.out = ReadFd(out);
+  o.err = ReadFd(err);
+  ::close(in);
+  ::close(out);
+  ::close(err);
+  if (done && WIFEXITED(wstatus)) {
+    o.exited = true;
+    o.status = WEXITSTATUS(wstatus);
+  }
+  return o;
+}
+
+std::size_t Lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A scenario file in a fresh temporary folder, removed at the end.
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cutline_cli_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string File(const std::string& name, const std::string& content) {
+    fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << content;
+    return p.string();
+  }
+  // Exit status 2, nothing on standard output, exactly one line on standard
+  // error that starts with "cutline: error: ".
+  void ExpectUsageError(const std::vector<std::string>& args,
+                        const std::string& mentions, const std::string& input = "") {
+    std::string cmd;
+    for (const auto& a : args) cmd += a + " ";
+    Outcome o = Cutline(args, input);
+    EXPECT_TRUE(o.exited) << cmd << o;
+    EXPECT_EQ(o.status, kExitUsage) << cmd << o;
+    EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
+    EXPECT_EQ(o.err.back(), '\n') << cmd << o;
+    EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
+    EXPECT_TRUE(Contains(o.err, mentions)) << cmd << "should mention " << mentions << o;
+  }
+  fs::path dir_;
+};
+
+// ---------------------------------------------------------------------------
+// run, check
+
+TEST_F(CliTest, RunPrintsEachCommandAndWhatItDid) {
+  std::string path = File("two.txt",
+                          "network P1=100 P2=100\n"
+                          "\n"
+                          "# a comment\n"
+                          "transfer P1   P2 30  # trailing\n");
+  Outcome o = Cutline({"run", path});
+  EXPECT_TRUE(o.exited) << o;
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(o.out,
+            "network P1=100 P2=100\n"
+            "  Network: P1 $100, P2 $100 (total $200); 2 channels\n"
+            "transfer P1 P2 30\n"
+            "  P1 sends $30 to P2 (message #1); P1 now has $70\n");
+}
+
+TEST_F(CliTest, RunDemo3Text) {
+  Outcome o = Cutline({"run", File("demo3.txt", kDemo3)});
+  ASSERT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  EXPECT_TRUE(Contains(o.out, "transfer P2 P1 40\n  P2 sends $40 to P1 (message #1); "
+                              "P2 now has $60\n"))
+      << o;
+  EXPECT_TRUE(Contains(o.out, "P1 starts snapshot 1: records $100")) << o;
+  EXPECT_TRUE(Contains(o.out, "Snapshot 1 is complete")) << o;
+  EXPECT_TRUE(Contains(o.out, "$300")) << o;
+}
+
+TEST_F(CliTest, RunJsonHasTheKeysOfTheSpec) {
+  std::string path = File("demo3.txt", std::string(kDemo3) + "read P1\nread P2\n");
+  Outcome o = Cutline({"run", "--json", path});
+  ASSERT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  json j = json::parse(o.out);  // one JSON object, nothing else
+  ASSERT_TRUE(j.is_object());
+  for (const char* key : {"branches", "channels", "total", "snapshots", "naive"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["branches"], json::parse(R"([{"name":"P1","balance":110},
+      {"name":"P2","balance":60},{"name":"P3","balance":130}])"));
+  EXPECT_EQ(j["total"], 300);
+  ASSERT_EQ(j["channels"].size(), 6u);
+  const char* order[][2] = {{"P1", "P2"}, {"P1", "P3"}, {"P2", "P1"},
+                            {"P2", "P3"}, {"P3", "P1"}, {"P3", "P2"}};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(j["channels"][i]["from"], order[i][0]);
+    EXPECT_EQ(j["channels"][i]["to"], order[i][1]);
+    EXPECT_EQ(j["channels"][i]["queue"], json::array());
+  }
+  ASSERT_EQ(j["snapshots"].size(), 1u);
+  const json& s = j["snapshots"][0];
+  EXPECT_EQ(s["id"], 1);
+  EXPECT_EQ(s["initiators"], json::array({"P1"}));
+  EXPECT_EQ(s["complete"], true);
+  EXPECT_EQ(s["markers_sent"], 6);
+  EXPECT_EQ(s["total"], 300);
+  EXPECT_EQ(s["recorded"], json::parse(R"([{"name":"P1","balance":100},
+      {"name":"P2","balance":60},{"name":"P3","balance":100}])"));
+  for (const json& c : s["channels"]) {
+    EXPECT_EQ(c["state"], "closed");
+    EXPECT_EQ(c["transfers"],
+              c["from"] == "P2" && c["to"] == "P1" ? json::array({40}) : json::array());
+  }
+  EXPECT_EQ(j["naive"], json::parse(R"({"reads":[{"name":"P1","balance":110},
+      {"name":"P2","balance":60}],"total":170})"));
+
+  // --format json is the same output.
+  Outcome same = Cutline({"run", "--format", "json", path});
+  EXPECT_EQ(same.status, 0);
+  EXPECT_EQ(same.out, o.out);
+}
+
+TEST_F(CliTest, RunJsonWhileMessagesAreInFlight) {
+  Outcome o = Cutline({"run", "--json",
+                       File("q.txt",
+                            "network P1=100 P2=100\ntransfer P1 P2 30\nsnapshot P1\n")});
+  ASSERT_EQ(o.status, 0) << o;
+  json j = json::parse(o.out);
+  EXPECT_EQ(j["channels"][0]["queue"], json::parse(R"([
+      {"kind":"transfer","amount":30,"seq":1},{"kind":"marker","snapshot":1,"seq":2}])"));
+  EXPECT_EQ(j["snapshots"][0]["complete"], false);
+  EXPECT_FALSE(j["snapshots"][0].contains("total"));
+  EXPECT_EQ(j["total"], 200);
+}
+
+TEST_F(CliTest, RunFormatLabPrintsTheBlock) {
+  Outcome o = Cutline({"run", "--format", "lab", File("lab.txt", kLab)});
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(o.out, kLabEn);
+
+  // No complete snapshot: nothing to print, and it says so.
+  Outcome none = Cutline({"run", "--format", "lab",
+                          File("none.txt", "network A=1 B=1\nsnapshot A\n")});
+  EXPECT_NE(none.status, 0) << none;
+  EXPECT_EQ(none.out, "");
+  EXPECT_EQ(Lines(none.err), 1u) << none;
+}
+
+TEST_F(CliTest, RunDashReadsStandardInput) {
+  Outcome from_file = Cutline({"run", File("demo3.txt", kDemo3)});
+  Outcome from_stdin = Cutline({"run", "-"}, kDemo3);
+  EXPECT_EQ(from_stdin.status, 0) << from_stdin;
+  EXPECT_EQ(from_stdin.err, "");
+  EXPECT_FALSE(from_stdin.out.empty());
+  EXPECT_EQ(from_stdin.out, from_file.out);
+
+  Outcome json_stdin = Cutline({"run", "--json", "-"}, kDemo3);
+  EXPECT_EQ(json_stdin.status, 0);
+  EXPECT_EQ(json::parse(json_stdin.out)["snapshots"][0]["total"], 300);
+
+  Outcome check_stdin = Cutline({"check", "-"}, kDemo3);
+  EXPECT_EQ(check_stdin.status, 0) << check_stdin;
+}
+
+TEST_F(CliTest, CheckPassesAGoodRun) {
+  Outcome o = Cutline({"check", File("demo3.txt", kDemo3)});
+  EXPECT_TRUE(o.exited);
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(o.out,
+            "ok: 1 complete snapshot checked: consistent cuts, exact channel states, "
+            "total $300 conserved\n");
+
+  // An incomplete snapshot is reported, not judged.
+  Outcome partial = Cutline({"check", File("p.txt", "network A=5 B=5\nsnapshot A\n")});
+  EXPECT_EQ(partial.status, 0) << partial;
+  EXPECT_TRUE(Contains(partial.out, "snapshot 1 is not complete")) << partial;
+  EXPECT_TRUE(Contains(partial.out, "ok: 0 complete snapshots checked")) << partial;
+}
+
+TEST_F(CliTest, ScenarioErrorIsOneLineNamingTheLine) {
+  std::string path = File("bad.txt",
+                          "network P1=100 P2=100\n"
+                          "transfer P1 P2 30\n"
+                          "transfer P1 P2 500\n"
+                          "transfer P1 P2 1\n");
+  for (const char* cmd : {"run", "check"}) {
+    Outcome o = Cutline({cmd, path});
+    EXPECT_TRUE(o.exited) << o;
+    EXPECT_EQ(o.status, kExitUsage) << cmd << o;
+    EXPECT_EQ(o.err, "cutline: error: line 3: P1 has only $70, cannot send $500\n")
+        << cmd << o;
+  }
+  ExpectUsageError({"run", "--json", "-"}, "line 2: unknown command",
+                   "network A=1 B=1\nfly A\n");
+  ExpectUsageError({"run", File("first.txt", "transfer A B 1\n")}, "line 1");
+  ExpectUsageError({"run", File("empty.txt", "")}, "network");
+  ExpectUsageError({"run", File("amount.txt", "network A=1 B=1\n\ntransfer A B 3.5\n")},
+                   "line 3");
+  // --json prints nothing when the run fails.
+  Outcome j = Cutline({"run", "--json", path});
+  EXPECT_EQ(j.out, "");
+}
+
+// ---------------------------------------------------------------------------
+// demo, lab
+
+TEST_F(CliTest, DemosShowTheirFigures) {
+  struct Case {
+    int id;
+    std::vector<std::string> figures;
+  };
+  for (const Case& c : std::vector<Case>{
+           {1, {"Demo 1: Money in flight is lost", "$270", "lost",
+                "naive reads: P1 $70, P2 $100, P3 $100 (total $270)"}},
+           {2, {"Demo 2: Money counted twice", "$330", "counted twice",
+                "naive reads: P1 $100, P2 $130, P3 $100 (total $330)",
+                "the naive cut is inconsistent"}},
+           {3, {"$300", "[$40]", "P2->P1: closed [$40]",
+                "complete, total $300"}},
+           {4, {"$25", "P2->P3: closed [$25]", "started by P1 and P3",
+                "complete, total $300"}},
+           {5, {"$300", "complete, total $300",
+                "naive reads: P1 $100, P2 $100, P3 $100 (total $300)"}},
+       }) {
+    Outcome o = Cutline({"demo", std::to_string(c.id)});
+    EXPECT_TRUE(o.exited);
+    EXPECT_EQ(o.status, 0) << "demo " << c.id << o;
+    EXPECT_EQ(o.err, "") << "demo " << c.id;
+    EXPECT_EQ(o.out.rfind("Demo " + std::to_string(c.id) + ": ", 0), 0u) << o;
+    EXPECT_TRUE(Contains(o.out, "Final state:")) << o;
+    for (const std::string& f : c.figures) {
+      EXPECT_TRUE(Contains(o.out, f)) << "demo " << c.id << " lacks " << f << o;
+    }
+  }
+  Outcome ja = Cutline({"demo", "2", "--lang", "ja"});
+  EXPECT_EQ(ja.status, 0) << ja;
+  EXPECT_EQ(ja.out.rfind("デモ 2: お金が二重に数えられる\n", 0), 0u) << ja;
+  EXPECT_TRUE(Contains(ja.out, "（合計$330）")) << ja;
+  EXPECT_TRUE(Contains(ja.out, "二重に数えた")) << ja;
+}
+
+TEST_F(CliTest, LabJapaneseIsTheStudyNoteBlockByteForByte) {
+  Outcome o = Cutline({"lab", "--lang", "ja"});
+  EXPECT_TRUE(o.exited);
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(o.out, kLabJa);
+}
+
+TEST_F(CliTest, LabEnglish) {
+  Outcome o = Cutline({"lab"});
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(o.out, kLabEn);
+  EXPECT_EQ(Cutline({"lab", "--lang", "en"}).out, kLabEn);
+}
+
+// ---------------------------------------------------------------------------
+// --help and bad arguments
+
+TEST_F(CliTest, HelpExitsZero) {
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"--help"}, {"-h"}, {"run", "--help"}, {"check", "--help"},
+           {"demo", "--help"}, {"lab", "--help"}, {"serve", "--help"},
+           {"--help-all"}}) {
+    Outcome o = Cutline(args);
+    EXPECT_TRUE(o.exited) << args[0];
+    EXPECT_EQ(o.status, 0) << args[0] << " " << args.back() << o;
+    EXPECT_EQ(o.err, "") << o;
+    EXPECT_TRUE(Contains(o.out, "Usage")) << o;
+  }
+  Outcome app = Cutline({"--help"});
+  for (const char* sub : {"run", "check", "demo", "lab", "serve"}) {
+    EXPECT_TRUE(Contains(app.out, sub)) << sub;
+  }
+  EXPECT_TRUE(Contains(Cutline({"serve", "--help"}).out, "--port"));
+  EXPECT_TRUE(Contains(Cutline({"run", "--help"}).out, "--format"));
+}
+
+TEST_F(CliTest, BadArgumentsAreOneLineAndStatus2) {
+  std::string good = File("good.txt", kDemo3);
+  ExpectUsageError({}, "subcommand");
+  ExpectUsageError({"frobnicate"}, "frobnicate");
+  ExpectUsageError({"demo", "9"}, "9");
+  ExpectUsageError({"demo", "0"}, "0");
+  ExpectUsageError({"demo", "x"}, "x");
+  ExpectUsageError({"demo"}, "required");
+  ExpectUsageError({"demo", "1", "--lang", "fr"}, "fr");
+  ExpectUsageError({"run", "--format", "xml", good}, "xml");
+  ExpectUsageError({"run"}, "required");
+  ExpectUsageError({"check"}, "required");
+  ExpectUsageError({"lab", "--lang", "fr"}, "fr");
+  ExpectUsageError({"lab", "extra"}, "extra");
+  ExpectUsageError({"run", good, "--bogus"}, "--bogus");
+}
+
+TEST_F(CliTest, UnreadableFilesAreOneLineAndStatus2) {
+  std::string missing = (dir_ / "does-not-exist.txt").string();
+  ExpectUsageError({"run", missing}, missing);
+  ExpectUsageError({"check", missing}, missing);
+  ExpectUsageError({"run", "--json", missing}, missing);
+  ExpectUsageError({"run", dir_.string()}, dir_.string());
+  ExpectUsageError({"check", dir_.string()}, dir_.string());
+  ExpectUsageError({"run", "--format", "lab", dir_.string()}, dir_.string());
+}
+
+TEST_F(CliTest, ServePortOutOfRangeIsStatus2) {
+  for (const char* port : {"70000", "65536", "-1", "http"}) {
+    ExpectUsageError({"serve", "--port", port}, "--port");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// serve, as a real process
+
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::vector<std::string>& args) {
+    int pipe_out[2];
+    if (::pipe(pipe_out) != 0) return;
+    err_ = TempFd();
+    int in = TempFd();
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::close(pipe_out[0]);
+      ExecCutline(args, in, pipe_out[1], err_);
+    }
+    ::close(pipe_out[1]);
+    ::close(in);
+    out_ = pipe_out[0];
+  }
+  ~ServeProcess() {
+    if (pid_ > 0 && !reaped_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    if (out_ >= 0) ::close(out_);
+    if (err_ >= 0) ::close(err_);
+  }
+  // Standard output until `n` newlines or end of output, or the time limit.
+  std::string ReadLines(std::size_t n, std::chrono::milliseconds limit) {
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    while (Lines(out_text_) < n) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      pollfd p{out_, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+      char buf[4096];
+      ssize_t r = ::read(out_, buf, sizeof buf);
+      if (r <= 0) break;
+      out_text_.append(buf, static_cast<std::size_t>(r));
+    }
+    return out_text_;
+  }
+  // Exit status, or -1 if it did not exit by itself within `limit`.
+  int Wait(std::chrono::milliseconds limit) {
+    int wstatus = 0;
+    bool done = WaitFor(pid_, limit, &wstatus);
+    reaped_ = true;
+    if (!done || !WIFEXITED(wstatus)) return -1;
+    return WEXITSTATUS(wstatus);
+  }
+  std::string Err() { return ReadFd(err_); }
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+  int out_ = -1, err_ = -1;
+  bool reaped_ = false;
+  std::string out_text_;
+};
+
+// Reads "cutline serving http://127.0.0.1:PORT/ (Ctrl-C to stop)".
+int ServingPort(const std::string& first_line) {
+  std::smatch m;
+  std::regex re(R"(^cutline serving http://127\.0\.0\.1:(\d+)/ )");
+  if (!std::regex_search(first_line, m, re)) return -1;
+  return std::stoi(m[1]);
+}
+
+void ExpectCleanStopOn(int signal) {
+  ServeProcess serve({"serve", "--port", "0"});
+  ASSERT_GT(serve.pid(), 0);
+  std::string first = serve.ReadLines(1, std::chrono::seconds(20));
+  int port = ServingPort(first);
+  ASSERT_GT(port, 0) << "printed: " << first << "\nstderr: " << serve.Err();
+
+  httplib::Client client("127.0.0.1", port);
+  client.set_read_timeout(10, 0);
+  auto health = client.Get("/api/health");
+  ASSERT_TRUE(health) << httplib::to_string(health.error());
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(json::parse(health->body)["ok"], true);
+  auto page = client.Get("/");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_EQ(page->get_header_value("Content-Type").rfind("text/html", 0), 0u);
+  auto run = client.Post("/api/run", R"({"scenario":"network A=1 B=2\n"})",
+                         "application/json");
+  ASSERT_TRUE(run);
+  EXPECT_EQ(json::parse(run->body)["state"]["total"], 3);
+  client.stop();  // an idle keep-alive connection must not hold the stop up
+
+  auto sent = std::chrono::steady_clock::now();
+  ASSERT_EQ(::kill(serve.pid(), signal), 0);
+  int status = serve.Wait(std::chrono::seconds(5));
+  auto took = std::chrono::steady_clock::now() - sent;
+  EXPECT_EQ(status, 0) << "stderr: " << serve.Err();
+  EXPECT_LT(took, std::chrono::seconds(3));
+  std::string all = serve.ReadLines(2, std::chrono::seconds(2));
+  EXPECT_TRUE(Contains(all, "cutline: stopped\n")) << all;
+  EXPECT_EQ(serve.Err(), "");
+
+  // Nothing listens there any more.
+  httplib::Client after("127.0.0.1", port);
+  after.set_connection_timeout(2, 0);
+  EXPECT_FALSE(after.Get("/api/health"));
+}
+
+TEST(ServeTest, SigintStopsCleanly) { ExpectCleanStopOn(SIGINT); }
+TEST(ServeTest, SigtermStopsCleanly) { ExpectCleanStopOn(SIGTERM); }
+
+TEST(ServeTest, StopsCleanlyWithAnIdleConnectionOpen) {
+  ServeProcess serve({"serve", "--port", "0"});
+  int port = ServingPort(serve.ReadLines(1, std::chrono::seconds(20)));
+  ASSERT_GT(port, 0);
+  httplib::Client client("127.0.0.1", port);
+  client.set_keep_alive(true);
+  auto health = client.Get("/api/health");
+  ASSERT_TRUE(health);
+  ASSERT_EQ(::kill(serve.pid(), SIGINT), 0);
+  EXPECT_EQ(serve.Wait(std::chrono::seconds(10)), 0) << serve.Err();
+}
+
+TEST(ServeTest, PortInUseIsAnErrorNotAHang) {
+  ServeProcess first({"serve", "--port", "0"});
+  int port = ServingPort(first.ReadLines(1, std::chrono::seconds(20)));
+  ASSERT_GT(port, 0);
+  Outcome second = Cutline({"serve", "--port", std::to_string(port)});
+  EXPECT_TRUE(second.exited) << second;
+  EXPECT_NE(second.status, 0) << second;
+  EXPECT_EQ(second.out, "");
+  EXPECT_EQ(Lines(second.err), 1u) << second;
+  EXPECT_TRUE(Contains(second.err, std::to_string(port))) << second;
+  ASSERT_EQ(::kill(first.pid(), SIGINT), 0);
+  EXPECT_EQ(first.Wait(std::chrono::seconds(5)), 0);
+}
+
+}  // namespace
