@@ -1,6 +1,8 @@
 // Shared helpers for the benchmarks.
 #pragma once
 
+#include <time.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +25,15 @@ inline bank::Config CompleteBank(std::uint32_t n, bank::Amount balance,
   }
   config.keep_history = keep_history;
   return config;
+}
+
+// CPU time of the calling thread (user + system, so page faults count), in
+// seconds. Unlike wall time it does not grow while other processes hold the
+// CPU, which matters on a shared 2-core machine.
+inline double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 // Child-process entry point (see main.cc): runs one phase of the snapshot

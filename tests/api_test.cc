@@ -96,6 +96,64 @@ RawResponse RawExchange(int port, const std::string& request) {
   return out;
 }
 
+// One connection, one request at a time: each answer is read by its
+// Content-Length, so the connection can carry the next request.
+class RawConnection {
+ public:
+  explicit RawConnection(int port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    timeval tv{10, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~RawConnection() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RawResponse Exchange(const std::string& request) {
+    RawResponse out;
+    if (fd_ < 0) return out;
+    std::size_t sent = 0;
+    while (sent < request.size()) {
+      ssize_t n = ::send(fd_, request.data() + sent, request.size() - sent,
+                         MSG_NOSIGNAL);
+      if (n <= 0) return out;
+      sent += static_cast<std::size_t>(n);
+    }
+    std::size_t end_of_head;
+    while ((end_of_head = buffer_.find("\r\n\r\n")) == std::string::npos) {
+      if (!Fill()) return out;
+    }
+    out.head = buffer_.substr(0, end_of_head);
+    if (out.head.rfind("HTTP/1.1 ", 0) == 0) out.status = std::atoi(out.head.c_str() + 9);
+    std::size_t length = std::strtoul(out.Header("Content-Length").c_str(), nullptr, 10);
+    while (buffer_.size() < end_of_head + 4 + length) {
+      if (!Fill()) break;
+    }
+    out.body = buffer_.substr(end_of_head + 4, length);
+    buffer_.erase(0, std::min(buffer_.size(), end_of_head + 4 + length));
+    return out;
+  }
+
+ private:
+  bool Fill() {
+    char buf[65536];
+    ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+    if (n <= 0) return false;
+    buffer_.append(buf, static_cast<std::size_t>(n));
+    return true;
+  }
+  int fd_ = -1;
+  std::string buffer_;
+};
+
 std::string RawGet(const std::string& target, const std::string& method = "GET") {
   return method + " " + target +
          " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
@@ -503,6 +561,24 @@ TEST_F(ServerTest, MalformedJsonIs400) {
   }
 }
 
+// Form uploads and broken encodings are bad bodies too: 400 with a JSON
+// error, never a crash or a 500.
+TEST_F(ServerTest, FormUploadsAndBrokenEncodingsAre400) {
+  const std::string multipart =
+      "--XyZ\r\nContent-Disposition: form-data; name=\"scenario\"\r\n\r\n"
+      "network A=1 B=1\r\n--XyZ--\r\n";
+  for (const RawResponse& res : {
+           RawExchange(port_, RawPost(multipart, "multipart/form-data; boundary=XyZ")),
+           RawExchange(port_, RawPost("x", "multipart/form-data")),
+           RawExchange(port_, RawPost("{\"scenario\": 1}", "application/json",
+                                      "Content-Encoding: gzip\r\n")),
+       }) {
+    EXPECT_EQ(res.status, 400) << res.head << "\n" << res.body;
+    ASSERT_TRUE(IsJson(res.Header("Content-Type"))) << res.head;
+    EXPECT_TRUE(json::parse(res.body)["error"].is_string());
+  }
+}
+
 TEST_F(ServerTest, BodyThatIsNotAnObjectIs400) {
   for (const char* body : {"[1, 2]", "\"network A=1 B=1\"", "42", "null", "true"}) {
     auto res = client_->Post("/api/run", body, "application/json");
@@ -592,6 +668,31 @@ TEST_F(ServerTest, ChunkedBodyOver64KiBIs413) {
 
   RawResponse far_over = RawExchange(port_, head + Chunked(BodyOfSize(1 << 20), 8192));
   EXPECT_EQ(far_over.status, 413) << far_over.head;
+}
+
+// A body over the limit is still read to its end (and dropped), so the
+// connection stays usable: the next request on it gets its own answer.
+// (One request at a time: httplib 0.11 does not answer pipelined requests.)
+TEST_F(ServerTest, ConnectionStaysInStepAfterA413) {
+  std::string big = BodyOfSize(100000);
+  const std::string chunked =
+      "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
+      Chunked(big, 4096);
+  const std::string with_length =
+      "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      "Content-Length: " + std::to_string(big.size()) + "\r\n\r\n" + big;
+  for (const std::string& first : {chunked, with_length}) {
+    SCOPED_TRACE(first.substr(0, first.find("\r\n\r\n")));
+    RawConnection conn(port_);
+    RawResponse refused = conn.Exchange(first);
+    EXPECT_EQ(refused.status, 413) << refused.head;
+    EXPECT_EQ(json::parse(refused.body)["error"], "the body is over 65536 bytes");
+    RawResponse next = conn.Exchange(
+        "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(next.status, 200) << next.head;
+    EXPECT_EQ(next.body.rfind(R"({"ok":true)", 0), 0u) << next.body;
+  }
 }
 
 // A gzip body is small on the wire; what counts is the JSON it expands to.

@@ -1,20 +1,27 @@
 // The page's only link to the simulation: the server's HTTP API (docs/api.md).
 
+// reason: the server's reason alone; full: with the line it names ("line 3: ..."), for texts
+// the visitor did not type command by command (an imported file, a shared link).
 export class Refusal extends Error {
-  constructor(reason, line) {
+  constructor(reason, full, line) {
     super(reason);
     this.reason = reason;
+    this.full = full || reason;
     this.line = line;
   }
 }
 
 // Runs a whole scenario. Resolves to the server's result; rejects with Refusal when the
-// server refuses the scenario (422, 400, 413), with another Error when it cannot be reached.
+// server refuses the scenario, with another Error when it cannot be reached.
+// A refusal is an ordinary answer here, not a failed request: `error_status: 200` asks the
+// server to send it with status 200 (as {"error", "line", "message"}), so that the browser
+// does not log a failed load on the console each time a click is refused. A 422 is handled
+// the same way.
 export async function runScenario(text, lang) {
   const res = await fetch('api/run', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ scenario: text, lang }),
+    body: JSON.stringify({ scenario: text, lang, error_status: 200 }),
   });
   let body = null;
   try {
@@ -22,8 +29,8 @@ export async function runScenario(text, lang) {
   } catch {
     body = null;
   }
-  if (res.ok && body) return body;
-  if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.line);
+  if (res.ok && body && !('error' in body)) return body;
+  if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.error, body.line);
   throw new Error(`HTTP ${res.status}`);
 }
 

@@ -281,7 +281,7 @@ function importFile(file) {
       commit(next, result);
       notify(t('imported', { n: next.length, file: file.name }), 'info');
     } catch (e) {
-      if (e instanceof Refusal) showRefusal(e.reason, 'importRefused');
+      if (e instanceof Refusal) showRefusal(e.full, 'importRefused');
       else throw e;
     }
   });
@@ -312,7 +312,7 @@ function openFromHash() {
         next = cmds;
         opened = true;
       } catch (e) {
-        showRefusal(e instanceof Refusal ? e.reason : (e.message || String(e)), 'linkRefused');
+        showRefusal(e instanceof Refusal ? e.full : (e.message || String(e)), 'linkRefused');
       }
     }
     const result = await run(next);

@@ -61,7 +61,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   }
   const columns = c + 1;
   const avail = Math.max(300, (scrollEl.clientWidth || 600) - 4);
-  const step = Math.max(16, Math.min(30, (avail - X0 - 56) / Math.max(columns, 1)));
+  const step = Math.max(16, Math.min(56, (avail - X0 - 56) / Math.max(columns, 1)));
   const xOf = (e) => X0 + col.get(e.i) * step;
   const xNow = X0 + Math.max(columns - 1, 0) * step + step;
   const width = Math.max(avail, xNow + 56);
@@ -78,6 +78,11 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
     svg('text', { x: 10, y: row.get(n) + 4, class: 'st-name' }, base, n);
   }
   svg('text', { x: width - 14, y: 16, 'text-anchor': 'end', class: 'st-time' }, base, t('time'));
+  if (columns > 0) {
+    // "Now": where undelivered messages are, still on their way.
+    svg('line', { x1: xNow, y1: Y0 - 16, x2: xNow, y2: height - 30, class: 'st-now' }, base);
+    svg('text', { x: xNow, y: height - 16, 'text-anchor': 'middle', class: 'st-time' }, base, t('now'));
+  }
 
   const sends = history.filter((e) => e.kind === 'send');
   const delivers = new Map(history.filter((e) => e.kind === 'deliver').map((e) => [e.seq, e]));
@@ -146,11 +151,11 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   if (snap) {
     const pending = names.some((n) => !recAt.has(n));
     const status = snapBackward.size ? t('inconsistent') : (pending ? t('inProgress') : t('consistent'));
-    drawCut(recAt, 'cut-snapshot', `${t('snapCut')}: ${status}`, snapBackward.size > 0, false);
+    drawCut(recAt, 'cut-snapshot', t('cutLabel', { cut: t('snapCut'), status }), snapBackward.size > 0, false);
   }
   if (readAt.size) {
     const status = naiveBackward.size ? t('inconsistent') : t('consistent');
-    drawCut(readAt, 'cut-naive', `${t('naiveCut')}: ${status}`, naiveBackward.size > 0, true);
+    drawCut(readAt, 'cut-naive', t('cutLabel', { cut: t('naiveCut'), status }), naiveBackward.size > 0, true);
   }
 
   // Points on top.

@@ -102,8 +102,9 @@ std::string BodyTooLarge() {
 // Reads the body of /api/run here, not in httplib: its limit must hold
 // whatever the Content-Type (httplib refuses form-encoded bodies over 8 KiB),
 // for chunked bodies and after decompression (httplib checks only
-// Content-Length). Past the limit the rest is read and dropped, so that the
-// connection stays in step. Returns 0, or the error status to answer with.
+// Content-Length). Past the limit the rest is read and dropped, as httplib
+// does, so that the client gets the answer rather than a reset connection.
+// Returns 0, or the error status to answer with.
 int ReadBody(const httplib::Request& req, httplib::Response& res,
              const httplib::ContentReader& reader, std::string* out) {
   bool too_large = false;

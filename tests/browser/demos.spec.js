@@ -108,7 +108,9 @@ test('Lab demo: the study note run, A $100 + B $60 + $40 on B->A = $200', async 
   await expect(channelRow(page, 'B', 'A')).toContainText('$40');
   await expect(cl.locator('.cl-total')).toContainText('A $100 + B $60 + B→A $40 = $200');
   await cl.locator('details.lab summary').click();
-  await expect(cl.locator('details.lab pre')).toContainText('200');
+  // The study note's figures: process states 160 + in flight 40 = 200.
+  await expect(cl.locator('details.lab pre')).toContainText('160');
+  await expect(cl.locator('details.lab pre')).toContainText('= 160 + 40 = 200');
   await expect(page.locator('#invariant')).toContainText('= total $200');
   await snap(page, testInfo, 'lab-end');
 });

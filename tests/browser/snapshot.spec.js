@@ -23,6 +23,16 @@ async function expectColours(page, expected) {
   }
 }
 
+// Clicks the middle of a channel's line, as a visitor would (a horizontal line has no height,
+// so Playwright's element click would wait for it to become "visible").
+async function clickLine(page, from, to) {
+  const r = await line(page, from, to).evaluate((el) => {
+    const b = el.getBoundingClientRect();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  });
+  await page.mouse.click(r.x, r.y);
+}
+
 async function transfer(page, from, to, amount) {
   await page.getByLabel('From', { exact: true }).selectOption(from);
   await page.getByLabel('To', { exact: true }).selectOption(to);
@@ -38,7 +48,7 @@ test('a snapshot by clicking: colours of channels and boxes change as it runs', 
 
   await transfer(page, 'P2', 'P1', 40);
   const p2p1 = page.locator('#network-svg .channel[data-from="P2"][data-to="P1"]');
-  await expect(p2p1.locator('.nmsg-transfer')).toHaveText('$40');
+  await expect(p2p1.locator('.nmsg-transfer text')).toHaveText('$40');
   expect(await fill(p2p1.locator('.nmsg-transfer rect'))).toBe(TRANSFER_FILL);
 
   await page.getByRole('button', { name: 'Start Snapshot at P1' }).click();
@@ -50,22 +60,27 @@ test('a snapshot by clicking: colours of channels and boxes change as it runs', 
   await expect(box(page, 'P2')).not.toHaveClass(/recorded/);
   await expectColours(page, { 'P2>P1': ORANGE, 'P3>P1': ORANGE, 'P1>P2': GREY, 'P2>P3': GREY });
   const p1p2 = page.locator('#network-svg .channel[data-from="P1"][data-to="P2"]');
-  await expect(p1p2.locator('.nmsg-marker')).toHaveText('marker');
+  await expect(p1p2.locator('.nmsg-marker text')).toHaveText('marker');
   expect(await fill(p1p2.locator('.nmsg-marker rect'))).toBe(MARKER_FILL);
+  // A transfer sent right after recording travels behind P1's marker to P3.
+  await transfer(page, 'P1', 'P3', 30);
+  const p1p3 = page.locator('#network-svg .channel[data-from="P1"][data-to="P3"]');
+  await expect(p1p3.locator('.nmsg text')).toHaveText(['marker', '$30']);
   // The $40 sent before the marker is the head of P2->P1: clicking it delivers it into the record.
   await p2p1.locator('.nmsg.head rect').click();
   await settle(page);
-  await expect(box(page, 'P1').locator('.branch-balance')).toHaveText('$140');
+  await expect(box(page, 'P1').locator('.branch-balance')).toHaveText('$110');
   const cl = region(page, 'Chandy-Lamport snapshot');
   await expect(cl.locator('tr[data-channel="P2->P1"]')).toContainText('recording: so far $40');
 
   // Clicking the channel line P1->P2 delivers P1's marker: P2 records $60, P1->P2 closes empty.
-  await line(page, 'P1', 'P2').click();
+  await clickLine(page, 'P1', 'P2');
   await settle(page);
   await expect(box(page, 'P2')).toHaveClass(/recorded/);
   await expect(box(page, 'P2').locator('.rec-tag')).toHaveText('recorded $60');
   await expectColours(page, { 'P1>P2': GREEN, 'P3>P2': ORANGE, 'P2>P1': ORANGE, 'P1>P3': GREY });
   await expect(cl.locator('.cl-markers')).toContainText('4 of 6');
+  await expect(page.locator('#invariant')).toContainText('Balances $270 + in flight $30 = total $300');
   await expect(cl.locator('.badge')).toHaveText('running');
   await snap(page, testInfo, 'bank-mid-snapshot');
   // The README's picture: the Bank page mid-snapshot at 1280x800. Written when missing, or
@@ -89,6 +104,7 @@ test('a snapshot by clicking: colours of channels and boxes change as it runs', 
   for (const name of ['P1', 'P2', 'P3']) expect(await fill(box(page, name).locator('rect.branch-box'))).toBe(BOX_BLUE);
   await expect(cl.locator('.badge')).toHaveText('complete');
   await expect(cl.locator('.cl-total')).toContainText('P1 $100 + P2 $60 + P3 $100 + P2→P1 $40 = $300');
+  await expect(cl.locator('tr[data-channel="P1->P3"]')).toContainText('closed: state empty');
   await snap(page, testInfo, 'bank-snapshot-complete');
 });
 
@@ -118,7 +134,7 @@ test('deliver on a chosen channel from the keyboard', async ({ page }) => {
   await page.keyboard.press('Enter');
   await settle(page);
   await expect(box(page, 'P2').locator('.branch-balance')).toHaveText('$120');
-  await expect(page.locator('#network-svg .channel[data-from="P1"][data-to="P2"] .nmsg')).toHaveText('$30');
+  await expect(page.locator('#network-svg .channel[data-from="P1"][data-to="P2"] .nmsg text')).toHaveText('$30');
   await expect(page.locator('#invariant')).toContainText('Balances $270 + in flight $30 = total $300');
   // Focus stays on the channel after the redraw, so it can be pressed again.
   await expect(page.locator('#network-svg .channel[data-from="P3"][data-to="P2"]')).toBeFocused();
