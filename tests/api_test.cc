@@ -791,6 +791,29 @@ TEST_F(ServerTest, RefusedTransfersAre422NamingTheReason) {
   EXPECT_EQ(over["message"], "P1 has only $100, cannot send $150");
 }
 
+TEST_F(ServerTest, ErrorStatusLetsThePageTakeARefusalAsAnAnswer) {
+  const std::string scenario = "network P1=100 P2=100\ntransfer P1 P2 150\n";
+  json refused = RunError(scenario, 422);
+  for (int asked : {200, 422}) {
+    auto res = Run(json{{"scenario", scenario}, {"error_status", asked}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, asked);
+    EXPECT_EQ(json::parse(res->body), refused);  // the same body either way
+  }
+  // A good run is 200 with the report, whatever was asked.
+  auto good = Run(json{{"scenario", "network P1=1 P2=1\n"}, {"error_status", 200}});
+  ASSERT_TRUE(good);
+  EXPECT_EQ(good->status, 200);
+  EXPECT_FALSE(json::parse(good->body).contains("error"));
+  for (const json& bad : {json(404), json("200"), json(nullptr)}) {
+    auto res = Run(json{{"scenario", scenario}, {"error_status", bad}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << bad;
+    EXPECT_NE(json::parse(res->body)["error"].get<std::string>().find("error_status"),
+              std::string::npos);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Paths and methods
 

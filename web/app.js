@@ -303,19 +303,22 @@ async function shareLink() {
 function openFromHash() {
   const { s } = parseHash(location.hash);
   enqueue(async () => {
-    let next = [app.presets.bank];
-    let opened = false;
+    let next = null;
+    let result = null;
     if (s) {
       try {
-        const cmds = toCommands(decodeScenario(s));
-        await run(cmds);
-        next = cmds;
-        opened = true;
+        next = toCommands(decodeScenario(s));
+        result = await run(next);
       } catch (e) {
+        result = null;
         showRefusal(e instanceof Refusal ? e.full : (e.message || String(e)), 'linkRefused');
       }
     }
-    const result = await run(next);
+    const opened = result !== null;
+    if (!opened) {
+      next = [app.presets.bank];
+      result = await run(next);
+    }
     app.demo = null;
     app.caption = '';
     commit(next, result);
@@ -334,12 +337,18 @@ async function loadDemos() {
   }
 }
 
-function switchLang(next) {
-  stopPlay();
+// Sets the language of the page's own texts and of the switch's pressed state.
+function applyLang(next) {
   setLang(next);
   applyStatic();
-  clearNotice();
+  for (const o of document.querySelectorAll('.lang-switch button')) o.setAttribute('aria-pressed', String(o.dataset.lang === lang()));
   app.branchKey = '';
+}
+
+function switchLang(next) {
+  stopPlay();
+  applyLang(next);
+  clearNotice();
   enqueue(async () => {
     await loadDemos();
     if (app.demo) app.caption = captionFor(app.demo);
@@ -452,10 +461,7 @@ function render() {
 // ---- wiring ----
 function wire() {
   for (const b of document.querySelectorAll('.lang-switch button')) {
-    b.addEventListener('click', () => {
-      for (const o of document.querySelectorAll('.lang-switch button')) o.setAttribute('aria-pressed', String(o === b));
-      switchLang(b.dataset.lang);
-    });
+    b.addEventListener('click', () => switchLang(b.dataset.lang));
   }
   $('preset-bank').addEventListener('click', () => loadPreset('bank'));
   $('preset-lab').addEventListener('click', () => loadPreset('lab'));
@@ -485,11 +491,9 @@ function wire() {
   $('share').addEventListener('click', shareLink);
   window.addEventListener('hashchange', () => {
     if (location.hash !== app.writtenHash) {
-      const { lang: l } = parseHash(location.hash);
-      if (l && l !== lang()) {
-        setLang(l);
-        applyStatic();
-        app.branchKey = '';
+      const l = parseHash(location.hash).lang || 'en';
+      if (l !== lang()) {
+        applyLang(l);
         enqueue(async () => {
           await loadDemos();
           renderDemoButtons();
@@ -507,10 +511,7 @@ function wire() {
 }
 
 function init() {
-  const { lang: l } = parseHash(location.hash);
-  setLang(l || 'en');
-  for (const o of document.querySelectorAll('.lang-switch button')) o.setAttribute('aria-pressed', String(o.dataset.lang === lang()));
-  applyStatic();
+  applyLang(parseHash(location.hash).lang || 'en');
   wire();
   renderDemoButtons();
   enqueue(async () => {

@@ -151,10 +151,20 @@ void HandleRun(const httplib::Request& req, httplib::Response& res,
       return SendError(res, 400, "field \"lang\" must be \"en\" or \"ja\"");
     }
   }
+  // A scenario error is answered with 422, or with the status the caller asks for
+  // ("error_status": 200 or 422): the page takes a refusal as an ordinary answer.
+  int error_status = 422;
+  if (auto e = body.find("error_status"); e != body.end()) {
+    if (*e == 200) {
+      error_status = 200;
+    } else if (*e != 422) {
+      return SendError(res, 400, "field \"error_status\" must be 200 or 422");
+    }
+  }
   const std::string& text = scenario->get_ref<const std::string&>();
   if (CountCommands(text) > kMaxScenarioCommands) {
     return SendError(
-        res, 422,
+        res, error_status,
         lang == Lang::kJa
             ? fmt::format("シナリオのコマンドは{}までです", kMaxScenarioCommands)
             : fmt::format("the scenario has more than {} commands",
@@ -174,7 +184,7 @@ void HandleRun(const httplib::Request& req, httplib::Response& res,
     } else {
       error["message"] = s.message(lang);
     }
-    return SendJson(res, 422, error);
+    return SendJson(res, error_status, error);
   }
   SendJson(res, 200, report);
 }
