@@ -724,7 +724,8 @@ TEST_F(ServerTest, ScenarioOver2000CommandsIs422) {
   json over = RunError(exactly + "read P2\n", 422);
   EXPECT_NE(over["error"].get<std::string>().find("2000"), std::string::npos)
       << over;
-  EXPECT_FALSE(over.contains("line"));
+  // 1 preset + blank + comment + 1999 x (read, blank): read P2 is line 4002.
+  EXPECT_EQ(over["line"], 4002);
   // lang is the language of error messages too.
   json over_ja = RunError(exactly + "read P2\n", 422, "ja");
   EXPECT_NE(over_ja["error"], over["error"]);
@@ -741,6 +742,26 @@ TEST_F(ServerTest, NetworkOver10BranchesIs422) {
   json over = RunError(ten + " N11=5\n", 422);
   EXPECT_EQ(over["line"], 1);
   EXPECT_NE(over["message"].get<std::string>().find("10"), std::string::npos);
+}
+
+TEST_F(ServerTest, RunOverTheEventBudgetIs422) {
+  // Ten branches: each snapshot and drain is about 290 events (90 markers
+  // sent, delivered and closing a channel, plus records and parts done), so
+  // 200 of them cross the 50,000-event budget, on a body of a few KiB.
+  std::string text = "network";
+  for (int i = 1; i <= 10; ++i) text += " N" + std::to_string(i) + "=1";
+  text += "\n";
+  for (int i = 0; i < 200; ++i) text += "snapshot N1\ndrain\n";
+  json over = RunError(text, 422);
+  EXPECT_NE(over["message"].get<std::string>().find("50000 events"), std::string::npos)
+      << over;
+  ASSERT_TRUE(over["line"].is_number());
+  EXPECT_GT(over["line"].get<int>(), 300);  // well into the run, not at once
+  // The same run with fewer snapshots is fine.
+  std::string fewer = text.substr(0, text.find("snapshot")) ;
+  for (int i = 0; i < 20; ++i) fewer += "snapshot N1\ndrain\n";
+  json ok = RunOk(fewer);
+  EXPECT_EQ(ok["state"]["snapshots"].size(), 20u);
 }
 
 TEST_F(ServerTest, ScenarioErrorIs422WithTheLine) {

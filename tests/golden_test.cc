@@ -99,7 +99,7 @@ std::string RunDirective(Runner& runner, const std::string& command, int line,
   *handled = true;
   const bank::Bank* bank = runner.bank();
   if (command == "json") {
-    return bank ? StateJson(*bank).dump(2) + "\n" : "no network\n";
+    return bank ? Dump(StateJson(*bank), 2) + "\n" : "no network\n";
   }
   if (command == "lab" || command == "lab-ja") {
     if (!bank) return "no network\n";
@@ -126,7 +126,7 @@ std::string RunDirective(Runner& runner, const std::string& command, int line,
 std::string Fingerprint(const Runner& runner) {
   const bank::Bank* bank = runner.bank();
   if (!bank) return "none";
-  return StateJson(*bank).dump() + "#" + std::to_string(bank->network().history().size()) +
+  return Dump(StateJson(*bank)) + "#" + std::to_string(bank->network().history().size()) +
          "#" + std::to_string(runner.steps().size());
 }
 

@@ -275,6 +275,9 @@ function importFile(file) {
     const text = await file.text();
     const next = toCommands(text);
     try {
+      // The file as it is first, so that a refusal names the file's own line
+      // (the page's tidied copy drops comments and blank lines).
+      await runScenario(text, lang());
       const result = await run(next);
       app.demo = null;
       app.caption = '';

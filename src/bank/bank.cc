@@ -6,81 +6,86 @@
 #include <cctype>
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 namespace cutline::bank {
 
-namespace {
-
-bool ValidName(const std::string& s) {
+bool IsValidBranchName(std::string_view s) {
   if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
   return std::all_of(s.begin(), s.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
   });
 }
 
-}  // namespace
-
 Status Bank::Create(const Config& config, std::optional<Bank>* out) {
   const auto& branches = config.branches;
   if (branches.size() < 2) {
-    return Status::Error("a network needs at least 2 branches");
+    return Status::Error("a network needs at least 2 branches",
+                         "ネットワークには2つ以上の支店が必要です");
   }
   if (branches.size() > std::numeric_limits<NodeId>::max() / 2) {
-    return Status::Error("too many branches");
+    return Status::Error("too many branches", "支店が多すぎます");
   }
   std::vector<std::string> names;
+  std::unordered_map<std::string, NodeId> index;
   Amount total = 0;
   for (const BranchSpec& b : branches) {
-    if (!ValidName(b.name)) {
-      return Status::Error(fmt::format("'{}' is not a valid branch name", b.name));
+    if (!IsValidBranchName(b.name)) {
+      return Status::Error(fmt::format("'{}' is not a valid branch name", b.name),
+                           fmt::format("'{}'は支店名として正しくありません", b.name));
     }
-    if (std::find(names.begin(), names.end(), b.name) != names.end()) {
-      return Status::Error(fmt::format("branch {} is declared twice", b.name));
+    if (!index.emplace(b.name, static_cast<NodeId>(names.size())).second) {
+      return Status::Error(fmt::format("branch {} is declared twice", b.name),
+                           fmt::format("支店{}が2回宣言されています", b.name));
     }
     if (b.balance < 0) {
-      return Status::Error(fmt::format("branch {} has a negative balance", b.name));
+      return Status::Error(fmt::format("branch {} has a negative balance", b.name),
+                           fmt::format("支店{}の残高が負です", b.name));
     }
     if (__builtin_add_overflow(total, b.balance, &total)) {
-      return Status::Error("the bank's total does not fit in 64 bits");
+      return Status::Error("the bank's total does not fit in 64 bits",
+                           "銀行の総額が64ビットに収まりません");
     }
     names.push_back(b.name);
   }
-  auto index = [&](const std::string& n) -> std::optional<NodeId> {
-    auto it = std::find(names.begin(), names.end(), n);
-    if (it == names.end()) return std::nullopt;
-    return static_cast<NodeId>(it - names.begin());
-  };
   std::vector<sim::Link> links;
   if (config.links) {
     std::set<sim::Link> seen;
     for (const auto& [a, b] : *config.links) {
-      auto from = index(a);
-      auto to = index(b);
-      if (!from) return Status::Error(fmt::format("links= names unknown branch {}", a));
-      if (!to) return Status::Error(fmt::format("links= names unknown branch {}", b));
-      if (*from == *to) {
-        return Status::Error(fmt::format("links= has a self-loop {}>{}", a, b));
+      for (const std::string* n : {&a, &b}) {
+        if (!index.count(*n)) {
+          return Status::Error(fmt::format("links= names unknown branch {}", *n),
+                               fmt::format("links= に未知の支店{}があります", *n));
+        }
       }
-      if (!seen.insert({*from, *to}).second) {
-        return Status::Error(fmt::format("links= lists {}>{} twice", a, b));
+      NodeId from = index.at(a), to = index.at(b);
+      if (from == to) {
+        return Status::Error(fmt::format("links= has a self-loop {}>{}", a, b),
+                             fmt::format("links= に自己ループ{}>{}があります", a, b));
       }
-      links.emplace_back(*from, *to);
+      if (!seen.insert({from, to}).second) {
+        return Status::Error(fmt::format("links= lists {}>{} twice", a, b),
+                             fmt::format("links= に{}>{}が2回あります", a, b));
+      }
+      links.emplace_back(from, to);
     }
   } else {
     links = sim::Network::Complete(static_cast<std::uint32_t>(names.size()));
   }
   sim::Network network(static_cast<std::uint32_t>(names.size()), links,
                        config.capacity_transfers, config.keep_history);
-  out->emplace(Bank(config, std::move(names), std::move(network)));
+  out->emplace(Bank(config, std::move(names), std::move(index), std::move(network)));
   (*out)->total_ = total;
   return Status::Ok();
 }
 
-Bank::Bank(Config config, std::vector<std::string> names, sim::Network network)
+Bank::Bank(Config config, std::vector<std::string> names,
+           std::unordered_map<std::string, NodeId> index, sim::Network network)
     : config_(std::move(config)),
       names_(std::move(names)),
+      index_(std::move(index)),
       network_(std::move(network)) {
   for (NodeId n = 0; n < names_.size(); ++n) {
     balances_.push_back(config_.branches[n].balance);
@@ -90,9 +95,9 @@ Bank::Bank(Config config, std::vector<std::string> names, sim::Network network)
 }
 
 std::optional<NodeId> Bank::FindBranch(const std::string& name) const {
-  auto it = std::find(names_.begin(), names_.end(), name);
-  if (it == names_.end()) return std::nullopt;
-  return static_cast<NodeId>(it - names_.begin());
+  auto it = index_.find(name);
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
 }
 
 Status Bank::CheckBranch(NodeId n) const {
@@ -219,6 +224,10 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
                       "参加するには id={}",
                       running->id, running->id));
     }
+    // A snapshot adds 3 events per channel (marker sent, delivered, channel
+    // closed) and 2 per branch (record, part done), plus its completion.
+    network_.history().Reserve(3 * network_.channel_count() +
+                               2 * names_.size() + 1);
     SnapshotInfo fresh;
     fresh.id = snapshots_.size() + 1;
     snapshots_.push_back(fresh);

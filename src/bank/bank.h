@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "bank/status.h"
@@ -18,6 +20,9 @@ namespace cutline::bank {
 using sim::ChannelId;
 using sim::NodeId;
 using Amount = std::int64_t;
+
+// A letter, then letters, digits or '_' (the scenario language's rule).
+bool IsValidBranchName(std::string_view name);
 
 struct BranchSpec {
   std::string name;
@@ -92,7 +97,8 @@ class Bank {
 
  private:
   using Agent = SnapshotAgent<Amount, Amount>;
-  Bank(Config config, std::vector<std::string> names, sim::Network network);
+  Bank(Config config, std::vector<std::string> names,
+       std::unordered_map<std::string, NodeId> index, sim::Network network);
 
   Status CheckBranch(NodeId n) const;
   Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
@@ -104,6 +110,7 @@ class Bank {
 
   Config config_;
   std::vector<std::string> names_;
+  std::unordered_map<std::string, NodeId> index_;  // name -> branch
   sim::Network network_;
   std::vector<Amount> balances_;
   std::vector<Agent> agents_;

@@ -84,7 +84,7 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
   bool ok = RunScenario(text, &runner, format == "text" ? PrintStep : nullptr);
   if (!ok) return kUsageError;
   if (format == "json") {
-    fmt::print("{}\n", cutline::scenario::StateJson(*runner.bank()).dump(2));
+    fmt::print("{}\n", cutline::scenario::Dump(cutline::scenario::StateJson(*runner.bank()), 2));
   } else if (format == "lab") {
     auto block = cutline::scenario::LabBlock(*runner.bank(), lang);
     if (!block) {
@@ -175,9 +175,10 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "Run a scenario file (or - for stdin)");
   run->add_option("file", run_path, "Scenario file, or - for standard input")
       ->required();
-  run->add_flag("--json", run_json, "Print the final state as JSON");
+  auto* json_flag = run->add_flag("--json", run_json, "Print the final state as JSON");
   run->add_option("--format", run_format, "Output: text, json or lab")
-      ->check(CLI::IsMember({"text", "json", "lab"}));
+      ->check(CLI::IsMember({"text", "json", "lab"}))
+      ->excludes(json_flag);
   std::string lang = "en";
   run->add_option("--lang", lang, "Language of the narration: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
@@ -231,12 +232,20 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
 
-  if (*run) {
-    return RunCommand(run_path, run_json ? "json" : run_format, ParseLang(lang));
+  // A scenario can ask for more than the machine has (a network line of
+  // thousands of branches has millions of channels): one line, not a crash.
+  try {
+    if (*run) {
+      return RunCommand(run_path, run_json ? "json" : run_format, ParseLang(lang));
+    }
+    if (*check) return CheckCommand(check_path);
+    if (*demo) return DemoCommand(demo_id, ParseLang(lang));
+    if (*lab) return LabCommand(ParseLang(lang));
+    if (*serve) return cutline::server::Serve(serve_options);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "cutline: error: out of memory: the scenario is too large\n");
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "cutline: error: {}\n", e.what());
   }
-  if (*check) return CheckCommand(check_path);
-  if (*demo) return DemoCommand(demo_id, ParseLang(lang));
-  if (*lab) return LabCommand(ParseLang(lang));
-  if (*serve) return cutline::server::Serve(serve_options);
   return kUsageError;
 }

@@ -1,4 +1,5 @@
-// JSON output: key names and order are a contract (tools outside read them).
+// JSON output: key names and order are a contract (tools outside read them),
+// so every object is built in the order docs/scenario-language.md gives.
 #include "scenario/json_output.h"
 
 #include "bank/naive_reader.h"
@@ -7,7 +8,11 @@
 namespace cutline::scenario {
 
 using bank::NodeId;
-using nlohmann::json;
+using json = Json;
+
+std::string Dump(const Json& j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
 
 namespace {
 
@@ -186,10 +191,10 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
   return out;
 }
 
-Status RunReport(std::string_view text, Lang lang, std::size_t max_branches,
+Status RunReport(std::string_view text, Lang lang, const Limits& limits,
                  json* out, int* error_line) {
   Runner runner(lang);
-  runner.set_max_branches(max_branches);
+  runner.set_limits(limits);
   Status status = runner.RunText(text);
   if (!status.ok()) {
     if (error_line) *error_line = runner.failed_line();

@@ -10,18 +10,25 @@
 
 namespace cutline::scenario {
 
-nlohmann::json StateJson(const bank::Bank& bank);
-nlohmann::json NaiveJson(const bank::Bank& bank);
+// Keys stay in the order they are written: the order is part of the contract.
+using Json = nlohmann::ordered_json;
+
+// Serializes for output; bytes that are not UTF-8 (a scenario may hold
+// anything) become U+FFFD instead of throwing.
+std::string Dump(const Json& j, int indent = -1);
+
+Json StateJson(const bank::Bank& bank);
+Json NaiveJson(const bank::Bank& bank);
 // Every event, each tagged with the index of the step that caused it.
-nlohmann::json HistoryJson(const bank::Bank& bank,
+Json HistoryJson(const bank::Bank& bank,
                            const std::vector<StepResult>& steps);
 
 // Runs a whole scenario and reports every step's narration, the final
 // state, the history, the naive analysis and the lab block (docs/api.md,
-// /api/run). max_branches: see Runner::set_max_branches.
+// /api/run), within `limits`.
 // On error, returns the Status, sets *error_line (0: no line is at fault)
 // and leaves *out untouched.
-Status RunReport(std::string_view text, Lang lang, std::size_t max_branches,
-                 nlohmann::json* out, int* error_line = nullptr);
+Status RunReport(std::string_view text, Lang lang, const Limits& limits,
+                 Json* out, int* error_line = nullptr);
 
 }  // namespace cutline::scenario

@@ -200,13 +200,23 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
         break;
       case EventKind::kPartDone:
         ++i;
-        out.push_back(
-            ja ? fmt::format("{}のスナップショット{}の担当分が完了（すべての入力"
-                             "チャネルからマーカーを受信）",
-                             name(e.node), e.snapshot)
-               : fmt::format("{}'s own part of snapshot {} is done (a marker came "
-                             "on every incoming channel)",
-                             name(e.node), e.snapshot));
+        if (net.Incoming(e.node).empty()) {
+          out.push_back(
+              ja ? fmt::format("{}のスナップショット{}の担当分が完了（入力チャネルが"
+                               "ないので記録だけで終わる）",
+                               name(e.node), e.snapshot)
+                 : fmt::format("{}'s own part of snapshot {} is done (it has no "
+                               "incoming channel to wait for)",
+                               name(e.node), e.snapshot));
+        } else {
+          out.push_back(
+              ja ? fmt::format("{}のスナップショット{}の担当分が完了（すべての入力"
+                               "チャネルからマーカーを受信）",
+                               name(e.node), e.snapshot)
+                 : fmt::format("{}'s own part of snapshot {} is done (a marker "
+                               "came on every incoming channel)",
+                               name(e.node), e.snapshot));
+        }
         break;
       case EventKind::kComplete: {
         ++i;

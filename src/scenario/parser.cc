@@ -10,8 +10,6 @@
 
 namespace cutline::scenario {
 
-namespace {
-
 std::vector<std::string_view> SplitWords(std::string_view line) {
   if (auto hash = line.find('#'); hash != std::string_view::npos) {
     line = line.substr(0, hash);
@@ -33,21 +31,23 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
   return words;
 }
 
-bool IsName(std::string_view s) {
-  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
+namespace {
+
+bool IsName(std::string_view s) { return bank::IsValidBranchName(s); }
 
 // Words are quoted in errors; anything unprintable is shown as '?', so that
 // an error stays one readable line whatever the input held.
 std::string Shown(std::string_view s) {
+  std::size_t cut = std::min<std::size_t>(s.size(), 40);
+  // Never split a UTF-8 character: back up over continuation bytes.
+  while (cut < s.size() && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
   std::string out;
-  for (char c : s.substr(0, 40)) {
+  for (char c : s.substr(0, cut)) {
     out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
   }
-  if (s.size() > 40) out += "...";
+  if (cut < s.size()) out += "...";
   return out;
 }
 
@@ -110,11 +110,11 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
       capacity_seen = true;
       std::int64_t n;
       if (Status s = ParseAmount(value, "capacity", &n); !s.ok()) return s;
-      if (n < 1 || n > std::numeric_limits<std::uint32_t>::max() - 1) {
+      constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max() - 1;
+      if (n < 1 || n > kMax) {
         return Status::Error(
-            fmt::format("capacity must be between 1 and {}",
-                        std::numeric_limits<std::uint32_t>::max() - 1),
-            "capacity は1以上でなければなりません");
+            fmt::format("capacity must be between 1 and {}", kMax),
+            fmt::format("capacity は1から{}まででなければなりません", kMax));
       }
       cmd.capacity_transfers = static_cast<std::uint32_t>(n);
     } else if (key == "snapshots") {
@@ -162,8 +162,8 @@ Status ParseAmount(std::string_view text, std::string_view what,
   });
   if (!digits) {
     return Status::Error(
-        fmt::format("{} '{}' is not a whole number of 0 or more", what, Shown(text)),
-        fmt::format("{} '{}' は0以上の整数ではありません", what, Shown(text)));
+        fmt::format("{} '{}' is not a whole number (digits only)", what, Shown(text)),
+        fmt::format("{} '{}' は整数（数字のみ）ではありません", what, Shown(text)));
   }
   std::int64_t value = 0;
   for (char c : text) {

@@ -42,6 +42,10 @@ using Command = std::variant<NetworkCmd, TransferCmd, DeliverCmd,
                              DeliverNextCmd, DrainCmd, ReadCmd, SnapshotCmd,
                              ShowCmd>;
 
+// The words of a line: split on spaces and tabs (and a CR, so that files
+// with CRLF line ends read the same), comment dropped.
+std::vector<std::string_view> SplitWords(std::string_view line);
+
 // Parses one line. A blank or comment-only line gives *out = nullopt.
 // On error, *out is untouched and the message has no line prefix.
 Status ParseLine(std::string_view line, std::optional<Command>* out);

@@ -11,19 +11,10 @@ namespace {
 
 // The command as written, without its comment and with single spaces.
 std::string Normalized(std::string_view line) {
-  if (auto hash = line.find('#'); hash != std::string_view::npos) {
-    line = line.substr(0, hash);
-  }
   std::string out;
-  bool space = false;
-  for (char c : line) {
-    if (c == ' ' || c == '\t' || c == '\r') {
-      space = !out.empty();
-    } else {
-      if (space) out += ' ';
-      space = false;
-      out += c;
-    }
+  for (std::string_view word : SplitWords(line)) {
+    if (!out.empty()) out += ' ';
+    out += word;
   }
   return out;
 }
@@ -40,6 +31,8 @@ Overloaded(F...) -> Overloaded<F...>;
 Status Runner::RunText(
     std::string_view text,
     const std::function<void(const StepResult&)>& on_step) {
+  // A byte-order mark (some editors write one) is not part of the text.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   int line_no = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -59,7 +52,13 @@ Status Runner::RunText(
 Status Runner::Execute(std::string_view line, int line_no) {
   std::optional<Command> command;
   Status s = ParseLine(line, &command);
+  if (s.ok() && command) s = CheckLimits();
   if (s.ok() && command) s = Apply(*command, line_no);
+  if (s.ok() && command && limits_.max_events > 0 && bank_ &&
+      bank_->network().history().size() > limits_.max_events) {
+    spent_ = true;
+    s = CheckLimits();
+  }
   if (!s.ok()) {
     failed_line_ = line_no;
     return Status::Error(fmt::format("line {}: {}", line_no, s.message()),
@@ -87,6 +86,22 @@ Status Runner::Execute(std::string_view line, int line_no) {
   return Status::Ok();
 }
 
+Status Runner::CheckLimits() const {
+  if (spent_) {
+    return Status::Error(
+        fmt::format("the run is over {} events, more than allowed here",
+                    limits_.max_events),
+        fmt::format("実行が{}イベントを超え、ここでの上限を超えました",
+                    limits_.max_events));
+  }
+  if (limits_.max_commands > 0 && steps_.size() >= limits_.max_commands) {
+    return Status::Error(
+        fmt::format("at most {} commands are allowed here", limits_.max_commands),
+        fmt::format("ここで使えるコマンドは{}までです", limits_.max_commands));
+  }
+  return Status::Ok();
+}
+
 Status Runner::Branch(const std::string& name, bank::NodeId* out) const {
   auto n = bank_->FindBranch(name);
   if (!n) {
@@ -104,10 +119,10 @@ Status Runner::Apply(const Command& command, int line_no) {
           fmt::format("network is given twice (first on line {})", network_line_),
           fmt::format("network が2回あります（最初は{}行目）", network_line_));
     }
-    if (max_branches_ > 0 && network->branches.size() > max_branches_) {
+    if (limits_.max_branches > 0 && network->branches.size() > limits_.max_branches) {
       return Status::Error(
-          fmt::format("at most {} branches are allowed here", max_branches_),
-          fmt::format("ここで使える支店は{}までです", max_branches_));
+          fmt::format("at most {} branches are allowed here", limits_.max_branches),
+          fmt::format("ここで使える支店は{}までです", limits_.max_branches));
     }
     bank::Config config;
     config.branches = network->branches;

@@ -15,6 +15,17 @@
 
 namespace cutline::scenario {
 
+// Bounds on one run, for a front end that must stay cheap whatever it is
+// sent (the server). Zero means no bound.
+struct Limits {
+  std::size_t max_branches = 0;
+  std::size_t max_commands = 0;
+  // The history may grow past this only by the command that crosses it;
+  // that command then fails and the run is spent: a budget cannot be
+  // checked before a `drain` has run.
+  std::size_t max_events = 0;
+};
+
 struct StepResult {
   int line = 0;
   std::string command;           // the line without comment and extra blanks
@@ -35,9 +46,7 @@ class Runner {
   Status RunText(std::string_view text,
                  const std::function<void(const StepResult&)>& on_step = {});
 
-  // A network with more branches is refused (0 = no limit). The server sets
-  // it: the work and the size of a run's report grow with n^2 channels.
-  void set_max_branches(std::size_t n) { max_branches_ = n; }
+  void set_limits(const Limits& limits) { limits_ = limits; }
 
   const bank::Bank* bank() const { return bank_ ? &*bank_ : nullptr; }
   const std::vector<StepResult>& steps() const { return steps_; }
@@ -46,13 +55,15 @@ class Runner {
 
  private:
   Status Apply(const Command& command, int line_no);
+  Status CheckLimits() const;
   Status Branch(const std::string& name, bank::NodeId* out) const;
 
   Lang lang_;
   std::optional<bank::Bank> bank_;
   int network_line_ = 0;
   int failed_line_ = 0;
-  std::size_t max_branches_ = 0;
+  Limits limits_;
+  bool spent_ = false;  // the event budget ran out
   std::vector<StepResult> steps_;
   Narrator narrator_;
 };

@@ -19,11 +19,11 @@ namespace cutline::server {
 
 namespace {
 
-using nlohmann::json;
+using json = scenario::Json;
 
 void SendJson(httplib::Response& res, int status, const json& body) {
   res.status = status;
-  res.set_content(body.dump(), "application/json; charset=utf-8");
+  res.set_content(scenario::Dump(body), "application/json; charset=utf-8");
 }
 
 void SendError(httplib::Response& res, int status, const std::string& message) {
@@ -81,18 +81,6 @@ bool LoadFile(const Options& options, const std::string& path,
   ss << in.rdbuf();
   *body = ss.str();
   return !in.bad();
-}
-
-std::size_t CountCommands(const std::string& text) {
-  std::size_t count = 0;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto hash = line.find('#');
-    if (hash != std::string::npos) line.resize(hash);
-    if (line.find_first_not_of(" \t\r") != std::string::npos) ++count;
-  }
-  return count;
 }
 
 std::string BodyTooLarge() {
@@ -162,17 +150,9 @@ void HandleRun(const httplib::Request& req, httplib::Response& res,
     }
   }
   const std::string& text = scenario->get_ref<const std::string&>();
-  if (CountCommands(text) > kMaxScenarioCommands) {
-    return SendError(
-        res, error_status,
-        lang == Lang::kJa
-            ? fmt::format("シナリオのコマンドは{}までです", kMaxScenarioCommands)
-            : fmt::format("the scenario has more than {} commands",
-                          kMaxScenarioCommands));
-  }
   json report;
   int line = 0;
-  Status s = scenario::RunReport(text, lang, kMaxBranches, &report, &line);
+  Status s = scenario::RunReport(text, lang, kLimits, &report, &line);
   if (!s.ok()) {
     json error = {{"error", s.message(lang)}};
     if (line > 0) {

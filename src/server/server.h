@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "scenario/runner.h"
+
 namespace httplib {
 class Server;
 }
@@ -18,8 +20,10 @@ struct Options {
 };
 
 inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
-inline constexpr std::size_t kMaxScenarioCommands = 2000;
-inline constexpr std::size_t kMaxBranches = 10;
+// What one /api/run may cost: the work and the report grow with the n(n-1)
+// channels and with the history. A page visitor stays far below these.
+inline constexpr scenario::Limits kLimits{
+    .max_branches = 10, .max_commands = 2000, .max_events = 50000};
 
 // Registers every route on `server` (used by Serve and by the API tests).
 void Install(httplib::Server& server, const Options& options);

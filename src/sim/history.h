@@ -3,6 +3,7 @@
 // consistency checker are all computed from it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -41,6 +42,13 @@ class History {
   explicit History(bool enabled = true) : enabled_(enabled) {}
   void Add(const Event& e) {
     if (enabled_) events_.push_back(e);
+  }
+  // Makes room for `more` further events at once (no-op when disabled), so
+  // that a burst such as a snapshot does not double the buffer midway and
+  // hold the old and new copies at the same moment.
+  void Reserve(std::size_t more) {
+    if (!enabled_ || events_.capacity() - events_.size() >= more) return;
+    events_.reserve(std::max(events_.size() + more, 2 * events_.capacity()));
   }
   const std::vector<Event>& events() const { return events_; }
   std::size_t size() const { return events_.size(); }

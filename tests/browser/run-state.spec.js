@@ -98,10 +98,11 @@ test('export then import restores the run', async ({ page }, testInfo) => {
 
   // A file with a bad line is refused with the line and the reason; the run stays as it was.
   const bad = testInfo.outputPath('bad.txt');
-  fs.writeFileSync(bad, 'network P1=100 P2=100\ntransfer P1 P2 500\n');
+  // Comments and blank lines count: the error names the file's own line 4.
+  fs.writeFileSync(bad, '# a run\nnetwork P1=100 P2=100\n\ntransfer P1 P2 500\n');
   await page.locator('#import-file').setInputFiles(bad);
   await settle(page);
-  await expect(page.getByRole('status')).toContainText('The file was refused: line 2');
+  await expect(page.getByRole('status')).toContainText('The file was refused: line 4');
   await expectSomeRun(page);
   await snap(page, testInfo, 'imported');
 });
