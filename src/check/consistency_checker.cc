@@ -61,18 +61,6 @@ std::string AmountList(const std::vector<Amount>& amounts) {
   return out + "]";
 }
 
-const char* RecordingName(ChannelRecording r) {
-  switch (r) {
-    case ChannelRecording::kNotRecorded:
-      return "not recorded";
-    case ChannelRecording::kRecording:
-      return "recording";
-    case ChannelRecording::kClosed:
-      return "closed";
-  }
-  return "?";
-}
-
 class Checker {
  public:
   explicit Checker(const RunRecord& run)
@@ -369,7 +357,7 @@ class Checker {
       const bank::ChannelRecord& claimed = claim.channels[c];
       if (claimed.state != ChannelRecording::kClosed) {
         Snapshot(id, fmt::format("channel {} is '{}', not closed",
-                                 ChannelName(c), RecordingName(claimed.state)));
+                                 ChannelName(c), ChannelRecordingName(claimed.state)));
       }
       // Undelivered ones (kNever) sort last, then by send order.
       std::sort(expected[c].begin(), expected[c].end(),

@@ -16,18 +16,6 @@ std::string Dump(const Json& j, int indent) {
 
 namespace {
 
-const char* RecordingName(ChannelRecording r) {
-  switch (r) {
-    case ChannelRecording::kNotRecorded:
-      return "not recorded";
-    case ChannelRecording::kRecording:
-      return "recording";
-    case ChannelRecording::kClosed:
-      return "closed";
-  }
-  return "";
-}
-
 json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
   return json{{"seq", m.seq},
               {"from", bank.name(m.from)},
@@ -80,7 +68,7 @@ json StateJson(const bank::Bank& bank) {
       bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
       snapshot_channels.push_back({{"from", bank.name(ch.from)},
                                    {"to", bank.name(ch.to)},
-                                   {"state", RecordingName(r.state)},
+                                   {"state", ChannelRecordingName(r.state)},
                                    {"transfers", r.transfers}});
     }
     json snapshot = {{"id", s.id},
