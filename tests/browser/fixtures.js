@@ -72,4 +72,13 @@ async function snap(page, testInfo, name) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }
 
-module.exports = { test, expect, settle, openPage, region, demos, playDemo, snap };
+// Fills the Transfer form and presses Send, as a visitor would.
+async function send(page, from, to, amount) {
+  await page.getByLabel('From', { exact: true }).selectOption(from);
+  await page.getByLabel('To', { exact: true }).selectOption(to);
+  await page.getByLabel('Amount ($)', { exact: true }).fill(String(amount));
+  await page.getByRole('button', { name: 'Send transfer' }).click();
+  await settle(page);
+}
+
+module.exports = { test, expect, settle, openPage, region, demos, playDemo, snap, send };

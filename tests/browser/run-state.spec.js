@@ -1,14 +1,7 @@
 // The run as a scenario: Undo, Reset, export then import, and a share link reopened elsewhere.
 const fs = require('fs');
-const { test, expect, openPage, settle, region, snap } = require('./fixtures');
+const { test, expect, openPage, settle, region, snap, send } = require('./fixtures');
 
-async function send(page, from, to, amount) {
-  await page.getByLabel('From', { exact: true }).selectOption(from);
-  await page.getByLabel('To', { exact: true }).selectOption(to);
-  await page.getByLabel('Amount ($)', { exact: true }).fill(String(amount));
-  await page.getByRole('button', { name: 'Send transfer' }).click();
-  await settle(page);
-}
 async function press(page, name) {
   await page.getByRole('button', { name }).click();
   await settle(page);

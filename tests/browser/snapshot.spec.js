@@ -1,7 +1,7 @@
 // A snapshot taken by clicking: channel and box colours follow the running snapshot.
 const fs = require('fs');
 const path = require('path');
-const { test, expect, openPage, settle, region, snap } = require('./fixtures');
+const { test, expect, openPage, settle, region, snap, send } = require('./fixtures');
 
 const GREY = 'rgb(151, 158, 167)';
 const ORANGE = 'rgb(209, 127, 42)';
@@ -33,20 +33,13 @@ async function clickLine(page, from, to) {
   await page.mouse.click(r.x, r.y);
 }
 
-async function transfer(page, from, to, amount) {
-  await page.getByLabel('From', { exact: true }).selectOption(from);
-  await page.getByLabel('To', { exact: true }).selectOption(to);
-  await page.getByLabel('Amount ($)', { exact: true }).fill(String(amount));
-  await page.getByRole('button', { name: 'Send transfer' }).click();
-  await settle(page);
-}
 
 test('a snapshot by clicking: colours of channels and boxes change as it runs', async ({ page }, testInfo) => {
   await openPage(page);
   await expectColours(page, { 'P1>P2': GREY, 'P1>P3': GREY, 'P2>P1': GREY, 'P2>P3': GREY, 'P3>P1': GREY, 'P3>P2': GREY });
   expect(await fill(box(page, 'P1').locator('rect.branch-box'))).toBe(BOX_PLAIN);
 
-  await transfer(page, 'P2', 'P1', 40);
+  await send(page, 'P2', 'P1', 40);
   const p2p1 = page.locator('#network-svg .channel[data-from="P2"][data-to="P1"]');
   await expect(p2p1.locator('.nmsg-transfer text')).toHaveText('$40');
   expect(await fill(p2p1.locator('.nmsg-transfer rect'))).toBe(TRANSFER_FILL);
@@ -63,7 +56,7 @@ test('a snapshot by clicking: colours of channels and boxes change as it runs', 
   await expect(p1p2.locator('.nmsg-marker text')).toHaveText('marker');
   expect(await fill(p1p2.locator('.nmsg-marker rect'))).toBe(MARKER_FILL);
   // A transfer sent right after recording travels behind P1's marker to P3.
-  await transfer(page, 'P1', 'P3', 30);
+  await send(page, 'P1', 'P3', 30);
   const p1p3 = page.locator('#network-svg .channel[data-from="P1"][data-to="P3"]');
   await expect(p1p3.locator('.nmsg text')).toHaveText(['marker', '$30']);
   // The $40 sent before the marker is the head of P2->P1: clicking it delivers it into the record.
@@ -126,8 +119,8 @@ test('a second Start Snapshot before recording joins the running snapshot', asyn
 
 test('deliver on a chosen channel from the keyboard', async ({ page }) => {
   await openPage(page);
-  await transfer(page, 'P1', 'P2', 30);
-  await transfer(page, 'P3', 'P2', 20);
+  await send(page, 'P1', 'P2', 30);
+  await send(page, 'P3', 'P2', 20);
   // Deliver Next would take P1's $30 (older); choosing P3->P2 delivers the $20 first.
   const ch = page.getByRole('button', { name: /Deliver on channel P3→P2/ });
   await ch.focus();

@@ -1,13 +1,5 @@
 // Refused transfers: each refusal is shown with its reason (an aria-live status), and changes nothing.
-const { test, expect, openPage, settle, snap } = require('./fixtures');
-
-async function send(page, from, to, amount) {
-  await page.getByLabel('From', { exact: true }).selectOption(from);
-  await page.getByLabel('To', { exact: true }).selectOption(to);
-  await page.getByLabel('Amount ($)', { exact: true }).fill(String(amount));
-  await page.getByRole('button', { name: 'Send transfer' }).click();
-  await settle(page);
-}
+const { test, expect, openPage, settle, snap, send } = require('./fixtures');
 
 const balance = (page, name) => page.locator(`#network-svg .branch[data-name="${name}"] .branch-balance`);
 const logItems = (page) => page.locator('#log-list > li');
