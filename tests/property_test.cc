@@ -21,6 +21,7 @@
 #include <rapidcheck.h>
 
 #include "bank/bank.h"
+#include "bank/cuts.h"
 #include "check/consistency_checker.h"
 
 namespace cutline {
@@ -367,6 +368,12 @@ void CheckCompleteRun(const Driver& driver) {
     }
     for (ChannelId c = 0; c < bank.network().channel_count(); ++c) {
       money_in_channels |= !bank.RecordedChannel(s.id, c).transfers.empty();
+    }
+    // What the page draws: no message crosses the snapshot's cut backwards.
+    if (auto backward = bank::BackwardAcross(bank, bank::SnapshotCut(bank, s.id)); !backward.empty()) {
+      Fail(fmt::format("snapshot {}: message #{} crosses its cut backwards", s.id,
+                       backward.front().seq),
+           script);
     }
   }
   check::CheckReport report = check::CheckSnapshots(bank);

@@ -14,23 +14,6 @@ function msgText(m) {
   return what;
 }
 
-// Which messages cross a cut backwards: received inside it (before the receiver's point) but
-// sent outside it (after the sender's point). `at` maps a branch to its event index on the cut;
-// a branch with no point yet has everything inside. Only transfers are checked for the snapshot
-// cut: the marker that makes a branch record arrives exactly on its cut point.
-function backwardAcross(at, sends, delivers) {
-  const out = new Set();
-  for (const s of sends) {
-    if (s.message !== 'transfer') continue;
-    const d = delivers.get(s.seq);
-    if (!d) continue;
-    const sentOutside = at.has(s.from) && s.i > at.get(s.from);
-    const receivedInside = !at.has(s.to) || d.i < at.get(s.to);
-    if (sentOutside && receivedInside) out.add(s.seq);
-  }
-  return out;
-}
-
 function addDefs(root) {
   const defs = svg('defs', {}, root);
   for (const kind of ['transfer', 'marker', 'backward']) {
@@ -93,7 +76,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   const readAt = new Map();
   for (const e of history) if (e.kind === 'read') readAt.set(e.branch, e.i);
   const naiveBackward = new Set((naive && naive.backward ? naive.backward : []).map((m) => m.seq));
-  const snapBackward = snap ? backwardAcross(recAt, sends, delivers) : new Set();
+  const snapBackward = new Set((snap && snap.backward ? snap.backward : []).map((m) => m.seq));
 
   // Layers: cuts under the messages, points and labels on top.
   const cutLayer = svg('g', { class: 'st-cuts' }, svgEl);

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "bank/naive_reader.h"
+#include "bank/cuts.h"
 
 namespace cutline::bank {
 namespace {
@@ -455,6 +455,55 @@ TEST(NaiveReaderTest, MarkersCrossingBackwardsMakeTheCutInconsistent) {
   ASSERT_EQ(a.backward.size(), 1u);
   EXPECT_EQ(a.backward[0].kind, sim::MessageKind::kMarker);
   EXPECT_FALSE(a.consistent());
+}
+
+// The snapshot cut that the page draws. A record caused by a marker sits at
+// that marker's delivery, so the marker itself never counts as crossing.
+TEST(SnapshotCutTest, NoMessageCrossesAChandyLamportCut) {
+  std::optional<Bank> bank;
+  Config config;
+  config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
+  ASSERT_TRUE(Bank::Create(config, &bank).ok());
+  ASSERT_TRUE(bank->Transfer(1, 0, 40).ok());
+  ASSERT_TRUE(bank->StartSnapshot(0, std::nullopt).ok());
+  ASSERT_TRUE(bank->Transfer(0, 2, 30).ok());  // behind P1's marker
+  EXPECT_TRUE(BackwardAcross(*bank, SnapshotCut(*bank, 1)).empty());  // running
+  ASSERT_TRUE(bank->Drain().ok());
+  ASSERT_TRUE(bank->snapshots()[0].complete);
+  Cut cut = SnapshotCut(*bank, 1);
+  // P1 started (its record event); P2 and P3 recorded on a marker, so their
+  // points are the markers' deliveries, just before their record events.
+  const auto& events = bank->network().history().events();
+  EXPECT_EQ(events[cut[0]].kind, sim::EventKind::kRecord);
+  for (NodeId n : {1u, 2u}) {
+    EXPECT_EQ(events[cut[n]].kind, sim::EventKind::kDeliver);
+    EXPECT_EQ(events[cut[n]].message, sim::MessageKind::kMarker);
+    EXPECT_EQ(events[cut[n] + 1].kind, sim::EventKind::kRecord);
+  }
+  EXPECT_TRUE(BackwardAcross(*bank, cut).empty());
+}
+
+// BackwardAcross can fail: through the read points of the counted-twice
+// case, the $30's receipt is inside and its sending outside.
+TEST(SnapshotCutTest, BackwardAcrossFindsTheCountedTwiceReceipt) {
+  std::optional<Bank> bank;
+  Config config;
+  config.branches = {{"P1", 100}, {"P2", 100}};
+  ASSERT_TRUE(Bank::Create(config, &bank).ok());
+  ASSERT_TRUE(bank->Read(0).ok());
+  ASSERT_TRUE(bank->Transfer(0, 1, 30).ok());
+  ASSERT_TRUE(bank->Deliver(0, 1).ok());
+  ASSERT_TRUE(bank->Read(1).ok());
+  Cut reads = {bank->naive_reads()[0].history_index,
+               bank->naive_reads()[1].history_index};
+  auto backward = BackwardAcross(*bank, reads);
+  ASSERT_EQ(backward.size(), 1u);
+  EXPECT_EQ(backward[0].seq, 1u);
+  EXPECT_EQ(backward[0].amount, 30);
+  // With P2's point still to come, the receipt is inside all the same.
+  EXPECT_EQ(BackwardAcross(*bank, Cut{reads[0], kFuture}).size(), 1u);
+  // Before P1's read nothing was sent: no crossing.
+  EXPECT_TRUE(BackwardAcross(*bank, Cut{kFuture, reads[1]}).empty());
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // so every object is built in the order docs/scenario-language.md gives.
 #include "scenario/json_output.h"
 
-#include "bank/naive_reader.h"
+#include "bank/cuts.h"
 #include "scenario/text_output.h"
 
 namespace cutline::scenario {
@@ -76,10 +76,17 @@ json StateJson(const bank::Bank& bank) {
                      {"complete", s.complete},
                      {"markers_sent", s.markers_sent},
                      {"recorded", recorded},
-                     {"channels", snapshot_channels},
-                     {"parts_done", parts_done},
-                     {"markers_expected", net.channel_count()}};
+                     {"channels", snapshot_channels}};
     if (s.complete) snapshot["total"] = bank.SnapshotTotal(s.id);
+    snapshot["parts_done"] = parts_done;
+    snapshot["markers_expected"] = net.channel_count();
+    if (net.history().enabled()) {
+      json backward = json::array();
+      for (const auto& m : bank::BackwardAcross(bank, bank::SnapshotCut(bank, s.id))) {
+        backward.push_back(MessageJson(bank, m));
+      }
+      snapshot["backward"] = backward;
+    }
     snapshots.push_back(snapshot);
   }
   out["snapshots"] = snapshots;

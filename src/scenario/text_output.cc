@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "bank/naive_reader.h"
+#include "bank/cuts.h"
 #include "scenario/narrator.h"
 
 namespace cutline::scenario {
