@@ -94,7 +94,7 @@ std::string Join(const std::vector<std::string>& lines) {
   return out;
 }
 
-std::string RunDirective(Runner& runner, const std::string& command, int line,
+std::string RunDirective(Runner& runner, const std::string& command,
                          bool* handled) {
   *handled = true;
   const bank::Bank* bank = runner.bank();
@@ -119,7 +119,6 @@ std::string RunDirective(Runner& runner, const std::string& command, int line,
     return lines.empty() ? "nothing wrong\n" : Join(lines);
   }
   *handled = false;
-  (void)line;
   return "";
 }
 
@@ -138,7 +137,7 @@ void RunFile(const std::filesystem::path& path) {
   std::string rewritten;
   for (const Case& c : cases) {
     bool handled = false;
-    std::string actual = RunDirective(runner, c.command, c.line, &handled);
+    std::string actual = RunDirective(runner, c.command, &handled);
     if (!handled) {
       std::string before = Fingerprint(runner);
       std::size_t steps_before = runner.steps().size();

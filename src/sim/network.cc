@@ -120,7 +120,15 @@ Message Network::PopHead(ChannelId c) {
 
 Message Network::DeliverFrom(ChannelId c) {
   assert(!Empty(c));
-  return PopHead(c);
+  Message m = PopHead(c);
+  // Drop the entries of order_ already delivered, up to the oldest message
+  // still in flight, so that a run that only ever delivers by channel does
+  // not grow order_ without end.
+  while (!order_.empty() &&
+         slots_[order_.front().second].message.seq != order_.front().first) {
+    order_.pop_front();
+  }
+  return m;
 }
 
 Message Network::DeliverNext() {

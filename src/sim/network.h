@@ -53,7 +53,6 @@ class Network {
   bool Full(ChannelId c) const;  // no room for one more transfer
   bool Empty(ChannelId c) const { return queues_[c].head == kNil; }
   bool AnyInFlight() const { return in_flight_ > 0; }
-  std::size_t in_flight() const { return in_flight_; }
 
   // Appends to channel c's queue and to the history. Returns the message.
   // REQUIRES: !Full(c) for a transfer.
