@@ -9,10 +9,15 @@ namespace cutline {
 MarkerRules::MarkerRules(std::uint32_t incoming_channels)
     : incoming_(incoming_channels) {}
 
+namespace {
+
+// Orders a process's snapshots by id (locals_ is kept sorted).
+constexpr auto kById = [](const auto& local, SnapshotId id) { return local.id < id; };
+
+}  // namespace
+
 const MarkerRules::Local* MarkerRules::Find(SnapshotId id) const {
-  auto it = std::lower_bound(
-      locals_.begin(), locals_.end(), id,
-      [](const Local& l, SnapshotId v) { return l.id < v; });
+  auto it = std::lower_bound(locals_.begin(), locals_.end(), id, kById);
   return (it != locals_.end() && it->id == id) ? &*it : nullptr;
 }
 
@@ -23,9 +28,7 @@ MarkerRules::Local* MarkerRules::Find(SnapshotId id) {
 // Rule 1, shared by Start and a first marker: every incoming channel starts
 // recording; the caller then closes the channel the marker came on, if any.
 MarkerRules::Local& MarkerRules::Record(SnapshotId id) {
-  auto it = std::lower_bound(
-      locals_.begin(), locals_.end(), id,
-      [](const Local& l, SnapshotId v) { return l.id < v; });
+  auto it = std::lower_bound(locals_.begin(), locals_.end(), id, kById);
   it = locals_.insert(
       it, Local{id,
                 std::vector<ChannelRecording>(incoming_,

@@ -24,6 +24,15 @@ json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
               {"amount", m.amount}};
 }
 
+// The naive reader's table, in the order branches were first read.
+json ReadsJson(const bank::Bank& bank) {
+  json reads = json::array();
+  for (const bank::NaiveRead& r : bank.naive_reads()) {
+    reads.push_back({{"name", bank.name(r.branch)}, {"balance", r.balance}});
+  }
+  return reads;
+}
+
 }  // namespace
 
 json StateJson(const bank::Bank& bank) {
@@ -90,13 +99,9 @@ json StateJson(const bank::Bank& bank) {
     snapshots.push_back(snapshot);
   }
   out["snapshots"] = snapshots;
-  json reads = json::array();
   bank::Amount naive_total = 0;
-  for (const bank::NaiveRead& r : bank.naive_reads()) {
-    reads.push_back({{"name", bank.name(r.branch)}, {"balance", r.balance}});
-    naive_total += r.balance;
-  }
-  out["naive"] = {{"reads", reads}, {"total", naive_total}};
+  for (const bank::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
+  out["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
   out["in_flight"] = bank.in_flight_amount();
   const auto& config = bank.config();
   out["capacity"] = config.capacity_transfers == 0
@@ -110,16 +115,12 @@ json StateJson(const bank::Bank& bank) {
 
 json NaiveJson(const bank::Bank& bank) {
   bank::NaiveAnalysis a = bank::AnalyzeNaive(bank);
-  json reads = json::array();
-  for (const bank::NaiveRead& r : bank.naive_reads()) {
-    reads.push_back({{"name", bank.name(r.branch)}, {"balance", r.balance}});
-  }
   auto list = [&](const std::vector<bank::CrossingMessage>& ms) {
     json arr = json::array();
     for (const auto& m : ms) arr.push_back(MessageJson(bank, m));
     return arr;
   };
-  return json{{"reads", reads},
+  return json{{"reads", ReadsJson(bank)},
               {"total", a.total},
               {"all_read", a.all_read},
               {"bank_total", bank.total()},

@@ -104,7 +104,7 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
                                name(ch.to), Money(balances_[ch.to]));
           std::vector<std::string> recording, closed;
           for (const auto& [id, node] : recorded_) {
-            if (node != ch.to || completed_.count(id)) continue;
+            if (node != ch.to) continue;
             (closed_.count({id, e.channel}) ? closed : recording)
                 .push_back(std::to_string(id));
           }
@@ -220,21 +220,19 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
         break;
       case EventKind::kComplete: {
         ++i;
-        completed_.insert(e.snapshot);
-        std::vector<std::string> parts;
-        for (NodeId n = 0; n < bank.branch_count(); ++n) {
-          parts.push_back(fmt::format(
-              "{} {}", name(n), Money(bank.RecordedBalance(n, e.snapshot).value_or(0))));
-        }
-        Amount in_channels = 0;
-        for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
-          for (Amount a : bank.RecordedChannel(e.snapshot, c).transfers) {
-            in_channels += a;
-          }
-        }
+        // A complete snapshot records nothing more: forget it, so that a
+        // delivery only looks at the snapshots still running.
+        std::erase_if(recorded_, [&](const auto& p) { return p.first == e.snapshot; });
+        std::erase_if(closed_, [&](const auto& p) { return p.first == e.snapshot; });
         std::string sum;
-        for (const std::string& p : parts) sum += (sum.empty() ? "" : " + ") + p;
+        Amount balances = 0;
+        for (NodeId n = 0; n < bank.branch_count(); ++n) {
+          Amount b = bank.RecordedBalance(n, e.snapshot).value_or(0);
+          balances += b;
+          sum += fmt::format("{}{} {}", n ? " + " : "", name(n), Money(b));
+        }
         Amount total = bank.SnapshotTotal(e.snapshot);
+        Amount in_channels = total - balances;
         out.push_back(
             ja ? fmt::format("スナップショット{}が完了: {} + チャネル内 {} = {}",
                              e.snapshot, sum, Money(in_channels), Money(total))

@@ -23,9 +23,9 @@ class Narrator {
 
  private:
   std::vector<bank::Amount> balances_;  // replayed from the history
+  // Of the snapshots still running: who has recorded, which channels closed.
   std::set<std::pair<SnapshotId, bank::NodeId>> recorded_;
   std::set<std::pair<SnapshotId, bank::ChannelId>> closed_;
-  std::set<SnapshotId> completed_;
   std::map<bank::NodeId, bank::Amount> reads_;  // the naive reader's copies
 };
 

@@ -11,13 +11,22 @@ namespace cutline::scenario {
 using bank::Amount;
 using bank::NodeId;
 
+namespace {
+
+// "P1 $70, P2 $100, P3 $100": every branch's balance now.
+std::string Balances(const bank::Bank& bank) {
+  std::string out;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    out += fmt::format("{}{} {}", n ? ", " : "", bank.name(n), Money(bank.balance(n)));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
-  std::string branches;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    branches += fmt::format("{}{} {}", n ? ", " : "", bank.name(n),
-                            Money(bank.balance(n)));
-  }
+  std::string branches = Balances(bank);
   const auto& config = bank.config();
   std::string rules;
   if (config.capacity_transfers > 0) {
@@ -41,11 +50,7 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   const auto& net = bank.network();
   std::vector<std::string> out;
-  std::string balances;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    balances += fmt::format("{}{} {}", n ? ", " : "", bank.name(n),
-                            Money(bank.balance(n)));
-  }
+  std::string balances = Balances(bank);
   Amount in_branches = bank.total() - bank.in_flight_amount();
   out.push_back(ja ? fmt::format("残高: {}（支店 {} + 飛行中 {} = {}）", balances,
                                  Money(in_branches), Money(bank.in_flight_amount()),
