@@ -471,6 +471,17 @@ TEST_F(CliTest, ServePortOutOfRangeIsStatus2) {
   }
 }
 
+TEST_F(CliTest, ServeLimitsOutOfRangeAreStatus2) {
+  for (const char* value : {"0", "-5", "many", "2000000"}) {
+    ExpectUsageError({"serve", "--max-connections", value}, "--max-connections");
+  }
+  for (const char* flag : {"--idle-timeout", "--request-timeout"}) {
+    for (const char* value : {"0", "-1", "soon", "3601"}) {
+      ExpectUsageError({"serve", flag, value}, flag);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // serve, as a real process
 
@@ -590,11 +601,10 @@ TEST(ServeTest, StopsCleanlyWithAnIdleConnectionOpen) {
   client.set_keep_alive(true);
   auto health = client.Get("/api/health");
   ASSERT_TRUE(health);
-  // The connection stays open, idle, as an open page's would.
-  auto sent = std::chrono::steady_clock::now();
+  // The connection stays open, idle, as an open page's would; it may stay
+  // so for a minute (--idle-timeout), and the stop does not wait for it.
   ASSERT_EQ(::kill(serve.pid(), SIGINT), 0);
   EXPECT_EQ(serve.Wait(std::chrono::seconds(10)), 0) << serve.Err();
-  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(3));
 }
 
 TEST(ServeTest, PortInUseIsAnErrorNotAHang) {

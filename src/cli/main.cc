@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -210,6 +211,20 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 65535));
   serve->add_option("--web-dir", serve_options.web_dir,
                     "Serve the page from this folder instead of the embedded copy");
+  serve->add_option("--max-connections", serve_options.http.max_connections,
+                    "Open connections at once; past it a new one gets 503")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  int idle_seconds = 60;
+  int request_seconds = 10;
+  serve->add_option("--idle-timeout", idle_seconds,
+                    "Seconds a silent connection stays open between requests")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  serve->add_option("--request-timeout", request_seconds,
+                    "Seconds a request may take to arrive, once begun")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
 
   // CLI11 would call an unknown word "a missing subcommand"; say what it is.
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
@@ -241,7 +256,11 @@ int main(int argc, char** argv) {
     if (*check) return CheckCommand(check_path);
     if (*demo) return DemoCommand(demo_id, ParseLang(lang));
     if (*lab) return LabCommand(ParseLang(lang));
-    if (*serve) return cutline::server::Serve(serve_options);
+    if (*serve) {
+      serve_options.http.idle_timeout = std::chrono::seconds(idle_seconds);
+      serve_options.http.request_timeout = std::chrono::seconds(request_seconds);
+      return cutline::server::Serve(serve_options);
+    }
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "cutline: error: out of memory: the scenario is too large\n");
   } catch (const std::exception& e) {

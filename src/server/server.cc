@@ -1,252 +1,50 @@
-// The HTTP server: routes, bad-input handling, static files, clean shutdown.
+// Wiring for `cutline serve`: the routes on the transport, the file limit,
+// and a clean stop on Ctrl-C.
 #include "server/server.h"
 
-#include <httplib.h>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include <pthread.h>
 #include <signal.h>
-
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <thread>
-
-#include "scenario/demos.h"
-#include "scenario/json_output.h"
-#include "web_assets.h"
+#include <sys/resource.h>
 
 namespace cutline::server {
 
 namespace {
 
-using json = scenario::Json;
-
-void SendJson(httplib::Response& res, int status, const json& body) {
-  res.status = status;
-  res.set_content(scenario::Dump(body), "application/json; charset=utf-8");
+HttpOptions Transport(const Options& options) {
+  HttpOptions http = options.http;
+  http.host = options.host;
+  http.port = options.port;
+  http.max_body = kMaxBodyBytes;
+  return http;
 }
 
-void SendError(httplib::Response& res, int status, const std::string& message) {
-  SendJson(res, status, json{{"error", message}});
-}
-
-std::string ContentType(const std::string& path) {
-  auto dot = path.rfind('.');
-  std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
-  if (ext == "html") return "text/html; charset=utf-8";
-  if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
-  if (ext == "css") return "text/css; charset=utf-8";
-  if (ext == "svg") return "image/svg+xml";
-  if (ext == "png") return "image/png";
-  if (ext == "json") return "application/json; charset=utf-8";
-  if (ext == "txt") return "text/plain; charset=utf-8";
-  if (ext == "ico") return "image/x-icon";
-  return "application/octet-stream";
-}
-
-// A request path is served only if it names a file under the page's folder:
-// no "..", no backslash, no NUL, nothing hidden. httplib has already decoded
-// %2e%2e and friends, so they are caught here too.
-bool SafePath(const std::string& path) {
-  if (path.empty() || path[0] != '/') return false;
-  if (path.find('\\') != std::string::npos || path.find('\0') != std::string::npos) {
-    return false;
+// Each connection is a descriptor: take the whole allowance the system
+// gives, and keep the connection cap below it, so that a full room is
+// refused with a 503 rather than with failed accepts.
+void FitConnectionsToDescriptors(HttpOptions* http) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+    getrlimit(RLIMIT_NOFILE, &limit);
   }
-  std::stringstream ss(path.substr(1));
-  std::string segment;
-  while (std::getline(ss, segment, '/')) {
-    if (segment.empty() || segment[0] == '.') return false;
-  }
-  return path.back() != '/';
-}
-
-bool LoadFile(const Options& options, const std::string& path,
-              std::string* body) {
-  if (!SafePath(path)) return false;
-  if (options.web_dir.empty()) {
-    for (const WebAsset& asset : WebAssets()) {
-      if (path == asset.path) {
-        *body = std::string(asset.bytes());
-        return true;
-      }
-    }
-    return false;
-  }
-  const std::string file = options.web_dir + path;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) return false;  // a folder
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *body = ss.str();
-  return !in.bad();
-}
-
-std::string BodyTooLarge() {
-  return fmt::format("the body is over {} bytes", kMaxBodyBytes);
-}
-
-// Reads the body of /api/run here, not in httplib: its limit must hold
-// whatever the Content-Type (httplib refuses form-encoded bodies over 8 KiB),
-// for chunked bodies and after decompression (httplib checks only
-// Content-Length). Past the limit the rest is read and dropped, as httplib
-// does, so that the client gets the answer rather than a reset connection.
-// Returns 0, or the error status to answer with.
-int ReadBody(const httplib::Request& req, httplib::Response& res,
-             const httplib::ContentReader& reader, std::string* out) {
-  bool too_large = false;
-  auto receive = [&](const char* data, std::size_t n) {
-    if (too_large || out->size() + n > kMaxBodyBytes) {
-      too_large = true;
-    } else {
-      out->append(data, n);
-    }
-    return true;
-  };
-  bool ok = req.is_multipart_form_data()
-                ? reader([](const httplib::MultipartFormData&) { return true; },
-                         receive)
-                : reader(receive);
-  if (too_large || res.status == 413) return 413;
-  if (!ok) return res.status >= 400 && res.status < 500 ? res.status : 400;
-  if (req.is_multipart_form_data()) out->clear();  // form data: not JSON
-  return 0;
-}
-
-void HandleRun(const httplib::Request& req, httplib::Response& res,
-               const httplib::ContentReader& reader) {
-  std::string raw;
-  if (int status = ReadBody(req, res, reader, &raw); status != 0) {
-    return SendError(res, status,
-                     status == 413 ? BodyTooLarge() : "the body could not be read");
-  }
-  json body = json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) return SendError(res, 400, "the body is not valid JSON");
-  if (!body.is_object()) return SendError(res, 400, "the body must be a JSON object");
-  auto scenario = body.find("scenario");
-  if (scenario == body.end()) {
-    return SendError(res, 400, "missing field \"scenario\"");
-  }
-  if (!scenario->is_string()) {
-    return SendError(res, 400, "field \"scenario\" must be a string");
-  }
-  Lang lang = Lang::kEn;
-  if (auto l = body.find("lang"); l != body.end()) {
-    if (*l == "ja") {
-      lang = Lang::kJa;
-    } else if (*l != "en") {
-      return SendError(res, 400, "field \"lang\" must be \"en\" or \"ja\"");
-    }
-  }
-  // A scenario error is answered with 422, or with the status the caller asks for
-  // ("error_status": 200 or 422): the page takes a refusal as an ordinary answer.
-  int error_status = 422;
-  if (auto e = body.find("error_status"); e != body.end()) {
-    if (*e == 200) {
-      error_status = 200;
-    } else if (*e != 422) {
-      return SendError(res, 400, "field \"error_status\" must be 200 or 422");
-    }
-  }
-  const std::string& text = scenario->get_ref<const std::string&>();
-  json report;
-  int line = 0;
-  Status s = scenario::RunReport(text, lang, kLimits, &report, &line);
-  if (!s.ok()) {
-    json error = {{"error", s.message(lang)}};
-    if (line > 0) {
-      error["line"] = line;
-      std::string message = s.message(lang);
-      // The reason alone, without the "line N: " prefix.
-      auto colon = message.find(": ");
-      error["message"] = colon == std::string::npos ? message : message.substr(colon + 2);
-    } else {
-      error["message"] = s.message(lang);
-    }
-    return SendJson(res, error_status, error);
-  }
-  SendJson(res, 200, report);
-}
-
-void HandleDemos(const httplib::Request& req, httplib::Response& res) {
-  Lang lang = Lang::kEn;
-  if (req.has_param("lang")) {
-    std::string l = req.get_param_value("lang");
-    if (l == "ja") {
-      lang = Lang::kJa;
-    } else if (l != "en") {
-      return SendError(res, 400, "parameter lang must be en or ja");
-    }
-  }
-  json demos = json::array();
-  for (const scenario::Demo& d : scenario::Demos()) {
-    json steps = json::array();
-    for (const scenario::DemoStep& s : d.steps) {
-      steps.push_back({{"command", s.command}, {"caption", s.caption.in(lang)}});
-    }
-    demos.push_back({{"id", d.id},
-                     {"title", d.title.in(lang)},
-                     {"preset", d.preset},
-                     {"steps", steps}});
-  }
-  SendJson(res, 200,
-           json{{"presets",
-                 {{"bank", scenario::kBankPreset}, {"lab", scenario::kLabPreset}}},
-                {"demos", demos}});
+  if (limit.rlim_cur == RLIM_INFINITY) return;
+  // Room for the listener, files of --web-dir and the process's own.
+  std::size_t usable = limit.rlim_cur > 64 ? limit.rlim_cur - 64 : 1;
+  if (http->max_connections > usable) http->max_connections = usable;
 }
 
 }  // namespace
 
-void Install(httplib::Server& server, const Options& options) {
-  server.set_payload_max_length(kMaxBodyBytes);
-  server.set_default_headers({
-      {"X-Content-Type-Options", "nosniff"},
-      {"Content-Security-Policy",
-       "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"},
-      {"Referrer-Policy", "no-referrer"},
-  });
-  server.Post("/api/run", HandleRun);
-  server.Get("/api/demos", HandleDemos);
-  server.Get("/api/health", [](const httplib::Request&, httplib::Response& res) {
-    SendJson(res, 200, json{{"ok", true}, {"version", CUTLINE_VERSION}});
-  });
-  auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {
-    SendError(res, 405, fmt::format("{} is not allowed on {}", req.method, req.path));
-  };
-  for (const char* path : {"/api/run", "/api/demos", "/api/health"}) {
-    if (std::string_view(path) != "/api/run") {
-      server.Post(path, not_allowed);
-    } else {
-      server.Get(path, not_allowed);
-    }
-    server.Put(path, not_allowed);
-    server.Delete(path, not_allowed);
-    server.Patch(path, not_allowed);
-    server.Options(path, not_allowed);
-  }
-  server.Get(R"(/.*)", [options](const httplib::Request& req,
-                                 httplib::Response& res) {
-    std::string path = req.path == "/" ? "/index.html" : req.path;
-    std::string body;
-    if (path.rfind("/api/", 0) == 0 || !LoadFile(options, path, &body)) {
-      return SendError(res, 404, "not found");
-    }
-    res.set_content(body, ContentType(path));
-  });
-  // httplib's own refusals (413 for a body over the limit, 404 for other
-  // methods) get a JSON body too.
-  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    std::string message =
-        res.status == 413 ? BodyTooLarge() : fmt::format("HTTP {}", res.status);
-    SendError(res, res.status, message);
-  });
-}
+Server::Server(const Options& options)
+    : http_(Transport(options), [web_dir = options.web_dir](const Request& request) {
+        return Route(request, web_dir);
+      }) {}
 
 int Serve(const Options& options) {
-  // Block the stop signals in every thread; one thread waits for them and
+  // Block the stop signals in every thread; this one waits for them and
   // stops the server, so Ctrl-C ends the process cleanly, not mid-write.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -254,26 +52,13 @@ int Serve(const Options& options) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  httplib::Server server;
-  Install(server, options);
-  // httplib's default, SO_REUSEPORT, would let a second server bind the same
-  // port and take a share of its connections; SO_REUSEADDR refuses that.
-  server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  // stop() waits for each idle keep-alive connection (an open page) to time
-  // out: keep that short so that Ctrl-C ends the process promptly.
-  server.set_keep_alive_timeout(1);
-  int port = options.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(options.host);
-  } else if (!server.bind_to_port(options.host, port)) {
-    port = -1;
-  }
+  Options fitted = options;
+  FitConnectionsToDescriptors(&fitted.http);
+  Server server(fitted);
+  std::string error;
+  int port = server.Start(&error);
   if (port < 0) {
-    fmt::print(stderr, "cutline: error: cannot listen on {}:{}\n", options.host,
-               options.port);
+    fmt::print(stderr, "cutline: error: {}\n", error);
     return 1;
   }
   std::string host = options.host.find(':') != std::string::npos
@@ -281,15 +66,9 @@ int Serve(const Options& options) {
                          : options.host;
   fmt::print("cutline serving http://{}:{}/ (Ctrl-C to stop)\n", host, port);
   std::fflush(stdout);
-  std::thread waiter([&] {
-    int signal = 0;
-    sigwait(&stop_signals, &signal);
-    server.stop();
-  });
-  server.listen_after_bind();
-  // If the server stopped for another reason, wake the waiter.
-  pthread_kill(waiter.native_handle(), SIGTERM);
-  waiter.join();
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  server.Stop();
   fmt::print("cutline: stopped\n");
   return 0;
 }

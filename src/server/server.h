@@ -1,15 +1,15 @@
 // `cutline serve`: the page's files and a stateless JSON API over HTTP
-// (docs/api.md). The page holds the run as a scenario; the server runs it.
+// (docs/api.md), on the event-driven transport of http_server.h. The page
+// holds the run as a scenario; the server runs it.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
-#include "scenario/runner.h"
-
-namespace httplib {
-class Server;
-}
+#include "server/http_server.h"
+#include "server/routes.h"
 
 namespace cutline::server {
 
@@ -17,16 +17,26 @@ struct Options {
   std::string host = "127.0.0.1";
   int port = 8080;
   std::string web_dir;  // empty: the copy of web/ embedded in the binary
+  // The transport's limits and hooks; host and port above win over its own.
+  HttpOptions http;
 };
 
 inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
-// What one /api/run may cost: the work and the report grow with the n(n-1)
-// channels and with the history. A page visitor stays far below these.
-inline constexpr scenario::Limits kLimits{
-    .max_branches = 10, .max_commands = 2000, .max_events = 50000};
 
-// Registers every route on `server` (used by Serve and by the API tests).
-void Install(httplib::Server& server, const Options& options);
+// The page's server: cutline's routes on an HttpServer.
+class Server {
+ public:
+  explicit Server(const Options& options);
+  // Returns the port it listens on, or -1 with a one-line reason in *error.
+  int Start(std::string* error) { return http_.Start(error); }
+  void Stop() { http_.Stop(); }
+  // To every listener of GET /api/events.
+  void Publish(std::string_view event, std::string_view data) { http_.Publish(event, data); }
+  std::size_t connections() const { return http_.connections(); }
+
+ private:
+  HttpServer http_;
+};
 
 // Binds, prints the URL, serves until SIGINT/SIGTERM. Returns the exit code.
 int Serve(const Options& options);

@@ -1,0 +1,40 @@
+// What the transport (http_server) hands to the routes and takes back: plain
+// values, so that routes.cc knows nothing of sockets, Asio or Beast, and the
+// transport knows nothing of scenarios.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace cutline::server {
+
+struct Request {
+  std::string method;  // "GET", "POST", ... as sent
+  std::string target;  // as sent: path and query, not decoded
+  std::string path;    // the target's path, percent-decoded
+  std::map<std::string, std::string> query;  // decoded; the first of repeats
+  std::string body;    // at most HttpLimits::max_body bytes
+};
+
+struct Response {
+  int status = 200;
+  std::string content_type;
+  std::string body;
+  // An event stream (docs/api.md, "/api/events"): the connection stays open
+  // and receives every published event; status and body are not used.
+  bool event_stream = false;
+};
+
+// Every error the server answers, from the routes or from the transport
+// itself, has this one shape: {"error": "<one line>"}.
+Response ErrorResponse(int status, std::string_view message);
+Response JsonResponse(int status, std::string body);
+
+// Percent-decodes `text`; '+' stays '+' in paths and is a space in queries.
+std::string PercentDecode(std::string_view text, bool plus_is_space);
+// Splits a request target into its decoded path and query parameters.
+void ParseTarget(std::string_view target, std::string* path,
+                 std::map<std::string, std::string>* query);
+
+}  // namespace cutline::server

@@ -1,0 +1,143 @@
+#include "server/routes.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/demos.h"
+#include "scenario/json_output.h"
+#include "server/static_files.h"
+
+namespace cutline::server {
+
+namespace {
+
+using json = scenario::Json;
+
+Response Json(int status, const json& body) {
+  return JsonResponse(status, scenario::Dump(body));
+}
+
+Response HandleRun(const Request& req) {
+  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return ErrorResponse(400, "the body is not valid JSON");
+  if (!body.is_object()) return ErrorResponse(400, "the body must be a JSON object");
+  auto scenario = body.find("scenario");
+  if (scenario == body.end()) {
+    return ErrorResponse(400, "missing field \"scenario\"");
+  }
+  if (!scenario->is_string()) {
+    return ErrorResponse(400, "field \"scenario\" must be a string");
+  }
+  Lang lang = Lang::kEn;
+  if (auto l = body.find("lang"); l != body.end()) {
+    if (*l == "ja") {
+      lang = Lang::kJa;
+    } else if (*l != "en") {
+      return ErrorResponse(400, "field \"lang\" must be \"en\" or \"ja\"");
+    }
+  }
+  // A scenario error is answered with 422, or with the status the caller asks for
+  // ("error_status": 200 or 422): the page takes a refusal as an ordinary answer.
+  int error_status = 422;
+  if (auto e = body.find("error_status"); e != body.end()) {
+    if (*e == 200) {
+      error_status = 200;
+    } else if (*e != 422) {
+      return ErrorResponse(400, "field \"error_status\" must be 200 or 422");
+    }
+  }
+  const std::string& text = scenario->get_ref<const std::string&>();
+  json report;
+  int line = 0;
+  Status s = scenario::RunReport(text, lang, kLimits, &report, &line);
+  if (!s.ok()) {
+    json error = {{"error", s.message(lang)}};
+    if (line > 0) {
+      error["line"] = line;
+      std::string message = s.message(lang);
+      // The reason alone, without the "line N: " prefix.
+      auto colon = message.find(": ");
+      error["message"] = colon == std::string::npos ? message : message.substr(colon + 2);
+    } else {
+      error["message"] = s.message(lang);
+    }
+    return Json(error_status, error);
+  }
+  return Json(200, report);
+}
+
+Response HandleDemos(const Request& req) {
+  Lang lang = Lang::kEn;
+  if (auto l = req.query.find("lang"); l != req.query.end()) {
+    if (l->second == "ja") {
+      lang = Lang::kJa;
+    } else if (l->second != "en") {
+      return ErrorResponse(400, "parameter lang must be en or ja");
+    }
+  }
+  json demos = json::array();
+  for (const scenario::Demo& d : scenario::Demos()) {
+    json steps = json::array();
+    for (const scenario::DemoStep& s : d.steps) {
+      steps.push_back({{"command", s.command}, {"caption", s.caption.in(lang)}});
+    }
+    demos.push_back({{"id", d.id},
+                     {"title", d.title.in(lang)},
+                     {"preset", d.preset},
+                     {"steps", steps}});
+  }
+  return Json(200, json{{"presets",
+                         {{"bank", scenario::kBankPreset}, {"lab", scenario::kLabPreset}}},
+                        {"demos", demos}});
+}
+
+Response HandleHealth(const Request&) {
+  return Json(200, json{{"ok", true}, {"version", CUTLINE_VERSION}});
+}
+
+Response HandleEvents(const Request&) {
+  Response stream;
+  stream.event_stream = true;
+  return stream;
+}
+
+struct ApiRoute {
+  const char* path;
+  const char* method;  // the one method it answers (GET also answers HEAD)
+  Response (*handle)(const Request&);
+};
+
+constexpr ApiRoute kApi[] = {
+    {"/api/run", "POST", HandleRun},
+    {"/api/demos", "GET", HandleDemos},
+    {"/api/health", "GET", HandleHealth},
+    {"/api/events", "GET", HandleEvents},
+};
+
+bool IsGet(const std::string& method) { return method == "GET" || method == "HEAD"; }
+
+}  // namespace
+
+Response Route(const Request& req, const std::string& web_dir) {
+  for (const ApiRoute& route : kApi) {
+    if (req.path != route.path) continue;
+    bool allowed = std::string_view(route.method) == "GET" ? IsGet(req.method)
+                                                           : req.method == route.method;
+    if (!allowed) {
+      return ErrorResponse(405, fmt::format("{} is not allowed on {}", req.method, req.path));
+    }
+    return route.handle(req);
+  }
+  // Everything else is one of the page's files, or nothing.
+  if (!IsGet(req.method) || req.path.rfind("/api/", 0) == 0) {
+    return ErrorResponse(404, "not found");
+  }
+  auto file = LoadStaticFile(web_dir, req.path == "/" ? "/index.html" : req.path);
+  if (!file) return ErrorResponse(404, "not found");
+  return Response{.status = 200,
+                  .content_type = std::move(file->content_type),
+                  .body = std::move(file->body)};
+}
+
+}  // namespace cutline::server

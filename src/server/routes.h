@@ -1,0 +1,21 @@
+// The page's HTTP API (docs/api.md): which path answers what. Pure request
+// in, response out; http_server.cc carries them over the network.
+#pragma once
+
+#include <string>
+
+#include "scenario/runner.h"
+#include "server/http_message.h"
+
+namespace cutline::server {
+
+// What one /api/run may cost: the work and the report grow with the n(n-1)
+// channels and with the history. A page visitor stays far below these.
+inline constexpr scenario::Limits kLimits{
+    .max_branches = 10, .max_commands = 2000, .max_events = 50000};
+
+// The answer to `request`. `web_dir` empty: the page embedded in the binary.
+// Runs on a worker thread: it may take a few milliseconds of CPU.
+Response Route(const Request& request, const std::string& web_dir);
+
+}  // namespace cutline::server

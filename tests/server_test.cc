@@ -1,0 +1,265 @@
+// The page's server under a classroom: many connections held open, slow and
+// silent senders, the connection cap, deadlines, pipelining, event streams
+// and stopping. Each test runs the real cutline::server::Server on a free
+// port and talks to it over real sockets. The tests assert that answers come
+// and connections end as they should, never how fast: speed is measured by
+// `make bench-serve` (docs/performance.md).
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "raw_http.h"
+#include "server/server.h"
+
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+const std::string kRun = json{{"scenario", "network A=5 B=5\ntransfer A B 2\n"}}.dump();
+
+std::string Post(const std::string& body, bool keep_alive = true) {
+  return "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+         std::string(keep_alive ? "" : "Connection: close\r\n") +
+         "Content-Type: application/json\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+const std::string kHealth = "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+class ClassroomTest : public ::testing::Test {
+ protected:
+  void Start(cutline::server::HttpOptions http = {}) {
+    cutline::server::Options options;
+    options.port = 0;
+    options.http = std::move(http);
+    server_ = std::make_unique<cutline::server::Server>(options);
+    std::string error;
+    port_ = server_->Start(&error);
+    ASSERT_GT(port_, 0) << error;
+  }
+  void TearDown() override {
+    if (server_) server_->Stop();
+  }
+  // Accepting is asynchronous: waits (for at most 30 s) until the server
+  // counts `n` open connections, and says whether it did.
+  bool AwaitConnections(std::size_t n) {
+    for (int i = 0; i < 3000; ++i) {
+      if (server_->connections() == n) return true;
+      std::this_thread::sleep_for(10ms);
+    }
+    return false;
+  }
+  // A run on a fresh connection, as a new visitor's first click.
+  void ExpectRunAnswered() {
+    RawResponse res = RawExchange(port_, Post(kRun, /*keep_alive=*/false));
+    ASSERT_EQ(res.status, 200) << res.head;
+    EXPECT_EQ(json::parse(res.body)["state"]["total"], 10);
+  }
+
+  std::unique_ptr<cutline::server::Server> server_;
+  int port_ = -1;
+};
+
+// Open pages: connections that made a request and then sit idle, and
+// connections that never said anything. They hold no worker, so requests
+// from others are answered while they stay open, and they are still served
+// afterwards.
+TEST_F(ClassroomTest, HundredsOfIdleConnectionsDoNotHoldUpRequests) {
+  Start();
+  std::vector<RawConnection> idle;
+  for (int i = 0; i < 400; ++i) {
+    idle.emplace_back(port_);
+    ASSERT_TRUE(idle.back().connected()) << i;
+    if (i % 2 == 0) {
+      ASSERT_EQ(idle.back().Exchange(kHealth).status, 200) << i;
+    }
+  }
+  ASSERT_TRUE(AwaitConnections(400)) << server_->connections();
+
+  for (int i = 0; i < 20; ++i) ExpectRunAnswered();
+  httplib::Client client("127.0.0.1", port_);
+  auto res = client.Post("/api/run", kRun, "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+
+  // Every idle connection is still open and answers its next request.
+  EXPECT_GE(server_->connections(), 400u);
+  for (std::size_t i = 0; i < idle.size(); i += 7) {
+    RawResponse again = idle[i].Exchange(Post(kRun));
+    EXPECT_EQ(again.status, 200) << i;
+  }
+}
+
+// Slow senders: each has sent half a request header and then nothing.
+TEST_F(ClassroomTest, ManySlowSendersDoNotHoldUpARequest) {
+  Start();
+  std::vector<RawConnection> slow;
+  for (int i = 0; i < 300; ++i) {
+    slow.emplace_back(port_);
+    ASSERT_TRUE(slow.back().Send("POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le"))
+        << i;
+  }
+  ASSERT_TRUE(AwaitConnections(300)) << server_->connections();
+  for (int i = 0; i < 10; ++i) ExpectRunAnswered();
+  // They are still waited for (the request deadline is 10 s): one finishes
+  // its request and gets its answer.
+  ASSERT_TRUE(slow[0].Send("ngth: " + std::to_string(kRun.size()) + "\r\n\r\n" + kRun));
+  RawResponse late = slow[0].Read();
+  EXPECT_EQ(late.status, 200) << late.head;
+}
+
+// Past the cap, a new connection is told so (503, JSON) and closed; once a
+// place is free, the next one is served.
+TEST_F(ClassroomTest, ConnectionsPastTheCapAreRefusedWith503) {
+  cutline::server::HttpOptions http;
+  http.max_connections = 5;
+  Start(http);
+  std::vector<RawConnection> held;
+  for (int i = 0; i < 5; ++i) {
+    held.emplace_back(port_);
+    ASSERT_EQ(held.back().Exchange(kHealth).status, 200);
+  }
+  ASSERT_TRUE(AwaitConnections(5));
+
+  RawResponse refused = RawExchange(port_, Post(kRun, false));
+  EXPECT_EQ(refused.status, 503) << refused.head;
+  ASSERT_EQ(refused.Header("Content-Type").rfind("application/json", 0), 0u) << refused.head;
+  EXPECT_EQ(json::parse(refused.body)["error"],
+            "the server has too many open connections; try again soon");
+  EXPECT_EQ(refused.Header("Connection"), "close");
+  // The held connections were not disturbed.
+  EXPECT_EQ(held[4].Exchange(kHealth).status, 200);
+
+  held.pop_back();  // one visitor leaves
+  ASSERT_TRUE(AwaitConnections(4));
+  ExpectRunAnswered();
+}
+
+// A request begun and not finished is closed at the request deadline, with
+// no answer; a silent connection at the idle deadline; a connection that
+// keeps sending a byte now and then gains nothing.
+TEST_F(ClassroomTest, DeadlinesCloseSilentAndHalfSentRequests) {
+  cutline::server::HttpOptions http;
+  http.request_timeout = 1s;
+  http.idle_timeout = 2s;
+  Start(http);
+
+  RawConnection half(port_, /*timeout_seconds=*/30);
+  ASSERT_TRUE(half.Send("GET /api/health HTTP/1.1\r\nHost: 127.0"));
+  RawConnection dribble(port_, 30);
+  ASSERT_TRUE(dribble.Send("G"));
+  RawConnection silent(port_, 30);
+  RawConnection after_answer(port_, 30);
+  ASSERT_EQ(after_answer.Exchange(kHealth).status, 200);
+  ASSERT_TRUE(AwaitConnections(4));
+
+  std::thread trickle([&] {
+    for (char c : std::string("ET /api/health HTTP/1.1\r\nHost: x\r\n")) {
+      if (!dribble.Send(std::string(1, c))) break;
+      std::this_thread::sleep_for(200ms);
+    }
+  });
+  EXPECT_TRUE(half.ClosedByPeer());
+  EXPECT_EQ(half.received(), "");  // closed without an answer
+  EXPECT_TRUE(silent.ClosedByPeer());
+  EXPECT_EQ(silent.received(), "");
+  EXPECT_TRUE(after_answer.ClosedByPeer());
+  trickle.join();
+  EXPECT_TRUE(dribble.ClosedByPeer());
+  EXPECT_EQ(dribble.received(), "");
+  EXPECT_TRUE(AwaitConnections(0)) << server_->connections();
+  ExpectRunAnswered();
+}
+
+// Requests sent back to back on one connection, before any answer, are
+// answered each in turn, in the order sent.
+TEST_F(ClassroomTest, PipelinedRequestsAreAnsweredInOrder) {
+  Start();
+  RawConnection conn(port_);
+  ASSERT_TRUE(conn.Send(Post(json{{"scenario", "network A=1 B=2\n"}}.dump()) + kHealth +
+                        "GET /nope.html HTTP/1.1\r\nHost: x\r\n\r\n" +
+                        Post(json{{"scenario", "network A=3 B=4\n"}}.dump()) +
+                        Post("{bad") + Post(json{{"scenario", "network A=5 B=6\n"}}.dump()) +
+                        "HEAD /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+  RawResponse first = conn.Read();
+  ASSERT_EQ(first.status, 200);
+  EXPECT_EQ(json::parse(first.body)["state"]["total"], 3);
+  RawResponse health = conn.Read();
+  EXPECT_EQ(health.status, 200);
+  EXPECT_EQ(json::parse(health.body)["ok"], true);
+  EXPECT_EQ(conn.Read().status, 404);
+  RawResponse fourth = conn.Read();
+  ASSERT_EQ(fourth.status, 200);
+  EXPECT_EQ(json::parse(fourth.body)["state"]["total"], 7);
+  EXPECT_EQ(conn.Read().status, 400);
+  RawResponse sixth = conn.Read();
+  ASSERT_EQ(sixth.status, 200);
+  EXPECT_EQ(json::parse(sixth.body)["state"]["total"], 11);
+  // HEAD: the headers of GET, with its length, and no body.
+  RawResponse head = conn.Read();
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.Header("Content-Length"), std::to_string(health.body.size()));
+  EXPECT_EQ(head.body, "");
+  EXPECT_TRUE(conn.ClosedByPeer());  // the last one said Connection: close
+}
+
+// GET /api/events: the server's push channel. Every listener gets every
+// event published after its `ready`, in order; listeners cost no thread, so
+// a hundred of them do not hold up a request.
+TEST_F(ClassroomTest, EventStreamsReceiveEveryPublishedEvent) {
+  Start();
+  std::vector<RawConnection> listeners;
+  for (int i = 0; i < 100; ++i) {
+    listeners.emplace_back(port_);
+    ASSERT_TRUE(listeners.back().Send("GET /api/events HTTP/1.1\r\nHost: x\r\n"
+                                      "Accept: text/event-stream\r\n\r\n"));
+  }
+  for (RawConnection& l : listeners) {
+    ASSERT_TRUE(l.ReadUntil("event: ready\ndata: {}\n\n")) << l.received();
+    EXPECT_EQ(l.received().rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
+    EXPECT_NE(l.received().find("Content-Type: text/event-stream"), std::string::npos);
+    EXPECT_NE(l.received().find("Content-Security-Policy:"), std::string::npos);
+  }
+  ExpectRunAnswered();
+  server_->Publish("store", R"({"snapshot":1})");
+  server_->Publish("store", "two\nlines");
+  for (RawConnection& l : listeners) {
+    ASSERT_TRUE(l.ReadUntil("data: two\ndata: lines\n\n")) << l.received();
+    const std::string& got = l.received();
+    auto first = got.find("id: 1\nevent: store\ndata: {\"snapshot\":1}\n\n");
+    auto second = got.find("id: 2\nevent: store\ndata: two\ndata: lines\n\n");
+    EXPECT_NE(first, std::string::npos) << got;
+    EXPECT_LT(first, second);
+  }
+  // A listener that hangs up is forgotten.
+  listeners.pop_back();
+  EXPECT_TRUE(AwaitConnections(99)) << server_->connections();
+  // Only GET subscribes.
+  EXPECT_EQ(RawExchange(port_, Post("{}", false).replace(5, 8, "/api/events")).status, 405);
+}
+
+// Stop() ends idle connections and event streams at once, and lets an
+// answer being written finish.
+TEST_F(ClassroomTest, StopClosesIdleConnectionsAndStreams) {
+  Start();
+  RawConnection idle(port_, 30);
+  ASSERT_EQ(idle.Exchange(kHealth).status, 200);
+  RawConnection listener(port_, 30);
+  ASSERT_TRUE(listener.Send("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(listener.ReadUntil("event: ready"));
+  ASSERT_TRUE(AwaitConnections(2));
+  server_->Stop();
+  EXPECT_TRUE(idle.ClosedByPeer());
+  EXPECT_TRUE(listener.ClosedByPeer());
+  // Nothing listens any more.
+  EXPECT_FALSE(RawConnection(port_).connected());
+}
+
+}  // namespace
