@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 PORT       ?= 8080
 JOBS       ?= $(shell nproc)
 
-.PHONY: all deps build run test test-unit test-asan test-fuzz test-browser bench fuzz clean
+.PHONY: all deps build release-build run test test-unit test-asan test-fuzz test-browser bench bench-serve fuzz clean
 
 all: build
 
@@ -54,10 +54,18 @@ fuzz-build: deps
 fuzz: fuzz-build
 	scripts/run-fuzz.sh $(FUZZ_BUILD) 0
 
-bench: deps
-	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLINE_TESTS=OFF >/dev/null
+bench: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline_bench
 	./build-release/bench/cutline_bench
+
+# A classroom against the real server: 10, 100 and 1,000 keep-alive visitors,
+# 5,000 idle connections, slow senders, full load (docs/performance.md).
+bench-serve: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline serve_load
+	./build-release/bench/serve_load --server ./build-release/cutline
+
+release-build: deps
+	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLINE_TESTS=OFF >/dev/null
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-release
