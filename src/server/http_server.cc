@@ -181,7 +181,8 @@ class Session : public std::enable_shared_from_this<Session> {
     if (server_.stopping) return Close();
     state_ = State::kIdle;
     if (buffer_.size() > 0) return ReadHeader();  // the next pipelined request
-    // Waiting costs no memory beyond the socket: the buffer is empty.
+    // A waiting connection holds a 1 KiB buffer at most, whatever its last
+    // request took.
     buffer_.shrink_to_fit();
     stream_.expires_after(server_.options.idle_timeout);
     stream_.async_read_some(buffer_.prepare(1024),
