@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc)
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
 
-.PHONY: all deps build run test test-unit test-asan test-fuzz test-browser bench fuzz clean
+.PHONY: all deps build run test test-unit test-install test-asan test-fuzz test-browser bench fuzz clean
 
 all: build
 
@@ -27,13 +27,18 @@ build: deps
 run: build
 	./$(BUILD)/cutline serve --port $(PORT)
 
-# Everything: unit, golden, property and API tests; the same under ASan and
-# UBSan; the parser fuzzer for $(FUZZ_SECONDS) s; the browser tests.
-test: test-unit test-asan test-fuzz test-browser
+# Everything: unit, golden, property and API tests; the installed library
+# used by examples/threads_bank; the tests again under ASan and UBSan; the
+# parser fuzzer for $(FUZZ_SECONDS) s; the browser tests.
+test: test-unit test-install test-asan test-fuzz test-browser
 	@echo "make test: all suites passed"
 
 test-unit: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# Installs into a temporary prefix, then builds and runs the example there.
+test-install: build
+	scripts/test-install.sh $(BUILD)
 
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUTLINE_SANITIZE=ON \
