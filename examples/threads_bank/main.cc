@@ -147,7 +147,8 @@ class Branch {
     std::uniform_int_distribution<int> pick(0, kBranches - 2);
     int to = pick(rng_);
     if (to >= id_) ++to;  // anyone but itself
-    std::uniform_int_distribution<Amount> amount(1, std::min<Amount>(balance_, 10));
+    std::uniform_int_distribution<Amount> amount(
+        1, std::min<Amount>(balance_, 10));
     const Amount a = amount(rng_);
     balance_ -= a;
     Send(to, Transfer{a});
