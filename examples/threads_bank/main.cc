@@ -157,8 +157,9 @@ class Branch {
   void Receive(const std::pair<ChannelIndex, Message>& in) {
     const auto& [c, m] = in;
     if (const auto* t = std::get_if<Transfer>(&m)) {
-      // The agent sees the message before the balance changes: if c is being
-      // recorded, the amount belongs to the channel's state, not the balance.
+      // The agent sees every arrival: on a channel a snapshot is still
+      // recording, the amount is part of that channel's recorded state (the
+      // recorded balance was taken before it came).
       agent_.OnMessage(c, t->amount);
       balance_ += t->amount;
     } else {
