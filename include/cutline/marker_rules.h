@@ -14,19 +14,6 @@ using ChannelIndex = std::uint32_t;
 // The recording state of one incoming channel for one snapshot.
 enum class ChannelRecording : std::uint8_t { kNotRecorded, kRecording, kClosed };
 
-// "not recorded", "recording", "closed": the words of the JSON contract.
-inline const char* ChannelRecordingName(ChannelRecording r) {
-  switch (r) {
-    case ChannelRecording::kNotRecorded:
-      return "not recorded";
-    case ChannelRecording::kRecording:
-      return "recording";
-    case ChannelRecording::kClosed:
-      return "closed";
-  }
-  return "?";
-}
-
 enum class AgentError : std::uint8_t {
   kNone,
   kAlreadyRecorded,  // Start() for a snapshot this process has recorded

@@ -356,8 +356,11 @@ class Checker {
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
       const bank::ChannelRecord& claimed = claim.channels[c];
       if (claimed.state != ChannelRecording::kClosed) {
-        Snapshot(id, fmt::format("channel {} is '{}', not closed",
-                                 ChannelName(c), ChannelRecordingName(claimed.state)));
+        Snapshot(id,
+                 fmt::format("channel {} is '{}', not closed", ChannelName(c),
+                             claimed.state == ChannelRecording::kRecording
+                                 ? "recording"
+                                 : "not recorded"));
       }
       // Undelivered ones (kNever) sort last, then by send order.
       std::sort(expected[c].begin(), expected[c].end(),

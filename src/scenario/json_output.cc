@@ -16,6 +16,20 @@ std::string Dump(const Json& j, int indent) {
 
 namespace {
 
+// A snapshot channel's "state" in the JSON: the words are the contract's
+// (docs/scenario-language.md), which the page also reads.
+const char* ChannelRecordingName(ChannelRecording r) {
+  switch (r) {
+    case ChannelRecording::kNotRecorded:
+      return "not recorded";
+    case ChannelRecording::kRecording:
+      return "recording";
+    case ChannelRecording::kClosed:
+      return "closed";
+  }
+  return "?";
+}
+
 json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
   return json{{"seq", m.seq},
               {"from", bank.name(m.from)},
