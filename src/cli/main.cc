@@ -16,6 +16,7 @@
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
 #include "scenario/text_output.h"
+#include "cli/runtime_commands.h"
 #include "server/server.h"
 
 namespace {
@@ -226,6 +227,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
 
+  cutline::cli::RuntimeCommands runtime_commands(app);
+
   // CLI11 would call an unknown word "a missing subcommand"; say what it is.
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
         return sub->get_name() == argv[1];
@@ -256,6 +259,7 @@ int main(int argc, char** argv) {
     if (*check) return CheckCommand(check_path);
     if (*demo) return DemoCommand(demo_id, ParseLang(lang));
     if (*lab) return LabCommand(ParseLang(lang));
+    if (auto code = runtime_commands.Run(&argc, &argv)) return *code;
     if (*serve) {
       serve_options.http.idle_timeout = std::chrono::seconds(idle_seconds);
       serve_options.http.request_timeout = std::chrono::seconds(request_seconds);

@@ -1,0 +1,166 @@
+#include "cli/runtime_commands.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+
+#include "runtime/cluster.h"
+#include "runtime/node.h"
+#include "runtime/options.h"
+#include "runtime/sink.h"
+
+namespace cutline::cli {
+
+namespace {
+
+using runtime::ParseDuration;
+
+CLI::Validator Duration() {
+  return CLI::Validator(
+      [](std::string& s) {
+        return ParseDuration(s) ? std::string() : "'" + s + "' is not a duration like 250ms or 3s";
+      },
+      "DURATION");
+}
+
+CLI::Validator PositiveDuration() {
+  return CLI::Validator(
+      [](std::string& s) {
+        auto d = ParseDuration(s);
+        if (!d) return "'" + s + "' is not a duration like 100ms or 3s";
+        return d->count() > 0 ? std::string() : "'" + s + "' must be more than zero";
+      },
+      "DURATION");
+}
+
+std::string SelfPath() {
+  char path[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) return "cutline";
+  return std::string(path, static_cast<std::size_t>(n));
+}
+
+}  // namespace
+
+struct RuntimeCommands::State {
+  CLI::App* cluster = nullptr;
+  CLI::App* node = nullptr;
+  runtime::ClusterOptions options;
+  std::string rate = "1000";
+  std::string duration = "5s";
+  std::string every;
+  std::string link_delay = "0ms";
+  std::string kill;
+  std::string restore;
+  std::string algorithm = "chandy-lamport";
+
+  // The options both commands take, bound to the same storage.
+  void AddNodeOptions(CLI::App* cmd) {
+    auto& n = options.node;
+    cmd->add_option("--balance", n.balance, "Each branch's opening balance")
+        ->capture_default_str()
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+    cmd->add_option("--rate", rate, "Transfers per second per branch, or max")
+        ->capture_default_str()
+        ->check(CLI::Validator(
+            [](std::string& s) {
+              return runtime::ParseRate(s) ? std::string()
+                                           : "'" + s + "' is not a positive number or max";
+            },
+            "RATE"));
+    cmd->add_option("--duration", duration, "How long transfers flow")
+        ->capture_default_str()
+        ->check(PositiveDuration());
+    cmd->add_option("--snapshot-every", every, "Start a snapshot this often (e.g. 100ms)")
+        ->check(PositiveDuration());
+    cmd->add_option("--algorithm", algorithm, "chandy-lamport or stop-the-world")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"chandy-lamport", "stop-the-world"}));
+    cmd->add_option("--store", n.store, "SQLite file to keep complete snapshots in");
+    cmd->add_option("--restore", restore,
+                    "Start from stored snapshot ID (default: the latest complete one)")
+        ->expected(0, 1);
+    cmd->add_option("--log-dir", n.log_dir, "Write each rank's events here");
+    cmd->add_option("--link-delay", link_delay,
+                    "Hand every message over no earlier than this after it was sent")
+        ->capture_default_str()
+        ->check(Duration());
+    cmd->add_option("--kill", kill, "Fault injection: RANK@TIME or RANK@snapshot:K")
+        ->check(CLI::Validator(
+            [](std::string& s) {
+              return runtime::ParseKill(s) ? std::string()
+                                           : "'" + s + "' is not RANK@TIME or RANK@snapshot:K";
+            },
+            "RANK@WHEN"));
+    cmd->add_option("--seed", n.seed, "Seed of the transfers' random amounts and peers")
+        ->capture_default_str();
+  }
+
+  // Turns the strings the parser checked into options.
+  bool Finish(CLI::App* cmd, std::string* error) {
+    auto& n = options.node;
+    n.rate = *runtime::ParseRate(rate);
+    n.duration = *ParseDuration(duration);
+    if (!every.empty()) n.snapshot_every = ParseDuration(every);
+    n.link_delay = *ParseDuration(link_delay);
+    if (!kill.empty()) n.kill = runtime::ParseKill(kill);
+    n.algorithm = algorithm == "stop-the-world" ? runtime::Algorithm::kStopTheWorld
+                                                : runtime::Algorithm::kChandyLamport;
+    n.restore = cmd->count("--restore") > 0;
+    if (!restore.empty()) {
+      char* end = nullptr;
+      unsigned long long id = std::strtoull(restore.c_str(), &end, 10);
+      if (restore[0] < '1' || restore[0] > '9' || *end != '\0') {
+        *error = "--restore: '" + restore + "' is not a snapshot id";
+        return false;
+      }
+      n.restore_id = id;
+    }
+    if (n.restore && n.store.empty()) {
+      *error = "--restore needs --store FILE";
+      return false;
+    }
+    return true;
+  }
+};
+
+RuntimeCommands::RuntimeCommands(CLI::App& app) : s_(std::make_unique<State>()) {
+  s_->cluster = app.add_subcommand(
+      "cluster", "Run the bank as real processes (mpirun), taking snapshots while it runs");
+  s_->cluster->add_option("--ranks", s_->options.ranks, "Branches, one MPI rank each")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 256));
+  s_->cluster->add_option("--mpirun-arg", s_->options.mpirun_args,
+                          "Passed to mpirun as it is (repeat for several; e.g. --hostfile=hosts)")
+      ->allow_extra_args(false);
+  s_->AddNodeOptions(s_->cluster);
+  s_->node = app.add_subcommand("node", "One rank of a cluster run (started by mpirun)");
+  s_->AddNodeOptions(s_->node);
+}
+
+RuntimeCommands::~RuntimeCommands() = default;
+
+std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
+  CLI::App* chosen = *s_->cluster ? s_->cluster : *s_->node ? s_->node : nullptr;
+  if (!chosen) return std::nullopt;
+  std::string error;
+  if (!s_->Finish(chosen, &error)) {
+    fmt::print(stderr, "cutline: error: {}\n", error);
+    return 2;
+  }
+  if (s_->options.node.kill && s_->options.node.kill->rank >= s_->options.ranks &&
+      chosen == s_->cluster) {
+    fmt::print(stderr, "cutline: error: --kill names rank {}, but there are {} ranks\n",
+               s_->options.node.kill->rank, s_->options.ranks);
+    return 2;
+  }
+  auto make_sink = [](std::uint32_t) -> std::unique_ptr<runtime::Sink> {
+    return std::make_unique<runtime::NullSink>();
+  };
+  if (chosen == s_->node) return runtime::RunNode(s_->options.node, argc, argv, make_sink);
+  return runtime::RunCluster(s_->options, SelfPath(), {});
+}
+
+}  // namespace cutline::cli

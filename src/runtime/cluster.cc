@@ -1,0 +1,157 @@
+#include "runtime/cluster.h"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+namespace cutline::runtime {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::vector<std::string> MpirunCommand(const ClusterOptions& o, const std::string& self) {
+  std::vector<std::string> argv = {"mpirun"};
+  // Containers and CI run as root; Open MPI refuses that unless told.
+  if (::geteuid() == 0) argv.push_back("--allow-run-as-root");
+  // More ranks than cores is normal here (ranks sleep when idle).
+  argv.push_back("--oversubscribe");
+  argv.insert(argv.end(), {"-n", std::to_string(o.ranks)});
+  argv.insert(argv.end(), o.mpirun_args.begin(), o.mpirun_args.end());
+  argv.insert(argv.end(), {self, "node"});
+  auto node = NodeArguments(o.node);
+  argv.insert(argv.end(), node.begin(), node.end());
+  return argv;
+}
+
+std::string StatusLine(const json& s) {
+  std::string total = s["latest_total"].is_null() ? "-" : fmt::format("${}", s["latest_total"].get<std::int64_t>());
+  return fmt::format("{:.0f} transfers/s | snapshots: {} complete, {} failed | latest total {} | {:.1f} s left",
+                     s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
+                     s["failed"].get<std::uint64_t>(), total,
+                     static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
+}
+
+void PrintSummary(const json& s) {
+  fmt::print("run {}: {} ranks, {} transfers ({:.0f}/s)\n", s["run"].get<std::int64_t>(),
+             s["ranks"].get<int>(), s["transfers"].get<std::uint64_t>(),
+             s["transfers_per_s"].get<double>());
+  fmt::print("snapshots: {} complete ({} with a wrong total), {} failed; latency p50 {:.2f} ms, p99 {:.2f} ms\n",
+             s["complete"].get<std::uint64_t>(), s["wrong_totals"].get<std::uint64_t>(),
+             s["failed"].get<std::uint64_t>(), s["latency_p50_us"].get<double>() / 1000,
+             s["latency_p99_us"].get<double>() / 1000);
+  if (s["stop_p50_us"].get<double>() > 0) {
+    fmt::print("stop time: p50 {:.2f} ms, p99 {:.2f} ms\n", s["stop_p50_us"].get<double>() / 1000,
+               s["stop_p99_us"].get<double>() / 1000);
+  }
+  fmt::print("total at the end: ${} of ${} {}\n", s["final_total"].get<std::int64_t>(),
+             s["bank_total"].get<std::int64_t>(),
+             s["final_total"] == s["bank_total"] ? "(conserved)" : "(NOT conserved)");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCrash& after_crash) {
+  std::vector<std::string> command = MpirunCommand(o, self);
+  int out[2], err[2];
+  if (::pipe(out) != 0 || ::pipe(err) != 0) {
+    fmt::print(stderr, "cutline: error: cannot start mpirun: {}\n", std::strerror(errno));
+    return 2;
+  }
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    ::close(out[0]);
+    ::close(err[0]);
+    std::vector<char*> argv;
+    for (auto& a : command) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execvp("mpirun", argv.data());
+    fmt::print(stderr, "cannot run mpirun: {}\n", std::strerror(errno));
+    _exit(127);
+  }
+  ::close(out[1]);
+  ::close(err[1]);
+
+  bool live = ::isatty(2);
+  std::string out_buffer, err_text;
+  json run, summary;
+  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  int open = 2;
+  while (open > 0) {
+    if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[4096];
+      ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+        continue;
+      }
+      if (i == 1) {
+        err_text.append(buf, static_cast<std::size_t>(n));
+        continue;
+      }
+      out_buffer.append(buf, static_cast<std::size_t>(n));
+      std::size_t end;
+      while ((end = out_buffer.find('\n')) != std::string::npos) {
+        std::string line = out_buffer.substr(0, end);
+        out_buffer.erase(0, end + 1);
+        auto space = line.find(' ');
+        std::string kind = line.substr(0, space);
+        json body = json::parse(space == std::string::npos ? "" : line.substr(space + 1), nullptr, false);
+        if (kind == "cutline-run" && !body.is_discarded()) {
+          run = body;
+        } else if (kind == "cutline-status" && !body.is_discarded()) {
+          if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body));
+        } else if (kind == "cutline-summary" && !body.is_discarded()) {
+          summary = body;
+        } else {
+          fmt::print("{}\n", line);  // a rank's own output
+        }
+      }
+    }
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (live) fmt::print(stderr, "\r\033[K");
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+
+  if (code == 0 && summary.is_object()) {
+    PrintSummary(summary);
+    return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
+  }
+  if (!run.is_object()) {
+    // It never started: mpirun's own complaint, or the node's one-line error.
+    std::string first = err_text.substr(0, err_text.find('\n'));
+    if (first.rfind("cutline: error: ", 0) == 0) {
+      fmt::print(stderr, "{}\n", first);
+      return 2;
+    }
+    fmt::print(stderr, "cutline: error: mpirun failed (status {}): {}\n", code, first);
+    return 2;
+  }
+  // A rank died, and Open MPI ended the job.
+  std::smatch m;
+  std::string who = "a rank";
+  if (std::regex_search(err_text, m, std::regex(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+))"))) {
+    who = fmt::format("rank {} (signal {})", m[1].str(), m[2].str());
+  } else if (std::regex_search(err_text, m, std::regex(R"(rank (\d+))"))) {
+    who = fmt::format("rank {}", m[1].str());
+  }
+  std::string latest = after_crash ? after_crash(run["run"].get<std::int64_t>()) : "not stored";
+  fmt::print(stderr, "cutline: {} died; the job ended; last complete snapshot: {}\n", who, latest);
+  return 1;
+}
+
+}  // namespace cutline::runtime

@@ -1,0 +1,110 @@
+#include "runtime/options.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace cutline::runtime {
+
+namespace {
+
+std::optional<double> ParseNumber(const std::string& text) {
+  if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])))) return std::nullopt;
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+std::optional<std::uint64_t> ParseCount(const std::string& text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  return std::stoull(text);
+}
+
+}  // namespace
+
+std::optional<Micros> ParseDuration(const std::string& text) {
+  static const std::pair<const char*, double> kUnits[] = {
+      {"us", 1}, {"ms", 1e3}, {"s", 1e6}, {"m", 60e6}};
+  for (const auto& [unit, micros] : kUnits) {
+    std::string u = unit;
+    if (text.size() <= u.size() || text.compare(text.size() - u.size(), u.size(), u) != 0) {
+      continue;
+    }
+    std::string number = text.substr(0, text.size() - u.size());
+    // "5ms" also ends in "s": the number part must be a number.
+    auto value = ParseNumber(number);
+    if (!value) continue;
+    double total = *value * micros;
+    if (total > 1e13) return std::nullopt;  // over 100 days: a typo
+    return Micros(static_cast<std::int64_t>(std::llround(total)));
+  }
+  return std::nullopt;
+}
+
+std::string FormatDuration(Micros d) {
+  auto us = d.count();
+  if (us % 1000000 == 0) return fmt::format("{}s", us / 1000000);
+  if (us % 1000 == 0) return fmt::format("{}ms", us / 1000);
+  return fmt::format("{}us", us);
+}
+
+std::optional<double> ParseRate(const std::string& text) {
+  if (text == "max") return 0.0;
+  auto value = ParseNumber(text);
+  if (!value || *value <= 0 || *value > 1e9) return std::nullopt;
+  return value;
+}
+
+std::optional<KillSpec> ParseKill(const std::string& text) {
+  auto at = text.find('@');
+  if (at == std::string::npos) return std::nullopt;
+  auto rank = ParseCount(text.substr(0, at));
+  if (!rank || *rank > 1u << 20) return std::nullopt;
+  KillSpec kill;
+  kill.rank = static_cast<std::uint32_t>(*rank);
+  std::string when = text.substr(at + 1);
+  const std::string prefix = "snapshot:";
+  if (when.rfind(prefix, 0) == 0) {
+    auto id = ParseCount(when.substr(prefix.size()));
+    if (!id || *id == 0) return std::nullopt;
+    kill.snapshot = *id;
+  } else {
+    kill.at = ParseDuration(when);
+    if (!kill.at) return std::nullopt;
+  }
+  return kill;
+}
+
+std::vector<std::string> NodeArguments(const NodeOptions& o) {
+  std::vector<std::string> args = {
+      "--balance",  std::to_string(o.balance),
+      "--rate",     o.rate == 0 ? "max" : fmt::format("{}", o.rate),
+      "--duration", FormatDuration(o.duration),
+      "--link-delay", FormatDuration(o.link_delay),
+      "--seed",     std::to_string(o.seed),
+      "--algorithm", o.algorithm == Algorithm::kStopTheWorld ? "stop-the-world" : "chandy-lamport",
+  };
+  if (o.snapshot_every) {
+    args.insert(args.end(), {"--snapshot-every", FormatDuration(*o.snapshot_every)});
+  }
+  if (!o.store.empty()) args.insert(args.end(), {"--store", o.store});
+  if (o.restore) {
+    args.push_back("--restore");
+    if (o.restore_id) args.push_back(std::to_string(*o.restore_id));
+  }
+  if (!o.log_dir.empty()) args.insert(args.end(), {"--log-dir", o.log_dir});
+  if (o.kill) {
+    args.push_back("--kill");
+    args.push_back(std::to_string(o.kill->rank) + "@" +
+                   (o.kill->snapshot ? "snapshot:" + std::to_string(*o.kill->snapshot)
+                                     : FormatDuration(*o.kill->at)));
+  }
+  return args;
+}
+
+}  // namespace cutline::runtime

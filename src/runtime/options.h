@@ -1,0 +1,53 @@
+// The runtime's options (docs/runtime.md): what `cutline cluster` takes, and
+// what it hands to every `cutline node` rank. Parsing lives here, once, so
+// that both commands give the same one-line errors.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutline::runtime {
+
+using Micros = std::chrono::microseconds;
+
+// --kill RANK@WHEN: RANK kills itself at a time, or right after it has
+// recorded its state for snapshot K (before its part is done).
+struct KillSpec {
+  std::uint32_t rank = 0;
+  std::optional<Micros> at;                // "3s"
+  std::optional<std::uint64_t> snapshot;   // "snapshot:K"
+};
+
+enum class Algorithm { kChandyLamport, kStopTheWorld };
+
+struct NodeOptions {
+  std::int64_t balance = 1000;
+  double rate = 1000;                // transfers per second per branch; 0: as fast as it can
+  Micros duration = std::chrono::seconds(5);
+  std::optional<Micros> snapshot_every;  // none: no snapshots
+  Algorithm algorithm = Algorithm::kChandyLamport;
+  std::string store;                 // empty: snapshots are not stored
+  bool restore = false;
+  std::optional<std::uint64_t> restore_id;  // none: the latest complete one
+  std::string log_dir;               // empty: no logs
+  Micros link_delay{0};
+  std::optional<KillSpec> kill;
+  std::uint64_t seed = 1;
+};
+
+// "250us", "100ms", "3s", "1.5s", "2m". Returns nothing for anything else
+// (negative, no unit, unknown unit).
+std::optional<Micros> ParseDuration(const std::string& text);
+std::string FormatDuration(Micros d);
+// "max" (0) or a positive number of transfers per second.
+std::optional<double> ParseRate(const std::string& text);
+// "2@3s" or "2@snapshot:5".
+std::optional<KillSpec> ParseKill(const std::string& text);
+
+// The arguments that give `options` to `cutline node` (and the parser back).
+std::vector<std::string> NodeArguments(const NodeOptions& options);
+
+}  // namespace cutline::runtime

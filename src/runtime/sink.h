@@ -1,0 +1,81 @@
+// Where the coordinator puts what it learns: runs, snapshots started, whole
+// snapshots, failed ones. The node knows this interface, not SQLite; the
+// store's implementation is store_sink.h. Called from one thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutline::runtime {
+
+using Amount = std::int64_t;
+
+struct RecordedChannel {
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+  std::vector<Amount> transfers;  // in arrival order
+};
+
+struct WholeSnapshot {
+  std::uint64_t id = 0;
+  std::uint32_t initiator = 0;
+  std::int64_t started_us = 0;    // since the epoch
+  std::int64_t completed_us = 0;
+  std::vector<Amount> balances;   // by rank
+  std::vector<RecordedChannel> channels;  // every ordered pair
+  Amount total() const {
+    Amount sum = 0;
+    for (Amount b : balances) sum += b;
+    for (const auto& c : channels) {
+      for (Amount t : c.transfers) sum += t;
+    }
+    return sum;
+  }
+};
+
+// Where a restored run starts: each rank's balance, and the transfers each
+// channel held, to be delivered before anything sent after the restart.
+struct RestorePoint {
+  std::uint64_t snapshot = 0;
+  std::vector<Amount> balances;
+  std::vector<RecordedChannel> channels;
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  // Before anything else: where to start (a restored run) and the first
+  // snapshot id to use. Errors are one line in *error.
+  virtual bool Begin(std::uint32_t ranks, Amount balance, bool restore,
+                     std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
+                     std::uint64_t* first_snapshot, std::string* error) = 0;
+  virtual void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) = 0;
+  virtual void Complete(const WholeSnapshot& snapshot) = 0;
+  virtual void Failed(std::uint64_t id) = 0;
+  // The run ended; everything handed over is written when this returns.
+  virtual void End() = 0;
+  virtual std::int64_t run_id() const = 0;
+};
+
+// Keeps nothing: a run without --store.
+class NullSink : public Sink {
+ public:
+  bool Begin(std::uint32_t, Amount, bool restore, std::optional<std::uint64_t>,
+             std::optional<RestorePoint>*, std::uint64_t* first, std::string* error) override {
+    if (restore) {
+      *error = "--restore needs --store";
+      return false;
+    }
+    *first = 1;
+    return true;
+  }
+  void Started(std::uint64_t, std::uint32_t, std::int64_t) override {}
+  void Complete(const WholeSnapshot&) override {}
+  void Failed(std::uint64_t) override {}
+  void End() override {}
+  std::int64_t run_id() const override { return 0; }
+};
+
+}  // namespace cutline::runtime
