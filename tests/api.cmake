@@ -25,3 +25,12 @@ target_link_libraries(server_test PRIVATE cutline_server PkgConfig::HTTPLIB
 target_include_directories(server_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 cutline_warnings(server_test)
 gtest_discover_tests(server_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
+
+# The runtime with real processes: mpirun and `cutline node` ranks.
+add_executable(cluster_test ${CMAKE_CURRENT_SOURCE_DIR}/cluster_test.cc)
+target_link_libraries(cluster_test PRIVATE GTest::gtest_main)
+target_compile_definitions(cluster_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>")
+add_dependencies(cluster_test cutline)
+cutline_warnings(cluster_test)
+gtest_discover_tests(cluster_test DISCOVERY_TIMEOUT 60
+                     PROPERTIES TIMEOUT 600 LABELS cluster RUN_SERIAL TRUE)
