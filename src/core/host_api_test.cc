@@ -19,7 +19,13 @@ TEST(Wire, MarkersAndApplicationBytesRoundTrip) {
     ASSERT_TRUE(frame);
     EXPECT_EQ(frame->kind, wire::FrameKind::kMarker);
     EXPECT_EQ(frame->snapshot, id);
+    EXPECT_EQ(frame->payload, "");
   }
+  // What a host appends to a marker comes back as its payload.
+  auto with_clock = wire::Decode(wire::EncodeMarker(7, std::string("\0\1vc", 4)));
+  ASSERT_TRUE(with_clock);
+  EXPECT_EQ(with_clock->snapshot, 7u);
+  EXPECT_EQ(with_clock->payload, std::string("\0\1vc", 4));
   // Little-endian whatever the host.
   EXPECT_EQ(wire::EncodeMarker(0x0102)[1], '\x02');
   EXPECT_EQ(wire::EncodeMarker(0x0102)[2], '\x01');
@@ -36,8 +42,8 @@ TEST(Wire, MarkersAndApplicationBytesRoundTrip) {
 TEST(Wire, BytesThatAreNoFrameAreRefused) {
   EXPECT_FALSE(wire::Decode(""));
   EXPECT_FALSE(wire::Decode("X12345678"));
-  EXPECT_FALSE(wire::Decode("M1234567"));    // one byte short
-  EXPECT_FALSE(wire::Decode("M123456789"));  // one byte over
+  EXPECT_FALSE(wire::Decode("M1234567"));  // one byte short of an id
+  EXPECT_FALSE(wire::Decode("M"));
 }
 
 using Collector = SnapshotCollector<int, int>;

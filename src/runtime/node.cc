@@ -30,6 +30,7 @@
 #include "cutline/snapshot_agent.h"
 #include "cutline/wire.h"
 #include "runtime/bytes.h"
+#include "runtime/event_log.h"
 
 namespace cutline::runtime {
 
@@ -86,7 +87,11 @@ class Node {
         collector_(static_cast<ProcessIndex>(ranks)),
         rng_(options.seed * 1000003u + static_cast<unsigned>(rank)),
         sent_to_(static_cast<std::size_t>(ranks), 0),
-        received_from_(static_cast<std::size_t>(ranks), 0) {}
+        received_from_(static_cast<std::size_t>(ranks), 0),
+        out_n_(static_cast<std::size_t>(ranks), 0),
+        in_n_(static_cast<std::size_t>(ranks), 0) {
+    if (!options.log_dir.empty()) log_ = std::make_unique<EventLog>(options.log_dir, rank, ranks);
+  }
 
   int Run();
 
@@ -106,12 +111,25 @@ class Node {
     in_flight_.push_back({request, std::move(buffer)});
   }
   void SendControl(int to, const Bytes& message) { Send(ctl_, to, message.str()); }
+  // A transfer on the channel to `to` (with the sender's clock when logging).
   void SendTransfer(int to, Amount amount) {
     Bytes payload;
     payload.Char(kTransfer).I64(amount);
-    Send(bank_, to, wire::EncodeApplication(payload.str()));
+    std::string bytes = wire::EncodeApplication(payload.str());
+    if (log_) bytes += log_->Send(to, ++out_n_[static_cast<std::size_t>(to)], amount);
+    Send(bank_, to, std::move(bytes));
     ++sent_to_[static_cast<std::size_t>(to)];
-    ++transfers_sent_;
+  }
+  void SendMarker(int to, SnapshotId id) {
+    std::string clock;
+    if (log_) clock = log_->SendMarker(to, ++out_n_[static_cast<std::size_t>(to)], id);
+    Send(bank_, to, wire::EncodeMarker(id, clock));
+  }
+  [[noreturn]] void Die() {
+    if (log_) log_->Flush();
+    std::fflush(stdout);
+    ::raise(SIGKILL);
+    std::abort();
   }
   void Reap() {
     while (!in_flight_.empty()) {
@@ -167,6 +185,9 @@ class Node {
   Clock::time_point next_transfer_;
   std::deque<std::pair<MPI_Request, std::unique_ptr<std::string>>> in_flight_;
   std::deque<Envelope> arrived_;  // held back by --link-delay, in arrival order
+  std::unique_ptr<EventLog> log_;  // --log-dir
+  // Logged messages (transfers and markers) per channel, for the log's "n".
+  std::vector<std::uint64_t> out_n_, in_n_;
   Clock::time_point next_counts_;
 
   // Coordinator only.
@@ -235,6 +256,10 @@ void Node::OnBank(int from, std::string_view bytes) {
   if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
   ChannelIndex c = In(from);
   if (frame->kind == wire::FrameKind::kMarker) {
+    if (log_) {
+      Reader clock(frame->payload);
+      log_->ReceiveMarker(from, ++in_n_[static_cast<std::size_t>(from)], frame->snapshot, clock);
+    }
     Step step = agent_.OnMarker(frame->snapshot, c, balance_);
     if (!step.ok()) {
       throw std::runtime_error(fmt::format("marker of snapshot {} from rank {} refused",
@@ -251,6 +276,7 @@ void Node::OnBank(int from, std::string_view bytes) {
     return;
   }
   Amount amount = r.I64();
+  if (log_) log_->Receive(from, ++in_n_[static_cast<std::size_t>(from)], amount, r);
   // Recorded first (if a snapshot is recording this channel), then applied.
   agent_.OnMessage(c, amount);
   balance_ += amount;
@@ -272,16 +298,15 @@ void Node::CheckDrained() {
   draining_.reset();
 }
 
-void Node::Recorded(SnapshotId id, bool) {
+void Node::Recorded(SnapshotId id, bool started_here) {
+  if (log_) log_->Record(id, balance_, !started_here);
   if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->snapshot &&
       *o_.kill->snapshot == id) {
-    // Fault injection: dead right after recording, before the part is done.
-    std::fflush(stdout);
-    ::raise(SIGKILL);
+    Die();  // fault injection: right after recording, before the part is done
   }
   // Rule 1: a marker on every outgoing channel before anything else.
   for (int j = 0; j < n_; ++j) {
-    if (j != rank_) Send(bank_, j, wire::EncodeMarker(id));
+    if (j != rank_) SendMarker(j, id);
   }
 }
 
@@ -291,11 +316,14 @@ void Node::AfterStep(SnapshotId id, const Step& step, bool started_here) {
   const Agent::Recorded* recorded = agent_.Find(id);
   Bytes part;
   part.Char(static_cast<char>(Ctl::kPart)).U64(id).I64(recorded->state);
+  std::vector<std::vector<Amount>> by_sender(static_cast<std::size_t>(n_));
   for (ChannelIndex c = 0; c < agent_.incoming_channels(); ++c) {
     std::vector<Amount> messages = agent_.ChannelMessages(id, c);
     part.U64(messages.size());
     for (Amount a : messages) part.I64(a);
+    by_sender[static_cast<std::size_t>(SenderOf(c))] = std::move(messages);
   }
+  if (log_) log_->Part(id, recorded->state, by_sender);
   SendControl(kCoordinator, part);
   agent_.Forget(id);
 }
@@ -403,6 +431,7 @@ bool Node::MaybeTransfer() {
   Amount amount = 1 + static_cast<Amount>(rng_() % static_cast<std::uint64_t>(most));
   balance_ -= amount;
   SendTransfer(to, amount);
+  ++transfers_sent_;
   return true;
 }
 
@@ -641,15 +670,19 @@ int Node::Run() {
   if (static_cast<Ctl>(init.Char()) != Ctl::kInit) throw std::runtime_error("no start message");
   balance_ = init.I64();
   // Restored channels come first on their channels, before anything new.
+  // The log sees the rank holding that money and sending it, so that a
+  // replay of the log adds up.
+  std::vector<std::pair<int, Amount>> resend;
   for (std::uint64_t k = init.U64(); k > 0; --k) {
     int to = static_cast<int>(init.U64());
-    for (std::uint64_t t = init.U64(); t > 0; --t) {
-      Bytes payload;
-      payload.Char(kTransfer).I64(init.I64());
-      Send(bank_, to, wire::EncodeApplication(payload.str()));
-      ++sent_to_[static_cast<std::size_t>(to)];
-    }
+    for (std::uint64_t t = init.U64(); t > 0; --t) resend.emplace_back(to, init.I64());
   }
+  if (log_) {
+    Amount held = balance_;
+    for (const auto& [to, amount] : resend) held += amount;
+    log_->Start(held);
+  }
+  for (const auto& [to, amount] : resend) SendTransfer(to, amount);
   MPI_Barrier(MPI_COMM_WORLD);
 
   start_ = Clock::now();
@@ -669,8 +702,7 @@ int Node::Run() {
     auto now = Clock::now();
     if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->at &&
         now - start_ >= *o_.kill->at) {
-      std::fflush(stdout);
-      ::raise(SIGKILL);
+      Die();
     }
     if (now >= next_counts_ && !final_sent_) {
       SendControl(kCoordinator, Bytes().Char(static_cast<char>(Ctl::kCounts)).U64(transfers_sent_));
@@ -684,6 +716,7 @@ int Node::Run() {
   }
   for (auto& [request, buffer] : in_flight_) MPI_Wait(&request, MPI_STATUS_IGNORE);
   in_flight_.clear();
+  if (log_) log_->Flush();
   if (rank_ == kCoordinator) {
     sink_->End();
     PrintStatus();

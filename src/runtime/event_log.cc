@@ -1,0 +1,100 @@
+#include "runtime/event_log.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace cutline::runtime {
+
+EventLog::EventLog(const std::string& dir, int rank, int ranks)
+    : rank_(rank), clock_(static_cast<std::size_t>(ranks), 0) {
+  std::string path = fmt::format("{}/rank-{}.jsonl", dir, rank);
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) {
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  }
+  // Buffered: a log line per message would otherwise cost a system call. A
+  // rank that kills itself (--kill) flushes first; one that really crashes
+  // loses its last lines, and the reader drops a line cut short.
+  std::setvbuf(file_, nullptr, _IOFBF, 1 << 16);
+  fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{}}}\n", rank, ranks);
+}
+
+EventLog::~EventLog() {
+  if (file_) std::fclose(file_);
+}
+
+void EventLog::Merge(Reader& clock) {
+  for (auto& c : clock_) c = std::max(c, clock.U64());
+}
+
+std::string EventLog::Clock() const {
+  Bytes b;
+  for (auto c : clock_) b.U64(c);
+  return b.str();
+}
+
+void EventLog::Write(const std::string& head) {
+  std::string line = head + ",\"vc\":[";
+  for (std::size_t i = 0; i < clock_.size(); ++i) {
+    if (i) line += ',';
+    line += std::to_string(clock_[i]);
+  }
+  line += "]}\n";
+  std::fwrite(line.data(), 1, line.size(), file_);
+}
+
+void EventLog::Start(Amount balance) {
+  Tick();
+  Write(fmt::format("{{\"e\":\"start\",\"balance\":{}", balance));
+}
+
+std::string EventLog::Send(int to, std::uint64_t n, Amount amount) {
+  Tick();
+  Write(fmt::format("{{\"e\":\"send\",\"to\":{},\"n\":{},\"amount\":{}", to, n, amount));
+  return Clock();
+}
+
+std::string EventLog::SendMarker(int to, std::uint64_t n, SnapshotId id) {
+  Tick();
+  Write(fmt::format("{{\"e\":\"send_marker\",\"to\":{},\"n\":{},\"snapshot\":{}", to, n, id));
+  return Clock();
+}
+
+void EventLog::Receive(int from, std::uint64_t n, Amount amount, Reader& clock) {
+  Merge(clock);
+  Tick();
+  Write(fmt::format("{{\"e\":\"receive\",\"from\":{},\"n\":{},\"amount\":{}", from, n, amount));
+}
+
+void EventLog::ReceiveMarker(int from, std::uint64_t n, SnapshotId id, Reader& clock) {
+  Merge(clock);
+  Tick();
+  Write(fmt::format("{{\"e\":\"receive_marker\",\"from\":{},\"n\":{},\"snapshot\":{}", from, n,
+                    id));
+}
+
+void EventLog::Record(SnapshotId id, Amount balance, bool by_marker) {
+  Tick();
+  Write(fmt::format("{{\"e\":\"record\",\"snapshot\":{},\"balance\":{},\"cause\":\"{}\"", id,
+                    balance, by_marker ? "marker" : "start"));
+}
+
+void EventLog::Part(SnapshotId id, Amount balance,
+                    const std::vector<std::vector<Amount>>& by_sender) {
+  std::string channels;
+  for (std::size_t from = 0; from < by_sender.size(); ++from) {
+    if (static_cast<int>(from) == rank_) continue;
+    if (!channels.empty()) channels += ',';
+    channels += fmt::format("\"{}\":[{}]", from, fmt::join(by_sender[from], ","));
+  }
+  Tick();
+  Write(fmt::format("{{\"e\":\"part\",\"snapshot\":{},\"balance\":{},\"channels\":{{{}}}", id,
+                    balance, channels));
+}
+
+void EventLog::Flush() { std::fflush(file_); }
+
+}  // namespace cutline::runtime

@@ -1,0 +1,55 @@
+// A rank's log of its own events, with vector clocks (`--log-dir`): one JSON
+// object per line in DIR/rank-<r>.jsonl. `cutline check --logs DIR` reads the
+// logs of every rank back into one history and runs the simulator's checker
+// on it; the clocks also make a ShiViz log. docs/runtime.md has the format.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cutline/marker_rules.h"
+#include "runtime/bytes.h"
+#include "runtime/sink.h"
+
+namespace cutline::runtime {
+
+class EventLog {
+ public:
+  // Opens DIR/rank-<rank>.jsonl for writing; throws with a one-line reason.
+  EventLog(const std::string& dir, int rank, int ranks);
+  ~EventLog();
+  EventLog(const EventLog&) = delete;
+  EventLog& operator=(const EventLog&) = delete;
+
+  // The opening balance (for a restored run: with the transfers it re-sends).
+  void Start(Amount balance);
+  // A message leaves on the channel to `to`, the n-th on it (from 1). Returns
+  // the clock to send along.
+  std::string Send(int to, std::uint64_t n, Amount amount);
+  std::string SendMarker(int to, std::uint64_t n, SnapshotId id);
+  // A message arrives, the n-th on the channel from `from`, with the
+  // sender's clock.
+  void Receive(int from, std::uint64_t n, Amount amount, Reader& clock);
+  void ReceiveMarker(int from, std::uint64_t n, SnapshotId id, Reader& clock);
+  // The rank recorded its state: started by itself, or caused by the marker
+  // it received last.
+  void Record(SnapshotId id, Amount balance, bool by_marker);
+  // What the rank claims for its part: its recorded balance and, by sender
+  // rank, the transfers recorded on each incoming channel.
+  void Part(SnapshotId id, Amount balance, const std::vector<std::vector<Amount>>& by_sender);
+  void Flush();
+
+ private:
+  void Tick() { ++clock_[static_cast<std::size_t>(rank_)]; }
+  void Merge(Reader& clock);
+  std::string Clock() const;  // the clock as bytes, to send
+  void Write(const std::string& head);  // head plus the clock, one line
+
+  int rank_;
+  std::vector<std::uint64_t> clock_;
+  std::FILE* file_ = nullptr;
+};
+
+}  // namespace cutline::runtime
