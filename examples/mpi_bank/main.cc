@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &r.parts);
   r.agent = Agent(static_cast<std::uint32_t>(r.n - 1));
   std::mt19937 rng(static_cast<unsigned>(r.me) + 7);
+  MPI_Barrier(MPI_COMM_WORLD);  // start together, so that transfers cross
 
   for (int i = 0; i < kTransfers; ++i) {
     if (r.me == 0 && i == kTransfers / 2) r.Step(r.agent.Start(kSnapshot, r.balance));
