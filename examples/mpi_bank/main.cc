@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
     if (r.balance > 0) {
       int to = static_cast<int>(rng() % static_cast<unsigned>(r.n - 1));
       if (to >= r.me) ++to;
-      Amount amount = 1 + static_cast<Amount>(rng() % static_cast<unsigned>(std::min<Amount>(r.balance, 10)));
+      Amount amount = 1 + static_cast<Amount>(rng() % static_cast<unsigned>(std::min<Amount>(r.balance, 3)));
       r.balance -= amount;
       r.Send(to, cutline::wire::EncodeApplication(AmountBytes(amount)));
     }
