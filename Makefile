@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc)
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
 
-.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve fuzz clean
+.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-cluster fuzz clean
 
 all: build
 
@@ -72,6 +72,12 @@ bench: release-build
 bench-serve: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline serve_load
 	./build-release/bench/serve_load --server ./build-release/cutline
+
+# Chandy-Lamport against stop-the-world on 2, 4 and 8 real ranks, with and
+# without a 2 ms link delay (docs/performance.md).
+bench-cluster: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
+	./build-release/bench/cluster_bench --cutline ./build-release/cutline
 
 release-build: deps
 	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLINE_TESTS=OFF >/dev/null

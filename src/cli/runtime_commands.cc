@@ -135,6 +135,7 @@ RuntimeCommands::RuntimeCommands(CLI::App& app) : s_(std::make_unique<State>()) 
   s_->cluster->add_option("--mpirun-arg", s_->options.mpirun_args,
                           "Passed to mpirun as it is (repeat for several; e.g. --hostfile=hosts)")
       ->allow_extra_args(false);
+  s_->cluster->add_flag("--json", s_->options.json, "Print the summary as JSON");
   s_->AddNodeOptions(s_->cluster);
   s_->node = app.add_subcommand("node", "One rank of a cluster run (started by mpirun)");
   s_->AddNodeOptions(s_->node);

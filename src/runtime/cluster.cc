@@ -128,7 +128,11 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 
   if (code == 0 && summary.is_object()) {
-    PrintSummary(summary);
+    if (o.json) {
+      fmt::print("{}\n", summary.dump());
+    } else {
+      PrintSummary(summary);
+    }
     return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
   }
   if (!run.is_object()) {

@@ -15,6 +15,7 @@ struct ClusterOptions {
   std::uint32_t ranks = 4;
   NodeOptions node;
   std::vector<std::string> mpirun_args;  // passed to mpirun as they are
+  bool json = false;                     // the summary as one JSON object
 };
 
 // Called once the run has ended, if a rank died: marks the run's unfinished

@@ -45,6 +45,8 @@ constexpr int kCoordinator = 0;
 // Application payloads on the bank channels.
 constexpr char kTransfer = 'T';
 constexpr char kEndOfStream = 'E';  // the sender will send no more transfers
+// Transfers are of $1 to $100 (never more than the sender holds).
+constexpr Amount kMostPerTransfer = 100;
 // Control messages: the first byte says which.
 enum class Ctl : char {
   kInit = 'I',      // coordinator -> rank: where to start
@@ -360,6 +362,7 @@ void Node::OnControl(int from, std::string_view bytes) {
     }
     case Ctl::kResume:
       paused_ = false;
+      next_transfer_ = Clock::now();  // what fell due while paused is lost
       return;
     default:
       break;
@@ -416,23 +419,34 @@ void Node::OnControl(int from, std::string_view bytes) {
 }
 
 bool Node::MaybeTransfer() {
-  if (!sending_ || paused_ || stopped_ || balance_ <= 0) return false;
+  if (!sending_ || paused_ || stopped_) return false;
   auto now = Clock::now();
+  int due = 1;  // --rate max: one per turn of the loop
   if (o_.rate > 0) {
-    if (now < next_transfer_) return false;
-    next_transfer_ += std::chrono::duration_cast<Clock::duration>(
+    auto interval = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(1.0 / o_.rate));
-    // After a stall, do not burst to catch up: pace from now.
-    if (next_transfer_ < now) next_transfer_ = now;
+    // Transfers that fell due while the loop slept go out now (a pause of
+    // stop-the-world is never made up for: see kResume); after a longer
+    // stall, pacing starts again from now.
+    if (now - next_transfer_ > std::chrono::milliseconds(2)) next_transfer_ = now;
+    due = 0;
+    while (next_transfer_ <= now && due < 64) {
+      next_transfer_ += interval;
+      ++due;
+    }
   }
-  int to = static_cast<int>(rng_() % static_cast<std::uint64_t>(n_ - 1));
-  if (to >= rank_) ++to;
-  Amount most = std::min<Amount>(balance_, std::max<Amount>(1, o_.balance / 10));
-  Amount amount = 1 + static_cast<Amount>(rng_() % static_cast<std::uint64_t>(most));
-  balance_ -= amount;
-  SendTransfer(to, amount);
-  ++transfers_sent_;
-  return true;
+  bool sent = false;
+  for (; due > 0 && balance_ > 0; --due) {
+    int to = static_cast<int>(rng_() % static_cast<std::uint64_t>(n_ - 1));
+    if (to >= rank_) ++to;
+    Amount most = std::min<Amount>(balance_, kMostPerTransfer);
+    Amount amount = 1 + static_cast<Amount>(rng_() % static_cast<std::uint64_t>(most));
+    balance_ -= amount;
+    SendTransfer(to, amount);
+    ++transfers_sent_;
+    sent = true;
+  }
+  return sent;
 }
 
 void Node::BeginFlush() {
