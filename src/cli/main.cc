@@ -1,5 +1,5 @@
 // The `cutline` command: run, check and explain scenarios; print the demos
-// and the study note's lab; serve the page.
+// and the study note's lab; serve the page; read a runtime's store.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -17,6 +17,7 @@
 #include "scenario/runner.h"
 #include "scenario/text_output.h"
 #include "server/server.h"
+#include "store_commands.h"
 
 namespace {
 
@@ -226,6 +227,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
 
+  cutline::cli::StoreCommand store_command(app);
+
   // CLI11 would call an unknown word "a missing subcommand"; say what it is.
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
         return sub->get_name() == argv[1];
@@ -256,6 +259,7 @@ int main(int argc, char** argv) {
     if (*check) return CheckCommand(check_path);
     if (*demo) return DemoCommand(demo_id, ParseLang(lang));
     if (*lab) return LabCommand(ParseLang(lang));
+    if (store_command.chosen()) return store_command.Run();
     if (*serve) {
       serve_options.http.idle_timeout = std::chrono::seconds(idle_seconds);
       serve_options.http.request_timeout = std::chrono::seconds(request_seconds);

@@ -371,6 +371,8 @@ SnapshotRecord SnapshotRow(const Query& q) {
 
 }  // namespace
 
+std::string BranchName(std::uint32_t rank) { return fmt::format("N{}", rank); }
+
 struct Store::Impl : Connection {};
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -52,6 +52,9 @@ struct RunRecord {
   std::optional<std::uint64_t> restored_from;
 };
 
+// The runtime's name for the branch a rank runs: N0, N1, ...
+std::string BranchName(std::uint32_t rank);
+
 class StoreError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
