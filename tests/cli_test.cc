@@ -832,7 +832,7 @@ TEST_F(CliTest, StoreBadInputIsOneLineAndChangesNothing) {
       {{"store", "list"}, "required"},
       {{"store"}, "store needs a command: list or show"},
       {{"store", "drop", store}, "unknown store command 'drop'"},
-      {{"store", "--bogus"}, "--bogus"},
+      {{"store", "--bogus"}, "unknown store option '--bogus'"},
       {{"store", "list", store, "extra"}, "extra"},
   };
   std::vector<std::string> files = {store, text, other, corrupt};

@@ -208,8 +208,8 @@ int StoreCommand::Run() const {
       fmt::print(stderr, "cutline: error: store needs a command: list or show "
                          "(see cutline store --help)\n");
     } else {
-      fmt::print(stderr, "cutline: error: unknown store command '{}' "
-                         "(see cutline store --help)\n", words.front());
+      fmt::print(stderr, "cutline: error: unknown store {} '{}' (see cutline store --help)\n",
+                 words.front().rfind('-', 0) == 0 ? "option" : "command", words.front());
     }
     return kUsageError;
   }
