@@ -73,7 +73,7 @@ CREATE TABLE transfers (
 ) WITHOUT ROWID;
 COMMIT;
 )sql";
-static_assert(kApplicationId == 1129665612u);
+static_assert(kApplicationId == 1129665612u);  // as kSchema spells it
 
 constexpr const char* kTables[] = {"runs", "snapshots", "balances", "channels",
                                    "transfers"};
@@ -256,12 +256,12 @@ class Transaction {
   bool done_ = false;
 };
 
+// Opens a connection; on failure returns null with SQLite's reason in *error.
 sqlite3* OpenDb(const std::string& path, int flags, std::string* error) {
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
-    *error = fmt::format("cannot open {}: {}", path,
-                         OneLine(db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+    *error = OneLine(db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     sqlite3_close(db);
     return nullptr;
   }
@@ -395,7 +395,10 @@ bool OpenChecked(Connection& c, const std::string& path, std::string* error) {
   }
   c.path = path;
   c.db = OpenDb(path, SQLITE_OPEN_READONLY, error);
-  if (c.db == nullptr) return false;
+  if (c.db == nullptr) {
+    *error = fmt::format("cannot open {}: {}", path, *error);
+    return false;
+  }
   if (std::string problem = CheckContents(c.db, path); !problem.empty()) {
     *error = problem;
     return false;
@@ -427,7 +430,10 @@ std::optional<Store> Store::Open(const std::string& path, bool create,
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->db = OpenDb(path, SQLITE_OPEN_READWRITE, error);
-  if (impl->db == nullptr) return std::nullopt;
+  if (impl->db == nullptr) {
+    *error = fmt::format("cannot open {} for writing: {}", path, *error);
+    return std::nullopt;
+  }
   try {
     // WAL: readers (store list, the page) never wait for the run's writer,
     // nor it for them. FULL: a commit is on the disk before it returns, so a
