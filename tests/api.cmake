@@ -9,8 +9,9 @@ cutline_warnings(api_test)
 gtest_discover_tests(api_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
 
 add_executable(cli_test ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.cc)
-target_link_libraries(cli_test PRIVATE cutline_server PkgConfig::HTTPLIB
-                      GTest::gtest_main)
+# cutline_store: the store tests write their stores with the real Store.
+target_link_libraries(cli_test PRIVATE cutline_server cutline_store
+                      PkgConfig::HTTPLIB GTest::gtest_main)
 target_compile_definitions(cli_test PRIVATE
   CUTLINE_BINARY="$<TARGET_FILE:cutline>")
 add_dependencies(cli_test cutline)

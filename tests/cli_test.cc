@@ -1,6 +1,7 @@
 // The `cutline` command, run as a real process (CUTLINE_BINARY): its
 // standard output, standard error and exit status for every subcommand and
-// for bad arguments; and `cutline serve` started, asked, and stopped.
+// for bad arguments; `cutline serve` started, asked, and stopped; and
+// `cutline store` reading stores written by the real Store.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "run_cutline.h"
+#include "store/store.h"
 
 namespace {
 
@@ -520,6 +522,275 @@ TEST(ServeTest, PortInUseIsAnErrorNotAHang) {
   EXPECT_TRUE(Contains(second.err, std::to_string(port))) << second;
   ASSERT_EQ(::kill(first.pid(), SIGINT), 0);
   EXPECT_EQ(first.Wait(std::chrono::seconds(5)), 0);
+}
+
+// ---------------------------------------------------------------------------
+// store list, store show: stores written by the real Store, read by the
+// real binary
+
+using cutline::store::Amount;
+using cutline::store::ChannelRecord;
+using cutline::store::SnapshotRecord;
+using cutline::store::Store;
+
+// Demo 3's snapshot as a run of three ranks would record it (N0..N2 for
+// P1..P3): N0 $100, N1 $60, N2 $100, and $40 in N1->N0.
+SnapshotRecord Demo3Snapshot(std::int64_t run, std::uint64_t id) {
+  SnapshotRecord s;
+  s.run = run;
+  s.id = id;
+  s.completed_us = 1'714'564'800'001'234;
+  s.balances = {100, 60, 100};
+  for (std::uint32_t from = 0; from < 3; ++from) {
+    for (std::uint32_t to = 0; to < 3; ++to) {
+      if (from == to) continue;
+      s.channels.push_back({from, to, {}});
+      if (from == 1 && to == 0) s.channels.back().transfers = {40};
+    }
+  }
+  return s;
+}
+
+// Run 1: snapshot 1 complete (demo 3's), 2 failed, 3 still running; run 2,
+// restored from snapshot 1: snapshot 4 complete.
+void WriteDemoStore(const std::string& path) {
+  std::string error;
+  std::optional<Store> store = Store::Open(path, true, &error);
+  ASSERT_TRUE(store) << error;
+  std::int64_t run = store->BeginRun(3, 100, 300, std::nullopt);
+  store->SnapshotStarted(run, 1, 0, 1'714'564'800'000'000);
+  store->SnapshotComplete(Demo3Snapshot(run, 1));
+  store->SnapshotStarted(run, 2, 1, 1'714'564'800'100'000);
+  store->SnapshotFailed(run, 2);
+  store->SnapshotStarted(run, 3, 2, 1'714'564'800'200'000);
+  std::int64_t second = store->BeginRun(3, 100, 300, 1);
+  store->SnapshotStarted(second, 4, 1, 1'714'564'900'000'000);
+  store->SnapshotComplete(Demo3Snapshot(second, 4));
+}
+
+std::string FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST_F(CliTest, StoreShowJsonIsASnapshotOfRunJson) {
+  const std::string path = (dir_ / "s.db").string();
+  WriteDemoStore(path);
+  Outcome shown = Cutline({"store", "show", path, "1", "--json"});
+  ASSERT_EQ(shown.status, 0) << shown;
+  EXPECT_EQ(shown.err, "");
+  Outcome run = Cutline({"run", "--json", File("demo3.txt", kDemo3)});
+  ASSERT_EQ(run.status, 0) << run;
+
+  // The simulator's snapshot with the runtime's names, minus `backward`
+  // (computed from a history, which a store does not keep): the same
+  // object, keys in the same order.
+  using ordered = nlohmann::ordered_json;
+  ordered expected = ordered::parse(run.out)["snapshots"][0];
+  expected.erase("backward");
+  std::string text = expected.dump();
+  for (const char* names : {"P1N0", "P2N1", "P3N2"}) {
+    text = std::regex_replace(text, std::regex(std::string("\"") + names[0] + names[1] + "\""),
+                              std::string("\"") + (names + 2) + "\"");
+  }
+  EXPECT_EQ(ordered::parse(shown.out).dump(), text);
+  EXPECT_EQ(json::parse(shown.out)["total"], 300);
+
+  // Not complete: the store holds no part of it.
+  Outcome failed = Cutline({"store", "show", path, "2", "--json"});
+  ASSERT_EQ(failed.status, 0) << failed;
+  EXPECT_EQ(ordered::parse(failed.out).dump(),
+            R"({"id":2,"initiators":["N1"],"complete":false,"markers_sent":null,)"
+            R"("recorded":[],"channels":[],"parts_done":null,"markers_expected":6})");
+}
+
+TEST_F(CliTest, StoreListJson) {
+  const std::string path = (dir_ / "s.db").string();
+  WriteDemoStore(path);
+  Outcome o = Cutline({"store", "list", path, "--json"});
+  ASSERT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(o.out);
+  ASSERT_EQ(j["runs"].size(), 2u);
+  std::vector<std::string> run_keys;
+  for (const auto& [key, value] : j["runs"][0].items()) run_keys.push_back(key);
+  EXPECT_EQ(run_keys, (std::vector<std::string>{"id", "ranks", "total", "balance",
+                                                "started_us", "restored_from"}));
+  EXPECT_EQ(j["runs"][0]["id"], 1);
+  EXPECT_EQ(j["runs"][0]["ranks"], 3);
+  EXPECT_EQ(j["runs"][0]["total"], 300);
+  EXPECT_EQ(j["runs"][0]["restored_from"], nullptr);
+  EXPECT_EQ(j["runs"][1]["restored_from"], 1);
+
+  ASSERT_EQ(j["snapshots"].size(), 4u);
+  std::vector<std::string> snapshot_keys;
+  for (const auto& [key, value] : j["snapshots"][0].items()) snapshot_keys.push_back(key);
+  EXPECT_EQ(snapshot_keys, (std::vector<std::string>{"id", "run", "status", "total",
+                                                     "initiators", "started_us",
+                                                     "completed_us"}));
+  const char* status[] = {"complete", "failed", "running", "complete"};
+  const char* initiator[] = {"N0", "N1", "N2", "N1"};
+  const int run[] = {1, 1, 1, 2};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& s = j["snapshots"][i];
+    EXPECT_EQ(s["id"], i + 1);
+    EXPECT_EQ(s["run"], run[i]);
+    EXPECT_EQ(s["status"], status[i]);
+    EXPECT_EQ(s["initiators"], nlohmann::ordered_json::array({initiator[i]}));
+    if (s["status"] == "complete") {
+      EXPECT_EQ(s["total"], 300) << i;
+      EXPECT_EQ(s["completed_us"], 1'714'564'800'001'234) << i;
+    } else {
+      EXPECT_EQ(s["total"], nullptr) << i;
+      EXPECT_EQ(s["completed_us"], nullptr) << i;
+    }
+  }
+  EXPECT_EQ(j["snapshots"][0]["started_us"], 1'714'564'800'000'000);
+}
+
+TEST_F(CliTest, StoreListAndShowAsText) {
+  const std::string path = (dir_ / "s.db").string();
+  WriteDemoStore(path);
+  Outcome list = Cutline({"store", "list", path});
+  ASSERT_EQ(list.status, 0) << list;
+  EXPECT_EQ(list.err, "");
+  EXPECT_TRUE(std::regex_search(
+      list.out, std::regex("^run 1: 3 ranks, \\$100 each, total \\$300, started "
+                           "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\n"
+                           "run 2: 3 ranks, restored from snapshot 1, total \\$300, ")))
+      << list.out;
+  EXPECT_TRUE(Contains(list.out,
+                       "snapshot   run  status    initiator         total  latency\n"
+                       "       1     1  complete  N0                 $300  1.234 ms\n"
+                       "       2     1  failed    N1                    -  -\n"
+                       "       3     1  running   N2                    -  -\n"))
+      << list.out;
+
+  Outcome show = Cutline({"store", "show", path, "1"});
+  ASSERT_EQ(show.status, 0) << show;
+  EXPECT_EQ(show.out,
+            "snapshot 1 of run 1: complete, started by N0, total $300, latency 1.234 ms\n"
+            "recorded balances: N0 $100, N1 $60, N2 $100\n"
+            "in the channels: N1->N0 [$40]; the other 5 empty\n");
+  Outcome failed = Cutline({"store", "show", path, "2"});
+  EXPECT_EQ(failed.status, 0) << failed;
+  EXPECT_EQ(failed.out,
+            "snapshot 2 of run 1: failed, started by N1; the store holds no part of it\n");
+
+  // An empty store says so.
+  const std::string empty = (dir_ / "empty.db").string();
+  std::string error;
+  ASSERT_TRUE(Store::Open(empty, true, &error)) << error;
+  Outcome none = Cutline({"store", "list", empty});
+  EXPECT_EQ(none.status, 0) << none;
+  EXPECT_EQ(none.out, "no runs\nno snapshots\n");
+  Outcome none_json = Cutline({"store", "list", empty, "--json"});
+  EXPECT_EQ(json::parse(none_json.out), json::parse(R"({"runs":[],"snapshots":[]})"));
+}
+
+TEST_F(CliTest, StoreBadInputIsOneLineAndChangesNothing) {
+  const std::string store = (dir_ / "s.db").string();
+  WriteDemoStore(store);
+  const std::string text = File("text.db", "network P1=100 P2=100\n");
+  const std::string missing = (dir_ / "missing.db").string();
+  // Another program's SQLite file, and a cutline store with damaged pages.
+  const std::string other = (dir_ / "other.db").string();
+  {
+    std::string error;
+    ASSERT_TRUE(Store::Open(other, true, &error)) << error;
+  }
+  std::string other_bytes = FileBytes(other);
+  other_bytes[68] = 'X';  // its application id: no longer cutline's
+  File("other.db", other_bytes);
+  std::string corrupt_bytes = FileBytes(store);
+  for (std::size_t i = 4096; i < corrupt_bytes.size(); i += 5) corrupt_bytes[i] = '\x33';
+  const std::string corrupt = File("corrupt.db", corrupt_bytes);
+
+  struct Case {
+    std::vector<std::string> args;
+    std::string mentions;
+  };
+  const std::vector<Case> cases = {
+      {{"store", "list", missing}, missing + ": no such file"},
+      {{"store", "show", missing, "1"}, missing + ": no such file"},
+      {{"store", "list", text}, "is not a cutline store (not an SQLite database)"},
+      {{"store", "show", text, "1", "--json"}, "is not a cutline store"},
+      {{"store", "list", other}, "is not a cutline store (an SQLite database of another kind)"},
+      {{"store", "list", corrupt, "--json"}, corrupt + " is corrupt"},
+      {{"store", "show", corrupt, "1"}, "is corrupt"},
+      {{"store", "list", dir_.string()}, "is a directory"},
+      {{"store", "show", store, "99"}, store + " has no snapshot 99"},
+      {{"store", "show", store, "99999999999999999999"}, "is too large"},
+      {{"store", "show", store, "18446744073709551615"}, "is too large"},
+      {{"store", "show", store, "abc"}, "snapshot id 'abc' is not a number"},
+      {{"store", "show", store, "1.5", "--json"}, "is not a number"},
+      {{"store", "show", store, "-1"}, ""},
+      {{"store", "show", store, ""}, "is not a number"},
+      {{"store", "list", store, "--bogus"}, "--bogus"},
+      {{"store", "show", store, "1", "2"}, "2"},
+      {{"store", "show", store}, "required"},
+      {{"store", "list"}, "required"},
+      {{"store"}, "store needs a command: list or show"},
+      {{"store", "drop", store}, "unknown store command 'drop'"},
+      {{"store", "--bogus"}, "unknown store option '--bogus'"},
+      {{"store", "list", store, "extra"}, "extra"},
+  };
+  std::vector<std::string> files = {store, text, other, corrupt};
+  std::vector<std::string> before;
+  for (const std::string& f : files) before.push_back(FileBytes(f));
+  for (const Case& c : cases) {
+    ExpectUsageError(c.args, c.mentions);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      EXPECT_EQ(FileBytes(files[i]), before[i]) << files[i] << " changed by " << c.args[1];
+    }
+  }
+  EXPECT_FALSE(fs::exists(missing));
+  EXPECT_FALSE(fs::exists(missing + "-wal"));
+  for (const std::string& f : {text, other}) {
+    EXPECT_FALSE(fs::exists(f + "-wal")) << f;  // refused before SQLite opened them
+    EXPECT_FALSE(fs::exists(f + "-shm")) << f;
+  }
+}
+
+// A writer SIGKILLed with the store open: what it committed is only in
+// FILE-wal. Reading it shows those commits and writes neither file.
+TEST_F(CliTest, StoreReadsWhatACrashedWriterLeft) {
+  const std::string path = (dir_ / "s.db").string();
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    try {
+      std::string error;
+      std::optional<Store> store = Store::Open(path, true, &error);
+      if (!store) ::_exit(3);
+      std::int64_t run = store->BeginRun(3, 100, 300, std::nullopt);
+      store->SnapshotStarted(run, 1, 0, 1'714'564'800'000'000);
+      store->SnapshotComplete(Demo3Snapshot(run, 1));
+      store->SnapshotStarted(run, 2, 1, 1'714'564'800'100'000);
+      ::raise(SIGKILL);
+    } catch (...) {
+    }
+    ::_exit(4);
+  }
+  int wstatus = 0;
+  ASSERT_EQ(::waitpid(pid, &wstatus, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(wstatus)) << wstatus;
+  ASSERT_GT(fs::file_size(path + "-wal"), 0u);
+  const std::string db = FileBytes(path), wal = FileBytes(path + "-wal");
+
+  Outcome list = Cutline({"store", "list", path, "--json"});
+  ASSERT_EQ(list.status, 0) << list;
+  json j = json::parse(list.out);
+  ASSERT_EQ(j["snapshots"].size(), 2u) << list.out;
+  EXPECT_EQ(j["snapshots"][0]["status"], "complete");
+  EXPECT_EQ(j["snapshots"][0]["total"], 300);
+  EXPECT_EQ(j["snapshots"][1]["status"], "running");
+  Outcome show = Cutline({"store", "show", path, "1", "--json"});
+  ASSERT_EQ(show.status, 0) << show;
+  EXPECT_EQ(json::parse(show.out)["recorded"][1]["balance"], 60);
+
+  EXPECT_EQ(FileBytes(path), db);
+  EXPECT_EQ(FileBytes(path + "-wal"), wal);
 }
 
 }  // namespace

@@ -27,3 +27,5 @@ target_compile_definitions(property_test PRIVATE
 cutline_warnings(property_test)
 gtest_discover_tests(property_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 600 LABELS property)
+cutline_unit_test(store_test
+  ${PROJECT_SOURCE_DIR}/src/store/store_test.cc cutline_store)

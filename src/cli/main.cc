@@ -1,5 +1,5 @@
 // The `cutline` command: run, check and explain scenarios; print the demos
-// and the study note's lab; serve the page.
+// and the study note's lab; serve the page; read a runtime's store.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -18,6 +18,7 @@
 #include "scenario/text_output.h"
 #include "cli/runtime_commands.h"
 #include "server/server.h"
+#include "cli/store_commands.h"
 
 namespace {
 
@@ -228,6 +229,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 3600));
 
   cutline::cli::RuntimeCommands runtime_commands(app);
+  cutline::cli::StoreCommand store_command(app);
 
   // CLI11 would call an unknown word "a missing subcommand"; say what it is.
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
@@ -260,6 +262,7 @@ int main(int argc, char** argv) {
     if (*demo) return DemoCommand(demo_id, ParseLang(lang));
     if (*lab) return LabCommand(ParseLang(lang));
     if (auto code = runtime_commands.Run(&argc, &argv)) return *code;
+    if (store_command.chosen()) return store_command.Run();
     if (*serve) {
       serve_options.http.idle_timeout = std::chrono::seconds(idle_seconds);
       serve_options.http.request_timeout = std::chrono::seconds(request_seconds);

@@ -14,10 +14,6 @@ std::string Dump(const Json& j, int indent) {
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-namespace {
-
-// A snapshot channel's "state" in the JSON: the words are the contract's
-// (docs/scenario-language.md), which the page also reads.
 const char* ChannelRecordingName(ChannelRecording r) {
   switch (r) {
     case ChannelRecording::kNotRecorded:
@@ -29,6 +25,8 @@ const char* ChannelRecordingName(ChannelRecording r) {
   }
   return "?";
 }
+
+namespace {
 
 json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
   return json{{"seq", m.seq},

@@ -17,6 +17,10 @@ using Json = nlohmann::ordered_json;
 // anything) become U+FFFD instead of throwing.
 std::string Dump(const Json& j, int indent = -1);
 
+// A snapshot channel's "state" word (docs/scenario-language.md), which the
+// page and `cutline store show --json` use too.
+const char* ChannelRecordingName(ChannelRecording r);
+
 Json StateJson(const bank::Bank& bank);
 Json NaiveJson(const bank::Bank& bank);
 // Every event, each tagged with the index of the step that caused it.

@@ -1,0 +1,234 @@
+// Reading a store for people (a short table) and for tools (JSON whose
+// snapshot object has the shape of `cutline run --json`'s, so that one set
+// of tools reads both).
+#include "cli/store_commands.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <ctime>
+#include <optional>
+
+#include "scenario/json_output.h"
+#include "store/store.h"
+
+namespace cutline::cli {
+namespace {
+
+using scenario::Json;
+using store::Amount;
+using store::SnapshotRecord;
+
+constexpr int kUsageError = 2;
+
+Json Nullable(const std::optional<Amount>& v) { return v ? Json(*v) : Json(nullptr); }
+
+// "2024-05-01 12:00:00 UTC", from microseconds since the epoch.
+std::string When(std::int64_t us) {
+  std::time_t t = static_cast<std::time_t>(us / 1'000'000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buf;
+}
+
+std::string Latency(const SnapshotRecord& s) {
+  if (s.status != "complete") return "-";
+  return fmt::format("{:.3f} ms", static_cast<double>(s.completed_us - s.started_us) / 1000);
+}
+
+// The snapshot object of `cutline run --json` (docs/scenario-language.md),
+// key for key and in its order, from what the store holds. The store keeps
+// a snapshot's parts only once it is complete, so for a failed or running
+// one `recorded` and `channels` are empty and what the run knew about its
+// progress (`markers_sent`, `parts_done`) is null: unknown. `backward` is
+// left out, as `run --json` does without a history: no history is stored.
+Json SnapshotJson(const SnapshotRecord& s, std::uint32_t ranks) {
+  const bool complete = s.status == "complete";
+  const Json channel_count = std::uint64_t{ranks} * (ranks - 1);
+  Json recorded = Json::array(), channels = Json::array(), parts_done = nullptr;
+  if (complete) {
+    parts_done = Json::array();
+    for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
+      recorded.push_back({{"name", store::BranchName(r)}, {"balance", s.balances[r]}});
+      parts_done.push_back(store::BranchName(r));
+    }
+    for (const store::ChannelRecord& c : s.channels) {
+      channels.push_back({{"from", store::BranchName(c.from)},
+                          {"to", store::BranchName(c.to)},
+                          {"state", scenario::ChannelRecordingName(ChannelRecording::kClosed)},
+                          {"transfers", c.transfers}});
+    }
+  }
+  Json out = {{"id", s.id},
+              {"initiators", Json::array({store::BranchName(s.initiator)})},
+              {"complete", complete},
+              // Each branch sends one marker on each outgoing channel.
+              {"markers_sent", complete ? channel_count : Json(nullptr)},
+              {"recorded", recorded},
+              {"channels", channels}};
+  if (complete) out["total"] = *s.total;
+  out["parts_done"] = parts_done;
+  out["markers_expected"] = channel_count;
+  return out;
+}
+
+int List(const store::Store& store, bool json) {
+  std::vector<store::RunRecord> runs = store.Runs();
+  std::vector<SnapshotRecord> snapshots = store.Snapshots();
+  if (json) {
+    Json out = {{"runs", Json::array()}, {"snapshots", Json::array()}};
+    for (const store::RunRecord& r : runs) {
+      out["runs"].push_back(
+          {{"id", r.id},
+           {"ranks", r.ranks},
+           {"total", r.total},
+           {"balance", r.balance},
+           {"started_us", r.started_us},
+           {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)}});
+    }
+    for (const SnapshotRecord& s : snapshots) {
+      out["snapshots"].push_back(
+          {{"id", s.id},
+           {"run", s.run},
+           {"status", s.status},
+           {"total", Nullable(s.total)},
+           {"initiators", Json::array({store::BranchName(s.initiator)})},
+           {"started_us", s.started_us},
+           {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}});
+    }
+    fmt::print("{}\n", scenario::Dump(out, 2));
+    return 0;
+  }
+  if (runs.empty()) fmt::print("no runs\n");
+  for (const store::RunRecord& r : runs) {
+    std::string from = r.restored_from
+                           ? fmt::format("restored from snapshot {}", *r.restored_from)
+                           : fmt::format("${} each", r.balance);
+    fmt::print("run {}: {} ranks, {}, total ${}, started {}\n", r.id, r.ranks, from,
+               r.total, When(r.started_us));
+  }
+  if (snapshots.empty()) {
+    fmt::print("no snapshots\n");
+    return 0;
+  }
+  fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", "snapshot", "run", "status",
+             "initiator", "total", "latency");
+  for (const SnapshotRecord& s : snapshots) {
+    fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", s.id, s.run, s.status,
+               store::BranchName(s.initiator),
+               s.total ? fmt::format("${}", *s.total) : "-", Latency(s));
+  }
+  return 0;
+}
+
+int Show(const store::Store& store, std::uint64_t id, bool json) {
+  std::optional<SnapshotRecord> s = store.Find(id);
+  if (!s) {
+    fmt::print(stderr, "cutline: error: {} has no snapshot {}\n", store.path(), id);
+    return kUsageError;
+  }
+  std::uint32_t ranks = 0;
+  for (const store::RunRecord& r : store.Runs()) {
+    if (r.id == s->run) ranks = r.ranks;
+  }
+  if (json) {
+    fmt::print("{}\n", scenario::Dump(SnapshotJson(*s, ranks), 2));
+    return 0;
+  }
+  if (s->status != "complete") {
+    fmt::print("snapshot {} of run {}: {}, started by {}; the store holds no part of it\n",
+               s->id, s->run, s->status, store::BranchName(s->initiator));
+    return 0;
+  }
+  fmt::print("snapshot {} of run {}: complete, started by {}, total ${}, latency {}\n",
+             s->id, s->run, store::BranchName(s->initiator), *s->total, Latency(*s));
+  std::string balances;
+  for (std::uint32_t r = 0; r < s->balances.size(); ++r) {
+    balances += fmt::format("{}{} ${}", r ? ", " : "", store::BranchName(r), s->balances[r]);
+  }
+  fmt::print("recorded balances: {}\n", balances);
+  std::string busy;
+  std::size_t empty = 0;
+  for (const store::ChannelRecord& c : s->channels) {
+    if (c.transfers.empty()) {
+      ++empty;
+      continue;
+    }
+    std::string amounts;
+    for (Amount a : c.transfers) amounts += fmt::format("{}${}", amounts.empty() ? "" : " ", a);
+    busy += fmt::format("{}{}->{} [{}]", busy.empty() ? "" : ", ",
+                        store::BranchName(c.from), store::BranchName(c.to), amounts);
+  }
+  fmt::print("in the channels: {}{}{} empty\n", busy, busy.empty() ? "" : "; ",
+             busy.empty() ? fmt::format("all {}", empty) : fmt::format("the other {}", empty));
+  return 0;
+}
+
+// A snapshot id as typed: digits only (no sign, no spaces, no 0x). On
+// failure returns nullopt and says why in *error.
+std::optional<std::uint64_t> ParseId(const std::string& text, std::string* error) {
+  std::uint64_t id = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, id);
+  if (!text.empty() && ptr == end && ec == std::errc::result_out_of_range) {
+    *error = fmt::format("snapshot id '{}' is too large", text);
+    return std::nullopt;
+  }
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    *error = fmt::format("snapshot id '{}' is not a number", text);
+    return std::nullopt;
+  }
+  return id;
+}
+
+}  // namespace
+
+StoreCommand::StoreCommand(CLI::App& app) {
+  store_ = app.add_subcommand("store", "Read a runtime's store: its runs and snapshots");
+  list_ = store_->add_subcommand("list", "List the store's runs and snapshots");
+  list_->add_option("file", path_, "The store (an SQLite file)")->required();
+  list_->add_flag("--json", json_, "Print JSON");
+  show_ = store_->add_subcommand("show", "Show one snapshot: balances and channels");
+  show_->add_option("file", path_, "The store (an SQLite file)")->required();
+  show_->add_option("id", id_, "Snapshot id")->required();
+  show_->add_flag("--json", json_, "Print the snapshot as `cutline run --json` does");
+  // Left to Run(), which can name an unknown word (CLI11 would only say that
+  // a subcommand is required).
+  store_->allow_extras();
+  list_->allow_extras(false);
+  show_->allow_extras(false);
+}
+
+int StoreCommand::Run() const {
+  if (!list_->parsed() && !show_->parsed()) {
+    const std::vector<std::string> words = store_->remaining();
+    if (words.empty()) {
+      fmt::print(stderr, "cutline: error: store needs a command: list or show "
+                         "(see cutline store --help)\n");
+    } else {
+      fmt::print(stderr, "cutline: error: unknown store {} '{}' (see cutline store --help)\n",
+                 words.front().rfind('-', 0) == 0 ? "option" : "command", words.front());
+    }
+    return kUsageError;
+  }
+  std::string error;
+  std::optional<std::uint64_t> id;
+  if (show_->parsed()) {
+    // Checked before the file is even opened: bad arguments touch nothing.
+    id = ParseId(id_, &error);
+    if (!id) {
+      fmt::print(stderr, "cutline: error: {}\n", error);
+      return kUsageError;
+    }
+  }
+  std::optional<store::Store> store = store::Store::OpenReadOnly(path_, &error);
+  if (!store) {
+    fmt::print(stderr, "cutline: error: {}\n", error);
+    return kUsageError;
+  }
+  return id ? Show(*store, *id, json_) : List(*store, json_);
+}
+
+}  // namespace cutline::cli

@@ -1,0 +1,31 @@
+// `cutline store list FILE` and `cutline store show FILE ID`: a runtime
+// store read (never written), as a table or as JSON (docs/store.md).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace cutline::cli {
+
+// Adds `store` and its two subcommands to `app`; after parsing, Run() does
+// whichever was chosen. Holds the parsed values, so it must outlive parsing.
+class StoreCommand {
+ public:
+  explicit StoreCommand(CLI::App& app);
+  StoreCommand(const StoreCommand&) = delete;
+  StoreCommand& operator=(const StoreCommand&) = delete;
+
+  bool chosen() const { return store_->parsed(); }
+  // Exit status: 0, or 2 after one line on standard error.
+  int Run() const;
+
+ private:
+  CLI::App* store_;
+  CLI::App* list_;
+  CLI::App* show_;
+  std::string path_;
+  std::string id_;
+  bool json_ = false;
+};
+
+}  // namespace cutline::cli

@@ -1,0 +1,118 @@
+// The store: what a real run's collector learns, kept in one SQLite file so
+// that a crashed run can restart from its last complete snapshot and so that
+// `cutline store`, the checker and the page can read it afterwards.
+//
+// Errors: opening returns an empty optional and one line in *error, since a
+// bad file is the user's input. Once open, every failure (a full disk, an
+// I/O error, a call that breaks the store's rules) throws StoreError, also
+// one line: a write that did not happen must not go unnoticed, and a caller
+// that forgets to look at a returned status would do exactly that.
+//
+// A Store is one SQLite connection: use it from one thread at a time. Many
+// processes may read a store while one writes it (WAL mode).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cutline::store {
+
+using Amount = std::int64_t;
+
+// One channel's recorded state: the transfers that arrived on it after its
+// receiver recorded and before the sender's marker, in arrival order.
+struct ChannelRecord {
+  std::uint32_t from = 0, to = 0;  // ranks
+  std::vector<Amount> transfers;
+};
+
+struct SnapshotRecord {
+  std::uint64_t id = 0;
+  std::int64_t run = 0;
+  std::uint32_t initiator = 0;
+  std::int64_t started_us = 0, completed_us = 0;  // microseconds since the epoch
+  std::string status;                             // "complete" | "failed" | "running"
+  std::vector<Amount> balances;                   // recorded balance by rank (empty unless complete)
+  std::vector<ChannelRecord> channels;            // every ordered pair, by from then to (empty unless complete)
+  // Filled when read back (balances plus channel transfers, computed by the
+  // store as it writes them); ignored by SnapshotComplete.
+  std::optional<Amount> total;
+};
+
+struct RunRecord {
+  std::int64_t id = 0;
+  std::int64_t started_us = 0;
+  std::uint32_t ranks = 0;
+  Amount balance = 0;  // each branch's starting balance (fresh runs)
+  Amount total = 0;    // the bank's total, which every complete snapshot must add up to
+  std::optional<std::uint64_t> restored_from;
+};
+
+// The runtime's name for the branch a rank runs: N0, N1, ...
+std::string BranchName(std::uint32_t rank);
+
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Store {
+ public:
+  // Opens a cutline store for reading and writing, creating it if `create`
+  // and it does not exist. A new store appears whole or not at all. On
+  // failure (missing, not a cutline store, corrupt, unreadable) returns
+  // nullopt with one line in *error, and the file is not modified.
+  static std::optional<Store> Open(const std::string& path, bool create,
+                                   std::string* error);
+  // Opens an existing store for reading only: the file is never written.
+  // SQLite may create empty FILE-wal and FILE-shm beside it (a WAL reader
+  // needs them to read safely while a run writes). Writes throw StoreError.
+  static std::optional<Store> OpenReadOnly(const std::string& path,
+                                           std::string* error);
+
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  ~Store();
+
+  // A new run; returns its id. `restored_from`, if given, must be a complete
+  // snapshot of a run with the same number of ranks.
+  std::int64_t BeginRun(std::uint32_t ranks, Amount balance, Amount total,
+                        std::optional<std::uint64_t> restored_from);
+  // Snapshot `id` of `run` has started (status running). Ids are unique in
+  // the store, across runs.
+  void SnapshotStarted(std::int64_t run, std::uint64_t id, std::uint32_t initiator,
+                       std::int64_t started_us);
+  // Writes every part of a running snapshot (a balance for every rank, every
+  // ordered pair's channel, the total) and marks it complete, in ONE
+  // transaction: either all of it is in the file or none of it is.
+  void SnapshotComplete(const SnapshotRecord& s);
+  // A running snapshot will not complete. Failing a failed one does nothing;
+  // failing a complete one throws.
+  void SnapshotFailed(std::int64_t run, std::uint64_t id);
+  // Every still-running snapshot of `run` becomes failed.
+  void FailRunning(std::int64_t run);
+
+  std::vector<RunRecord> Runs() const;                 // by id
+  std::vector<SnapshotRecord> Snapshots() const;       // by id; without balances and channels
+  std::optional<SnapshotRecord> Find(std::uint64_t id) const;  // the full record
+  std::optional<SnapshotRecord> LatestComplete() const;        // the full record
+  std::uint64_t NextSnapshotId() const;  // max id + 1 (1 for an empty store)
+
+  // Caps the file at `pages` database pages (PRAGMA max_page_count, for
+  // this connection); past it a write fails as on a full disk. Lets a test
+  // reach the error path, and a deployment bound the file.
+  void SetMaxPages(std::uint32_t pages);
+
+  const std::string& path() const;
+
+ private:
+  struct Impl;
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cutline::store

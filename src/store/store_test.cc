@@ -1,0 +1,563 @@
+// The store against real SQLite files in a temporary folder: what is written
+// reads back; bad files are refused and left byte-for-byte alone; a write
+// that fails (a full disk) leaves nothing behind; and a writer killed with
+// SIGKILL at any moment never leaves a partial snapshot marked complete.
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+
+namespace cutline::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void Write(const fs::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A complete record for `n` ranks whose parts add up to `total`: random
+// transfers on every channel (given in a shuffled order), the rest of the
+// money spread over the balances.
+SnapshotRecord MakeSnapshot(std::int64_t run, std::uint64_t id, std::uint32_t n,
+                            Amount total, std::mt19937_64& rng, int max_transfers = 4) {
+  SnapshotRecord s;
+  s.run = run;
+  s.id = id;
+  s.completed_us = 1'000'000 + static_cast<std::int64_t>(id);
+  Amount in_channels = 0;
+  for (std::uint32_t from = 0; from < n; ++from) {
+    for (std::uint32_t to = 0; to < n; ++to) {
+      if (from == to) continue;
+      ChannelRecord ch{from, to, {}};
+      int count = static_cast<int>(rng() % static_cast<unsigned>(max_transfers + 1));
+      for (int i = 0; i < count; ++i) {
+        Amount a = 1 + static_cast<Amount>(rng() % 5);
+        ch.transfers.push_back(a);
+        in_channels += a;
+      }
+      s.channels.push_back(ch);
+    }
+  }
+  std::shuffle(s.channels.begin(), s.channels.end(), rng);
+  // The store takes whatever the runtime recorded (the checker judges it),
+  // so a negative balance here is fine.
+  const Amount left = total - in_channels, each = left / n;
+  for (std::uint32_t r = 0; r < n; ++r) {
+    s.balances.push_back(r + 1 == n ? left - each * (n - 1) : each);
+  }
+  return s;
+}
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cutline_store_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string PathOf(const std::string& name) { return (dir_ / name).string(); }
+
+  Store MustOpen(const std::string& path, bool create = true) {
+    std::string error;
+    std::optional<Store> s = Store::Open(path, create, &error);
+    if (!s) throw std::runtime_error("cannot open: " + error);
+    return std::move(*s);
+  }
+
+  std::vector<std::string> Listing() {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) {
+      names.push_back(e.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  // Neither open accepts the file; each gives one line naming it and saying
+  // `why`; the file and the folder are exactly as they were. Except: when
+  // SQLite itself had to look (`sqlite_looked`), it may leave an empty
+  // FILE-wal and a FILE-shm, as any reader of a WAL database does.
+  void ExpectRefused(const std::string& path, const std::string& why,
+                     bool sqlite_looked = false) {
+    const std::string before = fs::is_regular_file(path) ? Bytes(path) : "";
+    const auto listing = Listing();
+    for (int mode = 0; mode < 3; ++mode) {
+      std::string error;
+      std::optional<Store> s = mode == 0   ? Store::OpenReadOnly(path, &error)
+                               : mode == 1 ? Store::Open(path, false, &error)
+                                           : Store::Open(path, true, &error);
+      EXPECT_FALSE(s.has_value()) << path << " mode " << mode;
+      EXPECT_TRUE(Has(error, why)) << "mode " << mode << ": " << error;
+      EXPECT_TRUE(Has(error, path)) << error;
+      EXPECT_FALSE(Has(error, "\n")) << error;
+      if (fs::is_regular_file(path)) {
+        EXPECT_EQ(Bytes(path), before) << "mode " << mode;
+      }
+      std::vector<std::string> now = Listing();
+      if (sqlite_looked) {
+        const std::string name = fs::path(path).filename().string();
+        std::erase(now, name + "-shm");
+        if (std::erase(now, name + "-wal") > 0) {
+          EXPECT_EQ(fs::file_size(path + "-wal"), 0u) << "something was written";
+        }
+      }
+      EXPECT_EQ(now, listing) << "mode " << mode;
+    }
+    fs::remove(path + "-wal");
+    fs::remove(path + "-shm");
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(StoreTest, WhatIsWrittenReadsBackAfterReopening) {
+  const std::string path = PathOf("s.db");
+  std::mt19937_64 rng(1);
+  SnapshotRecord written = MakeSnapshot(1, 1, 3, 300, rng, 3);
+  written.channels[0].transfers = {40, 2, 7};  // order kept as given
+  written.balances = {100, 60, 300 - 160 - 49};
+  for (std::size_t i = 1; i < written.channels.size(); ++i) written.channels[i].transfers = {};
+  {
+    Store store = MustOpen(path);
+    for (const std::string& name : Listing()) {  // no leftover from creating it
+      EXPECT_TRUE(name == "s.db" || name == "s.db-wal" || name == "s.db-shm") << name;
+    }
+    EXPECT_TRUE(store.Runs().empty());
+    EXPECT_EQ(store.NextSnapshotId(), 1u);
+    EXPECT_FALSE(store.LatestComplete());
+
+    std::int64_t run = store.BeginRun(3, 100, 300, std::nullopt);
+    EXPECT_EQ(run, 1);
+    store.SnapshotStarted(run, 1, 2, 1'000);
+    std::vector<SnapshotRecord> listed = store.Snapshots();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].status, "running");
+    EXPECT_EQ(listed[0].initiator, 2u);
+    EXPECT_EQ(listed[0].started_us, 1'000);
+    EXPECT_FALSE(listed[0].total);
+    EXPECT_FALSE(store.LatestComplete());
+
+    store.SnapshotComplete(written);
+    EXPECT_EQ(store.NextSnapshotId(), 2u);
+  }
+  std::string error;
+  std::optional<Store> store = Store::OpenReadOnly(path, &error);
+  ASSERT_TRUE(store) << error;
+  std::vector<RunRecord> runs = store->Runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].id, 1);
+  EXPECT_EQ(runs[0].ranks, 3u);
+  EXPECT_EQ(runs[0].balance, 100);
+  EXPECT_EQ(runs[0].total, 300);
+  EXPECT_FALSE(runs[0].restored_from);
+  EXPECT_GT(runs[0].started_us, 1'600'000'000'000'000);  // a real clock, in µs
+
+  std::optional<SnapshotRecord> s = store->Find(1);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->status, "complete");
+  EXPECT_EQ(s->run, 1);
+  EXPECT_EQ(s->initiator, 2u);
+  EXPECT_EQ(s->started_us, 1'000);
+  EXPECT_EQ(s->completed_us, written.completed_us);
+  EXPECT_EQ(s->total, 300);
+  EXPECT_EQ(s->balances, written.balances);
+  // Every ordered pair, by sender then receiver, whatever order they came in.
+  ASSERT_EQ(s->channels.size(), 6u);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (const ChannelRecord& c : s->channels) pairs.push_back({c.from, c.to});
+  EXPECT_EQ(pairs, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+                       {0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
+  for (const ChannelRecord& c : s->channels) {
+    bool first = c.from == written.channels[0].from && c.to == written.channels[0].to;
+    std::vector<Amount> expected;
+    if (first) expected = {40, 2, 7};
+    EXPECT_EQ(c.transfers, expected) << c.from << "->" << c.to;
+  }
+  std::optional<SnapshotRecord> latest = store->LatestComplete();
+  ASSERT_TRUE(latest);
+  EXPECT_EQ(latest->id, 1u);
+  EXPECT_EQ(latest->balances, s->balances);
+  EXPECT_FALSE(store->Find(2));
+}
+
+TEST_F(StoreTest, FailingSnapshots) {
+  Store store = MustOpen(PathOf("s.db"));
+  std::mt19937_64 rng(2);
+  std::int64_t run = store.BeginRun(2, 50, 100, std::nullopt);
+  for (std::uint64_t id = 1; id <= 3; ++id) store.SnapshotStarted(run, id, 0, 10);
+  store.SnapshotComplete(MakeSnapshot(run, 2, 2, 100, rng));
+
+  store.SnapshotFailed(run, 1);
+  EXPECT_EQ(store.Find(1)->status, "failed");
+  store.SnapshotFailed(run, 1);  // again: nothing changes
+  EXPECT_EQ(store.Find(1)->status, "failed");
+  EXPECT_THROW(store.SnapshotFailed(run, 2), StoreError);  // complete stays complete
+  EXPECT_EQ(store.Find(2)->status, "complete");
+  EXPECT_THROW(store.SnapshotFailed(run, 9), StoreError);
+  EXPECT_THROW(store.SnapshotFailed(run + 1, 3), StoreError);  // another run's
+
+  store.FailRunning(run);
+  std::vector<std::string> statuses;
+  for (const SnapshotRecord& s : store.Snapshots()) statuses.push_back(s.status);
+  EXPECT_EQ(statuses, (std::vector<std::string>{"failed", "complete", "failed"}));
+  EXPECT_FALSE(store.Find(3)->total);
+  EXPECT_TRUE(store.Find(3)->balances.empty());
+  EXPECT_EQ(store.LatestComplete()->id, 2u);
+  // A failed snapshot cannot complete later.
+  try {
+    store.SnapshotComplete(MakeSnapshot(run, 3, 2, 100, rng));
+    ADD_FAILURE() << "completed a failed snapshot";
+  } catch (const StoreError& e) {
+    EXPECT_TRUE(Has(e.what(), "snapshot 3 is failed")) << e.what();
+  }
+  EXPECT_EQ(store.Find(3)->status, "failed");
+}
+
+TEST_F(StoreTest, SnapshotIdsAreUniqueAndARestoredRunContinuesThem) {
+  Store store = MustOpen(PathOf("s.db"));
+  std::mt19937_64 rng(3);
+  std::int64_t first = store.BeginRun(3, 10, 30, std::nullopt);
+  store.SnapshotStarted(first, 1, 0, 1);
+  store.SnapshotComplete(MakeSnapshot(first, 1, 3, 30, rng));
+  store.SnapshotStarted(first, 2, 1, 2);
+  EXPECT_THROW(store.SnapshotStarted(first, 2, 1, 2), StoreError);
+  EXPECT_THROW(store.SnapshotStarted(first, 3, 3, 2), StoreError);  // no rank 3
+  EXPECT_THROW(store.SnapshotStarted(first + 5, 3, 0, 2), StoreError);  // no such run
+  store.FailRunning(first);
+
+  // Refused restores add no run.
+  EXPECT_THROW(store.BeginRun(3, 10, 30, 7), StoreError);   // no snapshot 7
+  EXPECT_THROW(store.BeginRun(3, 10, 30, 2), StoreError);   // failed
+  EXPECT_THROW(store.BeginRun(4, 10, 30, 1), StoreError);   // 3 ranks, not 4
+  EXPECT_THROW(store.BeginRun(0, 10, 30, std::nullopt), StoreError);
+  EXPECT_EQ(store.Runs().size(), 1u);
+
+  std::int64_t second = store.BeginRun(3, 10, 30, 1);
+  EXPECT_EQ(second, first + 1);
+  EXPECT_EQ(store.Runs().back().restored_from, 1u);
+  EXPECT_EQ(store.NextSnapshotId(), 3u);
+  store.SnapshotStarted(second, store.NextSnapshotId(), 0, 5);
+  EXPECT_EQ(store.Find(3)->run, second);
+  EXPECT_EQ(store.NextSnapshotId(), 4u);
+}
+
+TEST_F(StoreTest, AnIncompleteRecordIsRefusedAndNothingOfItIsWritten) {
+  Store store = MustOpen(PathOf("s.db"));
+  std::mt19937_64 rng(4);
+  std::int64_t run = store.BeginRun(3, 10, 30, std::nullopt);
+  store.SnapshotStarted(run, 1, 0, 1);
+  const SnapshotRecord good = MakeSnapshot(run, 1, 3, 30, rng);
+
+  std::vector<SnapshotRecord> bad(6, good);
+  bad[0].balances.pop_back();                      // a rank without a balance
+  bad[1].channels.pop_back();                      // a channel missing
+  bad[2].channels.back() = bad[2].channels.front();  // one channel twice
+  bad[3].channels.back().to = bad[3].channels.back().from;  // a self-loop
+  bad[4].channels.back().to = 7;                   // a rank the run lacks
+  bad[5].run = run + 1;                            // another run
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    EXPECT_THROW(store.SnapshotComplete(bad[i]), StoreError) << i;
+    std::optional<SnapshotRecord> s = store.Find(1);
+    EXPECT_EQ(s->status, "running") << i;
+    EXPECT_FALSE(s->total) << i;
+  }
+  store.SnapshotComplete(good);
+  EXPECT_EQ(store.Find(1)->total, 30);
+  EXPECT_THROW(store.SnapshotComplete(good), StoreError);  // only once
+}
+
+TEST_F(StoreTest, AFullDiskRollsTheWholeSnapshotBack) {
+  const std::string path = PathOf("s.db");
+  Store store = MustOpen(path);
+  std::mt19937_64 rng(5);
+  std::int64_t run = store.BeginRun(12, 1000, 12000, std::nullopt);
+  store.SnapshotStarted(run, 1, 0, 1);
+  // 132 channels of up to 400 transfers: far more than 12 pages hold, so the
+  // write fails partway, after some of its rows went in.
+  SnapshotRecord big = MakeSnapshot(run, 1, 12, 12000, rng, 400);
+  store.SetMaxPages(12);
+  try {
+    store.SnapshotComplete(big);
+    FAIL() << "a snapshot larger than the file may grow was written";
+  } catch (const StoreError& e) {
+    EXPECT_TRUE(Has(e.what(), "full")) << e.what();
+    EXPECT_TRUE(Has(e.what(), "completing snapshot 1")) << e.what();
+    EXPECT_TRUE(Has(e.what(), path)) << e.what();
+  }
+  std::optional<SnapshotRecord> s = store.Find(1);
+  EXPECT_EQ(s->status, "running");
+  EXPECT_TRUE(s->balances.empty());
+
+  // The store is still whole and usable once there is room.
+  store.SetMaxPages(1'000'000);
+  store.SnapshotComplete(big);
+  EXPECT_EQ(store.Find(1)->total, 12000);
+  EXPECT_EQ(store.Find(1)->channels.size(), 132u);
+}
+
+TEST_F(StoreTest, AMissingFileIsAnErrorAndIsNotCreated) {
+  const std::string path = PathOf("none.db");
+  std::string error;
+  EXPECT_FALSE(Store::Open(path, false, &error));
+  EXPECT_EQ(error, path + ": no such file");
+  error.clear();
+  EXPECT_FALSE(Store::OpenReadOnly(path, &error));
+  EXPECT_EQ(error, path + ": no such file");
+  EXPECT_TRUE(Listing().empty());
+  // Nor into a folder that does not exist.
+  const std::string nested = PathOf("no/such/dir/s.db");
+  EXPECT_FALSE(Store::Open(nested, true, &error));
+  EXPECT_EQ(error, "cannot create " + nested + ": unable to open database file");
+  EXPECT_TRUE(Listing().empty());
+}
+
+TEST_F(StoreTest, FilesThatAreNotCutlineStoresAreRefusedUntouched) {
+  Write(dir_ / "text.db", "network P1=100 P2=100\n");
+  ExpectRefused(PathOf("text.db"), "is not a cutline store (not an SQLite database)");
+  Write(dir_ / "empty.db", "");
+  ExpectRefused(PathOf("empty.db"), "is empty, not a cutline store");
+  fs::create_directory(dir_ / "folder.db");
+  ExpectRefused(PathOf("folder.db"), "is a directory, not a cutline store");
+
+  // Another program's SQLite database, in WAL mode like ours.
+  const std::string other = PathOf("other.db");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(other.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "PRAGMA journal_mode = WAL; CREATE TABLE runs (id INTEGER);"
+                         "INSERT INTO runs VALUES (1);",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  ExpectRefused(other, "is not a cutline store (an SQLite database of another kind)");
+}
+
+TEST_F(StoreTest, ACorruptStoreIsRefusedUntouched) {
+  const std::string path = PathOf("s.db");
+  {
+    Store store = MustOpen(path);
+    std::mt19937_64 rng(6);
+    std::int64_t run = store.BeginRun(8, 100, 800, std::nullopt);
+    for (std::uint64_t id = 1; id <= 20; ++id) {
+      store.SnapshotStarted(run, id, 0, 1);
+      store.SnapshotComplete(MakeSnapshot(run, id, 8, 800, rng, 20));
+    }
+  }
+  const std::string good = Bytes(path);
+  ASSERT_GT(good.size(), 16u * 4096);
+
+  // Pages past the first overwritten: the header still says "cutline".
+  std::string damaged = good;
+  for (std::size_t i = 4096; i < damaged.size(); i += 7) damaged[i] = '\x5a';
+  Write(path, damaged);
+  ExpectRefused(path, "is corrupt", true);
+
+  // Cut short.
+  Write(path, good.substr(0, good.size() / 2));
+  ExpectRefused(path, "is corrupt", true);
+
+  // Sound SQLite, but a table of the store is gone.
+  Write(path, good);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE transfers", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  ExpectRefused(path, "is corrupt: its table transfers is missing", true);
+
+  // Written by a later schema (user_version, big-endian at offset 60).
+  std::string newer = good;
+  newer[63] = 2;
+  Write(path, newer);
+  ExpectRefused(path, "was written by a newer cutline (store schema 2; this one reads 1)");
+}
+
+TEST_F(StoreTest, ReadingOnlyNeverWritesTheFile) {
+  const std::string path = PathOf("s.db");
+  {
+    Store store = MustOpen(path);
+    std::mt19937_64 rng(7);
+    std::int64_t run = store.BeginRun(3, 10, 30, std::nullopt);
+    store.SnapshotStarted(run, 1, 0, 1);
+    store.SnapshotComplete(MakeSnapshot(run, 1, 3, 30, rng));
+  }
+  const std::string before = Bytes(path);
+  {
+    std::string error;
+    std::optional<Store> store = Store::OpenReadOnly(path, &error);
+    ASSERT_TRUE(store) << error;
+    EXPECT_EQ(store->Runs().size(), 1u);
+    EXPECT_EQ(store->Find(1)->total, 30);
+    try {
+      store->BeginRun(3, 10, 30, std::nullopt);
+      ADD_FAILURE() << "a read-only store wrote";
+    } catch (const StoreError& e) {
+      EXPECT_TRUE(Has(e.what(), "readonly")) << e.what();
+    }
+    EXPECT_THROW(store->FailRunning(1), StoreError);
+  }
+  EXPECT_EQ(Bytes(path), before);
+}
+
+// Forks a writer that commits snapshot 1 complete, starts snapshot 2, then
+// dies by SIGKILL with the store open: its commits sit in FILE-wal only.
+TEST_F(StoreTest, AReaderSeesWhatACrashedWriterCommittedAndChangesNothing) {
+  const std::string path = PathOf("s.db");
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    try {
+      std::string error;
+      std::optional<Store> store = Store::Open(path, true, &error);
+      if (!store) ::_exit(3);
+      std::mt19937_64 rng(8);
+      std::int64_t run = store->BeginRun(4, 25, 100, std::nullopt);
+      store->SnapshotStarted(run, 1, 0, 1);
+      store->SnapshotComplete(MakeSnapshot(run, 1, 4, 100, rng));
+      store->SnapshotStarted(run, 2, 1, 2);
+      ::raise(SIGKILL);
+    } catch (...) {
+    }
+    ::_exit(4);
+  }
+  int wstatus = 0;
+  ASSERT_EQ(::waitpid(pid, &wstatus, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL) << wstatus;
+  ASSERT_TRUE(fs::exists(path + "-wal"));
+  ASSERT_GT(fs::file_size(path + "-wal"), 0u);
+  const std::string db_before = Bytes(path), wal_before = Bytes(path + "-wal");
+  {
+    std::string error;
+    std::optional<Store> store = Store::OpenReadOnly(path, &error);
+    ASSERT_TRUE(store) << error;
+    std::optional<SnapshotRecord> one = store->Find(1);
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->status, "complete");
+    EXPECT_EQ(one->total, 100);
+    EXPECT_EQ(one->balances.size(), 4u);
+    EXPECT_EQ(one->channels.size(), 12u);
+    EXPECT_EQ(store->Find(2)->status, "running");
+  }
+  EXPECT_EQ(Bytes(path), db_before);
+  EXPECT_EQ(Bytes(path + "-wal"), wal_before);
+
+  // The next writer takes over: it fails what the dead run left running.
+  Store store = MustOpen(path, false);
+  store.FailRunning(1);
+  EXPECT_EQ(store.Find(2)->status, "failed");
+  EXPECT_EQ(store.LatestComplete()->id, 1u);
+}
+
+// Every complete snapshot in the file is whole and adds up to its run's
+// total; returns how many there are.
+int ExpectEveryCompleteSnapshotWhole(const Store& store) {
+  std::map<std::int64_t, RunRecord> runs;
+  for (const RunRecord& r : store.Runs()) runs[r.id] = r;
+  int complete = 0;
+  for (const SnapshotRecord& listed : store.Snapshots()) {
+    if (listed.status != "complete") {
+      EXPECT_FALSE(listed.total) << listed.id;
+      continue;
+    }
+    ++complete;
+    std::optional<SnapshotRecord> s = store.Find(listed.id);
+    const RunRecord& run = runs.at(s->run);
+    const std::uint32_t n = run.ranks;
+    EXPECT_EQ(s->balances.size(), n) << "snapshot " << s->id;
+    EXPECT_EQ(s->channels.size(), std::size_t{n} * (n - 1)) << "snapshot " << s->id;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    Amount sum = 0;
+    for (Amount b : s->balances) sum += b;
+    for (const ChannelRecord& c : s->channels) {
+      pairs.insert({c.from, c.to});
+      for (Amount a : c.transfers) sum += a;
+    }
+    EXPECT_EQ(pairs.size(), std::size_t{n} * (n - 1)) << "snapshot " << s->id;
+    EXPECT_EQ(s->total, sum) << "snapshot " << s->id;
+    EXPECT_EQ(sum, run.total) << "snapshot " << s->id;
+  }
+  return complete;
+}
+
+TEST_F(StoreTest, AWriterKilledAtAnyMomentNeverLeavesAPartialSnapshotComplete) {
+  const std::string path = PathOf("s.db");
+  constexpr int kRounds = 8;
+  constexpr std::uint32_t kRanks = 6;
+  constexpr Amount kTotal = 6000;
+  int complete_before = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      // The writer: one run, snapshots as fast as it can, never stopping.
+      ::close(ready[0]);
+      try {
+        std::string error;
+        std::optional<Store> store = Store::Open(path, true, &error);
+        if (!store) ::_exit(3);
+        std::mt19937_64 rng(static_cast<unsigned>(round));
+        std::int64_t run = store->BeginRun(kRanks, kTotal / kRanks, kTotal, std::nullopt);
+        for (;;) {
+          std::uint64_t id = store->NextSnapshotId();
+          store->SnapshotStarted(run, id, static_cast<std::uint32_t>(id % kRanks), 1);
+          store->SnapshotComplete(MakeSnapshot(run, id, kRanks, kTotal, rng, 30));
+          char tick = '.';
+          if (::write(ready[1], &tick, 1) != 1) ::_exit(5);
+        }
+      } catch (...) {
+      }
+      ::_exit(4);
+    }
+    ::close(ready[1]);
+    // Let it complete a few, then kill it a little later each round, so the
+    // kills land at different points of its writing.
+    char tick;
+    for (int i = 0; i < 2; ++i) ASSERT_EQ(::read(ready[0], &tick, 1), 1);
+    ::usleep(static_cast<useconds_t>(round * 1500));
+    ::kill(pid, SIGKILL);
+    int wstatus = 0;
+    ASSERT_EQ(::waitpid(pid, &wstatus, 0), pid);
+    ::close(ready[0]);
+    ASSERT_TRUE(WIFSIGNALED(wstatus)) << "the writer stopped by itself: " << wstatus;
+
+    // As the dead writer left it (read-only: its WAL untouched) ...
+    std::string error;
+    std::optional<Store> reader = Store::OpenReadOnly(path, &error);
+    ASSERT_TRUE(reader) << "round " << round << ": " << error;
+    int complete = ExpectEveryCompleteSnapshotWhole(*reader);
+    EXPECT_GE(complete, complete_before + 2) << "round " << round;
+    reader.reset();
+    // ... and once a writer has opened it again.
+    Store store = MustOpen(path, false);
+    EXPECT_EQ(ExpectEveryCompleteSnapshotWhole(store), complete);
+    complete_before = complete;
+  }
+}
+
+}  // namespace
+}  // namespace cutline::store
