@@ -4,6 +4,9 @@
 // takes fewer snapshots, never a wrong one).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
@@ -13,6 +16,34 @@
 namespace {
 
 using namespace std::chrono_literals;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string Bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A fresh folder per test, removed at the end.
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cutline_cluster_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    store_ = (dir_ / "bank.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  json List() {
+    Outcome o = Cutline({"store", "list", store_, "--json"});
+    EXPECT_EQ(o.status, 0) << o;
+    return json::parse(o.out, nullptr, false);
+  }
+  fs::path dir_;
+  std::string store_;
+};
 
 struct Summary {
   long complete = -1, wrong = -1, failed = -1;
@@ -79,6 +110,114 @@ TEST(ClusterTest, AKilledRankEndsTheRunWithStatus1) {
     EXPECT_TRUE(Contains(o.err, "rank " + rank)) << o;
     EXPECT_TRUE(Contains(o.err, "died")) << o;
   }
+}
+
+// Every complete snapshot in the store adds up to the bank; none failed.
+TEST_F(StoreTest, TheStoreKeepsCompleteSnapshotsThatAddUp) {
+  Outcome o = Cluster({"--ranks", "4", "--duration", "2s", "--snapshot-every", "50ms",
+                       "--store", store_});
+  ASSERT_TRUE(o.exited) << o;
+  ASSERT_EQ(o.status, 0) << o;
+  json list = List();
+  ASSERT_EQ(list["runs"].size(), 1u) << list;
+  EXPECT_EQ(list["runs"][0]["total"], 4000);
+  int complete = 0;
+  for (const json& snapshot : list["snapshots"]) {
+    EXPECT_EQ(snapshot["status"], "complete") << snapshot;
+    EXPECT_EQ(snapshot["total"], 4000) << snapshot;
+    ++complete;
+  }
+  EXPECT_GE(complete, 1);
+  EXPECT_EQ(complete, Parse(o.out).complete);
+  // And one of them in full, in the shape of `cutline run --json`.
+  Outcome show = Cutline({"store", "show", store_, "1", "--json"});
+  ASSERT_EQ(show.status, 0) << show;
+  json first = json::parse(show.out);
+  EXPECT_EQ(first["total"], 4000);
+  EXPECT_EQ(first["recorded"].size(), 4u);
+  EXPECT_EQ(first["channels"].size(), 12u);
+}
+
+// A rank killed inside snapshot 3: the job ends with status 1, snapshot 3
+// is never complete, the store stays readable, and a restore from the last
+// complete snapshot has the same money and takes further snapshots.
+TEST_F(StoreTest, ACrashInsideASnapshotThenARestoreLosesNothing) {
+  Outcome crash = Cluster({"--ranks", "3", "--duration", "30s", "--snapshot-every", "50ms",
+                           "--store", store_, "--kill", "1@snapshot:3"});
+  ASSERT_TRUE(crash.exited) << crash;
+  EXPECT_EQ(crash.status, 1) << crash;
+  EXPECT_TRUE(Contains(crash.err, "rank 1")) << crash;
+  json list = List();
+  ASSERT_TRUE(list.is_object()) << "the store is not readable";
+  std::uint64_t latest = 0;
+  for (const json& snapshot : list["snapshots"]) {
+    EXPECT_NE(snapshot["status"], "running") << snapshot;  // failed, after the crash
+    if (snapshot["id"] == 3) {
+      EXPECT_EQ(snapshot["status"], "failed") << snapshot;
+    }
+    if (snapshot["status"] == "complete") {
+      EXPECT_EQ(snapshot["total"], 3000) << snapshot;
+      latest = snapshot["id"];
+    }
+  }
+  // Snapshots before 3 complete well before it (one takes about a
+  // millisecond, and they start 50 ms apart); 3 never does.
+  ASSERT_GE(latest, 1u) << list;
+  EXPECT_NE(latest, 3u) << list;
+  EXPECT_TRUE(Contains(crash.err, "#" + std::to_string(latest))) << crash;
+
+  Outcome restored = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "50ms",
+                              "--store", store_, "--restore"});
+  ASSERT_TRUE(restored.exited) << restored;
+  ASSERT_EQ(restored.status, 0) << restored;
+  Summary s = Parse(restored.out);
+  EXPECT_EQ(s.bank_total, 3000) << restored;
+  EXPECT_EQ(s.final_total, 3000) << restored;
+  EXPECT_EQ(s.wrong, 0) << restored;
+  list = List();
+  ASSERT_EQ(list["runs"].size(), 2u);
+  EXPECT_EQ(list["runs"][1]["restored_from"], latest);
+  int after = 0;
+  for (const json& snapshot : list["snapshots"]) {
+    if (snapshot["run"] != list["runs"][1]["id"]) continue;
+    EXPECT_GT(snapshot["id"].get<std::uint64_t>(), 3u) << "ids continue after the stored ones";
+    EXPECT_EQ(snapshot["status"], "complete") << snapshot;
+    EXPECT_EQ(snapshot["total"], 3000) << snapshot;
+    ++after;
+  }
+  EXPECT_GE(after, 1);
+}
+
+// Bad stores and bad restores: one line, status 2, nothing started, and the
+// store file exactly as it was.
+TEST_F(StoreTest, BadStoresAndRestoresChangeNothing) {
+  ASSERT_EQ(Cluster({"--ranks", "2", "--duration", "500ms", "--snapshot-every", "100ms",
+                     "--store", store_}).status, 0);
+  std::string text = (dir_ / "notes.txt").string();
+  std::ofstream(text) << "not a store\n";
+  std::string before = Bytes(store_);
+  std::string text_before = Bytes(text);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--store", text}, "not a cutline store"},
+      {{"--store", text, "--restore"}, "not a cutline store"},
+      {{"--ranks", "2", "--store", store_, "--restore", "999"}, "999"},
+      {{"--ranks", "3", "--store", store_, "--restore"}, "--ranks 2"},
+      {{"--ranks", "2", "--store", store_, "--restore", "x"}, "--restore"},
+      {{"--ranks", "2", "--store", (dir_ / "missing.db").string(), "--restore"}, "missing.db"},
+  };
+  for (const auto& [args, mentions] : cases) {
+    std::string cmd;
+    for (const auto& a : args) cmd += a + " ";
+    Outcome o = Cluster(args);
+    EXPECT_TRUE(o.exited) << cmd << o;
+    EXPECT_EQ(o.status, 2) << cmd << o;
+    EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
+    EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
+    EXPECT_TRUE(Contains(o.err, mentions)) << cmd << o;
+  }
+  EXPECT_EQ(Bytes(store_), before);
+  EXPECT_EQ(Bytes(text), text_before);
+  EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
 }
 
 TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {

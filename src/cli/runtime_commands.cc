@@ -10,6 +10,7 @@
 #include "runtime/node.h"
 #include "runtime/options.h"
 #include "runtime/sink.h"
+#include "runtime/store_sink.h"
 
 namespace cutline::cli {
 
@@ -157,11 +158,28 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
                s_->options.node.kill->rank, s_->options.ranks);
     return 2;
   }
-  auto make_sink = [](std::uint32_t) -> std::unique_ptr<runtime::Sink> {
-    return std::make_unique<runtime::NullSink>();
+  const runtime::NodeOptions& node = s_->options.node;
+  auto make_sink = [&node](std::uint32_t) -> std::unique_ptr<runtime::Sink> {
+    if (node.store.empty()) return std::make_unique<runtime::NullSink>();
+    return runtime::MakeStoreSink(node.store);
   };
-  if (chosen == s_->node) return runtime::RunNode(s_->options.node, argc, argv, make_sink);
-  return runtime::RunCluster(s_->options, SelfPath(), {});
+  if (chosen == s_->node) return runtime::RunNode(node, argc, argv, make_sink);
+  // Everything that can be wrong with the store is found before any process
+  // starts, and leaves the file as it was.
+  if (!node.store.empty()) {
+    if (auto why = runtime::CheckStoreBeforeRun(node.store, s_->options.ranks, node.restore,
+                                                node.restore_id)) {
+      fmt::print(stderr, "cutline: error: {}\n", *why);
+      return 2;
+    }
+  }
+  runtime::AfterCrash after_crash;
+  if (!node.store.empty()) {
+    after_crash = [path = node.store](std::int64_t run) {
+      return runtime::FailUnfinished(path, run);
+    };
+  }
+  return runtime::RunCluster(s_->options, SelfPath(), after_crash);
 }
 
 }  // namespace cutline::cli

@@ -8,15 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "store/store.h"
+
 namespace cutline::runtime {
 
-using Amount = std::int64_t;
-
-struct RecordedChannel {
-  std::uint32_t from = 0;
-  std::uint32_t to = 0;
-  std::vector<Amount> transfers;  // in arrival order
-};
+using Amount = store::Amount;
+// One channel's recorded transfers, in arrival order (the store's type: a
+// channel state means the same thing in the run and in the file).
+using RecordedChannel = store::ChannelRecord;
 
 struct WholeSnapshot {
   std::uint64_t id = 0;

@@ -1,0 +1,167 @@
+#include "runtime/store_sink.h"
+
+#include <fmt/format.h>
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace cutline::runtime {
+
+namespace {
+
+// The snapshot to restore: `id`, or the latest complete one.
+std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32_t ranks,
+                                                   std::optional<std::uint64_t> id,
+                                                   std::string* error) {
+  std::optional<store::SnapshotRecord> snapshot = id ? s.Find(*id) : s.LatestComplete();
+  if (!snapshot) {
+    *error = id ? fmt::format("snapshot {} is not in {}", *id, s.path())
+                : fmt::format("{} holds no complete snapshot to restore", s.path());
+    return std::nullopt;
+  }
+  if (snapshot->status != "complete") {
+    *error = fmt::format("snapshot {} is {}, not complete: it cannot be restored", snapshot->id,
+                         snapshot->status);
+    return std::nullopt;
+  }
+  if (snapshot->balances.size() != ranks) {
+    *error = fmt::format("snapshot {} has {} ranks, not {}: run with --ranks {}", snapshot->id,
+                         snapshot->balances.size(), ranks, snapshot->balances.size());
+    return std::nullopt;
+  }
+  return snapshot;
+}
+
+class StoreSink : public Sink {
+ public:
+  explicit StoreSink(std::string path) : path_(std::move(path)) {}
+  ~StoreSink() override { Stop(); }
+
+  bool Begin(std::uint32_t ranks, Amount balance, bool restore,
+             std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
+             std::uint64_t* first_snapshot, std::string* error) override {
+    auto opened = store::Store::Open(path_, /*create=*/!restore, error);
+    if (!opened) return false;
+    store_.emplace(std::move(*opened));
+    Amount total = balance * static_cast<Amount>(ranks);
+    std::optional<std::uint64_t> restored_from;
+    if (restore) {
+      auto snapshot = RestoreTarget(*store_, ranks, restore_id, error);
+      if (!snapshot) return false;
+      RestorePoint point{snapshot->id, snapshot->balances, snapshot->channels};
+      total = *snapshot->total;
+      restored_from = snapshot->id;
+      *from = std::move(point);
+    }
+    *first_snapshot = store_->NextSnapshotId();
+    run_ = store_->BeginRun(ranks, balance, total, restored_from);
+    writer_ = std::thread([this] { Write(); });
+    return true;
+  }
+
+  void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) override {
+    Post([=, this](store::Store& s) { s.SnapshotStarted(run_, id, initiator, started_us); });
+  }
+  void Complete(const WholeSnapshot& w) override {
+    store::SnapshotRecord record;
+    record.id = w.id;
+    record.run = run_;
+    record.initiator = w.initiator;
+    record.started_us = w.started_us;
+    record.completed_us = w.completed_us;
+    record.status = "complete";
+    record.balances = w.balances;
+    record.channels = w.channels;
+    Post([record = std::move(record)](store::Store& s) { s.SnapshotComplete(record); });
+  }
+  void Failed(std::uint64_t id) override {
+    Post([=, this](store::Store& s) { s.SnapshotFailed(run_, id); });
+  }
+  void End() override { Stop(); }
+  std::int64_t run_id() const override { return run_; }
+
+ private:
+  using Job = std::function<void(store::Store&)>;
+  void Post(Job job) {
+    std::lock_guard<std::mutex> lock(mu_);
+    jobs_.push_back(std::move(job));
+    ready_.notify_one();
+  }
+  void Write() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        ready_.wait(lock, [this] { return !jobs_.empty() || closing_; });
+        if (jobs_.empty()) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      try {
+        job(*store_);
+      } catch (const std::exception& e) {
+        // A store that cannot be written (a full disk) ends the run: going
+        // on would take snapshots that are never kept.
+        fmt::print(stderr, "cutline: error: {}\n", e.what());
+        std::fflush(stderr);
+        std::_Exit(1);
+      }
+    }
+  }
+  void Stop() {
+    if (!writer_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closing_ = true;
+      ready_.notify_one();
+    }
+    writer_.join();
+  }
+
+  std::string path_;
+  std::optional<store::Store> store_;
+  std::int64_t run_ = 0;
+  std::thread writer_;
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::deque<Job> jobs_;
+  bool closing_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> MakeStoreSink(const std::string& path) {
+  return std::make_unique<StoreSink>(path);
+}
+
+std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks,
+                                               bool restore,
+                                               std::optional<std::uint64_t> restore_id) {
+  std::error_code ec;
+  if (!restore && !std::filesystem::exists(path, ec)) return std::nullopt;  // created at start
+  std::string error;
+  auto s = store::Store::OpenReadOnly(path, &error);
+  if (!s) return error;
+  if (restore && !RestoreTarget(*s, ranks, restore_id, &error)) return error;
+  return std::nullopt;
+}
+
+std::string FailUnfinished(const std::string& path, std::int64_t run) {
+  std::string error;
+  auto s = store::Store::Open(path, false, &error);
+  if (!s) return "unknown (" + error + ")";
+  try {
+    s->FailRunning(run);
+  } catch (const std::exception& e) {
+    return std::string("unknown (") + e.what() + ")";
+  }
+  auto latest = s->LatestComplete();
+  if (!latest) return "none";
+  return fmt::format("#{} (total ${})", latest->id, latest->total.value_or(0));
+}
+
+}  // namespace cutline::runtime

@@ -1,0 +1,29 @@
+// The coordinator's sink for `--store FILE`: a thread of its own writes the
+// store, so that a snapshot's transaction (synchronous FULL: an fsync) never
+// holds up rank 0's loop. Also the checks `cutline cluster` makes before it
+// starts anything, and what it does after a crash.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "runtime/sink.h"
+
+namespace cutline::runtime {
+
+std::unique_ptr<Sink> MakeStoreSink(const std::string& path);
+
+// Before launching: is `path` usable for this run? A missing file is fine
+// (it will be created) unless restoring; an existing one must be a cutline
+// store, and a restore's snapshot must be in it, complete, and of `ranks`
+// ranks. Reads only. Returns the one-line reason it is not usable.
+std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks,
+                                               bool restore,
+                                               std::optional<std::uint64_t> restore_id);
+
+// After a crash: the run's unfinished snapshots become failed; returns the
+// latest complete snapshot, in words.
+std::string FailUnfinished(const std::string& path, std::int64_t run);
+
+}  // namespace cutline::runtime
