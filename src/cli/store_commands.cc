@@ -11,6 +11,7 @@
 
 #include "scenario/json_output.h"
 #include "store/store.h"
+#include "store/store_json.h"
 
 namespace cutline::cli {
 namespace {
@@ -20,8 +21,6 @@ using store::Amount;
 using store::SnapshotRecord;
 
 constexpr int kUsageError = 2;
-
-Json Nullable(const std::optional<Amount>& v) { return v ? Json(*v) : Json(nullptr); }
 
 // "2024-05-01 12:00:00 UTC", from microseconds since the epoch.
 std::string When(std::int64_t us) {
@@ -38,67 +37,11 @@ std::string Latency(const SnapshotRecord& s) {
   return fmt::format("{:.3f} ms", static_cast<double>(s.completed_us - s.started_us) / 1000);
 }
 
-// The snapshot object of `cutline run --json` (docs/scenario-language.md),
-// key for key and in its order, from what the store holds. The store keeps
-// a snapshot's parts only once it is complete, so for a failed or running
-// one `recorded` and `channels` are empty and what the run knew about its
-// progress (`markers_sent`, `parts_done`) is null: unknown. `backward` is
-// left out, as `run --json` does without a history: no history is stored.
-Json SnapshotJson(const SnapshotRecord& s, std::uint32_t ranks) {
-  const bool complete = s.status == "complete";
-  const Json channel_count = std::uint64_t{ranks} * (ranks - 1);
-  Json recorded = Json::array(), channels = Json::array(), parts_done = nullptr;
-  if (complete) {
-    parts_done = Json::array();
-    for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
-      recorded.push_back({{"name", store::BranchName(r)}, {"balance", s.balances[r]}});
-      parts_done.push_back(store::BranchName(r));
-    }
-    for (const store::ChannelRecord& c : s.channels) {
-      channels.push_back({{"from", store::BranchName(c.from)},
-                          {"to", store::BranchName(c.to)},
-                          {"state", scenario::ChannelRecordingName(ChannelRecording::kClosed)},
-                          {"transfers", c.transfers}});
-    }
-  }
-  Json out = {{"id", s.id},
-              {"initiators", Json::array({store::BranchName(s.initiator)})},
-              {"complete", complete},
-              // Each branch sends one marker on each outgoing channel.
-              {"markers_sent", complete ? channel_count : Json(nullptr)},
-              {"recorded", recorded},
-              {"channels", channels}};
-  if (complete) out["total"] = *s.total;
-  out["parts_done"] = parts_done;
-  out["markers_expected"] = channel_count;
-  return out;
-}
-
 int List(const store::Store& store, bool json) {
   std::vector<store::RunRecord> runs = store.Runs();
   std::vector<SnapshotRecord> snapshots = store.Snapshots();
   if (json) {
-    Json out = {{"runs", Json::array()}, {"snapshots", Json::array()}};
-    for (const store::RunRecord& r : runs) {
-      out["runs"].push_back(
-          {{"id", r.id},
-           {"ranks", r.ranks},
-           {"total", r.total},
-           {"balance", r.balance},
-           {"started_us", r.started_us},
-           {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)}});
-    }
-    for (const SnapshotRecord& s : snapshots) {
-      out["snapshots"].push_back(
-          {{"id", s.id},
-           {"run", s.run},
-           {"status", s.status},
-           {"total", Nullable(s.total)},
-           {"initiators", Json::array({store::BranchName(s.initiator)})},
-           {"started_us", s.started_us},
-           {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}});
-    }
-    fmt::print("{}\n", scenario::Dump(out, 2));
+    fmt::print("{}\n", scenario::Dump(store::ListJson(store), 2));
     return 0;
   }
   if (runs.empty()) fmt::print("no runs\n");
@@ -129,12 +72,8 @@ int Show(const store::Store& store, std::uint64_t id, bool json) {
     fmt::print(stderr, "cutline: error: {} has no snapshot {}\n", store.path(), id);
     return kUsageError;
   }
-  std::uint32_t ranks = 0;
-  for (const store::RunRecord& r : store.Runs()) {
-    if (r.id == s->run) ranks = r.ranks;
-  }
   if (json) {
-    fmt::print("{}\n", scenario::Dump(SnapshotJson(*s, ranks), 2));
+    fmt::print("{}\n", scenario::Dump(store::SnapshotJson(store, *s), 2));
     return 0;
   }
   if (s->status != "complete") {

@@ -1,0 +1,79 @@
+#include "store/store_json.h"
+
+#include "scenario/json_output.h"
+
+namespace cutline::store {
+
+namespace {
+
+Json Nullable(const std::optional<Amount>& v) { return v ? Json(*v) : Json(nullptr); }
+
+}  // namespace
+
+// The snapshot object of `cutline run --json` (docs/scenario-language.md),
+// key for key and in its order, from what the store holds. The store keeps
+// a snapshot's parts only once it is complete, so for a failed or running
+// one `recorded` and `channels` are empty and what the run knew about its
+// progress (`markers_sent`, `parts_done`) is null: unknown. `backward` is
+// left out, as `run --json` does without a history: no history is stored.
+Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
+  std::uint32_t ranks = 0;
+  for (const RunRecord& r : store.Runs()) {
+    if (r.id == s.run) ranks = r.ranks;
+  }
+  const bool complete = s.status == "complete";
+  const Json channel_count = std::uint64_t{ranks} * (ranks - 1);
+  Json recorded = Json::array(), channels = Json::array(), parts_done = nullptr;
+  if (complete) {
+    parts_done = Json::array();
+    for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
+      recorded.push_back({{"name", BranchName(r)}, {"balance", s.balances[r]}});
+      parts_done.push_back(BranchName(r));
+    }
+    for (const ChannelRecord& c : s.channels) {
+      channels.push_back({{"from", BranchName(c.from)},
+                          {"to", BranchName(c.to)},
+                          {"state", scenario::ChannelRecordingName(ChannelRecording::kClosed)},
+                          {"transfers", c.transfers}});
+    }
+  }
+  Json out = {{"id", s.id},
+              {"initiators", Json::array({BranchName(s.initiator)})},
+              {"complete", complete},
+              // Each branch sends one marker on each outgoing channel.
+              {"markers_sent", complete ? channel_count : Json(nullptr)},
+              {"recorded", recorded},
+              {"channels", channels}};
+  if (complete) out["total"] = *s.total;
+  out["parts_done"] = parts_done;
+  out["markers_expected"] = channel_count;
+  return out;
+}
+
+Json ListJson(const Store& store) {
+  std::vector<RunRecord> runs = store.Runs();
+  std::vector<SnapshotRecord> snapshots = store.Snapshots();
+  Json out = {{"runs", Json::array()}, {"snapshots", Json::array()}};
+  for (const RunRecord& r : runs) {
+    out["runs"].push_back(
+        {{"id", r.id},
+         {"ranks", r.ranks},
+         {"total", r.total},
+         {"balance", r.balance},
+         {"started_us", r.started_us},
+         {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)}});
+  }
+  for (const SnapshotRecord& s : snapshots) {
+    out["snapshots"].push_back(
+        {{"id", s.id},
+         {"run", s.run},
+         {"status", s.status},
+         {"total", Nullable(s.total)},
+         {"initiators", Json::array({BranchName(s.initiator)})},
+         {"started_us", s.started_us},
+         {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}});
+  }
+  return out;
+}
+
+}  // namespace cutline::store

@@ -1,0 +1,17 @@
+// A store as JSON, for `cutline store ... --json` and for the page's server
+// (`cutline serve --store`): one shape, written once.
+#pragma once
+
+#include "scenario/json_output.h"
+#include "store/store.h"
+
+namespace cutline::store {
+
+using scenario::Json;
+
+// {"runs": [...], "snapshots": [...]} (docs/store.md).
+Json ListJson(const Store& store);
+// One snapshot in the shape of a snapshot object of `cutline run --json`.
+Json SnapshotJson(const Store& store, const SnapshotRecord& s);
+
+}  // namespace cutline::store
