@@ -8,6 +8,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "raw_http.h"
 #include "server/server.h"
+#include "store/store.h"
 
 namespace {
 
@@ -260,6 +262,114 @@ TEST_F(ClassroomTest, StopClosesIdleConnectionsAndStreams) {
   EXPECT_TRUE(listener.ClosedByPeer());
   // Nothing listens any more.
   EXPECT_FALSE(RawConnection(port_).connected());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// `serve --store FILE`: a runtime's store, read through the API and watched.
+
+namespace {
+
+class StoreRoutesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = std::filesystem::temp_directory_path() /
+            ("cutline_server_store_" + std::to_string(::getpid()) + ".db");
+    std::filesystem::remove(path_);
+    std::string error;
+    auto store = cutline::store::Store::Open(path_.string(), true, &error);
+    ASSERT_TRUE(store) << error;
+    run_ = store->BeginRun(2, 100, 200, std::nullopt);
+    Complete(*store, 1, {70, 100}, {30});
+    store->SnapshotStarted(run_, 2, 1, 1000);
+    cutline::server::Options options;
+    options.port = 0;
+    options.store = path_.string();
+    server_ = std::make_unique<cutline::server::Server>(options);
+    port_ = server_->Start(&error);
+    ASSERT_GT(port_, 0) << error;
+  }
+  void TearDown() override {
+    if (server_) server_->Stop();
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      std::filesystem::remove(path_.string() + suffix);
+    }
+  }
+  // Snapshot `id`: N0 recorded balances[0], N1 balances[1]; N0->N1 held
+  // `in_flight`.
+  void Complete(cutline::store::Store& store, std::uint64_t id, std::vector<std::int64_t> balances,
+                std::vector<std::int64_t> in_flight) {
+    if (!store.Find(id)) store.SnapshotStarted(run_, id, 0, 1000);
+    cutline::store::SnapshotRecord s;
+    s.id = id;
+    s.run = run_;
+    s.started_us = 1000;
+    s.completed_us = 2000;
+    s.status = "complete";
+    s.balances = std::move(balances);
+    s.channels = {{0, 1, std::move(in_flight)}, {1, 0, {}}};
+    store.SnapshotComplete(s);
+  }
+  json Get(const std::string& target, int status) {
+    RawResponse res = RawExchange(port_, "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(res.status, status) << target << "\n" << res.body;
+    return json::parse(res.body, nullptr, false);
+  }
+  std::filesystem::path path_;
+  std::int64_t run_ = 0;
+  std::unique_ptr<cutline::server::Server> server_;
+  int port_ = -1;
+};
+
+TEST_F(StoreRoutesTest, ListsTheStoreAndShowsASnapshot) {
+  json list = Get("/api/store", 200);
+  ASSERT_EQ(list["snapshots"].size(), 2u) << list;
+  EXPECT_EQ(list["snapshots"][0]["status"], "complete");
+  EXPECT_EQ(list["snapshots"][0]["total"], 200);
+  EXPECT_EQ(list["snapshots"][1]["status"], "running");
+  EXPECT_TRUE(list["snapshots"][1]["total"].is_null());
+  json one = Get("/api/store/snapshot?id=1", 200);
+  EXPECT_EQ(one["total"], 200);
+  EXPECT_EQ(one["recorded"][0]["name"], "N0");
+  EXPECT_EQ(one["channels"][0]["transfers"], json::array({30}));
+}
+
+TEST_F(StoreRoutesTest, BadSnapshotIdsAreRefused) {
+  for (const char* bad : {"?id=x", "?id=", "?id=-1", "?id=1e3", ""}) {
+    json error = Get(std::string("/api/store/snapshot") + bad, 400);
+    EXPECT_TRUE(error["error"].is_string()) << bad;
+  }
+  EXPECT_TRUE(Get("/api/store/snapshot?id=99", 404)["error"].is_string());
+}
+
+// A commit to the store reaches every open page as a `store` event.
+TEST_F(StoreRoutesTest, ACommitIsPublishedToOpenPages) {
+  RawConnection listener(port_, 30);
+  ASSERT_TRUE(listener.Send("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(listener.ReadUntil("event: ready"));
+  {
+    std::string error;
+    auto store = cutline::store::Store::Open(path_.string(), false, &error);
+    ASSERT_TRUE(store) << error;
+    Complete(*store, 2, {50, 120}, {30});
+  }
+  ASSERT_TRUE(listener.ReadUntil("event: store\ndata: {\"changed\":true}")) << listener.received();
+  json list = Get("/api/store", 200);
+  EXPECT_EQ(list["snapshots"][1]["status"], "complete") << list;
+}
+
+TEST(StoreRoutesWithoutAStore, Are404) {
+  cutline::server::Options options;
+  options.port = 0;
+  cutline::server::Server server(options);
+  std::string error;
+  int port = server.Start(&error);
+  ASSERT_GT(port, 0) << error;
+  RawResponse res = RawExchange(port, "GET /api/store HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(res.status, 404);
+  EXPECT_EQ(json::parse(res.body)["error"], "no store: start the server with --store FILE");
+  server.Stop();
 }
 
 }  // namespace

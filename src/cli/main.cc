@@ -213,6 +213,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 65535));
   serve->add_option("--web-dir", serve_options.web_dir,
                     "Serve the page from this folder instead of the embedded copy");
+  serve->add_option("--store", serve_options.store,
+                    "Also show this runtime store's snapshots, live while a run writes it");
   serve->add_option("--max-connections", serve_options.http.max_connections,
                     "Open connections at once; past it a new one gets 503")
       ->capture_default_str()

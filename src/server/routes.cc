@@ -7,6 +7,7 @@
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "server/static_files.h"
+#include "server/store_watch.h"
 
 namespace cutline::server {
 
@@ -96,6 +97,27 @@ Response HandleHealth(const Request&) {
   return Json(200, json{{"ok", true}, {"version", CUTLINE_VERSION}});
 }
 
+// GET /api/store: the runs and snapshots of `serve --store FILE`.
+Response HandleStore(const Request&, const Site& site) {
+  if (!site.store) return ErrorResponse(404, "no store: start the server with --store FILE");
+  return Json(200, site.store->List());
+}
+
+// GET /api/store/snapshot?id=N: one snapshot, as `cutline store show --json`.
+Response HandleStoreSnapshot(const Request& req, const Site& site) {
+  if (!site.store) return ErrorResponse(404, "no store: start the server with --store FILE");
+  auto id = req.query.find("id");
+  if (id == req.query.end()) return ErrorResponse(400, "parameter id is missing");
+  const std::string& text = id->second;
+  if (text.empty() || text.size() > 19 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    return ErrorResponse(400, "parameter id must be a snapshot number");
+  }
+  auto snapshot = site.store->Snapshot(std::stoull(text));
+  if (!snapshot) return ErrorResponse(404, fmt::format("no snapshot {} in the store", text));
+  return Json(200, *snapshot);
+}
+
 Response HandleEvents(const Request&) {
   Response stream;
   stream.event_stream = true;
@@ -105,21 +127,28 @@ Response HandleEvents(const Request&) {
 struct ApiRoute {
   const char* path;
   const char* method;  // the one method it answers (GET also answers HEAD)
-  Response (*handle)(const Request&);
+  Response (*handle)(const Request&, const Site&);
 };
 
+template <Response (*F)(const Request&)>
+Response Plain(const Request& req, const Site&) {
+  return F(req);
+}
+
 constexpr ApiRoute kApi[] = {
-    {"/api/run", "POST", HandleRun},
-    {"/api/demos", "GET", HandleDemos},
-    {"/api/health", "GET", HandleHealth},
-    {"/api/events", "GET", HandleEvents},
+    {"/api/run", "POST", Plain<HandleRun>},
+    {"/api/demos", "GET", Plain<HandleDemos>},
+    {"/api/health", "GET", Plain<HandleHealth>},
+    {"/api/events", "GET", Plain<HandleEvents>},
+    {"/api/store", "GET", HandleStore},
+    {"/api/store/snapshot", "GET", HandleStoreSnapshot},
 };
 
 bool IsGet(const std::string& method) { return method == "GET" || method == "HEAD"; }
 
 }  // namespace
 
-Response Route(const Request& req, const std::string& web_dir) {
+Response Route(const Request& req, const Site& site) {
   for (const ApiRoute& route : kApi) {
     if (req.path != route.path) continue;
     bool allowed = std::string_view(route.method) == "GET" ? IsGet(req.method)
@@ -127,13 +156,13 @@ Response Route(const Request& req, const std::string& web_dir) {
     if (!allowed) {
       return ErrorResponse(405, fmt::format("{} is not allowed on {}", req.method, req.path));
     }
-    return route.handle(req);
+    return route.handle(req, site);
   }
   // Everything else is one of the page's files, or nothing.
   if (!IsGet(req.method) || req.path.rfind("/api/", 0) == 0) {
     return ErrorResponse(404, "not found");
   }
-  auto file = LoadStaticFile(web_dir, req.path == "/" ? "/index.html" : req.path);
+  auto file = LoadStaticFile(site.web_dir, req.path == "/" ? "/index.html" : req.path);
   if (!file) return ErrorResponse(404, "not found");
   return Response{.status = 200,
                   .content_type = std::move(file->content_type),

@@ -14,8 +14,16 @@ namespace cutline::server {
 inline constexpr scenario::Limits kLimits{
     .max_branches = 10, .max_commands = 2000, .max_events = 50000};
 
-// The answer to `request`. `web_dir` empty: the page embedded in the binary.
-// Runs on a worker thread: it may take a few milliseconds of CPU.
-Response Route(const Request& request, const std::string& web_dir);
+class StoreWatch;
+
+// What the routes read besides the request.
+struct Site {
+  std::string web_dir;          // empty: the page embedded in the binary
+  StoreWatch* store = nullptr;  // `serve --store`; null: none
+};
+
+// The answer to `request`. Runs on a worker thread: it may take a few
+// milliseconds of CPU.
+Response Route(const Request& request, const Site& site);
 
 }  // namespace cutline::server

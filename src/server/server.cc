@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include "server/store_watch.h"
+
 namespace cutline::server {
 
 namespace {
@@ -39,9 +41,27 @@ void FitConnectionsToDescriptors(HttpOptions* http) {
 }  // namespace
 
 Server::Server(const Options& options)
-    : http_(Transport(options), [web_dir = options.web_dir](const Request& request) {
-        return Route(request, web_dir);
-      }) {}
+    : options_(options),
+      site_{options.web_dir, nullptr},
+      http_(Transport(options), [this](const Request& request) { return Route(request, site_); }) {}
+
+Server::~Server() {
+  http_.Stop();  // before the store it reads goes
+}
+
+int Server::Start(std::string* error) {
+  if (!options_.store.empty()) {
+    store_ = StoreWatch::Open(options_.store, error);
+    if (!store_) return -1;
+    site_.store = store_.get();
+  }
+  int port = http_.Start(error);
+  if (port > 0 && store_) {
+    // Open pages hear of every commit to the store and fetch what changed.
+    store_->Watch([this] { http_.Publish("store", R"({"changed":true})"); });
+  }
+  return port;
+}
 
 int Serve(const Options& options) {
   // Block the stop signals in every thread; this one waits for them and
@@ -52,6 +72,15 @@ int Serve(const Options& options) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  // A --store that is not a store is bad input (status 2); a port that
+  // cannot be had is not (status 1).
+  if (!options.store.empty()) {
+    std::string why;
+    if (!StoreWatch::Open(options.store, &why)) {
+      fmt::print(stderr, "cutline: error: {}\n", why);
+      return 2;
+    }
+  }
   Options fitted = options;
   FitConnectionsToDescriptors(&fitted.http);
   Server server(fitted);

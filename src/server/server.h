@@ -17,6 +17,7 @@ struct Options {
   std::string host = "127.0.0.1";
   int port = 8080;
   std::string web_dir;  // empty: the copy of web/ embedded in the binary
+  std::string store;    // `--store FILE`: a runtime's store, shown live
   // The transport's limits and hooks; host and port above win over its own.
   HttpOptions http;
 };
@@ -27,14 +28,19 @@ inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
 class Server {
  public:
   explicit Server(const Options& options);
-  // Returns the port it listens on, or -1 with a one-line reason in *error.
-  int Start(std::string* error) { return http_.Start(error); }
+  ~Server();
+  // Returns the port it listens on, or -1 with a one-line reason in *error
+  // (also for a --store that is not a store).
+  int Start(std::string* error);
   void Stop() { http_.Stop(); }
   // To every listener of GET /api/events.
   void Publish(std::string_view event, std::string_view data) { http_.Publish(event, data); }
   std::size_t connections() const { return http_.connections(); }
 
  private:
+  Options options_;
+  Site site_;
+  std::unique_ptr<StoreWatch> store_;
   HttpServer http_;
 };
 

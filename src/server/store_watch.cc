@@ -1,0 +1,78 @@
+#include "server/store_watch.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+
+namespace cutline::server {
+
+std::unique_ptr<StoreWatch> StoreWatch::Open(const std::string& path, std::string* error) {
+  std::unique_ptr<StoreWatch> watch(new StoreWatch(path));
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    auto store = store::Store::OpenReadOnly(path, error);
+    if (!store) return nullptr;
+    watch->store_.emplace(std::move(*store));
+  }
+  return watch;
+}
+
+StoreWatch::~StoreWatch() {
+  stop_ = true;
+  if (watcher_.joinable()) watcher_.join();
+}
+
+bool StoreWatch::EnsureOpen() {
+  if (store_) return true;
+  std::string ignored;
+  auto store = store::Store::OpenReadOnly(path_, &ignored);
+  if (!store) return false;
+  store_.emplace(std::move(*store));
+  return true;
+}
+
+// A commit in WAL mode grows or rewrites FILE-wal; a checkpoint rewrites
+// FILE. Their sizes and modification times together change with each.
+std::string StoreWatch::Stamp() const {
+  std::string stamp;
+  for (const std::string& p : {path_, path_ + "-wal"}) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0) {
+      stamp += std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+               std::to_string(st.st_mtim.tv_nsec) + ";";
+    } else {
+      stamp += "-;";
+    }
+  }
+  return stamp;
+}
+
+void StoreWatch::Watch(std::function<void()> on_change) {
+  watcher_ = std::thread([this, on_change = std::move(on_change)] {
+    std::string last = Stamp();
+    while (!stop_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      std::string now = Stamp();
+      if (now == last) continue;
+      last = now;
+      on_change();
+    }
+  });
+}
+
+store::Json StoreWatch::List() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!EnsureOpen()) return {{"runs", store::Json::array()}, {"snapshots", store::Json::array()}};
+  return store::ListJson(*store_);
+}
+
+std::optional<store::Json> StoreWatch::Snapshot(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!EnsureOpen()) return std::nullopt;
+  auto s = store_->Find(id);
+  if (!s) return std::nullopt;
+  return store::SnapshotJson(*store_, *s);
+}
+
+}  // namespace cutline::server

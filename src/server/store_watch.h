@@ -1,0 +1,47 @@
+// `cutline serve --store FILE`: the page's window on a runtime's store. It
+// keeps one read-only connection (opening checks the whole file, so once is
+// enough), answers the store routes from it, and watches the file: when a
+// run commits to it, `on_change` is called (the server publishes a `store`
+// event to every open page). A file that does not exist yet is waited for:
+// the page may be opened before the run starts.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "store/store.h"
+#include "store/store_json.h"
+
+namespace cutline::server {
+
+class StoreWatch {
+ public:
+  // Fails (one line in *error) if `path` exists and is not a readable store.
+  static std::unique_ptr<StoreWatch> Open(const std::string& path, std::string* error);
+  ~StoreWatch();
+
+  // Starts watching; `on_change` runs on the watcher's thread.
+  void Watch(std::function<void()> on_change);
+
+  store::Json List();
+  // Nothing if there is no snapshot `id`.
+  std::optional<store::Json> Snapshot(std::uint64_t id);
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit StoreWatch(std::string path) : path_(std::move(path)) {}
+  bool EnsureOpen();  // REQUIRES mu_ held
+  std::string Stamp() const;  // what changes when the file does
+
+  std::string path_;
+  std::mutex mu_;
+  std::optional<store::Store> store_;
+  std::thread watcher_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace cutline::server
