@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "machine.h"
+
 namespace {
 
 nlohmann::json RunCluster(const std::string& binary, int ranks, int rate, const std::string& delay,
@@ -44,17 +46,6 @@ nlohmann::json RunCluster(const std::string& binary, int ranks, int rate, const 
   return summary;
 }
 
-std::string Machine() {
-  std::ifstream cpu("/proc/cpuinfo");
-  std::string line, model = "unknown CPU";
-  while (std::getline(cpu, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  }
-  return fmt::format("{}, {} cores", model, std::thread::hardware_concurrency());
-}
 
 }  // namespace
 
@@ -71,7 +62,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  fmt::print("Machine: {}. Each row: one `cutline cluster --rate {}` run of {} s.\n\n", Machine(),
+  fmt::print("Machine: {}. Each row: one `cutline cluster --rate {}` run of {} s.\n\n", cutline::bench::Machine(),
              rate, seconds);
   fmt::print("| ranks | link delay | snapshots | transfers/s | loss | complete | latency p50 / p99 ms | stop p50 / p99 ms |\n");
   fmt::print("|---|---|---|---|---|---|---|---|\n");

@@ -42,6 +42,8 @@
 
 #include "scenario/demos.h"
 
+#include "machine.h"
+
 namespace {
 
 namespace asio = boost::asio;
@@ -197,17 +199,6 @@ int CountOpen(const std::vector<std::unique_ptr<Conn>>& conns) {
   return open;
 }
 
-std::string Machine() {
-  std::ifstream cpu("/proc/cpuinfo");
-  std::string line, model = "unknown CPU";
-  while (std::getline(cpu, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  }
-  return fmt::format("{}, {} cores", model, std::thread::hardware_concurrency());
-}
 
 void Row(const std::string& what, const Latencies& l, double seconds) {
   fmt::print("| {} | {} | {:.1f} | {:.1f} | {:.1f} | {} | {:.0f} |\n", what, l.ms.size(),
@@ -299,7 +290,7 @@ int main(int argc, char** argv) {
   t.health = {http::verb::get, "/api/health", 11};
   t.health.set(http::field::host, "127.0.0.1");
 
-  fmt::print("Machine: {}; server: {} (pid {}), client: one thread, same machine.\n", Machine(),
+  fmt::print("Machine: {}; server: {} (pid {}), client: one thread, same machine.\n", cutline::bench::Machine(),
              binary, server.pid);
   fmt::print("A click: POST /api/run of demo 3 played to its end ({} bytes); think time 1.5-2.5 s.\n\n",
              t.click.body().size());

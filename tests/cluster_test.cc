@@ -71,19 +71,40 @@ Outcome Cluster(std::vector<std::string> args) {
   return Cutline(args, "", 240s);
 }
 
+// A run that ended normally with every snapshot and the final balances
+// adding up to `total`.
+void ExpectAddsUp(const Outcome& o, long total) {
+  ASSERT_TRUE(o.exited) << o;
+  EXPECT_EQ(o.status, 0) << o;
+  Summary s = Parse(o.out);
+  EXPECT_EQ(s.wrong, 0) << o;
+  EXPECT_EQ(s.bank_total, total) << o;
+  EXPECT_EQ(s.final_total, total) << o;
+}
+
+// Bad input: status 2, nothing on standard output, one line on standard
+// error naming `mentions`.
+void ExpectRefused(const std::vector<std::string>& args, const std::string& mentions) {
+  std::string cmd;
+  for (const auto& a : args) cmd += a + " ";
+  Outcome o = Cluster(args);
+  EXPECT_TRUE(o.exited) << cmd << o;
+  EXPECT_EQ(o.status, 2) << cmd << o;
+  EXPECT_EQ(o.out, "") << cmd << o;
+  EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
+  EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
+  EXPECT_TRUE(Contains(o.err, mentions)) << cmd << o;
+}
+
 TEST(ClusterTest, SnapshotsWhileTransfersFlowAllAddUp) {
   for (const char* algorithm : {"chandy-lamport", "stop-the-world"}) {
     SCOPED_TRACE(algorithm);
     Outcome o = Cluster({"--ranks", "4", "--duration", "2s", "--snapshot-every", "50ms",
                          "--rate", "max", "--algorithm", algorithm});
-    ASSERT_TRUE(o.exited) << o;
-    EXPECT_EQ(o.status, 0) << o;
+    ExpectAddsUp(o, 4000);
     Summary s = Parse(o.out);
     EXPECT_GE(s.complete, 1) << o;
-    EXPECT_EQ(s.wrong, 0) << o;
     EXPECT_EQ(s.failed, 0) << o;
-    EXPECT_EQ(s.bank_total, 4000) << o;
-    EXPECT_EQ(s.final_total, 4000) << o;
   }
 }
 
@@ -91,11 +112,7 @@ TEST(ClusterTest, SnapshotsWhileTransfersFlowAllAddUp) {
 TEST(ClusterTest, ALinkDelayChangesNoTotal) {
   Outcome o = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "100ms",
                        "--link-delay", "2ms", "--balance", "500"});
-  ASSERT_TRUE(o.exited) << o;
-  EXPECT_EQ(o.status, 0) << o;
-  Summary s = Parse(o.out);
-  EXPECT_EQ(s.wrong, 0) << o;
-  EXPECT_EQ(s.final_total, 1500) << o;
+  ExpectAddsUp(o, 1500);
 }
 
 // A rank that dies ends the job (Open MPI's way): exit 1, naming the rank.
@@ -168,12 +185,7 @@ TEST_F(StoreTest, ACrashInsideASnapshotThenARestoreLosesNothing) {
 
   Outcome restored = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "50ms",
                               "--store", store_, "--restore"});
-  ASSERT_TRUE(restored.exited) << restored;
-  ASSERT_EQ(restored.status, 0) << restored;
-  Summary s = Parse(restored.out);
-  EXPECT_EQ(s.bank_total, 3000) << restored;
-  EXPECT_EQ(s.final_total, 3000) << restored;
-  EXPECT_EQ(s.wrong, 0) << restored;
+  ExpectAddsUp(restored, 3000);
   list = List();
   ASSERT_EQ(list["runs"].size(), 2u);
   EXPECT_EQ(list["runs"][1]["restored_from"], latest);
@@ -205,16 +217,7 @@ TEST_F(StoreTest, BadStoresAndRestoresChangeNothing) {
       {{"--ranks", "2", "--store", store_, "--restore", "x"}, "--restore"},
       {{"--ranks", "2", "--store", (dir_ / "missing.db").string(), "--restore"}, "missing.db"},
   };
-  for (const auto& [args, mentions] : cases) {
-    std::string cmd;
-    for (const auto& a : args) cmd += a + " ";
-    Outcome o = Cluster(args);
-    EXPECT_TRUE(o.exited) << cmd << o;
-    EXPECT_EQ(o.status, 2) << cmd << o;
-    EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
-    EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
-    EXPECT_TRUE(Contains(o.err, mentions)) << cmd << o;
-  }
+  for (const auto& [args, mentions] : cases) ExpectRefused(args, mentions);
   EXPECT_EQ(Bytes(store_), before);
   EXPECT_EQ(Bytes(text), text_before);
   EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
@@ -242,17 +245,7 @@ TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
       {{"--balance", "0"}, "--balance"},
       {{"--bogus"}, "--bogus"},
   };
-  for (const auto& [args, mentions] : cases) {
-    std::string cmd;
-    for (const auto& a : args) cmd += a + " ";
-    Outcome o = Cluster(args);
-    EXPECT_TRUE(o.exited) << cmd << o;
-    EXPECT_EQ(o.status, 2) << cmd << o;
-    EXPECT_EQ(o.out, "") << cmd << o;
-    EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
-    EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
-    EXPECT_TRUE(Contains(o.err, mentions)) << cmd << o;
-  }
+  for (const auto& [args, mentions] : cases) ExpectRefused(args, mentions);
 }
 
 }  // namespace
