@@ -13,6 +13,7 @@
 namespace {
 
 using cutline::scenario::Dump;
+using cutline::scenario::Lang;
 using cutline::scenario::StateJson;
 
 // Cheap enough for every line: what any command changes shows up here.
@@ -58,9 +59,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string before = Fingerprint(runner);
     cutline::Status s = runner.Execute(line, line_no);
     if (!s.ok()) {
-      if (s.message().find('\n') != std::string::npos) std::abort();  // one line
-      (void)Dump(cutline::scenario::Json{{"error", s.message(cutline::Lang::kJa)}});
-      if (s.message().find("events") == std::string::npos &&
+      for (Lang lang : {Lang::kEn, Lang::kJa}) {
+        std::string message = cutline::scenario::Message(s, lang);
+        if (message.find('\n') != std::string::npos) std::abort();  // one line
+        (void)Dump(cutline::scenario::ErrorJson(s, lang));
+      }
+      // Only a spent event budget is refused after the command ran.
+      if (s.code() != cutline::Code::kEventLimit &&
           Fingerprint(runner) != before) {
         std::abort();  // a refused command changed the state
       }
@@ -72,8 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (const cutline::bank::Bank* bank = runner.bank()) {
     (void)Dump(StateJson(*bank));
-    (void)cutline::scenario::ShowLines(*bank, cutline::Lang::kJa);
-    (void)cutline::scenario::LabBlock(*bank, cutline::Lang::kEn);
+    (void)cutline::scenario::ShowLines(*bank, Lang::kJa);
+    (void)cutline::scenario::LabBlock(*bank, Lang::kEn);
   }
   return 0;
 }

@@ -215,7 +215,7 @@ class Driver {
     Line(line);
     std::optional<Bank> bank;
     Status s = Bank::Create(config, &bank);
-    if (!s.ok()) Fail("Create failed: " + s.message(), script_);
+    if (!s.ok()) Fail("Create failed: " + std::string(CodeName(s.code())), script_);
     bank_.emplace(std::move(*bank));
   }
 
@@ -280,7 +280,8 @@ class Driver {
 
   void Do(const Status& s, const std::string& line) {
     Line(line);
-    if (!s.ok()) Fail("a valid command was rejected: " + s.message(), script_);
+    if (!s.ok()) Fail("a valid command was rejected: " + std::string(CodeName(s.code())),
+                    script_);
   }
 
   void Transfer(const Op& op) {

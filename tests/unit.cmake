@@ -25,3 +25,5 @@ target_compile_definitions(property_test PRIVATE
 cutline_warnings(property_test)
 gtest_discover_tests(property_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 600 LABELS property)
+cutline_unit_test(messages_test
+  ${PROJECT_SOURCE_DIR}/src/scenario/messages_test.cc cutline_scenario)

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "bank/status.h"
+#include "base/status.h"
 #include "cutline/snapshot_agent.h"
 #include "sim/network.h"
 

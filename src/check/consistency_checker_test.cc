@@ -43,11 +43,11 @@ bank::Config Branches(int n, Amount balance = 100) {
 Bank MakeBank(const bank::Config& config) {
   std::optional<Bank> bank;
   Status s = Bank::Create(config, &bank);
-  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(s.ok()) << CodeName(s.code());
   return std::move(*bank);
 }
 
-void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << s.message(); }
+void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << CodeName(s.code()); }
 
 // ---------------------------------------------------------------------------
 // Honest runs.

@@ -19,7 +19,7 @@
 
 namespace {
 
-using cutline::Lang;
+using cutline::scenario::Lang;
 using cutline::Status;
 using cutline::scenario::Runner;
 
@@ -62,11 +62,14 @@ bool RunScenario(const std::string& text, Runner* runner,
                      on_step = {}) {
   Status s = runner->RunText(text, on_step);
   if (!s.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", s.message(runner->lang()));
+    fmt::print(stderr, "cutline: error: {}\n",
+               cutline::scenario::Message(s, runner->lang()));
     return false;
   }
   if (runner->bank() == nullptr) {
-    fmt::print(stderr, "cutline: error: the scenario has no network command\n");
+    fmt::print(stderr, "cutline: error: {}\n",
+               cutline::scenario::Message(
+                   Status::Error(cutline::Code::kNoNetwork), runner->lang()));
     return false;
   }
   return true;
@@ -135,7 +138,7 @@ int DemoCommand(int id, Lang lang) {
     s = runner.Execute(step.command, line);
     if (!s.ok()) {
       fmt::print(stderr, "cutline: internal error in demo {}: {}\n", id,
-                 s.message());
+                 cutline::scenario::Message(s, Lang::kEn));
       return 1;
     }
     fmt::print("{} {}: {}\n", ja ? "ステップ" : "Step", line - 1, step.command);

@@ -188,19 +188,12 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
 }
 
 Status RunReport(std::string_view text, Lang lang, const Limits& limits,
-                 json* out, int* error_line) {
+                 json* out) {
   Runner runner(lang);
   runner.set_limits(limits);
   Status status = runner.RunText(text);
-  if (!status.ok()) {
-    if (error_line) *error_line = runner.failed_line();
-    return status;
-  }
-  if (runner.bank() == nullptr) {
-    if (error_line) *error_line = 0;
-    return Status::Error("the scenario has no network command",
-                         "シナリオに network コマンドがありません");
-  }
+  if (!status.ok()) return status;
+  if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
   const bank::Bank& bank = *runner.bank();
   auto lab = LabBlock(bank, lang);
   json steps = json::array();
@@ -214,6 +207,13 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
               {"naive", NaiveJson(bank)},
               {"lab", lab ? json(*lab) : json(nullptr)}};
   return Status::Ok();
+}
+
+json ErrorJson(const Status& s, Lang lang) {
+  json error = {{"error", Message(s, lang)}, {"code", CodeName(s.code())}};
+  if (s.line() > 0) error["line"] = s.line();
+  error["message"] = Reason(s, lang);
+  return error;
 }
 
 }  // namespace cutline::scenario

@@ -25,10 +25,14 @@ Json HistoryJson(const bank::Bank& bank,
 
 // Runs a whole scenario and reports every step's narration, the final
 // state, the history, the naive analysis and the lab block (docs/api.md,
-// /api/run), within `limits`.
-// On error, returns the Status, sets *error_line (0: no line is at fault)
-// and leaves *out untouched.
+// /api/run), within `limits`. On error, returns the refusal (with its line,
+// or line 0 when no line is at fault) and leaves *out untouched.
 Status RunReport(std::string_view text, Lang lang, const Limits& limits,
-                 Json* out, int* error_line = nullptr);
+                 Json* out);
+
+// The body of an answer to a refused run (docs/api.md):
+// {"error": "line N: reason", "code": "...", "line": N, "message": "reason"},
+// without "line" when no line is at fault. REQUIRES: !s.ok().
+Json ErrorJson(const Status& s, Lang lang);
 
 }  // namespace cutline::scenario

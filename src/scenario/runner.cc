@@ -1,8 +1,6 @@
 // Runner: resolves names, applies one command, narrates it.
 #include "scenario/runner.h"
 
-#include <fmt/format.h>
-
 #include "scenario/text_output.h"
 
 namespace cutline::scenario {
@@ -60,9 +58,7 @@ Status Runner::Execute(std::string_view line, int line_no) {
     s = CheckLimits();
   }
   if (!s.ok()) {
-    failed_line_ = line_no;
-    return Status::Error(fmt::format("line {}: {}", line_no, s.message()),
-                         fmt::format("{}行目: {}", line_no, s.message(Lang::kJa)));
+    return std::move(s).AtLine(line_no);
   }
   if (!command) return Status::Ok();  // blank or comment
   StepResult step;
@@ -88,16 +84,10 @@ Status Runner::Execute(std::string_view line, int line_no) {
 
 Status Runner::CheckLimits() const {
   if (spent_) {
-    return Status::Error(
-        fmt::format("the run is over {} events, more than allowed here",
-                    limits_.max_events),
-        fmt::format("実行が{}イベントを超え、ここでの上限を超えました",
-                    limits_.max_events));
+    return Status::Error(Code::kEventLimit, limits_.max_events);
   }
   if (limits_.max_commands > 0 && steps_.size() >= limits_.max_commands) {
-    return Status::Error(
-        fmt::format("at most {} commands are allowed here", limits_.max_commands),
-        fmt::format("ここで使えるコマンドは{}までです", limits_.max_commands));
+    return Status::Error(Code::kCommandLimit, limits_.max_commands);
   }
   return Status::Ok();
 }
@@ -105,8 +95,7 @@ Status Runner::CheckLimits() const {
 Status Runner::Branch(const std::string& name, bank::NodeId* out) const {
   auto n = bank_->FindBranch(name);
   if (!n) {
-    return Status::Error(fmt::format("unknown branch {}", name),
-                         fmt::format("支店 {} はありません", name));
+    return Status::Error(Code::kUnknownBranch, name);
   }
   *out = *n;
   return Status::Ok();
@@ -115,14 +104,10 @@ Status Runner::Branch(const std::string& name, bank::NodeId* out) const {
 Status Runner::Apply(const Command& command, int line_no) {
   if (const auto* network = std::get_if<NetworkCmd>(&command)) {
     if (bank_) {
-      return Status::Error(
-          fmt::format("network is given twice (first on line {})", network_line_),
-          fmt::format("network が2回あります（最初は{}行目）", network_line_));
+      return Status::Error(Code::kNetworkTwice, network_line_);
     }
     if (limits_.max_branches > 0 && network->branches.size() > limits_.max_branches) {
-      return Status::Error(
-          fmt::format("at most {} branches are allowed here", limits_.max_branches),
-          fmt::format("ここで使える支店は{}までです", limits_.max_branches));
+      return Status::Error(Code::kBranchLimit, limits_.max_branches);
     }
     bank::Config config;
     config.branches = network->branches;
@@ -134,8 +119,7 @@ Status Runner::Apply(const Command& command, int line_no) {
     return Status::Ok();
   }
   if (!bank_) {
-    return Status::Error("the first command must be network",
-                         "最初のコマンドは network でなければなりません");
+    return Status::Error(Code::kNetworkFirst);
   }
   bank::Bank& b = *bank_;
   return std::visit(

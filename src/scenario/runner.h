@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bank/bank.h"
-#include "bank/status.h"
+#include "scenario/messages.h"
 #include "scenario/narrator.h"
 #include "scenario/parser.h"
 
@@ -38,8 +38,8 @@ class Runner {
  public:
   explicit Runner(Lang lang = Lang::kEn) : lang_(lang) {}
 
-  // Executes one line. On error, returns "line N: reason" (in both
-  // languages), remembers N in failed_line(), and changes nothing.
+  // Executes one line. On error, returns the refusal at line_no and
+  // changes nothing.
   Status Execute(std::string_view line, int line_no);
   // Executes every line of `text`, stopping at the first error; calls
   // on_step (if given) after each command that ran.
@@ -50,7 +50,6 @@ class Runner {
 
   const bank::Bank* bank() const { return bank_ ? &*bank_ : nullptr; }
   const std::vector<StepResult>& steps() const { return steps_; }
-  int failed_line() const { return failed_line_; }
   Lang lang() const { return lang_; }
 
  private:
@@ -61,7 +60,6 @@ class Runner {
   Lang lang_;
   std::optional<bank::Bank> bank_;
   int network_line_ = 0;
-  int failed_line_ = 0;
   Limits limits_;
   bool spent_ = false;  // the event budget ran out
   std::vector<StepResult> steps_;

@@ -20,6 +20,7 @@ namespace cutline::server {
 namespace {
 
 using json = scenario::Json;
+using scenario::Lang;
 
 void SendJson(httplib::Response& res, int status, const json& body) {
   res.status = status;
@@ -151,21 +152,8 @@ void HandleRun(const httplib::Request& req, httplib::Response& res,
   }
   const std::string& text = scenario->get_ref<const std::string&>();
   json report;
-  int line = 0;
-  Status s = scenario::RunReport(text, lang, kLimits, &report, &line);
-  if (!s.ok()) {
-    json error = {{"error", s.message(lang)}};
-    if (line > 0) {
-      error["line"] = line;
-      std::string message = s.message(lang);
-      // The reason alone, without the "line N: " prefix.
-      auto colon = message.find(": ");
-      error["message"] = colon == std::string::npos ? message : message.substr(colon + 2);
-    } else {
-      error["message"] = s.message(lang);
-    }
-    return SendJson(res, error_status, error);
-  }
+  Status s = scenario::RunReport(text, lang, kLimits, &report);
+  if (!s.ok()) return SendJson(res, error_status, scenario::ErrorJson(s, lang));
   SendJson(res, 200, report);
 }
 
