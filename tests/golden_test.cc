@@ -8,17 +8,22 @@
 //   lab, lab-ja the latest complete snapshot in the study note's format
 //   check       the independent consistency checker's verdict
 //   naive       why the naive reader's total is wrong
-// After every error the test also verifies that the state did not change.
+// After every error the test also verifies that the state did not change,
+// and after every command that the bank's invariants hold. Each file is one
+// test case (Golden/File.Run/<name>), so a failure names its file.
 // Line numbers in errors are those of the scenario the file holds: its
 // comments and commands, without the expected blocks and blank lines (so
 // they do not move when --rewrite changes an expected block).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "check/consistency_checker.h"
+#include "check/invariants.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
 #include "scenario/text_output.h"
@@ -134,6 +139,7 @@ void RunFile(const std::filesystem::path& path) {
   std::vector<std::string> trailer;
   std::vector<Case> cases = ParseCases(ReadLines(path), &trailer);
   Runner runner;
+  check::Invariants invariants;
   std::string rewritten;
   for (const Case& c : cases) {
     bool handled = false;
@@ -148,6 +154,12 @@ void RunFile(const std::filesystem::path& path) {
             << "line " << c.line << ": the state changed after an error";
       } else if (runner.steps().size() > steps_before) {
         actual = Join(runner.steps().back().log);
+      }
+      if (runner.bank() != nullptr) {
+        for (const std::string& broken : invariants.CheckInvariants(*runner.bank())) {
+          ADD_FAILURE() << path.filename().string() << ":" << c.line << ": "
+                        << c.command << ": " << broken;
+        }
       }
     }
     for (const auto& p : c.preamble) rewritten += p + "\n";
@@ -169,15 +181,33 @@ void RunFile(const std::filesystem::path& path) {
   }
 }
 
-TEST(Golden, AllFiles) {
-  std::filesystem::path dir = CUTLINE_TESTDATA_DIR;
+std::vector<std::filesystem::path> GoldenFiles() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(CUTLINE_TESTDATA_DIR)) {
     if (entry.path().extension() == ".txt") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
-  ASSERT_FALSE(files.empty()) << "no golden files in " << dir;
-  for (const auto& f : files) RunFile(f);
+  return files;
+}
+
+class File : public ::testing::TestWithParam<std::filesystem::path> {};
+
+TEST_P(File, Run) { RunFile(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(
+    Golden, File, ::testing::ValuesIn(GoldenFiles()),
+    [](const ::testing::TestParamInfo<std::filesystem::path>& info) {
+      std::string name = info.param.stem().string();
+      for (char& c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
+
+// An empty folder would otherwise pass with no test at all.
+TEST(Golden, FilesExist) {
+  EXPECT_FALSE(GoldenFiles().empty()) << "no golden files in " << CUTLINE_TESTDATA_DIR;
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "bank/bank.h"
 #include "bank/cuts.h"
 #include "check/consistency_checker.h"
+#include "check/invariants.h"
 
 namespace cutline {
 namespace {
@@ -257,7 +258,7 @@ class Driver {
         Join(op);
         break;
     }
-    CheckMoney();
+    CheckInvariants();
   }
 
   void StartSnapshotIfNone() {
@@ -268,7 +269,7 @@ class Driver {
 
   void Drain() {
     Do(bank_->Drain(), "drain");
-    CheckMoney();
+    CheckInvariants();
   }
 
   const Bank& bank() const { return *bank_; }
@@ -318,19 +319,19 @@ class Driver {
        fmt::format("snapshot {} id={}", Name(n), id));
   }
 
-  // Money is conserved at every step, not only in snapshots.
-  void CheckMoney() {
-    Amount sum = bank_->in_flight_amount();
-    for (NodeId n = 0; n < spec_.nodes; ++n) sum += bank_->balance(n);
-    if (sum != bank_->total()) {
-      Fail(fmt::format("balances plus money in flight = ${}, total ${}", sum,
-                       bank_->total()),
-           script_);
-    }
+  // Money, queues and snapshot bookkeeping hold at every step, not only
+  // at the end.
+  void CheckInvariants() {
+    std::vector<std::string> broken = invariants_.CheckInvariants(*bank_);
+    if (broken.empty()) return;
+    std::string text;
+    for (const std::string& b : broken) text += b + "\n";
+    Fail("an invariant broke:\n" + text, script_);
   }
 
   NetSpec spec_;
   std::optional<Bank> bank_;
+  check::Invariants invariants_;
   std::string script_;
 };
 
@@ -357,16 +358,8 @@ void CheckCompleteRun(const Driver& driver) {
     if (!s.complete) {
       Fail(fmt::format("snapshot {} did not complete", s.id), script);
     }
-    if (bank.SnapshotTotal(s.id) != bank.total()) {
-      Fail(fmt::format("snapshot {} totals ${}, the bank holds ${}", s.id,
-                       bank.SnapshotTotal(s.id), bank.total()),
-           script);
-    }
-    if (s.markers_sent != bank.network().channel_count()) {
-      Fail(fmt::format("snapshot {} sent {} markers over {} channels", s.id,
-                       s.markers_sent, bank.network().channel_count()),
-           script);
-    }
+    // Its total and marker count were checked by the invariants after
+    // every step; complete, they cover the whole network.
     for (ChannelId c = 0; c < bank.network().channel_count(); ++c) {
       money_in_channels |= !bank.RecordedChannel(s.id, c).transfers.empty();
     }

@@ -1,0 +1,152 @@
+// Invariants: money, channel queues against the history, snapshot
+// bookkeeping against the agents.
+#include "check/invariants.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace cutline::check {
+
+using bank::Amount;
+using bank::NodeId;
+using sim::ChannelId;
+
+std::vector<std::string> Invariants::CheckInvariants(const bank::Bank& bank) {
+  std::vector<std::string> out;
+  CheckMoney(bank, &out);
+  if (bank.network().history().enabled()) CheckQueues(bank, &out);
+  if (settled_.size() < bank.snapshots().size()) {
+    settled_.resize(bank.snapshots().size(), false);
+  }
+  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    if (!settled_[s.id - 1]) CheckSnapshot(bank, s, &out);
+  }
+  return out;
+}
+
+void Invariants::CheckMoney(const bank::Bank& bank,
+                            std::vector<std::string>* out) {
+  Amount balances = 0;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) balances += bank.balance(n);
+  if (balances + bank.in_flight_amount() != bank.total()) {
+    out->push_back(fmt::format(
+        "money: balances ${} + in flight ${} = ${}, but the bank holds ${}",
+        balances, bank.in_flight_amount(), balances + bank.in_flight_amount(),
+        bank.total()));
+  }
+  const sim::Network& net = bank.network();
+  Amount queued = 0;
+  for (ChannelId c = 0; c < net.channel_count(); ++c) {
+    net.ForEachQueued(c, [&](const sim::Message& m) {
+      if (m.kind == sim::MessageKind::kTransfer) queued += m.value;
+    });
+  }
+  if (queued != bank.in_flight_amount()) {
+    out->push_back(fmt::format(
+        "money: the channels hold ${} in transfers, but ${} is counted in "
+        "flight",
+        queued, bank.in_flight_amount()));
+  }
+}
+
+void Invariants::CheckQueues(const bank::Bank& bank,
+                             std::vector<std::string>* out) {
+  const sim::Network& net = bank.network();
+  in_channel_.resize(net.channel_count());
+  const auto& events = net.history().events();
+  for (; replayed_ < events.size(); ++replayed_) {
+    const sim::Event& e = events[replayed_];
+    if (e.kind == sim::EventKind::kSend) {
+      in_channel_[e.channel].push_back(e.seq);
+    } else if (e.kind == sim::EventKind::kDeliver) {
+      std::deque<sim::Seq>& q = in_channel_[e.channel];
+      if (q.empty() || q.front() != e.seq) {
+        out->push_back(fmt::format(
+            "history: event {} delivers #{}, which is not the oldest message "
+            "sent on its channel and not yet delivered",
+            replayed_, e.seq));
+        std::erase(q, e.seq);
+      } else {
+        q.pop_front();
+      }
+    }
+  }
+  for (ChannelId c = 0; c < net.channel_count(); ++c) {
+    std::vector<sim::Seq> queued;
+    net.ForEachQueued(c, [&](const sim::Message& m) { queued.push_back(m.seq); });
+    const std::deque<sim::Seq>& expected = in_channel_[c];
+    if (!std::equal(queued.begin(), queued.end(), expected.begin(),
+                    expected.end())) {
+      const sim::ChannelInfo& ch = net.channel(c);
+      out->push_back(fmt::format(
+          "channel {}->{}: holds {} messages, but the history says {} were "
+          "sent on it and not delivered (or in another order)",
+          bank.name(ch.from), bank.name(ch.to), queued.size(),
+          expected.size()));
+    }
+  }
+}
+
+void Invariants::CheckSnapshot(const bank::Bank& bank,
+                               const bank::SnapshotInfo& s,
+                               std::vector<std::string>* out) {
+  const sim::Network& net = bank.network();
+  auto problem = [&](std::string text) {
+    out->push_back(fmt::format("snapshot {}: {}", s.id, text));
+  };
+  std::uint64_t markers = 0;
+  std::uint32_t parts_done = 0;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    bool recorded = bank.HasRecorded(n, s.id);
+    if (recorded) markers += net.Outgoing(n).size();
+    if (bank.PartDone(n, s.id)) {
+      ++parts_done;
+      if (!recorded) problem(bank.name(n) + " is done without a record");
+    }
+    for (ChannelId c : net.Incoming(n)) {
+      ChannelRecording state = bank.RecordedChannel(s.id, c).state;
+      bool expected_state_ok =
+          !recorded ? state == ChannelRecording::kNotRecorded
+          : bank.PartDone(n, s.id) ? state == ChannelRecording::kClosed
+                                   : state != ChannelRecording::kNotRecorded;
+      if (!expected_state_ok) {
+        const sim::ChannelInfo& ch = net.channel(c);
+        problem(fmt::format("channel {}->{} is '{}' at a branch that {}",
+                            bank.name(ch.from), bank.name(ch.to),
+                            ChannelRecordingName(state),
+                            !recorded                 ? "has not recorded"
+                            : bank.PartDone(n, s.id) ? "is done"
+                                                      : "is recording"));
+      }
+    }
+  }
+  for (NodeId n : s.initiators) {
+    if (!bank.HasRecorded(n, s.id)) {
+      problem(bank.name(n) + " started it but has no record");
+    }
+  }
+  if (markers != s.markers_sent) {
+    problem(fmt::format("counts {} markers sent, but its recorded branches "
+                        "have {} outgoing channels",
+                        s.markers_sent, markers));
+  }
+  if (parts_done != s.parts_done) {
+    problem(fmt::format("counts {} parts done, but {} agents are done",
+                        s.parts_done, parts_done));
+  }
+  if (s.complete != (parts_done == bank.branch_count())) {
+    problem(fmt::format("is {}complete with {} of {} parts done",
+                        s.complete ? "" : "not ", parts_done,
+                        bank.branch_count()));
+  }
+  if (s.complete) {
+    if (bank.SnapshotTotal(s.id) != bank.total()) {
+      problem(fmt::format("adds up to ${}, but the bank holds ${}",
+                          bank.SnapshotTotal(s.id), bank.total()));
+    }
+    if (out->empty()) settled_[s.id - 1] = true;
+  }
+}
+
+}  // namespace cutline::check
