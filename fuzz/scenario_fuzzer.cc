@@ -21,7 +21,7 @@ using cutline::scenario::StateJson;
 std::string Fingerprint(const cutline::scenario::Runner& runner) {
   const cutline::bank::Bank* bank = runner.bank();
   if (bank == nullptr) return "";
-  std::string f = std::to_string(bank->network().history().size()) + "/" +
+  std::string f = std::to_string(bank->history().size()) + "/" +
                   std::to_string(runner.steps().size()) + "/" +
                   std::to_string(bank->snapshots().size()) + "/" +
                   std::to_string(bank->naive_reads().size());

@@ -1068,4 +1068,31 @@ TEST_F(ServerTest, RefusalsCarryAStableCode) {
   EXPECT_EQ(ja["message"], "'1x'は支店名として正しくありません");
 }
 
+// A record event says why it happened: the initiator's was a start, the
+// others' name the marker whose delivery made them record.
+TEST_F(ServerTest, RecordEventsCarryTheirCause) {
+  json r = RunOk(DemoScenario(3));
+  int starts = 0, by_marker = 0;
+  std::map<int, json> delivered;  // seq -> deliver event
+  for (const json& e : r["history"]) {
+    if (e["kind"] == "deliver") delivered[e["seq"].get<int>()] = e;
+    if (e["kind"] != "record") continue;
+    ASSERT_TRUE(e.contains("cause")) << e;
+    if (e["cause"] == "start") {
+      ++starts;
+      EXPECT_FALSE(e.contains("marker_seq")) << e;
+      continue;
+    }
+    ASSERT_EQ(e["cause"], "marker") << e;
+    ++by_marker;
+    ASSERT_TRUE(delivered.count(e["marker_seq"].get<int>())) << e;
+    const json& marker = delivered[e["marker_seq"].get<int>()];
+    EXPECT_EQ(marker["message"], "marker");
+    EXPECT_EQ(marker["to"], e["branch"]);
+    EXPECT_EQ(marker["snapshot"], e["snapshot"]);
+  }
+  EXPECT_EQ(starts, 1);
+  EXPECT_EQ(by_marker, 2);
+}
+
 }  // namespace

@@ -130,7 +130,7 @@ std::string RunDirective(Runner& runner, const std::string& command,
 std::string Fingerprint(const Runner& runner) {
   const bank::Bank* bank = runner.bank();
   if (!bank) return "none";
-  return Dump(StateJson(*bank)) + "#" + std::to_string(bank->network().history().size()) +
+  return Dump(StateJson(*bank)) + "#" + std::to_string(bank->history().size()) +
          "#" + std::to_string(runner.steps().size());
 }
 

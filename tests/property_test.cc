@@ -276,7 +276,7 @@ class Driver {
   const std::string& script() const { return script_; }
 
  private:
-  const sim::Network& net() const { return bank_->network(); }
+  const bank::Network& net() const { return bank_->network(); }
   void Line(const std::string& line) { script_ += line + "\n"; }
 
   void Do(const Status& s, const std::string& line) {
@@ -354,6 +354,7 @@ void CheckCompleteRun(const Driver& driver) {
   const std::string& script = driver.script();
   if (bank.network().AnyInFlight()) Fail("drain left messages", script);
   bool money_in_channels = false;
+  const bank::Replay replay = bank::Replay::Of(bank);
   for (const bank::SnapshotInfo& s : bank.snapshots()) {
     if (!s.complete) {
       Fail(fmt::format("snapshot {} did not complete", s.id), script);
@@ -364,7 +365,9 @@ void CheckCompleteRun(const Driver& driver) {
       money_in_channels |= !bank.RecordedChannel(s.id, c).transfers.empty();
     }
     // What the page draws: no message crosses the snapshot's cut backwards.
-    if (auto backward = bank::BackwardAcross(bank, bank::SnapshotCut(bank, s.id)); !backward.empty()) {
+    if (auto backward = bank::BackwardAcross(
+            bank, replay, bank::SnapshotCut(bank, replay, s.id));
+        !backward.empty()) {
       Fail(fmt::format("snapshot {}: message #{} crosses its cut backwards", s.id,
                        backward.front().seq),
            script);
@@ -410,7 +413,7 @@ TEST(PropertyTest, CheckerCatchesACorruptedClaim) {
     Driver driver = RandomRun(complete, /*force_snapshot=*/true);
     const Bank& bank = driver.bank();
     check::RunRecord run = check::RunOf(bank);
-    std::vector<sim::Event> events(run.events.begin(), run.events.end());
+    std::vector<bank::Event> events(run.events.begin(), run.events.end());
     RC_PRE(!run.claims.empty());
     check::SnapshotClaim& claim =
         run.claims[*rc::gen::inRange<std::size_t>(0, run.claims.size())];
@@ -444,17 +447,20 @@ TEST(PropertyTest, CheckerCatchesACorruptedClaim) {
         what = "changed a claimed balance";
         break;
       }
-      case 2: {  // the balance written in a record event of the history
-        std::vector<std::size_t> records;
-        for (std::size_t i = 0; i < events.size(); ++i) {
-          if (events[i].kind == sim::EventKind::kRecord &&
-              events[i].snapshot == claim.id) {
-            records.push_back(i);
-          }
+      case 2: {  // the cause written in a record event of the history
+        std::vector<bank::Recorded*> records;
+        for (bank::Event& e : events) {
+          auto* r = std::get_if<bank::Recorded>(&e);
+          if (r != nullptr && r->snapshot == claim.id) records.push_back(r);
         }
-        events[records[*rc::gen::inRange<std::size_t>(0, records.size())]]
-            .value += delta;
-        what = "changed a record event";
+        bank::Recorded& r =
+            *records[*rc::gen::inRange<std::size_t>(0, records.size())];
+        // A marker's effect said to be a start leaves the marker inside the
+        // cut; a start said to be a marker's effect names a marker that was
+        // not the branch's last receipt of that snapshot.
+        r.cause = r.cause.by_marker() ? bank::Cause::Start()
+                                      : bank::Cause::ByMarker(1);
+        what = "changed the cause of a record event";
         break;
       }
       case 3:

@@ -30,17 +30,20 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   const names = state.branches.map((b) => b.name);
   const row = new Map(names.map((n, i) => [n, Y0 + i * ROW]));
 
-  // Columns: one per point event; a record caused by a marker shares the marker's column.
+  // Columns: one per point event; a record caused by a marker (its "cause" says which) shares
+  // that marker's delivery column.
   const col = new Map(); // history index -> column
+  const deliveryCol = new Map(); // message seq -> column of its delivery
   let c = -1;
-  let prev = null;
   for (const e of history) {
     if (!['send', 'deliver', 'record', 'read'].includes(e.kind)) continue;
-    const joinsMarker = e.kind === 'record' && prev && prev.kind === 'deliver' && prev.message === 'marker'
-      && prev.branch === e.branch && prev.snapshot === e.snapshot;
-    if (!joinsMarker) c += 1;
+    if (e.kind === 'record' && e.cause === 'marker' && deliveryCol.has(e.marker_seq)) {
+      col.set(e.i, deliveryCol.get(e.marker_seq));
+      continue;
+    }
+    c += 1;
     col.set(e.i, c);
-    prev = e;
+    if (e.kind === 'deliver') deliveryCol.set(e.seq, c);
   }
   const columns = c + 1;
   const avail = Math.max(300, (scrollEl.clientWidth || 600) - 4);

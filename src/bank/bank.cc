@@ -62,21 +62,22 @@ Status Bank::Create(const Config& config, std::optional<Bank>* out) {
       links.emplace_back(from, to);
     }
   } else {
-    links = sim::Network::Complete(static_cast<std::uint32_t>(names.size()));
+    links = sim::Topology::Complete(static_cast<std::uint32_t>(names.size()));
   }
-  sim::Network network(static_cast<std::uint32_t>(names.size()), links,
-                       config.capacity_transfers, config.keep_history);
+  Network network(static_cast<std::uint32_t>(names.size()), links,
+                  config.capacity_transfers);
   out->emplace(Bank(config, std::move(names), std::move(index), std::move(network)));
   (*out)->total_ = total;
   return Status::Ok();
 }
 
 Bank::Bank(Config config, std::vector<std::string> names,
-           std::unordered_map<std::string, NodeId> index, sim::Network network)
+           std::unordered_map<std::string, NodeId> index, Network network)
     : config_(std::move(config)),
       names_(std::move(names)),
       index_(std::move(index)),
-      network_(std::move(network)) {
+      network_(std::move(network)),
+      history_(config_.keep_history) {
   for (NodeId n = 0; n < names_.size(); ++n) {
     balances_.push_back(config_.branches[n].balance);
     agents_.emplace_back(
@@ -122,7 +123,7 @@ Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
-  network_.Send(c, sim::MessageKind::kTransfer, amount);
+  Send(c, bank::Transfer{amount});
   return Status::Ok();
 }
 
@@ -151,10 +152,8 @@ Status Bank::Drain() {
 
 Status Bank::Read(NodeId branch) {
   if (Status s = CheckBranch(branch); !s.ok()) return s;
-  NaiveRead read{branch, balances_[branch], network_.history().size()};
-  network_.history().Add(sim::Event{.kind = sim::EventKind::kRead,
-                                    .node = branch,
-                                    .value = balances_[branch]});
+  NaiveRead read{branch, balances_[branch], history_.size()};
+  history_.Add(bank::Read{balances_[branch], branch});
   auto it = std::find_if(naive_.begin(), naive_.end(),
                          [&](const NaiveRead& r) { return r.branch == branch; });
   if (it == naive_.end()) {
@@ -185,8 +184,7 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
     }
     // A snapshot adds 3 events per channel (marker sent, delivered, channel
     // closed) and 2 per branch (record, part done), plus its completion.
-    network_.history().Reserve(3 * network_.channel_count() +
-                               2 * names_.size() + 1);
+    history_.Reserve(3 * network_.channel_count() + 2 * names_.size() + 1);
     SnapshotInfo fresh;
     fresh.id = snapshots_.size() + 1;
     snapshots_.push_back(fresh);
@@ -196,53 +194,55 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   snapshot.initiators.push_back(branch);
   Step step = agents_[branch].Start(*id, balances_[branch]);
   assert(step.ok() && step.record_state);
-  FinishStep(branch, step, snapshot, std::nullopt);
+  FinishStep(branch, step, snapshot, Cause::Start(), std::nullopt);
   return Status::Ok();
 }
 
-void Bank::Receive(const sim::Message& m) {
+void Bank::Send(ChannelId c, const Payload& payload) {
+  Network::Msg m = network_.Send(c, payload);
+  std::visit(
+      [&](const auto& what) {
+        history_.Add(Sent<std::decay_t<decltype(what)>>{m.seq, c, what});
+      },
+      payload);
+}
+
+void Bank::Receive(const Network::Msg& m) {
   const sim::ChannelInfo& ch = network_.channel(m.channel);
   NodeId to = ch.to;
-  if (m.kind == sim::MessageKind::kTransfer) {
-    agents_[to].OnMessage(ch.in_index, m.value);
-    balances_[to] += m.value;
-    in_flight_amount_ -= m.value;
+  if (const auto* transfer = std::get_if<bank::Transfer>(&m.payload)) {
+    history_.Add(Delivered<bank::Transfer>{m.seq, m.channel, *transfer});
+    agents_[to].OnMessage(ch.in_index, transfer->amount);
+    balances_[to] += transfer->amount;
+    in_flight_amount_ -= transfer->amount;
     return;
   }
-  SnapshotId id = static_cast<SnapshotId>(m.value);
-  Step step = agents_[to].OnMarker(id, ch.in_index, balances_[to]);
+  const Marker& marker = std::get<Marker>(m.payload);
+  history_.Add(Delivered<Marker>{m.seq, m.channel, marker});
+  Step step = agents_[to].OnMarker(marker.snapshot, ch.in_index, balances_[to]);
   // Markers are only ever sent by this class, once per channel and id.
   assert(step.ok());
-  FinishStep(to, step, MutableSnapshot(id), m.channel);
+  FinishStep(to, step, MutableSnapshot(marker.snapshot), Cause::ByMarker(m.seq),
+             m.channel);
 }
 
 void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
-                      std::optional<ChannelId> closed) {
-  sim::History& h = network_.history();
+                      Cause cause, std::optional<ChannelId> closed) {
   if (step.record_state) {
-    h.Add(sim::Event{.kind = sim::EventKind::kRecord,
-                     .node = n,
-                     .value = balances_[n],
-                     .snapshot = snapshot.id});
+    history_.Add(Recorded{snapshot.id, cause, n});
     for (ChannelId c : network_.Outgoing(n)) {
-      network_.Send(c, sim::MessageKind::kMarker,
-                    static_cast<std::int64_t>(snapshot.id));
+      Send(c, Marker{snapshot.id});
       ++snapshot.markers_sent;
     }
   }
   if (step.closed_channel && closed) {
-    h.Add(sim::Event{.kind = sim::EventKind::kClose,
-                     .node = n,
-                     .channel = *closed,
-                     .snapshot = snapshot.id});
+    history_.Add(Closed{snapshot.id, *closed});
   }
   if (step.part_done) {
-    h.Add(sim::Event{
-        .kind = sim::EventKind::kPartDone, .node = n, .snapshot = snapshot.id});
+    history_.Add(bank::PartDone{snapshot.id, n});
     if (++snapshot.parts_done == names_.size()) {
       snapshot.complete = true;
-      h.Add(sim::Event{
-          .kind = sim::EventKind::kComplete, .node = n, .snapshot = snapshot.id});
+      history_.Add(Completed{snapshot.id, n});
     }
   }
 }

@@ -15,7 +15,7 @@ using sim::ChannelId;
 std::vector<std::string> Invariants::CheckInvariants(const bank::Bank& bank) {
   std::vector<std::string> out;
   CheckMoney(bank, &out);
-  if (bank.network().history().enabled()) CheckQueues(bank, &out);
+  if (bank.history().enabled()) CheckHistory(bank, &out);
   if (settled_.size() < bank.snapshots().size()) {
     settled_.resize(bank.snapshots().size(), false);
   }
@@ -35,11 +35,13 @@ void Invariants::CheckMoney(const bank::Bank& bank,
         balances, bank.in_flight_amount(), balances + bank.in_flight_amount(),
         bank.total()));
   }
-  const sim::Network& net = bank.network();
+  const bank::Network& net = bank.network();
   Amount queued = 0;
   for (ChannelId c = 0; c < net.channel_count(); ++c) {
-    net.ForEachQueued(c, [&](const sim::Message& m) {
-      if (m.kind == sim::MessageKind::kTransfer) queued += m.value;
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+        queued += t->amount;
+      }
     });
   }
   if (queued != bank.in_flight_amount()) {
@@ -50,32 +52,34 @@ void Invariants::CheckMoney(const bank::Bank& bank,
   }
 }
 
-void Invariants::CheckQueues(const bank::Bank& bank,
-                             std::vector<std::string>* out) {
-  const sim::Network& net = bank.network();
-  in_channel_.resize(net.channel_count());
-  const auto& events = net.history().events();
-  for (; replayed_ < events.size(); ++replayed_) {
-    const sim::Event& e = events[replayed_];
-    if (e.kind == sim::EventKind::kSend) {
-      in_channel_[e.channel].push_back(e.seq);
-    } else if (e.kind == sim::EventKind::kDeliver) {
-      std::deque<sim::Seq>& q = in_channel_[e.channel];
-      if (q.empty() || q.front() != e.seq) {
-        out->push_back(fmt::format(
-            "history: event {} delivers #{}, which is not the oldest message "
-            "sent on its channel and not yet delivered",
-            replayed_, e.seq));
-        std::erase(q, e.seq);
-      } else {
-        q.pop_front();
-      }
+void Invariants::CheckHistory(const bank::Bank& bank,
+                              std::vector<std::string>* out) {
+  if (!replay_) replay_.emplace(bank);
+  const auto& events = bank.history().events();
+  while (replay_->applied() < events.size()) {
+    std::size_t i = replay_->applied();
+    if (bank::Anomaly a = replay_->Apply(events[i]); a != bank::Anomaly::kNone) {
+      out->push_back(fmt::format(
+          "history: event {} is malformed (anomaly {}); not replayed further", i,
+          static_cast<int>(a)));
+      replay_.reset();  // and start again next time, reporting it again
+      return;
     }
   }
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    if (replay_->balance(n) != bank.balance(n)) {
+      out->push_back(fmt::format("{}: holds ${}, but the history gives ${}",
+                                 bank.name(n), bank.balance(n),
+                                 replay_->balance(n)));
+    }
+  }
+  const bank::Network& net = bank.network();
   for (ChannelId c = 0; c < net.channel_count(); ++c) {
     std::vector<sim::Seq> queued;
-    net.ForEachQueued(c, [&](const sim::Message& m) { queued.push_back(m.seq); });
-    const std::deque<sim::Seq>& expected = in_channel_[c];
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      queued.push_back(m.seq);
+    });
+    const std::deque<sim::Seq>& expected = replay_->waiting(c);
     if (!std::equal(queued.begin(), queued.end(), expected.begin(),
                     expected.end())) {
       const sim::ChannelInfo& ch = net.channel(c);
@@ -91,7 +95,7 @@ void Invariants::CheckQueues(const bank::Bank& bank,
 void Invariants::CheckSnapshot(const bank::Bank& bank,
                                const bank::SnapshotInfo& s,
                                std::vector<std::string>* out) {
-  const sim::Network& net = bank.network();
+  const bank::Network& net = bank.network();
   auto problem = [&](std::string text) {
     out->push_back(fmt::format("snapshot {}: {}", s.id, text));
   };

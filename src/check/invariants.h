@@ -2,8 +2,9 @@
 // command (the golden files, the property test and the fuzzer):
 //  1. money is conserved: balances plus money in flight equal the total, and
 //     the money in flight is exactly the transfers waiting in the channels;
-//  2. every channel's queue is what the history says is still in it: the
-//     messages sent on it and not yet delivered, in send order;
+//  2. the history agrees with the state: replayed, it gives every branch's
+//     balance, and every channel's queue holds what it says was sent on it
+//     and not yet delivered, in send order;
 //  3. each snapshot's bookkeeping agrees with its agents: markers sent, parts
 //     done, completion, initiators and channel states, and a complete
 //     snapshot adds up to the bank's total.
@@ -12,11 +13,13 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "bank/bank.h"
+#include "bank/replay.h"
 
 namespace cutline::check {
 
@@ -30,13 +33,11 @@ class Invariants {
 
  private:
   void CheckMoney(const bank::Bank& bank, std::vector<std::string>* out);
-  void CheckQueues(const bank::Bank& bank, std::vector<std::string>* out);
+  void CheckHistory(const bank::Bank& bank, std::vector<std::string>* out);
   void CheckSnapshot(const bank::Bank& bank, const bank::SnapshotInfo& s,
                      std::vector<std::string>* out);
 
-  std::size_t replayed_ = 0;  // history events already replayed
-  // Per channel, the messages the history says are still in it.
-  std::vector<std::deque<sim::Seq>> in_channel_;
+  std::optional<bank::Replay> replay_;  // of the events seen so far
   // Complete snapshots already found right: they never change again.
   std::vector<bool> settled_;  // by snapshot id - 1
 };

@@ -53,7 +53,7 @@ Status Runner::Execute(std::string_view line, int line_no) {
   if (s.ok() && command) s = CheckLimits();
   if (s.ok() && command) s = Apply(*command, line_no);
   if (s.ok() && command && limits_.max_events > 0 && bank_ &&
-      bank_->network().history().size() > limits_.max_events) {
+      bank_->history().size() > limits_.max_events) {
     spent_ = true;
     s = CheckLimits();
   }
@@ -65,7 +65,7 @@ Status Runner::Execute(std::string_view line, int line_no) {
   step.line = line_no;
   step.command = Normalized(line);
   step.history_begin = steps_.empty() ? 0 : steps_.back().history_end;
-  step.history_end = bank_->network().history().size();
+  step.history_end = bank_->history().size();
   if (std::holds_alternative<ShowCmd>(*command)) {
     step.log = ShowLines(*bank_, lang_);
   } else if (std::holds_alternative<NetworkCmd>(*command)) {
