@@ -9,6 +9,7 @@
 #include "check/invariants.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
+#include "scenario/teller.h"
 #include "scenario/text_output.h"
 
 namespace {
@@ -40,6 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cutline::scenario::Runner runner;
   runner.set_limits({.max_branches = 12, .max_commands = 200, .max_events = 20000});
   cutline::check::Invariants invariants;
+  // Every step is told in both languages: the narration must never crash.
+  cutline::scenario::Teller english(Lang::kEn), japanese(Lang::kJa);
   int line_no = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -49,7 +52,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                                    : nl - start);
     ++line_no;
     std::string before = Fingerprint(runner);
+    std::size_t steps_before = runner.steps().size();
     cutline::Status s = runner.Execute(line, line_no);
+    if (runner.steps().size() > steps_before) {
+      (void)english.Tell(runner);
+      (void)japanese.Tell(runner);
+    }
     if (!s.ok()) {
       for (Lang lang : {Lang::kEn, Lang::kJa}) {
         std::string message = cutline::scenario::Message(s, lang);

@@ -26,6 +26,7 @@
 #include "check/invariants.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
+#include "scenario/teller.h"
 #include "scenario/text_output.h"
 
 namespace cutline::scenario {
@@ -139,6 +140,7 @@ void RunFile(const std::filesystem::path& path) {
   std::vector<std::string> trailer;
   std::vector<Case> cases = ParseCases(ReadLines(path), &trailer);
   Runner runner;
+  Teller teller(Lang::kEn);
   check::Invariants invariants;
   std::string rewritten;
   for (const Case& c : cases) {
@@ -153,7 +155,7 @@ void RunFile(const std::filesystem::path& path) {
         EXPECT_EQ(before, Fingerprint(runner))
             << "line " << c.line << ": the state changed after an error";
       } else if (runner.steps().size() > steps_before) {
-        actual = Join(runner.steps().back().log);
+        actual = Join(teller.Tell(runner));
       }
       if (runner.bank() != nullptr) {
         for (const std::string& broken : invariants.CheckInvariants(*runner.bank())) {

@@ -5,19 +5,9 @@
 #include <algorithm>
 
 #include "bank/bank.h"
+#include "base/overloaded.h"
 
 namespace cutline::bank {
-
-namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
-}  // namespace
 
 Replay::Replay(const sim::Topology& topology,
                std::vector<Amount> initial_balances)

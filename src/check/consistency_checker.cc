@@ -3,24 +3,27 @@
 // then every claimed snapshot is compared with what that cut implies.
 #include "check/consistency_checker.h"
 
-#include "bank/replay.h"
-
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <optional>
-#include <limits>
 #include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "bank/money.h"
+#include "bank/replay.h"
+#include "base/overloaded.h"
 
 namespace cutline::check {
 
 namespace {
 
 using bank::Amount;
+using bank::AmountList;
 using bank::Anomaly;
+using bank::Money;
 using bank::Flight;
 using bank::kNever;
 using sim::ChannelId;
@@ -31,13 +34,6 @@ using sim::Seq;
 // that happen-before or are the event. Other events (records, reads, ...)
 // change no state that crosses nodes, so they do not tick.
 using Clock = std::vector<std::uint32_t>;
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 // A message as the checker sees it: its flight and where it falls on the
 // sender's and receiver's timelines.
@@ -74,15 +70,6 @@ struct NodeTimeline {
   Seq last_delivered = 0;
 };
 
-std::string AmountList(const std::vector<Amount>& amounts) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < amounts.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += std::to_string(amounts[i]);
-  }
-  return out + "]";
-}
-
 class Checker {
  public:
   explicit Checker(const RunRecord& run)
@@ -111,7 +98,7 @@ class Checker {
   std::string Describe(const MessageInfo& m) const {
     NodeId from = net_.channel(m.channel()).from;
     if (const auto* t = std::get_if<bank::Transfer>(&m.flight->payload)) {
-      return fmt::format("message #{} (${} from {})", m.seq(), t->amount,
+      return fmt::format("message #{} ({} from {})", m.seq(), Money(t->amount),
                          Name(from));
     }
     return fmt::format("message #{} (marker of snapshot {} from {})", m.seq(),
@@ -328,9 +315,9 @@ class Checker {
                  fmt::format("{} claims no recorded balance", Name(n)));
       } else if (*claimed != cut[n].replayed) {
         Snapshot(claim.id,
-                 fmt::format("{} recorded ${} but its balance replayed from "
-                             "the history at its record is ${}",
-                             Name(n), *claimed, cut[n].replayed));
+                 fmt::format("{} recorded {} but its balance replayed from "
+                             "the history at its record is {}",
+                             Name(n), Money(*claimed), Money(cut[n].replayed)));
       }
     }
   }
@@ -491,14 +478,15 @@ class Checker {
     }
     if (sum != bank_total) {
       Snapshot(claim.id,
-               fmt::format("money is not conserved: recorded balances ${} + "
-                           "channel states ${} = ${}, but the bank holds ${}",
-                           balances, channels, sum, bank_total));
+               fmt::format("money is not conserved: recorded balances {} + "
+                           "channel states {} = {}, but the bank holds {}",
+                           Money(balances), Money(channels), Money(sum),
+                           Money(bank_total)));
     }
     if (claim.total && *claim.total != sum) {
-      Snapshot(claim.id, fmt::format("claims a total of ${}, but its records "
-                                     "add up to ${}",
-                                     *claim.total, sum));
+      Snapshot(claim.id, fmt::format("claims a total of {}, but its records "
+                                     "add up to {}",
+                                     Money(*claim.total), Money(sum)));
     }
   }
 

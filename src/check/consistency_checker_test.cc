@@ -161,8 +161,8 @@ TEST_F(TamperedClaimTest, MissingTransferInAChannel) {
   claim().channels[p2p1_].transfers = {40};
   EXPECT_THAT(
       Problems(),
-      ElementsAre("snapshot 1: channel P2->P1 recorded [40] but expected "
-                  "[40, 10]",
+      ElementsAre("snapshot 1: channel P2->P1 recorded [$40] but expected "
+                  "[$40, $10]",
                   "snapshot 1: money is not conserved: recorded balances $250 "
                   "+ channel states $40 = $290, but the bank holds $300",
                   "snapshot 1: claims a total of $300, but its records add up "
@@ -173,7 +173,7 @@ TEST_F(TamperedClaimTest, TransfersInTheWrongOrder) {
   // The total is right: only the order check can catch this.
   claim().channels[p2p1_].transfers = {10, 40};
   EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2->P1 recorded "
-                                      "[10, 40] but expected [40, 10]"));
+                                      "[$10, $40] but expected [$40, $10]"));
 }
 
 TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
@@ -182,8 +182,8 @@ TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
             claim().channels[p3p1].transfers);
   EXPECT_THAT(Problems(),
               ElementsAre("snapshot 1: channel P2->P1 recorded [] but "
-                          "expected [40, 10]",
-                          "snapshot 1: channel P3->P1 recorded [40, 10] but "
+                          "expected [$40, $10]",
+                          "snapshot 1: channel P3->P1 recorded [$40, $10] but "
                           "expected []"));
 }
 
@@ -468,7 +468,7 @@ TEST_F(ScriptedTest, MarkerOvertakingATransfer) {
                   "still waiting",
                   "snapshot 1: message #1 ($10 from P1) was sent on P1->P2 "
                   "before P1 recorded but arrived after the channel's marker",
-                  "snapshot 1: channel P1->P2 recorded [] but expected [10]",
+                  "snapshot 1: channel P1->P2 recorded [] but expected [$10]",
                   "snapshot 1: money is not conserved: recorded balances $190 "
                   "+ channel states $0 = $190, but the bank holds $200"));
 }
@@ -562,7 +562,7 @@ TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
   Ok(bank_.Drain());
   EXPECT_THAT(Problems(),
               UnorderedElementsAre(
-                  "snapshot 1: channel P1->P2 recorded [] but expected [30]",
+                  "snapshot 1: channel P1->P2 recorded [] but expected [$30]",
                   "snapshot 1: money is not conserved: recorded balances $270 "
                   "+ channel states $0 = $270, but the bank holds $300"));
 }

@@ -6,9 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "bank/money.h"
+
 namespace cutline::check {
 
 using bank::Amount;
+using bank::Money;
 using bank::NodeId;
 using sim::ChannelId;
 
@@ -31,9 +34,9 @@ void Invariants::CheckMoney(const bank::Bank& bank,
   for (NodeId n = 0; n < bank.branch_count(); ++n) balances += bank.balance(n);
   if (balances + bank.in_flight_amount() != bank.total()) {
     out->push_back(fmt::format(
-        "money: balances ${} + in flight ${} = ${}, but the bank holds ${}",
-        balances, bank.in_flight_amount(), balances + bank.in_flight_amount(),
-        bank.total()));
+        "money: balances {} + in flight {} = {}, but the bank holds {}",
+        Money(balances), Money(bank.in_flight_amount()),
+        Money(balances + bank.in_flight_amount()), Money(bank.total())));
   }
   const bank::Network& net = bank.network();
   Amount queued = 0;
@@ -46,9 +49,9 @@ void Invariants::CheckMoney(const bank::Bank& bank,
   }
   if (queued != bank.in_flight_amount()) {
     out->push_back(fmt::format(
-        "money: the channels hold ${} in transfers, but ${} is counted in "
+        "money: the channels hold {} in transfers, but {} is counted in "
         "flight",
-        queued, bank.in_flight_amount()));
+        Money(queued), Money(bank.in_flight_amount())));
   }
 }
 
@@ -68,9 +71,9 @@ void Invariants::CheckHistory(const bank::Bank& bank,
   }
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     if (replay_->balance(n) != bank.balance(n)) {
-      out->push_back(fmt::format("{}: holds ${}, but the history gives ${}",
-                                 bank.name(n), bank.balance(n),
-                                 replay_->balance(n)));
+      out->push_back(fmt::format("{}: holds {}, but the history gives {}",
+                                 bank.name(n), Money(bank.balance(n)),
+                                 Money(replay_->balance(n))));
     }
   }
   const bank::Network& net = bank.network();
@@ -146,8 +149,8 @@ void Invariants::CheckSnapshot(const bank::Bank& bank,
   }
   if (s.complete) {
     if (bank.SnapshotTotal(s.id) != bank.total()) {
-      problem(fmt::format("adds up to ${}, but the bank holds ${}",
-                          bank.SnapshotTotal(s.id), bank.total()));
+      problem(fmt::format("adds up to {}, but the bank holds {}",
+                          Money(bank.SnapshotTotal(s.id)), Money(bank.total())));
     }
     if (out->empty()) settled_[s.id - 1] = true;
   }

@@ -5,16 +5,6 @@
 
 namespace cutline::scenario {
 
-std::string Money(bank::Amount amount) { return fmt::format("${}", amount); }
-
-std::string AmountList(const std::vector<bank::Amount>& amounts) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < amounts.size(); ++i) {
-    out += (i ? ", " : "") + Money(amounts[i]);
-  }
-  return out + "]";
-}
-
 std::string JoinNames(const std::vector<std::string>& names, Lang lang) {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i) {

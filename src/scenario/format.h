@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "bank/bank.h"
+#include "bank/money.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario {
 
-std::string Money(bank::Amount amount);                       // $30
-std::string AmountList(const std::vector<bank::Amount>& amounts);  // [$40, $10]
+using bank::AmountList;  // [$40, $10]
+using bank::Money;       // $30
 std::string JoinNames(const std::vector<std::string>& names, Lang lang);
 std::string ChannelName(const bank::Bank& bank, bank::ChannelId c);  // P1->P2
 std::string Balances(const bank::Bank& bank);  // P1 $70, P2 $100, P3 $100

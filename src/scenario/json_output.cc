@@ -3,6 +3,7 @@
 #include "scenario/json_output.h"
 
 #include "bank/cuts.h"
+#include "base/overloaded.h"
 #include "scenario/text_output.h"
 
 namespace cutline::scenario {
@@ -137,13 +138,6 @@ json NaiveJson(const bank::Bank& bank) {
 
 namespace {
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 // The keys of one event after "i", "step" and "branch".
 void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
                  bank::ChannelId c, const bank::Payload& what, json& j) {
@@ -235,28 +229,6 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
         json{{"i", i}, {"step", step}, {"branch", bank.name(Where(bank, events[i]))}}));
   }
   return out;
-}
-
-Status RunReport(std::string_view text, Lang lang, const Limits& limits,
-                 json* out) {
-  Runner runner(lang);
-  runner.set_limits(limits);
-  Status status = runner.RunText(text);
-  if (!status.ok()) return status;
-  if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
-  const bank::Bank& bank = *runner.bank();
-  auto lab = LabBlock(bank, lang);
-  json steps = json::array();
-  for (const StepResult& step : runner.steps()) {
-    steps.push_back(
-        {{"line", step.line}, {"command", step.command}, {"log", step.log}});
-  }
-  *out = json{{"steps", steps},
-              {"state", StateJson(bank)},
-              {"history", HistoryJson(bank, runner.steps())},
-              {"naive", NaiveJson(bank)},
-              {"lab", lab ? json(*lab) : json(nullptr)}};
-  return Status::Ok();
 }
 
 json ErrorJson(const Status& s, Lang lang) {

@@ -1,11 +1,14 @@
 // JSON views of a run: the state object of docs/scenario-language.md (plus
-// the extra keys of docs/api.md), the naive analysis, and the history.
+// the extra keys of docs/api.md), the naive analysis, the history, and the
+// body of a refusal. They only read.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "bank/bank.h"
+#include "base/status.h"
+#include "scenario/messages.h"
 #include "scenario/runner.h"
 
 namespace cutline::scenario {
@@ -22,13 +25,6 @@ Json NaiveJson(const bank::Bank& bank);
 // Every event, each tagged with the index of the step that caused it.
 Json HistoryJson(const bank::Bank& bank,
                            const std::vector<StepResult>& steps);
-
-// Runs a whole scenario and reports every step's narration, the final
-// state, the history, the naive analysis and the lab block (docs/api.md,
-// /api/run), within `limits`. On error, returns the refusal (with its line,
-// or line 0 when no line is at fault) and leaves *out untouched.
-Status RunReport(std::string_view text, Lang lang, const Limits& limits,
-                 Json* out);
 
 // The body of an answer to a refused run (docs/api.md):
 // {"error": "line N: reason", "code": "...", "line": N, "message": "reason"},

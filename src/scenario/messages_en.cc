@@ -1,6 +1,7 @@
 // The English catalogue: one sentence per refusal code.
 #include <fmt/format.h>
 
+#include "bank/money.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario::catalogue {
@@ -77,9 +78,10 @@ std::string EnglishReason(const Status& s) {
     case Code::kNoChannel:
       return fmt::format("there is no channel {}->{}", w(0), w(1));
     case Code::kAmountTooSmall:
-      return "a transfer must be at least $1";
+      return "a transfer must be at least " + bank::Money(1);
     case Code::kInsufficientFunds:
-      return fmt::format("{} has only ${}, cannot send ${}", w(0), n(1), n(2));
+      return fmt::format("{} has only {}, cannot send {}", w(0),
+                         bank::Money(n(1)), bank::Money(n(2)));
     case Code::kChannelFull:
       return fmt::format("channel {}->{} is full: it already holds {} transfer{}",
                          w(0), w(1), n(2), n(2) == 1 ? "" : "s");

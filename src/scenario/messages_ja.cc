@@ -3,6 +3,7 @@
 // since that is what the reader types; everything else is Japanese.
 #include <fmt/format.h>
 
+#include "bank/money.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario::catalogue {
@@ -92,10 +93,10 @@ std::string JapaneseReason(const Status& s) {
     case Code::kNoChannel:
       return fmt::format("チャネル{}->{}はありません", w(0), w(1));
     case Code::kAmountTooSmall:
-      return "送金額は$1以上でなければなりません";
+      return "送金額は" + bank::Money(1) + "以上でなければなりません";
     case Code::kInsufficientFunds:
-      return fmt::format("{}の残高は${}しかなく、${}は送れません", w(0), n(1),
-                         n(2));
+      return fmt::format("{}の残高は{}しかなく、{}は送れません", w(0),
+                         bank::Money(n(1)), bank::Money(n(2)));
     case Code::kChannelFull:
       return fmt::format("チャネル{}->{}は満杯です（送金{}件まで）", w(0), w(1),
                          n(2));

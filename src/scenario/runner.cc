@@ -1,7 +1,7 @@
-// Runner: resolves names, applies one command, narrates it.
+// Runner: resolves names, applies one command, records the step.
 #include "scenario/runner.h"
 
-#include "scenario/text_output.h"
+#include "base/overloaded.h"
 
 namespace cutline::scenario {
 
@@ -16,13 +16,6 @@ std::string Normalized(std::string_view line) {
   }
   return out;
 }
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 }  // namespace
 
@@ -64,20 +57,9 @@ Status Runner::Execute(std::string_view line, int line_no) {
   StepResult step;
   step.line = line_no;
   step.command = Normalized(line);
+  step.parsed = std::move(*command);
   step.history_begin = steps_.empty() ? 0 : steps_.back().history_end;
   step.history_end = bank_->history().size();
-  if (std::holds_alternative<ShowCmd>(*command)) {
-    step.log = ShowLines(*bank_, lang_);
-  } else if (std::holds_alternative<NetworkCmd>(*command)) {
-    step.log = {NetworkSummary(*bank_, lang_)};
-  } else {
-    step.log = narrator_.Narrate(*bank_, step.history_begin, step.history_end,
-                                 lang_);
-    if (step.log.empty()) {  // drain with nothing in flight
-      step.log.push_back(lang_ == Lang::kJa ? "飛行中のメッセージはない"
-                                            : "Nothing is in flight");
-    }
-  }
   steps_.push_back(std::move(step));
   return Status::Ok();
 }

@@ -156,6 +156,8 @@ std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
   return out;
 }
 
+// Numbers here are plain (100, [40]), not Money: the block copies the study
+// note's Python notation so that the two can be compared line by line.
 std::optional<std::string> LabBlock(const bank::Bank& bank, Lang lang) {
   const bank::SnapshotInfo* latest = nullptr;
   for (const bank::SnapshotInfo& s : bank.snapshots()) {

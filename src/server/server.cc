@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "scenario/demos.h"
-#include "scenario/json_output.h"
+#include "scenario/report.h"
 #include "web_assets.h"
 
 namespace cutline::server {
