@@ -200,6 +200,7 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
 
 void Bank::Send(ChannelId c, const Payload& payload) {
   Network::Msg m = network_.Send(c, payload);
+  if (!history_.enabled()) return;
   std::visit(
       [&](const auto& what) {
         history_.Add(Sent<std::decay_t<decltype(what)>>{m.seq, c, what});

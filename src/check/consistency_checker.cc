@@ -63,9 +63,10 @@ struct CutPoint {
 // Per node, during the walk.
 struct NodeTimeline {
   Clock clock;
-  // The clock just before the node's last delivery, and what it delivered:
-  // a record caused by that marker cuts there (the marker only triggers the
-  // record and was sent after its sender's record, so it lies outside).
+  // The clock just before the node's last marker delivery, and what its
+  // last message event delivered (0 if it was a send): a record caused by
+  // that marker cuts there (the marker only triggers the record and was sent
+  // after its sender's record, so it lies outside).
   Clock before_last_delivery;
   Seq last_delivered = 0;
 };
@@ -212,6 +213,7 @@ class Checker {
     NodeId self = net_.channel(replay_->Find(seq)->channel).from;
     NodeTimeline& q = nodes_timeline_[self];
     ++q.clock[self];
+    q.last_delivered = 0;  // a receipt followed by a send is no longer last
     send_clock_.emplace(seq, q.clock);
     locals_[seq].send = q.clock[self];
   }
@@ -240,7 +242,7 @@ class Checker {
     bool by_marker = r.cause.by_marker();
     if (by_marker) {
       // The cause is read, not guessed, but it must be true: the marker was
-      // of this snapshot and the last thing this node received.
+      // of this snapshot and this node's last message event.
       const Flight* marker = replay_->Find(r.cause.marker_seq());
       if (marker == nullptr || q.last_delivered != marker->seq ||
           !MessageInfo{marker}.IsMarkerOf(r.snapshot)) {

@@ -52,7 +52,7 @@ struct RunRecord {
 //  a. the records form a consistent cut (vector clocks): nothing received
 //     inside the cut was sent outside it; a record caused by a marker cuts
 //     just before that marker's receipt, and its cause must be the marker
-//     its node received last;
+//     its node received in its last message event;
 //  b. each claimed recorded balance equals the balance replayed from the
 //     history at the record;
 //  c. each channel's claimed state is closed and is exactly the transfers
@@ -63,7 +63,8 @@ struct RunRecord {
 // Also reports a malformed history: an event naming what does not exist, a
 // message sent or delivered twice, or delivered as something else (after
 // which the snapshots are not checked); a channel that is not FIFO, or a
-// record whose cause is not its node's last receipt (which are only named).
+// record whose cause is not its node's last message event (which are only
+// named).
 // Thread safe: reads its input only.
 CheckReport CheckRun(const RunRecord& run);
 

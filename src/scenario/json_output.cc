@@ -4,7 +4,6 @@
 
 #include "bank/cuts.h"
 #include "base/overloaded.h"
-#include "scenario/text_output.h"
 
 namespace cutline::scenario {
 
