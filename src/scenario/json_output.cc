@@ -36,6 +36,16 @@ json ReadsJson(const bank::Bank& bank) {
 }  // namespace
 
 json StateJson(const bank::Bank& bank) {
+  if (!bank.history().enabled()) return StateJson(bank, nullptr);
+  bank::Replay replay = bank::Replay::Of(bank);
+  return StateJson(bank, &replay);
+}
+
+json NaiveJson(const bank::Bank& bank) {
+  return NaiveJson(bank, bank::Replay::Of(bank));
+}
+
+json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   const auto& net = bank.network();
   json out = json::object();
   json branches = json::array();
@@ -62,8 +72,6 @@ json StateJson(const bank::Bank& bank) {
   out["channels"] = channels;
   out["total"] = bank.total();
   json snapshots = json::array();
-  std::optional<bank::Replay> replay;  // made once, for every snapshot's cut
-  if (bank.history().enabled()) replay.emplace(bank::Replay::Of(bank));
   for (const bank::SnapshotInfo& s : bank.snapshots()) {
     json initiators = json::array();
     for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
@@ -118,8 +126,8 @@ json StateJson(const bank::Bank& bank) {
   return out;
 }
 
-json NaiveJson(const bank::Bank& bank) {
-  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, bank::Replay::Of(bank));
+json NaiveJson(const bank::Bank& bank, const bank::Replay& replay) {
+  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, replay);
   auto list = [&](const std::vector<bank::CrossingMessage>& ms) {
     json arr = json::array();
     for (const auto& m : ms) arr.push_back(MessageJson(bank, m));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bank/bank.h"
+#include "bank/replay.h"
 #include "base/status.h"
 #include "scenario/messages.h"
 #include "scenario/runner.h"
@@ -20,6 +21,11 @@ using Json = nlohmann::ordered_json;
 // anything) become U+FFFD instead of throwing.
 std::string Dump(const Json& j, int indent = -1);
 
+// `replay` is the run's history walked once (bank::Replay::Of), shared by
+// the views that need it; StateJson takes nullptr for a bank without
+// history. The one-argument forms walk it themselves.
+Json StateJson(const bank::Bank& bank, const bank::Replay* replay);
+Json NaiveJson(const bank::Bank& bank, const bank::Replay& replay);
 Json StateJson(const bank::Bank& bank);
 Json NaiveJson(const bank::Bank& bank);
 // Every event, each tagged with the index of the step that caused it.

@@ -21,10 +21,11 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
   if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
   const bank::Bank& bank = *runner.bank();
   auto lab = LabBlock(bank, lang);
+  const bank::Replay replay = bank::Replay::Of(bank);  // one walk for all views
   *out = Json{{"steps", std::move(steps)},
-              {"state", StateJson(bank)},
+              {"state", StateJson(bank, &replay)},
               {"history", HistoryJson(bank, runner.steps())},
-              {"naive", NaiveJson(bank)},
+              {"naive", NaiveJson(bank, replay)},
               {"lab", lab ? Json(*lab) : Json(nullptr)}};
   return Status::Ok();
 }
