@@ -3,7 +3,7 @@
 // Every branch holds $1,000,000,000 and money only moves around a ring
 // (B_i -> B_{i+1 mod n}, $1 at a time), so no branch ever runs dry. The bank
 // is rebuilt every kRebuildEvery deliveries, outside the timed region, so
-// memory stays bounded also with history on (2 events of 40 bytes per
+// memory stays bounded also with history on (2 events of 32 bytes per
 // delivered transfer: its send and its deliver).
 //
 // BM_TransferDeliver: one Transfer + one delivery per item, with n transfers

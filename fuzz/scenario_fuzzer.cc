@@ -1,25 +1,28 @@
 // libFuzzer target: any bytes as a scenario, line by line. The parser and
 // runner must never crash; a refused line must change nothing; after every
-// accepted line the bank's money must add up; and every output (text and
-// JSON, including error messages) must be producible.
+// accepted line the bank's invariants must hold (check/invariants.h); and
+// every output (text and JSON, including error messages) must be producible.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
+#include "check/invariants.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
+#include "scenario/teller.h"
 #include "scenario/text_output.h"
 
 namespace {
 
 using cutline::scenario::Dump;
+using cutline::scenario::Lang;
 using cutline::scenario::StateJson;
 
 // Cheap enough for every line: what any command changes shows up here.
 std::string Fingerprint(const cutline::scenario::Runner& runner) {
   const cutline::bank::Bank* bank = runner.bank();
   if (bank == nullptr) return "";
-  std::string f = std::to_string(bank->network().history().size()) + "/" +
+  std::string f = std::to_string(bank->history().size()) + "/" +
                   std::to_string(runner.steps().size()) + "/" +
                   std::to_string(bank->snapshots().size()) + "/" +
                   std::to_string(bank->naive_reads().size());
@@ -29,16 +32,6 @@ std::string Fingerprint(const cutline::scenario::Runner& runner) {
   return f;
 }
 
-void CheckMoney(const cutline::bank::Bank& bank) {
-  cutline::bank::Amount sum = bank.in_flight_amount();
-  for (cutline::bank::NodeId n = 0; n < bank.branch_count(); ++n) {
-    sum += bank.balance(n);
-  }
-  if (sum != bank.total()) std::abort();  // money created or destroyed
-  for (const auto& s : bank.snapshots()) {
-    if (s.complete && bank.SnapshotTotal(s.id) != bank.total()) std::abort();
-  }
-}
 
 }  // namespace
 
@@ -47,6 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Limits keep one input cheap, as on the server.
   cutline::scenario::Runner runner;
   runner.set_limits({.max_branches = 12, .max_commands = 200, .max_events = 20000});
+  cutline::check::Invariants invariants;
+  // Every step is told in both languages: the narration must never crash.
+  cutline::scenario::Teller english(Lang::kEn), japanese(Lang::kJa);
   int line_no = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -56,24 +52,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                                    : nl - start);
     ++line_no;
     std::string before = Fingerprint(runner);
+    std::size_t steps_before = runner.steps().size();
     cutline::Status s = runner.Execute(line, line_no);
+    if (runner.steps().size() > steps_before) {
+      (void)english.Tell(runner);
+      (void)japanese.Tell(runner);
+    }
     if (!s.ok()) {
-      if (s.message().find('\n') != std::string::npos) std::abort();  // one line
-      (void)Dump(cutline::scenario::Json{{"error", s.message(cutline::Lang::kJa)}});
-      if (s.message().find("events") == std::string::npos &&
+      for (Lang lang : {Lang::kEn, Lang::kJa}) {
+        std::string message = cutline::scenario::Message(s, lang);
+        if (message.find('\n') != std::string::npos) std::abort();  // one line
+        (void)Dump(cutline::scenario::ErrorJson(s, lang));
+      }
+      // Only a spent event budget is refused after the command ran.
+      if (s.code() != cutline::Code::kEventLimit &&
           Fingerprint(runner) != before) {
         std::abort();  // a refused command changed the state
       }
-    } else if (runner.bank() != nullptr) {
-      CheckMoney(*runner.bank());
+    }
+    // Also after a refusal: a spent event budget refuses a command that ran.
+    if (runner.bank() != nullptr &&
+        !invariants.CheckInvariants(*runner.bank()).empty()) {
+      std::abort();  // money, a queue or a snapshot's bookkeeping is wrong
     }
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
   if (const cutline::bank::Bank* bank = runner.bank()) {
     (void)Dump(StateJson(*bank));
-    (void)cutline::scenario::ShowLines(*bank, cutline::Lang::kJa);
-    (void)cutline::scenario::LabBlock(*bank, cutline::Lang::kEn);
+    (void)cutline::scenario::ShowLines(*bank, Lang::kJa);
+    (void)cutline::scenario::LabBlock(*bank, Lang::kEn);
   }
   return 0;
 }

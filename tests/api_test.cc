@@ -916,4 +916,64 @@ TEST_F(WebDirTest, NothingOutsideTheFolderIsReachable) {
   }
 }
 
+// A refusal carries its stable code beside the words, the same in either
+// language, and nothing else is added.
+TEST_F(ServerTest, RefusalsCarryAStableCode) {
+  const std::string two = "network P1=100 P2=100 capacity=1\n";
+  struct Case {
+    std::string scenario;
+    std::string code;
+  };
+  for (const Case& c : std::vector<Case>{
+           {two + "transfer P1 P2 150\n", "insufficient_funds"},
+           {two + "transfer P1 P9 5\n", "unknown_branch"},
+           {two + "transfer P1 P2 1\ntransfer P1 P2 1\n", "channel_full"},
+           {two + "frobnicate\n", "unknown_command"},
+           {two + "transfer P1 P2 3.5\n", "not_a_whole_number"},
+           {"transfer P1 P2 5\n", "network_first"},
+           {"# a comment only\n", "no_network"},
+       }) {
+    for (const std::string lang : {"en", "ja"}) {
+      json e = RunError(c.scenario, 422, lang);
+      EXPECT_EQ(e["code"], c.code) << c.scenario << " " << lang << ": " << e;
+      std::vector<std::string> keys;
+      for (const auto& [key, value] : e.items()) keys.push_back(key);
+      std::vector<std::string> expected = {"code", "error", "line", "message"};
+      if (!e.contains("line")) expected = {"code", "error", "message"};
+      EXPECT_EQ(keys, expected) << e;
+    }
+  }
+  // The Japanese words of a bad name are Japanese (not "branch名").
+  json ja = RunError(two + "transfer 1x P2 5\n", 422, "ja");
+  EXPECT_EQ(ja["code"], "invalid_branch_name");
+  EXPECT_EQ(ja["message"], "'1x'は支店名として正しくありません");
+}
+
+// A record event says why it happened: the initiator's was a start, the
+// others' name the marker whose delivery made them record.
+TEST_F(ServerTest, RecordEventsCarryTheirCause) {
+  json r = RunOk(DemoScenario(3));
+  int starts = 0, by_marker = 0;
+  std::map<int, json> delivered;  // seq -> deliver event
+  for (const json& e : r["history"]) {
+    if (e["kind"] == "deliver") delivered[e["seq"].get<int>()] = e;
+    if (e["kind"] != "record") continue;
+    ASSERT_TRUE(e.contains("cause")) << e;
+    if (e["cause"] == "start") {
+      ++starts;
+      EXPECT_FALSE(e.contains("marker_seq")) << e;
+      continue;
+    }
+    ASSERT_EQ(e["cause"], "marker") << e;
+    ++by_marker;
+    ASSERT_TRUE(delivered.count(e["marker_seq"].get<int>())) << e;
+    const json& marker = delivered[e["marker_seq"].get<int>()];
+    EXPECT_EQ(marker["message"], "marker");
+    EXPECT_EQ(marker["to"], e["branch"]);
+    EXPECT_EQ(marker["snapshot"], e["snapshot"]);
+  }
+  EXPECT_EQ(starts, 1);
+  EXPECT_EQ(by_marker, 2);
+}
+
 }  // namespace

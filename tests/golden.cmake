@@ -4,4 +4,4 @@ target_link_libraries(golden_test PRIVATE cutline_scenario cutline_check GTest::
 target_compile_definitions(golden_test PRIVATE
   CUTLINE_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
 cutline_warnings(golden_test)
-add_test(NAME golden COMMAND golden_test)
+gtest_discover_tests(golden_test DISCOVERY_TIMEOUT 60)

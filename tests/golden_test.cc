@@ -8,19 +8,25 @@
 //   lab, lab-ja the latest complete snapshot in the study note's format
 //   check       the independent consistency checker's verdict
 //   naive       why the naive reader's total is wrong
-// After every error the test also verifies that the state did not change.
+// After every error the test also verifies that the state did not change,
+// and after every command that the bank's invariants hold. Each file is one
+// test case (Golden/File.Run/<name>), so a failure names its file.
 // Line numbers in errors are those of the scenario the file holds: its
 // comments and commands, without the expected blocks and blank lines (so
 // they do not move when --rewrite changes an expected block).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "check/consistency_checker.h"
+#include "check/invariants.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
+#include "scenario/teller.h"
 #include "scenario/text_output.h"
 
 namespace cutline::scenario {
@@ -125,7 +131,7 @@ std::string RunDirective(Runner& runner, const std::string& command,
 std::string Fingerprint(const Runner& runner) {
   const bank::Bank* bank = runner.bank();
   if (!bank) return "none";
-  return Dump(StateJson(*bank)) + "#" + std::to_string(bank->network().history().size()) +
+  return Dump(StateJson(*bank)) + "#" + std::to_string(bank->history().size()) +
          "#" + std::to_string(runner.steps().size());
 }
 
@@ -134,6 +140,8 @@ void RunFile(const std::filesystem::path& path) {
   std::vector<std::string> trailer;
   std::vector<Case> cases = ParseCases(ReadLines(path), &trailer);
   Runner runner;
+  Teller teller(Lang::kEn);
+  check::Invariants invariants;
   std::string rewritten;
   for (const Case& c : cases) {
     bool handled = false;
@@ -143,11 +151,17 @@ void RunFile(const std::filesystem::path& path) {
       std::size_t steps_before = runner.steps().size();
       Status s = runner.Execute(c.command, c.scenario_line);
       if (!s.ok()) {
-        actual = "error: " + s.message() + "\n";
+        actual = "error: " + Message(s, Lang::kEn) + "\n";
         EXPECT_EQ(before, Fingerprint(runner))
             << "line " << c.line << ": the state changed after an error";
       } else if (runner.steps().size() > steps_before) {
-        actual = Join(runner.steps().back().log);
+        actual = Join(teller.Tell(runner));
+      }
+      if (runner.bank() != nullptr) {
+        for (const std::string& broken : invariants.CheckInvariants(*runner.bank())) {
+          ADD_FAILURE() << path.filename().string() << ":" << c.line << ": "
+                        << c.command << ": " << broken;
+        }
       }
     }
     for (const auto& p : c.preamble) rewritten += p + "\n";
@@ -169,15 +183,33 @@ void RunFile(const std::filesystem::path& path) {
   }
 }
 
-TEST(Golden, AllFiles) {
-  std::filesystem::path dir = CUTLINE_TESTDATA_DIR;
+std::vector<std::filesystem::path> GoldenFiles() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(CUTLINE_TESTDATA_DIR)) {
     if (entry.path().extension() == ".txt") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
-  ASSERT_FALSE(files.empty()) << "no golden files in " << dir;
-  for (const auto& f : files) RunFile(f);
+  return files;
+}
+
+class File : public ::testing::TestWithParam<std::filesystem::path> {};
+
+TEST_P(File, Run) { RunFile(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(
+    Golden, File, ::testing::ValuesIn(GoldenFiles()),
+    [](const ::testing::TestParamInfo<std::filesystem::path>& info) {
+      std::string name = info.param.stem().string();
+      for (char& c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
+
+// An empty folder would otherwise pass with no test at all.
+TEST(Golden, FilesExist) {
+  EXPECT_FALSE(GoldenFiles().empty()) << "no golden files in " << CUTLINE_TESTDATA_DIR;
 }
 
 }  // namespace

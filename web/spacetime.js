@@ -25,52 +25,160 @@ function addDefs(root) {
   }
 }
 
+// Columns: one per point event; a record caused by a marker (its "cause" says which) shares
+// that marker's delivery column. Returns history index -> column, and the column count.
+function layoutColumns(history) {
+  const col = new Map();
+  const deliveryCol = new Map(); // message seq -> column of its delivery
+  let c = -1;
+  for (const e of history) {
+    if (!['send', 'deliver', 'record', 'read'].includes(e.kind)) continue;
+    if (e.kind === 'record' && e.cause === 'marker' && deliveryCol.has(e.marker_seq)) {
+      col.set(e.i, deliveryCol.get(e.marker_seq));
+      continue;
+    }
+    c += 1;
+    col.set(e.i, c);
+    if (e.kind === 'deliver') deliveryCol.set(e.seq, c);
+  }
+  return { col, columns: c + 1 };
+}
+
+// The diagram's geometry: rows by branch, x by column, "now" after the last column.
+function makeGeometry(svgEl, scrollEl, names, col, columns) {
+  const avail = Math.max(300, (scrollEl.clientWidth || 600) - 4);
+  const step = Math.max(16, Math.min(56, (avail - X0 - 56) / Math.max(columns, 1)));
+  const xNow = X0 + Math.max(columns - 1, 0) * step + step;
+  const g = {
+    names,
+    columns,
+    row: new Map(names.map((n, i) => [n, Y0 + i * ROW])),
+    xAt: (i) => X0 + col.get(i) * step,
+    has: (i) => col.has(i),
+    xNow,
+    width: Math.max(avail, xNow + 56),
+    height: Y0 + (names.length - 1) * ROW + 52,
+  };
+  svgEl.setAttribute('width', g.width);
+  svgEl.setAttribute('height', g.height);
+  svgEl.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
+  return g;
+}
+
+// Branch lines, their names, the time arrow and the "now" line.
+function drawRows(svgEl, g) {
+  const base = svg('g', { class: 'st-rows' }, svgEl);
+  for (const n of g.names) {
+    svg('line', { x1: X0 - 14, y1: g.row.get(n), x2: g.width - 14, y2: g.row.get(n), class: 'st-row' }, base);
+    svg('text', { x: 10, y: g.row.get(n) + 4, class: 'st-name' }, base, n);
+  }
+  svg('text', { x: g.width - 14, y: 16, 'text-anchor': 'end', class: 'st-time' }, base, t('time'));
+  if (g.columns > 0) {
+    // "Now": where undelivered messages are, still on their way.
+    svg('line', { x1: g.xNow, y1: Y0 - 16, x2: g.xNow, y2: g.height - 30, class: 'st-now' }, base);
+    svg('text', { x: g.xNow, y: g.height - 16, 'text-anchor': 'middle', class: 'st-time' }, base, t('now'));
+  }
+}
+
+// Each message an arrow from its send to its delivery (or towards "now" while in flight);
+// messages crossing a cut backwards get a halo.
+function drawMessages(layer, g, sends, delivers, backwardSeqs) {
+  for (const s of sends) {
+    const d = delivers.get(s.seq);
+    const x1 = g.xAt(s.i);
+    const y1 = g.row.get(s.from);
+    const x2 = d ? g.xAt(d.i) : g.xNow;
+    const y2 = d ? g.row.get(d.to) : y1 + (g.row.get(s.to) - y1) * 0.45;
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ex = x2 - ((x2 - x1) / len) * (d ? R + 1 : 0);
+    const ey = y2 - ((y2 - y1) / len) * (d ? R + 1 : 0);
+    const backward = backwardSeqs.has(s.seq);
+    const grp = svg('g', {
+      class: `st-msg st-${s.message}${backward ? ' backward' : ''}${d ? '' : ' undelivered'}`,
+      'data-seq': s.seq,
+    }, layer);
+    svg('title', {}, grp, `#${s.seq} ${msgText(s)} ${s.from}→${s.to}`);
+    if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, grp);
+    svg('line', {
+      x1, y1, x2: ex, y2: ey,
+      class: backward ? 'msg-backward' : `msg-${s.message}`,
+      'marker-end': d ? `url(#st-arrow-${backward ? 'backward' : s.message})` : null,
+    }, grp);
+    if (s.message === 'transfer') {
+      svg('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2 - 4, class: 'st-amount' }, grp, money(s.amount));
+    }
+  }
+}
+
+// One cut: a polyline through each branch's point (history index in `at`; a branch without one
+// is cut at "now"), labelled above or below.
+function drawCut(cutLayer, labelLayer, g, at, cls, label, bad, labelBelow) {
+  if (at.size === 0) return;
+  const pts = g.names.map((n) => [at.has(n) ? g.xAt(at.get(n)) : g.xNow, g.row.get(n)]);
+  const first = pts[0];
+  const last = pts[pts.length - 1];
+  const all = [[first[0], first[1] - 22], ...pts, [last[0], last[1] + 22]];
+  const grp = svg('g', { class: `st-cut st-${cls}${bad ? ' bad' : ''}` }, cutLayer);
+  svg('polyline', { points: all.map((p) => p.join(',')).join(' '), class: cls }, grp);
+  const lx = labelBelow ? last[0] : first[0];
+  const ly = labelBelow ? last[1] + 38 : first[1] - 28;
+  const anchor = lx > g.width - 170 ? 'end' : (lx < 120 ? 'start' : 'middle');
+  svg('text', { x: lx, y: ly, 'text-anchor': anchor, class: `cut-label${bad ? ' bad' : ''}`, 'data-cut': cls }, labelLayer, label);
+}
+
+// The point events on top: sends, deliveries, records (squares) and reads (diamonds).
+function drawPoints(layer, g, history) {
+  for (const e of history) {
+    if (!g.has(e.i)) continue;
+    const x = g.xAt(e.i);
+    const y = g.row.get(e.branch);
+    let p;
+    let title;
+    if (e.kind === 'send') {
+      p = svg('circle', { cx: x, cy: y, r: R, class: 'pt-send' }, layer);
+      title = t('evSend', { b: e.branch, to: e.to, what: msgText(e) });
+    } else if (e.kind === 'deliver') {
+      p = svg('circle', { cx: x, cy: y, r: R, class: 'pt-deliver' }, layer);
+      title = t('evDeliver', { b: e.branch, from: e.from, what: msgText(e) });
+    } else if (e.kind === 'record') {
+      p = svg('rect', { x: x - 5, y: y - 5, width: 10, height: 10, class: 'pt-record' }, layer);
+      title = t('evRecord', { b: e.branch, v: money(e.balance), id: e.snapshot });
+    } else {
+      p = svg('path', { d: `M${x} ${y - 6} L${x + 6} ${y} L${x} ${y + 6} L${x - 6} ${y} Z`, class: 'pt-read' }, layer);
+      title = t('evRead', { b: e.branch, v: money(e.balance) });
+    }
+    p.setAttribute('data-kind', e.kind);
+    svg('title', {}, p, title);
+  }
+}
+
+// A sentence under the diagram says what is highlighted.
+function describeCrossings(noteEl, sends, naiveBackward, snapBackward, anyCut) {
+  const describe = (seqs) => [...seqs].map((seq) => {
+    const s = sends.find((e) => e.seq === seq);
+    return s.message === 'transfer'
+      ? t('msgTransfer', { seq, amt: money(s.amount), from: s.from, to: s.to })
+      : t('msgMarker', { seq, from: s.from, to: s.to });
+  }).join(', ');
+  const notes = [];
+  if (naiveBackward.size) notes.push(t('stNoteBackward', { list: describe(naiveBackward), cut: t('naiveCut') }));
+  if (snapBackward.size) notes.push(t('stNoteBackward', { list: describe(snapBackward), cut: t('snapCut') }));
+  if (!notes.length && anyCut) notes.push(t('stNoteOk'));
+  noteEl.textContent = notes.join(' ');
+  noteEl.classList.toggle('bad', naiveBackward.size + snapBackward.size > 0);
+}
+
 export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, naive) {
   clearSvg(svgEl);
   const names = state.branches.map((b) => b.name);
-  const row = new Map(names.map((n, i) => [n, Y0 + i * ROW]));
-
-  // Columns: one per point event; a record caused by a marker shares the marker's column.
-  const col = new Map(); // history index -> column
-  let c = -1;
-  let prev = null;
-  for (const e of history) {
-    if (!['send', 'deliver', 'record', 'read'].includes(e.kind)) continue;
-    const joinsMarker = e.kind === 'record' && prev && prev.kind === 'deliver' && prev.message === 'marker'
-      && prev.branch === e.branch && prev.snapshot === e.snapshot;
-    if (!joinsMarker) c += 1;
-    col.set(e.i, c);
-    prev = e;
-  }
-  const columns = c + 1;
-  const avail = Math.max(300, (scrollEl.clientWidth || 600) - 4);
-  const step = Math.max(16, Math.min(56, (avail - X0 - 56) / Math.max(columns, 1)));
-  const xOf = (e) => X0 + col.get(e.i) * step;
-  const xNow = X0 + Math.max(columns - 1, 0) * step + step;
-  const width = Math.max(avail, xNow + 56);
-  const height = Y0 + (names.length - 1) * ROW + 52;
-  svgEl.setAttribute('width', width);
-  svgEl.setAttribute('height', height);
-  svgEl.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  const { col, columns } = layoutColumns(history);
+  const g = makeGeometry(svgEl, scrollEl, names, col, columns);
   addDefs(svgEl);
-
-  // Branch lines and time arrow.
-  const base = svg('g', { class: 'st-rows' }, svgEl);
-  for (const n of names) {
-    svg('line', { x1: X0 - 14, y1: row.get(n), x2: width - 14, y2: row.get(n), class: 'st-row' }, base);
-    svg('text', { x: 10, y: row.get(n) + 4, class: 'st-name' }, base, n);
-  }
-  svg('text', { x: width - 14, y: 16, 'text-anchor': 'end', class: 'st-time' }, base, t('time'));
-  if (columns > 0) {
-    // "Now": where undelivered messages are, still on their way.
-    svg('line', { x1: xNow, y1: Y0 - 16, x2: xNow, y2: height - 30, class: 'st-now' }, base);
-    svg('text', { x: xNow, y: height - 16, 'text-anchor': 'middle', class: 'st-time' }, base, t('now'));
-  }
+  drawRows(svgEl, g);
 
   const sends = history.filter((e) => e.kind === 'send');
   const delivers = new Map(history.filter((e) => e.kind === 'deliver').map((e) => [e.seq, e]));
-
-  // Cut points.
+  // Cut points: the snapshot's records, the naive reader's reads.
   const recAt = new Map();
   if (snap) for (const e of history) if (e.kind === 'record' && e.snapshot === snap.id) recAt.set(e.branch, e.i);
   const readAt = new Map();
@@ -81,106 +189,22 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   // Layers: cuts under the messages, points and labels on top.
   const cutLayer = svg('g', { class: 'st-cuts' }, svgEl);
   const msgLayer = svg('g', { class: 'st-messages' }, svgEl);
-  for (const s of sends) {
-    const d = delivers.get(s.seq);
-    const x1 = xOf(s);
-    const y1 = row.get(s.from);
-    let x2;
-    let y2;
-    if (d) {
-      x2 = xOf(d);
-      y2 = row.get(d.to);
-    } else {
-      x2 = xNow;
-      y2 = y1 + (row.get(s.to) - y1) * 0.45;
-    }
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-    const ex = x2 - ((x2 - x1) / len) * (d ? R + 1 : 0);
-    const ey = y2 - ((y2 - y1) / len) * (d ? R + 1 : 0);
-    const backward = naiveBackward.has(s.seq) || snapBackward.has(s.seq);
-    const g = svg('g', {
-      class: `st-msg st-${s.message}${backward ? ' backward' : ''}${d ? '' : ' undelivered'}`,
-      'data-seq': s.seq,
-    }, msgLayer);
-    svg('title', {}, g, `#${s.seq} ${msgText(s)} ${s.from}→${s.to}`);
-    if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, g);
-    svg('line', {
-      x1, y1, x2: ex, y2: ey,
-      class: backward ? 'msg-backward' : `msg-${s.message}`,
-      'marker-end': d ? `url(#st-arrow-${backward ? 'backward' : s.message})` : null,
-    }, g);
-    if (s.message === 'transfer') {
-      const mx = (x1 + x2) / 2;
-      const my = (y1 + y2) / 2;
-      svg('text', { x: mx + 4, y: my - 4, class: 'st-amount' }, g, money(s.amount));
-    }
-  }
-
-  // Cuts.
+  drawMessages(msgLayer, g, sends, delivers, new Set([...naiveBackward, ...snapBackward]));
   const labelLayer = svg('g', { class: 'st-labels' });
-  const drawCut = (at, cls, label, bad, labelBelow) => {
-    if (at.size === 0) return;
-    const pts = names.map((n) => [at.has(n) ? X0 + col.get(at.get(n)) * step : xNow, row.get(n)]);
-    const first = pts[0];
-    const last = pts[pts.length - 1];
-    const all = [[first[0], first[1] - 22], ...pts, [last[0], last[1] + 22]];
-    const g = svg('g', { class: `st-cut st-${cls}${bad ? ' bad' : ''}` }, cutLayer);
-    svg('polyline', { points: all.map((p) => p.join(',')).join(' '), class: cls }, g);
-    const lx = labelBelow ? last[0] : first[0];
-    const ly = labelBelow ? last[1] + 38 : first[1] - 28;
-    const anchor = lx > width - 170 ? 'end' : (lx < 120 ? 'start' : 'middle');
-    svg('text', { x: lx, y: ly, 'text-anchor': anchor, class: `cut-label${bad ? ' bad' : ''}`, 'data-cut': cls }, labelLayer, label);
-  };
   if (snap) {
     const pending = names.some((n) => !recAt.has(n));
     const status = snapBackward.size ? t('inconsistent') : (pending ? t('inProgress') : t('consistent'));
-    drawCut(recAt, 'cut-snapshot', t('cutLabel', { cut: t('snapCut'), status }), snapBackward.size > 0, false);
+    drawCut(cutLayer, labelLayer, g, recAt, 'cut-snapshot', t('cutLabel', { cut: t('snapCut'), status }), snapBackward.size > 0, false);
   }
   if (readAt.size) {
     const status = naiveBackward.size ? t('inconsistent') : t('consistent');
-    drawCut(readAt, 'cut-naive', t('cutLabel', { cut: t('naiveCut'), status }), naiveBackward.size > 0, true);
+    drawCut(cutLayer, labelLayer, g, readAt, 'cut-naive', t('cutLabel', { cut: t('naiveCut'), status }), naiveBackward.size > 0, true);
   }
-
-  // Points on top.
   const pts = svg('g', { class: 'st-points' }, svgEl);
   svgEl.appendChild(labelLayer);
-  for (const e of history) {
-    if (!col.has(e.i)) continue;
-    const x = xOf(e);
-    const y = row.get(e.branch);
-    let p;
-    let title;
-    if (e.kind === 'send') {
-      p = svg('circle', { cx: x, cy: y, r: R, class: 'pt-send' }, pts);
-      title = t('evSend', { b: e.branch, to: e.to, what: msgText(e) });
-    } else if (e.kind === 'deliver') {
-      p = svg('circle', { cx: x, cy: y, r: R, class: 'pt-deliver' }, pts);
-      title = t('evDeliver', { b: e.branch, from: e.from, what: msgText(e) });
-    } else if (e.kind === 'record') {
-      p = svg('rect', { x: x - 5, y: y - 5, width: 10, height: 10, class: 'pt-record' }, pts);
-      title = t('evRecord', { b: e.branch, v: money(e.balance), id: e.snapshot });
-    } else {
-      p = svg('path', { d: `M${x} ${y - 6} L${x + 6} ${y} L${x} ${y + 6} L${x - 6} ${y} Z`, class: 'pt-read' }, pts);
-      title = t('evRead', { b: e.branch, v: money(e.balance) });
-    }
-    p.setAttribute('data-kind', e.kind);
-    svg('title', {}, p, title);
-  }
+  drawPoints(pts, g, history);
   if (columns === 0) {
     svg('text', { x: X0, y: Y0 + ((names.length - 1) * ROW) / 2 + 4, class: 'st-empty' }, svgEl, t('stEmpty'));
   }
-
-  // A sentence under the diagram says what is highlighted.
-  const describe = (seqs) => [...seqs].map((seq) => {
-    const s = sends.find((e) => e.seq === seq);
-    return s.message === 'transfer'
-      ? t('msgTransfer', { seq, amt: money(s.amount), from: s.from, to: s.to })
-      : t('msgMarker', { seq, from: s.from, to: s.to });
-  }).join(', ');
-  const notes = [];
-  if (naiveBackward.size) notes.push(t('stNoteBackward', { list: describe(naiveBackward), cut: t('naiveCut') }));
-  if (snapBackward.size) notes.push(t('stNoteBackward', { list: describe(snapBackward), cut: t('snapCut') }));
-  if (!notes.length && (readAt.size || recAt.size)) notes.push(t('stNoteOk'));
-  noteEl.textContent = notes.join(' ');
-  noteEl.classList.toggle('bad', naiveBackward.size + snapBackward.size > 0);
+  describeCrossings(noteEl, sends, naiveBackward, snapBackward, readAt.size || recAt.size);
 }

@@ -1,6 +1,9 @@
 // Small DOM helpers for building SVG and HTML without innerHTML.
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+// The page's element with this id.
+export const byId = (id) => document.getElementById(id);
+
 export function svg(tag, attrs = {}, parent = null, text = null) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, String(v));

@@ -8,8 +8,6 @@
 #include <set>
 #include <unordered_map>
 
-#include <fmt/format.h>
-
 namespace cutline::bank {
 
 bool IsValidBranchName(std::string_view s) {
@@ -22,31 +20,26 @@ bool IsValidBranchName(std::string_view s) {
 Status Bank::Create(const Config& config, std::optional<Bank>* out) {
   const auto& branches = config.branches;
   if (branches.size() < 2) {
-    return Status::Error("a network needs at least 2 branches",
-                         "ネットワークには2つ以上の支店が必要です");
+    return Status::Error(Code::kNetworkTooSmall);
   }
   if (branches.size() > std::numeric_limits<NodeId>::max() / 2) {
-    return Status::Error("too many branches", "支店が多すぎます");
+    return Status::Error(Code::kTooManyBranches);
   }
   std::vector<std::string> names;
   std::unordered_map<std::string, NodeId> index;
   Amount total = 0;
   for (const BranchSpec& b : branches) {
     if (!IsValidBranchName(b.name)) {
-      return Status::Error(fmt::format("'{}' is not a valid branch name", b.name),
-                           fmt::format("'{}'は支店名として正しくありません", b.name));
+      return Status::Error(Code::kInvalidBranchName, b.name);
     }
     if (!index.emplace(b.name, static_cast<NodeId>(names.size())).second) {
-      return Status::Error(fmt::format("branch {} is declared twice", b.name),
-                           fmt::format("支店{}が2回宣言されています", b.name));
+      return Status::Error(Code::kBranchDeclaredTwice, b.name);
     }
     if (b.balance < 0) {
-      return Status::Error(fmt::format("branch {} has a negative balance", b.name),
-                           fmt::format("支店{}の残高が負です", b.name));
+      return Status::Error(Code::kNegativeBalance, b.name);
     }
     if (__builtin_add_overflow(total, b.balance, &total)) {
-      return Status::Error("the bank's total does not fit in 64 bits",
-                           "銀行の総額が64ビットに収まりません");
+      return Status::Error(Code::kTotalOverflow);
     }
     names.push_back(b.name);
   }
@@ -56,37 +49,35 @@ Status Bank::Create(const Config& config, std::optional<Bank>* out) {
     for (const auto& [a, b] : *config.links) {
       for (const std::string* n : {&a, &b}) {
         if (!index.count(*n)) {
-          return Status::Error(fmt::format("links= names unknown branch {}", *n),
-                               fmt::format("links= に未知の支店{}があります", *n));
+          return Status::Error(Code::kLinkUnknownBranch, *n);
         }
       }
       NodeId from = index.at(a), to = index.at(b);
       if (from == to) {
-        return Status::Error(fmt::format("links= has a self-loop {}>{}", a, b),
-                             fmt::format("links= に自己ループ{}>{}があります", a, b));
+        return Status::Error(Code::kLinkSelfLoop, a, b);
       }
       if (!seen.insert({from, to}).second) {
-        return Status::Error(fmt::format("links= lists {}>{} twice", a, b),
-                             fmt::format("links= に{}>{}が2回あります", a, b));
+        return Status::Error(Code::kLinkTwice, a, b);
       }
       links.emplace_back(from, to);
     }
   } else {
-    links = sim::Network::Complete(static_cast<std::uint32_t>(names.size()));
+    links = sim::Topology::Complete(static_cast<std::uint32_t>(names.size()));
   }
-  sim::Network network(static_cast<std::uint32_t>(names.size()), links,
-                       config.capacity_transfers, config.keep_history);
+  Network network(static_cast<std::uint32_t>(names.size()), links,
+                  config.capacity_transfers);
   out->emplace(Bank(config, std::move(names), std::move(index), std::move(network)));
   (*out)->total_ = total;
   return Status::Ok();
 }
 
 Bank::Bank(Config config, std::vector<std::string> names,
-           std::unordered_map<std::string, NodeId> index, sim::Network network)
+           std::unordered_map<std::string, NodeId> index, Network network)
     : config_(std::move(config)),
       names_(std::move(names)),
       index_(std::move(index)),
-      network_(std::move(network)) {
+      network_(std::move(network)),
+      history_(config_.keep_history) {
   for (NodeId n = 0; n < names_.size(); ++n) {
     balances_.push_back(config_.branches[n].balance);
     agents_.emplace_back(
@@ -102,8 +93,7 @@ std::optional<NodeId> Bank::FindBranch(const std::string& name) const {
 
 Status Bank::CheckBranch(NodeId n) const {
   if (n >= names_.size()) {
-    return Status::Error(fmt::format("there is no branch number {}", n),
-                         fmt::format("支店番号{}はありません", n));
+    return Status::Error(Code::kNoBranchNumber, n);
   }
   return Status::Ok();
 }
@@ -112,15 +102,11 @@ Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
   if (Status s = CheckBranch(from); !s.ok()) return s;
   if (Status s = CheckBranch(to); !s.ok()) return s;
   if (from == to) {
-    return Status::Error(
-        fmt::format("there is no channel from {} to itself", names_[from]),
-        fmt::format("{}から自分自身へのチャネルはありません", names_[from]));
+    return Status::Error(Code::kChannelToItself, names_[from]);
   }
   *c = network_.Find(from, to);
   if (*c == sim::kNoChannel) {
-    return Status::Error(
-        fmt::format("there is no channel {}->{}", names_[from], names_[to]),
-        fmt::format("チャネル{}->{}はありません", names_[from], names_[to]));
+    return Status::Error(Code::kNoChannel, names_[from], names_[to]);
   }
   return Status::Ok();
 }
@@ -128,26 +114,16 @@ Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
 Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
-  if (amount < 1) return Status::Error("a transfer must be at least $1",
-                                   "送金額は$1以上でなければなりません");
+  if (amount < 1) return Status::Error(Code::kAmountTooSmall);
   if (amount > balances_[from]) {
-    return Status::Error(
-        fmt::format("{} has only ${}, cannot send ${}", names_[from],
-                    balances_[from], amount),
-        fmt::format("{}の残高は${}しかなく、${}は送れません", names_[from],
-                    balances_[from], amount));
+    return Status::Error(Code::kInsufficientFunds, names_[from], balances_[from], amount);
   }
   if (network_.Full(c)) {
-    return Status::Error(fmt::format(
-        "channel {}->{} is full: it already holds {} transfer{}", names_[from],
-        names_[to], config_.capacity_transfers,
-        config_.capacity_transfers == 1 ? "" : "s"),
-        fmt::format("チャネル{}->{}は満杯です（送金{}件まで）", names_[from],
-                    names_[to], config_.capacity_transfers));
+    return Status::Error(Code::kChannelFull, names_[from], names_[to], config_.capacity_transfers);
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
-  network_.Send(c, sim::MessageKind::kTransfer, amount);
+  Send(c, bank::Transfer{amount});
   return Status::Ok();
 }
 
@@ -155,11 +131,7 @@ Status Bank::Deliver(NodeId from, NodeId to) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (network_.Empty(c)) {
-    return Status::Error(
-        fmt::format("channel {}->{} is empty, nothing to deliver",
-                    names_[from], names_[to]),
-        fmt::format("チャネル{}->{}は空で、配送するものがありません",
-                    names_[from], names_[to]));
+    return Status::Error(Code::kChannelEmpty, names_[from], names_[to]);
   }
   Receive(network_.DeliverFrom(c));
   return Status::Ok();
@@ -167,8 +139,7 @@ Status Bank::Deliver(NodeId from, NodeId to) {
 
 Status Bank::DeliverNext() {
   if (!network_.AnyInFlight()) {
-    return Status::Error("nothing is in flight, nothing to deliver",
-                         "飛行中のメッセージはなく、配送するものがありません");
+    return Status::Error(Code::kNothingInFlight);
   }
   Receive(network_.DeliverNext());
   return Status::Ok();
@@ -181,10 +152,8 @@ Status Bank::Drain() {
 
 Status Bank::Read(NodeId branch) {
   if (Status s = CheckBranch(branch); !s.ok()) return s;
-  NaiveRead read{branch, balances_[branch], network_.history().size()};
-  network_.history().Add(sim::Event{.kind = sim::EventKind::kRead,
-                                    .node = branch,
-                                    .value = balances_[branch]});
+  NaiveRead read{branch, balances_[branch], history_.size()};
+  history_.Add(bank::Read{balances_[branch], branch});
   auto it = std::find_if(naive_.begin(), naive_.end(),
                          [&](const NaiveRead& r) { return r.branch == branch; });
   if (it == naive_.end()) {
@@ -200,34 +169,22 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   if (id) {
     const SnapshotInfo* s = FindSnapshot(*id);
     if (s == nullptr) {
-      return Status::Error(fmt::format("snapshot {} was never started", *id),
-                           fmt::format("スナップショット{}は開始されていません", *id));
+      return Status::Error(Code::kSnapshotNotStarted, *id);
     }
     if (s->complete) {
-      return Status::Error(fmt::format("snapshot {} is already complete", *id),
-                           fmt::format("スナップショット{}はすでに完了しています", *id));
+      return Status::Error(Code::kSnapshotComplete, *id);
     }
     if (agents_[branch].HasRecorded(*id)) {
-      return Status::Error(
-          fmt::format("{} has already recorded for snapshot {}",
-                      names_[branch], *id),
-          fmt::format("{}はスナップショット{}の状態をすでに記録しています",
-                      names_[branch], *id));
+      return Status::Error(Code::kAlreadyRecorded, names_[branch], *id);
     }
   } else {
     const SnapshotInfo* running = Running();
     if (config_.one_snapshot_at_a_time && running != nullptr) {
-      return Status::Error(fmt::format(
-          "snapshot {} is still running (snapshots=one); join it with id={}",
-          running->id, running->id),
-          fmt::format("スナップショット{}がまだ実行中です（snapshots=one）。"
-                      "参加するには id={}",
-                      running->id, running->id));
+      return Status::Error(Code::kSnapshotRunning, running->id);
     }
     // A snapshot adds 3 events per channel (marker sent, delivered, channel
     // closed) and 2 per branch (record, part done), plus its completion.
-    network_.history().Reserve(3 * network_.channel_count() +
-                               2 * names_.size() + 1);
+    history_.Reserve(3 * network_.channel_count() + 2 * names_.size() + 1);
     SnapshotInfo fresh;
     fresh.id = snapshots_.size() + 1;
     snapshots_.push_back(fresh);
@@ -237,53 +194,56 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   snapshot.initiators.push_back(branch);
   Step step = agents_[branch].Start(*id, balances_[branch]);
   assert(step.ok() && step.record_state);
-  FinishStep(branch, step, snapshot, std::nullopt);
+  FinishStep(branch, step, snapshot, Cause::Start(), std::nullopt);
   return Status::Ok();
 }
 
-void Bank::Receive(const sim::Message& m) {
+void Bank::Send(ChannelId c, const Payload& payload) {
+  Network::Msg m = network_.Send(c, payload);
+  if (!history_.enabled()) return;
+  std::visit(
+      [&](const auto& what) {
+        history_.Add(Sent<std::decay_t<decltype(what)>>{m.seq, c, what});
+      },
+      payload);
+}
+
+void Bank::Receive(const Network::Msg& m) {
   const sim::ChannelInfo& ch = network_.channel(m.channel);
   NodeId to = ch.to;
-  if (m.kind == sim::MessageKind::kTransfer) {
-    agents_[to].OnMessage(ch.in_index, m.value);
-    balances_[to] += m.value;
-    in_flight_amount_ -= m.value;
+  if (const auto* transfer = std::get_if<bank::Transfer>(&m.payload)) {
+    history_.Add(Delivered<bank::Transfer>{m.seq, m.channel, *transfer});
+    agents_[to].OnMessage(ch.in_index, transfer->amount);
+    balances_[to] += transfer->amount;
+    in_flight_amount_ -= transfer->amount;
     return;
   }
-  SnapshotId id = static_cast<SnapshotId>(m.value);
-  Step step = agents_[to].OnMarker(id, ch.in_index, balances_[to]);
+  const Marker& marker = std::get<Marker>(m.payload);
+  history_.Add(Delivered<Marker>{m.seq, m.channel, marker});
+  Step step = agents_[to].OnMarker(marker.snapshot, ch.in_index, balances_[to]);
   // Markers are only ever sent by this class, once per channel and id.
   assert(step.ok());
-  FinishStep(to, step, MutableSnapshot(id), m.channel);
+  FinishStep(to, step, MutableSnapshot(marker.snapshot), Cause::ByMarker(m.seq),
+             m.channel);
 }
 
 void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
-                      std::optional<ChannelId> closed) {
-  sim::History& h = network_.history();
+                      Cause cause, std::optional<ChannelId> closed) {
   if (step.record_state) {
-    h.Add(sim::Event{.kind = sim::EventKind::kRecord,
-                     .node = n,
-                     .value = balances_[n],
-                     .snapshot = snapshot.id});
+    history_.Add(Recorded{snapshot.id, cause, n});
     for (ChannelId c : network_.Outgoing(n)) {
-      network_.Send(c, sim::MessageKind::kMarker,
-                    static_cast<std::int64_t>(snapshot.id));
+      Send(c, Marker{snapshot.id});
       ++snapshot.markers_sent;
     }
   }
   if (step.closed_channel && closed) {
-    h.Add(sim::Event{.kind = sim::EventKind::kClose,
-                     .node = n,
-                     .channel = *closed,
-                     .snapshot = snapshot.id});
+    history_.Add(Closed{snapshot.id, *closed});
   }
   if (step.part_done) {
-    h.Add(sim::Event{
-        .kind = sim::EventKind::kPartDone, .node = n, .snapshot = snapshot.id});
+    history_.Add(bank::PartDone{snapshot.id, n});
     if (++snapshot.parts_done == names_.size()) {
       snapshot.complete = true;
-      h.Add(sim::Event{
-          .kind = sim::EventKind::kComplete, .node = n, .snapshot = snapshot.id});
+      history_.Add(Completed{snapshot.id, n});
     }
   }
 }

@@ -11,15 +11,15 @@
 #include <unordered_map>
 #include <vector>
 
-#include "bank/status.h"
+#include "bank/history.h"
+#include "base/status.h"
 #include "cutline/snapshot_agent.h"
 #include "sim/network.h"
 
 namespace cutline::bank {
 
-using sim::ChannelId;
-using sim::NodeId;
-using Amount = std::int64_t;
+// The simulated network carrying the bank's transfers and markers.
+using Network = sim::Network<Payload, IsTransfer>;
 
 // A letter, then letters, digits or '_' (the scenario language's rule).
 bool IsValidBranchName(std::string_view name);
@@ -78,7 +78,8 @@ class Bank {
   Amount balance(NodeId n) const { return balances_[n]; }
   Amount total() const { return total_; }
   Amount in_flight_amount() const { return in_flight_amount_; }
-  const sim::Network& network() const { return network_; }
+  const Network& network() const { return network_; }
+  const History& history() const { return history_; }
   const Config& config() const { return config_; }
   Amount initial_balance(NodeId n) const { return config_.branches[n].balance; }
 
@@ -98,20 +99,21 @@ class Bank {
  private:
   using Agent = SnapshotAgent<Amount, Amount>;
   Bank(Config config, std::vector<std::string> names,
-       std::unordered_map<std::string, NodeId> index, sim::Network network);
+       std::unordered_map<std::string, NodeId> index, Network network);
 
   Status CheckBranch(NodeId n) const;
   Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
-  void Receive(const sim::Message& m);
-  void RecordAndSendMarkers(NodeId n, SnapshotInfo& snapshot);
+  void Send(ChannelId c, const Payload& payload);
+  void Receive(const Network::Msg& m);
   void FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
-                  std::optional<ChannelId> closed);
+                  Cause cause, std::optional<ChannelId> closed);
   SnapshotInfo& MutableSnapshot(SnapshotId id);
 
   Config config_;
   std::vector<std::string> names_;
   std::unordered_map<std::string, NodeId> index_;  // name -> branch
-  sim::Network network_;
+  Network network_;
+  History history_;
   std::vector<Amount> balances_;
   std::vector<Agent> agents_;
   Amount total_ = 0;

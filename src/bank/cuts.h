@@ -10,15 +10,19 @@
 #include <vector>
 
 #include "bank/bank.h"
+#include "bank/replay.h"
 
 namespace cutline::bank {
 
 struct CrossingMessage {
-  sim::Seq seq;
+  Seq seq;
   NodeId from;
   NodeId to;
-  sim::MessageKind kind;
-  Amount amount;  // 0 for a marker
+  Payload payload;
+  bool is_transfer() const { return std::holds_alternative<Transfer>(payload); }
+  Amount amount() const {  // 0 for a marker
+    return is_transfer() ? std::get<Transfer>(payload).amount : 0;
+  }
 };
 
 struct NaiveAnalysis {
@@ -35,8 +39,9 @@ struct NaiveAnalysis {
   bool consistent() const { return backward.empty(); }
 };
 
+// `replay`: Replay::Of(bank), made once for every analysis of the run.
 // REQUIRES: the bank keeps its history.
-NaiveAnalysis AnalyzeNaive(const Bank& bank);
+NaiveAnalysis AnalyzeNaive(const Bank& bank, const Replay& replay);
 
 // A cut: for each branch, the index in the history of its point on the cut,
 // or kFuture for a branch whose point is still to come (everything it has
@@ -45,14 +50,17 @@ inline constexpr std::size_t kFuture = std::numeric_limits<std::size_t>::max();
 using Cut = std::vector<std::size_t>;
 
 // Snapshot `id`'s cut through its record points. A record caused by a
-// marker is placed at that marker's delivery, which is then outside the
-// cut: the marker is the cut's edge, not a message crossing it.
-Cut SnapshotCut(const Bank& bank, SnapshotId id);
+// marker (its Cause says which) is placed at that marker's delivery, which
+// is then outside the cut: the marker is the cut's edge, not a message
+// crossing it.
+Cut SnapshotCut(const Bank& bank, const Replay& replay, SnapshotId id);
 
 // The messages that cross `cut` backwards: delivered before the receiver's
 // point, sent after the sender's. For a Chandy-Lamport snapshot over FIFO
 // channels the list is always empty; the page draws it anyway, since that is
 // what "consistent" means. REQUIRES: the bank keeps its history.
-std::vector<CrossingMessage> BackwardAcross(const Bank& bank, const Cut& cut);
+std::vector<CrossingMessage> BackwardAcross(const Bank& bank,
+                                            const Replay& replay,
+                                            const Cut& cut);
 
 }  // namespace cutline::bank

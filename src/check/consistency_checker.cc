@@ -1,26 +1,32 @@
-// CheckRun: one pass over the history computes vector clocks, replayed
-// balances and each node's cut point per snapshot; then every claimed
-// snapshot is compared with what that cut implies.
+// CheckRun: one pass over the history (bank::Replay for the flights and the
+// balances, vector clocks here) finds each node's cut point per snapshot;
+// then every claimed snapshot is compared with what that cut implies.
 #include "check/consistency_checker.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
-#include <deque>
-#include <limits>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "bank/money.h"
+#include "bank/replay.h"
+#include "base/overloaded.h"
 
 namespace cutline::check {
 
 namespace {
 
 using bank::Amount;
+using bank::AmountList;
+using bank::Anomaly;
+using bank::Money;
+using bank::Flight;
+using bank::kNever;
 using sim::ChannelId;
-using sim::EventKind;
-using sim::MessageKind;
 using sim::NodeId;
 using sim::Seq;
 
@@ -29,42 +35,46 @@ using sim::Seq;
 // change no state that crosses nodes, so they do not tick.
 using Clock = std::vector<std::uint32_t>;
 
-constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max();
-
+// A message as the checker sees it: its flight and where it falls on the
+// sender's and receiver's timelines.
 struct MessageInfo {
-  Seq seq = 0;
-  ChannelId channel = 0;
-  MessageKind kind = MessageKind::kTransfer;
-  std::int64_t value = 0;
-  std::uint32_t send_local = 0;        // sender's clock entry at the send
-  std::size_t deliver_index = kNever;  // history index; kNever = in flight
-  std::uint32_t deliver_local = 0;     // receiver's clock entry at delivery
-  bool delivered() const { return deliver_index != kNever; }
+  const Flight* flight;
+  std::uint32_t send_local = 0;     // sender's clock entry at the send
+  std::uint32_t deliver_local = 0;  // receiver's clock entry at delivery
+  Seq seq() const { return flight->seq; }
+  ChannelId channel() const { return flight->channel; }
+  bool delivered() const { return flight->delivered(); }
+  std::size_t deliver_index() const { return flight->delivered_at; }
+  bool IsMarkerOf(SnapshotId id) const {
+    const auto* m = std::get_if<bank::Marker>(&flight->payload);
+    return m != nullptr && m->snapshot == id;
+  }
 };
 
 // Where one node's record of one snapshot cuts its own timeline.
 struct CutPoint {
-  int records = 0;  // kRecord events seen; exactly one is correct
+  int records = 0;  // record events seen; exactly one is correct
   // The node's message events inside the cut (those before the record).
   std::uint32_t inside = 0;
-  Clock clock;             // the node's clock at the cut
-  Amount event_value = 0;  // the balance written in the kRecord event
-  Amount replayed = 0;     // the balance replayed from the history there
+  Clock clock;          // the node's clock at the cut
+  Amount replayed = 0;  // the balance replayed from the history there
 };
 
-std::string AmountList(const std::vector<Amount>& amounts) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < amounts.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += std::to_string(amounts[i]);
-  }
-  return out + "]";
-}
+// Per node, during the walk.
+struct NodeTimeline {
+  Clock clock;
+  // The clock just before the node's last marker delivery, and what its
+  // last message event delivered (0 if it was a send): a record caused by
+  // that marker cuts there (the marker only triggers the record and was sent
+  // after its sender's record, so it lies outside).
+  Clock before_last_delivery;
+  Seq last_delivered = 0;
+};
 
 class Checker {
  public:
   explicit Checker(const RunRecord& run)
-      : run_(run), net_(*run.network), nodes_(net_.nodes()) {}
+      : run_(run), net_(*run.topology), nodes_(net_.nodes()) {}
 
   CheckReport Run() {
     IndexClaims();
@@ -87,13 +97,14 @@ class Checker {
     return fmt::format("{}->{}", Name(ch.from), Name(ch.to));
   }
   std::string Describe(const MessageInfo& m) const {
-    NodeId from = net_.channel(m.channel).from;
-    if (m.kind == MessageKind::kTransfer) {
-      return fmt::format("message #{} (${} from {})", m.seq, m.value,
+    NodeId from = net_.channel(m.channel()).from;
+    if (const auto* t = std::get_if<bank::Transfer>(&m.flight->payload)) {
+      return fmt::format("message #{} ({} from {})", m.seq(), Money(t->amount),
                          Name(from));
     }
-    return fmt::format("message #{} (marker of snapshot {} from {})", m.seq,
-                       m.value, Name(from));
+    return fmt::format("message #{} (marker of snapshot {} from {})", m.seq(),
+                       std::get<bank::Marker>(m.flight->payload).snapshot,
+                       Name(from));
   }
   void History(std::string text) {
     report_.problems.push_back("history: " + std::move(text));
@@ -114,121 +125,137 @@ class Checker {
 
   // Pass 1. Returns false when the history is too broken to judge snapshots
   // by (an event naming something that does not exist, a message delivered
-  // twice or to the wrong node).
+  // twice or as something else).
   bool ReplayHistory() {
     if (run_.initial_balances.size() != nodes_) {
       History(fmt::format("{} initial balances given for {} nodes",
                           run_.initial_balances.size(), nodes_));
       return false;
     }
-    std::vector<Clock> clock(nodes_, Clock(nodes_, 0));
-    // A node's clock just before its latest marker delivery: when that
-    // marker makes the node record, the cut lies before the marker's
-    // receipt (rule 1: the marker only triggers the record, and is sent
-    // after its sender's record, so it must count as outside the cut).
-    std::vector<Clock> before_marker(nodes_);
-    std::vector<Amount> balance = run_.initial_balances;
-    std::unordered_map<Seq, Clock> send_clock;  // of messages in flight
-    // Per channel, messages sent and not yet delivered, in send order.
-    std::vector<std::deque<Seq>> queue(net_.channel_count());
-
-    const auto& events = run_.events;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const sim::Event& e = events[i];
-      if (e.node >= nodes_) {
-        History(fmt::format("event {} names unknown node {}", i, e.node));
-        return false;
-      }
-      NodeId q = e.node;
-      if (e.kind == EventKind::kSend) {
-        if (e.channel >= net_.channel_count() ||
-            net_.channel(e.channel).from != q) {
-          History(
-              fmt::format("event {}: {} sends #{} on channel {}, which "
-                          "is not one of its outgoing channels",
-                          i, Name(q), e.seq, e.channel));
-          return false;
-        }
-        if (!message_at_.emplace(e.seq, messages_.size()).second) {
-          History(fmt::format("message #{} is sent twice", e.seq));
-          return false;
-        }
-        ++clock[q][q];
-        messages_.push_back(
-            MessageInfo{e.seq, e.channel, e.message, e.value, clock[q][q]});
-        send_clock.emplace(e.seq, clock[q]);
-        queue[e.channel].push_back(e.seq);
-        if (e.message == MessageKind::kTransfer &&
-            __builtin_sub_overflow(balance[q], e.value, &balance[q])) {
-          History(fmt::format("replaying {}'s balance overflows", Name(q)));
-          return false;
-        }
-      } else if (e.kind == EventKind::kDeliver) {
-        auto found = message_at_.find(e.seq);
-        if (found == message_at_.end()) {
-          History(fmt::format("event {} delivers message #{}, never sent", i,
-                              e.seq));
-          return false;
-        }
-        MessageInfo& m = messages_[found->second];
-        if (m.delivered()) {
-          History(fmt::format("message #{} is delivered twice", e.seq));
-          return false;
-        }
-        if (net_.channel(m.channel).to != q || e.channel != m.channel ||
-            e.message != m.kind || e.value != m.value) {
-          History(
-              fmt::format("event {} delivers {} to {}, but it was sent "
-                          "as something else or to another node",
-                          i, Describe(m), Name(q)));
-          return false;
-        }
-        std::deque<Seq>& waiting = queue[m.channel];
-        if (waiting.front() != m.seq) {
-          // Not fatal: every check below stays meaningful, and this names
-          // the reason the snapshot algorithm could not work.
-          History(fmt::format(
-              "channel {} is not FIFO: {} arrived while #{}, "
-              "sent earlier, was still waiting",
-              ChannelName(m.channel), Describe(m), waiting.front()));
-        }
-        waiting.erase(std::find(waiting.begin(), waiting.end(), m.seq));
-        if (m.kind == MessageKind::kMarker) before_marker[q] = clock[q];
-        const Clock& sent = send_clock.at(m.seq);
-        for (NodeId p = 0; p < nodes_; ++p) {
-          clock[q][p] = std::max(clock[q][p], sent[p]);
-        }
-        send_clock.erase(m.seq);
-        ++clock[q][q];
-        m.deliver_index = i;
-        m.deliver_local = clock[q][q];
-        if (m.kind == MessageKind::kTransfer &&
-            __builtin_add_overflow(balance[q], m.value, &balance[q])) {
-          History(fmt::format("replaying {}'s balance overflows", Name(q)));
-          return false;
-        }
-      } else if (e.kind == EventKind::kRecord) {
-        auto claim = first_claim_.find(e.snapshot);
-        if (claim == first_claim_.end()) continue;  // not claimed complete
-        CutPoint& cut = cuts_[claim->second][q];
-        if (++cut.records > 1) continue;
-        // A marker's delivery and the record it causes are one atomic step
-        // of the receiver, written back to back: a record right after the
-        // delivery of a marker of the same snapshot at the same node is that
-        // marker's effect. Any other marker of it received before the
-        // record stays inside the cut and is reported as crossing it.
-        const sim::Event* prev = i > 0 ? &events[i - 1] : nullptr;
-        bool triggered = prev != nullptr && prev->kind == EventKind::kDeliver &&
-                         prev->message == MessageKind::kMarker &&
-                         prev->node == q &&
-                         static_cast<SnapshotId>(prev->value) == e.snapshot;
-        cut.clock = triggered ? before_marker[q] : clock[q];
-        cut.inside = cut.clock[q];
-        cut.event_value = e.value;
-        cut.replayed = balance[q];
-      }
+    replay_.emplace(net_, run_.initial_balances);
+    nodes_timeline_.assign(nodes_, NodeTimeline{Clock(nodes_, 0), {}, 0});
+    for (std::size_t i = 0; i < run_.events.size(); ++i) {
+      const bank::Event& e = run_.events[i];
+      Anomaly a = replay_->Apply(e);
+      if (a != Anomaly::kNone && !Report(i, e, a)) return false;
+      std::visit(Overloaded{
+                     [&](const bank::Sent<bank::Transfer>& s) { OnSend(s.seq); },
+                     [&](const bank::Sent<bank::Marker>& s) { OnSend(s.seq); },
+                     [&](const bank::Delivered<bank::Transfer>& d) {
+                       OnDeliver(d.seq, /*marker=*/false);
+                     },
+                     [&](const bank::Delivered<bank::Marker>& d) {
+                       OnDeliver(d.seq, /*marker=*/true);
+                     },
+                     [&](const bank::Recorded& r) { OnRecord(i, r); },
+                     [](const auto&) {},
+                 },
+                 e);
+    }
+    for (const Flight& f : replay_->flights()) {
+      const Local& local = locals_.at(f.seq);
+      messages_.push_back(MessageInfo{&f, local.send, local.deliver});
     }
     return true;
+  }
+
+  // Names what is wrong with event i; false if the walk cannot go on.
+  bool Report(std::size_t i, const bank::Event& e, Anomaly a) {
+    Seq seq = std::visit(
+        Overloaded{[](const bank::Sent<bank::Transfer>& s) { return s.seq; },
+                   [](const bank::Sent<bank::Marker>& s) { return s.seq; },
+                   [](const bank::Delivered<bank::Transfer>& d) { return d.seq; },
+                   [](const bank::Delivered<bank::Marker>& d) { return d.seq; },
+                   [](const auto&) { return Seq{0}; }},
+        e);
+    switch (a) {
+      case Anomaly::kNone:
+        return true;
+      case Anomaly::kNotFifo: {
+        // Not fatal: every check below stays meaningful, and this names the
+        // reason the snapshot algorithm could not work.
+        const Flight& f = *replay_->Find(seq);
+        History(fmt::format(
+            "channel {} is not FIFO: {} arrived while #{}, sent earlier, was "
+            "still waiting",
+            ChannelName(f.channel), Describe(MessageInfo{&f}),
+            replay_->overtaken()));
+        return true;
+      }
+      case Anomaly::kUnknownNode:
+        History(fmt::format("event {} names an unknown node", i));
+        return false;
+      case Anomaly::kUnknownChannel:
+        History(fmt::format("event {} names an unknown channel", i));
+        return false;
+      case Anomaly::kSentTwice:
+        History(fmt::format("message #{} is sent twice", seq));
+        return false;
+      case Anomaly::kNeverSent:
+        History(fmt::format("event {} delivers message #{}, never sent", i, seq));
+        return false;
+      case Anomaly::kDeliveredTwice:
+        History(fmt::format("message #{} is delivered twice", seq));
+        return false;
+      case Anomaly::kNotAsSent:
+        History(fmt::format("event {} delivers {}, but it was sent as "
+                            "something else or on another channel",
+                            i, Describe(MessageInfo{replay_->Find(seq)})));
+        return false;
+      case Anomaly::kOverflow:
+        History(fmt::format("event {}: replaying a balance overflows", i));
+        return false;
+    }
+    return false;
+  }
+
+  void OnSend(Seq seq) {
+    NodeId self = net_.channel(replay_->Find(seq)->channel).from;
+    NodeTimeline& q = nodes_timeline_[self];
+    ++q.clock[self];
+    q.last_delivered = 0;  // a receipt followed by a send is no longer last
+    send_clock_.emplace(seq, q.clock);
+    locals_[seq].send = q.clock[self];
+  }
+
+  void OnDeliver(Seq seq, bool marker) {
+    NodeId self = net_.channel(replay_->Find(seq)->channel).to;
+    NodeTimeline& q = nodes_timeline_[self];
+    // Only a marker can cause a record, so only then is the clock kept.
+    if (marker) q.before_last_delivery = q.clock;
+    q.last_delivered = seq;
+    const Clock& sent = send_clock_.at(seq);
+    for (NodeId p = 0; p < nodes_; ++p) {
+      q.clock[p] = std::max(q.clock[p], sent[p]);
+    }
+    send_clock_.erase(seq);
+    ++q.clock[self];
+    locals_[seq].deliver = q.clock[self];
+  }
+
+  void OnRecord(std::size_t i, const bank::Recorded& r) {
+    auto claim = first_claim_.find(r.snapshot);
+    if (claim == first_claim_.end()) return;  // not claimed complete
+    CutPoint& cut = cuts_[claim->second][r.node];
+    if (++cut.records > 1) return;
+    const NodeTimeline& q = nodes_timeline_[r.node];
+    bool by_marker = r.cause.by_marker();
+    if (by_marker) {
+      // The cause is read, not guessed, but it must be true: the marker was
+      // of this snapshot and this node's last message event.
+      const Flight* marker = replay_->Find(r.cause.marker_seq());
+      if (marker == nullptr || q.last_delivered != marker->seq ||
+          !MessageInfo{marker}.IsMarkerOf(r.snapshot)) {
+        History(fmt::format(
+            "event {}: {} records for snapshot {} naming marker #{} as its "
+            "cause, which is not the marker of that snapshot it received last",
+            i, Name(r.node), r.snapshot, r.cause.marker_seq()));
+        by_marker = false;
+      }
+    }
+    cut.clock = by_marker ? q.before_last_delivery : q.clock;
+    cut.inside = cut.clock[r.node];
+    cut.replayed = replay_->balance(r.node);
   }
 
   bool Inside(const std::vector<CutPoint>& cut, NodeId n,
@@ -237,12 +264,12 @@ class Checker {
   }
   bool SentInside(const std::vector<CutPoint>& cut,
                   const MessageInfo& m) const {
-    return Inside(cut, net_.channel(m.channel).from, m.send_local);
+    return Inside(cut, net_.channel(m.channel()).from, m.send_local);
   }
   bool ReceivedInside(const std::vector<CutPoint>& cut,
                       const MessageInfo& m) const {
     return m.delivered() &&
-           Inside(cut, net_.channel(m.channel).to, m.deliver_local);
+           Inside(cut, net_.channel(m.channel()).to, m.deliver_local);
   }
 
   void CheckSnapshot(const SnapshotClaim& claim,
@@ -282,23 +309,17 @@ class Checker {
   // (b)
   void CheckBalances(const SnapshotClaim& claim,
                      const std::vector<CutPoint>& cut, bool shape_ok) {
+    if (!shape_ok) return;
     for (NodeId n = 0; n < nodes_; ++n) {
-      if (cut[n].event_value != cut[n].replayed) {
-        Snapshot(claim.id,
-                 fmt::format("{}'s record event holds ${} but its balance "
-                             "replayed from the history there is ${}",
-                             Name(n), cut[n].event_value, cut[n].replayed));
-      }
-      if (!shape_ok) continue;
       const std::optional<Amount>& claimed = claim.balances[n];
       if (!claimed) {
         Snapshot(claim.id,
                  fmt::format("{} claims no recorded balance", Name(n)));
       } else if (*claimed != cut[n].replayed) {
         Snapshot(claim.id,
-                 fmt::format("{} recorded ${} but its balance replayed from "
-                             "the history at its record is ${}",
-                             Name(n), *claimed, cut[n].replayed));
+                 fmt::format("{} recorded {} but its balance replayed from "
+                             "the history at its record is {}",
+                             Name(n), Money(*claimed), Money(cut[n].replayed)));
       }
     }
   }
@@ -319,7 +340,7 @@ class Checker {
     bool named = false;
     for (const MessageInfo& m : messages_) {
       if (ReceivedInside(cut, m) && !SentInside(cut, m)) {
-        const sim::ChannelInfo& ch = net_.channel(m.channel);
+        const sim::ChannelInfo& ch = net_.channel(m.channel());
         Snapshot(id, fmt::format("inconsistent cut: {} recorded the receipt "
                                  "of {} but {} recorded before sending it",
                                  Name(ch.to), Describe(m), Name(ch.from)));
@@ -343,14 +364,12 @@ class Checker {
         expected(net_.channel_count());
     std::vector<std::size_t> marker_delivered(net_.channel_count(), kNever);
     for (const MessageInfo& m : messages_) {
-      if (m.kind == MessageKind::kMarker &&
-          static_cast<SnapshotId>(m.value) == id &&
-          marker_delivered[m.channel] == kNever) {
-        marker_delivered[m.channel] = m.deliver_index;
+      if (m.IsMarkerOf(id) && marker_delivered[m.channel()] == kNever) {
+        marker_delivered[m.channel()] = m.deliver_index();
       }
-      if (m.kind == MessageKind::kTransfer && SentInside(cut, m) &&
+      if (m.flight->is_transfer() && SentInside(cut, m) &&
           !ReceivedInside(cut, m)) {
-        expected[m.channel].emplace_back(m.deliver_index, &m);
+        expected[m.channel()].emplace_back(m.deliver_index(), &m);
       }
     }
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
@@ -366,11 +385,11 @@ class Checker {
       std::sort(expected[c].begin(), expected[c].end(),
                 [](const auto& a, const auto& b) {
                   return a.first != b.first ? a.first < b.first
-                                            : a.second->seq < b.second->seq;
+                                            : a.second->seq() < b.second->seq();
                 });
       std::vector<Amount> amounts;
       for (const auto& [at, m] : expected[c]) {
-        amounts.push_back(m->value);
+        amounts.push_back(m->flight->amount());
         // With FIFO channels the marker, sent after the sender recorded,
         // cannot overtake a transfer sent before it.
         if (at == kNever) {
@@ -399,10 +418,7 @@ class Checker {
     const SnapshotId id = claim.id;
     std::vector<std::vector<const MessageInfo*>> markers(net_.channel_count());
     for (const MessageInfo& m : messages_) {
-      if (m.kind == MessageKind::kMarker &&
-          static_cast<SnapshotId>(m.value) == id) {
-        markers[m.channel].push_back(&m);
-      }
+      if (m.IsMarkerOf(id)) markers[m.channel()].push_back(&m);
     }
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
       if (markers[c].size() != 1) {
@@ -416,23 +432,23 @@ class Checker {
       if (SentInside(cut, marker)) {
         Snapshot(id, fmt::format("{} sent its marker on {} (#{}) before "
                                  "recording",
-                                 Name(from), ChannelName(c), marker.seq));
+                                 Name(from), ChannelName(c), marker.seq()));
       }
       if (!marker.delivered()) {
         Snapshot(id, fmt::format("the marker on {} (#{}) was never delivered",
-                                 ChannelName(c), marker.seq));
+                                 ChannelName(c), marker.seq()));
       }
     }
     // Rule 1: after recording, the marker goes out on a channel before
     // anything else does.
     for (const MessageInfo& m : messages_) {
-      if (markers[m.channel].size() != 1 || SentInside(cut, m)) continue;
-      const MessageInfo& marker = *markers[m.channel].front();
-      if (m.seq < marker.seq) {
+      if (markers[m.channel()].size() != 1 || SentInside(cut, m)) continue;
+      const MessageInfo& marker = *markers[m.channel()].front();
+      if (m.seq() < marker.seq()) {
         Snapshot(id, fmt::format("{} sent {} on {} after recording but before "
                                  "the marker",
-                                 Name(net_.channel(m.channel).from),
-                                 Describe(m), ChannelName(m.channel)));
+                                 Name(net_.channel(m.channel()).from),
+                                 Describe(m), ChannelName(m.channel())));
       }
     }
     if (claim.markers_sent != net_.channel_count()) {
@@ -467,37 +483,46 @@ class Checker {
     }
     if (sum != bank_total) {
       Snapshot(claim.id,
-               fmt::format("money is not conserved: recorded balances ${} + "
-                           "channel states ${} = ${}, but the bank holds ${}",
-                           balances, channels, sum, bank_total));
+               fmt::format("money is not conserved: recorded balances {} + "
+                           "channel states {} = {}, but the bank holds {}",
+                           Money(balances), Money(channels), Money(sum),
+                           Money(bank_total)));
     }
     if (claim.total && *claim.total != sum) {
-      Snapshot(claim.id, fmt::format("claims a total of ${}, but its records "
-                                     "add up to ${}",
-                                     *claim.total, sum));
+      Snapshot(claim.id, fmt::format("claims a total of {}, but its records "
+                                     "add up to {}",
+                                     Money(*claim.total), Money(sum)));
     }
   }
 
+  struct Local {
+    std::uint32_t send = 0;
+    std::uint32_t deliver = 0;
+  };
+
   const RunRecord& run_;
-  const sim::Network& net_;
+  const sim::Topology& net_;
   const std::uint32_t nodes_;
   CheckReport report_;
   std::unordered_map<SnapshotId, std::size_t> first_claim_;
   std::vector<std::vector<CutPoint>> cuts_;  // by claim, then node
-  std::vector<MessageInfo> messages_;        // in send order
-  std::unordered_map<Seq, std::size_t> message_at_;
+  std::optional<bank::Replay> replay_;
+  std::vector<NodeTimeline> nodes_timeline_;
+  std::unordered_map<Seq, Clock> send_clock_;  // of messages in flight
+  std::unordered_map<Seq, Local> locals_;
+  std::vector<MessageInfo> messages_;  // in send order, after the walk
 };
 
 }  // namespace
 
 CheckReport CheckRun(const RunRecord& run) {
-  assert(run.network != nullptr);
+  assert(run.topology != nullptr);
   return Checker(run).Run();
 }
 
 std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
   std::vector<SnapshotClaim> claims;
-  const sim::Network& net = bank.network();
+  const sim::Topology& net = bank.network();
   for (const bank::SnapshotInfo& s : bank.snapshots()) {
     if (!s.complete) continue;
     SnapshotClaim claim;
@@ -517,8 +542,8 @@ std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
 
 RunRecord RunOf(const bank::Bank& bank) {
   RunRecord run;
-  run.events = bank.network().history().events();
-  run.network = &bank.network();
+  run.events = bank.history().events();
+  run.topology = &bank.network();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     run.initial_balances.push_back(bank.initial_balance(n));
     run.names.push_back(bank.name(n));
@@ -529,7 +554,7 @@ RunRecord RunOf(const bank::Bank& bank) {
 
 CheckReport CheckSnapshots(const bank::Bank& bank) {
   RunRecord run = RunOf(bank);
-  if (!bank.network().history().enabled() && !run.claims.empty()) {
+  if (!bank.history().enabled() && !run.claims.empty()) {
     CheckReport report;
     report.problems.push_back(
         "history: the bank keeps no history, so its snapshots cannot be "

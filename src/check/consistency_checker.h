@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bank/bank.h"
-#include "sim/history.h"
+#include "bank/history.h"
 #include "sim/network.h"
 
 namespace cutline::check {
@@ -39,8 +39,8 @@ struct SnapshotClaim {
 // Everything the checker reads. Nothing here is derived from the agents
 // except `claims`.
 struct RunRecord {
-  std::span<const sim::Event> events;     // the whole history, in order
-  const sim::Network* network = nullptr;  // its topology only; REQUIRES set
+  std::span<const bank::Event> events;     // the whole history, in order
+  const sim::Topology* topology = nullptr;  // REQUIRES set
   std::vector<bank::Amount> initial_balances;  // by NodeId
   // For messages; a node without a name is written "#<id>".
   std::vector<std::string> names;
@@ -50,16 +50,21 @@ struct RunRecord {
 
 // Checks every claimed snapshot against the history:
 //  a. the records form a consistent cut (vector clocks): nothing received
-//     inside the cut was sent outside it;
-//  b. each recorded balance (in the kRecord event and in the claim) equals
-//     the balance replayed from the history at that point;
+//     inside the cut was sent outside it; a record caused by a marker cuts
+//     just before that marker's receipt, and its cause must be the marker
+//     its node received in its last message event;
+//  b. each claimed recorded balance equals the balance replayed from the
+//     history at the record;
 //  c. each channel's claimed state is closed and is exactly the transfers
 //     sent inside the cut and received outside it, in delivery order;
 //  d. recorded balances plus channel states add up to the initial total;
 //  e. exactly one marker of the snapshot went over each channel, after its
 //     sender recorded and before anything else on that channel.
-// Also reports a malformed history (unknown seq, double delivery, a channel
-// that is not FIFO), after which the snapshots are not checked.
+// Also reports a malformed history: an event naming what does not exist, a
+// message sent or delivered twice, or delivered as something else (after
+// which the snapshots are not checked); a channel that is not FIFO, or a
+// record whose cause is not its node's last message event (which are only
+// named).
 // Thread safe: reads its input only.
 CheckReport CheckRun(const RunRecord& run);
 

@@ -17,13 +17,13 @@ namespace {
 
 using bank::Amount;
 using bank::Bank;
-using sim::Event;
-using sim::EventKind;
-using sim::MessageKind;
+using bank::Cause;
+using bank::Event;
 using sim::NodeId;
 using sim::Seq;
 using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::UnorderedElementsAre;
 
@@ -43,11 +43,11 @@ bank::Config Branches(int n, Amount balance = 100) {
 Bank MakeBank(const bank::Config& config) {
   std::optional<Bank> bank;
   Status s = Bank::Create(config, &bank);
-  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(s.ok()) << CodeName(s.code());
   return std::move(*bank);
 }
 
-void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << s.message(); }
+void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << CodeName(s.code()); }
 
 // ---------------------------------------------------------------------------
 // Honest runs.
@@ -161,8 +161,8 @@ TEST_F(TamperedClaimTest, MissingTransferInAChannel) {
   claim().channels[p2p1_].transfers = {40};
   EXPECT_THAT(
       Problems(),
-      ElementsAre("snapshot 1: channel P2->P1 recorded [40] but expected "
-                  "[40, 10]",
+      ElementsAre("snapshot 1: channel P2->P1 recorded [$40] but expected "
+                  "[$40, $10]",
                   "snapshot 1: money is not conserved: recorded balances $250 "
                   "+ channel states $40 = $290, but the bank holds $300",
                   "snapshot 1: claims a total of $300, but its records add up "
@@ -173,7 +173,7 @@ TEST_F(TamperedClaimTest, TransfersInTheWrongOrder) {
   // The total is right: only the order check can catch this.
   claim().channels[p2p1_].transfers = {10, 40};
   EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2->P1 recorded "
-                                      "[10, 40] but expected [40, 10]"));
+                                      "[$10, $40] but expected [$40, $10]"));
 }
 
 TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
@@ -182,8 +182,8 @@ TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
             claim().channels[p3p1].transfers);
   EXPECT_THAT(Problems(),
               ElementsAre("snapshot 1: channel P2->P1 recorded [] but "
-                          "expected [40, 10]",
-                          "snapshot 1: channel P3->P1 recorded [40, 10] but "
+                          "expected [$40, $10]",
+                          "snapshot 1: channel P3->P1 recorded [$40, $10] but "
                           "expected []"));
 }
 
@@ -198,13 +198,32 @@ TEST_F(TamperedClaimTest, WrongRecordedBalance) {
                        "$300"));
 }
 
-TEST_F(TamperedClaimTest, WrongBalanceInTheRecordEvent) {
+// A record's cause is read, not guessed, so the checker must not take it on
+// trust: P3 recorded on P1's marker, and its record now claims to have been
+// started by P3 itself. Its cut point moves past the marker's receipt, which
+// then crosses the cut backwards.
+TEST_F(TamperedClaimTest, RecordClaimingTheWrongCause) {
   for (Event& e : events_) {
-    if (e.kind == EventKind::kRecord && e.node == kP3) e.value = 90;
+    auto* r = std::get_if<bank::Recorded>(&e);
+    if (r != nullptr && r->node == kP3) r->cause = Cause::Start();
   }
   EXPECT_THAT(Problems(),
-              ElementsAre("snapshot 1: P3's record event holds $90 but its "
-                          "balance replayed from the history there is $100"));
+              ElementsAre("snapshot 1: inconsistent cut: P3 recorded the "
+                          "receipt of message #4 (marker of snapshot 1 from "
+                          "P1) but P1 recorded before sending it"));
+}
+
+// And a record naming a marker its node did not just receive is named as
+// such (the cut is then taken at the record itself).
+TEST_F(TamperedClaimTest, RecordNamingAMarkerItDidNotReceive) {
+  for (Event& e : events_) {
+    auto* r = std::get_if<bank::Recorded>(&e);
+    if (r != nullptr && r->node == kP3) r->cause = Cause::ByMarker(3);
+  }
+  EXPECT_THAT(Problems(),
+              Contains(HasSubstr("P3 records for snapshot 1 naming marker #3 "
+                                 "as its cause, which is not the marker of "
+                                 "that snapshot it received last")));
 }
 
 TEST_F(TamperedClaimTest, MissingBalance) {
@@ -253,29 +272,30 @@ TEST_F(TamperedClaimTest, ClaimForASnapshotThatNobodyRecorded) {
 
 class Script {
  public:
-  explicit Script(const sim::Network& net) : net_(net) {}
+  explicit Script(const sim::Topology& net) : net_(net) {}
 
   Seq Transfer(NodeId from, NodeId to, Amount amount) {
-    return Send(from, to, MessageKind::kTransfer, amount);
+    return Send(from, to, bank::Transfer{amount});
   }
   Seq Marker(NodeId from, NodeId to, SnapshotId id) {
-    return Send(from, to, MessageKind::kMarker, static_cast<std::int64_t>(id));
+    return Send(from, to, bank::Marker{id});
   }
   void Deliver(Seq seq) {
-    Event e = sent_.at(seq);
-    e.kind = EventKind::kDeliver;
-    e.node = net_.channel(e.channel).to;
-    events.push_back(e);
+    const auto& [channel, payload] = sent_.at(seq);
+    if (const auto* t = std::get_if<bank::Transfer>(&payload)) {
+      events.push_back(bank::Delivered<bank::Transfer>{seq, channel, *t});
+    } else {
+      events.push_back(bank::Delivered<bank::Marker>{
+          seq, channel, std::get<bank::Marker>(payload)});
+    }
   }
-  void Record(NodeId n, SnapshotId id, Amount balance) {
-    events.push_back(Event{.kind = EventKind::kRecord,
-                           .node = n,
-                           .value = balance,
-                           .snapshot = id});
+  // A record; what was recorded is the claim's business, not the event's.
+  void Record(NodeId n, SnapshotId id, Cause cause = Cause::Start()) {
+    events.push_back(bank::Recorded{id, cause, n});
   }
   // Rule 1 done right: record, then a marker on every outgoing channel.
-  void RecordAndMark(NodeId n, SnapshotId id, Amount balance) {
-    Record(n, id, balance);
+  void RecordAndMark(NodeId n, SnapshotId id, Cause cause = Cause::Start()) {
+    Record(n, id, cause);
     for (sim::ChannelId c : net_.Outgoing(n)) Marker(n, net_.channel(c).to, id);
   }
 
@@ -289,28 +309,28 @@ class Script {
   std::vector<Event> events;
 
  private:
-  Seq Send(NodeId from, NodeId to, MessageKind kind, std::int64_t value) {
+  Seq Send(NodeId from, NodeId to, const bank::Payload& payload) {
     Seq seq = next_++;
-    Event e{.kind = EventKind::kSend,
-            .message = kind,
-            .node = from,
-            .channel = net_.Find(from, to),
-            .seq = seq,
-            .value = value};
-    events.push_back(e);
-    sent_[seq] = e;
+    sim::ChannelId c = net_.Find(from, to);
+    if (const auto* t = std::get_if<bank::Transfer>(&payload)) {
+      events.push_back(bank::Sent<bank::Transfer>{seq, c, *t});
+    } else {
+      events.push_back(
+          bank::Sent<bank::Marker>{seq, c, std::get<bank::Marker>(payload)});
+    }
+    sent_[seq] = {c, payload};
     return seq;
   }
 
-  const sim::Network& net_;
+  const sim::Topology& net_;
   Seq next_ = 1;
-  std::map<Seq, Event> sent_;
+  std::map<Seq, std::pair<sim::ChannelId, bank::Payload>> sent_;
 };
 
 class ScriptedTest : public ::testing::Test {
  protected:
   explicit ScriptedTest(std::uint32_t nodes = 2)
-      : net_(nodes, sim::Network::Complete(nodes), 0), script_(net_) {
+      : net_(nodes, sim::Topology::Complete(nodes)), script_(net_) {
     for (NodeId n = 0; n < nodes; ++n) {
       run_.initial_balances.push_back(100);
       run_.names.push_back("P" + std::to_string(n + 1));
@@ -335,31 +355,31 @@ class ScriptedTest : public ::testing::Test {
 
   std::vector<std::string> Problems() {
     run_.events = script_.events;
-    run_.network = &net_;
+    run_.topology = &net_;
     return CheckRun(run_).problems;
   }
 
-  sim::Network net_;
+  sim::Topology net_;
   Script script_;
   RunRecord run_;
 };
 
 TEST_F(ScriptedTest, HandWrittenCorrectRunPasses) {
   Seq t = script_.Transfer(kP1, kP2, 30);  // P1: 70
-  script_.RecordAndMark(kP2, 1, 100);      // marker #2 to P1
+  script_.RecordAndMark(kP2, 1);           // marker #2 to P1
   script_.Deliver(t);                      // recorded in P1->P2: P2 130
   script_.Deliver(2);                      // P1 records on the marker
-  script_.RecordAndMark(kP1, 1, 70);       // marker #3 to P2
+  script_.RecordAndMark(kP1, 1, Cause::ByMarker(2));  // marker #3 to P2
   script_.Deliver(3);
   Claim(1, {70, 100}, {{{kP1, kP2}, {30}}});
   EXPECT_THAT(Problems(), IsEmpty());
 }
 
 TEST_F(ScriptedTest, RecordThatIgnoresTheFirstMarker) {
-  script_.RecordAndMark(kP1, 1, 100);  // marker #1 to P2
-  script_.Deliver(1);                  // P2 should record here, does not
+  script_.RecordAndMark(kP1, 1);  // marker #1 to P2
+  script_.Deliver(1);             // P2 should record here, does not
   Seq t = script_.Transfer(kP2, kP1, 10);
-  script_.RecordAndMark(kP2, 1, 90);  // marker #3 to P1
+  script_.RecordAndMark(kP2, 1);  // marker #3 to P1
   script_.Deliver(t);
   script_.Deliver(3);
   Claim(1, {100, 90}, {{{kP2, kP1}, {10}}});
@@ -370,12 +390,12 @@ TEST_F(ScriptedTest, RecordThatIgnoresTheFirstMarker) {
 }
 
 TEST_F(ScriptedTest, TransferSentAfterRecordingButBeforeTheMarker) {
-  script_.Record(kP1, 1, 100);
+  script_.Record(kP1, 1);
   Seq t = script_.Transfer(kP1, kP2, 10);  // #1: should come after #2
   script_.Marker(kP1, kP2, 1);             // #2
   script_.Deliver(t);                      // P2: 110
   script_.Deliver(2);
-  script_.RecordAndMark(kP2, 1, 110);  // #3
+  script_.RecordAndMark(kP2, 1, Cause::ByMarker(2));  // #3
   script_.Deliver(3);
   Claim(1, {100, 110});
   EXPECT_THAT(
@@ -390,9 +410,9 @@ TEST_F(ScriptedTest, TransferSentAfterRecordingButBeforeTheMarker) {
 
 TEST_F(ScriptedTest, MarkerSentBeforeRecording) {
   script_.Marker(kP1, kP2, 1);  // #1
-  script_.Record(kP1, 1, 100);
+  script_.Record(kP1, 1);
   script_.Deliver(1);
-  script_.RecordAndMark(kP2, 1, 100);  // #2
+  script_.RecordAndMark(kP2, 1, Cause::ByMarker(1));  // #2
   script_.Deliver(2);
   Claim(1, {100, 100});
   EXPECT_THAT(Problems(), ElementsAre("snapshot 1: P1 sent its marker on "
@@ -400,11 +420,11 @@ TEST_F(ScriptedTest, MarkerSentBeforeRecording) {
 }
 
 TEST_F(ScriptedTest, MarkersMissingDuplicatedOrUndelivered) {
-  script_.Record(kP1, 1, 100);
+  script_.Record(kP1, 1);
   script_.Marker(kP1, kP2, 1);  // #1
   script_.Marker(kP1, kP2, 1);  // #2: one too many
   script_.Deliver(1);
-  script_.Record(kP2, 1, 100);  // and no marker back to P1
+  script_.Record(kP2, 1, Cause::ByMarker(1));  // and no marker back to P1
   Claim(1, {100, 100});
   EXPECT_THAT(Problems(),
               ElementsAre("snapshot 1: 2 markers went over channel P1->P2, "
@@ -414,17 +434,17 @@ TEST_F(ScriptedTest, MarkersMissingDuplicatedOrUndelivered) {
 }
 
 TEST_F(ScriptedTest, MarkerNeverDelivered) {
-  script_.RecordAndMark(kP1, 1, 100);  // #1
+  script_.RecordAndMark(kP1, 1);  // #1
   script_.Deliver(1);
-  script_.RecordAndMark(kP2, 1, 100);  // #2, left in flight
+  script_.RecordAndMark(kP2, 1, Cause::ByMarker(1));  // #2, left in flight
   Claim(1, {100, 100});
   EXPECT_THAT(Problems(), ElementsAre("snapshot 1: the marker on P2->P1 (#2) "
                                       "was never delivered"));
 }
 
 TEST_F(ScriptedTest, NodeThatNeverRecordedOrRecordedTwice) {
-  script_.RecordAndMark(kP1, 1, 100);
-  script_.Record(kP1, 1, 100);
+  script_.RecordAndMark(kP1, 1);
+  script_.Record(kP1, 1);
   Claim(1, {100, 100});
   EXPECT_THAT(Problems(),
               ElementsAre("snapshot 1: P1 recorded its state 2 times",
@@ -435,9 +455,9 @@ TEST_F(ScriptedTest, NodeThatNeverRecordedOrRecordedTwice) {
 // sent before it, the transfer is in neither the balance nor the channel.
 TEST_F(ScriptedTest, MarkerOvertakingATransfer) {
   Seq t = script_.Transfer(kP1, kP2, 10);  // #1, P1: 90
-  script_.RecordAndMark(kP1, 1, 90);       // #2
+  script_.RecordAndMark(kP1, 1);           // #2
   script_.Deliver(2);
-  script_.RecordAndMark(kP2, 1, 100);  // #3
+  script_.RecordAndMark(kP2, 1, Cause::ByMarker(2));  // #3
   script_.Deliver(t);
   script_.Deliver(3);
   Claim(1, {90, 100});
@@ -448,14 +468,13 @@ TEST_F(ScriptedTest, MarkerOvertakingATransfer) {
                   "still waiting",
                   "snapshot 1: message #1 ($10 from P1) was sent on P1->P2 "
                   "before P1 recorded but arrived after the channel's marker",
-                  "snapshot 1: channel P1->P2 recorded [] but expected [10]",
+                  "snapshot 1: channel P1->P2 recorded [] but expected [$10]",
                   "snapshot 1: money is not conserved: recorded balances $190 "
                   "+ channel states $0 = $190, but the bank holds $200"));
 }
 
 TEST_F(ScriptedTest, MalformedHistories) {
-  script_.events.push_back(
-      Event{.kind = EventKind::kDeliver, .node = kP2, .channel = 0, .seq = 5});
+  script_.events.push_back(bank::Delivered<bank::Transfer>{5, 0, {10}});
   EXPECT_THAT(Problems(), ElementsAre("history: event 0 delivers message #5, "
                                       "never sent"));
 
@@ -466,15 +485,20 @@ TEST_F(ScriptedTest, MalformedHistories) {
   EXPECT_THAT(Problems(),
               ElementsAre("history: message #1 is delivered twice"));
 
-  script_.events = {Event{.kind = EventKind::kRead, .node = 7}};
-  EXPECT_THAT(Problems(), ElementsAre("history: event 0 names unknown node 7"));
+  script_.events = {bank::Read{100, 7}};
+  EXPECT_THAT(Problems(), ElementsAre("history: event 0 names an unknown node"));
+
+  script_.events = {bank::Sent<bank::Transfer>{1, 9, {10}}};
+  EXPECT_THAT(Problems(),
+              ElementsAre("history: event 0 names an unknown channel"));
 
   script_.Clear();
-  script_.Transfer(kP1, kP2, 10);
-  script_.events[0].node = kP2;  // sent by the wrong end of the channel
-  EXPECT_THAT(Problems(), ElementsAre("history: event 0: P2 sends #1 on "
-                                      "channel 0, which is not one of its "
-                                      "outgoing channels"));
+  t = script_.Transfer(kP1, kP2, 10);
+  script_.events.push_back(bank::Delivered<bank::Transfer>{t, 0, {11}});
+  EXPECT_THAT(Problems(),
+              ElementsAre("history: event 1 delivers message #1 ($10 from "
+                          "P1), but it was sent as something else or on "
+                          "another channel"));
 }
 
 // The naive reader's cut, judged as if it were a snapshot: the checker must
@@ -493,10 +517,10 @@ class NaiveCutTest : public ::testing::Test {
     claim.markers_sent = bank_.network().channel_count();
     claim.balances.resize(bank_.branch_count());
     for (Event& e : events_) {
-      if (e.kind != EventKind::kRead) continue;
-      e.kind = EventKind::kRecord;
-      e.snapshot = 1;
-      claim.balances[e.node] = e.value;
+      const auto* read = std::get_if<bank::Read>(&e);
+      if (read == nullptr) continue;
+      claim.balances[read->node] = read->balance;
+      e = bank::Recorded{1, Cause::Start(), read->node};
     }
     claim.channels.resize(bank_.network().channel_count());
     for (auto& r : claim.channels) r.state = ChannelRecording::kClosed;
@@ -538,7 +562,7 @@ TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
   Ok(bank_.Drain());
   EXPECT_THAT(Problems(),
               UnorderedElementsAre(
-                  "snapshot 1: channel P1->P2 recorded [] but expected [30]",
+                  "snapshot 1: channel P1->P2 recorded [] but expected [$30]",
                   "snapshot 1: money is not conserved: recorded balances $270 "
                   "+ channel states $0 = $270, but the bank holds $300"));
 }

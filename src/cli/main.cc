@@ -11,10 +11,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "bank/money.h"
 #include "check/consistency_checker.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
+#include "scenario/teller.h"
 #include "scenario/text_output.h"
 #include "cli/runtime_commands.h"
 #include "server/server.h"
@@ -22,9 +24,10 @@
 
 namespace {
 
-using cutline::Lang;
+using cutline::scenario::Lang;
 using cutline::Status;
 using cutline::scenario::Runner;
+using cutline::scenario::Teller;
 
 constexpr int kUsageError = 2;
 
@@ -59,32 +62,38 @@ bool ReadInput(const std::string& path, std::string* out) {
 
 Lang ParseLang(const std::string& s) { return s == "ja" ? Lang::kJa : Lang::kEn; }
 
-// Runs a scenario; on error prints it and returns false.
-bool RunScenario(const std::string& text, Runner* runner,
+// Runs a scenario; on error prints it (in `lang`) and returns false.
+bool RunScenario(const std::string& text, Runner* runner, Lang lang,
                  const std::function<void(const cutline::scenario::StepResult&)>&
                      on_step = {}) {
   Status s = runner->RunText(text, on_step);
-  if (!s.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", s.message(runner->lang()));
-    return false;
+  if (s.ok() && runner->bank() == nullptr) {
+    s = Status::Error(cutline::Code::kNoNetwork);
   }
-  if (runner->bank() == nullptr) {
-    fmt::print(stderr, "cutline: error: the scenario has no network command\n");
+  if (!s.ok()) {
+    fmt::print(stderr, "cutline: error: {}\n", cutline::scenario::Message(s, lang));
     return false;
   }
   return true;
 }
 
-void PrintStep(const cutline::scenario::StepResult& step) {
-  fmt::print("{}\n", step.command);
-  for (const std::string& line : step.log) fmt::print("  {}\n", line);
-}
-
 int RunCommand(const std::string& path, const std::string& format, Lang lang) {
   std::string text;
   if (!ReadInput(path, &text)) return kUsageError;
-  Runner runner(lang);
-  bool ok = RunScenario(text, &runner, format == "text" ? PrintStep : nullptr);
+  Runner runner;
+  Teller teller(lang);
+  // The text format tells each step as it runs, so that the steps before an
+  // error are printed too.
+  std::function<void(const cutline::scenario::StepResult&)> print_step;
+  if (format == "text") {
+    print_step = [&](const cutline::scenario::StepResult& step) {
+      fmt::print("{}\n", step.command);
+      for (const std::string& line : teller.Tell(runner)) {
+        fmt::print("  {}\n", line);
+      }
+    };
+  }
+  bool ok = RunScenario(text, &runner, lang, print_step);
   if (!ok) return kUsageError;
   if (format == "json") {
     fmt::print("{}\n", cutline::scenario::Dump(cutline::scenario::StateJson(*runner.bank()), 2));
@@ -103,7 +112,7 @@ int CheckCommand(const std::string& path) {
   std::string text;
   if (!ReadInput(path, &text)) return kUsageError;
   Runner runner;
-  if (!RunScenario(text, &runner)) return kUsageError;
+  if (!RunScenario(text, &runner, Lang::kEn)) return kUsageError;
   const cutline::bank::Bank& bank = *runner.bank();
   cutline::check::CheckReport report = cutline::check::CheckSnapshots(bank);
   for (const std::string& problem : report.problems) {
@@ -117,9 +126,9 @@ int CheckCommand(const std::string& path) {
   if (report.ok()) {
     fmt::print(
         "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
-        "states, total ${} conserved\n",
+        "states, total {} conserved\n",
         report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
-        bank.total());
+        cutline::bank::Money(bank.total()));
     return 0;
   }
   return 1;
@@ -129,21 +138,22 @@ int DemoCommand(int id, Lang lang) {
   const cutline::scenario::Demo* demo = cutline::scenario::FindDemo(id);
   const bool ja = lang == Lang::kJa;
   fmt::print("{} {}: {}\n", ja ? "デモ" : "Demo", id, demo->title.in(lang));
-  Runner runner(lang);
+  Runner runner;
+  Teller teller(lang);
   Status s = runner.Execute(cutline::scenario::PresetScenario(*demo), 1);
   if (!s.ok()) return 1;  // the presets are constants; cannot fail
-  fmt::print("{}\n\n", runner.steps().back().log.front());
+  fmt::print("{}\n\n", teller.Tell(runner).front());
   int line = 2;
   for (const auto& step : demo->steps) {
     s = runner.Execute(step.command, line);
     if (!s.ok()) {
       fmt::print(stderr, "cutline: internal error in demo {}: {}\n", id,
-                 s.message());
+                 cutline::scenario::Message(s, Lang::kEn));
       return 1;
     }
     fmt::print("{} {}: {}\n", ja ? "ステップ" : "Step", line - 1, step.command);
     fmt::print("  {}\n", step.caption.in(lang));
-    for (const std::string& l : runner.steps().back().log) {
+    for (const std::string& l : teller.Tell(runner)) {
       fmt::print("  - {}\n", l);
     }
     fmt::print("\n");
@@ -158,7 +168,7 @@ int DemoCommand(int id, Lang lang) {
 
 int LabCommand(Lang lang) {
   const auto* demo = cutline::scenario::FindDemo(cutline::scenario::kLabDemoId);
-  Runner runner(lang);
+  Runner runner;
   Status s = runner.RunText(cutline::scenario::DemoScenario(*demo));
   if (!s.ok()) return 1;
   fmt::print("{}", cutline::scenario::LabBlock(*runner.bank(), lang).value_or(""));

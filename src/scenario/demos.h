@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "bank/status.h"
+#include "scenario/messages.h"
 
 namespace cutline::scenario {
 

@@ -3,7 +3,7 @@
 #include "scenario/json_output.h"
 
 #include "bank/cuts.h"
-#include "scenario/text_output.h"
+#include "base/overloaded.h"
 
 namespace cutline::scenario {
 
@@ -32,8 +32,8 @@ json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
   return json{{"seq", m.seq},
               {"from", bank.name(m.from)},
               {"to", bank.name(m.to)},
-              {"kind", m.kind == sim::MessageKind::kTransfer ? "transfer" : "marker"},
-              {"amount", m.amount}};
+              {"kind", m.is_transfer() ? "transfer" : "marker"},
+              {"amount", m.amount()}};
 }
 
 // The naive reader's table, in the order branches were first read.
@@ -48,6 +48,16 @@ json ReadsJson(const bank::Bank& bank) {
 }  // namespace
 
 json StateJson(const bank::Bank& bank) {
+  if (!bank.history().enabled()) return StateJson(bank, nullptr);
+  bank::Replay replay = bank::Replay::Of(bank);
+  return StateJson(bank, &replay);
+}
+
+json NaiveJson(const bank::Bank& bank) {
+  return NaiveJson(bank, bank::Replay::Of(bank));
+}
+
+json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   const auto& net = bank.network();
   json out = json::object();
   json branches = json::array();
@@ -59,11 +69,13 @@ json StateJson(const bank::Bank& bank) {
   for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
     const auto& ch = net.channel(c);
     json queue = json::array();
-    net.ForEachQueued(c, [&](const sim::Message& m) {
-      if (m.kind == sim::MessageKind::kTransfer) {
-        queue.push_back({{"kind", "transfer"}, {"amount", m.value}, {"seq", m.seq}});
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+        queue.push_back({{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}});
       } else {
-        queue.push_back({{"kind", "marker"}, {"snapshot", m.value}, {"seq", m.seq}});
+        queue.push_back({{"kind", "marker"},
+                         {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
+                         {"seq", m.seq}});
       }
     });
     channels.push_back(
@@ -101,9 +113,10 @@ json StateJson(const bank::Bank& bank) {
     if (s.complete) snapshot["total"] = bank.SnapshotTotal(s.id);
     snapshot["parts_done"] = parts_done;
     snapshot["markers_expected"] = net.channel_count();
-    if (net.history().enabled()) {
+    if (replay) {
       json backward = json::array();
-      for (const auto& m : bank::BackwardAcross(bank, bank::SnapshotCut(bank, s.id))) {
+      for (const auto& m : bank::BackwardAcross(
+               bank, *replay, bank::SnapshotCut(bank, *replay, s.id))) {
         backward.push_back(MessageJson(bank, m));
       }
       snapshot["backward"] = backward;
@@ -125,8 +138,8 @@ json StateJson(const bank::Bank& bank) {
   return out;
 }
 
-json NaiveJson(const bank::Bank& bank) {
-  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank);
+json NaiveJson(const bank::Bank& bank, const bank::Replay& replay) {
+  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, replay);
   auto list = [&](const std::vector<bank::CrossingMessage>& ms) {
     json arr = json::array();
     for (const auto& m : ms) arr.push_back(MessageJson(bank, m));
@@ -142,90 +155,106 @@ json NaiveJson(const bank::Bank& bank) {
               {"backward", list(a.backward)}};
 }
 
-json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
+namespace {
+
+// The keys of one event after "i", "step" and "branch".
+void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
+                 bank::ChannelId c, const bank::Payload& what, json& j) {
+  const auto& ch = bank.network().channel(c);
+  j["kind"] = kind;
+  j["seq"] = seq;
+  j["from"] = bank.name(ch.from);
+  j["to"] = bank.name(ch.to);
+  if (const auto* t = std::get_if<bank::Transfer>(&what)) {
+    j["message"] = "transfer";
+    j["amount"] = t->amount;
+  } else {
+    j["message"] = "marker";
+    j["snapshot"] = std::get<bank::Marker>(what).snapshot;
+  }
+}
+
+// The branch an event happened at.
+NodeId Where(const bank::Bank& bank, const bank::Event& e) {
   const auto& net = bank.network();
-  const auto& events = net.history().events();
+  return std::visit(
+      Overloaded{
+          [&](const bank::Sent<bank::Transfer>& s) { return net.channel(s.channel).from; },
+          [&](const bank::Sent<bank::Marker>& s) { return net.channel(s.channel).from; },
+          [&](const bank::Delivered<bank::Transfer>& d) { return net.channel(d.channel).to; },
+          [&](const bank::Delivered<bank::Marker>& d) { return net.channel(d.channel).to; },
+          [&](const bank::Closed& c) { return net.channel(c.channel).to; },
+          [](const auto& other) { return other.node; },
+      },
+      e);
+}
+
+json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
+  std::visit(
+      Overloaded{
+          [&](const bank::Sent<bank::Transfer>& s) {
+            MessageKeys(bank, "send", s.seq, s.channel, s.what, j);
+          },
+          [&](const bank::Sent<bank::Marker>& s) {
+            MessageKeys(bank, "send", s.seq, s.channel, s.what, j);
+          },
+          [&](const bank::Delivered<bank::Transfer>& d) {
+            MessageKeys(bank, "deliver", d.seq, d.channel, d.what, j);
+          },
+          [&](const bank::Delivered<bank::Marker>& d) {
+            MessageKeys(bank, "deliver", d.seq, d.channel, d.what, j);
+          },
+          [&](const bank::Recorded& r) {
+            j["kind"] = "record";
+            j["snapshot"] = r.snapshot;
+            j["balance"] = bank.RecordedBalance(r.node, r.snapshot).value_or(0);
+            j["cause"] = r.cause.by_marker() ? "marker" : "start";
+            if (r.cause.by_marker()) j["marker_seq"] = r.cause.marker_seq();
+          },
+          [&](const bank::Read& r) {
+            j["kind"] = "read";
+            j["balance"] = r.balance;
+          },
+          [&](const bank::Closed& c) {
+            const auto& ch = bank.network().channel(c.channel);
+            j["kind"] = "close";
+            j["snapshot"] = c.snapshot;
+            j["from"] = bank.name(ch.from);
+            j["to"] = bank.name(ch.to);
+          },
+          [&](const bank::PartDone& p) {
+            j["kind"] = "part_done";
+            j["snapshot"] = p.snapshot;
+          },
+          [&](const bank::Completed& c) {
+            j["kind"] = "complete";
+            j["snapshot"] = c.snapshot;
+          },
+      },
+      e);
+  return j;
+}
+
+}  // namespace
+
+json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
+  const auto& events = bank.history().events();
   json out = json::array();
   std::size_t step = 0;
   for (std::size_t i = 0; i < events.size(); ++i) {
     while (step + 1 < steps.size() && i >= steps[step].history_end) ++step;
-    const sim::Event& e = events[i];
-    json j = {{"i", i}, {"step", step}, {"branch", bank.name(e.node)}};
-    switch (e.kind) {
-      case sim::EventKind::kSend:
-      case sim::EventKind::kDeliver: {
-        const auto& ch = net.channel(e.channel);
-        j["kind"] = e.kind == sim::EventKind::kSend ? "send" : "deliver";
-        j["seq"] = e.seq;
-        j["from"] = bank.name(ch.from);
-        j["to"] = bank.name(ch.to);
-        if (e.message == sim::MessageKind::kTransfer) {
-          j["message"] = "transfer";
-          j["amount"] = e.value;
-        } else {
-          j["message"] = "marker";
-          j["snapshot"] = e.value;
-        }
-        break;
-      }
-      case sim::EventKind::kRecord:
-        j["kind"] = "record";
-        j["snapshot"] = e.snapshot;
-        j["balance"] = e.value;
-        break;
-      case sim::EventKind::kRead:
-        j["kind"] = "read";
-        j["balance"] = e.value;
-        break;
-      case sim::EventKind::kClose: {
-        const auto& ch = net.channel(e.channel);
-        j["kind"] = "close";
-        j["snapshot"] = e.snapshot;
-        j["from"] = bank.name(ch.from);
-        j["to"] = bank.name(ch.to);
-        break;
-      }
-      case sim::EventKind::kPartDone:
-        j["kind"] = "part_done";
-        j["snapshot"] = e.snapshot;
-        break;
-      case sim::EventKind::kComplete:
-        j["kind"] = "complete";
-        j["snapshot"] = e.snapshot;
-        break;
-    }
-    out.push_back(std::move(j));
+    out.push_back(EventJson(
+        bank, events[i],
+        json{{"i", i}, {"step", step}, {"branch", bank.name(Where(bank, events[i]))}}));
   }
   return out;
 }
 
-Status RunReport(std::string_view text, Lang lang, const Limits& limits,
-                 json* out, int* error_line) {
-  Runner runner(lang);
-  runner.set_limits(limits);
-  Status status = runner.RunText(text);
-  if (!status.ok()) {
-    if (error_line) *error_line = runner.failed_line();
-    return status;
-  }
-  if (runner.bank() == nullptr) {
-    if (error_line) *error_line = 0;
-    return Status::Error("the scenario has no network command",
-                         "シナリオに network コマンドがありません");
-  }
-  const bank::Bank& bank = *runner.bank();
-  auto lab = LabBlock(bank, lang);
-  json steps = json::array();
-  for (const StepResult& step : runner.steps()) {
-    steps.push_back(
-        {{"line", step.line}, {"command", step.command}, {"log", step.log}});
-  }
-  *out = json{{"steps", steps},
-              {"state", StateJson(bank)},
-              {"history", HistoryJson(bank, runner.steps())},
-              {"naive", NaiveJson(bank)},
-              {"lab", lab ? json(*lab) : json(nullptr)}};
-  return Status::Ok();
+json ErrorJson(const Status& s, Lang lang) {
+  json error = {{"error", Message(s, lang)}, {"code", CodeName(s.code())}};
+  if (s.line() > 0) error["line"] = s.line();
+  error["message"] = Reason(s, lang);
+  return error;
 }
 
 }  // namespace cutline::scenario

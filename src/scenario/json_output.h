@@ -1,11 +1,15 @@
 // JSON views of a run: the state object of docs/scenario-language.md (plus
-// the extra keys of docs/api.md), the naive analysis, and the history.
+// the extra keys of docs/api.md), the naive analysis, the history, and the
+// body of a refusal. They only read.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "bank/bank.h"
+#include "bank/replay.h"
+#include "base/status.h"
+#include "scenario/messages.h"
 #include "scenario/runner.h"
 
 namespace cutline::scenario {
@@ -21,18 +25,20 @@ std::string Dump(const Json& j, int indent = -1);
 // page and `cutline store show --json` use too.
 const char* ChannelRecordingName(ChannelRecording r);
 
+// `replay` is the run's history walked once (bank::Replay::Of), shared by
+// the views that need it; StateJson takes nullptr for a bank without
+// history. The one-argument forms walk it themselves.
+Json StateJson(const bank::Bank& bank, const bank::Replay* replay);
+Json NaiveJson(const bank::Bank& bank, const bank::Replay& replay);
 Json StateJson(const bank::Bank& bank);
 Json NaiveJson(const bank::Bank& bank);
 // Every event, each tagged with the index of the step that caused it.
 Json HistoryJson(const bank::Bank& bank,
                            const std::vector<StepResult>& steps);
 
-// Runs a whole scenario and reports every step's narration, the final
-// state, the history, the naive analysis and the lab block (docs/api.md,
-// /api/run), within `limits`.
-// On error, returns the Status, sets *error_line (0: no line is at fault)
-// and leaves *out untouched.
-Status RunReport(std::string_view text, Lang lang, const Limits& limits,
-                 Json* out, int* error_line = nullptr);
+// The body of an answer to a refused run (docs/api.md):
+// {"error": "line N: reason", "code": "...", "line": N, "message": "reason"},
+// without "line" when no line is at fault. REQUIRES: !s.ok().
+Json ErrorJson(const Status& s, Lang lang);
 
 }  // namespace cutline::scenario

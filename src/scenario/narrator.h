@@ -1,16 +1,19 @@
 // Narrator: turns the history events of one command into sentences, in
-// English or Japanese. It replays the history itself (balances, which
-// channels are being recorded), so it needs each step once, in order.
+// English or Japanese. It reads; what the events imply (balances after each
+// one, which channels are being recorded) comes from its bank::Replay, and
+// why a branch recorded comes from the record's cause.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "bank/bank.h"
-#include "bank/status.h"
+#include "bank/replay.h"
+#include "scenario/messages.h"
 
 namespace cutline::scenario {
 
@@ -22,17 +25,26 @@ class Narrator {
                                    std::size_t end, Lang lang);
 
  private:
-  std::vector<bank::Amount> balances_;  // replayed from the history
+  // One command's events, and what is said about them.
+  struct Telling;
+
+  void Tell(Telling& t, const bank::Sent<bank::Transfer>& e);
+  void Tell(Telling& t, const bank::Delivered<bank::Transfer>& e);
+  void Tell(Telling& t, const bank::Delivered<bank::Marker>& e);
+  void Tell(Telling& t, const bank::Recorded& e);
+  void Tell(Telling& t, const bank::Closed& e);
+  void Tell(Telling& t, const bank::PartDone& e);
+  void Tell(Telling& t, const bank::Completed& e);
+  void Tell(Telling& t, const bank::Read& e);
+  void Tell(Telling&, const bank::Sent<bank::Marker>&) {}  // with its record
+
+  std::string Recording(const Telling& t, const bank::Delivered<bank::Transfer>& e);
+
+  std::optional<bank::Replay> replay_;  // of the events narrated so far
   // Of the snapshots still running: who has recorded, which channels closed.
   std::set<std::pair<SnapshotId, bank::NodeId>> recorded_;
   std::set<std::pair<SnapshotId, bank::ChannelId>> closed_;
   std::map<bank::NodeId, bank::Amount> reads_;  // the naive reader's copies
 };
-
-// "$30", "P2 and P3" / "P2とP3": shared by every text the project prints.
-std::string Money(bank::Amount amount);
-std::string JoinNames(const std::vector<std::string>& names, Lang lang);
-std::string ChannelName(const bank::Bank& bank, bank::ChannelId c);
-std::string AmountList(const std::vector<bank::Amount>& amounts);  // [$40, $10]
 
 }  // namespace cutline::scenario

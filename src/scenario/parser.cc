@@ -6,8 +6,6 @@
 #include <cctype>
 #include <limits>
 
-#include <fmt/format.h>
-
 namespace cutline::scenario {
 
 std::vector<std::string_view> SplitWords(std::string_view line) {
@@ -51,21 +49,16 @@ std::string Shown(std::string_view s) {
   return out;
 }
 
-Status ParseName(std::string_view word, std::string_view what,
-                 std::string* out) {
+Status ParseName(std::string_view word, std::string* out) {
   if (!IsName(word)) {
-    return Status::Error(
-        fmt::format("'{}' is not a valid {} name", Shown(word), what),
-        fmt::format("'{}'は{}名として正しくありません", Shown(word), what));
+    return Status::Error(Code::kInvalidBranchName, Shown(word));
   }
   *out = std::string(word);
   return Status::Ok();
 }
 
 Status WrongArity(std::string_view command, std::string_view usage) {
-  return Status::Error(
-      fmt::format("{} expects: {}", command, usage),
-      fmt::format("{} の書式: {}", command, usage));
+  return Status::Error(Code::kWrongArity, command, usage);
 }
 
 Status ParseNetwork(const std::vector<std::string_view>& w,
@@ -76,15 +69,12 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
     std::string_view word = w[i];
     auto eq = word.find('=');
     if (eq == std::string_view::npos) {
-      return Status::Error(
-          fmt::format("expected NAME=BALANCE or an option, got '{}'", Shown(word)),
-          fmt::format("NAME=BALANCE かオプションが必要ですが '{}' があります",
-                      Shown(word)));
+      return Status::Error(Code::kExpectedBranchOrOption, Shown(word));
     }
     std::string_view key = word.substr(0, eq);
     std::string_view value = word.substr(eq + 1);
     if (key == "links") {
-      if (cmd.links) return Status::Error("links= is given twice", "links= が2回あります");
+      if (cmd.links) return Status::Error(Code::kOptionTwice, "links");
       cmd.links.emplace();
       std::size_t start = 0;
       while (true) {
@@ -93,51 +83,39 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
             start, comma == std::string_view::npos ? value.npos : comma - start);
         auto gt = link.find('>');
         if (gt == std::string_view::npos) {
-          return Status::Error(
-              fmt::format("links= expects FROM>TO pairs, got '{}'", Shown(link)),
-              fmt::format("links= には FROM>TO が必要ですが '{}' があります",
-                          Shown(link)));
+          return Status::Error(Code::kBadLink, Shown(link));
         }
         std::string from, to;
-        if (Status s = ParseName(link.substr(0, gt), "branch", &from); !s.ok()) return s;
-        if (Status s = ParseName(link.substr(gt + 1), "branch", &to); !s.ok()) return s;
+        if (Status s = ParseName(link.substr(0, gt), &from); !s.ok()) return s;
+        if (Status s = ParseName(link.substr(gt + 1), &to); !s.ok()) return s;
         cmd.links->emplace_back(from, to);
         if (comma == std::string_view::npos) break;
         start = comma + 1;
       }
     } else if (key == "capacity") {
-      if (capacity_seen) return Status::Error("capacity= is given twice", "capacity= が2回あります");
+      if (capacity_seen) return Status::Error(Code::kOptionTwice, "capacity");
       capacity_seen = true;
       std::int64_t n;
       if (Status s = ParseAmount(value, "capacity", &n); !s.ok()) return s;
       constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max() - 1;
       if (n < 1 || n > kMax) {
-        return Status::Error(
-            fmt::format("capacity must be between 1 and {}", kMax),
-            fmt::format("capacity は1から{}まででなければなりません", kMax));
+        return Status::Error(Code::kCapacityOutOfRange, kMax);
       }
       cmd.capacity_transfers = static_cast<std::uint32_t>(n);
     } else if (key == "snapshots") {
-      if (snapshots_seen) return Status::Error("snapshots= is given twice", "snapshots= が2回あります");
+      if (snapshots_seen) return Status::Error(Code::kOptionTwice, "snapshots");
       snapshots_seen = true;
       if (value == "one") {
         cmd.one_snapshot_at_a_time = true;
       } else if (value != "many") {
-        return Status::Error(
-            fmt::format("snapshots= must be one or many, not '{}'", Shown(value)),
-            fmt::format("snapshots= は one か many です（'{}' ではなく）", Shown(value)));
+        return Status::Error(Code::kBadSnapshotsMode, Shown(value));
       }
     } else if (!IsName(key)) {
-      return Status::Error(
-          fmt::format("'{}' is neither a branch name nor an option", Shown(key)),
-          fmt::format("'{}' は支店名でもオプションでもありません", Shown(key)));
+      return Status::Error(Code::kNotBranchOrOption, Shown(key));
     } else if (!value.empty() && std::isalpha(static_cast<unsigned char>(value[0]))) {
       // NAME=word: a balance cannot start with a letter, so this is most
       // likely a misspelt option.
-      return Status::Error(
-          fmt::format("unknown option '{}' (a balance must be a whole number)",
-                      Shown(key)),
-          fmt::format("不明なオプション '{}'（残高なら整数が必要）", Shown(key)));
+      return Status::Error(Code::kUnknownNetworkOption, Shown(key));
     } else {
       bank::BranchSpec branch;
       branch.name = std::string(key);
@@ -146,8 +124,7 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
     }
   }
   if (cmd.branches.size() < 2) {
-    return Status::Error("a network needs at least 2 branches",
-                         "ネットワークには2つ以上の支店が必要です");
+    return Status::Error(Code::kNetworkTooSmall);
   }
   *out = std::move(cmd);
   return Status::Ok();
@@ -161,19 +138,13 @@ Status ParseAmount(std::string_view text, std::string_view what,
     return c >= '0' && c <= '9';
   });
   if (!digits) {
-    return Status::Error(
-        fmt::format("{} '{}' is not a whole number (digits only)", what, Shown(text)),
-        fmt::format("{} '{}' は整数（数字のみ）ではありません", what, Shown(text)));
+    return Status::Error(Code::kNotAWholeNumber, what, Shown(text));
   }
   std::int64_t value = 0;
   for (char c : text) {
     if (__builtin_mul_overflow(value, 10, &value) ||
         __builtin_add_overflow(value, c - '0', &value)) {
-      return Status::Error(
-          fmt::format("{} '{}' does not fit in a signed 64-bit integer", what,
-                      Shown(text)),
-          fmt::format("{} '{}' は64ビット符号付き整数に収まりません", what,
-                      Shown(text)));
+      return Status::Error(Code::kNumberTooLarge, what, Shown(text));
     }
   }
   *out = value;
@@ -191,8 +162,8 @@ Status ParseLine(std::string_view line, std::optional<Command>* out) {
   if (verb == "transfer") {
     if (w.size() != 4) return WrongArity(verb, "transfer FROM TO AMOUNT");
     TransferCmd cmd;
-    if (Status s = ParseName(w[1], "branch", &cmd.from); !s.ok()) return s;
-    if (Status s = ParseName(w[2], "branch", &cmd.to); !s.ok()) return s;
+    if (Status s = ParseName(w[1], &cmd.from); !s.ok()) return s;
+    if (Status s = ParseName(w[2], &cmd.to); !s.ok()) return s;
     if (Status s = ParseAmount(w[3], "amount", &cmd.amount); !s.ok()) return s;
     *out = std::move(cmd);
     return Status::Ok();
@@ -204,14 +175,14 @@ Status ParseLine(std::string_view line, std::optional<Command>* out) {
     }
     if (w.size() != 3) return WrongArity(verb, "deliver [FROM TO]");
     DeliverCmd cmd;
-    if (Status s = ParseName(w[1], "branch", &cmd.from); !s.ok()) return s;
-    if (Status s = ParseName(w[2], "branch", &cmd.to); !s.ok()) return s;
+    if (Status s = ParseName(w[1], &cmd.from); !s.ok()) return s;
+    if (Status s = ParseName(w[2], &cmd.to); !s.ok()) return s;
     *out = std::move(cmd);
     return Status::Ok();
   }
   if (verb == "drain" || verb == "show") {
     if (w.size() != 1) {
-      return WrongArity(verb, fmt::format("{} (no arguments)", verb));
+      return Status::Error(Code::kTakesNoArguments, verb);
     }
     if (verb == "drain") {
       *out = DrainCmd{};
@@ -223,21 +194,19 @@ Status ParseLine(std::string_view line, std::optional<Command>* out) {
   if (verb == "read") {
     if (w.size() != 2) return WrongArity(verb, "read BRANCH");
     ReadCmd cmd;
-    if (Status s = ParseName(w[1], "branch", &cmd.branch); !s.ok()) return s;
+    if (Status s = ParseName(w[1], &cmd.branch); !s.ok()) return s;
     *out = std::move(cmd);
     return Status::Ok();
   }
   if (verb == "snapshot") {
     if (w.size() != 2 && w.size() != 3) return WrongArity(verb, "snapshot BRANCH [id=N]");
     SnapshotCmd cmd;
-    if (Status s = ParseName(w[1], "branch", &cmd.branch); !s.ok()) return s;
+    if (Status s = ParseName(w[1], &cmd.branch); !s.ok()) return s;
     if (w.size() == 3) {
       std::string_view opt = w[2];
       if (opt.substr(0, 3) != "id=") {
         auto eq = opt.find('=');
-        return Status::Error(
-            fmt::format("unknown option '{}'", Shown(opt.substr(0, eq))),
-            fmt::format("不明なオプション '{}'", Shown(opt.substr(0, eq))));
+        return Status::Error(Code::kUnknownOption, Shown(opt.substr(0, eq)));
       }
       std::int64_t id;
       if (Status s = ParseAmount(opt.substr(3), "id", &id); !s.ok()) return s;
@@ -246,8 +215,7 @@ Status ParseLine(std::string_view line, std::optional<Command>* out) {
     *out = std::move(cmd);
     return Status::Ok();
   }
-  return Status::Error(fmt::format("unknown command '{}'", Shown(verb)),
-                       fmt::format("不明なコマンド '{}'", Shown(verb)));
+  return Status::Error(Code::kUnknownCommand, Shown(verb));
 }
 
 }  // namespace cutline::scenario

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bank/bank.h"
-#include "bank/status.h"
+#include "base/status.h"
 
 namespace cutline::scenario {
 

@@ -1,9 +1,7 @@
-// Runner: resolves names, applies one command, narrates it.
+// Runner: resolves names, applies one command, records the step.
 #include "scenario/runner.h"
 
-#include <fmt/format.h>
-
-#include "scenario/text_output.h"
+#include "base/overloaded.h"
 
 namespace cutline::scenario {
 
@@ -18,13 +16,6 @@ std::string Normalized(std::string_view line) {
   }
   return out;
 }
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 }  // namespace
 
@@ -55,49 +46,30 @@ Status Runner::Execute(std::string_view line, int line_no) {
   if (s.ok() && command) s = CheckLimits();
   if (s.ok() && command) s = Apply(*command, line_no);
   if (s.ok() && command && limits_.max_events > 0 && bank_ &&
-      bank_->network().history().size() > limits_.max_events) {
+      bank_->history().size() > limits_.max_events) {
     spent_ = true;
     s = CheckLimits();
   }
   if (!s.ok()) {
-    failed_line_ = line_no;
-    return Status::Error(fmt::format("line {}: {}", line_no, s.message()),
-                         fmt::format("{}行目: {}", line_no, s.message(Lang::kJa)));
+    return std::move(s).AtLine(line_no);
   }
   if (!command) return Status::Ok();  // blank or comment
   StepResult step;
   step.line = line_no;
   step.command = Normalized(line);
+  step.parsed = std::move(*command);
   step.history_begin = steps_.empty() ? 0 : steps_.back().history_end;
-  step.history_end = bank_->network().history().size();
-  if (std::holds_alternative<ShowCmd>(*command)) {
-    step.log = ShowLines(*bank_, lang_);
-  } else if (std::holds_alternative<NetworkCmd>(*command)) {
-    step.log = {NetworkSummary(*bank_, lang_)};
-  } else {
-    step.log = narrator_.Narrate(*bank_, step.history_begin, step.history_end,
-                                 lang_);
-    if (step.log.empty()) {  // drain with nothing in flight
-      step.log.push_back(lang_ == Lang::kJa ? "飛行中のメッセージはない"
-                                            : "Nothing is in flight");
-    }
-  }
+  step.history_end = bank_->history().size();
   steps_.push_back(std::move(step));
   return Status::Ok();
 }
 
 Status Runner::CheckLimits() const {
   if (spent_) {
-    return Status::Error(
-        fmt::format("the run is over {} events, more than allowed here",
-                    limits_.max_events),
-        fmt::format("実行が{}イベントを超え、ここでの上限を超えました",
-                    limits_.max_events));
+    return Status::Error(Code::kEventLimit, limits_.max_events);
   }
   if (limits_.max_commands > 0 && steps_.size() >= limits_.max_commands) {
-    return Status::Error(
-        fmt::format("at most {} commands are allowed here", limits_.max_commands),
-        fmt::format("ここで使えるコマンドは{}までです", limits_.max_commands));
+    return Status::Error(Code::kCommandLimit, limits_.max_commands);
   }
   return Status::Ok();
 }
@@ -105,8 +77,7 @@ Status Runner::CheckLimits() const {
 Status Runner::Branch(const std::string& name, bank::NodeId* out) const {
   auto n = bank_->FindBranch(name);
   if (!n) {
-    return Status::Error(fmt::format("unknown branch {}", name),
-                         fmt::format("支店 {} はありません", name));
+    return Status::Error(Code::kUnknownBranch, name);
   }
   *out = *n;
   return Status::Ok();
@@ -115,14 +86,10 @@ Status Runner::Branch(const std::string& name, bank::NodeId* out) const {
 Status Runner::Apply(const Command& command, int line_no) {
   if (const auto* network = std::get_if<NetworkCmd>(&command)) {
     if (bank_) {
-      return Status::Error(
-          fmt::format("network is given twice (first on line {})", network_line_),
-          fmt::format("network が2回あります（最初は{}行目）", network_line_));
+      return Status::Error(Code::kNetworkTwice, network_line_);
     }
     if (limits_.max_branches > 0 && network->branches.size() > limits_.max_branches) {
-      return Status::Error(
-          fmt::format("at most {} branches are allowed here", limits_.max_branches),
-          fmt::format("ここで使える支店は{}までです", limits_.max_branches));
+      return Status::Error(Code::kBranchLimit, limits_.max_branches);
     }
     bank::Config config;
     config.branches = network->branches;
@@ -134,8 +101,7 @@ Status Runner::Apply(const Command& command, int line_no) {
     return Status::Ok();
   }
   if (!bank_) {
-    return Status::Error("the first command must be network",
-                         "最初のコマンドは network でなければなりません");
+    return Status::Error(Code::kNetworkFirst);
   }
   bank::Bank& b = *bank_;
   return std::visit(

@@ -1,5 +1,8 @@
 // Runner: executes scenario lines against a Bank, one command at a time,
-// keeping a narrated step per command. An error changes nothing.
+// and records what each did (its line, its command, its span of the bank's
+// history). It says nothing: what a step means in words is the Teller's
+// (teller.h), the JSON's and the text views', which only read. An error
+// changes nothing.
 #pragma once
 
 #include <functional>
@@ -9,8 +12,7 @@
 #include <vector>
 
 #include "bank/bank.h"
-#include "bank/status.h"
-#include "scenario/narrator.h"
+#include "base/status.h"
 #include "scenario/parser.h"
 
 namespace cutline::scenario {
@@ -28,18 +30,16 @@ struct Limits {
 
 struct StepResult {
   int line = 0;
-  std::string command;           // the line without comment and extra blanks
-  std::vector<std::string> log;  // what the command did, in words
+  std::string command;  // the line without comment and extra blanks
+  Command parsed;       // what it asked for
   std::size_t history_begin = 0;  // its events in the bank's history
   std::size_t history_end = 0;
 };
 
 class Runner {
  public:
-  explicit Runner(Lang lang = Lang::kEn) : lang_(lang) {}
-
-  // Executes one line. On error, returns "line N: reason" (in both
-  // languages), remembers N in failed_line(), and changes nothing.
+  // Executes one line. On error, returns the refusal at line_no and
+  // changes nothing.
   Status Execute(std::string_view line, int line_no);
   // Executes every line of `text`, stopping at the first error; calls
   // on_step (if given) after each command that ran.
@@ -50,22 +50,17 @@ class Runner {
 
   const bank::Bank* bank() const { return bank_ ? &*bank_ : nullptr; }
   const std::vector<StepResult>& steps() const { return steps_; }
-  int failed_line() const { return failed_line_; }
-  Lang lang() const { return lang_; }
 
  private:
   Status Apply(const Command& command, int line_no);
   Status CheckLimits() const;
   Status Branch(const std::string& name, bank::NodeId* out) const;
 
-  Lang lang_;
   std::optional<bank::Bank> bank_;
   int network_line_ = 0;
-  int failed_line_ = 0;
   Limits limits_;
   bool spent_ = false;  // the event budget ran out
   std::vector<StepResult> steps_;
-  Narrator narrator_;
 };
 
 }  // namespace cutline::scenario

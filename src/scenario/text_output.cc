@@ -4,25 +4,12 @@
 #include <fmt/format.h>
 
 #include "bank/cuts.h"
-#include "scenario/narrator.h"
+#include "scenario/format.h"
 
 namespace cutline::scenario {
 
 using bank::Amount;
 using bank::NodeId;
-
-namespace {
-
-// "P1 $70, P2 $100, P3 $100": every branch's balance now.
-std::string Balances(const bank::Bank& bank) {
-  std::string out;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    out += fmt::format("{}{} {}", n ? ", " : "", bank.name(n), Money(bank.balance(n)));
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
@@ -61,11 +48,14 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
                                  Money(bank.total())));
   for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
     std::string queue;
-    net.ForEachQueued(c, [&](const sim::Message& m) {
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
       queue += queue.empty() ? "" : ", ";
-      queue += m.kind == sim::MessageKind::kTransfer
-                   ? fmt::format("{} #{}", Money(m.value), m.seq)
-                   : fmt::format("marker({}) #{}", m.value, m.seq);
+      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+        queue += fmt::format("{} #{}", Money(t->amount), m.seq);
+      } else {
+        queue += fmt::format("marker({}) #{}",
+                             std::get<bank::Marker>(m.payload).snapshot, m.seq);
+      }
     });
     if (queue.empty()) queue = ja ? "空" : "empty";
     out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), queue));
@@ -124,7 +114,7 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
     out.push_back(ja ? fmt::format("素朴な読み取り: {}（合計{}）", reads, Money(total))
                      : fmt::format("naive reads: {} (total {})", reads, Money(total)));
   }
-  if (bank.network().history().enabled()) {
+  if (bank.history().enabled()) {
     for (const std::string& line : NaiveExplanation(bank, lang)) {
       out.push_back("  " + line);
     }
@@ -134,12 +124,12 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
 
 std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
-  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank);
+  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, bank::Replay::Of(bank));
   std::vector<std::string> out;
   auto describe = [&](const bank::CrossingMessage& m) {
     return ja ? fmt::format("{}から{}への{}（#{}）", bank.name(m.from),
-                            bank.name(m.to), Money(m.amount), m.seq)
-              : fmt::format("{} from {} to {} (#{})", Money(m.amount),
+                            bank.name(m.to), Money(m.amount()), m.seq)
+              : fmt::format("{} from {} to {} (#{})", Money(m.amount()),
                             bank.name(m.from), bank.name(m.to), m.seq);
   };
   for (const auto& m : a.lost) {
@@ -166,6 +156,8 @@ std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
   return out;
 }
 
+// Numbers here are plain (100, [40]), not Money: the block copies the study
+// note's Python notation so that the two can be compared line by line.
 std::optional<std::string> LabBlock(const bank::Bank& bank, Lang lang) {
   const bank::SnapshotInfo* latest = nullptr;
   for (const bank::SnapshotInfo& s : bank.snapshots()) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bank/bank.h"
-#include "bank/status.h"
+#include "scenario/messages.h"
 
 namespace cutline::scenario {
 

@@ -6,6 +6,7 @@
 
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
+#include "scenario/report.h"
 #include "server/static_files.h"
 #include "server/store_watch.h"
 
@@ -14,6 +15,7 @@ namespace cutline::server {
 namespace {
 
 using json = scenario::Json;
+using scenario::Lang;
 
 Response Json(int status, const json& body) {
   return JsonResponse(status, scenario::Dump(body));
@@ -50,21 +52,8 @@ Response HandleRun(const Request& req) {
   }
   const std::string& text = scenario->get_ref<const std::string&>();
   json report;
-  int line = 0;
-  Status s = scenario::RunReport(text, lang, kLimits, &report, &line);
-  if (!s.ok()) {
-    json error = {{"error", s.message(lang)}};
-    if (line > 0) {
-      error["line"] = line;
-      std::string message = s.message(lang);
-      // The reason alone, without the "line N: " prefix.
-      auto colon = message.find(": ");
-      error["message"] = colon == std::string::npos ? message : message.substr(colon + 2);
-    } else {
-      error["message"] = s.message(lang);
-    }
-    return Json(error_status, error);
-  }
+  Status s = scenario::RunReport(text, lang, kLimits, &report);
+  if (!s.ok()) return Json(error_status, scenario::ErrorJson(s, lang));
   return Json(200, report);
 }
 

@@ -1,0 +1,135 @@
+// The bank's messages and the run's history. The history is every event in
+// the order it happened, each a type of its own whose fields mean one thing;
+// a record says why it happened. The narration, the page's space-time
+// diagram, the naive reader's analysis, the invariants and the independent
+// consistency checker all read it (through Replay, src/bank/replay.h, when
+// they need what it implies).
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cutline/marker_rules.h"
+#include "sim/network.h"
+
+namespace cutline::bank {
+
+using sim::ChannelId;
+using sim::NodeId;
+using sim::Seq;
+using Amount = std::int64_t;
+
+// What travels on a channel: money, or a marker of a snapshot.
+struct Transfer {
+  Amount amount = 0;
+  bool operator==(const Transfer&) const = default;
+};
+struct Marker {
+  SnapshotId snapshot = 0;
+  bool operator==(const Marker&) const = default;
+};
+using Payload = std::variant<Transfer, Marker>;
+
+// A channel's capacity counts transfers; markers never count.
+struct IsTransfer {
+  bool operator()(const Payload& p) const {
+    return std::holds_alternative<Transfer>(p);
+  }
+};
+
+// Why a branch recorded its state: it started (or joined) the snapshot
+// itself, or the delivery of marker #seq, its first of that snapshot, made it.
+class Cause {
+ public:
+  static Cause Start() { return Cause(0); }
+  static Cause ByMarker(Seq marker) {
+    assert(marker != 0);
+    return Cause(marker);
+  }
+  bool by_marker() const { return marker_ != 0; }
+  // REQUIRES: by_marker().
+  Seq marker_seq() const {
+    assert(by_marker());
+    return marker_;
+  }
+  bool operator==(const Cause&) const = default;
+
+ private:
+  // Message numbers start at 1, so 0 can stand for "started": one word, not
+  // two, in every record event.
+  explicit Cause(Seq marker) : marker_(marker) {}
+  Seq marker_;
+};
+
+// The events. Sent and Delivered exist for each payload type.
+template <class What>
+struct Sent {  // `seq` went onto `channel` (the sender is the channel's from)
+  Seq seq;
+  ChannelId channel;
+  What what;
+};
+template <class What>
+struct Delivered {  // `seq` left `channel` at its receiver
+  Seq seq;
+  ChannelId channel;
+  What what;
+};
+struct Recorded {  // `node` recorded its state for `snapshot`
+  SnapshotId snapshot;
+  Cause cause;
+  NodeId node;
+};
+struct Read {  // the naive reader copied `node`'s balance
+  Amount balance;
+  NodeId node;
+};
+struct Closed {  // `channel`'s receiver closed it for `snapshot`
+  SnapshotId snapshot;
+  ChannelId channel;
+};
+struct PartDone {  // `node` has a marker of `snapshot` on every incoming channel
+  SnapshotId snapshot;
+  NodeId node;
+};
+struct Completed {  // every part of `snapshot` is done; `node` finished last
+  SnapshotId snapshot;
+  NodeId node;
+};
+
+// 32 bytes: no alternative is over 24, which keeps a long run's history (and
+// a 1000-branch snapshot's three million events) compact.
+using Event =
+    std::variant<Sent<Transfer>, Sent<Marker>, Delivered<Transfer>,
+                 Delivered<Marker>, Recorded, Read, Closed, PartDone, Completed>;
+static_assert(sizeof(Event) <= 32);
+
+class History {
+ public:
+  explicit History(bool enabled = true) : enabled_(enabled) {}
+  // Takes one of the event types; built in place, and not at all when the
+  // history is off (benchmarks): adding sits on every send and delivery.
+  template <class E>
+  void Add(E&& e) {
+    if (enabled_) events_.emplace_back(std::forward<E>(e));
+  }
+  // Makes room for `more` further events at once (no-op when disabled), so
+  // that a burst such as a snapshot does not double the buffer midway and
+  // hold the old and new copies at the same moment.
+  void Reserve(std::size_t more) {
+    if (!enabled_ || events_.capacity() - events_.size() >= more) return;
+    events_.reserve(std::max(events_.size() + more, 2 * events_.capacity()));
+  }
+  const std::vector<Event>& events() const { return events_; }
+  std::size_t size() const { return events_.size(); }
+  bool enabled() const { return enabled_; }
+
+ private:
+  bool enabled_;
+  std::vector<Event> events_;
+};
+
+}  // namespace cutline::bank

@@ -1,0 +1,130 @@
+// Replay: sends and deliveries tracked per message and per channel; the
+// money they move applied to the replayed balances.
+#include "bank/replay.h"
+
+#include <algorithm>
+
+#include "bank/bank.h"
+#include "base/overloaded.h"
+
+namespace cutline::bank {
+
+Replay::Replay(const sim::Topology& topology,
+               std::vector<Amount> initial_balances)
+    : topology_(topology),
+      balances_(std::move(initial_balances)),
+      waiting_(topology.channel_count()) {
+  balances_.resize(topology.nodes(), 0);
+}
+
+namespace {
+
+std::vector<Amount> InitialBalances(const Bank& bank) {
+  std::vector<Amount> initial;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    initial.push_back(bank.initial_balance(n));
+  }
+  return initial;
+}
+
+}  // namespace
+
+Replay::Replay(const Bank& bank)
+    : Replay(bank.network(), InitialBalances(bank)) {}
+
+Replay Replay::Of(const Bank& bank) {
+  Replay replay(bank);
+  replay.ApplyAll(bank.history().events());
+  return replay;
+}
+
+const Flight* Replay::Find(Seq seq) const {
+  auto it = by_seq_.find(seq);
+  return it == by_seq_.end() ? nullptr : &flights_[it->second];
+}
+
+Anomaly Replay::ApplyAll(std::span<const Event> events) {
+  for (const Event& e : events) {
+    if (Anomaly a = Apply(e); Fatal(a)) return a;
+  }
+  return Anomaly::kNone;
+}
+
+Anomaly Replay::Apply(const Event& e) {
+  auto node_ok = [&](NodeId n) { return n < topology_.nodes(); };
+  auto channel_ok = [&](ChannelId c) { return c < topology_.channel_count(); };
+  Anomaly a = std::visit(
+      Overloaded{
+          [&](const Sent<Transfer>& s) {
+            return channel_ok(s.channel) ? Send(s.seq, s.channel, s.what)
+                                         : Anomaly::kUnknownChannel;
+          },
+          [&](const Sent<Marker>& s) {
+            return channel_ok(s.channel) ? Send(s.seq, s.channel, s.what)
+                                         : Anomaly::kUnknownChannel;
+          },
+          [&](const Delivered<Transfer>& d) {
+            return channel_ok(d.channel) ? Deliver(d.seq, d.channel, d.what)
+                                         : Anomaly::kUnknownChannel;
+          },
+          [&](const Delivered<Marker>& d) {
+            return channel_ok(d.channel) ? Deliver(d.seq, d.channel, d.what)
+                                         : Anomaly::kUnknownChannel;
+          },
+          [&](const Recorded& r) {
+            return node_ok(r.node) ? Anomaly::kNone : Anomaly::kUnknownNode;
+          },
+          [&](const Read& r) {
+            return node_ok(r.node) ? Anomaly::kNone : Anomaly::kUnknownNode;
+          },
+          [&](const Closed& c) {
+            return channel_ok(c.channel) ? Anomaly::kNone
+                                         : Anomaly::kUnknownChannel;
+          },
+          [&](const PartDone& p) {
+            return node_ok(p.node) ? Anomaly::kNone : Anomaly::kUnknownNode;
+          },
+          [&](const Completed& c) {
+            return node_ok(c.node) ? Anomaly::kNone : Anomaly::kUnknownNode;
+          },
+      },
+      e);
+  ++applied_;
+  return a;
+}
+
+Anomaly Replay::Send(Seq seq, ChannelId c, const Payload& payload) {
+  if (!by_seq_.emplace(seq, flights_.size()).second) return Anomaly::kSentTwice;
+  flights_.push_back(Flight{seq, c, payload, applied_});
+  waiting_[c].push_back(seq);
+  if (const Transfer* t = std::get_if<Transfer>(&payload)) {
+    Amount& b = balances_[topology_.channel(c).from];
+    if (__builtin_sub_overflow(b, t->amount, &b)) return Anomaly::kOverflow;
+  }
+  return Anomaly::kNone;
+}
+
+Anomaly Replay::Deliver(Seq seq, ChannelId c, const Payload& payload) {
+  auto it = by_seq_.find(seq);
+  if (it == by_seq_.end()) return Anomaly::kNeverSent;
+  Flight& f = flights_[it->second];
+  if (f.delivered()) return Anomaly::kDeliveredTwice;
+  if (f.channel != c || f.payload != payload) return Anomaly::kNotAsSent;
+  f.delivered_at = applied_;
+  std::deque<Seq>& waiting = waiting_[c];
+  Anomaly order = Anomaly::kNone;
+  if (waiting.front() != seq) {
+    overtaken_ = waiting.front();
+    order = Anomaly::kNotFifo;
+    waiting.erase(std::find(waiting.begin(), waiting.end(), seq));
+  } else {
+    waiting.pop_front();
+  }
+  if (const Transfer* t = std::get_if<Transfer>(&payload)) {
+    Amount& b = balances_[topology_.channel(c).to];
+    if (__builtin_add_overflow(b, t->amount, &b)) return Anomaly::kOverflow;
+  }
+  return order;
+}
+
+}  // namespace cutline::bank

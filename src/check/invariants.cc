@@ -1,0 +1,173 @@
+// Invariants: money, channel queues against the history, snapshot
+// bookkeeping against the agents.
+#include "check/invariants.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "bank/money.h"
+
+namespace cutline::check {
+
+using bank::Amount;
+using bank::Money;
+using bank::NodeId;
+using sim::ChannelId;
+
+namespace {
+
+// For the diagnostics only (the JSON's words live in src/scenario).
+const char* StateWord(ChannelRecording r) {
+  switch (r) {
+    case ChannelRecording::kNotRecorded: return "not recorded";
+    case ChannelRecording::kRecording: return "recording";
+    case ChannelRecording::kClosed: return "closed";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::vector<std::string> Invariants::CheckInvariants(const bank::Bank& bank) {
+  std::vector<std::string> out;
+  CheckMoney(bank, &out);
+  if (bank.history().enabled()) CheckHistory(bank, &out);
+  if (settled_.size() < bank.snapshots().size()) {
+    settled_.resize(bank.snapshots().size(), false);
+  }
+  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    if (!settled_[s.id - 1]) CheckSnapshot(bank, s, &out);
+  }
+  return out;
+}
+
+void Invariants::CheckMoney(const bank::Bank& bank,
+                            std::vector<std::string>* out) {
+  Amount balances = 0;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) balances += bank.balance(n);
+  if (balances + bank.in_flight_amount() != bank.total()) {
+    out->push_back(fmt::format(
+        "money: balances {} + in flight {} = {}, but the bank holds {}",
+        Money(balances), Money(bank.in_flight_amount()),
+        Money(balances + bank.in_flight_amount()), Money(bank.total())));
+  }
+  const bank::Network& net = bank.network();
+  Amount queued = 0;
+  for (ChannelId c = 0; c < net.channel_count(); ++c) {
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+        queued += t->amount;
+      }
+    });
+  }
+  if (queued != bank.in_flight_amount()) {
+    out->push_back(fmt::format(
+        "money: the channels hold {} in transfers, but {} is counted in "
+        "flight",
+        Money(queued), Money(bank.in_flight_amount())));
+  }
+}
+
+void Invariants::CheckHistory(const bank::Bank& bank,
+                              std::vector<std::string>* out) {
+  if (!replay_) replay_.emplace(bank);
+  const auto& events = bank.history().events();
+  while (replay_->applied() < events.size()) {
+    std::size_t i = replay_->applied();
+    if (bank::Anomaly a = replay_->Apply(events[i]); a != bank::Anomaly::kNone) {
+      out->push_back(fmt::format(
+          "history: event {} is malformed (anomaly {}); not replayed further", i,
+          static_cast<int>(a)));
+      replay_.reset();  // and start again next time, reporting it again
+      return;
+    }
+  }
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    if (replay_->balance(n) != bank.balance(n)) {
+      out->push_back(fmt::format("{}: holds {}, but the history gives {}",
+                                 bank.name(n), Money(bank.balance(n)),
+                                 Money(replay_->balance(n))));
+    }
+  }
+  const bank::Network& net = bank.network();
+  for (ChannelId c = 0; c < net.channel_count(); ++c) {
+    std::vector<sim::Seq> queued;
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      queued.push_back(m.seq);
+    });
+    const std::deque<sim::Seq>& expected = replay_->waiting(c);
+    if (!std::equal(queued.begin(), queued.end(), expected.begin(),
+                    expected.end())) {
+      const sim::ChannelInfo& ch = net.channel(c);
+      out->push_back(fmt::format(
+          "channel {}->{}: holds {} messages, but the history says {} were "
+          "sent on it and not delivered (or in another order)",
+          bank.name(ch.from), bank.name(ch.to), queued.size(),
+          expected.size()));
+    }
+  }
+}
+
+void Invariants::CheckSnapshot(const bank::Bank& bank,
+                               const bank::SnapshotInfo& s,
+                               std::vector<std::string>* out) {
+  const bank::Network& net = bank.network();
+  auto problem = [&](std::string text) {
+    out->push_back(fmt::format("snapshot {}: {}", s.id, text));
+  };
+  std::uint64_t markers = 0;
+  std::uint32_t parts_done = 0;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    bool recorded = bank.HasRecorded(n, s.id);
+    if (recorded) markers += net.Outgoing(n).size();
+    if (bank.PartDone(n, s.id)) {
+      ++parts_done;
+      if (!recorded) problem(bank.name(n) + " is done without a record");
+    }
+    for (ChannelId c : net.Incoming(n)) {
+      ChannelRecording state = bank.RecordedChannel(s.id, c).state;
+      bool expected_state_ok =
+          !recorded ? state == ChannelRecording::kNotRecorded
+          : bank.PartDone(n, s.id) ? state == ChannelRecording::kClosed
+                                   : state != ChannelRecording::kNotRecorded;
+      if (!expected_state_ok) {
+        const sim::ChannelInfo& ch = net.channel(c);
+        problem(fmt::format("channel {}->{} is '{}' at a branch that {}",
+                            bank.name(ch.from), bank.name(ch.to),
+                            StateWord(state),
+                            !recorded                 ? "has not recorded"
+                            : bank.PartDone(n, s.id) ? "is done"
+                                                      : "is recording"));
+      }
+    }
+  }
+  for (NodeId n : s.initiators) {
+    if (!bank.HasRecorded(n, s.id)) {
+      problem(bank.name(n) + " started it but has no record");
+    }
+  }
+  if (markers != s.markers_sent) {
+    problem(fmt::format("counts {} markers sent, but its recorded branches "
+                        "have {} outgoing channels",
+                        s.markers_sent, markers));
+  }
+  if (parts_done != s.parts_done) {
+    problem(fmt::format("counts {} parts done, but {} agents are done",
+                        s.parts_done, parts_done));
+  }
+  if (s.complete != (parts_done == bank.branch_count())) {
+    problem(fmt::format("is {}complete with {} of {} parts done",
+                        s.complete ? "" : "not ", parts_done,
+                        bank.branch_count()));
+  }
+  if (s.complete) {
+    if (bank.SnapshotTotal(s.id) != bank.total()) {
+      problem(fmt::format("adds up to {}, but the bank holds {}",
+                          Money(bank.SnapshotTotal(s.id)), Money(bank.total())));
+    }
+    if (out->empty()) settled_[s.id - 1] = true;
+  }
+}
+
+}  // namespace cutline::check

@@ -1,0 +1,45 @@
+// The bank's invariants, in one place, for the tests to check after every
+// command (the golden files, the property test and the fuzzer):
+//  1. money is conserved: balances plus money in flight equal the total, and
+//     the money in flight is exactly the transfers waiting in the channels;
+//  2. the history agrees with the state: replayed, it gives every branch's
+//     balance, and every channel's queue holds what it says was sent on it
+//     and not yet delivered, in send order;
+//  3. each snapshot's bookkeeping agrees with its agents: markers sent, parts
+//     done, completion, initiators and channel states, and a complete
+//     snapshot adds up to the bank's total.
+// Whether a complete snapshot is *right* (a consistent cut with exact
+// channel states) is the consistency checker's question, not this one's.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <optional>
+
+#include "bank/bank.h"
+#include "bank/replay.h"
+
+namespace cutline::check {
+
+// Keeps what it has replayed of the history between calls, so that checking
+// after every command costs the new events, not the whole run again.
+// REQUIRES: one instance follows one bank from its creation.
+class Invariants {
+ public:
+  // One English line per broken invariant; empty when all hold.
+  std::vector<std::string> CheckInvariants(const bank::Bank& bank);
+
+ private:
+  void CheckMoney(const bank::Bank& bank, std::vector<std::string>* out);
+  void CheckHistory(const bank::Bank& bank, std::vector<std::string>* out);
+  void CheckSnapshot(const bank::Bank& bank, const bank::SnapshotInfo& s,
+                     std::vector<std::string>* out);
+
+  std::optional<bank::Replay> replay_;  // of the events seen so far
+  // Complete snapshots already found right: they never change again.
+  std::vector<bool> settled_;  // by snapshot id - 1
+};
+
+}  // namespace cutline::check

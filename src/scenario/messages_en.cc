@@ -1,0 +1,114 @@
+// The English catalogue: one sentence per refusal code.
+#include <fmt/format.h>
+
+#include "bank/money.h"
+#include "scenario/messages.h"
+
+namespace cutline::scenario::catalogue {
+
+std::string EnglishAtLine(int line, const std::string& reason) {
+  return fmt::format("line {}: {}", line, reason);
+}
+
+std::string EnglishReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
+    case Code::kOk:
+      return "ok";
+    case Code::kNetworkTooSmall:
+      return "a network needs at least 2 branches";
+    case Code::kTooManyBranches:
+      return "too many branches";
+    case Code::kInvalidBranchName:
+      return fmt::format("'{}' is not a valid branch name", w(0));
+    case Code::kBranchDeclaredTwice:
+      return fmt::format("branch {} is declared twice", w(0));
+    case Code::kNegativeBalance:
+      return fmt::format("branch {} has a negative balance", w(0));
+    case Code::kTotalOverflow:
+      return "the bank's total does not fit in 64 bits";
+    case Code::kLinkUnknownBranch:
+      return fmt::format("links= names unknown branch {}", w(0));
+    case Code::kLinkSelfLoop:
+      return fmt::format("links= has a self-loop {}>{}", w(0), w(1));
+    case Code::kLinkTwice:
+      return fmt::format("links= lists {}>{} twice", w(0), w(1));
+    case Code::kBadLink:
+      return fmt::format("links= expects FROM>TO pairs, got '{}'", w(0));
+    case Code::kOptionTwice:
+      return fmt::format("{}= is given twice", w(0));
+    case Code::kCapacityOutOfRange:
+      return fmt::format("capacity must be between 1 and {}", n(0));
+    case Code::kBadSnapshotsMode:
+      return fmt::format("snapshots= must be one or many, not '{}'", w(0));
+    case Code::kNotBranchOrOption:
+      return fmt::format("'{}' is neither a branch name nor an option", w(0));
+    case Code::kUnknownNetworkOption:
+      return fmt::format(
+          "unknown option '{}' (a balance must be a whole number)", w(0));
+    case Code::kExpectedBranchOrOption:
+      return fmt::format("expected NAME=BALANCE or an option, got '{}'", w(0));
+    case Code::kNotAWholeNumber:
+      return fmt::format("{} '{}' is not a whole number (digits only)", w(0),
+                         w(1));
+    case Code::kNumberTooLarge:
+      return fmt::format("{} '{}' does not fit in a signed 64-bit integer",
+                         w(0), w(1));
+    case Code::kUnknownCommand:
+      return fmt::format("unknown command '{}'", w(0));
+    case Code::kUnknownOption:
+      return fmt::format("unknown option '{}'", w(0));
+    case Code::kWrongArity:
+      return fmt::format("{} expects: {}", w(0), w(1));
+    case Code::kTakesNoArguments:
+      return fmt::format("{} expects: {} (no arguments)", w(0), w(0));
+    case Code::kNetworkFirst:
+      return "the first command must be network";
+    case Code::kNetworkTwice:
+      return fmt::format("network is given twice (first on line {})", n(0));
+    case Code::kNoNetwork:
+      return "the scenario has no network command";
+    case Code::kUnknownBranch:
+      return fmt::format("unknown branch {}", w(0));
+    case Code::kNoBranchNumber:
+      return fmt::format("there is no branch number {}", n(0));
+    case Code::kChannelToItself:
+      return fmt::format("there is no channel from {} to itself", w(0));
+    case Code::kNoChannel:
+      return fmt::format("there is no channel {}->{}", w(0), w(1));
+    case Code::kAmountTooSmall:
+      return "a transfer must be at least " + bank::Money(1);
+    case Code::kInsufficientFunds:
+      return fmt::format("{} has only {}, cannot send {}", w(0),
+                         bank::Money(n(1)), bank::Money(n(2)));
+    case Code::kChannelFull:
+      return fmt::format("channel {}->{} is full: it already holds {} transfer{}",
+                         w(0), w(1), n(2), n(2) == 1 ? "" : "s");
+    case Code::kChannelEmpty:
+      return fmt::format("channel {}->{} is empty, nothing to deliver", w(0),
+                         w(1));
+    case Code::kNothingInFlight:
+      return "nothing is in flight, nothing to deliver";
+    case Code::kSnapshotNotStarted:
+      return fmt::format("snapshot {} was never started", n(0));
+    case Code::kSnapshotComplete:
+      return fmt::format("snapshot {} is already complete", n(0));
+    case Code::kAlreadyRecorded:
+      return fmt::format("{} has already recorded for snapshot {}", w(0), n(1));
+    case Code::kSnapshotRunning:
+      return fmt::format(
+          "snapshot {} is still running (snapshots=one); join it with id={}",
+          n(0), n(0));
+    case Code::kBranchLimit:
+      return fmt::format("at most {} branches are allowed here", n(0));
+    case Code::kCommandLimit:
+      return fmt::format("at most {} commands are allowed here", n(0));
+    case Code::kEventLimit:
+      return fmt::format("the run is over {} events, more than allowed here",
+                         n(0));
+  }
+  return std::string(CodeName(s.code()));
+}
+
+}  // namespace cutline::scenario::catalogue

@@ -1,0 +1,129 @@
+// The Japanese catalogue: one sentence per refusal code. Words of the
+// scenario language (network, links=, id=, FROM, ...) stay as written,
+// since that is what the reader types; everything else is Japanese.
+#include <fmt/format.h>
+
+#include "bank/money.h"
+#include "scenario/messages.h"
+
+namespace cutline::scenario::catalogue {
+
+namespace {
+
+// The parser names the number it refused by its place in the language.
+std::string Field(const std::string& field) {
+  if (field == "amount") return "金額";
+  if (field == "balance") return "残高";
+  return field;  // capacity, id: option names, typed as such
+}
+
+}  // namespace
+
+std::string JapaneseAtLine(int line, const std::string& reason) {
+  return fmt::format("{}行目: {}", line, reason);
+}
+
+std::string JapaneseReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
+    case Code::kOk:
+      return "成功";
+    case Code::kNetworkTooSmall:
+      return "ネットワークには2つ以上の支店が必要です";
+    case Code::kTooManyBranches:
+      return "支店が多すぎます";
+    case Code::kInvalidBranchName:
+      return fmt::format("'{}'は支店名として正しくありません", w(0));
+    case Code::kBranchDeclaredTwice:
+      return fmt::format("支店{}が2回宣言されています", w(0));
+    case Code::kNegativeBalance:
+      return fmt::format("支店{}の残高が負です", w(0));
+    case Code::kTotalOverflow:
+      return "銀行の総額が64ビットに収まりません";
+    case Code::kLinkUnknownBranch:
+      return fmt::format("links= に未知の支店{}があります", w(0));
+    case Code::kLinkSelfLoop:
+      return fmt::format("links= に自己ループ{}>{}があります", w(0), w(1));
+    case Code::kLinkTwice:
+      return fmt::format("links= に{}>{}が2回あります", w(0), w(1));
+    case Code::kBadLink:
+      return fmt::format("links= には FROM>TO が必要ですが '{}' があります",
+                         w(0));
+    case Code::kOptionTwice:
+      return fmt::format("{}= が2回あります", w(0));
+    case Code::kCapacityOutOfRange:
+      return fmt::format("capacity は1から{}まででなければなりません", n(0));
+    case Code::kBadSnapshotsMode:
+      return fmt::format("snapshots= は one か many です（'{}' ではなく）",
+                         w(0));
+    case Code::kNotBranchOrOption:
+      return fmt::format("'{}' は支店名でもオプションでもありません", w(0));
+    case Code::kUnknownNetworkOption:
+      return fmt::format("不明なオプション '{}'（残高なら整数が必要）", w(0));
+    case Code::kExpectedBranchOrOption:
+      return fmt::format(
+          "NAME=BALANCE かオプションが必要ですが '{}' があります", w(0));
+    case Code::kNotAWholeNumber:
+      return fmt::format("{} '{}' は整数（数字のみ）ではありません",
+                         Field(w(0)), w(1));
+    case Code::kNumberTooLarge:
+      return fmt::format("{} '{}' は64ビット符号付き整数に収まりません",
+                         Field(w(0)), w(1));
+    case Code::kUnknownCommand:
+      return fmt::format("不明なコマンド '{}'", w(0));
+    case Code::kUnknownOption:
+      return fmt::format("不明なオプション '{}'", w(0));
+    case Code::kWrongArity:
+      return fmt::format("{} の書式: {}", w(0), w(1));
+    case Code::kTakesNoArguments:
+      return fmt::format("{} は引数を取りません", w(0));
+    case Code::kNetworkFirst:
+      return "最初のコマンドは network でなければなりません";
+    case Code::kNetworkTwice:
+      return fmt::format("network が2回あります（最初は{}行目）", n(0));
+    case Code::kNoNetwork:
+      return "シナリオに network コマンドがありません";
+    case Code::kUnknownBranch:
+      return fmt::format("支店 {} はありません", w(0));
+    case Code::kNoBranchNumber:
+      return fmt::format("支店番号{}はありません", n(0));
+    case Code::kChannelToItself:
+      return fmt::format("{}から自分自身へのチャネルはありません", w(0));
+    case Code::kNoChannel:
+      return fmt::format("チャネル{}->{}はありません", w(0), w(1));
+    case Code::kAmountTooSmall:
+      return "送金額は" + bank::Money(1) + "以上でなければなりません";
+    case Code::kInsufficientFunds:
+      return fmt::format("{}の残高は{}しかなく、{}は送れません", w(0),
+                         bank::Money(n(1)), bank::Money(n(2)));
+    case Code::kChannelFull:
+      return fmt::format("チャネル{}->{}は満杯です（送金{}件まで）", w(0), w(1),
+                         n(2));
+    case Code::kChannelEmpty:
+      return fmt::format("チャネル{}->{}は空で、配送するものがありません", w(0),
+                         w(1));
+    case Code::kNothingInFlight:
+      return "飛行中のメッセージはなく、配送するものがありません";
+    case Code::kSnapshotNotStarted:
+      return fmt::format("スナップショット{}は開始されていません", n(0));
+    case Code::kSnapshotComplete:
+      return fmt::format("スナップショット{}はすでに完了しています", n(0));
+    case Code::kAlreadyRecorded:
+      return fmt::format("{}はスナップショット{}の状態をすでに記録しています",
+                         w(0), n(1));
+    case Code::kSnapshotRunning:
+      return fmt::format(
+          "スナップショット{}がまだ実行中です（snapshots=one）。参加するには id={}",
+          n(0), n(0));
+    case Code::kBranchLimit:
+      return fmt::format("ここで使える支店は{}までです", n(0));
+    case Code::kCommandLimit:
+      return fmt::format("ここで使えるコマンドは{}までです", n(0));
+    case Code::kEventLimit:
+      return fmt::format("実行が{}イベントを超え、ここでの上限を超えました", n(0));
+  }
+  return std::string(CodeName(s.code()));
+}
+
+}  // namespace cutline::scenario::catalogue

@@ -1,0 +1,118 @@
+// Walks every refusal code through both catalogues: each gives one line that
+// says every argument, the Japanese one reads as Japanese (no English word
+// left but the scenario language's own), and the English one as English.
+#include "scenario/messages.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cutline::scenario {
+namespace {
+
+// Argument values that cannot be mistaken for a word of either language.
+const char* const kWords[] = {"Qx1", "Qy2", "Qz3"};
+const std::int64_t kNumbers[] = {7301, 7302, 7303};
+
+Status Sample(Code code) {
+  std::vector<ErrorArg> args;
+  std::string_view kinds = ArgKinds(code);
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    if (kinds[i] == 's') {
+      args.emplace_back(std::string(kWords[i]));
+    } else {
+      args.emplace_back(kNumbers[i]);
+    }
+  }
+  return Status::Error(code, std::move(args));
+}
+
+std::string Without(std::string text, const std::string& part) {
+  for (std::size_t at; (at = text.find(part)) != std::string::npos;) {
+    text.replace(at, part.size(), " ");
+  }
+  return text;
+}
+
+// Runs of ASCII letters left in `text`.
+std::vector<std::string> AsciiWords(const std::string& text) {
+  std::vector<std::string> words;
+  std::string current;
+  for (char c : text + " ") {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      current += c;
+    } else if (!current.empty()) {
+      words.push_back(current);
+      current.clear();
+    }
+  }
+  return words;
+}
+
+// What the reader types: keywords, options and the usage placeholders.
+const std::set<std::string> kLanguageWords = {
+    "network", "transfer", "deliver", "drain", "read", "snapshot", "show",
+    "links", "capacity", "snapshots", "one", "many", "id", "FROM", "TO",
+    "NAME", "BALANCE"};
+
+TEST(MessagesTest, EveryCodeHasOneLineInEachLanguage) {
+  std::set<std::string_view> names;
+  for (Code code : kAllErrorCodes) {
+    SCOPED_TRACE(std::string(CodeName(code)));
+    EXPECT_TRUE(names.insert(CodeName(code)).second) << "name used twice";
+    Status s = Sample(code);
+    std::string en, ja;
+    ASSERT_NO_THROW(en = Reason(s, Lang::kEn)) << "arguments of the wrong kind";
+    ASSERT_NO_THROW(ja = Reason(s, Lang::kJa)) << "arguments of the wrong kind";
+    for (const std::string& text : {en, ja}) {
+      EXPECT_FALSE(text.empty());
+      EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+      EXPECT_NE(text, CodeName(code)) << "no sentence for this code";
+    }
+    EXPECT_NE(en, ja);
+
+    std::string en_rest = en, ja_rest = ja;
+    std::string_view kinds = ArgKinds(code);
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      std::string arg = kinds[i] == 's' ? kWords[i] : std::to_string(kNumbers[i]);
+      EXPECT_NE(en.find(arg), std::string::npos) << en << " omits " << arg;
+      EXPECT_NE(ja.find(arg), std::string::npos) << ja << " omits " << arg;
+      en_rest = Without(en_rest, arg);
+      ja_rest = Without(ja_rest, arg);
+    }
+    for (unsigned char c : en_rest) {
+      EXPECT_LT(c, 0x80) << "English with non-ASCII text: " << en;
+    }
+    bool has_japanese = false;
+    for (unsigned char c : ja_rest) has_japanese |= c >= 0x80;
+    EXPECT_TRUE(has_japanese) << "no Japanese in: " << ja;
+    for (const std::string& word : AsciiWords(ja_rest)) {
+      EXPECT_TRUE(kLanguageWords.count(word))
+          << "English word '" << word << "' in: " << ja;
+    }
+  }
+}
+
+// The parser passes the name of the number it refused; Japanese names it
+// in Japanese.
+TEST(MessagesTest, FieldNamesAreTranslated) {
+  Status s = Status::Error(Code::kNotAWholeNumber, "amount", "3.5");
+  EXPECT_EQ(Reason(s, Lang::kEn), "amount '3.5' is not a whole number (digits only)");
+  EXPECT_EQ(Reason(s, Lang::kJa), "金額 '3.5' は整数（数字のみ）ではありません");
+  s = Status::Error(Code::kNumberTooLarge, "balance", "99999999999999999999");
+  EXPECT_EQ(AsciiWords(Reason(s, Lang::kJa)), std::vector<std::string>{});
+}
+
+TEST(MessagesTest, TheLineComesFirstInEitherLanguage) {
+  Status s = Status::Error(Code::kInsufficientFunds, "P1", 70, 100).AtLine(3);
+  EXPECT_EQ(Message(s, Lang::kEn), "line 3: P1 has only $70, cannot send $100");
+  EXPECT_EQ(Message(s, Lang::kJa), "3行目: P1の残高は$70しかなく、$100は送れません");
+  EXPECT_EQ(Reason(s, Lang::kEn), "P1 has only $70, cannot send $100");
+  Status lineless = Status::Error(Code::kNoNetwork);
+  EXPECT_EQ(Message(lineless, Lang::kEn), "the scenario has no network command");
+}
+
+}  // namespace
+}  // namespace cutline::scenario

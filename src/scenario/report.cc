@@ -1,0 +1,33 @@
+// RunReport: run, telling each step as it goes, then gather the views.
+#include "scenario/report.h"
+
+#include "scenario/teller.h"
+#include "scenario/text_output.h"
+
+namespace cutline::scenario {
+
+Status RunReport(std::string_view text, Lang lang, const Limits& limits,
+                 Json* out) {
+  Runner runner;
+  runner.set_limits(limits);
+  Teller teller(lang);
+  Json steps = Json::array();
+  Status status = runner.RunText(text, [&](const StepResult& step) {
+    steps.push_back({{"line", step.line},
+                     {"command", step.command},
+                     {"log", teller.Tell(runner)}});
+  });
+  if (!status.ok()) return status;
+  if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
+  const bank::Bank& bank = *runner.bank();
+  auto lab = LabBlock(bank, lang);
+  const bank::Replay replay = bank::Replay::Of(bank);  // one walk for all views
+  *out = Json{{"steps", std::move(steps)},
+              {"state", StateJson(bank, &replay)},
+              {"history", HistoryJson(bank, runner.steps())},
+              {"naive", NaiveJson(bank, replay)},
+              {"lab", lab ? Json(*lab) : Json(nullptr)}};
+  return Status::Ok();
+}
+
+}  // namespace cutline::scenario

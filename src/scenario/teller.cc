@@ -1,0 +1,24 @@
+// Teller: the step's kind picks the view; the events go to the narrator.
+#include "scenario/teller.h"
+
+#include "scenario/text_output.h"
+
+namespace cutline::scenario {
+
+std::vector<std::string> Teller::Tell(const Runner& runner) {
+  const StepResult& step = runner.steps().back();
+  const bank::Bank& bank = *runner.bank();
+  if (std::holds_alternative<ShowCmd>(step.parsed)) return ShowLines(bank, lang_);
+  if (std::holds_alternative<NetworkCmd>(step.parsed)) {
+    return {NetworkSummary(bank, lang_)};
+  }
+  std::vector<std::string> lines =
+      narrator_.Narrate(bank, step.history_begin, step.history_end, lang_);
+  if (lines.empty()) {  // drain with nothing in flight
+    lines.push_back(lang_ == Lang::kJa ? "飛行中のメッセージはない"
+                                       : "Nothing is in flight");
+  }
+  return lines;
+}
+
+}  // namespace cutline::scenario

@@ -1,0 +1,117 @@
+// Drawing the run: the panels, the branch table and its buttons, the demo controls, the scenario.
+import { t, lang, money } from './i18n.js';
+import { toText } from './scenario.js';
+import { renderNetwork } from './network.js';
+import { renderSpacetime } from './spacetime.js';
+import { renderSnapshot, renderNaive, renderLog } from './panels.js';
+import { html, byId as $ } from './svg.js';
+import { app } from './run.js';
+import { act, deliverOn, startSnapshot } from './actions.js';
+import { demoById, startDemo } from './demos.js';
+
+export function displayedSnapshot(state) {
+  if (!state.snapshots || !state.snapshots.length) return null;
+  if (state.running !== null && state.running !== undefined) {
+    const s = state.snapshots.find((x) => x.id === state.running);
+    if (s) return s;
+  }
+  return state.snapshots[state.snapshots.length - 1];
+}
+
+export function renderBranchControls(state) {
+  const names = state.branches.map((b) => b.name);
+  const key = `${lang()}|${names.join(',')}`;
+  const rows = $('branch-rows');
+  if (key !== app.branchKey) {
+    app.branchKey = key;
+    rows.textContent = '';
+    for (const name of names) {
+      const tr = html('tr', { 'data-branch': name }, rows);
+      html('th', { scope: 'row' }, tr, name);
+      html('td', { class: 'bal' }, tr);
+      const td = html('td', { class: 'actions' }, tr);
+      const read = html('button', { type: 'button', 'aria-label': t('readBalanceAria', { b: name }), 'data-focus-key': `read-${name}` }, td, t('readBalance'));
+      read.addEventListener('click', () => act(() => `read ${name}`));
+      const snap = html('button', { type: 'button', 'aria-label': t('startSnapshotAria', { b: name }), 'data-focus-key': `snap-${name}` }, td, t('startSnapshot'));
+      snap.addEventListener('click', () => startSnapshot(name));
+    }
+    for (const id of ['tr-from', 'tr-to']) {
+      const sel = $(id);
+      const keep = sel.value;
+      sel.textContent = '';
+      for (const n of names) html('option', { value: n }, sel, n);
+      if (names.includes(keep)) sel.value = keep;
+    }
+    if ($('tr-from').value === $('tr-to').value && names.length > 1) $('tr-to').value = names[1];
+  }
+  for (const b of state.branches) {
+    rows.querySelector(`tr[data-branch="${CSS.escape(b.name)}"] .bal`).textContent = money(b.balance);
+  }
+}
+
+export function renderDemoButtons() {
+  const box = $('demo-buttons');
+  box.textContent = '';
+  if (!app.demos.length) {
+    html('p', { class: 'muted' }, box, t('demosLoading'));
+    return;
+  }
+  for (const d of app.demos) {
+    const lab = d.preset === 'lab';
+    const label = lab ? t('labDemoButton') : t('demoButton', { n: d.id });
+    const b = html('button', {
+      type: 'button', class: 'demo-button', 'data-demo': d.id, 'data-focus-key': `demo-${d.id}`,
+      'aria-label': lab ? t('labDemoAria', { title: d.title }) : t('demoAria', { n: d.id, title: d.title }),
+      'aria-pressed': 'false',
+    }, box);
+    html('span', { class: 'demo-num' }, b, label);
+    html('span', { class: 'demo-title' }, b, d.title);
+    b.addEventListener('click', () => startDemo(d.id));
+  }
+  renderDemoUi();
+}
+
+export function renderDemoUi() {
+  for (const b of document.querySelectorAll('.demo-button')) {
+    b.setAttribute('aria-pressed', String(!!app.demo && Number(b.dataset.demo) === app.demo.id));
+  }
+  const d = app.demo && demoById(app.demo.id);
+  const canStep = !!d && app.demo.pos < d.steps.length;
+  $('demo-next').setAttribute('aria-disabled', String(!canStep));
+  $('demo-play').setAttribute('aria-disabled', String(!canStep && !app.timer));
+  $('demo-play').textContent = app.timer ? t('pause') : t('play');
+  $('demo-progress').textContent = d ? t('demoProgress', { title: d.title, k: app.demo.pos, n: d.steps.length }) : '';
+  $('demo-caption').textContent = app.caption || (d ? '' : t('demoIdle'));
+}
+
+export function renderScenario() {
+  $('scenario-summary').textContent = t('scenarioDetails', { n: app.commands.length });
+  $('scenario-pre').textContent = toText(app.commands);
+}
+
+export function renderSpacetimeOnly() {
+  const r = app.result;
+  if (!r) return;
+  renderSpacetime($('st-svg'), $('st-scroll'), $('st-note'), r.state, r.history, displayedSnapshot(r.state), r.naive);
+}
+
+export function render() {
+  const r = app.result;
+  if (!r) return;
+  const active = document.activeElement;
+  const focusKey = active && active.dataset ? active.dataset.focusKey : undefined;
+  const st = r.state;
+  const snap = displayedSnapshot(st);
+  renderNetwork($('network-svg'), $('invariant'), st, snap, deliverOn);
+  renderSnapshot($('cl-body'), st, snap, r.lab);
+  renderNaive($('naive-body'), st, r.naive);
+  renderSpacetimeOnly();
+  renderLog($('log-list'), $('log-scroll'), r.steps || []);
+  renderBranchControls(st);
+  renderScenario();
+  renderDemoUi();
+  if (focusKey && (!document.activeElement || document.activeElement === document.body)) {
+    const again = document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus();
+  }
+}

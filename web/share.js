@@ -1,0 +1,78 @@
+// Export, import and share links: all of them are the run's scenario text.
+import { t, lang } from './i18n.js';
+import { runScenario, Refusal } from './api.js';
+import { toCommands, toText, parseHash, decodeScenario } from './scenario.js';
+import { html, byId as $ } from './svg.js';
+import { app, enqueue, run, commit } from './run.js';
+import { notify, showRefusal } from './notice.js';
+import { stopPlay } from './demos.js';
+
+export function exportScenario() {
+  const text = `# cutline scenario, exported from the page\n${toText(app.commands)}`;
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = html('a', { href: url, download: 'cutline-scenario.txt' });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export function importFile(file) {
+  stopPlay();
+  enqueue(async () => {
+    const text = await file.text();
+    const next = toCommands(text);
+    try {
+      // The file as it is first, so that a refusal names the file's own line
+      // (the page's tidied copy drops comments and blank lines).
+      await runScenario(text, lang());
+      const result = await run(next);
+      app.demo = null;
+      app.caption = '';
+      commit(next, result);
+      notify(t('imported', { n: next.length, file: file.name }), 'info');
+    } catch (e) {
+      if (e instanceof Refusal) showRefusal(e.full, 'importRefused');
+      else throw e;
+    }
+  });
+}
+
+export async function shareLink() {
+  const url = location.href;
+  $('share-url').value = url;
+  try {
+    await navigator.clipboard.writeText(url);
+    notify(t('shareCopied'), 'info');
+  } catch {
+    notify(t('shareReady'), 'info');
+  }
+  $('share-url').select();
+}
+
+// Opens the run held in the URL's hash, if any; otherwise the Bank preset.
+export function openFromHash() {
+  const { s } = parseHash(location.hash);
+  enqueue(async () => {
+    let next = null;
+    let result = null;
+    if (s) {
+      try {
+        next = toCommands(decodeScenario(s));
+        result = await run(next);
+      } catch (e) {
+        result = null;
+        showRefusal(e instanceof Refusal ? e.full : (e.message || String(e)), 'linkRefused');
+      }
+    }
+    const opened = result !== null;
+    if (!opened) {
+      next = [app.presets.bank];
+      result = await run(next);
+    }
+    app.demo = null;
+    app.caption = '';
+    commit(next, result);
+    if (opened && next.length > 1) notify(t('linkOpened', { n: next.length }), 'info');
+  });
+}
