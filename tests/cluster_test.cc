@@ -223,6 +223,76 @@ TEST_F(StoreTest, BadStoresAndRestoresChangeNothing) {
   EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
 }
 
+// The run's own logs, read back into one history, pass the simulator's
+// checker for every complete snapshot; the same logs, tampered with, fail it.
+TEST_F(StoreTest, ARealRunsLogsPassTheCheckerAndATamperedOneFails) {
+  std::string logs = (dir_ / "logs").string();
+  fs::create_directories(logs);
+  Outcome run = Cluster({"--ranks", "4", "--duration", "2s", "--snapshot-every", "50ms",
+                         "--rate", "3000", "--log-dir", logs});
+  ExpectAddsUp(run, 4000);
+  Outcome check = Cutline({"check", "--logs", logs});
+  ASSERT_TRUE(check.exited) << check;
+  EXPECT_EQ(check.status, 0) << check;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(check.out, m, std::regex(R"(ok: (\d+) complete snapshots? of 4 ranks)")))
+      << check;
+  EXPECT_EQ(std::stol(m[1]), Parse(run.out).complete) << check;
+
+  // ShiViz: its regex, then "host {clock}" and a description, per event.
+  Outcome shiviz = Cutline({"check", "--logs", logs, "--format", "shiviz"});
+  ASSERT_EQ(shiviz.status, 0) << shiviz.err;
+  EXPECT_EQ(shiviz.out.rfind("(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n\n", 0), 0u)
+      << shiviz.out.substr(0, 200);
+  std::string second = shiviz.out.substr(shiviz.out.find("\n\n") + 2);
+  second = second.substr(0, second.find('\n'));
+  ASSERT_TRUE(std::regex_match(second, m, std::regex(R"((N\d+) (\{.*\}))"))) << second;
+  EXPECT_TRUE(json::parse(m[2].str()).contains(m[1].str())) << second;
+
+  // One recorded balance changed by $7: the checker names the snapshot.
+  fs::path rank2 = fs::path(logs) / "rank-2.jsonl";
+  std::string text = Bytes(rank2);
+  std::regex part(R"(\{"e":"part","snapshot":(\d+),"balance":(\d+))");
+  ASSERT_TRUE(std::regex_search(text, m, part)) << "no part in rank 2's log";
+  std::string tampered = text.substr(0, m.position(2)) + std::to_string(std::stol(m[2]) + 7) +
+                         text.substr(m.position(2) + m.length(2));
+  std::ofstream(rank2, std::ios::binary) << tampered;
+  Outcome caught = Cutline({"check", "--logs", logs});
+  EXPECT_EQ(caught.status, 1) << caught;
+  EXPECT_TRUE(Contains(caught.out, "FAIL snapshot " + m[1].str() + ": N2 recorded")) << caught;
+}
+
+// A crash leaves logs that end at different moments: what they hold up to a
+// consistent point is still checked.
+TEST_F(StoreTest, TheLogsOfACrashedRunAreCheckedUpToWhereTheyAgree) {
+  std::string logs = (dir_ / "logs").string();
+  fs::create_directories(logs);
+  Outcome crash = Cluster({"--ranks", "3", "--duration", "30s", "--snapshot-every", "50ms",
+                           "--rate", "3000", "--log-dir", logs, "--kill", "1@snapshot:4"});
+  ASSERT_EQ(crash.status, 1) << crash;
+  Outcome check = Cutline({"check", "--logs", logs});
+  EXPECT_EQ(check.status, 0) << check;
+  EXPECT_TRUE(Contains(check.out, "ok: ")) << check;
+}
+
+TEST_F(StoreTest, LogFoldersThatAreNotLogsAreOneLineAndStatus2) {
+  fs::create_directories(dir_ / "empty");
+  std::ofstream(dir_ / "file.txt") << "x\n";
+  fs::create_directories(dir_ / "wrong");
+  std::ofstream(dir_ / "wrong" / "rank-0.jsonl") << "{\"e\":\"rank\",\"rank\":0,\"ranks\":2}\n";
+  for (const std::string& dir : {(dir_ / "missing").string(), (dir_ / "empty").string(),
+                                 (dir_ / "file.txt").string(), (dir_ / "wrong").string()}) {
+    Outcome o = Cutline({"check", "--logs", dir});
+    EXPECT_EQ(o.status, 2) << dir << o;
+    EXPECT_EQ(Lines(o.err), 1u) << dir << o;
+    EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << dir << o;
+  }
+  Outcome neither = Cutline({"check"});
+  EXPECT_EQ(neither.status, 2) << neither;
+  Outcome shiviz_alone = Cutline({"check", "--format", "shiviz", "x.txt"});
+  EXPECT_EQ(shiviz_alone.status, 2) << shiviz_alone;
+}
+
 TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--ranks", "1"}, "--ranks"},

@@ -196,11 +196,19 @@ int main(int argc, char** argv) {
   run->add_option("--lang", lang, "Language of the narration: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
 
-  std::string check_path;
+  std::string check_path, check_logs, check_format = "text";
   auto* check = app.add_subcommand(
-      "check", "Run a scenario and verify every complete snapshot");
-  check->add_option("file", check_path, "Scenario file, or - for standard input")
-      ->required();
+      "check", "Verify every complete snapshot: of a scenario, or of a real run's logs");
+  auto* check_file =
+      check->add_option("file", check_path, "Scenario file, or - for standard input");
+  auto* logs_option = check->add_option("--logs", check_logs,
+                                        "A cluster run's --log-dir, instead of a scenario")
+                          ->excludes(check_file);
+  check->add_option("--format", check_format,
+                    "With --logs: text (the check) or shiviz (the logs for ShiViz)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "shiviz"}))
+      ->needs(logs_option);
 
   int demo_id = 0;
   auto* demo = app.add_subcommand("demo", "Narrate one of the page's demos");
@@ -270,7 +278,14 @@ int main(int argc, char** argv) {
     if (*run) {
       return RunCommand(run_path, run_json ? "json" : run_format, ParseLang(lang));
     }
-    if (*check) return CheckCommand(check_path);
+    if (*check) {
+      if (!check_logs.empty()) return cutline::cli::CheckLogsCommand(check_logs, check_format);
+      if (check_path.empty()) {
+        fmt::print(stderr, "cutline: error: check needs a scenario FILE or --logs DIR\n");
+        return kUsageError;
+      }
+      return CheckCommand(check_path);
+    }
     if (*demo) return DemoCommand(demo_id, ParseLang(lang));
     if (*lab) return LabCommand(ParseLang(lang));
     if (auto code = runtime_commands.Run(&argc, &argv)) return *code;

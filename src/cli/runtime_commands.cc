@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "runtime/cluster.h"
+#include "runtime/log_check.h"
 #include "runtime/node.h"
 #include "runtime/options.h"
 #include "runtime/sink.h"
@@ -180,6 +181,36 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
     };
   }
   return runtime::RunCluster(s_->options, SelfPath(), after_crash);
+}
+
+int CheckLogsCommand(const std::string& dir, const std::string& format) {
+  std::string error;
+  if (format == "shiviz") {
+    auto log = runtime::ShiVizLog(dir, &error);
+    if (!log) {
+      fmt::print(stderr, "cutline: error: {}\n", error);
+      return 2;
+    }
+    fmt::print("{}", *log);
+    return 0;
+  }
+  auto result = runtime::CheckLogs(dir, &error);
+  if (!result) {
+    fmt::print(stderr, "cutline: error: {}\n", error);
+    return 2;
+  }
+  for (const std::string& problem : result->report.problems) fmt::print("FAIL {}\n", problem);
+  if (result->dropped > 0) {
+    fmt::print("the logs end at different moments (a crash): {} events after the last "
+               "consistent point left out\n",
+               result->dropped);
+  }
+  if (!result->report.ok()) return 1;
+  fmt::print("ok: {} complete snapshot{} of {} ranks checked from {} logged events: "
+             "consistent cuts, exact channel states, total ${} conserved\n",
+             result->report.snapshots_checked, result->report.snapshots_checked == 1 ? "" : "s",
+             result->ranks, result->events, result->total);
+  return 0;
 }
 
 }  // namespace cutline::cli

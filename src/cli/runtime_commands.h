@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace cutline::cli {
 
@@ -20,5 +21,9 @@ class RuntimeCommands {
   struct State;
   std::unique_ptr<State> s_;
 };
+
+// `cutline check --logs DIR [--format text|shiviz]`: the simulator's checker
+// on a real run's logs, or the logs as a ShiViz log. Returns the exit code.
+int CheckLogsCommand(const std::string& dir, const std::string& format);
 
 }  // namespace cutline::cli
