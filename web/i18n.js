@@ -168,6 +168,33 @@ const en = {
 
   logHeading: 'Event log',
   logEmpty: 'Nothing has happened yet.',
+
+  // The store's page (store.html).
+  storeLink: 'Snapshots of the running cluster',
+  storeDocTitle: 'cutline — a running cluster\'s snapshots',
+  storeTitle: 'Snapshots of a running cluster',
+  storeBack: 'Back to the bank simulation',
+  storeListHeading: 'Snapshots in the store',
+  storeIntro: 'Each row is a snapshot that cutline cluster took while transfers flowed between real processes, one per branch. The list refreshes by itself while a run writes the store.',
+  storeSnapshotHeading: 'What a snapshot recorded',
+  storeRun: 'Run {id}: {ranks} branches, total {total}{restored}',
+  storeRestored: ', restored from snapshot {id}',
+  storeColSnapshot: 'Snapshot',
+  storeColRun: 'Run',
+  storeColStatus: 'Status',
+  storeColInitiator: 'Initiator',
+  storeColTotal: 'Total',
+  storeColLatency: 'Latency',
+  storeStatus_complete: 'complete',
+  storeStatus_failed: 'failed',
+  storeStatus_running: 'running',
+  storeEmpty: 'No snapshots yet: start a run with cutline cluster --store FILE.',
+  storeOnlyNewest: 'The newest {n} of {all} snapshots.',
+  storePick: 'Choose a snapshot in the list to see what it recorded.',
+  storeNone: 'This server shows no store: start it with cutline serve --store FILE.',
+  storeLive: 'Live: the list follows the store as a run writes it.',
+  storeReconnecting: 'Connection lost; reconnecting…',
+  storeFailed: 'The store could not be read',
 };
 
 const ja = {
@@ -337,6 +364,33 @@ const ja = {
 
   logHeading: 'イベントログ',
   logEmpty: 'まだ何も起きていません。',
+
+  // ストアのページ (store.html)
+  storeLink: '実行中クラスタのスナップショット',
+  storeDocTitle: 'cutline — 実行中クラスタのスナップショット',
+  storeTitle: '実行中クラスタのスナップショット',
+  storeBack: '銀行シミュレーションに戻る',
+  storeListHeading: 'ストア内のスナップショット',
+  storeIntro: '各行は、実際のプロセス(支店ごとに1つ)の間を送金が流れている最中に cutline cluster が取ったスナップショットです。実行がストアに書き込むと、一覧は自動で更新されます。',
+  storeSnapshotHeading: 'スナップショットが記録したもの',
+  storeRun: '実行 {id}: 支店 {ranks} 個、総額 {total}{restored}',
+  storeRestored: '、スナップショット {id} から復元',
+  storeColSnapshot: 'スナップショット',
+  storeColRun: '実行',
+  storeColStatus: '状態',
+  storeColInitiator: '開始した支店',
+  storeColTotal: '総額',
+  storeColLatency: '所要時間',
+  storeStatus_complete: '完了',
+  storeStatus_failed: '失敗',
+  storeStatus_running: '実行中',
+  storeEmpty: 'まだスナップショットはありません。cutline cluster --store FILE で実行を始めてください。',
+  storeOnlyNewest: '全 {all} 件のうち新しい {n} 件を表示しています。',
+  storePick: '一覧からスナップショットを選ぶと、記録した内容が表示されます。',
+  storeNone: 'このサーバーはストアを表示していません。cutline serve --store FILE で起動してください。',
+  storeLive: 'ライブ: 実行がストアに書き込むたびに一覧が追従します。',
+  storeReconnecting: '接続が切れました。再接続しています…',
+  storeFailed: 'ストアを読み込めませんでした',
 };
 
 export const DICT = { en, ja };

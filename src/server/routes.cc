@@ -82,8 +82,10 @@ Response HandleDemos(const Request& req) {
                         {"demos", demos}});
 }
 
-Response HandleHealth(const Request&) {
-  return Json(200, json{{"ok", true}, {"version", CUTLINE_VERSION}});
+// `store`: whether this server shows a runtime's store (the page links to
+// its view only then).
+Response HandleHealth(const Request&, const Site& site) {
+  return Json(200, json{{"ok", true}, {"version", CUTLINE_VERSION}, {"store", site.store != nullptr}});
 }
 
 // GET /api/store: the runs and snapshots of `serve --store FILE`.
@@ -127,7 +129,7 @@ Response Plain(const Request& req, const Site&) {
 constexpr ApiRoute kApi[] = {
     {"/api/run", "POST", Plain<HandleRun>},
     {"/api/demos", "GET", Plain<HandleDemos>},
-    {"/api/health", "GET", Plain<HandleHealth>},
+    {"/api/health", "GET", HandleHealth},
     {"/api/events", "GET", Plain<HandleEvents>},
     {"/api/store", "GET", HandleStore},
     {"/api/store/snapshot", "GET", HandleStoreSnapshot},
