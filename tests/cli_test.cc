@@ -352,7 +352,7 @@ TEST_F(CliTest, BadArgumentsAreOneLineAndStatus2) {
   ExpectUsageError({"demo", "1", "--lang", "fr"}, "fr");
   ExpectUsageError({"run", "--format", "xml", good}, "xml");
   ExpectUsageError({"run"}, "required");
-  ExpectUsageError({"check"}, "required");
+  ExpectUsageError({"check"}, "a scenario FILE or --logs DIR");
   ExpectUsageError({"lab", "--lang", "fr"}, "fr");
   ExpectUsageError({"lab", "extra"}, "extra");
   ExpectUsageError({"run", good, "--bogus"}, "--bogus");

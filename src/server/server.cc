@@ -46,7 +46,10 @@ Server::Server(const Options& options)
       http_(Transport(options), [this](const Request& request) { return Route(request, site_); }) {}
 
 Server::~Server() {
-  http_.Stop();  // before the store it reads goes
+  // The watcher publishes through the transport, and the transport's
+  // workers read the store: stop them in that order before either goes.
+  if (store_) store_->StopWatching();
+  http_.Stop();
 }
 
 int Server::Start(std::string* error) {

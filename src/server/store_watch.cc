@@ -18,7 +18,9 @@ std::unique_ptr<StoreWatch> StoreWatch::Open(const std::string& path, std::strin
   return watch;
 }
 
-StoreWatch::~StoreWatch() {
+StoreWatch::~StoreWatch() { StopWatching(); }
+
+void StoreWatch::StopWatching() {
   stop_ = true;
   if (watcher_.joinable()) watcher_.join();
 }

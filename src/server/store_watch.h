@@ -26,6 +26,8 @@ class StoreWatch {
 
   // Starts watching; `on_change` runs on the watcher's thread.
   void Watch(std::function<void()> on_change);
+  // Joins the watcher: `on_change` is not called after this returns.
+  void StopWatching();
 
   store::Json List();
   // Nothing if there is no snapshot `id`.
