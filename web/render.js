@@ -76,7 +76,21 @@ export function renderDemoButtons() {
   renderDemoUi();
 }
 
+// On a phone the step bar is fixed over the bottom of the page while a demo runs (style.css); the
+// page is padded by its height, which changes with the caption, so it is measured, not guessed.
+let stepbarWatch = null;
+function watchStepbar() {
+  if (stepbarWatch || typeof ResizeObserver === 'undefined') return;
+  const bar = $('demo-stepbar');
+  stepbarWatch = new ResizeObserver(() => {
+    document.documentElement.style.setProperty('--stepbar-h', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+  });
+  stepbarWatch.observe(bar);
+}
+
 export function renderDemoUi() {
+  watchStepbar();
+  document.body.classList.toggle('demo-on', !!app.demo);
   for (const b of document.querySelectorAll('.demo-button')) {
     b.setAttribute('aria-pressed', String(!!app.demo && Number(b.dataset.demo) === app.demo.id));
   }
