@@ -6,6 +6,9 @@ import { app, hooks, enqueue, idle, run, commit } from './run.js';
 import { clearNotice, showRefusal, showFailure } from './notice.js';
 import { byId as $ } from './svg.js';
 
+// The one-column layout, where the demo's step bar is fixed to the bottom (style.css, same width).
+const PHONE = '(width < 760px)';
+
 export function demoById(id) {
   return app.demos.find((d) => d.id === id);
 }
@@ -33,7 +36,14 @@ export function startDemo(id) {
     app.demo = { id, pos: 0 };
     app.caption = captionFor(app.demo);
     commit(next, result);
-    $('demo-next').focus();
+    if (matchMedia(PHONE).matches) {
+      // One column: Next step is now in the bar fixed to the bottom of the screen (style.css);
+      // bring the network up above it, so each step's effect is in view as it happens.
+      $('demo-next').focus({ preventScroll: true });
+      $('network').scrollIntoView({ block: 'start' });
+    } else {
+      $('demo-next').focus();
+    }
   });
 }
 

@@ -59,19 +59,38 @@ export function renderDemoButtons() {
   for (const d of app.demos) {
     const lab = d.preset === 'lab';
     const label = lab ? t('labDemoButton') : t('demoButton', { n: d.id });
+    // The name comes from the visible text itself ("Demo 3: <title>"), not from an aria-label
+    // that could drift from it, so that a visitor who says what they see ("click Demo 3") names
+    // the button (WCAG 2.5.3). The colon is for the name only: on screen the title has its own
+    // line. The space between the spans is what a reader of the DOM text sees between the lines.
     const b = html('button', {
       type: 'button', class: 'demo-button', 'data-demo': d.id, 'data-focus-key': `demo-${d.id}`,
-      'aria-label': lab ? t('labDemoAria', { title: d.title }) : t('demoAria', { n: d.id, title: d.title }),
       'aria-pressed': 'false',
     }, box);
-    html('span', { class: 'demo-num' }, b, label);
+    const num = html('span', { class: 'demo-num' }, b, label);
+    html('span', { class: 'name-sep' }, num, t('demoSep'));
+    b.append(' ');
     html('span', { class: 'demo-title' }, b, d.title);
     b.addEventListener('click', () => startDemo(d.id));
   }
   renderDemoUi();
 }
 
+// On a phone the step bar is fixed over the bottom of the page while a demo runs (style.css); the
+// page is padded by its height, which changes with the caption, so it is measured, not guessed.
+let stepbarWatch = null;
+function watchStepbar() {
+  if (stepbarWatch || typeof ResizeObserver === 'undefined') return;
+  const bar = $('demo-stepbar');
+  stepbarWatch = new ResizeObserver(() => {
+    document.documentElement.style.setProperty('--stepbar-h', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+  });
+  stepbarWatch.observe(bar);
+}
+
 export function renderDemoUi() {
+  watchStepbar();
+  document.body.classList.toggle('demo-on', !!app.demo);
   for (const b of document.querySelectorAll('.demo-button')) {
     b.setAttribute('aria-pressed', String(!!app.demo && Number(b.dataset.demo) === app.demo.id));
   }
@@ -93,6 +112,20 @@ export function renderSpacetimeOnly() {
   const r = app.result;
   if (!r) return;
   renderSpacetime($('st-svg'), $('st-scroll'), $('st-note'), r.state, r.history, displayedSnapshot(r.state), r.naive);
+  scrollableByKeyboard($('st-scroll'), t('stScrollAria'));
+}
+
+// A box that scrolls sideways must be reachable with Tab, or a keyboard user cannot see its hidden
+// part (WCAG 2.1.1). It becomes a named, focusable region only while it actually overflows, so
+// that on a wide screen it adds no empty Tab stop.
+function scrollableByKeyboard(el, name) {
+  if (el.scrollWidth > el.clientWidth + 1) {
+    el.setAttribute('tabindex', '0');
+    el.setAttribute('role', 'region');
+    el.setAttribute('aria-label', name);
+  } else {
+    for (const a of ['tabindex', 'role', 'aria-label']) el.removeAttribute(a);
+  }
 }
 
 export function render() {
