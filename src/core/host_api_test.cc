@@ -22,7 +22,9 @@ TEST(Wire, MarkersAndApplicationBytesRoundTrip) {
     EXPECT_EQ(frame->payload, "");
   }
   // What a host appends to a marker comes back as its payload.
-  auto with_clock = wire::Decode(wire::EncodeMarker(7, std::string("\0\1vc", 4)));
+  // (The frame's payload points into the bytes: they must outlive it.)
+  std::string clocked = wire::EncodeMarker(7, std::string("\0\1vc", 4));
+  auto with_clock = wire::Decode(clocked);
   ASSERT_TRUE(with_clock);
   EXPECT_EQ(with_clock->snapshot, 7u);
   EXPECT_EQ(with_clock->payload, std::string("\0\1vc", 4));
