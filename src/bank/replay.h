@@ -73,10 +73,16 @@ class Replay {
   const std::deque<Seq>& waiting(ChannelId c) const { return waiting_[c]; }
   // After kNotFifo: the older message that was overtaken.
   Seq overtaken() const { return overtaken_; }
+  // The barrier that overtook transfer `seq` (an Overtaken event), or 0.
+  Seq OvertakenBy(Seq seq) const {
+    auto it = overtaken_by_.find(seq);
+    return it == overtaken_by_.end() ? 0 : it->second;
+  }
 
  private:
   Anomaly Send(Seq seq, ChannelId c, const Payload& payload);
   Anomaly Deliver(Seq seq, ChannelId c, const Payload& payload);
+  Anomaly Overtake(const Overtaken& o);
 
   const sim::Topology& topology_;
   std::vector<Amount> balances_;
@@ -85,6 +91,7 @@ class Replay {
   std::vector<std::deque<Seq>> waiting_;  // per channel, undelivered
   std::size_t applied_ = 0;
   Seq overtaken_ = 0;
+  std::unordered_map<Seq, Seq> overtaken_by_;  // transfer -> barrier
 };
 
 // True if the anomaly ends the replay.

@@ -23,6 +23,7 @@ const char* StateWord(ChannelRecording r) {
     case ChannelRecording::kNotRecorded: return "not recorded";
     case ChannelRecording::kRecording: return "recording";
     case ChannelRecording::kClosed: return "closed";
+    case ChannelRecording::kHeldBack: return "held back";
   }
   return "?";
 }

@@ -166,8 +166,34 @@ void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
 // branch is told here.
 void Narrator::Tell(Telling& t, const bank::Recorded& e) {
   recorded_.insert({e.snapshot, e.node});
-  if (e.cause.by_marker()) return;
   const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
+  if (e.cause.by_marker()) {
+    const bank::Flight* f = replay_->Find(e.cause.marker_seq());
+    if (f == nullptr || !f->is_transfer()) return;  // told with the marker
+    // Lai-Yang: a transfer of a newer epoch made the branch record first.
+    std::string balance = Money(t.RecordedBalance(e.node, e.snapshot));
+    t.out.push_back(
+        t.ja ? fmt::format("メッセージ#{}はエポック{}なので、{}は適用する前に"
+                           "スナップショット{}の{}を記録し、{}",
+                           f->seq, e.snapshot, t.name(e.node), e.snapshot,
+                           balance, t.Markers(e.snapshot, e.node))
+             : fmt::format("message #{} carries epoch {}, so {} records {} for "
+                           "snapshot {} before applying it, and {}",
+                           f->seq, e.snapshot, t.name(e.node), balance,
+                           e.snapshot, t.Markers(e.snapshot, e.node)));
+    return;
+  }
+  if (info != nullptr && info->stop_the_world) {
+    if (e.node != 0) return;  // one sentence for the whole stop
+    t.out.push_back(
+        t.ja ? fmt::format("世界を止める: 全支店が送金を止め、{}件の配送を待ってから"
+                           "全残高をスナップショット{}として読む",
+                           info->stopped_deliveries, e.snapshot)
+             : fmt::format("Stop the world: every branch stops sending; after "
+                           "{} deliveries every balance is read as snapshot {}",
+                           info->stopped_deliveries, e.snapshot));
+    return;
+  }
   bool first = info && !info->initiators.empty() && info->initiators[0] == e.node;
   std::string balance = Money(t.RecordedBalance(e.node, e.snapshot));
   std::string markers = t.Markers(e.snapshot, e.node);
@@ -182,6 +208,21 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
                     : fmt::format("{} joins snapshot {} as another initiator: "
                                   "records {} and {}",
                                   t.name(e.node), e.snapshot, balance, markers)));
+}
+
+// Unaligned barriers: the barrier went ahead of a transfer, which the
+// sender records as the channel's state.
+void Narrator::Tell(Telling& t, const bank::Overtaken& e) {
+  const bank::Flight* f = replay_->Find(e.transfer);
+  std::string channel = ChannelName(t.bank, e.channel);
+  std::string money = Money(f ? f->amount() : 0);
+  t.out.push_back(
+      t.ja ? fmt::format("バリア#{}が{}で{}（メッセージ#{}）を追い越す: {}は"
+                         "チャネル状態として記録",
+                         e.barrier, channel, money, e.transfer, money)
+           : fmt::format("barrier #{} overtakes the {} (message #{}) on {}: "
+                         "the {} is recorded as that channel's state",
+                         e.barrier, money, e.transfer, channel, money));
 }
 
 void Narrator::Tell(Telling&, const bank::Closed& e) {

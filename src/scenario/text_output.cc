@@ -99,6 +99,9 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
           state = fmt::format("{} {}", ja ? "確定" : "closed",
                               AmountList(r.transfers));
           break;
+        case ChannelRecording::kHeldBack:
+          state = ja ? "保留中" : "held back";
+          break;
       }
       out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), state));
     }
