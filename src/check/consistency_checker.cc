@@ -484,6 +484,7 @@ class Checker {
                                  markers[c].size(), ChannelName(c)));
         continue;
       }
+      if (want == 0) continue;
       const MessageInfo& marker = *markers[c].front();
       NodeId from = net_.channel(c).from;
       if (SentInside(cut, marker)) {

@@ -230,6 +230,8 @@ void Narrator::Tell(Telling&, const bank::Closed& e) {
 }
 
 void Narrator::Tell(Telling& t, const bank::PartDone& e) {
+  const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
+  if (info != nullptr && info->stop_the_world) return;  // told with the stop
   bool alone = t.bank.network().Incoming(e.node).empty();
   if (t.ja) {
     t.out.push_back(fmt::format(

@@ -25,6 +25,23 @@ std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
   if (config.one_snapshot_at_a_time) {
     rules += ja ? "、スナップショットは一度に1つ" : ", one snapshot at a time";
   }
+  if (!config.fifo) {
+    rules += ja ? "、チャネルは順序を入れ替えうる（非FIFO）"
+                : ", channels may reorder (not FIFO)";
+  }
+  switch (config.algorithm) {
+    case bank::Algorithm::kChandyLamport:
+      break;
+    case bank::Algorithm::kLaiYang:
+      rules += ja ? "、アルゴリズムはLai-Yang" : ", Lai-Yang snapshots";
+      break;
+    case bank::Algorithm::kAligned:
+      rules += ja ? "、整列バリア" : ", aligned barriers";
+      break;
+    case bank::Algorithm::kUnaligned:
+      rules += ja ? "、非整列バリア" : ", unaligned barriers";
+      break;
+  }
   std::size_t channels = bank.network().channel_count();
   return ja ? fmt::format("ネットワーク: {}（総額{}）、チャネル{}本{}", branches,
                           Money(bank.total()), channels, rules)
