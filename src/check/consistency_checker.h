@@ -54,6 +54,10 @@ struct SnapshotClaim {
   std::optional<bank::Amount> total;
   // False for a stop-the-world snapshot: no marker goes anywhere.
   bool markers = true;
+  // Aligned barriers: a branch records once a marker (barrier) has come on
+  // every input, so the markers of this snapshot it received before its
+  // record are the cut's edge, not messages crossing it.
+  bool markers_before_record = false;
 };
 
 // Everything the checker reads. Nothing here is derived from the agents
