@@ -122,7 +122,7 @@ Anomaly Replay::Overtake(const Overtaken& o) {
     waiting.insert(std::find(waiting.begin(), waiting.end(), o.transfer),
                    o.barrier);
   }
-  overtaken_by_[o.transfer] = o.barrier;
+  overtaken_by_[o.transfer].push_back(o.barrier);
   return Anomaly::kNone;
 }
 

@@ -73,10 +73,12 @@ class Replay {
   const std::deque<Seq>& waiting(ChannelId c) const { return waiting_[c]; }
   // After kNotFifo: the older message that was overtaken.
   Seq overtaken() const { return overtaken_; }
-  // The barrier that overtook transfer `seq` (an Overtaken event), or 0.
-  Seq OvertakenBy(Seq seq) const {
+  // The barriers that overtook transfer `seq` (Overtaken events), in order:
+  // one per snapshot it waited through.
+  const std::vector<Seq>& OvertakenBy(Seq seq) const {
+    static const std::vector<Seq> kNone;
     auto it = overtaken_by_.find(seq);
-    return it == overtaken_by_.end() ? 0 : it->second;
+    return it == overtaken_by_.end() ? kNone : it->second;
   }
 
  private:
@@ -91,7 +93,7 @@ class Replay {
   std::vector<std::deque<Seq>> waiting_;  // per channel, undelivered
   std::size_t applied_ = 0;
   Seq overtaken_ = 0;
-  std::unordered_map<Seq, Seq> overtaken_by_;  // transfer -> barrier
+  std::unordered_map<Seq, std::vector<Seq>> overtaken_by_;  // transfer -> barriers
 };
 
 // True if the anomaly ends the replay.

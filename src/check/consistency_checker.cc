@@ -317,7 +317,7 @@ class Checker {
     if (shape_ok) CheckChannels(claim, cut);
     CheckMarkers(claim, cut);
     if (shape_ok) CheckTotal(claim);
-    Judge(id, cut);
+    Judge(id, cut, claim.epochs);
   }
 
   // Where channel c stopped recording for snapshot id, in the history: its
@@ -335,7 +335,7 @@ class Checker {
   }
 
   // (f) The verdict, and a line for each transfer it names.
-  void Judge(SnapshotId id, const std::vector<CutPoint>& cut) {
+  void Judge(SnapshotId id, const std::vector<CutPoint>& cut, bool epochs) {
     SnapshotVerdict v;
     v.id = id;
     std::vector<std::size_t> close(net_.channel_count());
@@ -345,12 +345,15 @@ class Checker {
       const sim::ChannelInfo& ch = net_.channel(m.channel());
       bool sent_inside = SentInside(cut, m);
       bool received_inside = ReceivedInside(cut, m);
-      Seq barrier = replay_->OvertakenBy(m.seq());
+      bool overtaken = false;
+      for (Seq barrier : replay_->OvertakenBy(m.seq())) {
+        overtaken |= MessageInfo{replay_->Find(barrier)}.IsMarkerOf(id);
+      }
       bool in_state =
-          (barrier != 0 && MessageInfo{replay_->Find(barrier)}.IsMarkerOf(id)) ||
-          (m.delivered() && !received_inside &&
-           m.deliver_index() > cut[ch.to].record_index &&
-           m.deliver_index() < close[m.channel()]);
+          overtaken || (m.delivered() && !received_inside &&
+                        (!epochs || sent_inside) &&
+                        m.deliver_index() > cut[ch.to].record_index &&
+                        m.deliver_index() < close[m.channel()]);
       std::string what = fmt::format("{} (message #{}, {})", Money(m.flight->amount()),
                                      m.seq(), ChannelName(m.channel()));
       // A backward transfer is named by (a) already, as crossing the cut.
@@ -612,6 +615,8 @@ std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
     claim.markers = !s.stop_the_world;
     claim.markers_before_record =
         !s.stop_the_world && bank.algorithm() == bank::Algorithm::kAligned;
+    claim.epochs =
+        !s.stop_the_world && bank.algorithm() == bank::Algorithm::kLaiYang;
     claims.push_back(std::move(claim));
   }
   return claims;

@@ -58,6 +58,10 @@ struct SnapshotClaim {
   // every input, so the markers of this snapshot it received before its
   // record are the cut's edge, not messages crossing it.
   bool markers_before_record = false;
+  // Lai-Yang: a channel's state keeps only the transfers of an older epoch,
+  // that is, sent before their sender recorded; the others that arrive
+  // while it records belong to the future.
+  bool epochs = false;
 };
 
 // Everything the checker reads. Nothing here is derived from the agents
@@ -91,8 +95,9 @@ struct RunRecord {
 //     backwards, in a channel state though sent outside the cut, or sent
 //     inside and lost. A channel's recorded state here is the history's: the
 //     transfers delivered on it after the receiver recorded and before it
-//     closed (its Closed event, or else the marker's delivery), plus those
-//     an unaligned barrier overtook.
+//     closed (its Closed event, or else the marker's delivery), under
+//     Lai-Yang only those sent before their sender recorded, plus those an
+//     unaligned barrier overtook.
 // Also reports a malformed history: an event naming what does not exist, a
 // message sent or delivered twice, or delivered as something else (after
 // which the snapshots are not checked); a channel that is not FIFO, or a
