@@ -1,6 +1,10 @@
 // Text views of a run's state.
 #include "scenario/text_output.h"
 
+#include <set>
+
+#include "check/consistency_checker.h"
+
 #include <fmt/format.h>
 
 #include "bank/cuts.h"
@@ -77,6 +81,14 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
     if (queue.empty()) queue = ja ? "空" : "empty";
     out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), queue));
   }
+  // The checker's verdicts, for the snapshots that are wrong (Chandy-Lamport
+  // over channels that reorder).
+  std::set<SnapshotId> inconsistent;
+  if (bank.history().enabled()) {
+    for (const auto& v : check::CheckSnapshots(bank).verdicts) {
+      if (!v.consistent()) inconsistent.insert(v.id);
+    }
+  }
   for (const bank::SnapshotInfo& s : bank.snapshots()) {
     std::vector<std::string> initiators;
     for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
@@ -85,6 +97,15 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
             ? (ja ? fmt::format("完了、総額{}", Money(bank.SnapshotTotal(s.id)))
                   : fmt::format("complete, total {}", Money(bank.SnapshotTotal(s.id))))
             : (ja ? "実行中" : "running");
+    if (inconsistent.count(s.id)) status += ja ? "、一貫していない" : ", inconsistent";
+    if (s.stop_the_world) {
+      out.push_back(
+          ja ? fmt::format("スナップショット{}（世界を止めて、配送{}件の間停止）: {}",
+                           s.id, s.stopped_deliveries, status)
+             : fmt::format("snapshot {} (stop the world, stopped for {} "
+                           "deliveries): {}",
+                           s.id, s.stopped_deliveries, status));
+    } else
     out.push_back(ja ? fmt::format("スナップショット{}（開始: {}）: {}、マーカー {}/{}",
                                    s.id, JoinNames(initiators, lang), status,
                                    s.markers_sent, net.channel_count())
