@@ -62,6 +62,22 @@ void Invariants::CheckMoney(const bank::Bank& bank,
       }
     });
   }
+  // Lai-Yang: a waiting transfer's epoch is a snapshot its sender recorded
+  // (or 0, before any).
+  if (bank.algorithm() == bank::Algorithm::kLaiYang) {
+    for (ChannelId c = 0; c < net.channel_count(); ++c) {
+      NodeId from = net.channel(c).from;
+      net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+        if (!std::holds_alternative<bank::Transfer>(m.payload)) return;
+        std::uint64_t epoch = bank.MessageTag(m.seq);
+        if (epoch != 0 && !bank.HasRecorded(from, epoch)) {
+          out->push_back(fmt::format(
+              "message #{}: carries epoch {}, which {} has not recorded",
+              m.seq, epoch, bank.name(from)));
+        }
+      });
+    }
+  }
   if (queued != bank.in_flight_amount()) {
     out->push_back(fmt::format(
         "money: the channels hold {} in transfers, but {} is counted in "
