@@ -9,6 +9,8 @@ endfunction()
 
 cutline_unit_test(marker_rules_test
   ${PROJECT_SOURCE_DIR}/src/core/marker_rules_test.cc cutline_core)
+cutline_unit_test(variant_rules_test
+  ${PROJECT_SOURCE_DIR}/src/core/variant_rules_test.cc cutline_core)
 cutline_unit_test(host_api_test
   ${PROJECT_SOURCE_DIR}/src/core/host_api_test.cc cutline_core)
 cutline_unit_test(bank_test

@@ -12,7 +12,14 @@ using SnapshotId = std::uint64_t;
 using ChannelIndex = std::uint32_t;
 
 // The recording state of one incoming channel for one snapshot.
-enum class ChannelRecording : std::uint8_t { kNotRecorded, kRecording, kClosed };
+// kHeldBack: aligned barriers only; the receiver has a barrier on the channel
+// and delivers nothing more from it until its alignment is over.
+enum class ChannelRecording : std::uint8_t {
+  kNotRecorded,
+  kRecording,
+  kClosed,
+  kHeldBack,
+};
 
 enum class AgentError : std::uint8_t {
   kNone,
@@ -27,11 +34,23 @@ enum class AgentError : std::uint8_t {
 //  2. if closed_channel: that incoming channel's recording is final (it was
 //     recorded empty when record_state is also set);
 //  3. if part_done: this process has a marker from every incoming channel.
+// The variants (lai_yang_rules.h, barrier_rules.h) answer with the same Step
+// and use the further fields; Chandy-Lamport leaves them false:
+//  - markers_ahead (unaligned barriers): the markers go to the head of each
+//    outgoing channel, ahead of what waits there, and what they overtake
+//    belongs to that channel's recorded state;
+//  - hold_channel (aligned barriers): deliver nothing more from the channel
+//    the marker came on until release_inputs;
+//  - release_inputs (aligned barriers): every incoming channel may deliver
+//    again.
 struct Step {
   AgentError error = AgentError::kNone;
   bool record_state = false;
   bool closed_channel = false;
   bool part_done = false;
+  bool markers_ahead = false;
+  bool hold_channel = false;
+  bool release_inputs = false;
 
   bool ok() const { return error == AgentError::kNone; }
 };

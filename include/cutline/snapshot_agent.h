@@ -13,7 +13,11 @@
 
 namespace cutline {
 
-template <class State, class Payload>
+// Rules: MarkerRules (Chandy-Lamport) or UnalignedBarrierRules, which share
+// its inputs and its way of recording channels. (Lai-Yang and aligned
+// barriers record channels differently: a host uses their rules classes
+// directly, see docs/design.md.)
+template <class State, class Payload, class Rules = MarkerRules>
 class SnapshotAgent {
  public:
   // What this process recorded for one snapshot.
@@ -79,7 +83,7 @@ class SnapshotAgent {
   std::uint32_t incoming_channels() const { return rules_.incoming_channels(); }
 
  private:
-  MarkerRules rules_;
+  Rules rules_;
   std::map<SnapshotId, Recorded> recorded_;
 };
 

@@ -17,6 +17,60 @@ bool IsValidBranchName(std::string_view s) {
   });
 }
 
+const char* AlgorithmName(Algorithm a) {
+  switch (a) {
+    case Algorithm::kChandyLamport: return "chandy-lamport";
+    case Algorithm::kLaiYang: return "lai-yang";
+    case Algorithm::kAligned: return "aligned";
+    case Algorithm::kUnaligned: return "unaligned";
+  }
+  return "?";
+}
+
+namespace {
+
+// A directed cycle of the topology, as "P1->P2->P1", or "" if it has none
+// (an iterative depth-first search: white, grey on the path, black done).
+std::string FindCycle(const sim::Topology& t,
+                      const std::vector<std::string>& names) {
+  std::vector<std::uint8_t> colour(t.nodes(), 0);
+  std::vector<NodeId> parent(t.nodes(), 0);
+  for (NodeId root = 0; root < t.nodes(); ++root) {
+    if (colour[root] != 0) continue;
+    std::vector<std::pair<NodeId, std::size_t>> stack{{root, 0}};
+    colour[root] = 1;
+    while (!stack.empty()) {
+      auto& [n, next] = stack.back();
+      auto out = t.Outgoing(n);
+      if (next == out.size()) {
+        colour[n] = 2;
+        stack.pop_back();
+        continue;
+      }
+      NodeId m = t.channel(out[next++]).to;
+      if (colour[m] == 1) {  // back edge: the cycle is m ... n -> m
+        std::vector<NodeId> path{m};
+        for (NodeId v = n; v != m; v = parent[v]) path.push_back(v);
+        std::string text = names[m];
+        for (auto it = path.rbegin(); it != path.rend(); ++it) {
+          text += "->" + names[*it];
+        }
+        // path is m, n, parent(n), ... reversed: ..., n, m; so text starts
+        // at m, goes along the path in order and returns to m.
+        return text;
+      }
+      if (colour[m] == 0) {
+        colour[m] = 1;
+        parent[m] = n;
+        stack.emplace_back(m, 0);
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 Status Bank::Create(const Config& config, std::optional<Bank>* out) {
   const auto& branches = config.branches;
   if (branches.size() < 2) {
@@ -65,7 +119,12 @@ Status Bank::Create(const Config& config, std::optional<Bank>* out) {
     links = sim::Topology::Complete(static_cast<std::uint32_t>(names.size()));
   }
   Network network(static_cast<std::uint32_t>(names.size()), links,
-                  config.capacity_transfers);
+                  config.capacity_transfers, config.fifo);
+  if (config.algorithm == Algorithm::kAligned) {
+    if (std::string cycle = FindCycle(network, names); !cycle.empty()) {
+      return Status::Error(Code::kAlignedCycle, cycle);
+    }
+  }
   out->emplace(Bank(config, std::move(names), std::move(index), std::move(network)));
   (*out)->total_ = total;
   return Status::Ok();
@@ -80,8 +139,14 @@ Bank::Bank(Config config, std::vector<std::string> names,
       history_(config_.keep_history) {
   for (NodeId n = 0; n < names_.size(); ++n) {
     balances_.push_back(config_.branches[n].balance);
-    agents_.emplace_back(
-        static_cast<std::uint32_t>(network_.Incoming(n).size()));
+    auto in = static_cast<std::uint32_t>(network_.Incoming(n).size());
+    auto out = static_cast<std::uint32_t>(network_.Outgoing(n).size());
+    switch (config_.algorithm) {
+      case Algorithm::kChandyLamport: agents_.emplace_back(in); break;
+      case Algorithm::kUnaligned: unaligned_.emplace_back(in); break;
+      case Algorithm::kLaiYang: lai_yang_.emplace_back(in, out); break;
+      case Algorithm::kAligned: aligned_.emplace_back(in); break;
+    }
   }
 }
 
@@ -123,17 +188,42 @@ Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
+  if (config_.algorithm == Algorithm::kLaiYang) {
+    // Rule 1: the transfer carries its sender's epoch.
+    SnapshotId epoch =
+        lai_yang_[from].OnSend(network_.channel(c).out_index);
+    tags_[network_.last_seq() + 1] = epoch;
+  }
   Send(c, bank::Transfer{amount});
   return Status::Ok();
 }
 
-Status Bank::Deliver(NodeId from, NodeId to) {
+Status Bank::Deliver(NodeId from, NodeId to, std::uint64_t at) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (network_.Empty(c)) {
     return Status::Error(Code::kChannelEmpty, names_[from], names_[to]);
   }
-  Receive(network_.DeliverFrom(c));
+  if (network_.fifo() && at != 1) {
+    return Status::Error(Code::kAtOnFifo, names_[from], names_[to], at);
+  }
+  if (at == 0 || at > network_.Size(c)) {
+    return Status::Error(Code::kAtOutOfRange, names_[from], names_[to], at,
+                         network_.Size(c));
+  }
+  if (network_.Held(c)) {
+    // Only aligned barriers hold channels, and one snapshot runs at a time.
+    const SnapshotInfo* running = Running();
+    assert(running != nullptr);
+    std::string waits;
+    for (ChannelId w : AlignmentWaits(to, running->id)) {
+      if (!waits.empty()) waits += ", ";
+      waits += names_[network_.channel(w).from] + "->" + names_[to];
+    }
+    return Status::Error(Code::kChannelHeldBack, names_[from], names_[to],
+                         running->id, waits);
+  }
+  Receive(network_.DeliverAt(c, static_cast<std::uint32_t>(at)));
   return Status::Ok();
 }
 
@@ -141,12 +231,46 @@ Status Bank::DeliverNext() {
   if (!network_.AnyInFlight()) {
     return Status::Error(Code::kNothingInFlight);
   }
+  if (!network_.CanDeliverNext()) {
+    return Status::Error(Code::kNothingDeliverable);
+  }
   Receive(network_.DeliverNext());
   return Status::Ok();
 }
 
 Status Bank::Drain() {
-  while (network_.AnyInFlight()) Receive(network_.DeliverNext());
+  while (network_.CanDeliverNext()) Receive(network_.DeliverNext());
+  return Status::Ok();
+}
+
+Status Bank::StopTheWorld() {
+  if (const SnapshotInfo* running = Running()) {
+    return Status::Error(Code::kStopWhileSnapshot, running->id);
+  }
+  SnapshotInfo fresh;
+  fresh.id = snapshots_.size() + 1;
+  fresh.stop_the_world = true;
+  // Nothing is held back with no snapshot running, so this empties every
+  // channel; each of these deliveries is time no branch may send.
+  while (network_.AnyInFlight()) {
+    Receive(network_.DeliverNext());
+    ++fresh.stopped_deliveries;
+  }
+  snapshots_.push_back(fresh);
+  SnapshotInfo& snapshot = snapshots_.back();
+  for (NodeId n = 0; n < names_.size(); ++n) {
+    recorded_[{snapshot.id, n}] = balances_[n];
+    history_.Add(Recorded{snapshot.id, Cause::Start(), n});
+  }
+  for (ChannelId c = 0; c < network_.channel_count(); ++c) {
+    history_.Add(Closed{snapshot.id, c});
+  }
+  for (NodeId n = 0; n < names_.size(); ++n) {
+    history_.Add(bank::PartDone{snapshot.id, n});
+  }
+  snapshot.parts_done = static_cast<std::uint32_t>(names_.size());
+  snapshot.complete = true;
+  history_.Add(Completed{snapshot.id, static_cast<NodeId>(names_.size() - 1)});
   return Status::Ok();
 }
 
@@ -174,10 +298,18 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
     if (s->complete) {
       return Status::Error(Code::kSnapshotComplete, *id);
     }
-    if (agents_[branch].HasRecorded(*id)) {
+    if (HasRecorded(branch, *id)) {
       return Status::Error(Code::kAlreadyRecorded, names_[branch], *id);
     }
+    if (config_.algorithm == Algorithm::kAligned &&
+        !network_.Incoming(branch).empty()) {
+      return Status::Error(Code::kAlignedNotSource, names_[branch]);
+    }
   } else {
+    if (config_.algorithm == Algorithm::kAligned &&
+        !network_.Incoming(branch).empty()) {
+      return Status::Error(Code::kAlignedNotSource, names_[branch]);
+    }
     const SnapshotInfo* running = Running();
     if (config_.one_snapshot_at_a_time && running != nullptr) {
       return Status::Error(Code::kSnapshotRunning, running->id);
@@ -192,10 +324,24 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   }
   SnapshotInfo& snapshot = MutableSnapshot(*id);
   snapshot.initiators.push_back(branch);
-  Step step = agents_[branch].Start(*id, balances_[branch]);
+  Step step = StartStep(branch, *id);
   assert(step.ok() && step.record_state);
   FinishStep(branch, step, snapshot, Cause::Start(), std::nullopt);
   return Status::Ok();
+}
+
+Step Bank::StartStep(NodeId n, SnapshotId id) {
+  switch (config_.algorithm) {
+    case Algorithm::kChandyLamport:
+      return agents_[n].Start(id, balances_[n]);
+    case Algorithm::kUnaligned:
+      return unaligned_[n].Start(id, balances_[n]);
+    case Algorithm::kLaiYang:
+      return lai_yang_[n].Start(id);
+    case Algorithm::kAligned:
+      return aligned_[n].Start(id);
+  }
+  return Step{};
 }
 
 void Bank::Send(ChannelId c, const Payload& payload) {
@@ -213,14 +359,55 @@ void Bank::Receive(const Network::Msg& m) {
   NodeId to = ch.to;
   if (const auto* transfer = std::get_if<bank::Transfer>(&m.payload)) {
     history_.Add(Delivered<bank::Transfer>{m.seq, m.channel, *transfer});
-    agents_[to].OnMessage(ch.in_index, transfer->amount);
+    switch (config_.algorithm) {
+      case Algorithm::kChandyLamport:
+        agents_[to].OnMessage(ch.in_index, transfer->amount);
+        break;
+      case Algorithm::kUnaligned:
+        unaligned_[to].OnMessage(ch.in_index, transfer->amount);
+        break;
+      case Algorithm::kLaiYang: {
+        // Rule 2: a newer epoch records first (the balance before this
+        // transfer), then the transfer is applied.
+        LaiYangRules::MessageStep ms =
+            lai_yang_[to].OnMessage(ch.in_index, MessageTag(m.seq));
+        assert(ms.step.ok());
+        if (ms.in_channel_state) {
+          channel_state_[{ms.snapshot, m.channel}].push_back(transfer->amount);
+        }
+        SnapshotId id = ms.step.record_state ? ms.recorded : ms.snapshot;
+        if (id != 0) {
+          FinishStep(to, ms.step, MutableSnapshot(id), Cause::ByMarker(m.seq),
+                     m.channel);
+        }
+        break;
+      }
+      case Algorithm::kAligned:
+        break;  // no channel state is ever recorded
+    }
     balances_[to] += transfer->amount;
     in_flight_amount_ -= transfer->amount;
     return;
   }
   const Marker& marker = std::get<Marker>(m.payload);
   history_.Add(Delivered<Marker>{m.seq, m.channel, marker});
-  Step step = agents_[to].OnMarker(marker.snapshot, ch.in_index, balances_[to]);
+  Step step;
+  switch (config_.algorithm) {
+    case Algorithm::kChandyLamport:
+      step = agents_[to].OnMarker(marker.snapshot, ch.in_index, balances_[to]);
+      break;
+    case Algorithm::kUnaligned:
+      step = unaligned_[to].OnMarker(marker.snapshot, ch.in_index, balances_[to]);
+      break;
+    case Algorithm::kLaiYang:
+      step = lai_yang_[to].OnControl(marker.snapshot, ch.in_index,
+                                     MessageTag(m.seq));
+      break;
+    case Algorithm::kAligned:
+      step = aligned_[to].OnMarker(marker.snapshot, ch.in_index);
+      if (step.hold_channel) network_.Hold(m.channel);
+      break;
+  }
   // Markers are only ever sent by this class, once per channel and id.
   assert(step.ok());
   FinishStep(to, step, MutableSnapshot(marker.snapshot), Cause::ByMarker(m.seq),
@@ -230,13 +417,20 @@ void Bank::Receive(const Network::Msg& m) {
 void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
                       Cause cause, std::optional<ChannelId> closed) {
   if (step.record_state) {
-    history_.Add(Recorded{snapshot.id, cause, n});
-    for (ChannelId c : network_.Outgoing(n)) {
-      Send(c, Marker{snapshot.id});
-      ++snapshot.markers_sent;
+    if (config_.algorithm == Algorithm::kLaiYang ||
+        config_.algorithm == Algorithm::kAligned) {
+      recorded_[{snapshot.id, n}] = balances_[n];
     }
+    history_.Add(Recorded{snapshot.id, cause, n});
+    SendMarkers(n, step, snapshot);
   }
-  if (step.closed_channel && closed) {
+  if (step.release_inputs) {
+    // Aligned: every input closed (empty) at the record, and released.
+    for (ChannelId c : network_.Incoming(n)) {
+      network_.Release(c);
+      history_.Add(Closed{snapshot.id, c});
+    }
+  } else if (step.closed_channel && closed) {
     history_.Add(Closed{snapshot.id, *closed});
   }
   if (step.part_done) {
@@ -245,6 +439,32 @@ void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
       snapshot.complete = true;
       history_.Add(Completed{snapshot.id, n});
     }
+  }
+}
+
+void Bank::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
+  for (ChannelId c : network_.Outgoing(n)) {
+    ++snapshot.markers_sent;
+    if (step.markers_ahead) {
+      // Unaligned: the barrier jumps the queue; what it overtakes is the
+      // channel's state, recorded here by the sender.
+      std::vector<Network::Msg> behind;
+      network_.ForEachQueued(c, [&](const Network::Msg& m) { behind.push_back(m); });
+      Network::Msg barrier = network_.SendAhead(c, Marker{snapshot.id});
+      history_.Add(Sent<Marker>{barrier.seq, c, Marker{snapshot.id}});
+      for (const Network::Msg& m : behind) {
+        if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+          overtaken_[{snapshot.id, c}].push_back(t->amount);
+          history_.Add(Overtaken{barrier.seq, m.seq, c});
+        }
+      }
+      continue;
+    }
+    if (config_.algorithm == Algorithm::kLaiYang) {
+      tags_[network_.last_seq() + 1] =
+          lai_yang_[n].ControlCount(network_.channel(c).out_index);
+    }
+    Send(c, Marker{snapshot.id});
   }
 }
 
@@ -266,14 +486,44 @@ const SnapshotInfo* Bank::Running() const {
 }
 
 bool Bank::HasRecorded(NodeId n, SnapshotId id) const {
-  return agents_[n].HasRecorded(id);
+  const SnapshotInfo* s = FindSnapshot(id);
+  if (s != nullptr && s->stop_the_world) return true;
+  switch (config_.algorithm) {
+    case Algorithm::kChandyLamport: return agents_[n].HasRecorded(id);
+    case Algorithm::kUnaligned: return unaligned_[n].HasRecorded(id);
+    case Algorithm::kLaiYang: return lai_yang_[n].HasRecorded(id);
+    case Algorithm::kAligned: return aligned_[n].HasRecorded(id);
+  }
+  return false;
 }
 
 bool Bank::PartDone(NodeId n, SnapshotId id) const {
-  return agents_[n].PartDone(id);
+  const SnapshotInfo* s = FindSnapshot(id);
+  if (s != nullptr && s->stop_the_world) return true;
+  switch (config_.algorithm) {
+    case Algorithm::kChandyLamport: return agents_[n].PartDone(id);
+    case Algorithm::kUnaligned: return unaligned_[n].PartDone(id);
+    case Algorithm::kLaiYang: return lai_yang_[n].PartDone(id);
+    case Algorithm::kAligned: return aligned_[n].PartDone(id);
+  }
+  return false;
 }
 
 std::optional<Amount> Bank::RecordedBalance(NodeId n, SnapshotId id) const {
+  const SnapshotInfo* s = FindSnapshot(id);
+  bool host_keeps = (s != nullptr && s->stop_the_world) ||
+                    config_.algorithm == Algorithm::kLaiYang ||
+                    config_.algorithm == Algorithm::kAligned;
+  if (host_keeps) {
+    auto it = recorded_.find({id, n});
+    if (it == recorded_.end()) return std::nullopt;
+    return it->second;
+  }
+  if (config_.algorithm == Algorithm::kUnaligned) {
+    const UnalignedAgent::Recorded* r = unaligned_[n].Find(id);
+    if (r == nullptr) return std::nullopt;
+    return r->state;
+  }
   const Agent::Recorded* r = agents_[n].Find(id);
   if (r == nullptr) return std::nullopt;
   return r->state;
@@ -281,18 +531,61 @@ std::optional<Amount> Bank::RecordedBalance(NodeId n, SnapshotId id) const {
 
 ChannelRecord Bank::RecordedChannel(SnapshotId id, ChannelId c) const {
   const sim::ChannelInfo& ch = network_.channel(c);
-  const Agent& agent = agents_[ch.to];
-  return ChannelRecord{agent.Channel(id, ch.in_index),
-                       agent.ChannelMessages(id, ch.in_index)};
+  const SnapshotInfo* s = FindSnapshot(id);
+  if (s != nullptr && s->stop_the_world) {
+    return ChannelRecord{ChannelRecording::kClosed, {}, {}};
+  }
+  auto kept = [&](const auto& map) {
+    auto it = map.find({id, c});
+    return it == map.end() ? std::vector<Amount>{} : it->second;
+  };
+  switch (config_.algorithm) {
+    case Algorithm::kChandyLamport:
+      return ChannelRecord{agents_[ch.to].Channel(id, ch.in_index),
+                           agents_[ch.to].ChannelMessages(id, ch.in_index), {}};
+    case Algorithm::kUnaligned: {
+      // Received since recording (delivered before the barrier), then the
+      // transfers the barrier overtook (delivered after it).
+      ChannelRecord r{unaligned_[ch.to].Channel(id, ch.in_index),
+                      unaligned_[ch.to].ChannelMessages(id, ch.in_index),
+                      kept(overtaken_)};
+      r.transfers.insert(r.transfers.end(), r.overtaken.begin(),
+                         r.overtaken.end());
+      return r;
+    }
+    case Algorithm::kLaiYang:
+      return ChannelRecord{lai_yang_[ch.to].Channel(id, ch.in_index),
+                           kept(channel_state_), {}};
+    case Algorithm::kAligned:
+      return ChannelRecord{aligned_[ch.to].Channel(id, ch.in_index), {}, {}};
+  }
+  return ChannelRecord{};
+}
+
+std::vector<ChannelId> Bank::AlignmentWaits(NodeId n, SnapshotId id) const {
+  std::vector<ChannelId> out;
+  if (config_.algorithm != Algorithm::kAligned) return out;
+  auto in = network_.Incoming(n);
+  for (ChannelIndex i : aligned_[n].Waiting(id)) out.push_back(in[i]);
+  return out;
 }
 
 Amount Bank::SnapshotTotal(SnapshotId id) const {
   Amount sum = 0;
   for (NodeId n = 0; n < names_.size(); ++n) {
-    if (const Agent::Recorded* r = agents_[n].Find(id)) {
-      sum += r->state;
-      for (const auto& message : r->messages) sum += message.second;
+    if (auto b = RecordedBalance(n, id)) sum += *b;
+  }
+  if (config_.algorithm == Algorithm::kChandyLamport) {
+    // The agents keep each branch's channel messages together: one pass.
+    for (NodeId n = 0; n < names_.size(); ++n) {
+      if (const Agent::Recorded* r = agents_[n].Find(id)) {
+        for (const auto& message : r->messages) sum += message.second;
+      }
     }
+    return sum;
+  }
+  for (ChannelId c = 0; c < network_.channel_count(); ++c) {
+    for (Amount a : RecordedChannel(id, c).transfers) sum += a;
   }
   return sum;
 }

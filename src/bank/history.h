@@ -23,7 +23,13 @@ using sim::NodeId;
 using sim::Seq;
 using Amount = std::int64_t;
 
-// What travels on a channel: money, or a marker of a snapshot.
+// What travels on a channel: money, or a marker of a snapshot (under
+// Lai-Yang the markers are its control messages; under the barrier
+// algorithms, its barriers). A Lai-Yang transfer's epoch and a control
+// message's count ride beside the message in the bank, not in it: both are
+// functions of the history (the sender's last record before the send; its
+// transfers on the channel before the record), and a 16-byte payload keeps
+// an event at 32 bytes.
 struct Transfer {
   Amount amount = 0;
   bool operator==(const Transfer&) const = default;
@@ -42,7 +48,11 @@ struct IsTransfer {
 };
 
 // Why a branch recorded its state: it started (or joined) the snapshot
-// itself, or the delivery of marker #seq, its first of that snapshot, made it.
+// itself, or the delivery of message #seq made it: its first marker of that
+// snapshot (Chandy-Lamport, unaligned), its last barrier (aligned), or under
+// Lai-Yang a control message or a transfer of that epoch. The record comes
+// right after that delivery in the history and holds the balance from
+// before it: the message is outside the cut, its edge.
 class Cause {
  public:
   static Cause Start() { return Cause(0); }
@@ -99,12 +109,20 @@ struct Completed {  // every part of `snapshot` is done; `node` finished last
   SnapshotId snapshot;
   NodeId node;
 };
+// Unaligned barriers: marker #barrier, just sent on `channel` at its head,
+// overtook transfer #transfer, which joins the channel's recorded state.
+struct Overtaken {
+  Seq barrier;
+  Seq transfer;
+  ChannelId channel;
+};
 
 // 32 bytes: no alternative is over 24, which keeps a long run's history (and
 // a 1000-branch snapshot's three million events) compact.
 using Event =
     std::variant<Sent<Transfer>, Sent<Marker>, Delivered<Transfer>,
-                 Delivered<Marker>, Recorded, Read, Closed, PartDone, Completed>;
+                 Delivered<Marker>, Recorded, Read, Closed, PartDone, Completed,
+                 Overtaken>;
 static_assert(sizeof(Event) <= 32);
 
 class History {

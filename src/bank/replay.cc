@@ -87,6 +87,10 @@ Anomaly Replay::Apply(const Event& e) {
           [&](const Completed& c) {
             return node_ok(c.node) ? Anomaly::kNone : Anomaly::kUnknownNode;
           },
+          [&](const Overtaken& o) {
+            return channel_ok(o.channel) ? Overtake(o)
+                                         : Anomaly::kUnknownChannel;
+          },
       },
       e);
   ++applied_;
@@ -101,6 +105,24 @@ Anomaly Replay::Send(Seq seq, ChannelId c, const Payload& payload) {
     Amount& b = balances_[topology_.channel(c).from];
     if (__builtin_sub_overflow(b, t->amount, &b)) return Anomaly::kOverflow;
   }
+  return Anomaly::kNone;
+}
+
+// The barrier went to the head of its channel: in the channel's order it
+// now stands before the transfer it overtook.
+Anomaly Replay::Overtake(const Overtaken& o) {
+  std::deque<Seq>& waiting = waiting_[o.channel];
+  auto barrier = std::find(waiting.begin(), waiting.end(), o.barrier);
+  auto transfer = std::find(waiting.begin(), waiting.end(), o.transfer);
+  if (barrier == waiting.end() || transfer == waiting.end()) {
+    return Anomaly::kNotAsSent;
+  }
+  if (barrier > transfer) {
+    waiting.erase(barrier);
+    waiting.insert(std::find(waiting.begin(), waiting.end(), o.transfer),
+                   o.barrier);
+  }
+  overtaken_by_[o.transfer].push_back(o.barrier);
   return Anomaly::kNone;
 }
 

@@ -73,10 +73,18 @@ class Replay {
   const std::deque<Seq>& waiting(ChannelId c) const { return waiting_[c]; }
   // After kNotFifo: the older message that was overtaken.
   Seq overtaken() const { return overtaken_; }
+  // The barriers that overtook transfer `seq` (Overtaken events), in order:
+  // one per snapshot it waited through.
+  const std::vector<Seq>& OvertakenBy(Seq seq) const {
+    static const std::vector<Seq> kNone;
+    auto it = overtaken_by_.find(seq);
+    return it == overtaken_by_.end() ? kNone : it->second;
+  }
 
  private:
   Anomaly Send(Seq seq, ChannelId c, const Payload& payload);
   Anomaly Deliver(Seq seq, ChannelId c, const Payload& payload);
+  Anomaly Overtake(const Overtaken& o);
 
   const sim::Topology& topology_;
   std::vector<Amount> balances_;
@@ -85,6 +93,7 @@ class Replay {
   std::vector<std::deque<Seq>> waiting_;  // per channel, undelivered
   std::size_t applied_ = 0;
   Seq overtaken_ = 0;
+  std::unordered_map<Seq, std::vector<Seq>> overtaken_by_;  // transfer -> barriers
 };
 
 // True if the anomaly ends the replay.

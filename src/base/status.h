@@ -61,6 +61,18 @@ namespace cutline {
   X(kSnapshotComplete, "snapshot_complete", "n")  /* id */                   \
   X(kAlreadyRecorded, "already_recorded", "sn")  /* branch, id */            \
   X(kSnapshotRunning, "snapshot_running", "n")  /* id */                     \
+  /* the variants (scenario language v2) */                                  \
+  X(kAtOnFifo, "at_on_fifo", "ssn")  /* from, to, k */                       \
+  X(kAtOutOfRange, "at_out_of_range", "ssnn")  /* from, to, k, waiting */    \
+  X(kManySnapshotsNeedCl, "many_snapshots_need_chandy_lamport", "s")         \
+    /* algorithm */                                                          \
+  X(kBarriersNeedFifo, "barriers_need_fifo", "s")  /* algorithm */           \
+  X(kAlignedCycle, "aligned_cycle", "s")  /* the cycle, P1->P2->P1 */        \
+  X(kAlignedNotSource, "aligned_not_source", "s")  /* branch */              \
+  X(kChannelHeldBack, "channel_held_back", "ssns")                           \
+    /* from, to (the branch aligning), snapshot, barriers awaited */         \
+  X(kStopWhileSnapshot, "stop_while_snapshot", "n")  /* id */                \
+  X(kNothingDeliverable, "nothing_deliverable", "")                          \
   /* limits of one run (Limits) */                                           \
   X(kBranchLimit, "branch_limit", "n")  /* max */                            \
   X(kCommandLimit, "command_limit", "n")  /* max */                          \

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cstddef>
 #include <optional>
+#include <map>
 #include <unordered_map>
 #include <utility>
 
@@ -58,6 +59,7 @@ struct CutPoint {
   std::uint32_t inside = 0;
   Clock clock;          // the node's clock at the cut
   Amount replayed = 0;  // the balance replayed from the history there
+  std::size_t record_index = kNever;  // the record event
 };
 
 // Per node, during the walk.
@@ -148,6 +150,9 @@ class Checker {
                        OnDeliver(d.seq, /*marker=*/true);
                      },
                      [&](const bank::Recorded& r) { OnRecord(i, r); },
+                     [&](const bank::Closed& c) {
+                       closed_at_.emplace(std::make_pair(c.snapshot, c.channel), i);
+                     },
                      [](const auto&) {},
                  },
                  e);
@@ -173,7 +178,9 @@ class Checker {
         return true;
       case Anomaly::kNotFifo: {
         // Not fatal: every check below stays meaningful, and this names the
-        // reason the snapshot algorithm could not work.
+        // reason the snapshot algorithm could not work. On a network that
+        // may reorder, it is no fault (the verdict says what it cost).
+        if (!run_.fifo) return true;
         const Flight& f = *replay_->Find(seq);
         History(fmt::format(
             "channel {} is not FIFO: {} arrived while #{}, sent earlier, was "
@@ -218,11 +225,11 @@ class Checker {
     locals_[seq].send = q.clock[self];
   }
 
-  void OnDeliver(Seq seq, bool marker) {
+  void OnDeliver(Seq seq, bool /*marker*/) {
     NodeId self = net_.channel(replay_->Find(seq)->channel).to;
     NodeTimeline& q = nodes_timeline_[self];
-    // Only a marker can cause a record, so only then is the clock kept.
-    if (marker) q.before_last_delivery = q.clock;
+    // Any delivery may cause a record (a Lai-Yang transfer does).
+    q.before_last_delivery = q.clock;
     q.last_delivered = seq;
     const Clock& sent = send_clock_.at(seq);
     for (NodeId p = 0; p < nodes_; ++p) {
@@ -240,12 +247,15 @@ class Checker {
     if (++cut.records > 1) return;
     const NodeTimeline& q = nodes_timeline_[r.node];
     bool by_marker = r.cause.by_marker();
+    const Flight* marker = nullptr;
     if (by_marker) {
-      // The cause is read, not guessed, but it must be true: the marker was
-      // of this snapshot and this node's last message event.
-      const Flight* marker = replay_->Find(r.cause.marker_seq());
+      // The cause is read, not guessed, but it must be true: the message
+      // was this node's last message event, and a marker of this snapshot
+      // or (Lai-Yang) a transfer.
+      marker = replay_->Find(r.cause.marker_seq());
       if (marker == nullptr || q.last_delivered != marker->seq ||
-          !MessageInfo{marker}.IsMarkerOf(r.snapshot)) {
+          !(MessageInfo{marker}.IsMarkerOf(r.snapshot) ||
+            marker->is_transfer())) {
         History(fmt::format(
             "event {}: {} records for snapshot {} naming marker #{} as its "
             "cause, which is not the marker of that snapshot it received last",
@@ -256,6 +266,9 @@ class Checker {
     cut.clock = by_marker ? q.before_last_delivery : q.clock;
     cut.inside = cut.clock[r.node];
     cut.replayed = replay_->balance(r.node);
+    // A transfer that caused the record is applied after it.
+    if (by_marker) cut.replayed -= marker->amount();
+    cut.record_index = i;
   }
 
   bool Inside(const std::vector<CutPoint>& cut, NodeId n,
@@ -300,10 +313,67 @@ class Checker {
     if (!all_recorded) return;
 
     CheckBalances(claim, cut, shape_ok);
-    CheckCut(id, cut);
+    CheckCut(claim, cut);
     if (shape_ok) CheckChannels(claim, cut);
     CheckMarkers(claim, cut);
     if (shape_ok) CheckTotal(claim);
+    Judge(id, cut, claim.epochs);
+  }
+
+  // Where channel c stopped recording for snapshot id, in the history: its
+  // Closed event, or else the delivery of the first marker of id on it.
+  std::size_t CloseIndex(SnapshotId id, ChannelId c) const {
+    auto it = closed_at_.find({id, c});
+    if (it != closed_at_.end()) return it->second;
+    std::size_t first = kNever;
+    for (const MessageInfo& m : messages_) {
+      if (m.channel() == c && m.IsMarkerOf(id) && m.delivered()) {
+        first = std::min(first, m.deliver_index());
+      }
+    }
+    return first;
+  }
+
+  // (f) The verdict, and a line for each transfer it names.
+  void Judge(SnapshotId id, const std::vector<CutPoint>& cut, bool epochs) {
+    SnapshotVerdict v;
+    v.id = id;
+    std::vector<std::size_t> close(net_.channel_count());
+    for (ChannelId c = 0; c < net_.channel_count(); ++c) close[c] = CloseIndex(id, c);
+    for (const MessageInfo& m : messages_) {
+      if (!m.flight->is_transfer()) continue;
+      const sim::ChannelInfo& ch = net_.channel(m.channel());
+      bool sent_inside = SentInside(cut, m);
+      bool received_inside = ReceivedInside(cut, m);
+      bool overtaken = false;
+      for (Seq barrier : replay_->OvertakenBy(m.seq())) {
+        overtaken |= MessageInfo{replay_->Find(barrier)}.IsMarkerOf(id);
+      }
+      bool in_state =
+          overtaken || (m.delivered() && !received_inside &&
+                        (!epochs || sent_inside) &&
+                        m.deliver_index() > cut[ch.to].record_index &&
+                        m.deliver_index() < close[m.channel()]);
+      std::string what = fmt::format("{} (message #{}, {})", Money(m.flight->amount()),
+                                     m.seq(), ChannelName(m.channel()));
+      // A backward transfer is named by (a) already, as crossing the cut.
+      if (received_inside && !sent_inside) v.backward.push_back(m.seq());
+      if (in_state && !sent_inside) {
+        v.extra.push_back(m.seq());
+        Snapshot(id, fmt::format("{} counted twice: it is in the channel's "
+                                 "recorded state, but {} sent it after "
+                                 "recording",
+                                 what, Name(ch.from)));
+      }
+      if (sent_inside && !received_inside && !in_state) {
+        v.missed.push_back(m.seq());
+        Snapshot(id, fmt::format("{} missed: {} sent it before recording, "
+                                 "but it is neither in {}'s record nor in the "
+                                 "channel's recorded state",
+                                 what, Name(ch.from), Name(ch.to)));
+      }
+    }
+    report_.verdicts.push_back(std::move(v));
   }
 
   // (b)
@@ -329,7 +399,22 @@ class Checker {
   // violation always has a message that crosses the cut backwards (on the
   // causal chain it leaves p's outside and ends inside the other node's
   // cut), and that message is what gets named.
-  void CheckCut(SnapshotId id, const std::vector<CutPoint>& cut) {
+  void CheckCut(const SnapshotClaim& claim, const std::vector<CutPoint>& cut) {
+    const SnapshotId id = claim.id;
+    if (claim.markers_before_record) {
+      // The clocks would count the barriers' edge as crossing; judge the
+      // messages themselves instead.
+      for (const MessageInfo& m : messages_) {
+        if (m.IsMarkerOf(id) || !ReceivedInside(cut, m) || SentInside(cut, m)) {
+          continue;
+        }
+        const sim::ChannelInfo& ch = net_.channel(m.channel());
+        Snapshot(id, fmt::format("inconsistent cut: {} recorded the receipt "
+                                 "of {} but {} recorded before sending it",
+                                 Name(ch.to), Describe(m), Name(ch.from)));
+      }
+      return;
+    }
     std::vector<std::pair<NodeId, NodeId>> violations;  // (p, q)
     for (NodeId q = 0; q < nodes_; ++q) {
       for (NodeId p = 0; p < nodes_; ++p) {
@@ -362,11 +447,7 @@ class Checker {
     // Transfers in transit across the cut, with their delivery position.
     std::vector<std::vector<std::pair<std::size_t, const MessageInfo*>>>
         expected(net_.channel_count());
-    std::vector<std::size_t> marker_delivered(net_.channel_count(), kNever);
     for (const MessageInfo& m : messages_) {
-      if (m.IsMarkerOf(id) && marker_delivered[m.channel()] == kNever) {
-        marker_delivered[m.channel()] = m.deliver_index();
-      }
       if (m.flight->is_transfer() && SentInside(cut, m) &&
           !ReceivedInside(cut, m)) {
         expected[m.channel()].emplace_back(m.deliver_index(), &m);
@@ -390,19 +471,6 @@ class Checker {
       std::vector<Amount> amounts;
       for (const auto& [at, m] : expected[c]) {
         amounts.push_back(m->flight->amount());
-        // With FIFO channels the marker, sent after the sender recorded,
-        // cannot overtake a transfer sent before it.
-        if (at == kNever) {
-          Snapshot(id, fmt::format("{} was sent on {} before {} recorded but "
-                                   "never delivered",
-                                   Describe(*m), ChannelName(c),
-                                   Name(net_.channel(c).from)));
-        } else if (marker_delivered[c] != kNever && at > marker_delivered[c]) {
-          Snapshot(id, fmt::format("{} was sent on {} before {} recorded but "
-                                   "arrived after the channel's marker",
-                                   Describe(*m), ChannelName(c),
-                                   Name(net_.channel(c).from)));
-        }
       }
       if (amounts != claimed.transfers) {
         Snapshot(id, fmt::format("channel {} recorded {} but expected {}",
@@ -420,13 +488,21 @@ class Checker {
     for (const MessageInfo& m : messages_) {
       if (m.IsMarkerOf(id)) markers[m.channel()].push_back(&m);
     }
+    const std::size_t want = claim.markers ? 1 : 0;
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
-      if (markers[c].size() != 1) {
+      if (markers[c].size() != want) {
+        if (want == 0) {
+          Snapshot(id, fmt::format("{} markers went over channel {}, but a "
+                                   "stop-the-world snapshot sends none",
+                                   markers[c].size(), ChannelName(c)));
+          continue;
+        }
         Snapshot(id, fmt::format("{} markers went over channel {}, not "
                                  "exactly one",
                                  markers[c].size(), ChannelName(c)));
         continue;
       }
+      if (want == 0) continue;
       const MessageInfo& marker = *markers[c].front();
       NodeId from = net_.channel(c).from;
       if (SentInside(cut, marker)) {
@@ -451,7 +527,7 @@ class Checker {
                                  Describe(m), ChannelName(m.channel())));
       }
     }
-    if (claim.markers_sent != net_.channel_count()) {
+    if (claim.markers_sent != (claim.markers ? net_.channel_count() : 0)) {
       Snapshot(id, fmt::format("claims {} markers sent, but the network has {} "
                                "channels",
                                claim.markers_sent, net_.channel_count()));
@@ -511,6 +587,7 @@ class Checker {
   std::unordered_map<Seq, Clock> send_clock_;  // of messages in flight
   std::unordered_map<Seq, Local> locals_;
   std::vector<MessageInfo> messages_;  // in send order, after the walk
+  std::map<std::pair<SnapshotId, ChannelId>, std::size_t> closed_at_;  // first
 };
 
 }  // namespace
@@ -535,6 +612,11 @@ std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
       claim.channels.push_back(bank.RecordedChannel(s.id, c));
     }
     claim.total = bank.SnapshotTotal(s.id);
+    claim.markers = !s.stop_the_world;
+    claim.markers_before_record =
+        !s.stop_the_world && bank.algorithm() == bank::Algorithm::kAligned;
+    claim.epochs =
+        !s.stop_the_world && bank.algorithm() == bank::Algorithm::kLaiYang;
     claims.push_back(std::move(claim));
   }
   return claims;
@@ -549,6 +631,7 @@ RunRecord RunOf(const bank::Bank& bank) {
     run.names.push_back(bank.name(n));
   }
   run.claims = ClaimsOf(bank);
+  run.fifo = bank.network().fifo();
   return run;
 }
 

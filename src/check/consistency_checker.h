@@ -15,10 +15,28 @@
 
 namespace cutline::check {
 
+// The verdict on one complete snapshot's cut, whatever algorithm took it:
+// the transfers it counts twice or loses, by sequence number.
+struct SnapshotVerdict {
+  SnapshotId id = 0;
+  // Received before the receiver recorded, sent after the sender recorded.
+  std::vector<sim::Seq> backward;
+  // In a recorded channel state, sent after the sender recorded.
+  std::vector<sim::Seq> extra;
+  // Sent before the sender recorded, neither received before the receiver
+  // recorded nor in the channel's recorded state.
+  std::vector<sim::Seq> missed;
+  bool consistent() const {
+    return backward.empty() && extra.empty() && missed.empty();
+  }
+};
+
 struct CheckReport {
   // One precise English line each, prefixed "snapshot N: " or "history: ".
   std::vector<std::string> problems;
   int snapshots_checked = 0;
+  // One per snapshot checked, in the order of the claims.
+  std::vector<SnapshotVerdict> verdicts;
 
   bool ok() const { return problems.empty(); }
 };
@@ -34,6 +52,16 @@ struct SnapshotClaim {
   std::vector<bank::ChannelRecord> channels;
   // The implementation's own sum of the snapshot, if it reports one.
   std::optional<bank::Amount> total;
+  // False for a stop-the-world snapshot: no marker goes anywhere.
+  bool markers = true;
+  // Aligned barriers: a branch records once a marker (barrier) has come on
+  // every input, so the markers of this snapshot it received before its
+  // record are the cut's edge, not messages crossing it.
+  bool markers_before_record = false;
+  // Lai-Yang: a channel's state keeps only the transfers of an older epoch,
+  // that is, sent before their sender recorded; the others that arrive
+  // while it records belong to the future.
+  bool epochs = false;
 };
 
 // Everything the checker reads. Nothing here is derived from the agents
@@ -46,6 +74,8 @@ struct RunRecord {
   std::vector<std::string> names;
   // One per snapshot the implementation says is complete.
   std::vector<SnapshotClaim> claims;
+  // False: channels may reorder (fifo=no), which is then not a problem.
+  bool fifo = true;
 };
 
 // Checks every claimed snapshot against the history:
@@ -59,7 +89,15 @@ struct RunRecord {
 //     sent inside the cut and received outside it, in delivery order;
 //  d. recorded balances plus channel states add up to the initial total;
 //  e. exactly one marker of the snapshot went over each channel, after its
-//     sender recorded and before anything else on that channel.
+//     sender recorded and before anything else on that channel (none for a
+//     stop-the-world snapshot);
+//  f. the verdict (SnapshotVerdict): each transfer crossing the cut
+//     backwards, in a channel state though sent outside the cut, or sent
+//     inside and lost. A channel's recorded state here is the history's: the
+//     transfers delivered on it after the receiver recorded and before it
+//     closed (its Closed event, or else the marker's delivery), under
+//     Lai-Yang only those sent before their sender recorded, plus those an
+//     unaligned barrier overtook.
 // Also reports a malformed history: an event naming what does not exist, a
 // message sent or delivered twice, or delivered as something else (after
 // which the snapshots are not checked); a channel that is not FIFO, or a

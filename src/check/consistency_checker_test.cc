@@ -466,11 +466,12 @@ TEST_F(ScriptedTest, MarkerOvertakingATransfer) {
       ElementsAre("history: channel P1->P2 is not FIFO: message #2 (marker of "
                   "snapshot 1 from P1) arrived while #1, sent earlier, was "
                   "still waiting",
-                  "snapshot 1: message #1 ($10 from P1) was sent on P1->P2 "
-                  "before P1 recorded but arrived after the channel's marker",
                   "snapshot 1: channel P1->P2 recorded [] but expected [$10]",
                   "snapshot 1: money is not conserved: recorded balances $190 "
-                  "+ channel states $0 = $190, but the bank holds $200"));
+                  "+ channel states $0 = $190, but the bank holds $200",
+                  "snapshot 1: $10 (message #1, P1->P2) missed: P1 sent it "
+                  "before recording, but it is neither in P2's record nor in "
+                  "the channel's recorded state"));
 }
 
 TEST_F(ScriptedTest, MalformedHistories) {

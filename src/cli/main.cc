@@ -135,7 +135,10 @@ int CheckCommand(const std::string& path) {
 }
 
 int DemoCommand(int id, Lang lang) {
-  const cutline::scenario::Demo* demo = cutline::scenario::FindDemo(id);
+  // 1..5 the page's demos, 6..10 the variants' (the lab run is `cutline lab`).
+  const cutline::scenario::Demo* demo =
+      id <= 5 ? cutline::scenario::FindDemo(id)
+              : cutline::scenario::FindVariantDemo(id);
   const bool ja = lang == Lang::kJa;
   fmt::print("{} {}: {}\n", ja ? "デモ" : "Demo", id, demo->title.in(lang));
   Runner runner;
@@ -212,9 +215,9 @@ int main(int argc, char** argv) {
 
   int demo_id = 0;
   auto* demo = app.add_subcommand("demo", "Narrate one of the page's demos");
-  demo->add_option("n", demo_id, "Demo number, 1 to 5")
+  demo->add_option("n", demo_id, "Demo number, 1 to 10")
       ->required()
-      ->check(CLI::Range(1, 5));
+      ->check(CLI::Range(1, 10));
   demo->add_option("--lang", lang, "Language: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
 

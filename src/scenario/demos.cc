@@ -160,6 +160,193 @@ const std::vector<Demo>& Demos() {
   return demos;
 }
 
+const std::vector<Demo>& VariantDemos() {
+  static const std::vector<Demo> demos = {
+      {6, "variant",
+       {"Chandy-Lamport without FIFO: the $30 is counted twice",
+        "FIFOでないチャネルのChandy-Lamport: $30が二重に数えられる"},
+       {
+           {"transfer P2 P1 40",
+            {"Demo 3's start: P2 sends $40 to P1. These channels may reorder.",
+             "デモ3と同じ始まり: P2がP1へ$40を送る。ここのチャネルは順序を入れ替えうる。"}},
+           {"snapshot P1",
+            {"P1 starts the snapshot: records $100 and sends its markers.",
+             "P1がスナップショットを開始: $100を記録し、マーカーを送る。"}},
+           {"transfer P1 P3 30",
+            {"P1 sends $30 to P3 after recording: it belongs to the future, "
+             "behind the marker.",
+             "P1が記録の後でP3へ$30を送る。これは未来に属し、マーカーの後ろにある。"}},
+           {"deliver P1 P3 at=2",
+            {"The $30 overtakes the marker: P3 receives it before it has "
+             "recorded, so P3 will record $130.",
+             "$30がマーカーを追い越す。P3は記録する前に受け取るので、$130を記録することになる。"}},
+           {"drain",
+            {"The snapshot completes with $330 and is marked inconsistent: the "
+             "$30 crossed the cut (sent after P1 recorded, received before P3 "
+             "did), so it is counted twice.",
+             "スナップショットは$330で完了し、一貫していないと示される。$30は切断面を"
+             "逆向きに横切った（P1の記録後に送られ、P3の記録前に受け取られた）ので、"
+             "二重に数えられる。"}},
+       },
+       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no"},
+      {7, "variant",
+       {"Lai-Yang: epochs instead of FIFO", "Lai-Yang: FIFOの代わりにエポック"},
+       {
+           {"transfer P2 P1 40",
+            {"The same schedule as demo 6, under Lai-Yang: P2's $40 carries "
+             "epoch 0.",
+             "デモ6と同じ手順をLai-Yangで。P2の$40はエポック0を持つ。"}},
+           {"snapshot P1",
+            {"P1 records $100 and sends a control message on each channel, "
+             "with the number of transfers it sent there before recording.",
+             "P1は$100を記録し、各チャネルへ制御メッセージを送る。記録前にそのチャネルへ"
+             "送った送金の数を添えて。"}},
+           {"transfer P1 P3 30",
+            {"P1's $30 now carries epoch 1: sent after P1 recorded snapshot 1.",
+             "P1の$30はエポック1を持つ。スナップショット1の記録後に送られたからだ。"}},
+           {"deliver P1 P3 at=2",
+            {"The $30 overtakes the control message again, but its epoch gives "
+             "it away: P3 records $100 first, then applies the $30.",
+             "$30はまた制御メッセージを追い越すが、エポックで分かる。P3はまず$100を記録し、"
+             "それから$30を適用する。"}},
+           {"drain",
+            {"P1 closes P2->P1 once the one transfer P2 counted has come: the "
+             "$40. Total $300, consistent.",
+             "P2が数えた1件の送金（$40）が届いた時点で、P1はP2->P1を確定する。合計$300、"
+             "一貫している。"}},
+       },
+       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no "
+       "algorithm=lai-yang"},
+      {8, "variant",
+       {"Aligned barriers on a dataflow", "データフロー上の整列バリア"},
+       {
+           {"transfer P1 P3 10",
+            {"A dataflow: P1 feeds P2 and P3, both feed P4. P1 sends $10 to P3.",
+             "データフロー: P1がP2とP3へ流し、両方がP4へ流す。P1がP3へ$10を送る。"}},
+           {"snapshot P1",
+            {"Only a source starts: P1 records $90 and sends a barrier to P2 "
+             "and P3. The $10 travels ahead of P3's barrier.",
+             "始められるのは入力のない支店だけ。P1は$90を記録し、P2とP3へバリアを送る。"
+             "$10はP3へのバリアの前を進む。"}},
+           {"deliver P1 P2",
+            {"P2's only input has its barrier: P2 records $100 and passes the "
+             "barrier on to P4.",
+             "P2の唯一の入力にバリアが来た。P2は$100を記録し、P4へバリアを渡す。"}},
+           {"deliver P2 P4",
+            {"P4 has P2's barrier but not P3's: it holds back P2->P4, so "
+             "nothing P2 sends after recording reaches P4 before P4 records.",
+             "P4にはP2のバリアが来たがP3のはまだ。P4はP2->P4を保留する。P2が記録後に"
+             "送るものは、P4の記録より前には届かない。"}},
+           {"transfer P2 P4 5",
+            {"P2 sends $5 to P4: it waits behind the barrier on the held "
+             "channel.",
+             "P2がP4へ$5を送る。保留中のチャネルでバリアの後ろで待つ。"}},
+           {"deliver P1 P3",
+            {"P3 receives the $10 first (it was sent before P1 recorded).",
+             "P3はまず$10を受け取る（P1の記録前に送られたもの）。"}},
+           {"deliver P1 P3",
+            {"Then P1's barrier: P3 records $110 and sends its barrier to P4.",
+             "次にP1のバリア: P3は$110を記録し、P4へバリアを送る。"}},
+           {"deliver P3 P4",
+            {"P4 is aligned: it records $100 and releases P2->P4. Every channel "
+             "state is empty, and $90 + $100 + $110 + $100 = $400 with the $10 "
+             "inside P3's record.",
+             "P4の整列が終わる: $100を記録し、P2->P4を解放する。チャネル状態はすべて空で、"
+             "$10はP3の記録に入っているので$90 + $100 + $110 + $100 = $400。"}},
+           {"drain",
+            {"The $5 held back is delivered now, after P4's record: it belongs "
+             "to the future.",
+             "保留されていた$5が今届く。P4の記録の後なので、未来に属する。"}},
+       },
+       "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 "
+       "algorithm=aligned"},
+      {9, "variant",
+       {"Unaligned barriers overtake the backlog",
+        "非整列バリアは滞留を追い越す"},
+       {
+           {"transfer P1 P2 20",
+            {"P1 sends $20 to P2; it waits in P1->P2.",
+             "P1がP2へ$20を送る。P1->P2で待つ。"}},
+           {"transfer P1 P2 15",
+            {"And $15: a backlog of two transfers on P1->P2.",
+             "さらに$15。P1->P2に2件の送金が滞留している。"}},
+           {"snapshot P1",
+            {"P1 records $65 and puts its barriers at the head of its channels: "
+             "on P1->P2 the barrier overtakes the $20 and the $15, which P1 "
+             "records as that channel's state.",
+             "P1は$65を記録し、出力チャネルの先頭にバリアを置く。P1->P2ではバリアが$20と"
+             "$15を追い越し、P1はそれをそのチャネルの状態として記録する。"}},
+           {"deliver P1 P2",
+            {"The barrier reaches P2 at once, ahead of the backlog: P2 records "
+             "$100.",
+             "バリアは滞留より先にすぐP2へ届く。P2は$100を記録する。"}},
+           {"deliver P1 P3", {"P3 records $100.", "P3は$100を記録する。"}},
+           {"deliver P2 P1", {"P2's barrier reaches P1.", "P2のバリアがP1に届く。"}},
+           {"deliver P2 P3", {"P2's barrier reaches P3.", "P2のバリアがP3に届く。"}},
+           {"deliver P3 P1", {"P3's barrier reaches P1.", "P3のバリアがP1に届く。"}},
+           {"deliver P3 P2",
+            {"The last barrier: the snapshot is complete, $65 + $100 + $100 + "
+             "$35 in P1->P2 = $300, while the $20 and the $15 are still "
+             "waiting to be delivered.",
+             "最後のバリア: スナップショットは完了し、$65 + $100 + $100 + P1->P2の$35 = "
+             "$300。$20と$15はまだ配送を待っている。"}},
+           {"drain",
+            {"Now the backlog arrives; the snapshot did not wait for it.",
+             "今ごろ滞留が届く。スナップショットはそれを待たなかった。"}},
+       },
+       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
+       "algorithm=unaligned"},
+      {10, "variant",
+       {"Stopping the world, and why not to",
+        "世界を止める方法と、止めない理由"},
+       {
+           {"transfer P1 P2 30",
+            {"P1 sends $30 to P2; it is in flight.",
+             "P1がP2へ$30を送る。飛行中だ。"}},
+           {"read P1", {"The naive reader copies P1: $70.",
+                        "素朴な読み手がP1を写す: $70。"}},
+           {"read P2", {"P2: $100 (the $30 has not arrived).",
+                        "P2: $100（$30はまだ届いていない）。"}},
+           {"read P3", {"P3: $100. Naive total $270: wrong.",
+                        "P3: $100。素朴な合計は$270で、間違い。"}},
+           {"snapshot P1",
+            {"Chandy-Lamport on the same state: P1 records $70 and sends "
+             "markers, and the bank keeps working.",
+             "同じ状態でChandy-Lamport: P1は$70を記録してマーカーを送り、銀行は動き続ける。"}},
+           {"transfer P2 P3 20",
+            {"P2 sends $20 to P3 during the snapshot: nothing stops it.",
+             "スナップショットの最中にP2がP3へ$20を送る。何も止めない。"}},
+           {"drain",
+            {"The snapshot completes with $300: the $20 P2 sent before it "
+             "recorded is in channel P2->P3's state, and no branch ever had to "
+             "stop.",
+             "スナップショットは$300で完了。P2が記録前に送った$20はチャネルP2->P3の"
+             "状態にあり、どの支店も止まる必要はなかった。"}},
+           {"transfer P3 P1 10",
+            {"More traffic: P3 sends $10 to P1.", "さらに通信: P3がP1へ$10を送る。"}},
+           {"transfer P2 P1 5", {"And P2 sends $5 to P1.", "そしてP2がP1へ$5を送る。"}},
+           {"stop-the-world",
+            {"Stop the world: every branch stops sending, the 2 transfers in "
+             "flight are delivered, every balance is read: $300, right, but "
+             "those 2 deliveries were time in which the bank could not take a "
+             "single transfer. Chandy-Lamport got the same total without "
+             "stopping.",
+             "世界を止める: 全支店が送金を止め、飛行中の2件が届けられ、全残高が読まれる。"
+             "$300で正しいが、その2件の配送の間、銀行は1件の送金も受け付けられなかった。"
+             "Chandy-Lamportは止めずに同じ合計を得た。"}},
+       },
+       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one"},
+  };
+  return demos;
+}
+
+const Demo* FindVariantDemo(int id) {
+  for (const Demo& d : VariantDemos()) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
 const Demo* FindDemo(int id) {
   for (const Demo& d : Demos()) {
     if (d.id == id) return &d;
@@ -168,6 +355,7 @@ const Demo* FindDemo(int id) {
 }
 
 const char* PresetScenario(const Demo& demo) {
+  if (demo.network != nullptr) return demo.network;
   return std::string_view(demo.preset) == "lab" ? kLabPreset : kBankPreset;
 }
 

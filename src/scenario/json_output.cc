@@ -3,7 +3,10 @@
 #include "scenario/json_output.h"
 
 #include "bank/cuts.h"
+#include "check/consistency_checker.h"
 #include "base/overloaded.h"
+
+#include <map>
 
 namespace cutline::scenario {
 
@@ -22,6 +25,8 @@ const char* ChannelRecordingName(ChannelRecording r) {
       return "recording";
     case ChannelRecording::kClosed:
       return "closed";
+    case ChannelRecording::kHeldBack:
+      return "held back";
   }
   return "?";
 }
@@ -57,8 +62,33 @@ json NaiveJson(const bank::Bank& bank) {
   return NaiveJson(bank, bank::Replay::Of(bank));
 }
 
+namespace {
+
+// The verdict's transfers, as the spec's items.
+json TransfersJson(const bank::Bank& bank, const bank::Replay& replay,
+                   const std::vector<sim::Seq>& seqs) {
+  json arr = json::array();
+  for (sim::Seq seq : seqs) {
+    const bank::Flight* f = replay.Find(seq);
+    const auto& ch = bank.network().channel(f->channel);
+    arr.push_back({{"seq", seq},
+                   {"from", bank.name(ch.from)},
+                   {"to", bank.name(ch.to)},
+                   {"amount", f->amount()}});
+  }
+  return arr;
+}
+
+}  // namespace
+
 json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   const auto& net = bank.network();
+  const bool lai_yang = bank.algorithm() == bank::Algorithm::kLaiYang;
+  // The checker's verdict on every complete snapshot, by id.
+  std::map<SnapshotId, check::SnapshotVerdict> verdicts;
+  if (replay) {
+    for (auto& v : check::CheckSnapshots(bank).verdicts) verdicts[v.id] = std::move(v);
+  }
   json out = json::object();
   json branches = json::array();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
@@ -71,7 +101,14 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     json queue = json::array();
     net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
       if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
-        queue.push_back({{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}});
+        json entry = {{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}};
+        if (lai_yang) entry["epoch"] = bank.MessageTag(m.seq);
+        queue.push_back(entry);
+      } else if (lai_yang) {
+        queue.push_back({{"kind", "control"},
+                         {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
+                         {"count", bank.MessageTag(m.seq)},
+                         {"seq", m.seq}});
       } else {
         queue.push_back({{"kind", "marker"},
                          {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
@@ -99,10 +136,14 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
       const auto& ch = net.channel(c);
       bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
-      snapshot_channels.push_back({{"from", bank.name(ch.from)},
-                                   {"to", bank.name(ch.to)},
-                                   {"state", ChannelRecordingName(r.state)},
-                                   {"transfers", r.transfers}});
+      json channel = {{"from", bank.name(ch.from)},
+                      {"to", bank.name(ch.to)},
+                      {"state", ChannelRecordingName(r.state)},
+                      {"transfers", r.transfers}};
+      if (bank.algorithm() == bank::Algorithm::kUnaligned && !s.stop_the_world) {
+        channel["overtaken"] = r.overtaken;
+      }
+      snapshot_channels.push_back(channel);
     }
     json snapshot = {{"id", s.id},
                      {"initiators", initiators},
@@ -113,7 +154,17 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     if (s.complete) snapshot["total"] = bank.SnapshotTotal(s.id);
     snapshot["parts_done"] = parts_done;
     snapshot["markers_expected"] = net.channel_count();
-    if (replay) {
+    snapshot["algorithm"] = s.stop_the_world ? "stop-the-world"
+                                             : bank::AlgorithmName(bank.algorithm());
+    auto verdict = verdicts.find(s.id);
+    if (replay && verdict != verdicts.end()) {
+      const check::SnapshotVerdict& v = verdict->second;
+      snapshot["consistent"] = v.consistent();
+      snapshot["backward"] = TransfersJson(bank, *replay, v.backward);
+      snapshot["extra"] = TransfersJson(bank, *replay, v.extra);
+      snapshot["missed"] = TransfersJson(bank, *replay, v.missed);
+    } else if (replay) {
+      // A running snapshot: the messages crossing its cut so far.
       json backward = json::array();
       for (const auto& m : bank::BackwardAcross(
                bank, *replay, bank::SnapshotCut(bank, *replay, s.id))) {
@@ -121,6 +172,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
       }
       snapshot["backward"] = backward;
     }
+    if (s.stop_the_world) snapshot["stopped_deliveries"] = s.stopped_deliveries;
     snapshots.push_back(snapshot);
   }
   out["snapshots"] = snapshots;
@@ -135,6 +187,8 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   out["snapshots_mode"] = config.one_snapshot_at_a_time ? "one" : "many";
   const bank::SnapshotInfo* running = bank.Running();
   out["running"] = running ? json(running->id) : json(nullptr);
+  out["fifo"] = config.fifo;
+  out["algorithm"] = bank::AlgorithmName(config.algorithm);
   return out;
 }
 
@@ -184,6 +238,7 @@ NodeId Where(const bank::Bank& bank, const bank::Event& e) {
           [&](const bank::Delivered<bank::Transfer>& d) { return net.channel(d.channel).to; },
           [&](const bank::Delivered<bank::Marker>& d) { return net.channel(d.channel).to; },
           [&](const bank::Closed& c) { return net.channel(c.channel).to; },
+          [&](const bank::Overtaken& o) { return net.channel(o.channel).from; },
           [](const auto& other) { return other.node; },
       },
       e);
@@ -229,6 +284,14 @@ json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
           [&](const bank::Completed& c) {
             j["kind"] = "complete";
             j["snapshot"] = c.snapshot;
+          },
+          [&](const bank::Overtaken& o) {
+            const auto& ch = bank.network().channel(o.channel);
+            j["kind"] = "overtake";
+            j["barrier_seq"] = o.barrier;
+            j["seq"] = o.transfer;
+            j["from"] = bank.name(ch.from);
+            j["to"] = bank.name(ch.to);
           },
       },
       e);

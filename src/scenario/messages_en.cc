@@ -100,6 +100,47 @@ std::string EnglishReason(const Status& s) {
       return fmt::format(
           "snapshot {} is still running (snapshots=one); join it with id={}",
           n(0), n(0));
+    case Code::kAtOnFifo:
+      return fmt::format(
+          "channel {}->{} is FIFO: only its oldest message can be delivered, "
+          "not at={} (fifo=no lets channels reorder)",
+          w(0), w(1), n(2));
+    case Code::kAtOutOfRange:
+      return fmt::format(
+          "at={} on {}->{}: the channel holds {} message{}, counted from "
+          "at=1 (the oldest)",
+          n(2), w(0), w(1), n(3), n(3) == 1 ? "" : "s");
+    case Code::kManySnapshotsNeedCl:
+      return fmt::format(
+          "snapshots=many needs algorithm=chandy-lamport: {} runs one "
+          "snapshot at a time",
+          w(0));
+    case Code::kBarriersNeedFifo:
+      return fmt::format(
+          "algorithm={} needs FIFO channels: barriers cannot work with "
+          "fifo=no",
+          w(0));
+    case Code::kAlignedCycle:
+      return fmt::format(
+          "algorithm=aligned needs a network without cycles, but {} is one: "
+          "aligned barriers would wait on each other forever there",
+          w(0));
+    case Code::kAlignedNotSource:
+      return fmt::format(
+          "under algorithm=aligned only a branch with no incoming channel "
+          "starts a snapshot, and {} has some (sources join one with id=)",
+          w(0));
+    case Code::kChannelHeldBack:
+      return fmt::format(
+          "channel {}->{} is held back: {} is aligning snapshot {} and still "
+          "waits for barriers on {}",
+          w(0), w(1), w(1), n(2), w(3));
+    case Code::kStopWhileSnapshot:
+      return fmt::format(
+          "stop-the-world cannot run while snapshot {} is running", n(0));
+    case Code::kNothingDeliverable:
+      return "nothing can be delivered now: every message in flight waits "
+             "behind a barrier";
     case Code::kBranchLimit:
       return fmt::format("at most {} branches are allowed here", n(0));
     case Code::kCommandLimit:

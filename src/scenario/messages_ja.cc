@@ -116,6 +116,44 @@ std::string JapaneseReason(const Status& s) {
       return fmt::format(
           "スナップショット{}がまだ実行中です（snapshots=one）。参加するには id={}",
           n(0), n(0));
+    case Code::kAtOnFifo:
+      return fmt::format(
+          "チャネル{}->{}はFIFOなので、届けられるのは最も古いメッセージだけです"
+          "（at={}は不可。順序の入れ替えには fifo=no）",
+          w(0), w(1), n(2));
+    case Code::kAtOutOfRange:
+      return fmt::format(
+          "{}->{}の at={}: このチャネルのメッセージは{}件です（at=1 が最も古い）",
+          w(0), w(1), n(2), n(3));
+    case Code::kManySnapshotsNeedCl:
+      return fmt::format(
+          "snapshots=many は algorithm=chandy-lamport でのみ使えます"
+          "（{}はスナップショットを一つずつ実行します）",
+          w(0));
+    case Code::kBarriersNeedFifo:
+      return fmt::format(
+          "algorithm={}にはFIFOチャネルが必要です（バリアは fifo=no では働きません）",
+          w(0));
+    case Code::kAlignedCycle:
+      return fmt::format(
+          "algorithm=aligned には閉路のないネットワークが必要ですが、{}が閉路です"
+          "（整列バリアが互いを永遠に待ちます）",
+          w(0));
+    case Code::kAlignedNotSource:
+      return fmt::format(
+          "algorithm=aligned でスナップショットを始められるのは入力チャネルのない"
+          "支店だけです。{}には入力があります（複数の始点は id= で参加）",
+          w(0));
+    case Code::kChannelHeldBack:
+      return fmt::format(
+          "チャネル{}->{}は保留中です。{}がスナップショット{}を整列中で、"
+          "まだ{}のバリアを待っています",
+          w(0), w(1), w(1), n(2), w(3));
+    case Code::kStopWhileSnapshot:
+      return fmt::format(
+          "スナップショット{}の実行中は stop-the-world を実行できません", n(0));
+    case Code::kNothingDeliverable:
+      return "いま届けられるメッセージはありません（すべてバリアの後ろで待っています）";
     case Code::kBranchLimit:
       return fmt::format("ここで使える支店は{}までです", n(0));
     case Code::kCommandLimit:

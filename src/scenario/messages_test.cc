@@ -13,8 +13,8 @@ namespace cutline::scenario {
 namespace {
 
 // Argument values that cannot be mistaken for a word of either language.
-const char* const kWords[] = {"Qx1", "Qy2", "Qz3"};
-const std::int64_t kNumbers[] = {7301, 7302, 7303};
+const char* const kWords[] = {"Qx1", "Qy2", "Qz3", "Qw4"};
+const std::int64_t kNumbers[] = {7301, 7302, 7303, 7304};
 
 Status Sample(Code code) {
   std::vector<ErrorArg> args;
@@ -55,7 +55,8 @@ std::vector<std::string> AsciiWords(const std::string& text) {
 const std::set<std::string> kLanguageWords = {
     "network", "transfer", "deliver", "drain", "read", "snapshot", "show",
     "links", "capacity", "snapshots", "one", "many", "id", "FROM", "TO",
-    "NAME", "BALANCE"};
+    "NAME", "BALANCE", "fifo", "algorithm", "aligned", "chandy", "lamport",
+    "at", "stop", "the", "world", "FIFO", "yes", "no"};
 
 TEST(MessagesTest, EveryCodeHasOneLineInEachLanguage) {
   std::set<std::string_view> names;

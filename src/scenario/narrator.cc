@@ -25,6 +25,9 @@ struct Narrator::Telling {
   // Whom each (snapshot, branch) sent markers to, in sending order.
   std::map<std::pair<SnapshotId, NodeId>, std::vector<std::string>> markers_to;
 
+  // What the algorithm calls its markers, singular and plural.
+  std::string marker, markers;
+
   std::string name(NodeId n) const { return bank.name(n); }
   const sim::ChannelInfo& channel(bank::ChannelId c) const {
     return bank.network().channel(c);
@@ -33,11 +36,11 @@ struct Narrator::Telling {
   std::string Markers(SnapshotId id, NodeId n) const {
     auto it = markers_to.find({id, n});
     if (it == markers_to.end() || it->second.empty()) {
-      return ja ? "マーカーを送る出力チャネルはない"
-                : "has no outgoing channel to send a marker on";
+      return ja ? fmt::format("{}を送る出力チャネルはない", marker)
+                : fmt::format("has no outgoing channel to send a {} on", marker);
     }
-    return ja ? fmt::format("{}へマーカーを送信", JoinNames(it->second, lang))
-              : fmt::format("sends markers to {}", JoinNames(it->second, lang));
+    return ja ? fmt::format("{}へ{}を送信", JoinNames(it->second, lang), marker)
+              : fmt::format("sends {} to {}", markers, JoinNames(it->second, lang));
   }
   Amount RecordedBalance(NodeId n, SnapshotId id) const {
     return bank.RecordedBalance(n, id).value_or(0);
@@ -49,7 +52,22 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
                                            Lang lang) {
   if (!replay_) replay_.emplace(bank);
   const auto& events = bank.history().events();
-  Telling t{bank, lang == Lang::kJa, lang, {}, {}, {}};
+  Telling t{bank, lang == Lang::kJa, lang, {}, {}, {}, "", ""};
+  switch (bank.algorithm()) {
+    case bank::Algorithm::kChandyLamport:
+      t.marker = t.ja ? "マーカー" : "marker";
+      t.markers = t.ja ? "マーカー" : "markers";
+      break;
+    case bank::Algorithm::kLaiYang:
+      t.marker = t.ja ? "制御メッセージ" : "control message";
+      t.markers = t.ja ? "制御メッセージ" : "control messages";
+      break;
+    case bank::Algorithm::kAligned:
+    case bank::Algorithm::kUnaligned:
+      t.marker = t.ja ? "バリア" : "barrier";
+      t.markers = t.ja ? "バリア" : "barriers";
+      break;
+  }
   for (std::size_t i = begin; i < end; ++i) {
     if (const auto* r = std::get_if<bank::Recorded>(&events[i])) {
       if (r->cause.by_marker()) t.caused[r->cause.marker_seq()] = r;
@@ -133,18 +151,74 @@ void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   std::string channel = ChannelName(t.bank, e.channel);
   SnapshotId id = e.what.snapshot;
+  const bool aligned = t.bank.algorithm() == bank::Algorithm::kAligned;
+  if (t.caused.count(e.seq) && aligned) {
+    t.out.push_back(
+        t.ja ? fmt::format("{}が{}からスナップショット{}の最後のバリアを受信して整列: "
+                           "{}を記録し、{}。すべての入力を空で確定して再開",
+                           t.name(ch.to), t.name(ch.from), id,
+                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to))
+             : fmt::format("{} receives {}'s barrier of snapshot {}, its last: "
+                           "aligned, it records {}, {}; every input is closed "
+                           "empty and released",
+                           t.name(ch.to), t.name(ch.from), id,
+                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to)));
+    return;
+  }
+  if (t.caused.count(e.seq) &&
+      t.bank.algorithm() == bank::Algorithm::kLaiYang) {
+    // Lai-Yang: whether the channel closes is the count's to say (told at
+    // the close).
+    t.out.push_back(
+        t.ja ? fmt::format("{}が{}からスナップショット{}の最初の制御メッセージを受信"
+                           "（記録前の送金{}件）: {}を記録し、{}",
+                           t.name(ch.to), t.name(ch.from), id,
+                           t.bank.MessageTag(e.seq),
+                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to))
+             : fmt::format("{} receives {}'s control message of snapshot {}, "
+                           "its first (count {}): records {}, {}",
+                           t.name(ch.to), t.name(ch.from), id,
+                           t.bank.MessageTag(e.seq),
+                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to)));
+    return;
+  }
   if (t.caused.count(e.seq)) {
     t.out.push_back(
-        t.ja ? fmt::format("{}が{}からスナップショット{}の最初のマーカーを受信: "
+        t.ja ? fmt::format("{}が{}からスナップショット{}の最初の{}を受信: "
                            "{}を記録し、{}。{}は空として記録",
-                           t.name(ch.to), t.name(ch.from), id,
+                           t.name(ch.to), t.name(ch.from), id, t.marker,
                            Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to),
                            channel)
-             : fmt::format("{} receives {}'s marker of snapshot {}, its first: "
+             : fmt::format("{} receives {}'s {} of snapshot {}, its first: "
                            "records {}, {}; {} is recorded as empty",
-                           t.name(ch.to), t.name(ch.from), id,
+                           t.name(ch.to), t.name(ch.from), t.marker, id,
                            Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to),
                            channel));
+    return;
+  }
+  if (aligned) {
+    // Rule 2: nothing behind this barrier until the other inputs' come.
+    t.out.push_back(
+        t.ja ? fmt::format("{}が{}からスナップショット{}のバリアを受信: 他の入力の"
+                           "バリアが来るまで{}を保留",
+                           t.name(ch.to), t.name(ch.from), id, channel)
+             : fmt::format("{} receives {}'s barrier of snapshot {}: it holds "
+                           "back {} until barriers come on its other inputs",
+                           t.name(ch.to), t.name(ch.from), id, channel));
+    return;
+  }
+  if (t.bank.algorithm() == bank::Algorithm::kLaiYang) {
+    // The count, not the position, closes the channel (told at the close).
+    std::uint64_t count = t.bank.MessageTag(e.seq);
+    t.out.push_back(
+        t.ja ? fmt::format("{}が{}からスナップショット{}の制御メッセージを受信: "
+                           "{}が記録前に{}で送った送金は{}件",
+                           t.name(ch.to), t.name(ch.from), id, t.name(ch.from),
+                           channel, count)
+             : fmt::format("{} receives {}'s control message of snapshot {}: "
+                           "{} sent {} transfer{} on {} before recording",
+                           t.name(ch.to), t.name(ch.from), id, t.name(ch.from),
+                           count, count == 1 ? "" : "s", channel));
     return;
   }
   auto contents = t.bank.RecordedChannel(id, e.channel).transfers;
@@ -156,18 +230,44 @@ void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
                   : fmt::format("{} closed with {}", channel,
                                 AmountList(contents)));
   t.out.push_back(
-      t.ja ? fmt::format("{}が{}からスナップショット{}のマーカーを受信: {}",
-                         t.name(ch.to), t.name(ch.from), id, how)
-           : fmt::format("{} receives {}'s marker of snapshot {}: {}",
-                         t.name(ch.to), t.name(ch.from), id, how));
+      t.ja ? fmt::format("{}が{}からスナップショット{}の{}を受信: {}",
+                         t.name(ch.to), t.name(ch.from), id, t.marker, how)
+           : fmt::format("{} receives {}'s {} of snapshot {}: {}",
+                         t.name(ch.to), t.name(ch.from), t.marker, id, how));
 }
 
 // A record caused by a marker was told with the marker; one started by the
 // branch is told here.
 void Narrator::Tell(Telling& t, const bank::Recorded& e) {
   recorded_.insert({e.snapshot, e.node});
-  if (e.cause.by_marker()) return;
   const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
+  if (e.cause.by_marker()) {
+    const bank::Flight* f = replay_->Find(e.cause.marker_seq());
+    if (f == nullptr || !f->is_transfer()) return;  // told with the marker
+    // Lai-Yang: a transfer of a newer epoch made the branch record first.
+    std::string balance = Money(t.RecordedBalance(e.node, e.snapshot));
+    t.out.push_back(
+        t.ja ? fmt::format("メッセージ#{}はエポック{}なので、{}は適用する前に"
+                           "スナップショット{}の{}を記録し、{}",
+                           f->seq, e.snapshot, t.name(e.node), e.snapshot,
+                           balance, t.Markers(e.snapshot, e.node))
+             : fmt::format("message #{} carries epoch {}, so {} records {} for "
+                           "snapshot {} before applying it, and {}",
+                           f->seq, e.snapshot, t.name(e.node), balance,
+                           e.snapshot, t.Markers(e.snapshot, e.node)));
+    return;
+  }
+  if (info != nullptr && info->stop_the_world) {
+    if (e.node != 0) return;  // one sentence for the whole stop
+    t.out.push_back(
+        t.ja ? fmt::format("世界を止める: 全支店が送金を止め、{}件の配送を待ってから"
+                           "全残高をスナップショット{}として読む",
+                           info->stopped_deliveries, e.snapshot)
+             : fmt::format("Stop the world: every branch stops sending; after "
+                           "{} deliveries every balance is read as snapshot {}",
+                           info->stopped_deliveries, e.snapshot));
+    return;
+  }
   bool first = info && !info->initiators.empty() && info->initiators[0] == e.node;
   std::string balance = Money(t.RecordedBalance(e.node, e.snapshot));
   std::string markers = t.Markers(e.snapshot, e.node);
@@ -184,22 +284,51 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
                                   t.name(e.node), e.snapshot, balance, markers)));
 }
 
-void Narrator::Tell(Telling&, const bank::Closed& e) {
+// Unaligned barriers: the barrier went ahead of a transfer, which the
+// sender records as the channel's state.
+void Narrator::Tell(Telling& t, const bank::Overtaken& e) {
+  const bank::Flight* f = replay_->Find(e.transfer);
+  std::string channel = ChannelName(t.bank, e.channel);
+  std::string money = Money(f ? f->amount() : 0);
+  t.out.push_back(
+      t.ja ? fmt::format("バリア#{}が{}で{}（メッセージ#{}）を追い越す: {}は"
+                         "チャネル状態として記録",
+                         e.barrier, channel, money, e.transfer, money)
+           : fmt::format("barrier #{} overtakes the {} (message #{}) on {}: "
+                         "the {} is recorded as that channel's state",
+                         e.barrier, money, e.transfer, channel, money));
+}
+
+void Narrator::Tell(Telling& t, const bank::Closed& e) {
   closed_.insert({e.snapshot, e.channel});
+  if (t.bank.algorithm() != bank::Algorithm::kLaiYang) return;
+  const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
+  if (info != nullptr && info->stop_the_world) return;
+  // Lai-Yang: the control message's count is reached.
+  std::string channel = ChannelName(t.bank, e.channel);
+  auto contents = t.bank.RecordedChannel(e.snapshot, e.channel).transfers;
+  t.out.push_back(
+      t.ja ? fmt::format("{}の送金がすべて届いたので、スナップショット{}の{}を{}で確定",
+                         channel, e.snapshot, channel, AmountList(contents))
+           : fmt::format("every transfer sent on {} before its sender recorded "
+                         "has come: {} closed for snapshot {} with {}",
+                         channel, channel, e.snapshot, AmountList(contents)));
 }
 
 void Narrator::Tell(Telling& t, const bank::PartDone& e) {
+  const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
+  if (info != nullptr && info->stop_the_world) return;  // told with the stop
   bool alone = t.bank.network().Incoming(e.node).empty();
   if (t.ja) {
     t.out.push_back(fmt::format(
         "{}のスナップショット{}の担当分が完了（{}）", t.name(e.node), e.snapshot,
         alone ? "入力チャネルがないので記録だけで終わる"
-              : "すべての入力チャネルからマーカーを受信"));
+              : fmt::format("すべての入力チャネルから{}を受信", t.marker)));
   } else {
     t.out.push_back(fmt::format(
         "{}'s own part of snapshot {} is done ({})", t.name(e.node), e.snapshot,
         alone ? "it has no incoming channel to wait for"
-              : "a marker came on every incoming channel"));
+              : fmt::format("a {} came on every incoming channel", t.marker)));
   }
 }
 

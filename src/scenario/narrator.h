@@ -37,6 +37,7 @@ class Narrator {
   void Tell(Telling& t, const bank::Completed& e);
   void Tell(Telling& t, const bank::Read& e);
   void Tell(Telling&, const bank::Sent<bank::Marker>&) {}  // with its record
+  void Tell(Telling& t, const bank::Overtaken& e);
 
   std::string Recording(const Telling& t, const bank::Delivered<bank::Transfer>& e);
 

@@ -64,7 +64,8 @@ Status WrongArity(std::string_view command, std::string_view usage) {
 Status ParseNetwork(const std::vector<std::string_view>& w,
                     std::optional<Command>* out) {
   NetworkCmd cmd;
-  bool capacity_seen = false, snapshots_seen = false;
+  bool capacity_seen = false, snapshots_seen = false, fifo_seen = false,
+       algorithm_seen = false;
   for (std::size_t i = 1; i < w.size(); ++i) {
     std::string_view word = w[i];
     auto eq = word.find('=');
@@ -110,6 +111,26 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
       } else if (value != "many") {
         return Status::Error(Code::kBadSnapshotsMode, Shown(value));
       }
+    } else if (key == "fifo") {
+      if (fifo_seen) return Status::Error(Code::kOptionTwice, "fifo");
+      fifo_seen = true;
+      if (value != "yes" && value != "no") {
+        return Status::Error(Code::kUnknownOption, Shown(word));
+      }
+      cmd.fifo = value == "yes";
+    } else if (key == "algorithm") {
+      if (algorithm_seen) return Status::Error(Code::kOptionTwice, "algorithm");
+      algorithm_seen = true;
+      using bank::Algorithm;
+      bool known = false;
+      for (Algorithm a : {Algorithm::kChandyLamport, Algorithm::kLaiYang,
+                          Algorithm::kAligned, Algorithm::kUnaligned}) {
+        if (value == bank::AlgorithmName(a)) {
+          cmd.algorithm = a;
+          known = true;
+        }
+      }
+      if (!known) return Status::Error(Code::kUnknownOption, Shown(word));
     } else if (!IsName(key)) {
       return Status::Error(Code::kNotBranchOrOption, Shown(key));
     } else if (!value.empty() && std::isalpha(static_cast<unsigned char>(value[0]))) {
@@ -125,6 +146,19 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
   }
   if (cmd.branches.size() < 2) {
     return Status::Error(Code::kNetworkTooSmall);
+  }
+  if (cmd.algorithm != bank::Algorithm::kChandyLamport) {
+    // The variants run one snapshot at a time.
+    if (snapshots_seen && !cmd.one_snapshot_at_a_time) {
+      return Status::Error(Code::kManySnapshotsNeedCl,
+                           bank::AlgorithmName(cmd.algorithm));
+    }
+    cmd.one_snapshot_at_a_time = true;
+  }
+  if (!cmd.fifo && (cmd.algorithm == bank::Algorithm::kAligned ||
+                    cmd.algorithm == bank::Algorithm::kUnaligned)) {
+    return Status::Error(Code::kBarriersNeedFifo,
+                         bank::AlgorithmName(cmd.algorithm));
   }
   *out = std::move(cmd);
   return Status::Ok();
@@ -173,19 +207,36 @@ Status ParseLine(std::string_view line, std::optional<Command>* out) {
       *out = DeliverNextCmd{};
       return Status::Ok();
     }
-    if (w.size() != 3) return WrongArity(verb, "deliver [FROM TO]");
+    if (w.size() != 3 && w.size() != 4) {
+      return WrongArity(verb, "deliver [FROM TO [at=K]]");
+    }
     DeliverCmd cmd;
     if (Status s = ParseName(w[1], &cmd.from); !s.ok()) return s;
     if (Status s = ParseName(w[2], &cmd.to); !s.ok()) return s;
+    if (w.size() == 4) {
+      std::string_view opt = w[3];
+      if (opt.find('=') == std::string_view::npos) {
+        return WrongArity(verb, "deliver [FROM TO [at=K]]");
+      }
+      if (opt.substr(0, 3) != "at=") {
+        auto eq = opt.find('=');
+        return Status::Error(Code::kUnknownOption, Shown(opt.substr(0, eq)));
+      }
+      std::int64_t at;
+      if (Status s = ParseAmount(opt.substr(3), "at", &at); !s.ok()) return s;
+      cmd.at = static_cast<std::uint64_t>(at);
+    }
     *out = std::move(cmd);
     return Status::Ok();
   }
-  if (verb == "drain" || verb == "show") {
+  if (verb == "drain" || verb == "show" || verb == "stop-the-world") {
     if (w.size() != 1) {
       return Status::Error(Code::kTakesNoArguments, verb);
     }
     if (verb == "drain") {
       *out = DrainCmd{};
+    } else if (verb == "stop-the-world") {
+      *out = StopTheWorldCmd{};
     } else {
       *out = ShowCmd{};
     }

@@ -19,6 +19,8 @@ struct NetworkCmd {
   std::optional<std::vector<std::pair<std::string, std::string>>> links;
   std::uint32_t capacity_transfers = 0;  // 0 = unlimited
   bool one_snapshot_at_a_time = false;
+  bool fifo = true;
+  bank::Algorithm algorithm = bank::Algorithm::kChandyLamport;
 };
 struct TransferCmd {
   std::string from, to;
@@ -26,7 +28,9 @@ struct TransferCmd {
 };
 struct DeliverCmd {
   std::string from, to;
+  std::uint64_t at = 1;  // at=K: the K-th oldest waiting
 };
+struct StopTheWorldCmd {};
 struct DeliverNextCmd {};
 struct DrainCmd {};
 struct ReadCmd {
@@ -40,7 +44,7 @@ struct ShowCmd {};
 
 using Command = std::variant<NetworkCmd, TransferCmd, DeliverCmd,
                              DeliverNextCmd, DrainCmd, ReadCmd, SnapshotCmd,
-                             ShowCmd>;
+                             ShowCmd, StopTheWorldCmd>;
 
 // The words of a line: split on spaces and tabs (and a CR, so that files
 // with CRLF line ends read the same), comment dropped.

@@ -96,6 +96,8 @@ Status Runner::Apply(const Command& command, int line_no) {
     config.links = network->links;
     config.capacity_transfers = network->capacity_transfers;
     config.one_snapshot_at_a_time = network->one_snapshot_at_a_time;
+    config.fifo = network->fifo;
+    config.algorithm = network->algorithm;
     if (Status s = bank::Bank::Create(config, &bank_); !s.ok()) return s;
     network_line_ = line_no;
     return Status::Ok();
@@ -117,7 +119,7 @@ Status Runner::Apply(const Command& command, int line_no) {
             bank::NodeId from, to;
             if (Status s = Branch(c.from, &from); !s.ok()) return s;
             if (Status s = Branch(c.to, &to); !s.ok()) return s;
-            return b.Deliver(from, to);
+            return b.Deliver(from, to, c.at);
           },
           [&](const DeliverNextCmd&) { return b.DeliverNext(); },
           [&](const DrainCmd&) { return b.Drain(); },
@@ -132,6 +134,7 @@ Status Runner::Apply(const Command& command, int line_no) {
             return b.StartSnapshot(n, c.id);
           },
           [](const ShowCmd&) { return Status::Ok(); },
+          [&](const StopTheWorldCmd&) { return b.StopTheWorld(); },
       },
       command);
 }

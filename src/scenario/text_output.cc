@@ -1,6 +1,10 @@
 // Text views of a run's state.
 #include "scenario/text_output.h"
 
+#include <set>
+
+#include "check/consistency_checker.h"
+
 #include <fmt/format.h>
 
 #include "bank/cuts.h"
@@ -24,6 +28,23 @@ std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
   }
   if (config.one_snapshot_at_a_time) {
     rules += ja ? "、スナップショットは一度に1つ" : ", one snapshot at a time";
+  }
+  if (!config.fifo) {
+    rules += ja ? "、チャネルは順序を入れ替えうる（非FIFO）"
+                : ", channels may reorder (not FIFO)";
+  }
+  switch (config.algorithm) {
+    case bank::Algorithm::kChandyLamport:
+      break;
+    case bank::Algorithm::kLaiYang:
+      rules += ja ? "、アルゴリズムはLai-Yang" : ", Lai-Yang snapshots";
+      break;
+    case bank::Algorithm::kAligned:
+      rules += ja ? "、整列バリア" : ", aligned barriers";
+      break;
+    case bank::Algorithm::kUnaligned:
+      rules += ja ? "、非整列バリア" : ", unaligned barriers";
+      break;
   }
   std::size_t channels = bank.network().channel_count();
   return ja ? fmt::format("ネットワーク: {}（総額{}）、チャネル{}本{}", branches,
@@ -60,6 +81,14 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
     if (queue.empty()) queue = ja ? "空" : "empty";
     out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), queue));
   }
+  // The checker's verdicts, for the snapshots that are wrong (Chandy-Lamport
+  // over channels that reorder).
+  std::set<SnapshotId> inconsistent;
+  if (bank.history().enabled()) {
+    for (const auto& v : check::CheckSnapshots(bank).verdicts) {
+      if (!v.consistent()) inconsistent.insert(v.id);
+    }
+  }
   for (const bank::SnapshotInfo& s : bank.snapshots()) {
     std::vector<std::string> initiators;
     for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
@@ -68,6 +97,15 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
             ? (ja ? fmt::format("完了、総額{}", Money(bank.SnapshotTotal(s.id)))
                   : fmt::format("complete, total {}", Money(bank.SnapshotTotal(s.id))))
             : (ja ? "実行中" : "running");
+    if (inconsistent.count(s.id)) status += ja ? "、一貫していない" : ", inconsistent";
+    if (s.stop_the_world) {
+      out.push_back(
+          ja ? fmt::format("スナップショット{}（世界を止めて、配送{}件の間停止）: {}",
+                           s.id, s.stopped_deliveries, status)
+             : fmt::format("snapshot {} (stop the world, stopped for {} "
+                           "deliveries): {}",
+                           s.id, s.stopped_deliveries, status));
+    } else
     out.push_back(ja ? fmt::format("スナップショット{}（開始: {}）: {}、マーカー {}/{}",
                                    s.id, JoinNames(initiators, lang), status,
                                    s.markers_sent, net.channel_count())
@@ -98,6 +136,9 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
         case ChannelRecording::kClosed:
           state = fmt::format("{} {}", ja ? "確定" : "closed",
                               AmountList(r.transfers));
+          break;
+        case ChannelRecording::kHeldBack:
+          state = ja ? "保留中" : "held back";
           break;
       }
       out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), state));

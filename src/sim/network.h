@@ -1,4 +1,5 @@
-// A deterministic network of one-way FIFO channels between numbered nodes.
+// A deterministic network of one-way channels between numbered nodes, FIFO
+// unless told otherwise; a channel may be held back (nothing leaves it).
 // It numbers and queues messages and knows nothing of what they mean: the
 // payload is the host's. Every message gets a global send sequence number;
 // "deliver next" takes the lowest one in flight, so a run is a pure function
@@ -74,10 +75,30 @@ class Network : public Topology {
  public:
   using Msg = Message<Payload>;
 
-  // capacity == 0 means unlimited.
+  // capacity == 0 means unlimited. fifo == false: any waiting message of a
+  // channel may be delivered (DeliverAt), and DeliverNext takes the lowest
+  // sequence number in flight whatever its place in its channel.
   Network(std::uint32_t nodes, const std::vector<Link>& links,
-          std::uint32_t capacity)
-      : Topology(nodes, links), capacity_(capacity), queues_(channel_count()) {}
+          std::uint32_t capacity, bool fifo = true)
+      : Topology(nodes, links),
+        capacity_(capacity),
+        fifo_(fifo),
+        queues_(channel_count()) {}
+
+  bool fifo() const { return fifo_; }
+  std::uint32_t Size(ChannelId c) const { return queues_[c].size; }
+  // A held-back channel delivers nothing (its messages stay in order).
+  void Hold(ChannelId c) {
+    if (!queues_[c].held) ++held_channels_;
+    queues_[c].held = true;
+  }
+  void Release(ChannelId c) {
+    if (queues_[c].held) --held_channels_;
+    queues_[c].held = false;
+  }
+  bool Held(ChannelId c) const { return queues_[c].held; }
+  // Whether DeliverNext has something to deliver.
+  bool CanDeliverNext() const;
 
   bool Full(ChannelId c) const {  // no room for one more bounded message
     return capacity_ != 0 && queues_[c].bounded >= capacity_;
@@ -88,10 +109,18 @@ class Network : public Topology {
   // Appends to channel c's queue. Returns the message, with its number.
   // REQUIRES: !Full(c) if the payload is bounded.
   Msg Send(ChannelId c, const Payload& payload);
+  // Puts the message at the head of channel c's queue, ahead of everything
+  // waiting there (it still gets the next sequence number). Unbounded
+  // payloads only.
+  Msg SendAhead(ChannelId c, const Payload& payload);
   // REQUIRES: !Empty(c).
-  Msg DeliverFrom(ChannelId c);
-  // The message with the lowest sequence number in flight.
-  // REQUIRES: AnyInFlight().
+  Msg DeliverFrom(ChannelId c) { return DeliverAt(c, 1); }
+  // The k-th oldest message of channel c (k = 1: the head).
+  // REQUIRES: 1 <= k <= Size(c); k == 1 on a FIFO network.
+  Msg DeliverAt(ChannelId c, std::uint32_t k);
+  // Among the messages that can be delivered now (the heads of channels not
+  // held back; on a non-FIFO network, every waiting message of those), the
+  // one with the lowest sequence number. REQUIRES: CanDeliverNext().
   Msg DeliverNext();
 
   // Calls fn(const Msg&) for channel c's queue, oldest first.
@@ -121,11 +150,30 @@ class Network : public Topology {
     std::uint32_t head = kNil;
     std::uint32_t tail = kNil;
     std::uint32_t bounded = 0;
+    std::uint32_t size : 31 = 0;
+    bool held : 1 = false;
   };
 
-  Msg PopHead(ChannelId c);
+  // Unlinks `slot` (whose predecessor in its channel is `prev`, or kNil).
+  Msg Unlink(ChannelId c, std::uint32_t slot, std::uint32_t prev);
+  std::uint32_t NewSlot();
+  // True if the entry of order_ is still in flight and may leave now.
+  bool Ready(const std::pair<Seq, std::uint32_t>& entry) const {
+    const Slot& s = slots_[entry.second];
+    if (s.seq != entry.first) return false;
+    const Queue& q = queues_[s.channel];
+    return !q.held && (!fifo_ || q.head == entry.second);
+  }
+  void DropDelivered() {
+    while (!order_.empty() &&
+           slots_[order_.front().second].seq != order_.front().first) {
+      order_.pop_front();
+    }
+  }
 
   std::uint32_t capacity_;
+  bool fifo_;
+  std::uint32_t held_channels_ = 0;
   std::vector<Queue> queues_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
@@ -137,18 +185,22 @@ class Network : public Topology {
 };
 
 template <class Payload, class Bounded>
+std::uint32_t Network<Payload, Bounded>::NewSlot() {
+  if (!free_slots_.empty()) {
+    std::uint32_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    return slot;
+  }
+  slots_.emplace_back();
+  return static_cast<std::uint32_t>(slots_.size() - 1);
+}
+
+template <class Payload, class Bounded>
 auto Network<Payload, Bounded>::Send(ChannelId c, const Payload& payload)
     -> Msg {
   const bool bounded = Bounded{}(payload);
   assert(!bounded || !Full(c));
-  std::uint32_t slot;
-  if (!free_slots_.empty()) {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
+  std::uint32_t slot = NewSlot();
   Seq seq = next_seq_++;
   slots_[slot] = Slot{payload, seq, c, kNil};
   Queue& q = queues_[c];
@@ -159,19 +211,42 @@ auto Network<Payload, Bounded>::Send(ChannelId c, const Payload& payload)
   }
   q.tail = slot;
   if (bounded) ++q.bounded;
+  ++q.size;
   order_.emplace_back(seq, slot);
   ++in_flight_;
   return Msg{seq, c, payload};
 }
 
 template <class Payload, class Bounded>
-auto Network<Payload, Bounded>::PopHead(ChannelId c) -> Msg {
+auto Network<Payload, Bounded>::SendAhead(ChannelId c, const Payload& payload)
+    -> Msg {
+  assert(!Bounded{}(payload));
+  std::uint32_t slot = NewSlot();
+  Seq seq = next_seq_++;
   Queue& q = queues_[c];
-  std::uint32_t slot = q.head;
+  slots_[slot] = Slot{payload, seq, c, q.head};
+  q.head = slot;
+  if (q.tail == kNil) q.tail = slot;
+  ++q.size;
+  order_.emplace_back(seq, slot);
+  ++in_flight_;
+  return Msg{seq, c, payload};
+}
+
+template <class Payload, class Bounded>
+auto Network<Payload, Bounded>::Unlink(ChannelId c, std::uint32_t slot,
+                                       std::uint32_t prev) -> Msg {
+  Queue& q = queues_[c];
   Msg m = slots_[slot].Get();
-  q.head = slots_[slot].next;
-  if (q.head == kNil) q.tail = kNil;
+  std::uint32_t next = slots_[slot].next;
+  if (prev == kNil) {
+    q.head = next;
+  } else {
+    slots_[prev].next = next;
+  }
+  if (q.tail == slot) q.tail = prev;
   if (Bounded{}(m.payload)) --q.bounded;
+  --q.size;
   slots_[slot].seq = 0;  // marks the slot free for the lazy skip
   free_slots_.push_back(slot);
   --in_flight_;
@@ -179,33 +254,54 @@ auto Network<Payload, Bounded>::PopHead(ChannelId c) -> Msg {
 }
 
 template <class Payload, class Bounded>
-auto Network<Payload, Bounded>::DeliverFrom(ChannelId c) -> Msg {
-  assert(!Empty(c));
-  Msg m = PopHead(c);
+auto Network<Payload, Bounded>::DeliverAt(ChannelId c, std::uint32_t k)
+    -> Msg {
+  assert(k >= 1 && k <= Size(c) && (!fifo_ || k == 1));
+  std::uint32_t prev = kNil, slot = queues_[c].head;
+  for (std::uint32_t i = 1; i < k; ++i) {
+    prev = slot;
+    slot = slots_[slot].next;
+  }
+  Msg m = Unlink(c, slot, prev);
   // Drop the entries of order_ already delivered, up to the oldest message
   // still in flight, so that a run that only ever delivers by channel does
   // not grow order_ without end.
-  while (!order_.empty() &&
-         slots_[order_.front().second].seq != order_.front().first) {
-    order_.pop_front();
-  }
+  DropDelivered();
   return m;
+}
+
+template <class Payload, class Bounded>
+bool Network<Payload, Bounded>::CanDeliverNext() const {
+  if (in_flight_ == 0) return false;
+  if (held_channels_ == 0 && !fifo_) return true;
+  for (const auto& entry : order_) {
+    if (Ready(entry)) return true;
+  }
+  return false;
 }
 
 template <class Payload, class Bounded>
 auto Network<Payload, Bounded>::DeliverNext() -> Msg {
   assert(AnyInFlight());
-  // The front of order_ is either delivered already (skip it) or the head of
-  // its channel: FIFO channels keep every earlier message of that channel
-  // ahead of it, and all of those left order_ before it did.
-  while (slots_[order_.front().second].seq != order_.front().first) {
-    order_.pop_front();
+  DropDelivered();
+  // The common case: the front of order_ is the head of its channel (FIFO
+  // channels keep every earlier message of that channel ahead of it, and all
+  // of those left order_ before it did) and nothing is held back. Otherwise
+  // the first entry that may leave now: messages put ahead and held channels
+  // are the only reasons to look further.
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    if (!Ready(order_[i])) continue;
+    std::uint32_t slot = order_[i].second;
+    ChannelId c = slots_[slot].channel;
+    std::uint32_t prev = kNil;
+    for (std::uint32_t s = queues_[c].head; s != slot; s = slots_[s].next) {
+      prev = s;
+    }
+    if (i == 0) order_.pop_front();
+    return Unlink(c, slot, prev);
   }
-  std::uint32_t slot = order_.front().second;
-  order_.pop_front();
-  ChannelId c = slots_[slot].channel;
-  assert(queues_[c].head == slot);
-  return PopHead(c);
+  assert(false && "nothing can be delivered now");
+  return Msg{};
 }
 
 }  // namespace cutline::sim
