@@ -203,7 +203,8 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
         claim.balances[r] = b["balance"].get<bank::Amount>();
         for (const auto& [from, transfers] : b["channels"].items()) {
           sim::ChannelId c = topology.Find(static_cast<std::uint32_t>(std::stoul(from)), r);
-          claim.channels[c] = {ChannelRecording::kClosed, transfers.get<std::vector<bank::Amount>>()};
+          claim.channels[c].state = ChannelRecording::kClosed;
+          claim.channels[c].transfers = transfers.get<std::vector<bank::Amount>>();
         }
         history.push_back(bank::PartDone{id, r});
         if (++parts[id] == n) history.push_back(bank::Completed{id, r});
