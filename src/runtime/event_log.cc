@@ -4,12 +4,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 namespace cutline::runtime {
 
 EventLog::EventLog(const std::string& dir, int rank, int ranks)
     : rank_(rank), clock_(static_cast<std::size_t>(ranks), 0) {
+  std::error_code ignored;  // if it cannot be made, opening the file says why
+  std::filesystem::create_directories(dir, ignored);
   std::string path = fmt::format("{}/rank-{}.jsonl", dir, rank);
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) {
