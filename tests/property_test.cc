@@ -111,17 +111,20 @@ struct NetSpec {
   bool fifo = true;
 };
 
-NetSpec GenNetwork(bool complete) {
+// The branches, their balances and the channels' capacity (drawn in this
+// order, so that a seed replays the same case).
+NetSpec GenBranches() {
   NetSpec spec;
   spec.nodes = *rc::gen::inRange<std::uint32_t>(2, 9);
   spec.balances = *rc::gen::container<std::vector<Amount>>(
       spec.nodes, rc::gen::inRange<Amount>(0, 1001));
   spec.capacity = *rc::gen::weightedElement<std::uint32_t>(
       {{3, 0}, {1, 1}, {1, 2}, {1, 3}});
-  spec.one_at_a_time = *rc::gen::arbitrary<bool>();
-  if (complete) return spec;
+  return spec;
+}
 
-  const std::uint32_t n = spec.nodes;
+// The nodes 0..n-1 in a random order.
+std::vector<NodeId> GenOrder(std::uint32_t n) {
   std::vector<std::uint32_t> keys =
       *rc::gen::container<std::vector<std::uint32_t>>(
           n, rc::gen::arbitrary<std::uint32_t>());
@@ -129,6 +132,16 @@ NetSpec GenNetwork(bool complete) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](NodeId a, NodeId b) { return keys[a] < keys[b]; });
+  return order;
+}
+
+NetSpec GenNetwork(bool complete) {
+  NetSpec spec = GenBranches();
+  spec.one_at_a_time = *rc::gen::arbitrary<bool>();
+  if (complete) return spec;
+
+  const std::uint32_t n = spec.nodes;
+  const std::vector<NodeId> order = GenOrder(n);
   std::set<sim::Link> links;
   for (std::uint32_t i = 0; i < n; ++i) {
     links.emplace(order[i], order[(i + 1) % n]);
@@ -154,19 +167,9 @@ NetSpec GenVariantNetwork(bank::Algorithm algorithm, bool fifo) {
   if (algorithm != bank::Algorithm::kAligned) {
     spec = GenNetwork(*rc::gen::arbitrary<bool>());
   } else {
-    spec.nodes = *rc::gen::inRange<std::uint32_t>(2, 9);
-    spec.balances = *rc::gen::container<std::vector<Amount>>(
-        spec.nodes, rc::gen::inRange<Amount>(0, 1001));
-    spec.capacity = *rc::gen::weightedElement<std::uint32_t>(
-        {{3, 0}, {1, 1}, {1, 2}, {1, 3}});
+    spec = GenBranches();
     const std::uint32_t n = spec.nodes;
-    std::vector<std::uint32_t> keys =
-        *rc::gen::container<std::vector<std::uint32_t>>(
-            n, rc::gen::arbitrary<std::uint32_t>());
-    std::vector<NodeId> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](NodeId a, NodeId b) { return keys[a] < keys[b]; });
+    const std::vector<NodeId> order = GenOrder(n);
     const int density = *rc::gen::inRange(0, 101);
     std::vector<int> draws = *rc::gen::container<std::vector<int>>(
         n * (n - 1) / 2, rc::gen::inRange(0, 100));

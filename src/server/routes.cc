@@ -21,7 +21,7 @@ Response Json(int status, const json& body) {
   return JsonResponse(status, scenario::Dump(body));
 }
 
-Response HandleRun(const Request& req) {
+Response HandleRun(const Request& req, const Site&) {
   json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) return ErrorResponse(400, "the body is not valid JSON");
   if (!body.is_object()) return ErrorResponse(400, "the body must be a JSON object");
@@ -57,7 +57,7 @@ Response HandleRun(const Request& req) {
   return Json(200, report);
 }
 
-Response HandleDemos(const Request& req) {
+Response HandleDemos(const Request& req, const Site&) {
   Lang lang = Lang::kEn;
   if (auto l = req.query.find("lang"); l != req.query.end()) {
     if (l->second == "ja") {
@@ -109,7 +109,7 @@ Response HandleStoreSnapshot(const Request& req, const Site& site) {
   return Json(200, *snapshot);
 }
 
-Response HandleEvents(const Request&) {
+Response HandleEvents(const Request&, const Site&) {
   Response stream;
   stream.event_stream = true;
   return stream;
@@ -118,19 +118,14 @@ Response HandleEvents(const Request&) {
 struct ApiRoute {
   const char* path;
   const char* method;  // the one method it answers (GET also answers HEAD)
-  Response (*handle)(const Request&, const Site&);
+  Response (*handle)(const Request&, const Site&);  // every handler gets the site
 };
 
-template <Response (*F)(const Request&)>
-Response Plain(const Request& req, const Site&) {
-  return F(req);
-}
-
 constexpr ApiRoute kApi[] = {
-    {"/api/run", "POST", Plain<HandleRun>},
-    {"/api/demos", "GET", Plain<HandleDemos>},
+    {"/api/run", "POST", HandleRun},
+    {"/api/demos", "GET", HandleDemos},
     {"/api/health", "GET", HandleHealth},
-    {"/api/events", "GET", Plain<HandleEvents>},
+    {"/api/events", "GET", HandleEvents},
     {"/api/store", "GET", HandleStore},
     {"/api/store/snapshot", "GET", HandleStoreSnapshot},
 };

@@ -55,7 +55,7 @@ Server::~Server() {
 int Server::Start(std::string* error) {
   if (!options_.store.empty()) {
     store_ = StoreWatch::Open(options_.store, error);
-    if (!store_) return -1;
+    if (!store_) return kBadStore;
     site_.store = store_.get();
   }
   int port = http_.Start(error);
@@ -63,7 +63,7 @@ int Server::Start(std::string* error) {
     // Open pages hear of every commit to the store and fetch what changed.
     store_->Watch([this] { http_.Publish("store", R"({"changed":true})"); });
   }
-  return port;
+  return port > 0 ? port : kCannotListen;
 }
 
 int Serve(const Options& options) {
@@ -75,15 +75,6 @@ int Serve(const Options& options) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  // A --store that is not a store is bad input (status 2); a port that
-  // cannot be had is not (status 1).
-  if (!options.store.empty()) {
-    std::string why;
-    if (!StoreWatch::Open(options.store, &why)) {
-      fmt::print(stderr, "cutline: error: {}\n", why);
-      return 2;
-    }
-  }
   Options fitted = options;
   FitConnectionsToDescriptors(&fitted.http);
   Server server(fitted);
@@ -91,7 +82,9 @@ int Serve(const Options& options) {
   int port = server.Start(&error);
   if (port < 0) {
     fmt::print(stderr, "cutline: error: {}\n", error);
-    return 1;
+    // A --store that is not a store is bad input (status 2); a port that
+    // cannot be had is not (status 1).
+    return port == Server::kBadStore ? 2 : 1;
   }
   std::string host = options.host.find(':') != std::string::npos
                          ? "[" + options.host + "]"

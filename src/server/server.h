@@ -29,8 +29,11 @@ class Server {
  public:
   explicit Server(const Options& options);
   ~Server();
-  // Returns the port it listens on, or -1 with a one-line reason in *error
-  // (also for a --store that is not a store).
+  // Returns the port it listens on; or, with a one-line reason in *error,
+  // kCannotListen, or kBadStore for a --store that is not a store (the
+  // user's input, which `serve` answers with status 2).
+  static constexpr int kCannotListen = -1;
+  static constexpr int kBadStore = -2;
   int Start(std::string* error);
   void Stop() { http_.Stop(); }
   // To every listener of GET /api/events.

@@ -66,7 +66,14 @@ void StoreWatch::Watch(std::function<void()> on_change) {
 store::Json StoreWatch::List() {
   std::lock_guard<std::mutex> lock(mu_);
   if (!EnsureOpen()) return {{"runs", store::Json::array()}, {"snapshots", store::Json::array()}};
-  return store::ListJson(*store_);
+  // Stamped before reading: a commit in between leaves a newer list under
+  // an older stamp, which the next change replaces.
+  std::string stamp = Stamp();
+  if (stamp != list_stamp_ || list_.is_null()) {
+    list_ = store::ListJson(*store_);
+    list_stamp_ = std::move(stamp);
+  }
+  return list_;
 }
 
 std::optional<store::Json> StoreWatch::Snapshot(std::uint64_t id) {

@@ -42,6 +42,10 @@ class StoreWatch {
   std::string path_;
   std::mutex mu_;
   std::optional<store::Store> store_;
+  // Every open page asks for the list after each commit: it is read from
+  // the file once per change of the file, and served from here otherwise.
+  std::string list_stamp_;
+  store::Json list_;
   std::thread watcher_;
   std::atomic<bool> stop_{false};
 };
