@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -154,7 +155,7 @@ class ServerTest : public ::testing::Test {
     json demos = Demos();
     for (const json& d : demos["demos"]) {
       if (d["id"] != id) continue;
-      std::string text = demos["presets"][d["preset"].get<std::string>()];
+      std::string text = d["network"];
       text += '\n';
       for (const json& step : d["steps"]) {
         text += step["command"].get<std::string>() + "\n";
@@ -223,16 +224,31 @@ TEST_F(ServerTest, RootServesTheEmbeddedIndexHtml) {
   EXPECT_EQ(js->get_header_value("Content-Type").rfind("text/javascript", 0), 0u);
 }
 
-TEST_F(ServerTest, DemosListsSixDemosAndThePresets) {
+TEST_F(ServerTest, DemosListsElevenDemosAndThePresets) {
   json en = Demos();
   EXPECT_EQ(en["presets"]["bank"],
             "network P1=100 P2=100 P3=100 capacity=2 snapshots=one");
   EXPECT_EQ(en["presets"]["lab"], "network A=100 B=100 capacity=2 snapshots=one");
-  ASSERT_EQ(en["demos"].size(), 6u);
-  for (int i = 0; i < 6; ++i) {
+  EXPECT_EQ(en["presets"]["dataflow"],
+            "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 "
+            "capacity=2 snapshots=one");
+  // 1..10 in order, then the lab run (id 11).
+  ASSERT_EQ(en["demos"].size(), 11u);
+  const std::map<int, std::string> own_network = {
+      {6, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no"},
+      {7, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no algorithm=lai-yang"},
+      {8, "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 algorithm=aligned"},
+      {9, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one algorithm=unaligned"},
+  };
+  for (int i = 0; i < 11; ++i) {
     const json& d = en["demos"][i];
-    EXPECT_EQ(d["id"], i + 1);
-    EXPECT_EQ(d["preset"], i < 5 ? "bank" : "lab");
+    const int id = i + 1;
+    EXPECT_EQ(d["id"], id);
+    const std::string preset = id == 11 ? "lab" : id == 8 ? "dataflow" : "bank";
+    EXPECT_EQ(d["preset"], preset) << id;
+    auto own = own_network.find(id);
+    EXPECT_EQ(d["network"], own != own_network.end() ? own->second : en["presets"][preset].get<std::string>())
+        << id;
     EXPECT_TRUE(d["title"].is_string());
     EXPECT_FALSE(d["steps"].empty());
     for (const json& s : d["steps"]) {
@@ -245,9 +261,9 @@ TEST_F(ServerTest, DemosListsSixDemosAndThePresets) {
   EXPECT_EQ(Demos("?lang=en"), en);
 
   json ja = Demos("?lang=ja");
-  ASSERT_EQ(ja["demos"].size(), 6u);
+  ASSERT_EQ(ja["demos"].size(), 11u);
   EXPECT_EQ(ja["presets"], en["presets"]);
-  for (std::size_t i = 0; i < 6; ++i) {
+  for (std::size_t i = 0; i < 11; ++i) {
     EXPECT_NE(ja["demos"][i]["title"], en["demos"][i]["title"]);
     ASSERT_EQ(ja["demos"][i]["steps"].size(), en["demos"][i]["steps"].size());
     for (std::size_t s = 0; s < en["demos"][i]["steps"].size(); ++s) {
@@ -396,7 +412,7 @@ TEST_F(ServerTest, StepsFollowTheCommandsSkippingBlankAndCommentLines) {
 }
 
 TEST_F(ServerTest, JapaneseRunGivesJapaneseLogLinesAndLab) {
-  std::string scenario = DemoScenario(6);
+  std::string scenario = DemoScenario(11);
   json en = RunOk(scenario, "en");
   json ja = RunOk(scenario, "ja");
   EXPECT_EQ(RunOk(scenario), en);  // English by default

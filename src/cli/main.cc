@@ -136,9 +136,7 @@ int CheckCommand(const std::string& path) {
 
 int DemoCommand(int id, Lang lang) {
   // 1..5 the page's demos, 6..10 the variants' (the lab run is `cutline lab`).
-  const cutline::scenario::Demo* demo =
-      id <= 5 ? cutline::scenario::FindDemo(id)
-              : cutline::scenario::FindVariantDemo(id);
+  const cutline::scenario::Demo* demo = cutline::scenario::FindDemo(id);
   const bool ja = lang == Lang::kJa;
   fmt::print("{} {}: {}\n", ja ? "デモ" : "Demo", id, demo->title.in(lang));
   Runner runner;

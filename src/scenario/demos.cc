@@ -135,34 +135,7 @@ const std::vector<Demo>& Demos() {
              "know that it is.",
              "P3: $100。素朴な合計は$300。今回は正しいが、読み手にはそれが分からない。"}},
        }},
-      {kLabDemoId, "lab",
-       {"Lab: two accounts (the study note)", "ラボ: 2口座（学習ノート）"},
-       {
-           {"transfer B A 40",
-            {"B sends 40 to A; it is in flight on B->A.",
-             "BがAへ40を送金。B->Aを飛行中。"}},
-           {"snapshot A",
-            {"A starts the snapshot: records 100, sends a marker to B.",
-             "Aがスナップショットを開始: 100を記録し、Bへマーカーを送る。"}},
-           {"deliver B A",
-            {"The 40 reaches A while A records B->A.",
-             "AがB->Aを記録している間に40が届く。"}},
-           {"deliver A B",
-            {"A's marker reaches B: B records 60; A->B is recorded empty.",
-             "AのマーカーがBに届く: Bは60を記録し、A->Bは空と記録される。"}},
-           {"deliver B A",
-            {"B's marker closes B->A with [40]. Process states 160 + in flight "
-             "40 = 200: the invariant holds.",
-             "BのマーカーがB->Aを[40]で確定。プロセス状態160 + 飛行中40 = 200: "
-             "不変量が保たれる。"}},
-       }},
-  };
-  return demos;
-}
-
-const std::vector<Demo>& VariantDemos() {
-  static const std::vector<Demo> demos = {
-      {6, "variant",
+      {6, "bank",
        {"Chandy-Lamport without FIFO: the $30 is counted twice",
         "FIFOでないチャネルのChandy-Lamport: $30が二重に数えられる"},
        {
@@ -189,7 +162,7 @@ const std::vector<Demo>& VariantDemos() {
              "二重に数えられる。"}},
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no"},
-      {7, "variant",
+      {7, "bank",
        {"Lai-Yang: epochs instead of FIFO", "Lai-Yang: FIFOの代わりにエポック"},
        {
            {"transfer P2 P1 40",
@@ -217,7 +190,7 @@ const std::vector<Demo>& VariantDemos() {
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no "
        "algorithm=lai-yang"},
-      {8, "variant",
+      {8, "dataflow",
        {"Aligned barriers on a dataflow", "データフロー上の整列バリア"},
        {
            {"transfer P1 P3 10",
@@ -260,7 +233,7 @@ const std::vector<Demo>& VariantDemos() {
        },
        "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 "
        "algorithm=aligned"},
-      {9, "variant",
+      {9, "bank",
        {"Unaligned barriers overtake the backlog",
         "非整列バリアは滞留を追い越す"},
        {
@@ -296,7 +269,7 @@ const std::vector<Demo>& VariantDemos() {
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
        "algorithm=unaligned"},
-      {10, "variant",
+      {10, "bank",
        {"Stopping the world, and why not to",
         "世界を止める方法と、止めない理由"},
        {
@@ -334,17 +307,30 @@ const std::vector<Demo>& VariantDemos() {
              "世界を止める: 全支店が送金を止め、飛行中の2件が届けられ、全残高が読まれる。"
              "$300で正しいが、その2件の配送の間、銀行は1件の送金も受け付けられなかった。"
              "Chandy-Lamportは止めずに同じ合計を得た。"}},
-       },
-       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one"},
+       }},
+      {kLabDemoId, "lab",
+       {"Lab: two accounts (the study note)", "ラボ: 2口座（学習ノート）"},
+       {
+           {"transfer B A 40",
+            {"B sends 40 to A; it is in flight on B->A.",
+             "BがAへ40を送金。B->Aを飛行中。"}},
+           {"snapshot A",
+            {"A starts the snapshot: records 100, sends a marker to B.",
+             "Aがスナップショットを開始: 100を記録し、Bへマーカーを送る。"}},
+           {"deliver B A",
+            {"The 40 reaches A while A records B->A.",
+             "AがB->Aを記録している間に40が届く。"}},
+           {"deliver A B",
+            {"A's marker reaches B: B records 60; A->B is recorded empty.",
+             "AのマーカーがBに届く: Bは60を記録し、A->Bは空と記録される。"}},
+           {"deliver B A",
+            {"B's marker closes B->A with [40]. Process states 160 + in flight "
+             "40 = 200: the invariant holds.",
+             "BのマーカーがB->Aを[40]で確定。プロセス状態160 + 飛行中40 = 200: "
+             "不変量が保たれる。"}},
+       }},
   };
   return demos;
-}
-
-const Demo* FindVariantDemo(int id) {
-  for (const Demo& d : VariantDemos()) {
-    if (d.id == id) return &d;
-  }
-  return nullptr;
 }
 
 const Demo* FindDemo(int id) {
@@ -356,7 +342,13 @@ const Demo* FindDemo(int id) {
 
 const char* PresetScenario(const Demo& demo) {
   if (demo.network != nullptr) return demo.network;
-  return std::string_view(demo.preset) == "lab" ? kLabPreset : kBankPreset;
+  return PresetNetwork(demo.preset);
+}
+
+const char* PresetNetwork(std::string_view preset) {
+  if (preset == "lab") return kLabPreset;
+  if (preset == "dataflow") return kDataflowPreset;
+  return kBankPreset;
 }
 
 std::string DemoScenario(const Demo& demo) {

@@ -1,9 +1,11 @@
-// The page's five demos and the study note's lab run, as scenario scripts
-// with a caption per step in English and Japanese. One source for
-// `cutline demo N`, `cutline lab` and the page (GET /api/demos).
+// The page's demos (1-5 Chandy-Lamport on the bank, 6-10 the variants) and
+// the study note's lab run, as scenario scripts with a caption per step in
+// English and Japanese. One source for `cutline demo N`, `cutline lab` and
+// the page (GET /api/demos).
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scenario/messages.h"
@@ -23,11 +25,12 @@ struct DemoStep {
 
 struct Demo {
   int id;
-  const char* preset;  // "bank", "lab" or "variant" (its own network)
+  // The page's preset the demo plays on: "bank", "lab" or "dataflow".
+  const char* preset;
   Text title;
   std::vector<DemoStep> steps;
-  // A "variant" demo's network line (the bank with fifo= or algorithm=, or
-  // the dataflow diamond).
+  // The demo's own network line where it is not the preset's (the bank
+  // with fifo= or algorithm=, the diamond with algorithm=aligned).
   const char* network = nullptr;
 };
 
@@ -36,16 +39,22 @@ inline constexpr const char* kBankPreset =
     "network P1=100 P2=100 P3=100 capacity=2 snapshots=one";
 inline constexpr const char* kLabPreset =
     "network A=100 B=100 capacity=2 snapshots=one";
-inline constexpr int kLabDemoId = 6;
+// The variants' dataflow (demo 8): P1 feeds P2 and P3, both feed P4. Acyclic,
+// so every algorithm, aligned barriers too, can run on it.
+inline constexpr const char* kDataflowPreset =
+    "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 "
+    "capacity=2 snapshots=one";
+// The lab run is listed after the numbered demos; `cutline lab` plays it.
+inline constexpr int kLabDemoId = 11;
 
-const std::vector<Demo>& Demos();  // ids 1..5 (bank) and 6 (lab)
-// Demos 6..10 of the variants (docs/scenario-language.md): non-FIFO
-// Chandy-Lamport, Lai-Yang, aligned and unaligned barriers, stop-the-world.
-// Kept apart from Demos() until the page can play them: GET /api/demos
-// lists Demos(), whose id 6 is still the lab run.
-const std::vector<Demo>& VariantDemos();
+// Ids 1..5 (Chandy-Lamport on the bank), 6..10 (the variants: non-FIFO
+// Chandy-Lamport, Lai-Yang, aligned and unaligned barriers, stop-the-world)
+// and kLabDemoId, in that order.
+const std::vector<Demo>& Demos();
 const Demo* FindDemo(int id);
-const Demo* FindVariantDemo(int id);
+// The network line a preset name stands for ("bank" for unknown names).
+const char* PresetNetwork(std::string_view preset);
+// The demo's first line: its own network, else its preset's.
 const char* PresetScenario(const Demo& demo);
 // The preset line followed by every step's command: a runnable scenario.
 std::string DemoScenario(const Demo& demo);

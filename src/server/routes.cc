@@ -75,11 +75,14 @@ Response HandleDemos(const Request& req, const Site&) {
     demos.push_back({{"id", d.id},
                      {"title", d.title.in(lang)},
                      {"preset", d.preset},
+                     {"network", scenario::PresetScenario(d)},
                      {"steps", steps}});
   }
-  return Json(200, json{{"presets",
-                         {{"bank", scenario::kBankPreset}, {"lab", scenario::kLabPreset}}},
-                        {"demos", demos}});
+  json presets = json::object();
+  for (const char* name : {"bank", "lab", "dataflow"}) {
+    presets[name] = scenario::PresetNetwork(name);
+  }
+  return Json(200, json{{"presets", presets}, {"demos", demos}});
 }
 
 // `store`: whether this server shows a runtime's store (the page links to
