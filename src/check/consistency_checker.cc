@@ -108,6 +108,21 @@ class Checker {
                        std::get<bank::Marker>(m.flight->payload).snapshot,
                        Name(from));
   }
+  // A message the cut has received but not sent. A transfer is then money
+  // in two places: said as the student would, "counted twice" and why.
+  std::string CrossingBackward(const MessageInfo& m) const {
+    const sim::ChannelInfo& ch = net_.channel(m.channel());
+    if (m.flight->is_transfer()) {
+      return fmt::format("inconsistent cut: {} (message #{}, {}) counted twice: "
+                         "{} received it before recording, {} sent it after "
+                         "recording",
+                         Money(m.flight->amount()), m.seq(), ChannelName(m.channel()),
+                         Name(ch.to), Name(ch.from));
+    }
+    return fmt::format("inconsistent cut: {} recorded the receipt of {} but {} "
+                       "recorded before sending it",
+                       Name(ch.to), Describe(m), Name(ch.from));
+  }
   void History(std::string text) {
     report_.problems.push_back("history: " + std::move(text));
   }
@@ -408,10 +423,7 @@ class Checker {
         if (m.IsMarkerOf(id) || !ReceivedInside(cut, m) || SentInside(cut, m)) {
           continue;
         }
-        const sim::ChannelInfo& ch = net_.channel(m.channel());
-        Snapshot(id, fmt::format("inconsistent cut: {} recorded the receipt "
-                                 "of {} but {} recorded before sending it",
-                                 Name(ch.to), Describe(m), Name(ch.from)));
+        Snapshot(id, CrossingBackward(m));
       }
       return;
     }
@@ -425,10 +437,7 @@ class Checker {
     bool named = false;
     for (const MessageInfo& m : messages_) {
       if (ReceivedInside(cut, m) && !SentInside(cut, m)) {
-        const sim::ChannelInfo& ch = net_.channel(m.channel());
-        Snapshot(id, fmt::format("inconsistent cut: {} recorded the receipt "
-                                 "of {} but {} recorded before sending it",
-                                 Name(ch.to), Describe(m), Name(ch.from)));
+        Snapshot(id, CrossingBackward(m));
         named = true;
       }
     }

@@ -400,8 +400,9 @@ TEST_F(ScriptedTest, TransferSentAfterRecordingButBeforeTheMarker) {
   Claim(1, {100, 110});
   EXPECT_THAT(
       Problems(),
-      ElementsAre("snapshot 1: inconsistent cut: P2 recorded the receipt of "
-                  "message #1 ($10 from P1) but P1 recorded before sending it",
+      ElementsAre("snapshot 1: inconsistent cut: $10 (message #1, P1->P2) "
+                  "counted twice: P2 received it before recording, P1 sent it "
+                  "after recording",
                   "snapshot 1: P1 sent message #1 ($10 from P1) on P1->P2 "
                   "after recording but before the marker",
                   "snapshot 1: money is not conserved: recorded balances $210 "
@@ -549,8 +550,9 @@ TEST_F(NaiveCutTest, CountedTwiceIsAnInconsistentCut) {
   Ok(bank_.Read(kP3));
   EXPECT_THAT(Problems(),
               UnorderedElementsAre(
-                  "snapshot 1: inconsistent cut: P2 recorded the receipt of "
-                  "message #1 ($30 from P1) but P1 recorded before sending it",
+                  "snapshot 1: inconsistent cut: $30 (message #1, P1->P2) "
+                  "counted twice: P2 received it before recording, P1 sent it "
+                  "after recording",
                   "snapshot 1: money is not conserved: recorded balances $330 "
                   "+ channel states $0 = $330, but the bank holds $300"));
 }
