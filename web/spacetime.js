@@ -25,16 +25,17 @@ function addDefs(root) {
   }
 }
 
-// Columns: one per point event; a record caused by a marker (its "cause" says which) shares
-// that marker's delivery column. Returns history index -> column, and the column count.
+// Columns: one per point event; a record caused by a message (its "cause" says which: a marker,
+// or under Lai-Yang a transfer of a newer epoch) shares that message's delivery column. Returns history index -> column, and the column count.
 function layoutColumns(history) {
   const col = new Map();
   const deliveryCol = new Map(); // message seq -> column of its delivery
   let c = -1;
   for (const e of history) {
     if (!['send', 'deliver', 'record', 'read'].includes(e.kind)) continue;
-    if (e.kind === 'record' && e.cause === 'marker' && deliveryCol.has(e.marker_seq)) {
-      col.set(e.i, deliveryCol.get(e.marker_seq));
+    const by = e.kind === 'record' ? (e.cause === 'transfer' ? e.transfer_seq : e.marker_seq) : undefined;
+    if (by !== undefined && deliveryCol.has(by)) {
+      col.set(e.i, deliveryCol.get(by));
       continue;
     }
     c += 1;

@@ -377,7 +377,7 @@ void Bank::Receive(const Network::Msg& m) {
         }
         SnapshotId id = ms.step.record_state ? ms.recorded : ms.snapshot;
         if (id != 0) {
-          FinishStep(to, ms.step, MutableSnapshot(id), Cause::ByMarker(m.seq),
+          FinishStep(to, ms.step, MutableSnapshot(id), Cause::ByTransfer(m.seq),
                      m.channel);
         }
         break;

@@ -512,7 +512,7 @@ TEST(SnapshotCutTest, NoMessageCrossesAChandyLamportCut) {
     if (r == nullptr || r->node == 0) continue;
     ASSERT_TRUE(r->cause.by_marker());
     const auto& marker = std::get<Delivered<Marker>>(events[cut[r->node]]);
-    EXPECT_EQ(marker.seq, r->cause.marker_seq());
+    EXPECT_EQ(marker.seq, r->cause.message_seq());
     EXPECT_EQ(bank->network().channel(marker.channel).to, r->node);
   }
   EXPECT_TRUE(BackwardAcross(*bank, replay, cut).empty());

@@ -47,7 +47,7 @@ Cut SnapshotCut(const Bank& bank, const Replay& replay, SnapshotId id) {
     const Recorded* r = std::get_if<Recorded>(&events[i]);
     if (r == nullptr || r->snapshot != id) continue;
     const Flight* marker =
-        r->cause.by_marker() ? replay.Find(r->cause.marker_seq()) : nullptr;
+        r->cause.by_message() ? replay.Find(r->cause.message_seq()) : nullptr;
     cut[r->node] = marker != nullptr ? marker->delivered_at : i;
   }
   return cut;

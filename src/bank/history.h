@@ -48,31 +48,39 @@ struct IsTransfer {
 };
 
 // Why a branch recorded its state: it started (or joined) the snapshot
-// itself, or the delivery of message #seq made it: its first marker of that
-// snapshot (Chandy-Lamport, unaligned), its last barrier (aligned), or under
-// Lai-Yang a control message or a transfer of that epoch. The record comes
-// right after that delivery in the history and holds the balance from
-// before it: the message is outside the cut, its edge.
+// itself, or the delivery of message #seq made it: a marker (its first marker
+// of that snapshot under Chandy-Lamport and unaligned barriers, its last
+// barrier under aligned ones, a control message under Lai-Yang), or, under
+// Lai-Yang, a transfer of that snapshot's epoch. The record comes right after
+// that delivery in the history and holds the balance from before it: the
+// message is outside the cut, its edge.
 class Cause {
  public:
   static Cause Start() { return Cause(0); }
   static Cause ByMarker(Seq marker) {
-    assert(marker != 0);
+    assert(marker != 0 && marker < kTransferBit);
     return Cause(marker);
   }
-  bool by_marker() const { return marker_ != 0; }
-  // REQUIRES: by_marker().
-  Seq marker_seq() const {
-    assert(by_marker());
-    return marker_;
+  static Cause ByTransfer(Seq transfer) {
+    assert(transfer != 0 && transfer < kTransferBit);
+    return Cause(transfer | kTransferBit);
+  }
+  bool by_message() const { return word_ != 0; }
+  bool by_marker() const { return by_message() && !by_transfer(); }
+  bool by_transfer() const { return (word_ & kTransferBit) != 0; }
+  // REQUIRES: by_message().
+  Seq message_seq() const {
+    assert(by_message());
+    return word_ & ~kTransferBit;
   }
   bool operator==(const Cause&) const = default;
 
  private:
-  // Message numbers start at 1, so 0 can stand for "started": one word, not
-  // two, in every record event.
-  explicit Cause(Seq marker) : marker_(marker) {}
-  Seq marker_;
+  // One word in every record event: message numbers start at 1, so 0 stands
+  // for "started", and they never reach 2^63, so the top bit says "transfer".
+  static constexpr Seq kTransferBit = Seq{1} << 63;
+  explicit Cause(Seq word) : word_(word) {}
+  Seq word_;
 };
 
 // The events. Sent and Delivered exist for each payload type.

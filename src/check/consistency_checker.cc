@@ -261,28 +261,32 @@ class Checker {
     CutPoint& cut = cuts_[claim->second][r.node];
     if (++cut.records > 1) return;
     const NodeTimeline& q = nodes_timeline_[r.node];
-    bool by_marker = r.cause.by_marker();
-    const Flight* marker = nullptr;
-    if (by_marker) {
+    bool by_message = r.cause.by_message();
+    const Flight* cause = nullptr;
+    if (by_message) {
       // The cause is read, not guessed, but it must be true: the message
-      // was this node's last message event, and a marker of this snapshot
-      // or (Lai-Yang) a transfer.
-      marker = replay_->Find(r.cause.marker_seq());
-      if (marker == nullptr || q.last_delivered != marker->seq ||
-          !(MessageInfo{marker}.IsMarkerOf(r.snapshot) ||
-            marker->is_transfer())) {
+      // was this node's last message event, and of the kind the cause says
+      // (a marker of this snapshot, or under Lai-Yang a transfer).
+      cause = replay_->Find(r.cause.message_seq());
+      const bool kind_ok =
+          cause != nullptr && (r.cause.by_transfer()
+                                   ? cause->is_transfer()
+                                   : MessageInfo{cause}.IsMarkerOf(r.snapshot));
+      if (!kind_ok || q.last_delivered != cause->seq) {
         History(fmt::format(
-            "event {}: {} records for snapshot {} naming marker #{} as its "
-            "cause, which is not the marker of that snapshot it received last",
-            i, Name(r.node), r.snapshot, r.cause.marker_seq()));
-        by_marker = false;
+            "event {}: {} records for snapshot {} naming {} #{} as its cause, "
+            "which is not the {} it received last",
+            i, Name(r.node), r.snapshot, r.cause.by_transfer() ? "transfer" : "marker",
+            r.cause.message_seq(),
+            r.cause.by_transfer() ? "transfer" : "marker of that snapshot"));
+        by_message = false;
       }
     }
-    cut.clock = by_marker ? q.before_last_delivery : q.clock;
+    cut.clock = by_message ? q.before_last_delivery : q.clock;
     cut.inside = cut.clock[r.node];
     cut.replayed = replay_->balance(r.node);
     // A transfer that caused the record is applied after it.
-    if (by_marker) cut.replayed -= marker->amount();
+    if (by_message && r.cause.by_transfer()) cut.replayed -= cause->amount();
     cut.record_index = i;
   }
 

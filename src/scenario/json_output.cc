@@ -263,8 +263,15 @@ json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
             j["kind"] = "record";
             j["snapshot"] = r.snapshot;
             j["balance"] = bank.RecordedBalance(r.node, r.snapshot).value_or(0);
-            j["cause"] = r.cause.by_marker() ? "marker" : "start";
-            if (r.cause.by_marker()) j["marker_seq"] = r.cause.marker_seq();
+            if (r.cause.by_transfer()) {
+              j["cause"] = "transfer";
+              j["transfer_seq"] = r.cause.message_seq();
+            } else if (r.cause.by_marker()) {
+              j["cause"] = "marker";
+              j["marker_seq"] = r.cause.message_seq();
+            } else {
+              j["cause"] = "start";
+            }
           },
           [&](const bank::Read& r) {
             j["kind"] = "read";

@@ -70,7 +70,7 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
   }
   for (std::size_t i = begin; i < end; ++i) {
     if (const auto* r = std::get_if<bank::Recorded>(&events[i])) {
-      if (r->cause.by_marker()) t.caused[r->cause.marker_seq()] = r;
+      if (r->cause.by_message()) t.caused[r->cause.message_seq()] = r;
     } else if (const auto* s = std::get_if<bank::Sent<bank::Marker>>(&events[i])) {
       const sim::ChannelInfo& ch = t.channel(s->channel);
       t.markers_to[{s->what.snapshot, ch.from}].push_back(bank.name(ch.to));
@@ -241,19 +241,19 @@ void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
 void Narrator::Tell(Telling& t, const bank::Recorded& e) {
   recorded_.insert({e.snapshot, e.node});
   const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
-  if (e.cause.by_marker()) {
-    const bank::Flight* f = replay_->Find(e.cause.marker_seq());
-    if (f == nullptr || !f->is_transfer()) return;  // told with the marker
+  if (e.cause.by_marker()) return;  // told with the marker
+  if (e.cause.by_transfer()) {
     // Lai-Yang: a transfer of a newer epoch made the branch record first.
+    const bank::Seq seq = e.cause.message_seq();
     std::string balance = Money(t.RecordedBalance(e.node, e.snapshot));
     t.out.push_back(
         t.ja ? fmt::format("メッセージ#{}はエポック{}なので、{}は適用する前に"
                            "スナップショット{}の{}を記録し、{}",
-                           f->seq, e.snapshot, t.name(e.node), e.snapshot,
+                           seq, e.snapshot, t.name(e.node), e.snapshot,
                            balance, t.Markers(e.snapshot, e.node))
              : fmt::format("message #{} carries epoch {}, so {} records {} for "
                            "snapshot {} before applying it, and {}",
-                           f->seq, e.snapshot, t.name(e.node), balance,
+                           seq, e.snapshot, t.name(e.node), balance,
                            e.snapshot, t.Markers(e.snapshot, e.node)));
     return;
   }
