@@ -732,6 +732,70 @@ TEST_F(ServerTest, ErrorStatusLetsThePageTakeARefusalAsAnAnswer) {
   }
 }
 
+// "format": "shiviz": the run's history as a ShiViz log, one event (a host
+// line and an event line) per history event of the report; refusals exactly
+// as without it.
+TEST_F(ServerTest, FormatShivizAnswersTheHistoryAsAShiVizLog) {
+  const std::string scenario = DemoScenario(3);
+  auto res = Run(json{{"scenario", scenario}, {"format", "shiviz"}});
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  EXPECT_TRUE(IsJson(res->get_header_value("Content-Type")));
+  json body = json::parse(res->body);
+  ASSERT_EQ(body.size(), 1u) << body;
+  ASSERT_TRUE(body["shiviz"].is_string()) << body;
+  const std::string log = body["shiviz"];
+  const std::string header = "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n\n";
+  ASSERT_EQ(log.rfind(header, 0), 0u) << log.substr(0, 200);
+  const json history = RunOk(scenario)["history"];
+  const std::size_t lines = static_cast<std::size_t>(std::count(log.begin(), log.end(), '\n'));
+  EXPECT_EQ(lines, 2 + 2 * history.size());
+  // Each event at the branch the report's history names, with a clock.
+  std::size_t at = header.size();
+  for (const json& event : history) {
+    const std::string host = event["branch"];
+    ASSERT_EQ(log.compare(at, host.size() + 2, host + " {"), 0) << log.substr(at, 80);
+    std::size_t end = log.find('\n', at);
+    json clock = json::parse(log.substr(at + host.size() + 1, end - at - host.size() - 1));
+    EXPECT_GE(clock.value(host, 0), 1) << clock;
+    at = log.find('\n', end + 1) + 1;
+  }
+  EXPECT_EQ(at, log.size());
+  // "report" is the default answer.
+  auto report = Run(json{{"scenario", scenario}, {"format", "report"}});
+  ASSERT_TRUE(report);
+  EXPECT_EQ(json::parse(report->body)["history"], history);
+
+  // Refusals: the same status and body as the report's.
+  for (const std::string& bad : {std::string(kBank) + "transfer P1 P2 30\nfrobnicate P1\n",
+                                 std::string("# nothing but a comment\n"),
+                                 std::string("network P1=100 P2=100\ntransfer P1 P2 150\n")}) {
+    for (const char* lang : {"en", "ja"}) {
+      for (int asked : {200, 422}) {
+        json request = {{"scenario", bad}, {"lang", lang}, {"error_status", asked}};
+        auto as_report = Run(request);
+        request["format"] = "shiviz";
+        auto as_shiviz = Run(request);
+        ASSERT_TRUE(as_report && as_shiviz);
+        EXPECT_EQ(as_shiviz->status, asked) << bad;
+        EXPECT_EQ(as_shiviz->status, as_report->status) << bad;
+        EXPECT_EQ(json::parse(as_shiviz->body), json::parse(as_report->body)) << bad;
+      }
+    }
+  }
+  json refused = json::parse(
+      Run(json{{"scenario", "network P1=1 P2=1\nfly\n"}, {"format", "shiviz"}})->body);
+  EXPECT_EQ(refused["code"], "unknown_command") << refused;
+  EXPECT_EQ(refused["line"], 2) << refused;
+  for (const json& bad : {json("text"), json(1), json(nullptr)}) {
+    auto res = Run(json{{"scenario", scenario}, {"format", bad}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << bad;
+    EXPECT_NE(json::parse(res->body)["error"].get<std::string>().find("format"),
+              std::string::npos);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Paths and methods
 

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -207,6 +208,56 @@ TEST_F(CliTest, RunFormatLabPrintsTheBlock) {
   EXPECT_NE(none.status, 0) << none;
   EXPECT_EQ(none.out, "");
   EXPECT_EQ(Lines(none.err), 1u) << none;
+}
+
+// ShiViz's log: the regex line, a blank line, then for every history event
+// its branch with a JSON vector clock, and a line saying what happened.
+TEST_F(CliTest, RunFormatShivizPrintsTheHistoryForShiViz) {
+  std::string path = File("demo3.txt", kDemo3);
+  Outcome o = Cutline({"run", "--format", "shiviz", path});
+  ASSERT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.err, "");
+  const std::string header = "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n\n";
+  ASSERT_EQ(o.out.rfind(header, 0), 0u) << o.out.substr(0, 200);
+  std::istringstream body(o.out.substr(header.size()));
+  std::string host_line, event_line;
+  std::size_t events = 0;
+  std::smatch m;
+  while (std::getline(body, host_line)) {
+    ASSERT_TRUE(std::getline(body, event_line)) << host_line;
+    ASSERT_TRUE(std::regex_match(host_line, m, std::regex(R"((P[123]) (\{.*\}))")))
+        << host_line;
+    json clock = json::parse(m[2].str());
+    EXPECT_GE(clock.value(m[1].str(), 0), 1) << host_line;
+    EXPECT_FALSE(event_line.empty()) << host_line;
+    ++events;
+  }
+  Outcome from_stdin = Cutline({"run", "--format", "shiviz", "-"}, kDemo3);
+  EXPECT_EQ(from_stdin.out, o.out);
+  EXPECT_TRUE(Contains(o.out, "\nP2 {\"P2\":1}\nP2 sends $40 to P1 (#1)\n")) << o.out;
+  EXPECT_TRUE(Contains(o.out, "P1 records $100 for snapshot 1 (on its own)\n")) << o.out;
+  EXPECT_GT(events, 20u);
+
+  // Bad input: exactly as every other format, one line and status 2.
+  ExpectUsageError({"run", "--format", "shiviz", (dir_ / "missing.txt").string()},
+                   "missing.txt");
+  ExpectUsageError({"run", "--format", "shiviz", dir_.string()}, dir_.string());
+  std::string unknown = File("unknown.txt", "network A=1 B=1\nfly A\n");
+  ExpectUsageError({"run", "--format", "shiviz", unknown}, "line 2: unknown command");
+  ExpectUsageError({"run", "--format", "shiviz", File("empty.txt", "")}, "network");
+  std::string poor = File("poor.txt", "network A=1 B=1\ntransfer A B 5\n");
+  for (const std::string& bad : {unknown, poor, dir_.string()}) {
+    for (const char* lang : {"en", "ja"}) {
+      Outcome shiviz = Cutline({"run", "--format", "shiviz", "--lang", lang, bad});
+      Outcome as_json = Cutline({"run", "--format", "json", "--lang", lang, bad});
+      EXPECT_EQ(shiviz.status, as_json.status) << bad << shiviz;
+      EXPECT_EQ(shiviz.err, as_json.err) << bad << shiviz;
+      EXPECT_EQ(shiviz.out, "") << bad << shiviz;
+    }
+  }
+  Outcome ja = Cutline({"run", "--format", "shiviz", "--lang", "ja", poor});
+  EXPECT_TRUE(Contains(ja.err, "2行目")) << ja;
+  EXPECT_TRUE(Contains(Cutline({"run", "--help"}).out, "shiviz"));
 }
 
 TEST_F(CliTest, RunDashReadsStandardInput) {

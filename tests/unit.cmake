@@ -35,3 +35,5 @@ cutline_unit_test(messages_test
   ${PROJECT_SOURCE_DIR}/src/scenario/messages_test.cc cutline_scenario)
 cutline_unit_test(invariants_test
   ${PROJECT_SOURCE_DIR}/src/check/invariants_test.cc cutline_check GTest::gmock)
+cutline_unit_test(shiviz_test
+  ${PROJECT_SOURCE_DIR}/src/scenario/shiviz_test.cc cutline_scenario)

@@ -18,10 +18,19 @@ export class Refusal extends Error {
 // does not log a failed load on the console each time a click is refused. A 422 is handled
 // the same way.
 export async function runScenario(text, lang) {
+  return postRun({ scenario: text, lang });
+}
+
+// The run's history as a ShiViz log ("format": "shiviz"): its text; rejects as runScenario.
+export async function fetchShiviz(text, lang) {
+  return (await postRun({ scenario: text, lang, format: 'shiviz' })).shiviz;
+}
+
+async function postRun(request) {
   const res = await fetch('api/run', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ scenario: text, lang, error_status: 200 }),
+    body: JSON.stringify({ ...request, error_status: 200 }),
   });
   let body = null;
   try {

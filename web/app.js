@@ -8,7 +8,7 @@ import { app, hooks, enqueue, run, commit } from './run.js';
 import { clearNotice } from './notice.js';
 import { act, sendTransfer, undo, reset, loadPreset } from './actions.js';
 import { captionFor, stopPlay, nextStep, togglePlay, loadDemos } from './demos.js';
-import { exportScenario, importFile, shareLink, openFromHash } from './share.js';
+import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } from './share.js';
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
 import { byId as $ } from './svg.js';
 
@@ -60,6 +60,7 @@ function wire() {
     togglePlay();
   });
   $('export').addEventListener('click', exportScenario);
+  $('export-shiviz').addEventListener('click', exportShiviz);
   $('import').addEventListener('click', () => $('import-file').click());
   $('import-file').addEventListener('change', (e) => {
     const f = e.target.files && e.target.files[0];

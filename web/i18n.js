@@ -195,6 +195,7 @@ const en = {
   storeLive: 'Live: the list follows the store as a run writes it.',
   storeReconnecting: 'Connection lost; reconnecting…',
   storeFailed: 'The store could not be read',
+  exportShiviz: 'Export ShiViz log',
 };
 
 const ja = {
@@ -391,6 +392,7 @@ const ja = {
   storeLive: 'ライブ: 実行がストアに書き込むたびに一覧が追従します。',
   storeReconnecting: '接続が切れました。再接続しています…',
   storeFailed: 'ストアを読み込めませんでした',
+  exportShiviz: 'ShiVizログを書き出す',
 };
 
 export const DICT = { en, ja };

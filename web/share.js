@@ -1,20 +1,30 @@
 // Export, import and share links: all of them are the run's scenario text.
 import { t, lang } from './i18n.js';
-import { runScenario, Refusal } from './api.js';
+import { runScenario, fetchShiviz, Refusal } from './api.js';
 import { toCommands, toText, parseHash, decodeScenario } from './scenario.js';
 import { html, byId as $ } from './svg.js';
 import { app, enqueue, run, commit } from './run.js';
 import { notify, showRefusal } from './notice.js';
 import { stopPlay } from './demos.js';
 
-export function exportScenario() {
-  const text = `# cutline scenario, exported from the page\n${toText(app.commands)}`;
+// Hands `text` to the browser as a file called `name`.
+function download(text, name) {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-  const a = html('a', { href: url, download: 'cutline-scenario.txt' });
+  const a = html('a', { href: url, download: name });
   document.body.appendChild(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export function exportScenario() {
+  download(`# cutline scenario, exported from the page\n${toText(app.commands)}`, 'cutline-scenario.txt');
+}
+
+// The current run's history as a ShiViz log, as the server writes it (docs/api.md).
+export function exportShiviz() {
+  const text = toText(app.commands);
+  enqueue(async () => download(await fetchShiviz(text, lang()), 'cutline-shiviz.log'));
 }
 
 export function importFile(file) {

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/overloaded.h"
 #include "cutline/marker_rules.h"
 #include "sim/network.h"
 
@@ -132,6 +133,24 @@ using Event =
                  Delivered<Marker>, Recorded, Read, Closed, PartDone, Completed,
                  Overtaken>;
 static_assert(sizeof(Event) <= 32);
+
+// The branch an event happened at: a send's or an overtaking's sender, a
+// delivery's or a close's receiver, else the node the event names. The
+// history's JSON, the checker's vector clocks and the ShiViz log all place
+// events by it.
+inline NodeId NodeOf(const Event& e, const sim::Topology& net) {
+  return std::visit(
+      Overloaded{
+          [&](const Sent<Transfer>& s) { return net.channel(s.channel).from; },
+          [&](const Sent<Marker>& s) { return net.channel(s.channel).from; },
+          [&](const Delivered<Transfer>& d) { return net.channel(d.channel).to; },
+          [&](const Delivered<Marker>& d) { return net.channel(d.channel).to; },
+          [&](const Closed& c) { return net.channel(c.channel).to; },
+          [&](const Overtaken& o) { return net.channel(o.channel).from; },
+          [](const auto& other) { return other.node; },
+      },
+      e);
+}
 
 class History {
  public:

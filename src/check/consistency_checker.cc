@@ -31,10 +31,12 @@ using sim::ChannelId;
 using sim::NodeId;
 using sim::Seq;
 
-// A vector clock: entry p counts p's message events (sends and deliveries)
-// that happen-before or are the event. Other events (records, reads, ...)
-// change no state that crosses nodes, so they do not tick.
-using Clock = std::vector<std::uint32_t>;
+// A vector clock (VectorClock): entry p counts p's events that happen-before
+// or are the event. Every event of a node ticks its own entry (records,
+// reads and closes too: the usual rule, and what ShiViz reads); only
+// messages carry a clock to another node. A cut compares positions on one
+// node's timeline, which the extra ticks do not reorder.
+using Clock = VectorClock;
 
 // A message as the checker sees it: its flight and where it falls on the
 // sender's and receiver's timelines.
@@ -77,6 +79,17 @@ class Checker {
  public:
   explicit Checker(const RunRecord& run)
       : run_(run), net_(*run.topology), nodes_(net_.nodes()) {}
+
+  // Each event's clock, as the walk computes it (EventClocks).
+  std::vector<EventClock> Clocks() {
+    std::vector<EventClock> clocks;
+    clocks.reserve(run_.events.size());
+    clocks_ = &clocks;
+    IndexClaims();
+    ReplayHistory();
+    clocks_ = nullptr;
+    return clocks;
+  }
 
   CheckReport Run() {
     IndexClaims();
@@ -171,6 +184,11 @@ class Checker {
                      [](const auto&) {},
                  },
                  e);
+      // A send or a delivery ticked in OnSend or OnDeliver; any other event
+      // ticks here, after OnRecord took the clock from before the record.
+      const NodeId at = bank::NodeOf(e, net_);
+      if (!IsMessageEvent(e)) ++nodes_timeline_[at].clock[at];
+      if (clocks_ != nullptr) clocks_->push_back(EventClock{at, nodes_timeline_[at].clock});
     }
     for (const Flight& f : replay_->flights()) {
       const Local& local = locals_.at(f.seq);
@@ -589,6 +607,13 @@ class Checker {
     std::uint32_t deliver = 0;
   };
 
+  static bool IsMessageEvent(const bank::Event& e) {
+    return std::holds_alternative<bank::Sent<bank::Transfer>>(e) ||
+           std::holds_alternative<bank::Sent<bank::Marker>>(e) ||
+           std::holds_alternative<bank::Delivered<bank::Transfer>>(e) ||
+           std::holds_alternative<bank::Delivered<bank::Marker>>(e);
+  }
+
   const RunRecord& run_;
   const sim::Topology& net_;
   const std::uint32_t nodes_;
@@ -601,6 +626,7 @@ class Checker {
   std::unordered_map<Seq, Local> locals_;
   std::vector<MessageInfo> messages_;  // in send order, after the walk
   std::map<std::pair<SnapshotId, ChannelId>, std::size_t> closed_at_;  // first
+  std::vector<EventClock>* clocks_ = nullptr;  // Clocks() only
 };
 
 }  // namespace
@@ -608,6 +634,11 @@ class Checker {
 CheckReport CheckRun(const RunRecord& run) {
   assert(run.topology != nullptr);
   return Checker(run).Run();
+}
+
+std::vector<EventClock> EventClocks(const RunRecord& run) {
+  assert(run.topology != nullptr);
+  return Checker(run).Clocks();
 }
 
 std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {

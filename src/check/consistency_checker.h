@@ -106,6 +106,22 @@ struct RunRecord {
 // Thread safe: reads its input only.
 CheckReport CheckRun(const RunRecord& run);
 
+// A vector clock: by NodeId, the number of that node's events that happen
+// before an event or are it.
+using VectorClock = std::vector<std::uint32_t>;
+
+// One event's place in the causal order, as the checker computes it.
+struct EventClock {
+  sim::NodeId node = 0;  // where it happened (bank::NodeOf)
+  VectorClock clock;     // clock[node] is its position on node's timeline, from 1
+};
+
+// The clocks CheckRun judges the cuts by, one per event of run.events in
+// order. Every event ticks its node's entry; a delivery first takes the
+// maximum with the sender's clock at the send. A history CheckRun would
+// call malformed past repair yields the clocks up to the event before that.
+std::vector<EventClock> EventClocks(const RunRecord& run);
+
 // The bank's claims for its complete snapshots, read through its accessors.
 std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank);
 

@@ -16,6 +16,7 @@
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
+#include "scenario/shiviz.h"
 #include "scenario/teller.h"
 #include "scenario/text_output.h"
 #include "cli/runtime_commands.h"
@@ -97,6 +98,8 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
   if (!ok) return kUsageError;
   if (format == "json") {
     fmt::print("{}\n", cutline::scenario::Dump(cutline::scenario::StateJson(*runner.bank()), 2));
+  } else if (format == "shiviz") {
+    fmt::print("{}", cutline::scenario::ShiVizLog(*runner.bank()));
   } else if (format == "lab") {
     auto block = cutline::scenario::LabBlock(*runner.bank(), lang);
     if (!block) {
@@ -190,8 +193,9 @@ int main(int argc, char** argv) {
   run->add_option("file", run_path, "Scenario file, or - for standard input")
       ->required();
   auto* json_flag = run->add_flag("--json", run_json, "Print the final state as JSON");
-  run->add_option("--format", run_format, "Output: text, json or lab")
-      ->check(CLI::IsMember({"text", "json", "lab"}))
+  run->add_option("--format", run_format,
+                  "Output: text, json, lab or shiviz (the history for ShiViz)")
+      ->check(CLI::IsMember({"text", "json", "lab", "shiviz"}))
       ->excludes(json_flag);
   std::string lang = "en";
   run->add_option("--lang", lang, "Language of the narration: en or ja")

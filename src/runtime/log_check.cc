@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "bank/history.h"
+#include "check/shiviz.h"
 #include "store/store.h"
 
 namespace cutline::runtime {
@@ -237,14 +238,13 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
 std::optional<std::string> ShiVizLog(const std::string& dir, std::string* error) {
   auto logs = ReadLogs(dir, error);
   if (!logs) return std::nullopt;
-  std::string out = "(?<host>\\S*) (?<clock>{.*})\\n(?<event>.*)\n\n";
+  std::vector<std::string> hosts;
+  for (std::uint32_t r = 0; r < logs->ranks; ++r) hosts.push_back(store::BranchName(r));
+  check::ShiVizWriter out;
   for (const LogEvent* e : CausalOrder(*logs)) {
     const json& b = e->body;
-    json clock = json::object();
-    const auto& vc = b["vc"];
-    for (std::size_t r = 0; r < vc.size(); ++r) {
-      if (vc[r].get<std::uint64_t>() > 0) clock[store::BranchName(static_cast<std::uint32_t>(r))] = vc[r];
-    }
+    std::vector<std::uint64_t> clock = b.value("vc", std::vector<std::uint64_t>{});
+    clock.resize(std::min<std::size_t>(clock.size(), hosts.size()));
     const std::string kind = b["e"];
     std::string what;
     if (kind == "start") {
@@ -268,9 +268,9 @@ std::optional<std::string> ShiVizLog(const std::string& dir, std::string* error)
     } else {
       continue;
     }
-    out += fmt::format("{} {}\n{}\n", store::BranchName(e->rank), clock.dump(), what);
+    out.Add(hosts[e->rank], hosts, std::span<const std::uint64_t>(clock), what);
   }
-  return out;
+  return std::move(out).Take();
 }
 
 }  // namespace cutline::runtime

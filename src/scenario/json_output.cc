@@ -228,22 +228,6 @@ void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
   }
 }
 
-// The branch an event happened at.
-NodeId Where(const bank::Bank& bank, const bank::Event& e) {
-  const auto& net = bank.network();
-  return std::visit(
-      Overloaded{
-          [&](const bank::Sent<bank::Transfer>& s) { return net.channel(s.channel).from; },
-          [&](const bank::Sent<bank::Marker>& s) { return net.channel(s.channel).from; },
-          [&](const bank::Delivered<bank::Transfer>& d) { return net.channel(d.channel).to; },
-          [&](const bank::Delivered<bank::Marker>& d) { return net.channel(d.channel).to; },
-          [&](const bank::Closed& c) { return net.channel(c.channel).to; },
-          [&](const bank::Overtaken& o) { return net.channel(o.channel).from; },
-          [](const auto& other) { return other.node; },
-      },
-      e);
-}
-
 json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
   std::visit(
       Overloaded{
@@ -313,9 +297,8 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
   std::size_t step = 0;
   for (std::size_t i = 0; i < events.size(); ++i) {
     while (step + 1 < steps.size() && i >= steps[step].history_end) ++step;
-    out.push_back(EventJson(
-        bank, events[i],
-        json{{"i", i}, {"step", step}, {"branch", bank.name(Where(bank, events[i]))}}));
+    const std::string& branch = bank.name(bank::NodeOf(events[i], bank.network()));
+    out.push_back(EventJson(bank, events[i], json{{"i", i}, {"step", step}, {"branch", branch}}));
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // RunReport: run, telling each step as it goes, then gather the views.
 #include "scenario/report.h"
 
+#include "scenario/shiviz.h"
 #include "scenario/teller.h"
 #include "scenario/text_output.h"
 
@@ -27,6 +28,16 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
               {"history", HistoryJson(bank, runner.steps())},
               {"naive", NaiveJson(bank, replay)},
               {"lab", lab ? Json(*lab) : Json(nullptr)}};
+  return Status::Ok();
+}
+
+Status RunShiViz(std::string_view text, const Limits& limits, std::string* out) {
+  Runner runner;
+  runner.set_limits(limits);
+  Status status = runner.RunText(text);
+  if (!status.ok()) return status;
+  if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
+  *out = ShiVizLog(*runner.bank());
   return Status::Ok();
 }
 

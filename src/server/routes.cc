@@ -50,7 +50,22 @@ Response HandleRun(const Request& req, const Site&) {
       return ErrorResponse(400, "field \"error_status\" must be 200 or 422");
     }
   }
+  // "format": "shiviz" asks for the run's history as a ShiViz log instead.
+  bool shiviz = false;
+  if (auto f = body.find("format"); f != body.end()) {
+    if (*f == "shiviz") {
+      shiviz = true;
+    } else if (*f != "report") {
+      return ErrorResponse(400, "field \"format\" must be \"report\" or \"shiviz\"");
+    }
+  }
   const std::string& text = scenario->get_ref<const std::string&>();
+  if (shiviz) {
+    std::string log;
+    Status s = scenario::RunShiViz(text, kLimits, &log);
+    if (!s.ok()) return Json(error_status, scenario::ErrorJson(s, lang));
+    return Json(200, json{{"shiviz", std::move(log)}});
+  }
   json report;
   Status s = scenario::RunReport(text, lang, kLimits, &report);
   if (!s.ok()) return Json(error_status, scenario::ErrorJson(s, lang));

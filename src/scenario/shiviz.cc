@@ -1,0 +1,124 @@
+// The description of each event, in the words of the narration but one
+// event at a time; the clocks are the checker's (check::EventClocks).
+#include "scenario/shiviz.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "bank/money.h"
+#include "base/overloaded.h"
+#include "check/consistency_checker.h"
+#include "check/shiviz.h"
+#include "scenario/format.h"
+
+namespace cutline::scenario {
+
+namespace {
+
+using bank::Money;
+
+class Describer {
+ public:
+  explicit Describer(const bank::Bank& bank)
+      : bank_(bank), lai_yang_(bank.algorithm() == bank::Algorithm::kLaiYang) {}
+
+  std::string operator()(const bank::Sent<bank::Transfer>& e) {
+    amounts_[e.seq] = e.what.amount;
+    const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
+    return fmt::format("{} sends {} to {} ({})", Name(ch.from), Money(e.what.amount), Name(ch.to),
+                       Tag(e.seq, "epoch"));
+  }
+  std::string operator()(const bank::Delivered<bank::Transfer>& e) {
+    const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
+    return fmt::format("{} receives {} from {} ({})", Name(ch.to), Money(e.what.amount),
+                       Name(ch.from), Tag(e.seq, "epoch"));
+  }
+  std::string operator()(const bank::Sent<bank::Marker>& e) {
+    const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
+    return fmt::format("{} sends {} of snapshot {} to {} ({})", Name(ch.from), MarkerWord(),
+                       e.what.snapshot, Name(ch.to), Tag(e.seq, "count"));
+  }
+  std::string operator()(const bank::Delivered<bank::Marker>& e) {
+    const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
+    return fmt::format("{} receives {} of snapshot {} from {} ({})", Name(ch.to), MarkerWord(),
+                       e.what.snapshot, Name(ch.from), Tag(e.seq, "count"));
+  }
+  std::string operator()(const bank::Recorded& e) {
+    const bank::SnapshotInfo* s = bank_.FindSnapshot(e.snapshot);
+    std::string why = e.cause.by_marker() ? fmt::format("on receiving #{}", e.cause.marker_seq())
+                      : s != nullptr && s->stop_the_world ? "the world is stopped"
+                                                          : "on its own";
+    return fmt::format("{} records {} for snapshot {} ({})", Name(e.node),
+                       Money(bank_.RecordedBalance(e.node, e.snapshot).value_or(0)), e.snapshot,
+                       why);
+  }
+  std::string operator()(const bank::Read& e) {
+    return fmt::format("the naive reader copies {}'s balance: {}", Name(e.node),
+                       Money(e.balance));
+  }
+  std::string operator()(const bank::Closed& e) {
+    return fmt::format("{} closes {} for snapshot {}, recording {}",
+                       Name(bank_.network().channel(e.channel).to), ChannelName(bank_, e.channel),
+                       e.snapshot,
+                       bank::AmountList(bank_.RecordedChannel(e.snapshot, e.channel).transfers));
+  }
+  std::string operator()(const bank::PartDone& e) {
+    return fmt::format("{} has done its part of snapshot {}", Name(e.node), e.snapshot);
+  }
+  std::string operator()(const bank::Completed& e) {
+    return fmt::format("snapshot {} is complete: total {}", e.snapshot,
+                       Money(bank_.SnapshotTotal(e.snapshot)));
+  }
+  std::string operator()(const bank::Overtaken& e) {
+    auto amount = amounts_.find(e.transfer);
+    return fmt::format("{}'s barrier #{} overtakes #{} ({}) on {}",
+                       Name(bank_.network().channel(e.channel).from), e.barrier, e.transfer,
+                       amount == amounts_.end() ? "?" : Money(amount->second),
+                       ChannelName(bank_, e.channel));
+  }
+
+ private:
+  const std::string& Name(bank::NodeId n) const { return bank_.name(n); }
+  // A message's number, and under Lai-Yang the epoch (transfer) or count
+  // (control message) riding beside it.
+  std::string Tag(sim::Seq seq, const char* what) const {
+    if (!lai_yang_) return fmt::format("#{}", seq);
+    return fmt::format("#{}, {} {}", seq, what, bank_.MessageTag(seq));
+  }
+  // What the network's algorithm calls its markers.
+  const char* MarkerWord() const {
+    switch (bank_.algorithm()) {
+      case bank::Algorithm::kLaiYang:
+        return "a control message";
+      case bank::Algorithm::kAligned:
+      case bank::Algorithm::kUnaligned:
+        return "a barrier";
+      case bank::Algorithm::kChandyLamport:
+        break;
+    }
+    return "a marker";
+  }
+
+  const bank::Bank& bank_;
+  const bool lai_yang_;
+  std::unordered_map<sim::Seq, bank::Amount> amounts_;  // transfers sent so far
+};
+
+}  // namespace
+
+std::string ShiVizLog(const bank::Bank& bank) {
+  const std::vector<bank::Event>& events = bank.history().events();
+  std::vector<std::string> hosts;
+  for (bank::NodeId n = 0; n < bank.branch_count(); ++n) hosts.push_back(bank.name(n));
+  const std::vector<check::EventClock> clocks = check::EventClocks(check::RunOf(bank));
+  check::ShiVizWriter log;
+  Describer describe(bank);
+  // The bank's own history is never malformed, so every event has its clock.
+  for (std::size_t i = 0; i < clocks.size(); ++i) {
+    log.Add(hosts[clocks[i].node], hosts, clocks[i].clock, std::visit(describe, events[i]));
+  }
+  return std::move(log).Take();
+}
+
+}  // namespace cutline::scenario
