@@ -35,11 +35,14 @@ async function settle(page) {
   await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector('#network-svg .branch'));
 }
 
+// The demos the server lists: 1-5 (Chandy-Lamport), 6-10 (the variants), the lab run (11).
+const DEMO_COUNT = 11;
+
 // Opens the page (optionally with a hash) and waits for the first run and the demo list.
 async function openPage(page, hash = '') {
   await page.goto(`/${hash}`);
   await settle(page);
-  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(6);
+  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(DEMO_COUNT);
 }
 
 function region(page, name) {
