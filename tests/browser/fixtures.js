@@ -56,17 +56,19 @@ async function demos(request, lang = 'en') {
   return (await res.json()).demos;
 }
 
-// Clicks a demo, then Next step until the script ends, checking each step's caption.
-async function playDemo(page, demo, { demoName, nextName = 'Next step' } = {}) {
+// Clicks a demo, then Next step until the script ends, checking each step's caption;
+// atStep(k), if given, runs after step k (1 = the first) to check that step's state.
+async function playDemo(page, demo, { demoName, nextName = 'Next step', atStep } = {}) {
   const name = demoName || (demo.preset === 'lab' ? /^Lab demo:/ : new RegExp(`^Demo ${demo.id}:`));
   await page.getByRole('button', { name }).click();
   await settle(page);
   const next = page.getByRole('button', { name: nextName, exact: true });
-  for (const step of demo.steps) {
+  for (const [i, step] of demo.steps.entries()) {
     await expect(next).toHaveAttribute('aria-disabled', 'false');
     await next.click();
     await settle(page);
     await expect(page.locator('#demo-caption')).toContainText(step.caption);
+    if (atStep) await atStep(i + 1);
   }
   await expect(next).toHaveAttribute('aria-disabled', 'true');
 }
