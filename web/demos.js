@@ -30,7 +30,9 @@ export function startDemo(id) {
   stopPlay();
   enqueue(async () => {
     const d = demoById(id);
-    const next = [app.presets[d.preset] || PRESETS_FALLBACK[d.preset]];
+    // The demo's own first line: demos 6-10 need options the preset's line lacks (fifo=no,
+    // algorithm=...), so the preset name alone would play them on the wrong network.
+    const next = [d.network || app.presets[d.preset] || PRESETS_FALLBACK[d.preset]];
     const result = await run(next);
     clearNotice();
     app.demo = { id, pos: 0 };

@@ -15,17 +15,81 @@ function amounts(list) {
   return list.map(money).join(', ');
 }
 
-export function renderSnapshot(body, state, snap, lab) {
+// The snapshot region's heading names the run's algorithm (the network line's `algorithm=`), so
+// that a screen reader, and a test, finds "Chandy-Lamport snapshot" exactly while Chandy-Lamport
+// is selected. It follows the run, not the snapshot on display: a stop-the-world snapshot taken
+// during a Chandy-Lamport run is shown in the same region, and its own head line says what it is.
+const HEADING = {
+  'chandy-lamport': 'clHeading', 'lai-yang': 'snapHeadingLaiYang', aligned: 'snapHeadingAligned', unaligned: 'snapHeadingUnaligned',
+};
+export function renderSnapshotHeading(heading, state) {
+  const key = HEADING[state.algorithm] || 'clHeading';
+  // data-i18n too, so that a language switch (applyStatic) keeps the algorithm's name.
+  heading.dataset.i18n = key;
+  heading.textContent = t(key);
+}
+
+// Under the barrier algorithms the markers are barriers; under Lai-Yang, control messages.
+const MARKERS = { 'lai-yang': 'markersLaiYang', aligned: 'markersBarrier', unaligned: 'markersBarrier' };
+
+// A channel's recorded amounts; under unaligned barriers, the ones the barrier overtook (they come
+// first in `transfers`) are marked, since that is the point of the algorithm.
+function channelAmounts(c, none) {
+  const over = c.overtaken || [];
+  if (!c.transfers.length) return none;
+  if (!over.length) return amounts(c.transfers);
+  const rest = c.transfers.slice(over.length);
+  const marked = t('overtakenMark', { list: amounts(over) });
+  return rest.length ? `${marked}, ${amounts(rest)}` : marked;
+}
+
+// Lai-Yang: a branch that recorded because a transfer of a newer epoch reached it (its record's
+// marker_seq names a transfer, not a control message).
+function epochRecords(snap, history) {
+  const sends = new Map(history.filter((e) => e.kind === 'send').map((e) => [e.seq, e]));
+  return history
+    .filter((e) => e.kind === 'record' && e.snapshot === snap.id && e.cause === 'marker')
+    .map((e) => ({ rec: e, msg: sends.get(e.marker_seq) }))
+    .filter((x) => x.msg && x.msg.message === 'transfer');
+}
+
+// The checker's verdict on a complete snapshot, in words: each transfer it counted twice or lost.
+function renderVerdict(body, snap) {
+  const items = [
+    ...(snap.backward || []).map((m) => t('backwardItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
+    ...(snap.extra || []).map((m) => t('extraItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
+    ...(snap.missed || []).map((m) => t('missedItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
+  ];
+  // Not by colour alone: a mark (✓/✗), the word, and for a wrong snapshot a bordered box.
+  const box = html('div', { class: `cl-verdict ${snap.consistent ? 'ok' : 'bad'}`, 'data-consistent': String(snap.consistent) }, body);
+  html('p', {}, box, snap.consistent ? t('verdictOk') : t('verdictBad'));
+  if (items.length) {
+    const ul = html('ul', { class: 'cl-why' }, box);
+    for (const text of items) html('li', {}, ul, text);
+  }
+}
+
+export function renderSnapshot(body, state, snap, lab, history = []) {
   body.textContent = '';
   if (!snap) {
     html('p', { class: 'muted' }, body, t('noSnapshot'));
     return;
   }
+  const algorithm = snap.algorithm || 'chandy-lamport';
+  const stw = algorithm === 'stop-the-world';
   const head = html('p', { class: 'snap-head' }, body);
-  html('strong', {}, head, t('snapHeader', { id: snap.id, who: snap.initiators.join(', ') }));
+  // A stop-the-world snapshot has no initiator: no "started by" with an empty list.
+  html('strong', {}, head, snap.initiators.length
+    ? t('snapHeader', { id: snap.id, who: snap.initiators.join(', ') })
+    : t('snapHeaderAlone', { id: snap.id }));
   head.append(' ');
   html('span', { class: `badge ${snap.complete ? 'badge-done' : 'badge-run'}`, 'data-status': snap.complete ? 'complete' : 'running' },
     head, snap.complete ? t('complete') : t('running'));
+  if (snap.algorithm) {
+    let name = t(`algo_${algorithm}`);
+    if (state.fifo === false && !stw) name = t('algoNotFifo', { name });
+    html('p', { class: 'snap-algo', 'data-algorithm': algorithm }, body, t('snapAlgo', { name }));
+  }
 
   const recorded = new Map(snap.recorded.map((r) => [r.name, r.balance]));
   const done = new Set(snap.parts_done || []);
@@ -37,44 +101,71 @@ export function renderSnapshot(body, state, snap, lab) {
       recorded.has(b.name) ? money(recorded.get(b.name)) : t('notYet'));
     html('td', {}, tr, done.has(b.name) ? `✓ ${t('yes')}` : t('no'));
   }
+  if (algorithm === 'lai-yang') {
+    for (const { rec, msg } of epochRecords(snap, history)) {
+      html('p', { class: 'cl-epoch' }, body, t('epochRecord', {
+        b: rec.branch, v: money(rec.balance), seq: msg.seq, amt: money(msg.amount), from: msg.from, e: rec.snapshot,
+      }));
+    }
+  }
 
   const crows = table(body, [t('colChannel'), t('colState')], 'cl-channels');
   for (const c of snap.channels) {
-    const cls = STATE_CLASS[c.state] || 'not';
+    const cls = c.state === 'held back' ? 'held' : STATE_CLASS[c.state] || 'not';
     const tr = html('tr', { 'data-channel': `${c.from}->${c.to}`, 'data-state': c.state }, crows);
     html('th', { scope: 'row' }, tr, `${c.from}→${c.to}`);
     const td = html('td', {}, tr);
     html('span', { class: `dot ch-${cls}`, 'aria-hidden': 'true' }, td);
     if (c.state === 'recording') {
-      td.append(`${t('stRec')}: ${t('soFar', { list: c.transfers.length ? amounts(c.transfers) : t('nothingYet') })}`);
+      td.append(`${t('stRec')}: ${t('soFar', { list: channelAmounts(c, t('nothingYet')) })}`);
     } else if (c.state === 'closed') {
-      td.append(`${t('stClosed')}: ${t('contents', { list: c.transfers.length ? amounts(c.transfers) : t('empty') })}`);
+      td.append(`${t('stClosed')}: ${t('contents', { list: channelAmounts(c, t('empty')) })}`);
+    } else if (c.state === 'held back') {
+      td.append(t('stHeld', { to: c.to }));
     } else {
       td.append(t('stNot'));
     }
   }
+  if (algorithm === 'aligned') html('p', { class: 'cl-aligned muted' }, body, t('alignedNoState'));
 
-  const expected = snap.markers_expected ?? state.channels.length;
-  html('p', { class: 'cl-markers' }, body, t('markers', { s: snap.markers_sent, e: expected }));
-  html('p', { class: 'cl-parts' }, body,
-    t('partsDone', { list: done.size ? [...state.branches.map((b) => b.name).filter((n) => done.has(n))].join(', ') : t('noneYet') }));
+  if (stw) {
+    const n = snap.stopped_deliveries ?? 0;
+    html('p', { class: 'cl-stopped' }, body, t(n === 1 ? 'stwStoppedOne' : 'stwStopped', { n }));
+  } else {
+    const expected = snap.markers_expected ?? state.channels.length;
+    html('p', { class: 'cl-markers' }, body, t(MARKERS[algorithm] || 'markers', { s: snap.markers_sent, e: expected }));
+    html('p', { class: 'cl-parts' }, body,
+      t('partsDone', { list: done.size ? [...state.branches.map((b) => b.name).filter((n) => done.has(n))].join(', ') : t('noneYet') }));
+  }
 
   if (snap.complete && snap.total !== undefined) {
     const terms = [
       ...snap.recorded.map((r) => `${r.name} ${money(r.balance)}`),
       ...snap.channels.filter((c) => c.transfers.length).map((c) => `${c.from}→${c.to} ${amounts(c.transfers).replace(/, /g, ' + ')}`),
     ];
-    const p = html('p', { class: 'cl-total' }, body);
+    const right = snap.total === state.total && snap.consistent !== false;
+    const p = html('p', { class: `cl-total${right ? '' : ' wrong'}` }, body);
     html('strong', {}, p, t('total', { terms: terms.join(' + '), total: money(snap.total) }));
-    if (snap.total === state.total) p.append(' ', t('totalMatches', { t: money(state.total) }));
+    if (snap.total === state.total) {
+      p.append(' ', t('totalMatches', { t: money(state.total) }));
+    } else {
+      const diff = snap.total - state.total;
+      p.append(' ', t('totalWrong', { t: money(state.total), d: `${diff > 0 ? '+' : '−'}${money(Math.abs(diff))}` }));
+    }
+    // The checker's verdict (absent from the store page's older snapshot objects).
+    if (snap.consistent !== undefined) renderVerdict(body, snap);
   } else {
     html('p', { class: 'muted cl-total-pending' }, body, t('totalPending'));
   }
 
   const earlier = state.snapshots.filter((s) => s.id !== snap.id);
   if (earlier.length) {
-    html('p', { class: 'muted' }, body, t('earlier', {
-      list: earlier.map((s) => `#${s.id} ${s.complete ? money(s.total) : t('running')}`).join(', '),
+    html('p', { class: 'muted cl-earlier' }, body, t('earlier', {
+      list: earlier.map((s) => {
+        const what = s.algorithm ? `${t(`algoShort_${s.algorithm}`)} ` : '';
+        const verdict = s.consistent === false ? ` (${t('inconsistent')})` : '';
+        return `#${s.id} ${what}${s.complete ? money(s.total) : t('running')}${verdict}`;
+      }).join(', '),
     }));
   }
   if (lab) {

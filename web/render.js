@@ -3,7 +3,7 @@ import { t, lang, money } from './i18n.js';
 import { toText } from './scenario.js';
 import { renderNetwork } from './network.js';
 import { renderSpacetime } from './spacetime.js';
-import { renderSnapshot, renderNaive, renderLog } from './panels.js';
+import { renderSnapshot, renderSnapshotHeading, renderNaive, renderLog } from './panels.js';
 import { html, byId as $ } from './svg.js';
 import { app } from './run.js';
 import { act, deliverOn, startSnapshot } from './actions.js';
@@ -49,6 +49,19 @@ export function renderBranchControls(state) {
   }
 }
 
+// The demo groups, in the order shown: the Chandy-Lamport demos on the bank (1-5), the ones
+// beyond FIFO channels and Chandy-Lamport (6-10: the variants and stop-the-world), the lab run.
+// The server gives ids, not groups; the split at 5 is the spec's (docs/spec variants.md).
+function demoGroup(d) {
+  if (d.preset === 'lab') return 'lab';
+  return d.id <= 5 ? 'cl' : 'beyond';
+}
+const DEMO_GROUPS = [
+  ['cl', 'demoGroupCl'],
+  ['beyond', 'demoGroupBeyond'],
+  ['lab', 'demoGroupLab'],
+];
+
 export function renderDemoButtons() {
   const box = $('demo-buttons');
   box.textContent = '';
@@ -56,24 +69,35 @@ export function renderDemoButtons() {
     html('p', { class: 'muted' }, box, t('demosLoading'));
     return;
   }
-  for (const d of app.demos) {
-    const lab = d.preset === 'lab';
-    const label = lab ? t('labDemoButton') : t('demoButton', { n: d.id });
-    // The name comes from the visible text itself ("Demo 3: <title>"), not from an aria-label
-    // that could drift from it, so that a visitor who says what they see ("click Demo 3") names
-    // the button (WCAG 2.5.3). The colon is for the name only: on screen the title has its own
-    // line. The space between the spans is what a reader of the DOM text sees between the lines.
-    const b = html('button', {
-      type: 'button', class: 'demo-button', 'data-demo': d.id, 'data-focus-key': `demo-${d.id}`,
-      'aria-pressed': 'false',
-    }, box);
-    const num = html('span', { class: 'demo-num' }, b, label);
-    html('span', { class: 'name-sep' }, num, t('demoSep'));
-    b.append(' ');
-    html('span', { class: 'demo-title' }, b, d.title);
-    b.addEventListener('click', () => startDemo(d.id));
+  for (const [group, headingKey] of DEMO_GROUPS) {
+    const list = app.demos.filter((d) => demoGroup(d) === group);
+    if (!list.length) continue;
+    // A heading per group (reachable by heading navigation) and a named group around its
+    // buttons; neither changes a button's own name.
+    const wrap = html('div', { class: 'demo-group', role: 'group', 'aria-labelledby': `demo-group-${group}` }, box);
+    html('h3', { class: 'demo-group-h', id: `demo-group-${group}` }, wrap, t(headingKey));
+    const grid = html('div', { class: 'demo-group-buttons' }, wrap);
+    for (const d of list) demoButton(grid, d);
   }
   renderDemoUi();
+}
+
+function demoButton(parent, d) {
+  const lab = d.preset === 'lab';
+  const label = lab ? t('labDemoButton') : t('demoButton', { n: d.id });
+  // The name comes from the visible text itself ("Demo 3: <title>"), not from an aria-label
+  // that could drift from it, so that a visitor who says what they see ("click Demo 3") names
+  // the button (WCAG 2.5.3). The colon is for the name only: on screen the title has its own
+  // line. The space between the spans is what a reader of the DOM text sees between the lines.
+  const b = html('button', {
+    type: 'button', class: 'demo-button', 'data-demo': d.id, 'data-focus-key': `demo-${d.id}`,
+    'aria-pressed': 'false',
+  }, parent);
+  const num = html('span', { class: 'demo-num' }, b, label);
+  html('span', { class: 'name-sep' }, num, t('demoSep'));
+  b.append(' ');
+  html('span', { class: 'demo-title' }, b, d.title);
+  b.addEventListener('click', () => startDemo(d.id));
 }
 
 // On a phone the step bar is fixed over the bottom of the page while a demo runs (style.css); the
@@ -136,7 +160,8 @@ export function render() {
   const st = r.state;
   const snap = displayedSnapshot(st);
   renderNetwork($('network-svg'), $('invariant'), st, snap, deliverOn);
-  renderSnapshot($('cl-body'), st, snap, r.lab);
+  renderSnapshotHeading($('h-cl'), st);
+  renderSnapshot($('cl-body'), st, snap, r.lab, r.history || []);
   renderNaive($('naive-body'), st, r.naive);
   renderSpacetimeOnly();
   renderLog($('log-list'), $('log-scroll'), r.steps || []);

@@ -35,11 +35,14 @@ async function settle(page) {
   await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector('#network-svg .branch'));
 }
 
+// The demos the server lists: 1-5 (Chandy-Lamport), 6-10 (the variants), the lab run (11).
+const DEMO_COUNT = 11;
+
 // Opens the page (optionally with a hash) and waits for the first run and the demo list.
 async function openPage(page, hash = '') {
   await page.goto(`/${hash}`);
   await settle(page);
-  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(6);
+  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(DEMO_COUNT);
 }
 
 function region(page, name) {
@@ -53,17 +56,19 @@ async function demos(request, lang = 'en') {
   return (await res.json()).demos;
 }
 
-// Clicks a demo, then Next step until the script ends, checking each step's caption.
-async function playDemo(page, demo, { demoName, nextName = 'Next step' } = {}) {
+// Clicks a demo, then Next step until the script ends, checking each step's caption;
+// atStep(k), if given, runs after step k (1 = the first) to check that step's state.
+async function playDemo(page, demo, { demoName, nextName = 'Next step', atStep } = {}) {
   const name = demoName || (demo.preset === 'lab' ? /^Lab demo:/ : new RegExp(`^Demo ${demo.id}:`));
   await page.getByRole('button', { name }).click();
   await settle(page);
   const next = page.getByRole('button', { name: nextName, exact: true });
-  for (const step of demo.steps) {
+  for (const [i, step] of demo.steps.entries()) {
     await expect(next).toHaveAttribute('aria-disabled', 'false');
     await next.click();
     await settle(page);
     await expect(page.locator('#demo-caption')).toContainText(step.caption);
+    if (atStep) await atStep(i + 1);
   }
   await expect(next).toHaveAttribute('aria-disabled', 'true');
 }

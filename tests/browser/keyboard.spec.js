@@ -52,7 +52,8 @@ test('every control has an accessible name with the words of the spec', async ({
     await expect(page.getByRole('button', { name: `Start Snapshot at ${b}` })).toHaveCount(1);
     await expect(page.getByRole('button', { name: `Read Balance of ${b}` })).toHaveCount(1);
   }
-  for (const name of [/Deliver Next/, /^Undo/, /^Reset/, /^Demo 1:/, /^Demo 2:/, /^Demo 3:/, /^Demo 4:/, /^Demo 5:/, /^Lab demo:/,
+  for (const name of [/Deliver Next/, /^Undo/, /^Reset/, /^Demo 1:/, /^Demo 2:/, /^Demo 3:/, /^Demo 4:/, /^Demo 5:/,
+    /^Demo 6:/, /^Demo 7:/, /^Demo 8:/, /^Demo 9:/, /^Demo 10:/, /^Lab demo:/,
     'Send transfer', 'Next step', 'Play', /Export scenario/, /Import scenario/, 'Copy share link']) {
     await expect(page.getByRole('button', { name })).toHaveCount(1);
   }
