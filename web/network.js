@@ -37,9 +37,10 @@ function layered(names, depth) {
   const pts = new Map();
   for (let d = 0; d < layers; d++) {
     const here = names.filter((n) => depth.get(n) === d);
-    const gap = Math.min(190, (VIEW_H - 60) / here.length);
+    // Wide apart, so that a diagonal channel has room for its two transfers and a marker.
+    const gap = here.length > 1 ? Math.min(250, 500 / (here.length - 1)) : 0;
     here.forEach((n, k) => pts.set(n, {
-      x: layers === 1 ? VIEW_W / 2 : 90 + ((VIEW_W - 180) * d) / (layers - 1),
+      x: layers === 1 ? VIEW_W / 2 : 40 + ((VIEW_W - 80) * d) / (layers - 1),
       y: VIEW_H / 2 + (k - (here.length - 1) / 2) * gap,
     }));
   }
