@@ -118,9 +118,19 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
   const held = cls === 'held';
   const anyOrder = !run.fifo;
 
+  // The waiting messages as drawn, oldest first (see the layout below: those that do not fit
+  // are a "+N"): a channel button's name must contain all the text it shows (WCAG 2.5.3).
+  const labels = ch.queue.map((m) => messageLabel(m, run.algorithm));
+  const msgW = Math.max(46, ...labels.map((l) => 12 + l.length * 7));
+  const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
+  const spacing = along + 6;
+  const fits = Math.max(1, Math.floor((lineLen - 14) / spacing));
+  const shown = ch.queue.length > fits ? fits - 1 : ch.queue.length;
+  const drawn = labels.slice(0, shown);
+  if (shown < ch.queue.length) drawn.push(t('more', { n: ch.queue.length - shown }));
   let what = ch.queue.length === 0
     ? t('channelEmpty')
-    : t('channelWaiting', { n: ch.queue.length, head: messageLabel(ch.queue[0], run.algorithm) });
+    : t('channelWaitingAll', { n: ch.queue.length, list: drawn.join(', ') });
   if (held) what += `, ${t('heldBack')}`;
   const g = svg('g', anyOrder ? {
     class: `channel any-order ch-${cls}`, role: 'group',
@@ -150,13 +160,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
   }
 
   // Messages: the head (oldest) nearest the receiver, the others queued behind it.
-  const labels = ch.queue.map((m) => messageLabel(m, run.algorithm));
-  const msgW = Math.max(46, ...labels.map((l) => 12 + l.length * 7));
-  const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
-  const spacing = along + 6;
   const side = 5 + (msgW / 2) * Math.abs(rx) + (MSG_H / 2) * Math.abs(ry);
-  const fits = Math.max(1, Math.floor((lineLen - 14) / spacing));
-  const shown = ch.queue.length > fits ? fits - 1 : ch.queue.length;
   for (let k = 0; k < shown; k++) {
     const m = ch.queue[k];
     const back = along / 2 + 12 + k * spacing;
@@ -180,6 +184,9 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
     svg('title', {}, mg, title);
     svg('rect', { x: cx - msgW / 2, y: cy - MSG_H / 2, width: msgW, height: MSG_H, rx: 5 }, mg);
     svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, mg, labels[k]);
+    // Not drawn (SVG draws only <text>), but it keeps the labels apart in the channel's text
+    // ("$10 barrier", not "$10barrier"), which must read as part of its name (WCAG 2.5.3).
+    g.append(' ');
   }
   if (shown < ch.queue.length) {
     const back = along / 2 + 12 + shown * spacing;
