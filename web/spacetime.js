@@ -106,8 +106,8 @@ function drawMessages(layer, g, sends, delivers, backwardSeqs) {
     let title = `${messageTitle(fromEvent(s), algorithm)} ${s.from}→${s.to}`;
     if (overtook.length) title += ` — ${t('overtakesTitle', { list: overtook.map((q) => `#${q}`).join(', ') })}`;
     svg('title', {}, grp, title);
-    if (overtook.length) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-overtake' }, grp);
     if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, grp);
+    if (overtook.length) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-overtake' }, grp);
     svg('line', {
       x1, y1, x2: ex, y2: ey,
       class: backward ? 'msg-backward' : `msg-${s.message}`,
