@@ -1056,4 +1056,50 @@ TEST_F(ServerTest, RecordEventsCarryTheirCause) {
   EXPECT_EQ(by_marker, 2);
 }
 
+// A delivery names the older messages still waiting on its channel that it
+// overtook: demo 6's $30 (at=2) overtakes P1's marker; demo 9's barrier,
+// sent at the head, overtakes the backlog. FIFO deliveries name none.
+TEST_F(ServerTest, DeliverEventsNameTheMessagesTheyOvertook) {
+  auto overtakes = [](const json& history) {
+    std::map<int, std::vector<int>> out;  // delivered seq -> overtaken seqs
+    for (const json& e : history) {
+      if (e["kind"] != "deliver" || !e.contains("overtook")) continue;
+      out[e["seq"].get<int>()] = e["overtook"].get<std::vector<int>>();
+    }
+    return out;
+  };
+  // Demo 6: #3 is P1's marker to P3, #4 the $30 sent after it.
+  json six = RunOk(DemoScenario(6));
+  EXPECT_EQ(overtakes(six["history"]), (std::map<int, std::vector<int>>{{4, {3}}}));
+  // Demo 9: the two transfers #1 and #2 on P1->P2, then P1's barrier #3 at the head.
+  json nine = RunOk(DemoScenario(9));
+  EXPECT_EQ(overtakes(nine["history"]), (std::map<int, std::vector<int>>{{3, {1, 2}}}));
+  // FIFO Chandy-Lamport: nothing overtakes.
+  EXPECT_TRUE(overtakes(RunOk(DemoScenario(3))["history"]).empty());
+}
+
+// Under Lai-Yang the history's messages carry what the queue shows: a
+// transfer's epoch, a control message's count.
+TEST_F(ServerTest, LaiYangHistoryCarriesEpochsAndCounts) {
+  json r = RunOk(DemoScenario(7));
+  bool saw_epoch1 = false;
+  for (const json& e : r["history"]) {
+    if (e["kind"] != "send" && e["kind"] != "deliver") continue;
+    if (e["message"] == "transfer") {
+      ASSERT_TRUE(e.contains("epoch")) << e;
+      if (e["seq"] == 4) saw_epoch1 = e["epoch"] == 1;  // the $30, sent after P1 recorded
+      if (e["seq"] == 1) {
+        EXPECT_EQ(e["epoch"], 0) << e;
+      }
+    } else {
+      EXPECT_TRUE(e.contains("count")) << e;
+    }
+  }
+  EXPECT_TRUE(saw_epoch1);
+  // Other algorithms add neither key.
+  for (const json& e : RunOk(DemoScenario(3))["history"]) {
+    EXPECT_FALSE(e.contains("epoch") || e.contains("count")) << e;
+  }
+}
+
 }  // namespace

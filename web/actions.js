@@ -2,7 +2,8 @@
 // a refusal is shown and changes nothing.
 import { t } from './i18n.js';
 import { Refusal } from './api.js';
-import { app, enqueue, run, commit } from './run.js';
+import { app, hooks, enqueue, run, commit } from './run.js';
+import { withNetworkOptions } from './scenario.js';
 import { notify, clearNotice, showRefusal } from './notice.js';
 import { stopPlay, leaveDemo, captionFor } from './demos.js';
 import { byId as $ } from './svg.js';
@@ -27,8 +28,9 @@ export function act(makeCommand) {
   });
 }
 
-export function deliverOn(from, to) {
-  act(() => `deliver ${from} ${to}`);
+// k: the place of the chosen message among those waiting (oldest = 1), on channels that reorder.
+export function deliverOn(from, to, k) {
+  act(() => (k === undefined ? `deliver ${from} ${to}` : `deliver ${from} ${to} at=${k}`));
 }
 
 export function startSnapshot(name) {
@@ -100,4 +102,36 @@ export function loadPreset(name) {
     app.caption = '';
     commit(next, result);
   });
+}
+
+// The algorithm selector and the FIFO switch: the run is replayed with its network line changed
+// (withNetworkOptions). A refusal changes nothing, like any refused action, and the controls go
+// back to what the run is. Why not start over from the new line instead: the visitor would lose
+// the run without asking, and Undo could not bring it back; the notice says how to start over.
+export function changeNetwork(change) {
+  stopPlay();
+  enqueue(async () => {
+    const st = app.result.state;
+    const now = { algorithm: st.algorithm || 'chandy-lamport', fifo: st.fifo !== false };
+    const line = withNetworkOptions(app.commands[0], { ...now, ...change });
+    if (line === app.commands[0]) return;
+    const next = [line, ...app.commands.slice(1)];
+    try {
+      const result = await run(next);
+      clearNotice();
+      if (app.demo) leaveDemo();
+      commit(next, result);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      // The network line itself refused (aligned on a cycle, barriers without FIFO) says it all;
+      // a later line refused is named, with the way to start over.
+      if (e.line > 1) showRefusal(e.full, 'networkChangeRefused');
+      else showRefusal(e.reason);
+      hooks.render();
+    }
+  });
+}
+
+export function stopTheWorld() {
+  act(() => 'stop-the-world');
 }

@@ -6,7 +6,7 @@ import { setLang, lang, applyStatic } from './i18n.js';
 import { parseHash } from './scenario.js';
 import { app, hooks, enqueue, run, commit } from './run.js';
 import { clearNotice } from './notice.js';
-import { act, sendTransfer, undo, reset, loadPreset } from './actions.js';
+import { act, sendTransfer, undo, reset, loadPreset, changeNetwork, stopTheWorld } from './actions.js';
 import { captionFor, stopPlay, nextStep, togglePlay, loadDemos } from './demos.js';
 import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } from './share.js';
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
@@ -43,6 +43,10 @@ function wire() {
   }
   $('preset-bank').addEventListener('click', () => loadPreset('bank'));
   $('preset-lab').addEventListener('click', () => loadPreset('lab'));
+  $('preset-dataflow').addEventListener('click', () => loadPreset('dataflow'));
+  $('algorithm').addEventListener('change', (e) => changeNetwork({ algorithm: e.target.value }));
+  $('fifo').addEventListener('change', (e) => changeNetwork({ fifo: e.target.checked }));
+  $('stop-the-world').addEventListener('click', stopTheWorld);
   $('transfer-form').addEventListener('submit', (e) => {
     e.preventDefault();
     sendTransfer();

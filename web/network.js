@@ -2,6 +2,7 @@
 // each channel beside its line (oldest nearest the receiver), and the invariant line.
 import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
+import { messageLabel, messageTitle, isBarrier } from './labels.js';
 
 const VIEW_W = 600; // layout space; the viewBox is fitted around the boxes
 const VIEW_H = 440;
@@ -9,10 +10,47 @@ const LANE = 9; // the two directions of a pair run side by side, this far from 
 const GAP = 7; // between a box and the end of a channel line
 const MSG_H = 22;
 
-export const STATE_CLASS = { 'not recorded': 'not', recording: 'rec', closed: 'closed' };
+export const STATE_CLASS = { 'not recorded': 'not', recording: 'rec', closed: 'closed', 'held back': 'held' };
 
-function positions(names) {
+// Each branch's depth (longest path from a source) when the channels have no cycle, else null.
+function depths(names, channels) {
+  if (!channels.length) return null;
+  const depth = new Map(names.map((n) => [n, 0]));
+  for (let round = 0; round <= names.length; round++) {
+    let changed = false;
+    for (const c of channels) {
+      if (depth.get(c.to) < depth.get(c.from) + 1) {
+        depth.set(c.to, depth.get(c.from) + 1);
+        changed = true;
+      }
+    }
+    if (!changed) return depth;
+  }
+  return null; // still growing after n rounds: a cycle
+}
+
+// A network without cycles (a dataflow such as P1->P2,P3->P4) is drawn in layers from left to
+// right, so that every channel points forwards and none crosses another needlessly; any other
+// network in a ring.
+function layered(names, depth) {
+  const layers = Math.max(...depth.values()) + 1;
+  const pts = new Map();
+  for (let d = 0; d < layers; d++) {
+    const here = names.filter((n) => depth.get(n) === d);
+    // Wide apart, so that a diagonal channel has room for its two transfers and a marker.
+    const gap = here.length > 1 ? Math.min(250, 500 / (here.length - 1)) : 0;
+    here.forEach((n, k) => pts.set(n, {
+      x: layers === 1 ? VIEW_W / 2 : 40 + ((VIEW_W - 80) * d) / (layers - 1),
+      y: VIEW_H / 2 + (k - (here.length - 1) / 2) * gap,
+    }));
+  }
+  return pts;
+}
+
+function positions(names, channels) {
   const n = names.length;
+  const depth = n > 2 ? depths(names, channels) : null;
+  if (depth) return layered(names, depth);
   let pts;
   if (n === 2) pts = [[130, 215], [470, 215]];
   else if (n === 3) pts = [[120, 100], [480, 100], [300, 345]];
@@ -37,14 +75,6 @@ function clipDistance(box, dx, dy) {
   return Math.min(ax, ay);
 }
 
-function messageLabel(m) {
-  return m.kind === 'transfer' ? money(m.amount) : t('marker');
-}
-
-function messageTitle(m) {
-  return m.kind === 'transfer' ? `${money(m.amount)} (#${m.seq})` : `${t('markerOf', { id: m.snapshot })} (#${m.seq})`;
-}
-
 function addArrowDefs(root) {
   const defs = svg('defs', {}, root);
   for (const cls of Object.values(STATE_CLASS)) {
@@ -56,7 +86,23 @@ function addArrowDefs(root) {
   }
 }
 
-function drawChannel(root, ch, stateName, pos, box, onDeliver) {
+// Enter and Space on a focusable SVG element, as on a button.
+function onActivate(el, fn) {
+  el.addEventListener('click', fn);
+  el.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      fn();
+    }
+  });
+}
+
+// A channel. On a FIFO channel the whole channel is the button that delivers its head. On a
+// non-FIFO channel any waiting message may go next, so each message is a button of its own
+// (deliver ... at=K, K its place in the queue, oldest = 1) and the channel only groups them (a
+// button inside a button would be unusable). A channel held back behind a barrier (aligned) is
+// drawn dashed with a "held back" label, its messages marked held: nothing leaves it for now.
+function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
   const a = pos.get(ch.from);
   const b = pos.get(ch.to);
   const len = Math.hypot(b.x - a.x, b.y - a.y);
@@ -69,11 +115,28 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver) {
   const end = { x: b.x - dx * ca + rx * LANE, y: b.y - dy * ca + ry * LANE };
   const lineLen = Math.hypot(end.x - start.x, end.y - start.y);
   const cls = STATE_CLASS[stateName] || 'not';
+  const held = cls === 'held';
+  const anyOrder = !run.fifo;
 
-  const what = ch.queue.length === 0
+  // The waiting messages as drawn, oldest first (see the layout below: those that do not fit
+  // are a "+N"): a channel button's name must contain all the text it shows (WCAG 2.5.3).
+  const labels = ch.queue.map((m) => messageLabel(m, run.algorithm));
+  const msgW = Math.max(46, ...labels.map((l) => 12 + l.length * 7));
+  const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
+  const spacing = along + 6;
+  const fits = Math.max(1, Math.floor((lineLen - 14) / spacing));
+  const shown = ch.queue.length > fits ? fits - 1 : ch.queue.length;
+  const drawn = labels.slice(0, shown);
+  if (shown < ch.queue.length) drawn.push(t('more', { n: ch.queue.length - shown }));
+  let what = ch.queue.length === 0
     ? t('channelEmpty')
-    : t('channelWaiting', { n: ch.queue.length, head: messageLabel(ch.queue[0]) });
-  const g = svg('g', {
+    : t('channelWaitingAll', { n: ch.queue.length, list: drawn.join(', ') });
+  if (held) what += `, ${t('heldBack')}`;
+  const g = svg('g', anyOrder ? {
+    class: `channel any-order ch-${cls}`, role: 'group',
+    'data-from': ch.from, 'data-to': ch.to, 'data-state': stateName || 'not recorded',
+    'aria-label': t('channelGroupAria', { from: ch.from, to: ch.to, what }),
+  } : {
     class: `channel ch-${cls}`, tabindex: 0, role: 'button',
     'data-from': ch.from, 'data-to': ch.to, 'data-state': stateName || 'not recorded',
     'data-focus-key': `ch-${ch.from}-${ch.to}`,
@@ -85,25 +148,45 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver) {
     'marker-end': `url(#nw-arrow-${cls})`,
   }, g);
 
+  if (held) {
+    // On the side away from the messages (a dataflow has no channel back on that side). Beside
+    // the button, not in it: its name already says "held back".
+    const mx = (start.x + end.x) / 2 - rx * 14;
+    const my = (start.y + end.y) / 2 - ry * 14 + 4;
+    svg('text', {
+      x: mx, y: my, 'text-anchor': 'middle', class: 'ch-held-label', 'aria-hidden': 'true',
+      'data-from': ch.from, 'data-to': ch.to,
+    }, root, t('heldBack'));
+  }
+
   // Messages: the head (oldest) nearest the receiver, the others queued behind it.
-  const labels = ch.queue.map(messageLabel);
-  const msgW = Math.max(46, ...labels.map((l) => 12 + l.length * 7));
-  const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
-  const spacing = along + 6;
   const side = 5 + (msgW / 2) * Math.abs(rx) + (MSG_H / 2) * Math.abs(ry);
-  const fits = Math.max(1, Math.floor((lineLen - 14) / spacing));
-  const shown = ch.queue.length > fits ? fits - 1 : ch.queue.length;
   for (let k = 0; k < shown; k++) {
     const m = ch.queue[k];
     const back = along / 2 + 12 + k * spacing;
     const cx = end.x - dx * back + rx * side;
     const cy = end.y - dy * back + ry * side;
+    const title = messageTitle(m, run.algorithm) + (held ? ` — ${t('heldTitle')}` : '');
     const mg = svg('g', {
-      class: `nmsg nmsg-${m.kind}${k === 0 ? ' head' : ''}`, 'data-seq': m.seq,
+      class: `nmsg nmsg-${m.kind}${k === 0 ? ' head' : ''}${held ? ' held' : ''}`, 'data-seq': m.seq,
     }, g);
-    svg('title', {}, mg, messageTitle(m));
+    if (anyOrder) {
+      // The name starts with the visible label, so that saying what is seen names the button.
+      mg.setAttribute('role', 'button');
+      mg.setAttribute('tabindex', '0');
+      mg.setAttribute('data-at', k + 1);
+      mg.setAttribute('data-focus-key', `msg-${ch.from}-${ch.to}-${m.seq}`);
+      mg.setAttribute('aria-label', t('messageAria', {
+        label: labels[k], from: ch.from, to: ch.to, k: k + 1, n: ch.queue.length, title,
+      }));
+      onActivate(mg, () => onDeliver(ch.from, ch.to, k + 1));
+    }
+    svg('title', {}, mg, title);
     svg('rect', { x: cx - msgW / 2, y: cy - MSG_H / 2, width: msgW, height: MSG_H, rx: 5 }, mg);
     svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, mg, labels[k]);
+    // Not drawn (SVG draws only <text>), but it keeps the labels apart in the channel's text
+    // ("$10 barrier", not "$10barrier"), which must read as part of its name (WCAG 2.5.3).
+    g.append(' ');
   }
   if (shown < ch.queue.length) {
     const back = along / 2 + 12 + shown * spacing;
@@ -113,14 +196,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver) {
     }, g, t('more', { n: ch.queue.length - shown }));
   }
 
-  const deliver = () => onDeliver(ch.from, ch.to);
-  g.addEventListener('click', deliver);
-  g.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      deliver();
-    }
-  });
+  if (!anyOrder) onActivate(g, () => onDeliver(ch.from, ch.to));
 }
 
 function drawBranch(root, br, p, box, recorded, centre) {
@@ -142,12 +218,14 @@ function drawBranch(root, br, p, box, recorded, centre) {
 }
 
 // Draws the network. `snap` is the snapshot whose colours are shown (the running one, else the
-// latest), or null. onDeliver(from, to) is called when a channel or its head message is chosen.
+// latest), or null. onDeliver(from, to) is called when a FIFO channel or its head message is
+// chosen, onDeliver(from, to, k) when the k-th waiting message of a non-FIFO channel is.
 export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   clearSvg(svgEl);
   addArrowDefs(svgEl);
   const names = state.branches.map((b) => b.name);
-  const pos = positions(names);
+  const pos = positions(names, state.channels);
+  const run = { fifo: state.fifo !== false, algorithm: state.algorithm || 'chandy-lamport' };
   const box = boxSize(names.length);
   const xs = [...pos.values()].map((p) => p.x);
   const ys = [...pos.values()].map((p) => p.y);
@@ -164,7 +242,7 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   }
   const channelLayer = svg('g', { class: 'channels' }, svgEl);
   for (const ch of state.channels) {
-    drawChannel(channelLayer, ch, chState.get(`${ch.from}>${ch.to}`), pos, box, onDeliver);
+    drawChannel(channelLayer, ch, chState.get(`${ch.from}>${ch.to}`), pos, box, onDeliver, run);
   }
   const branchLayer = svg('g', { class: 'branches' }, svgEl);
   for (const br of state.branches) drawBranch(branchLayer, br, pos.get(br.name), box, recorded.get(br.name), centre);
@@ -177,4 +255,19 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   mark.className = holds ? 'inv-ok' : 'inv-bad';
   mark.textContent = holds ? ` ✓ ${t('invariantOk')}` : ` ✗ ${t('invariantBad')}`;
   invariantEl.append(mark);
+}
+
+// The legend and the hint under the network say only what this run can show: epochs and control
+// messages under Lai-Yang, held-back channels under aligned barriers, "barrier" for the barrier
+// algorithms' markers, and how to deliver when channels may reorder.
+export function renderNetworkLegend(legendEl, hintEl, state) {
+  const algorithm = state.algorithm || 'chandy-lamport';
+  const show = {
+    'lai-yang': algorithm === 'lai-yang',
+    aligned: algorithm === 'aligned',
+    marker: algorithm !== 'lai-yang',
+  };
+  for (const li of legendEl.querySelectorAll('li[data-show]')) li.hidden = !show[li.dataset.show];
+  legendEl.querySelector('[data-legend="marker"]').textContent = t(isBarrier(algorithm) ? 'legendBarrier' : 'legendMarker');
+  hintEl.textContent = t(state.fifo === false ? 'clickHintAnyOrder' : 'clickHint');
 }

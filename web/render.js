@@ -1,8 +1,8 @@
 // Drawing the run: the panels, the branch table and its buttons, the demo controls, the scenario.
 import { t, lang, money } from './i18n.js';
 import { toText } from './scenario.js';
-import { renderNetwork } from './network.js';
-import { renderSpacetime } from './spacetime.js';
+import { renderNetwork, renderNetworkLegend } from './network.js';
+import { renderSpacetime, renderSpacetimeLegend } from './spacetime.js';
 import { renderSnapshot, renderSnapshotHeading, renderNaive, renderLog } from './panels.js';
 import { html, byId as $ } from './svg.js';
 import { app } from './run.js';
@@ -136,6 +136,7 @@ export function renderSpacetimeOnly() {
   const r = app.result;
   if (!r) return;
   renderSpacetime($('st-svg'), $('st-scroll'), $('st-note'), r.state, r.history, displayedSnapshot(r.state), r.naive);
+  renderSpacetimeLegend($('st-legend'), r.state);
   scrollableByKeyboard($('st-scroll'), t('stScrollAria'));
 }
 
@@ -152,6 +153,13 @@ function scrollableByKeyboard(el, name) {
   }
 }
 
+// The algorithm selector and the FIFO switch show what the server says the run is (after a demo,
+// a share link, an import or a refused change alike).
+export function renderVariantControls(state) {
+  $('algorithm').value = state.algorithm || 'chandy-lamport';
+  $('fifo').checked = state.fifo !== false;
+}
+
 export function render() {
   const r = app.result;
   if (!r) return;
@@ -160,6 +168,8 @@ export function render() {
   const st = r.state;
   const snap = displayedSnapshot(st);
   renderNetwork($('network-svg'), $('invariant'), st, snap, deliverOn);
+  renderNetworkLegend($('network-legend'), $('network-hint'), st);
+  renderVariantControls(st);
   renderSnapshotHeading($('h-cl'), st);
   renderSnapshot($('cl-body'), st, snap, r.lab, r.history || []);
   renderNaive($('naive-body'), st, r.naive);

@@ -3,7 +3,18 @@
 export const PRESETS_FALLBACK = {
   bank: 'network P1=100 P2=100 P3=100 capacity=2 snapshots=one',
   lab: 'network A=100 B=100 capacity=2 snapshots=one',
+  dataflow: 'network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 capacity=2 snapshots=one',
 };
+
+// The one place that edits the run's network line (its first command): sets the snapshot
+// algorithm and whether channels are FIFO, replacing the options already there. The defaults
+// (chandy-lamport, fifo=yes) are left out, so a plain run keeps the line it had.
+export function withNetworkOptions(line, { algorithm, fifo }) {
+  const words = line.split(' ').filter((w) => !/^(algorithm|fifo)=/.test(w));
+  if (!fifo) words.push('fifo=no');
+  if (algorithm && algorithm !== 'chandy-lamport') words.push(`algorithm=${algorithm}`);
+  return words.join(' ');
+}
 
 // One command per entry: comments and blank lines dropped, spaces tidied. The server numbers
 // lines, so the page always sends exactly these lines and line k is commands[k-1].

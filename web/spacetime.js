@@ -1,17 +1,22 @@
 // The Space-time diagram: a horizontal line per branch, time to the right; sends, deliveries,
 // records and reads as points; each message an arrow from its send to its delivery; the snapshot
-// cut through the record points and the naive cut through the read points.
+// cut through the record points and the naive cut through the read points. On channels that may
+// reorder, a message delivered before older ones on its channel (the server lists them in the
+// deliver event's "overtook") is drawn as overtaking.
 import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
+import { messageLabel, messageTitle, fromEvent, isBarrier } from './labels.js';
 
 const X0 = 64; // first column
 const Y0 = 52; // first row
 const ROW = 64;
 const R = 4.5; // point radius
 
-function msgText(m) {
-  const what = m.message === 'transfer' ? money(m.amount) : t('marker');
-  return what;
+// The run's algorithm, which names the messages (labels.js); set by renderSpacetime.
+let algorithm = 'chandy-lamport';
+
+function msgText(e) {
+  return messageLabel(fromEvent(e), algorithm);
 }
 
 function addDefs(root) {
@@ -82,7 +87,7 @@ function drawRows(svgEl, g) {
 }
 
 // Each message an arrow from its send to its delivery (or towards "now" while in flight);
-// messages crossing a cut backwards get a halo.
+// messages crossing a cut backwards get a halo, messages that overtook older ones a dotted band.
 function drawMessages(layer, g, sends, delivers, backwardSeqs) {
   for (const s of sends) {
     const d = delivers.get(s.seq);
@@ -94,19 +99,23 @@ function drawMessages(layer, g, sends, delivers, backwardSeqs) {
     const ex = x2 - ((x2 - x1) / len) * (d ? R + 1 : 0);
     const ey = y2 - ((y2 - y1) / len) * (d ? R + 1 : 0);
     const backward = backwardSeqs.has(s.seq);
+    const overtook = d && d.overtook ? d.overtook : [];
     const grp = svg('g', {
-      class: `st-msg st-${s.message}${backward ? ' backward' : ''}${d ? '' : ' undelivered'}`,
+      class: `st-msg st-${s.message}${backward ? ' backward' : ''}${overtook.length ? ' overtakes' : ''}${d ? '' : ' undelivered'}`,
       'data-seq': s.seq,
     }, layer);
-    svg('title', {}, grp, `#${s.seq} ${msgText(s)} ${s.from}→${s.to}`);
+    let title = `${messageTitle(fromEvent(s), algorithm)} ${s.from}→${s.to}`;
+    if (overtook.length) title += ` — ${t('overtakesTitle', { list: overtook.map((q) => `#${q}`).join(', ') })}`;
+    svg('title', {}, grp, title);
     if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, grp);
+    if (overtook.length) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-overtake' }, grp);
     svg('line', {
       x1, y1, x2: ex, y2: ey,
       class: backward ? 'msg-backward' : `msg-${s.message}`,
       'marker-end': d ? `url(#st-arrow-${backward ? 'backward' : s.message})` : null,
     }, grp);
     if (s.message === 'transfer') {
-      svg('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2 - 4, class: 'st-amount' }, grp, money(s.amount));
+      svg('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2 - 4, class: 'st-amount' }, grp, msgText(s));
     }
   }
 }
@@ -154,16 +163,19 @@ function drawPoints(layer, g, history) {
 }
 
 // A sentence under the diagram says what is highlighted.
-function describeCrossings(noteEl, sends, naiveBackward, snapBackward, anyCut) {
+function describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward, anyCut) {
   const describe = (seqs) => [...seqs].map((seq) => {
     const s = sends.find((e) => e.seq === seq);
-    return s.message === 'transfer'
-      ? t('msgTransfer', { seq, amt: money(s.amount), from: s.from, to: s.to })
-      : t('msgMarker', { seq, from: s.from, to: s.to });
+    if (s.message === 'transfer') return t('msgTransfer', { seq, amt: msgText(s), from: s.from, to: s.to });
+    if (s.message === 'marker' && algorithm === 'chandy-lamport') return t('msgMarker', { seq, from: s.from, to: s.to });
+    return t('msgOther', { seq, label: msgText(s), from: s.from, to: s.to });
   }).join(', ');
   const notes = [];
   if (naiveBackward.size) notes.push(t('stNoteBackward', { list: describe(naiveBackward), cut: t('naiveCut') }));
   if (snapBackward.size) notes.push(t('stNoteBackward', { list: describe(snapBackward), cut: t('snapCut') }));
+  for (const d of delivers.values()) {
+    if (d.overtook) notes.push(t('stNoteOvertook', { msg: describe([d.seq]), list: describe(d.overtook) }));
+  }
   if (!notes.length && anyCut) notes.push(t('stNoteOk'));
   noteEl.textContent = notes.join(' ');
   noteEl.classList.toggle('bad', naiveBackward.size + snapBackward.size > 0);
@@ -171,6 +183,7 @@ function describeCrossings(noteEl, sends, naiveBackward, snapBackward, anyCut) {
 
 export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, naive) {
   clearSvg(svgEl);
+  algorithm = state.algorithm || 'chandy-lamport';
   const names = state.branches.map((b) => b.name);
   const { col, columns } = layoutColumns(history);
   const g = makeGeometry(svgEl, scrollEl, names, col, columns);
@@ -207,5 +220,15 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   if (columns === 0) {
     svg('text', { x: X0, y: Y0 + ((names.length - 1) * ROW) / 2 + 4, class: 'st-empty' }, svgEl, t('stEmpty'));
   }
-  describeCrossings(noteEl, sends, naiveBackward, snapBackward, readAt.size || recAt.size);
+  describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward, readAt.size || recAt.size);
+}
+
+// The legend names markers as the run's algorithm does, and shows "overtakes" only where a
+// message can overtake: channels that reorder, or unaligned barriers sent at a channel's head.
+export function renderSpacetimeLegend(legendEl, state) {
+  const algo = state.algorithm || 'chandy-lamport';
+  const key = algo === 'lai-yang' ? 'lgControl' : (isBarrier(algo) ? 'lgBarrier' : 'lgMarker');
+  legendEl.querySelector('[data-legend="marker"]').textContent = t(key);
+  const overtakes = state.fifo === false || algo === 'unaligned';
+  for (const li of legendEl.querySelectorAll('li[data-show="overtakes"]')) li.hidden = !overtakes;
 }

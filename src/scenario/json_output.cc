@@ -7,6 +7,7 @@
 #include "base/overloaded.h"
 
 #include <map>
+#include <set>
 
 namespace cutline::scenario {
 
@@ -219,12 +220,17 @@ void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
   j["seq"] = seq;
   j["from"] = bank.name(ch.from);
   j["to"] = bank.name(ch.to);
+  // Under Lai-Yang the queue's "epoch" and "count" (StateJson) ride on the
+  // events too, so that the diagram can label a message after it has left.
+  const bool lai_yang = bank.algorithm() == bank::Algorithm::kLaiYang;
   if (const auto* t = std::get_if<bank::Transfer>(&what)) {
     j["message"] = "transfer";
     j["amount"] = t->amount;
+    if (lai_yang) j["epoch"] = bank.MessageTag(seq);
   } else {
     j["message"] = "marker";
     j["snapshot"] = std::get<bank::Marker>(what).snapshot;
+    if (lai_yang) j["count"] = bank.MessageTag(seq);
   }
 }
 
@@ -294,11 +300,33 @@ json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
 json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
   const auto& events = bank.history().events();
   json out = json::array();
+  // What is waiting on each channel, by sequence number (= age), so that a
+  // delivery can name the older messages it overtook: a non-FIFO delivery
+  // with at=K > 1, or an unaligned barrier sent at the head of its channel.
+  std::map<bank::ChannelId, std::set<sim::Seq>> waiting;
+  auto sent = [&](sim::Seq seq, bank::ChannelId c) { waiting[c].insert(seq); };
+  auto delivered = [&](sim::Seq seq, bank::ChannelId c, json& j) {
+    std::set<sim::Seq>& w = waiting[c];
+    json overtook = json::array();
+    for (auto it = w.begin(); it != w.end() && *it < seq; ++it) overtook.push_back(*it);
+    w.erase(seq);
+    if (!overtook.empty()) j["overtook"] = overtook;
+  };
   std::size_t step = 0;
   for (std::size_t i = 0; i < events.size(); ++i) {
     while (step + 1 < steps.size() && i >= steps[step].history_end) ++step;
-    const std::string& branch = bank.name(bank::NodeOf(events[i], bank.network()));
-    out.push_back(EventJson(bank, events[i], json{{"i", i}, {"step", step}, {"branch", branch}}));
+    json j = EventJson(
+        bank, events[i],
+        json{{"i", i}, {"step", step}, {"branch", bank.name(bank::NodeOf(events[i], bank.network()))}});
+    std::visit(Overloaded{
+                   [&](const bank::Sent<bank::Transfer>& s) { sent(s.seq, s.channel); },
+                   [&](const bank::Sent<bank::Marker>& s) { sent(s.seq, s.channel); },
+                   [&](const bank::Delivered<bank::Transfer>& d) { delivered(d.seq, d.channel, j); },
+                   [&](const bank::Delivered<bank::Marker>& d) { delivered(d.seq, d.channel, j); },
+                   [](const auto&) {},
+               },
+               events[i]);
+    out.push_back(std::move(j));
   }
   return out;
 }
