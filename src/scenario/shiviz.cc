@@ -46,9 +46,12 @@ class Describer {
   }
   std::string operator()(const bank::Recorded& e) {
     const bank::SnapshotInfo* s = bank_.FindSnapshot(e.snapshot);
-    std::string why = e.cause.by_marker() ? fmt::format("on receiving #{}", e.cause.marker_seq())
-                      : s != nullptr && s->stop_the_world ? "the world is stopped"
-                                                          : "on its own";
+    std::string why =
+        e.cause.by_transfer() ? fmt::format("on receiving #{} of epoch {}, before applying it",
+                                            e.cause.message_seq(), e.snapshot)
+        : e.cause.by_marker() ? fmt::format("on receiving #{}", e.cause.message_seq())
+        : s != nullptr && s->stop_the_world ? "the world is stopped"
+                                            : "on its own";
     return fmt::format("{} records {} for snapshot {} ({})", Name(e.node),
                        Money(bank_.RecordedBalance(e.node, e.snapshot).value_or(0)), e.snapshot,
                        why);

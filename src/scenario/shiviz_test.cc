@@ -200,7 +200,7 @@ TEST(ShiVizTest, LaiYang) {
   EXPECT_TRUE(
       HasEvent(events, "P1", "P1 sends a control message of snapshot 1 to P2 (#2, count 1)"));
   // The newer epoch makes P3 record before it applies the $30.
-  EXPECT_TRUE(HasEvent(events, "P3", "P3 records $100 for snapshot 1 (on receiving #4)"));
+  EXPECT_TRUE(HasEvent(events, "P3", "P3 records $100 for snapshot 1 (on receiving #4 of epoch 1, before applying it)"));
 }
 
 TEST(ShiVizTest, AlignedDataflow) {
