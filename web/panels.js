@@ -43,14 +43,14 @@ function channelAmounts(c, none) {
   return rest.length ? `${marked}, ${amounts(rest)}` : marked;
 }
 
-// Lai-Yang: a branch that recorded because a transfer of a newer epoch reached it (its record's
-// marker_seq names a transfer, not a control message).
+// Lai-Yang: a branch that recorded because a transfer of a newer epoch reached it (the server
+// says so: the record's cause is "transfer").
 function epochRecords(snap, history) {
   const sends = new Map(history.filter((e) => e.kind === 'send').map((e) => [e.seq, e]));
   return history
-    .filter((e) => e.kind === 'record' && e.snapshot === snap.id && e.cause === 'marker')
-    .map((e) => ({ rec: e, msg: sends.get(e.marker_seq) }))
-    .filter((x) => x.msg && x.msg.message === 'transfer');
+    .filter((e) => e.kind === 'record' && e.snapshot === snap.id && e.cause === 'transfer')
+    .map((e) => ({ rec: e, msg: sends.get(e.transfer_seq) }))
+    .filter((x) => x.msg);
 }
 
 // The checker's verdict on a complete snapshot, in words: each transfer it counted twice or lost.
