@@ -1,13 +1,17 @@
-// Delivery throughput of bank::Bank.
+// Delivery throughput of bank::Bank, per snapshot algorithm (bench_util.h's
+// Variant: "<benchmark>/<variant>/n:../history:..").
 //
 // Every branch holds $1,000,000,000 and money only moves around a ring
-// (B_i -> B_{i+1 mod n}, $1 at a time), so no branch ever runs dry. The bank
+// (B_i -> B_{i+1 mod n}, $1 at a time), so no branch ever runs dry; on the
+// complete DAG of aligned barriers, along the path B0 -> ... -> Bn-1 instead
+// (restarted at B0: the last branch cannot send). No snapshot runs: what is
+// measured is what each algorithm's bookkeeping adds to a transfer. The bank
 // is rebuilt every kRebuildEvery deliveries, outside the timed region, so
 // memory stays bounded also with history on (2 events of 32 bytes per
 // delivered transfer: its send and its deliver).
 //
 // BM_TransferDeliver: one Transfer + one delivery per item, with n transfers
-//   (one per ring channel) kept in flight; arg 2 picks DeliverNext (0) or
+//   (one per ring channel; n - 1 on the path) kept in flight; arg 2 picks DeliverNext (0) or
 //   Deliver(from, to) (1). items_per_second = deliveries per second,
 //   paying for the transfers that feed them.
 // BM_DeliverOnly: kBatch ring transfers are queued untimed, then Drain()
@@ -30,24 +34,25 @@ constexpr bank::Amount kBalance = 1'000'000'000;
 constexpr std::int64_t kRebuildEvery = 1 << 18;
 constexpr std::int64_t kBatch = 1 << 16;
 
-std::optional<bank::Bank> MakeBank(std::uint32_t n, bool history) {
+std::optional<bank::Bank> MakeBank(const Variant& v, std::uint32_t n, bool history) {
   std::optional<bank::Bank> bank;
-  if (!bank::Bank::Create(CompleteBank(n, kBalance, history), &bank).ok()) {
-    return std::nullopt;
+  if (!bank::Bank::Create(VariantBank(v, n, kBalance, history), &bank).ok()) {
+    std::abort();
   }
   return bank;
 }
 
-void BM_TransferDeliver(benchmark::State& state) {
+void BM_TransferDeliver(benchmark::State& state, const Variant& v) {
   const auto n = static_cast<std::uint32_t>(state.range(0));
   const bool history = state.range(1) != 0;
   const bool by_channel = state.range(2) != 0;
+  const std::uint32_t senders = Senders(v, n);
   std::optional<bank::Bank> bank;
   auto rebuild = [&] {
     bank.reset();
-    bank = MakeBank(n, history);
+    bank = MakeBank(v, n, history);
     // Prime: one transfer in flight on every ring channel.
-    for (sim::NodeId i = 0; i < n; ++i) {
+    for (sim::NodeId i = 0; i < senders; ++i) {
       if (!bank->Transfer(i, (i + 1) % n, 1).ok()) std::abort();
     }
   };
@@ -62,7 +67,7 @@ void BM_TransferDeliver(benchmark::State& state) {
       state.SkipWithError("transfer or delivery failed");
       break;
     }
-    from = to;
+    from = to == senders ? 0 : to;
     if (++since_rebuild == kRebuildEvery) {
       state.PauseTiming();
       rebuild();
@@ -74,23 +79,24 @@ void BM_TransferDeliver(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_DeliverOnly(benchmark::State& state) {
+void BM_DeliverOnly(benchmark::State& state, const Variant& v) {
   const auto n = static_cast<std::uint32_t>(state.range(0));
   const bool history = state.range(1) != 0;
+  const std::uint32_t senders = Senders(v, n);
   std::optional<bank::Bank> bank;
   std::int64_t since_rebuild = kRebuildEvery;
   double cpu_seconds = 0;
   for (auto _ : state) {
     if (since_rebuild >= kRebuildEvery) {
       bank.reset();
-      bank = MakeBank(n, history);
+      bank = MakeBank(v, n, history);
       since_rebuild = 0;
     }
     sim::NodeId from = 0;
     for (std::int64_t k = 0; k < kBatch; ++k) {
       sim::NodeId to = from + 1 == n ? 0 : from + 1;
       if (!bank->Transfer(from, to, 1).ok()) std::abort();
-      from = to;
+      from = to == senders ? 0 : to;
     }
     double cpu_start = ThreadCpuSeconds();
     auto start = std::chrono::steady_clock::now();
@@ -118,11 +124,22 @@ void DeliverArgs(benchmark::internal::Benchmark* b) {
   }
 }
 
-BENCHMARK(BM_TransferDeliver)->Apply(DeliverArgs);
-BENCHMARK(BM_DeliverOnly)
-    ->ArgNames({"n", "history"})
-    ->ArgsProduct({{3, 100}, {0, 1}})
-    ->UseManualTime();
+// Stop-the-world is no algorithm of the branches: its deliveries are
+// Chandy-Lamport's, and it is compared in bench_snapshot.cc.
+constexpr Variant kDeliverVariants[] = {kChandyLamport, kLaiYang, kUnaligned,
+                                        kAlignedDag};
+
+[[maybe_unused]] const bool kRegistered = [] {
+  RegisterPerVariant("BM_TransferDeliver", kDeliverVariants, BM_TransferDeliver,
+                     [](benchmark::internal::Benchmark* b) { b->Apply(DeliverArgs); });
+  RegisterPerVariant("BM_DeliverOnly", kDeliverVariants, BM_DeliverOnly,
+                     [](benchmark::internal::Benchmark* b) {
+                       b->ArgNames({"n", "history"})
+                           ->ArgsProduct({{3, 100}, {0, 1}})
+                           ->UseManualTime();
+                     });
+  return true;
+}();
 
 }  // namespace
 }  // namespace cutline::bench

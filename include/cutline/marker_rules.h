@@ -43,7 +43,10 @@ enum class AgentError : std::uint8_t {
 //    the marker came on until release_inputs;
 //  - release_inputs (aligned barriers): every incoming channel may deliver
 //    again.
-struct Step {
+// Eight bytes, aligned as one word: a host builds a Step in a register and
+// passes it on by reference; at seven bytes g++ stored it byte by byte and
+// read it back whole, a stalled store every marker (docs/performance.md).
+struct alignas(8) Step {
   AgentError error = AgentError::kNone;
   bool record_state = false;
   bool closed_channel = false;
