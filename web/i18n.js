@@ -17,7 +17,7 @@ const en = {
   pageRulesHeading: 'Simplifications on this page',
   pageRules: '<ul><li>There is no clock: every action is one send, one delivery or one read.</li><li>A channel holds at most 2 transfers (markers do not count).</li><li>Deliver Next always delivers the oldest message in flight. Click a channel, or the message at its head, to deliver on that channel instead.</li><li>A new snapshot can start only after the previous one has completed. A second branch that presses Start Snapshot while a snapshot runs, before it has recorded, joins that snapshot as another initiator (Demo 4).</li></ul>',
   leftOutHeading: 'What the page leaves out',
-  leftOut: '<p>Crashes and lost messages (the algorithm assumes neither happens during a snapshot); gathering the recorded parts in one place; numbering snapshots that follow each other; channels that are not FIFO (Lai–Yang and Mattern handle those with extra information on each message); and the ways real systems record channels, such as the aligned and unaligned checkpoints of Apache Flink, whose barriers are markers under another name.</p>',
+  leftOut: '<p>Crashes and lost messages (the algorithm assumes neither happens during a snapshot), gathering the recorded parts in one place, and numbering snapshots that follow each other. The command line\'s <code>cutline cluster</code> runtime, with a real process per branch, gathers the parts into a store, numbers its snapshots, and restores a run after a crash.</p><p>What the first version left out and this page now plays: channels that are not FIFO and Lai–Yang\'s fix with epochs and Mattern\'s counts, Apache Flink\'s aligned and unaligned barriers (markers under another name), and stopping the world for comparison. Choose them under Controls, or play demos 6 to 10.</p>',
 
   controlsHeading: 'Controls',
   presetLabel: 'Preset',
@@ -285,7 +285,7 @@ const ja = {
   pageRulesHeading: 'このページでの単純化',
   pageRules: '<ul><li>時計はありません。操作はどれも1回の送信・配送・読み取りです。</li><li>1本のチャネルに入る送金は最大2件です（マーカーは数えません）。</li><li>「次を配送」は常に移動中で最も古いメッセージを配送します。チャネル（または先頭のメッセージ）をクリックすると、そのチャネルで配送します。</li><li>新しいスナップショットは前のものが完了してから開始できます。スナップショット実行中に、まだ記録していない別の支店が「スナップショット開始」を押すと、その実行に2人目の開始者として加わります（デモ 4）。</li></ul>',
   leftOutHeading: 'このページで扱わないこと',
-  leftOut: '<p>クラッシュやメッセージの消失（アルゴリズムはスナップショット中にそれらが起きないと仮定します）、記録された部分を1か所に集めること、続けて撮るスナップショットの番号付け、FIFO でないチャネル（Lai–Yang や Mattern の方法はメッセージごとに追加情報を持たせます）、そして実システムでのチャネルの記録方法（Apache Flink の整列・非整列チェックポイントなど。そのバリアは別名のマーカーです）。</p>',
+  leftOut: '<p>クラッシュやメッセージの消失（アルゴリズムはスナップショット中にそれらが起きないと仮定します）、記録された部分を1か所に集めること、続けて撮るスナップショットの番号付け。コマンドラインの <code>cutline cluster</code> ランタイムは、支店ごとに実際のプロセスを動かし、部分をストアに集め、スナップショットに番号を付け、クラッシュした実行を復元します。</p><p>最初の版が省き、このページが今は再生できるもの: FIFO でないチャネルと、エポックと Mattern のカウントによる Lai–Yang の解決策、Apache Flink の整列・非整列バリア（別名のマーカー）、そして比較のための「世界を止める」方法。操作パネルで選ぶか、デモ6〜10を再生してください。</p>',
 
   controlsHeading: '操作',
   presetLabel: 'プリセット',

@@ -518,6 +518,26 @@ TEST(SnapshotCutTest, NoMessageCrossesAChandyLamportCut) {
   EXPECT_TRUE(BackwardAcross(*bank, replay, cut).empty());
 }
 
+// Aligned barriers: P4 receives P2's barrier before it records (it waits
+// for P3's). Through the raw cut that barrier crosses backwards; the
+// snapshot's own markers are its edge, so the snapshot's list leaves it out.
+TEST(SnapshotCutTest, AnAligningBranchsBarriersDoNotCrossItsCut) {
+  std::optional<Bank> bank;
+  Config config;
+  config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}, {"P4", 100}};
+  config.links = {{{"P1", "P2"}, {"P1", "P3"}, {"P2", "P4"}, {"P3", "P4"}}};
+  config.algorithm = Algorithm::kAligned;
+  ASSERT_TRUE(Bank::Create(config, &bank).ok());
+  ASSERT_TRUE(bank->StartSnapshot(0, std::nullopt).ok());
+  ASSERT_TRUE(bank->Deliver(0, 1).ok());  // P2 records, barrier to P4
+  ASSERT_TRUE(bank->Deliver(1, 3).ok());  // P4 holds P2->P4 back
+  Replay replay = Replay::Of(*bank);
+  auto raw = BackwardAcross(*bank, replay, SnapshotCut(*bank, replay, 1));
+  ASSERT_EQ(raw.size(), 1u);
+  EXPECT_FALSE(raw[0].is_transfer());
+  EXPECT_TRUE(BackwardAcrossSnapshot(*bank, replay, 1).empty());
+}
+
 // BackwardAcross can fail: through the read points of the counted-twice
 // case, the $30's receipt is inside and its sending outside.
 TEST(SnapshotCutTest, BackwardAcrossFindsTheCountedTwiceReceipt) {

@@ -66,4 +66,16 @@ std::vector<CrossingMessage> BackwardAcross(const Bank& bank,
   return out;
 }
 
+std::vector<CrossingMessage> BackwardAcrossSnapshot(const Bank& bank,
+                                                    const Replay& replay,
+                                                    SnapshotId id) {
+  std::vector<CrossingMessage> out =
+      BackwardAcross(bank, replay, SnapshotCut(bank, replay, id));
+  std::erase_if(out, [id](const CrossingMessage& m) {
+    const auto* marker = std::get_if<Marker>(&m.payload);
+    return marker != nullptr && marker->snapshot == id;
+  });
+  return out;
+}
+
 }  // namespace cutline::bank

@@ -63,4 +63,12 @@ std::vector<CrossingMessage> BackwardAcross(const Bank& bank,
                                             const Replay& replay,
                                             const Cut& cut);
 
+// The messages crossing snapshot `id`'s cut so far, leaving out its own
+// markers: they are the algorithm's messages, not the bank's state, and
+// under aligned barriers a branch receives barriers before it records (it
+// is waiting for the rest), which is no crossing.
+std::vector<CrossingMessage> BackwardAcrossSnapshot(const Bank& bank,
+                                                    const Replay& replay,
+                                                    SnapshotId id);
+
 }  // namespace cutline::bank

@@ -167,8 +167,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     } else if (replay) {
       // A running snapshot: the messages crossing its cut so far.
       json backward = json::array();
-      for (const auto& m : bank::BackwardAcross(
-               bank, *replay, bank::SnapshotCut(bank, *replay, s.id))) {
+      for (const auto& m : bank::BackwardAcrossSnapshot(bank, *replay, s.id)) {
         backward.push_back(MessageJson(bank, m));
       }
       snapshot["backward"] = backward;
