@@ -105,8 +105,9 @@ function addArrowDefs(root) {
   const defs = svg('defs', {}, root);
   for (const cls of Object.values(STATE_CLASS)) {
     const m = svg('marker', {
+      // In the drawing's units, not the line's width: a thick "closed" line keeps a normal head.
       id: `nw-arrow-${cls}`, viewBox: '0 0 10 10', refX: 9, refY: 5,
-      markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse', markerUnits: 'strokeWidth',
+      markerWidth: 16, markerHeight: 16, orient: 'auto-start-reverse', markerUnits: 'userSpaceOnUse',
     }, defs);
     svg('path', { d: 'M0,1 L10,5 L0,9 Z', class: `arrow-head ch-${cls}` }, m);
   }
@@ -221,7 +222,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
     }
     svg('title', {}, mg, title);
     svg('rect', { x: cx - msgW / 2, y: cy - MSG_H / 2, width: msgW, height: MSG_H, rx: 5 }, mg);
-    svg('text', { x: cx, y: cy + m.msgFont * 0.35, 'text-anchor': 'middle', style: `font-size:${m.msgFont}px` }, mg, labels[k]);
+    svg('text', { x: cx, y: cy + m.msgFont * 0.35, 'text-anchor': 'middle', 'font-size': m.msgFont }, mg, labels[k]);
     // Not drawn (SVG draws only <text>), but it keeps the labels apart in the channel's text
     // ("$10 barrier", not "$10barrier"), which must read as part of its name (WCAG 2.5.3).
     g.append(' ');
@@ -230,7 +231,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
     const back = along / 2 + 12 + shown * spacing;
     svg('text', {
       x: end.x - dx * back + rx * side, y: end.y - dy * back + ry * side + m.moreFont * 0.35,
-      'text-anchor': 'middle', class: 'nmsg-more', style: `font-size:${m.moreFont}px`,
+      'text-anchor': 'middle', class: 'nmsg-more', 'font-size': m.moreFont,
     }, g, t('more', { n: ch.queue.length - shown }));
   }
 
@@ -242,8 +243,8 @@ function drawBranch(root, br, p, box, recorded, centre, m) {
     class: `branch${recorded !== undefined ? ' recorded' : ''}`, 'data-name': br.name,
   }, root);
   svg('rect', { x: p.x - box.w / 2, y: p.y - box.h / 2, width: box.w, height: box.h, rx: 8, class: 'branch-box' }, g);
-  svg('text', { x: p.x, y: p.y - box.h * 0.08, 'text-anchor': 'middle', class: 'branch-name', style: `font-size:${m.nameFont}px` }, g, br.name);
-  svg('text', { x: p.x, y: p.y + box.h * 0.36, 'text-anchor': 'middle', class: 'branch-balance', style: `font-size:${m.balFont}px` }, g, money(br.balance));
+  svg('text', { x: p.x, y: p.y - box.h * 0.08, 'text-anchor': 'middle', class: 'branch-name', 'font-size': m.nameFont }, g, br.name);
+  svg('text', { x: p.x, y: p.y + box.h * 0.36, 'text-anchor': 'middle', class: 'branch-balance', 'font-size': m.balFont }, g, money(br.balance));
   if (recorded !== undefined) {
     const label = t('recordedTag', { v: money(recorded) });
     const w = m.tagFont * 1.4 + label.length * m.tagFont * 0.58;
@@ -252,7 +253,7 @@ function drawBranch(root, br, p, box, recorded, centre, m) {
     const ty = above ? p.y - box.h / 2 - h * 0.8 : p.y + box.h / 2 + h * 0.8;
     const tg = svg('g', { class: 'rec-tag' }, g);
     svg('rect', { x: p.x - w / 2, y: ty - h / 2, width: w, height: h, rx: h / 2 }, tg);
-    svg('text', { x: p.x, y: ty + m.tagFont * 0.35, 'text-anchor': 'middle', style: `font-size:${m.tagFont}px` }, tg, label);
+    svg('text', { x: p.x, y: ty + m.tagFont * 0.35, 'text-anchor': 'middle', 'font-size': m.tagFont }, tg, label);
   }
 }
 

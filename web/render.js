@@ -125,7 +125,13 @@ export function renderDemoUi() {
   $('demo-end').hidden = !d;
   $('demo-play').setAttribute('aria-disabled', String(!canStep && !app.timer));
   $('demo-play').textContent = app.timer ? t('pause') : t('play');
-  $('demo-progress').textContent = d ? t('demoProgress', { title: d.title, k: app.demo.pos, n: d.steps.length }) : '';
+  // The demo's title, then where it stands; a phone shows only the latter (style.css).
+  const progress = $('demo-progress');
+  progress.textContent = '';
+  if (d) {
+    html('span', { class: 'progress-title' }, progress, t('demoProgress', { title: d.title }));
+    progress.append(t('demoProgressStep', { k: app.demo.pos, n: d.steps.length }));
+  }
   $('demo-caption').textContent = app.caption || (d ? '' : t('demoIdle'));
 }
 
