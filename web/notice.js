@@ -9,8 +9,8 @@ export function notify(text, kind = 'info') {
   const el = $('notice');
   el.textContent = text;
   el.className = `notice ${kind}`;
-  $('notice-box').hidden = !text;
-  $('notice-box').className = `notice-box ${kind}`;
+  // The box stays in the page when empty (so the live region is there before it speaks).
+  $('notice-box').className = `notice-box ${text ? kind : 'empty'}`;
 }
 
 export function clearNotice() {
