@@ -30,17 +30,18 @@ export function captionFor(state) {
 }
 
 // Called before every redraw (run.js): where the run stands in the demo. In the script, `pos` is
-// the number of its steps applied. Off the script (a free action, a changed setting), `pos` is the
-// last step the run still shares with the script: Previous step and Undo go back there.
+// the number of its steps applied. Off the script (a free action, a changed setting: another
+// network line), `pos` is the last step the run still shares with the script, and Previous step
+// and Undo go back there.
 export function syncDemo() {
   const st = app.demo;
   if (!st) return;
   const want = script(st);
   const have = app.commands;
-  let k = 0;
+  let k = 1;
   while (k < have.length && k < want.length && have[k] === want[k]) k += 1;
-  st.off = k < have.length || k === 0;
-  st.pos = Math.max(0, k - 1);
+  st.off = k < have.length || have[0] !== want[0];
+  st.pos = k - 1;
   app.caption = captionFor(st);
 }
 

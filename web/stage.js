@@ -13,17 +13,29 @@ function usableBottom() {
   return fixed ? bar.getBoundingClientRect().top : window.innerHeight;
 }
 
+// The snapshot's headline: which snapshot, its total and the verdict's line; the list of what
+// a wrong snapshot counted twice or lost, under that line, may run on below.
+export function headlineBox() {
+  const parts = [...document.querySelectorAll('#cl-headline > :not(.cl-verdict), #cl-headline > .cl-verdict > p')];
+  const rects = parts.map((el) => el.getBoundingClientRect());
+  return { top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom)) };
+}
+
 // Scrolls the page, only when needed (or always, when `force`: a demo was just chosen), so that
 // the Network panel's top, its drawing and invariant line, and the snapshot headline are between
 // the top of the screen and the step bar. The space-time diagram joins them where it fits.
 export function showStage(force = false) {
   if (!app.demo) return;
   const bottom = usableBottom();
-  const rects = ['network', 'invariant', 'cl-headline'].map((id) => $(id)).filter(Boolean).map((el) => el.getBoundingClientRect());
-  let top = Math.min(...rects.map((r) => r.top));
-  let end = Math.max(...rects.map((r) => r.bottom));
-  const st = $('st-scroll').getBoundingClientRect();
-  if (Math.max(end, st.bottom) - Math.min(top, st.top) <= bottom - 2 * MARGIN) {
+  const room = bottom - 2 * MARGIN;
+  const box = (id) => $(id).getBoundingClientRect();
+  // From the panel's heading if there is room, else from the drawing itself.
+  let top = box('network').top;
+  const head = headlineBox();
+  let end = Math.max(box('invariant').bottom, head.bottom);
+  if (end - top > room) top = Math.min(box('network-svg').top, head.top);
+  const st = box('st-scroll');
+  if (Math.max(end, st.bottom) - Math.min(top, st.top) <= room) {
     top = Math.min(top, st.top);
     end = Math.max(end, st.bottom);
   }
