@@ -191,10 +191,10 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
   if (held) {
     // On the side away from the messages (a dataflow has no channel back on that side). Beside
     // the button, not in it: its name already says "held back".
-    const mx = (start.x + end.x) / 2 - rx * 14;
-    const my = (start.y + end.y) / 2 - ry * 14 + 4;
+    const mx = (start.x + end.x) / 2 - rx * m.tagFont * 1.2;
+    const my = (start.y + end.y) / 2 - ry * m.tagFont * 1.2 + m.tagFont * 0.35;
     svg('text', {
-      x: mx, y: my, 'text-anchor': 'middle', class: 'ch-held-label', 'aria-hidden': 'true',
+      x: mx, y: my, 'text-anchor': 'middle', class: 'ch-held-label', 'aria-hidden': 'true', 'font-size': m.tagFont,
       'data-from': ch.from, 'data-to': ch.to,
     }, root, t('heldBack'));
   }
