@@ -179,3 +179,32 @@ test('keys: Right, PageDown, Space forward; Left, PageUp back; Home restarts; no
   await settle(page);
   await expect(page.locator('#log-list > li')).toHaveCount(1);
 });
+
+// The README's pictures: what a student sees mid-demo at 1366x768, and what a lecture hall sees in
+// presentation mode at 1920x1080. Written when missing, or when UPDATE_SCREENSHOT=1, so that a
+// test run does not change committed files; the stage is checked in both before the picture.
+test('README screenshots: Demo 3 mid-step at 1366x768, and in presentation mode', async ({ page }) => {
+  const fs = require('fs');
+  const path = require('path');
+  const docs = path.join(__dirname, '..', '..', 'docs');
+  for (const [size, url, file] of [
+    [{ width: 1366, height: 768 }, '/', 'screenshot-stage.png'],
+    [{ width: 1920, height: 1080 }, '/?present=1', 'screenshot-present.png'],
+  ]) {
+    await page.setViewportSize(size);
+    await page.goto(url);
+    await settle(page);
+    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(11);
+    await page.locator('.demo-button[data-demo="3"]').click();
+    await settle(page);
+    for (let k = 0; k < 5; k++) {
+      await page.keyboard.press('ArrowRight');
+      await settle(page);
+    }
+    await expect(page.locator('#demo-progress')).toContainText('step 5 of');
+    const problems = await stageProblems(page, false);
+    expect(problems, file).toEqual([]);
+    const out = path.join(docs, file);
+    if (process.env.UPDATE_SCREENSHOT === '1' || !fs.existsSync(out)) await page.screenshot({ path: out });
+  }
+});
