@@ -43,6 +43,9 @@ expect_package_in() {
     fail "$build found the package at '$found', not in $where"
 }
 
+# Plain is built as a user would; the sanitized builds are Debug builds, so
+# that the library's own asserts (its REQUIRES) are checked too.
+declare -A build_type=([plain]=RelWithDebInfo [asan]=Debug [tsan]=Debug)
 declare -A flags=(
   [plain]=""
   [asan]="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -91,7 +94,7 @@ build_library() {
   local build=$tmp/lib-$flavour
   mkdir -p "$tmp/nothing"
   quiet cmake -S "$root" -B "$build" "${generator[@]}" --no-warn-unused-cli \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUTLINE_LIBRARY_ONLY=ON \
+    -DCMAKE_BUILD_TYPE="${build_type[$flavour]}" -DCUTLINE_LIBRARY_ONLY=ON \
     -DCUTLINE_WERROR=ON "-DCMAKE_CXX_FLAGS=${flags[$flavour]}" \
     -DCMAKE_FIND_ROOT_PATH="$tmp/nothing" \
     -DCMAKE_FIND_ROOT_PATH_MODE_PACKAGE=ONLY \
@@ -124,14 +127,15 @@ check_install() {
 run_examples() {
   local flavour=$1
   local build=$tmp/examples-$flavour
-  local run=()
+  local run=() began=$SECONDS
   [[ "$flavour" == tsan ]] && run=("${tsan_run[@]}")
   quiet cmake -S "$root/examples" -B "$build" "${generator[@]}" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_PREFIX_PATH="$tmp/prefix-$flavour" \
+    -DCMAKE_BUILD_TYPE="${build_type[$flavour]}" \
+    -DCMAKE_PREFIX_PATH="$tmp/prefix-$flavour" \
     "-DCMAKE_CXX_FLAGS=-Werror ${flags[$flavour]}"
   expect_package_in "$build" "$tmp/prefix-$flavour/"
   quiet cmake --build "$build"
-  echo "test-install: examples, $flavour"
+  echo "test-install: examples built against the $flavour install in $((SECONDS - began)) s"
   "${run[@]}" ctest --test-dir "$build" --output-on-failure --no-tests=error ||
     fail "an example failed ($flavour)"
 }
