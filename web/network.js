@@ -28,13 +28,19 @@ function metrics(scale, present) {
     tagFont: font(12),
     moreFont: font(12),
     msgH: Math.max(22, msgFont * 1.75, TARGET_PX / scale),
-    charW: msgFont * 0.6,
     hit,
     lane: Math.max(9, hit / 2 + 2),
   };
 }
 
 export const STATE_CLASS = { 'not recorded': 'not', recording: 'rec', closed: 'closed', 'held back': 'held' };
+
+// About how wide a label is drawn at `font`: Japanese characters take a full em, others ~0.6.
+function textWidth(label, font) {
+  let w = 0;
+  for (const ch of label) w += /[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? font : font * 0.6;
+  return w;
+}
 
 // Each branch's depth (longest path from a source) when the channels have no cycle, else null.
 function depths(names, channels) {
@@ -150,7 +156,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
   // The waiting messages as drawn, oldest first (see the layout below: those that do not fit
   // are a "+N"): a channel button's name must contain all the text it shows (WCAG 2.5.3).
   const labels = ch.queue.map((q) => messageLabel(q, run.algorithm));
-  const msgW = Math.max(46, MSG_H, ...labels.map((l) => m.msgFont + l.length * m.charW));
+  const msgW = Math.max(46, MSG_H, ...labels.map((l) => m.msgFont + textWidth(l, m.msgFont)));
   const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
   const spacing = along + 6;
   const fits = Math.max(1, Math.floor((lineLen - 14) / spacing));
@@ -247,7 +253,7 @@ function drawBranch(root, br, p, box, recorded, centre, m) {
   svg('text', { x: p.x, y: p.y + box.h * 0.36, 'text-anchor': 'middle', class: 'branch-balance', 'font-size': m.balFont }, g, money(br.balance));
   if (recorded !== undefined) {
     const label = t('recordedTag', { v: money(recorded) });
-    const w = m.tagFont * 1.4 + label.length * m.tagFont * 0.58;
+    const w = m.tagFont * 1.4 + textWidth(label, m.tagFont);
     const h = m.tagFont * 1.8;
     const above = p.y <= centre.y;
     const ty = above ? p.y - box.h / 2 - h * 0.8 : p.y + box.h / 2 + h * 0.8;
