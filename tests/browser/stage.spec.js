@@ -1,13 +1,16 @@
 // The stage (issue 13, points 1-3): while a demo runs, the network, the step bar (Previous, Next,
 // Play, progress, caption) and the snapshot panel's headline are on screen together, and nothing
 // covers them, after every step of every demo, at the four sizes of a laptop, a wide screen and a
-// phone (the space-time diagram too at 1920x1080); Previous step and Undo lead back into a demo;
+// phone (the space-time diagram too at 1920x1080, also in presentation mode); Previous step and Undo lead back into a demo;
 // the keys of a keyboard or a presenter remote step the demo, never while typing in a field.
 const { test, expect, settle, openPage, demos, send } = require('./fixtures');
 
 const SIZES = [
   { width: 1366, height: 768 }, { width: 1280, height: 800 }, { width: 1920, height: 1080 }, { width: 390, height: 844 },
+  // A projector in presentation mode: lecture-hall type, and still the diagram on the stage.
+  { width: 1920, height: 1080, present: true },
 ];
+const sizeName = (s) => `${s.width}x${s.height}${s.present ? ' in presentation mode' : ''}`;
 const STEP_CONTROLS = ['demo-prev', 'demo-next', 'demo-play', 'demo-progress', 'demo-caption'];
 
 // Every box on screen, the drawing and the headline above the step bar and not covered by
@@ -51,14 +54,15 @@ async function stageProblems(page, withDiagram) {
 
 async function expectStage(page, size, what) {
   const problems = await stageProblems(page, size.width === 1920);
-  expect(problems, `the stage at ${size.width}x${size.height}, ${what}`).toEqual([]);
+  expect(problems, `the stage at ${sizeName(size)}, ${what}`).toEqual([]);
 }
 
 for (const size of SIZES) {
-  test(`the stage at ${size.width}x${size.height}: network, step bar and snapshot headline in view after every step of every demo`, async ({ page, request }) => {
+  test(`the stage at ${sizeName(size)}: network, step bar and snapshot headline in view after every step of every demo`, async ({ page, request }) => {
     test.setTimeout(240_000);
-    await page.setViewportSize(size);
-    await openPage(page);
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await openPage(page, size.present ? '?present=1' : '');
+    if (size.present) await expect(page.locator('body')).toHaveClass(/present/);
     const list = await demos(request);
     expect(list.length).toBe(11);
     const next = page.locator('#demo-next');
@@ -202,7 +206,8 @@ test('README screenshots: Demo 3 mid-step at 1366x768, and in presentation mode'
       await settle(page);
     }
     await expect(page.locator('#demo-progress')).toContainText('step 5 of');
-    const problems = await stageProblems(page, false);
+    // In presentation mode the space-time diagram is on the stage too (style.css, body.present.demo-on).
+    const problems = await stageProblems(page, url.includes('present'));
     expect(problems, file).toEqual([]);
     const out = path.join(docs, file);
     if (process.env.UPDATE_SCREENSHOT === '1' || !fs.existsSync(out)) await page.screenshot({ path: out });
