@@ -61,6 +61,7 @@ const en = {
   prevStep: 'Previous step',
   endDemo: 'End the demo',
   endDemoMark: '✕',
+  keysShort: 'Keys: <kbd>→</kbd> <kbd>Page Down</kbd> <kbd>Space</kbd> next, <kbd>←</kbd> <kbd>Page Up</kbd> back, <kbd>Home</kbd> start',
   keysHint: 'Keys while a demo runs: <kbd>→</kbd>, <kbd>Page Down</kbd> or <kbd>Space</kbd> next step; <kbd>←</kbd> or <kbd>Page Up</kbd> previous step; <kbd>Home</kbd> back to the start. A presenter remote works too.',
   demosLoading: 'Loading the demos…',
 
@@ -343,6 +344,7 @@ const ja = {
   prevStep: '前の手順',
   endDemo: 'デモを終える',
   endDemoMark: '✕',
+  keysShort: 'キー：<kbd>→</kbd> <kbd>Page Down</kbd> <kbd>スペース</kbd> 次へ、<kbd>←</kbd> <kbd>Page Up</kbd> 戻る、<kbd>Home</kbd> 最初へ',
   keysHint: 'デモ中のキー：<kbd>→</kbd>・<kbd>Page Down</kbd>・<kbd>スペース</kbd>で次の手順、<kbd>←</kbd>・<kbd>Page Up</kbd>で前の手順、<kbd>Home</kbd>で最初から。プレゼンター用リモコンでも操作できます。',
   demosLoading: 'デモを読み込み中…',
 

@@ -5,12 +5,31 @@ import { t } from './i18n.js';
 import { Refusal } from './api.js';
 import { byId as $ } from './svg.js';
 
+// The control the visitor pressed or typed in (focus follows a click on a button), if any.
+function pressedControl() {
+  const el = document.activeElement;
+  if (!el || el === document.body || $('notice-box').contains(el)) return null;
+  return el.getBoundingClientRect();
+}
+
+const overlaps = (a, b) => a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right;
+
+// At the bottom of the screen, unless it would cover the control it speaks of (a short screen,
+// 150 % zoom: the Send button just above the step bar); then at the top of the screen.
+function placeNotice() {
+  const box = $('notice-box');
+  box.classList.remove('at-top');
+  const ctl = pressedControl();
+  if (ctl && overlaps(box.getBoundingClientRect(), ctl)) box.classList.add('at-top');
+}
+
 export function notify(text, kind = 'info') {
   const el = $('notice');
   el.textContent = text;
   el.className = `notice ${kind}`;
   // The box stays in the page when empty (so the live region is there before it speaks).
   $('notice-box').className = `notice-box ${text ? kind : 'empty'}`;
+  if (text) placeNotice();
 }
 
 export function clearNotice() {

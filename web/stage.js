@@ -40,7 +40,21 @@ export function showStage(force = false) {
     end = Math.max(end, st.bottom);
   }
   if (!force && top >= 0 && end <= bottom) return;
-  window.scrollBy({ top: top - MARGIN, behavior: 'instant' });
+  let delta = top - MARGIN;
+  // The control just pressed (it has the focus) is never left under the bar: on a short screen
+  // (150 % zoom) scrolling up to the network would slide Deliver Next or Send behind it. Scrolled
+  // off the top is allowed: the stage comes first, and the focus is not hidden by the page's own bar.
+  const ctl = focusedOutsideBar();
+  if (ctl && !force) delta = Math.max(delta, Math.min(ctl.bottom - bottom + MARGIN, ctl.top - MARGIN));
+  if (Math.abs(delta) >= 1) window.scrollBy({ top: delta, behavior: 'instant' });
+}
+
+// The box of the focused control when it is in the page's flow (not in the step bar itself).
+function focusedOutsideBar() {
+  const el = document.activeElement;
+  if (!el || el === document.body || $('demo-stepbar').contains(el)) return null;
+  const r = el.getBoundingClientRect();
+  return r.height > 0 ? r : null;
 }
 
 // A field that takes typing, or a control that handles these keys itself (a select's arrows, a

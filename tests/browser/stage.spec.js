@@ -15,8 +15,8 @@ const STEP_CONTROLS = ['demo-prev', 'demo-next', 'demo-play', 'demo-progress', '
 
 // Every box on screen, the drawing and the headline above the step bar and not covered by
 // anything (the element on top at their corners is inside them). Returns the problems found.
-async function stageProblems(page, withDiagram) {
-  return page.evaluate(({ controls, withDiagram: wd }) => {
+async function stageProblems(page, withDiagram, withHeadline = true) {
+  return page.evaluate(({ controls, withDiagram: wd, withHeadline: wh }) => {
     const problems = [];
     const H = window.innerHeight;
     const W = document.documentElement.clientWidth;
@@ -39,7 +39,8 @@ async function stageProblems(page, withDiagram) {
       return r;
     };
     for (const id of controls) onScreen(id, H);
-    const stage = ['network-svg', 'invariant', 'cl-headline'];
+    const stage = ['network-svg', 'invariant'];
+    if (wh) stage.push('cl-headline');
     if (wd) stage.push('st-scroll');
     for (const id of stage) {
       const el = document.getElementById(id);
@@ -49,7 +50,7 @@ async function stageProblems(page, withDiagram) {
       if (covered.length) problems.push(`${id} is covered at ${covered.length} corners`);
     }
     return problems;
-  }, { controls: STEP_CONTROLS, withDiagram });
+  }, { controls: STEP_CONTROLS, withDiagram, withHeadline });
 }
 
 async function expectStage(page, size, what) {
@@ -212,4 +213,115 @@ test('README screenshots: Demo 3 mid-step at 1366x768, and in presentation mode'
     const out = path.join(docs, file);
     if (process.env.UPDATE_SCREENSHOT === '1' || !fs.existsSync(out)) await page.screenshot({ path: out });
   }
+});
+
+// A 1280x720 screen at 150 % zoom: 853x480 CSS px at 1.5 device pixels per px. The stage cannot
+// fit (docs/page.md), but the bar takes one row, the network drawing and the step controls stay
+// in view after every step, the control just pressed is never left under the bar, and a refusal
+// never covers the control it refuses.
+test('150 % zoom (853x480 at 1.5): a one-row bar, the pressed control never under it, a refusal beside its control', async ({ browser, baseURL, watch, request }) => {
+  test.setTimeout(240_000);
+  const ctx = await browser.newContext({ baseURL, viewport: { width: 853, height: 480 }, deviceScaleFactor: 1.5 });
+  const page = watch(await ctx.newPage());
+  await openPage(page);
+  const box = (sel) => page.locator(sel).evaluate((el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });
+  // Scrolls the page so that `sel` ends just above the step bar (where a visitor who scrolled
+  // down to it would find it), then presses it.
+  const pressJustAboveBar = async (sel) => {
+    await page.evaluate((q) => {
+      const r = document.querySelector(q).getBoundingClientRect();
+      const bar = document.getElementById('demo-stepbar').getBoundingClientRect();
+      window.scrollBy({ top: r.bottom - (bar.top - 4), behavior: 'instant' });
+    }, sel);
+    await page.locator(sel).click();
+    await settle(page);
+  };
+  const uncovered = (sel) => page.locator(sel).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return !!top && el.contains(top);
+  });
+
+  for (const d of await demos(request)) {
+    await page.locator(`.demo-button[data-demo="${d.id}"]`).click();
+    await settle(page);
+    const bar = await box('#demo-stepbar');
+    expect(bar.bottom - bar.top, `demo ${d.id}: the bar is one row of buttons beside the caption`).toBeLessThanOrEqual(480 * 0.22);
+    for (let k = 0; k < d.steps.length; k++) {
+      await page.keyboard.press('PageDown');
+      await settle(page);
+      expect(await stageProblems(page, false, false), `demo ${d.id} after step ${k + 1} at 150 %`).toEqual([]);
+    }
+  }
+
+  // Demo 1, one step. Read Balance of P2, pressed just above the bar (the visitor scrolled down
+  // to it), leaves the script; the page scrolls back towards the network, but not so far that the
+  // button just pressed slides under the bar.
+  await page.locator('.demo-button[data-demo="1"]').click();
+  await settle(page);
+  await page.keyboard.press('PageDown');
+  await settle(page);
+  const read = '[data-focus-key="read-P2"]';
+  await pressJustAboveBar(read);
+  await expect(page.locator('#demo-caption')).toContainText('You left the demo');
+  await expect(page.locator(read)).toBeFocused();
+  const pressed = await box(read);
+  const bar = await box('#demo-stepbar');
+  expect(pressed.bottom, 'Read Balance is above the step bar').toBeLessThanOrEqual(bar.top);
+  expect(pressed.top, 'Read Balance is on screen').toBeGreaterThanOrEqual(0);
+  expect(await uncovered(read), 'nothing covers Read Balance').toBe(true);
+
+  // Send $500, pressed just above the bar: the refusal is in view and does not cover Send.
+  await page.getByLabel('Amount ($)', { exact: true }).fill('500');
+  await pressJustAboveBar('#tr-send');
+  await expect(page.getByRole('status')).toContainText('Refused');
+  const sendBox = await box('#tr-send');
+  const noticeBox = await box('#notice-box');
+  const overlap = sendBox.top < noticeBox.bottom && noticeBox.top < sendBox.bottom && sendBox.left < noticeBox.right && noticeBox.left < sendBox.right;
+  expect(overlap, `the refusal ${JSON.stringify(noticeBox)} covers Send ${JSON.stringify(sendBox)}`).toBe(false);
+  expect(noticeBox.top).toBeGreaterThanOrEqual(0);
+  expect(noticeBox.bottom).toBeLessThanOrEqual(480);
+  expect(await uncovered('#tr-send'), 'nothing covers Send').toBe(true);
+  expect(await uncovered('#notice'), 'nothing covers the refusal').toBe(true);
+  // The next good action clears it, and a later refusal starts at the bottom again.
+  await page.getByLabel('Amount ($)', { exact: true }).fill('5');
+  await page.locator('#tr-send').click();
+  await settle(page);
+  await expect(page.getByRole('status')).toHaveText('');
+  await ctx.close();
+});
+
+// The keys where a teacher looks: beside the step buttons while a demo runs, on a laptop and on a
+// projector, in both languages; a phone has them under the demo list only (no room in its bar).
+test('the keys are listed in the step bar while a demo runs (laptop, projector, both languages)', async ({ page }) => {
+  for (const [size, url, words] of [
+    [{ width: 1366, height: 768 }, '/', ['Page Down', 'Page Up', 'Home']],
+    [{ width: 1920, height: 1080 }, '/?present=1', ['Page Down', 'Page Up', 'Home']],
+    [{ width: 1366, height: 768 }, '/#lang=ja', ['Page Down', 'スペース', '戻る']],
+  ]) {
+    await page.setViewportSize(size);
+    await page.goto(url);
+    await settle(page);
+    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(11);
+    const keys = page.locator('#stepbar-keys');
+    await expect(keys).toBeHidden();
+    await page.locator('.demo-button[data-demo="2"]').click();
+    await settle(page);
+    await expect(keys).toBeVisible();
+    for (const w of words) await expect(keys).toContainText(w);
+    // Inside the bar, on one row with the buttons, so the bar does not grow for it.
+    const [k, next] = [await keys.boundingBox(), await page.locator('#demo-next').boundingBox()];
+    expect(Math.abs((k.y + k.height / 2) - (next.y + next.height / 2)), `${url}: beside Next step`).toBeLessThan(next.height / 2);
+    expect(await stageProblems(page, size.width === 1920), url).toEqual([]);
+    await page.getByRole('button', { name: /^(End the demo|デモを終える)$/ }).click();
+    await settle(page);
+    await expect(keys).toBeHidden();
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await settle(page);
+  await page.locator('.demo-button[data-demo="2"]').click();
+  await settle(page);
+  await expect(page.locator('#stepbar-keys')).toBeHidden();
+  await expect(page.locator('#keys-hint')).toContainText('Page Down');
 });
