@@ -41,11 +41,23 @@ export function showStage(force = false) {
   }
   if (!force && top >= 0 && end <= bottom) return;
   let delta = top - MARGIN;
-  // The control just pressed (it has the focus) is never left under the bar: on a short screen
-  // (150 % zoom) scrolling up to the network would slide Deliver Next or Send behind it. Scrolled
-  // off the top is allowed: the stage comes first, and the focus is not hidden by the page's own bar.
-  const ctl = focusedOutsideBar();
-  if (ctl && !force) delta = Math.max(delta, Math.min(ctl.bottom - bottom + MARGIN, ctl.top - MARGIN));
+  // The control just pressed (it has the focus) is never left under the bar. Where the stage
+  // cannot fit one screen anyway (150 % zoom) it stays in view: scrolling up to the network would
+  // slide Read Balance or Send behind the bar or off the screen. Where the stage fits, the stage
+  // wins and the control may leave the screen (presentation mode: the controls are under the
+  // stage), but not stop half under the bar.
+  const ctl = force ? null : focusedOutsideBar();
+  if (ctl) {
+    const H = window.innerHeight;
+    const above = ctl.bottom - bottom + MARGIN; // the least scroll that keeps it above the bar
+    const onTop = ctl.top - MARGIN; // the most scroll that keeps it on screen
+    const fits = (d) => top - d >= 0 && end - d <= bottom;
+    if (end - top > room) delta = Math.min(Math.max(delta, above), Math.max(onTop, above));
+    else if (ctl.bottom - delta > bottom && ctl.top - delta < H) {
+      const below = ctl.top - H; // just below the screen
+      delta = fits(below) && !fits(above) ? below : Math.max(delta, above);
+    }
+  }
   if (Math.abs(delta) >= 1) window.scrollBy({ top: delta, behavior: 'instant' });
 }
 
