@@ -602,7 +602,7 @@ TEST(ServeTest, PortInUseIsAnErrorNotAHang) {
 // real binary
 
 using cutline::store::Amount;
-using cutline::store::ChannelRecord;
+using cutline::store::StoredChannel;
 using cutline::store::SnapshotRecord;
 using cutline::store::Store;
 

@@ -13,5 +13,9 @@ using scenario::Json;
 Json ListJson(const Store& store);
 // One snapshot in the shape of a snapshot object of `cutline run --json`.
 Json SnapshotJson(const Store& store, const SnapshotRecord& s);
+// Every run's summary (summary.h) at `now_us`, by run id (docs/store.md).
+Json SummariesJson(const Store& store, std::int64_t now_us);
+// A complete snapshot's critical path (summary.h), or null.
+Json CriticalPathJson(const SnapshotRecord& s);
 
 }  // namespace cutline::store

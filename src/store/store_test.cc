@@ -48,7 +48,7 @@ SnapshotRecord MakeSnapshot(std::int64_t run, std::uint64_t id, std::uint32_t n,
   for (std::uint32_t from = 0; from < n; ++from) {
     for (std::uint32_t to = 0; to < n; ++to) {
       if (from == to) continue;
-      ChannelRecord ch{from, to, {}};
+      StoredChannel ch{from, to, {}};
       int count = static_cast<int>(rng() % static_cast<unsigned>(max_transfers + 1));
       for (int i = 0; i < count; ++i) {
         Amount a = 1 + static_cast<Amount>(rng() % 5);
@@ -167,7 +167,7 @@ TEST_F(StoreTest, WhatIsWrittenReadsBackAfterReopening) {
   std::string error;
   std::optional<Store> store = Store::OpenReadOnly(path, &error);
   ASSERT_TRUE(store) << error;
-  std::vector<RunRecord> runs = store->Runs();
+  std::vector<StoredRun> runs = store->Runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].id, 1);
   EXPECT_EQ(runs[0].ranks, 3u);
@@ -188,10 +188,10 @@ TEST_F(StoreTest, WhatIsWrittenReadsBackAfterReopening) {
   // Every ordered pair, by sender then receiver, whatever order they came in.
   ASSERT_EQ(s->channels.size(), 6u);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  for (const ChannelRecord& c : s->channels) pairs.push_back({c.from, c.to});
+  for (const StoredChannel& c : s->channels) pairs.push_back({c.from, c.to});
   EXPECT_EQ(pairs, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{
                        {0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
-  for (const ChannelRecord& c : s->channels) {
+  for (const StoredChannel& c : s->channels) {
     bool first = c.from == written.channels[0].from && c.to == written.channels[0].to;
     std::vector<Amount> expected;
     if (first) expected = {40, 2, 7};
@@ -474,8 +474,8 @@ TEST_F(StoreTest, AReaderSeesWhatACrashedWriterCommittedAndChangesNothing) {
 // Every complete snapshot in the file is whole and adds up to its run's
 // total; returns how many there are.
 int ExpectEveryCompleteSnapshotWhole(const Store& store) {
-  std::map<std::int64_t, RunRecord> runs;
-  for (const RunRecord& r : store.Runs()) runs[r.id] = r;
+  std::map<std::int64_t, StoredRun> runs;
+  for (const StoredRun& r : store.Runs()) runs[r.id] = r;
   int complete = 0;
   for (const SnapshotRecord& listed : store.Snapshots()) {
     if (listed.status != "complete") {
@@ -484,14 +484,14 @@ int ExpectEveryCompleteSnapshotWhole(const Store& store) {
     }
     ++complete;
     std::optional<SnapshotRecord> s = store.Find(listed.id);
-    const RunRecord& run = runs.at(s->run);
+    const StoredRun& run = runs.at(s->run);
     const std::uint32_t n = run.ranks;
     EXPECT_EQ(s->balances.size(), n) << "snapshot " << s->id;
     EXPECT_EQ(s->channels.size(), std::size_t{n} * (n - 1)) << "snapshot " << s->id;
     std::set<std::pair<std::uint32_t, std::uint32_t>> pairs;
     Amount sum = 0;
     for (Amount b : s->balances) sum += b;
-    for (const ChannelRecord& c : s->channels) {
+    for (const StoredChannel& c : s->channels) {
       pairs.insert({c.from, c.to});
       for (Amount a : c.transfers) sum += a;
     }
