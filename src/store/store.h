@@ -31,7 +31,7 @@ struct StoredChannel {
   // When the sender's marker reached the receiver (microseconds since the
   // epoch, the receiver's clock): the channel closed. Unknown in a file of
   // schema 1.
-  std::optional<std::int64_t> marker_us;
+  std::optional<std::int64_t> marker_us = std::nullopt;
 };
 
 struct SnapshotRecord {
