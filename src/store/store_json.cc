@@ -84,13 +84,15 @@ Json ListJson(const Store& store) {
   return out;
 }
 
-Json SummariesJson(const Store& store, std::int64_t now_us) {
-  std::vector<SnapshotRecord> snapshots = store.Snapshots();
+Json SummariesJson(const std::vector<StoredRun>& runs,
+                   const std::vector<SnapshotRecord>& snapshots, std::int64_t now_us) {
   Json out = Json::array();
-  for (const StoredRun& r : store.Runs()) {
+  for (const StoredRun& r : runs) {
     RunSummary s = Summarize(r, snapshots, now_us);
     out.push_back({{"run", s.run},
                    {"state", s.state},
+                   {"ended_us", Nullable(r.ended_us)},
+                   {"updated_us", Nullable(r.updated_us)},
                    {"duration_us", Nullable(s.duration_us)},
                    {"transfers", Nullable(s.transfers)},
                    {"transfers_per_s", Nullable(s.transfers_per_s)},
