@@ -193,11 +193,13 @@ function renderDetail(cell) {
   renderSnapshot(panel, { branches, channels: snap.channels, total: run ? run.total : snap.total, snapshots: [snap] }, snap, null);
 }
 
-function focusDetail() {
+// Focus moves into the open snapshot, and its row comes to the top of the
+// screen with the snapshot right below it.
+function focusDetail(scroll = true) {
   const detail = document.getElementById('store-detail');
   if (!detail) return;
   detail.focus({ preventScroll: true });
-  detail.scrollIntoView({ block: 'nearest' });
+  if (scroll) detail.closest('tr').previousElementSibling.scrollIntoView({ block: 'start' });
 }
 
 async function choose(id) {
@@ -227,7 +229,7 @@ function redraw() {
   renderRuns();
   renderList();
   if (inDetail) {
-    focusDetail();
+    focusDetail(false);
   } else if (row) {
     const again = listEl.querySelector(`tr[data-snapshot="${row.dataset.snapshot}"] button`);
     if (again) again.focus({ preventScroll: true });

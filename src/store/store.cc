@@ -507,16 +507,18 @@ void Store::EndRun(std::int64_t run, bool died, std::optional<std::uint64_t> tra
   }
   {
     Query q(c,
-            "UPDATE runs SET status = ?, ended_us = ?, updated_us = ?, "
+            "UPDATE runs SET status = ?, ended_us = ?, "
+            "updated_us = CASE WHEN ? THEN updated_us ELSE ? END, "
             "transfers = COALESCE(?, transfers) WHERE id = ?",
             doing);
-    q.Bind(1, died ? "died" : "ended").Bind(2, now_us).Bind(3, now_us);
+    // A run that died keeps its last heartbeat: its count is that moment's.
+    q.Bind(1, died ? "died" : "ended").Bind(2, now_us).Bind(3, died ? 1 : 0).Bind(4, now_us);
     if (transfers) {
-      q.Bind(4, static_cast<std::int64_t>(*transfers));
+      q.Bind(5, static_cast<std::int64_t>(*transfers));
     } else {
-      q.BindNull(4);
+      q.BindNull(5);
     }
-    q.Bind(5, run).Run();
+    q.Bind(6, run).Run();
   }
   {
     Query q(c, "UPDATE snapshots SET status = 'failed' WHERE run = ? AND status = 'running'",

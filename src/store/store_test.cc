@@ -716,6 +716,8 @@ TEST_F(StoreTest, ARunsLifeIsKept) {
   s.EndRun(second, true, std::nullopt, s.Runs()[1].started_us + 600'000);
   EXPECT_EQ(s.Runs()[1].status, "died");
   EXPECT_EQ(s.Runs()[1].transfers, 70u);
+  EXPECT_EQ(s.Runs()[1].updated_us, s.Runs()[1].started_us + 500'000);
+  EXPECT_EQ(s.Runs()[1].ended_us, s.Runs()[1].started_us + 600'000);
 }
 
 TEST_F(StoreTest, RecordingAndMarkerTimesReadBack) {

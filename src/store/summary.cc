@@ -17,7 +17,9 @@ RunSummary Summarize(const StoredRun& run, const std::vector<SnapshotRecord>& sn
   } else {
     out.state = run.status;
   }
-  std::optional<std::int64_t> until = run.ended_us ? run.ended_us : run.updated_us;
+  // An ended run's count is its end's; a died or live one's, its last
+  // heartbeat's: the rate is over the time the count covers.
+  std::optional<std::int64_t> until = run.status == "ended" ? run.ended_us : run.updated_us;
   if (until && *until >= run.started_us) out.duration_us = *until - run.started_us;
   out.transfers = run.transfers;
   if (out.transfers && out.duration_us && *out.duration_us > 0) {

@@ -21,7 +21,8 @@ struct RunSummary {
   // "live", "ended", "died", "silent" (live, heartbeat too old), or
   // "unknown" (a run of a version-1 file).
   std::string state;
-  // From the start to its end, or to its last heartbeat; unknown without one.
+  // From the start to its end (ended), or to its last heartbeat (live,
+  // silent, died): the time its transfer count covers.
   std::optional<std::int64_t> duration_us;
   std::optional<std::uint64_t> transfers;
   std::optional<double> transfers_per_s;
