@@ -40,7 +40,7 @@ Branch::Branch(const NodeOptions& options, int rank, int ranks, Transport& trans
   if (!options.log_dir.empty()) log_ = std::make_unique<EventLog>(options.log_dir, rank, ranks);
 }
 
-void Branch::Begin(const protocol::Init& init, Clock::time_point now) {
+void Branch::Begin(const protocol::Init& init) {
   balance_ = init.balance;
   // Restored channels come first on their channels, before anything new.
   // The log sees the rank holding that money and sending it, so that a
@@ -55,6 +55,9 @@ void Branch::Begin(const protocol::Init& init, Clock::time_point now) {
   for (const auto& r : init.resend) {
     for (Amount t : r.transfers) SendTransfer(static_cast<int>(r.to), t);
   }
+}
+
+void Branch::Go(Clock::time_point now) {
   start_ = now;
   next_transfer_ = now;
   next_counts_ = now;

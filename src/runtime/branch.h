@@ -29,8 +29,11 @@ class Branch {
   Branch(const NodeOptions& options, int rank, int ranks, Transport& transport);
 
   // Where to start (the coordinator's Init): the balance, and the restored
-  // transfers to re-send before anything new. Then transfers flow.
-  void Begin(const protocol::Init& init, Clock::time_point now);
+  // transfers to re-send before anything new.
+  void Begin(const protocol::Init& init);
+  // Every rank has begun: transfers flow from `now` (and --kill's time
+  // counts from it).
+  void Go(Clock::time_point now);
   // A frame from rank `from` on the bank channels.
   void OnFrame(int from, std::string_view bytes);
   // A control message meant for a branch; false if it is not one (then it is

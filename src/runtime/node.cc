@@ -35,10 +35,12 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
   if (init == nullptr) {
     throw std::runtime_error(fmt::format("the first message was {}, not Init", protocol::Name(first)));
   }
-  branch.Begin(*init, Clock::now());
+  branch.Begin(*init);
   MPI_Barrier(MPI_COMM_WORLD);
 
-  if (coordinator) coordinator->Started(Clock::now());
+  const auto start = Clock::now();
+  branch.Go(start);
+  if (coordinator) coordinator->Started(start);
   for (;;) {
     bool busy = transport.Poll();
     while (auto e = transport.NextDue()) {
