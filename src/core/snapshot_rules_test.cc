@@ -229,6 +229,22 @@ TEST(LaiYangContract, OverlappingSnapshotsEachGetTheirChannelState) {
   EXPECT_TRUE(joins[1].part_done);
 }
 
+// A broken REQUIRES of an older call is an assert in debug builds; in
+// release builds the call is harmless (nothing counted, nothing called).
+TEST(RequiresContract, BrokenPreconditionsAssertInDebugBuilds) {
+  MarkerRules m(2);
+  ASSERT_TRUE(m.Start(1).ok());
+  int called = 0;
+  EXPECT_DEBUG_DEATH(m.ForEachRecording(2, [&](SnapshotId) { ++called; }), "c < incoming_");
+  EXPECT_EQ(called, 0);
+  LaiYangRules l(1, 1);
+  EXPECT_DEBUG_DEATH(l.OnSend(1), "out < sent_.size()");
+  EXPECT_DEBUG_DEATH(l.ControlCount(1), "out < sent_.size()");
+  EXPECT_EQ(l.OnOutgoing(0).value, 0u);
+  ASSERT_TRUE(l.Start(1).ok());
+  EXPECT_EQ(l.ControlFor(1, 0).value, 1u);  // the bad OnSend counted nothing
+}
+
 TEST(LaiYangContract, OldHostCallsCannotOverflow) {
   LaiYangRules p(1, 1);
   EXPECT_EQ(p.OnMessage(1, 0).step.error, AgentError::kUnknownChannel);
