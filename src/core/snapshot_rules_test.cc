@@ -269,7 +269,7 @@ TEST(AlignedContract, CrossedBarriersAreRefusedAndAbortReleases) {
   EXPECT_TRUE(p.OnMarker(1, 0).hold_channel);
   EXPECT_EQ(p.OnMessage(0, NoStamp{}, NoJoin).error, AgentError::kChannelHeld);
   EXPECT_TRUE(p.OnMessage(1, NoStamp{}, NoJoin).ok());
-  Reply crossed = p.OnMarker(2, 1);  // a source started 2 before 1
+  Reply crossed = p.OnControl(2, 1, NoControl{});  // a source started 2 before 1
   EXPECT_EQ(crossed.error, AgentError::kOutOfOrder);
   EXPECT_EQ(p.Channel(2, 1), ChannelRecording::kNotRecorded);  // nothing held
   Reply abort = p.Abort(1);
