@@ -267,8 +267,8 @@ void BM_VersusStop(benchmark::State& state, const Variant& v) {
 // Complete graph at 1000, complete DAG at 1414 (998,991 channels).
 std::int64_t BigN(const Variant& v) { return v.graph == Graph::kComplete ? 1000 : 1414; }
 
-constexpr Variant kBigOnly[] = {kLaiYang, kUnaligned, kAlignedDag, kChandyLamportDag};
-constexpr Variant kAlgorithms[] = {kChandyLamport, kLaiYang, kAlignedDag};
+const Variant kBigOnly[] = {kLaiYang, kUnaligned, kAlignedDag, kChandyLamportDag};
+const Variant kAlgorithms[] = {kChandyLamport, kLaiYang, kAlignedDag};
 
 void SnapshotArgs(benchmark::internal::Benchmark* b, std::vector<std::int64_t> ns) {
   b->ArgNames({"n", "history"})
