@@ -120,7 +120,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
 
   // The waiting messages as drawn, oldest first (see the layout below: those that do not fit
   // are a "+N"): a channel button's name must contain all the text it shows (WCAG 2.5.3).
-  const labels = ch.queue.map((m) => messageLabel(m, run.algorithm));
+  const labels = ch.queue.map((m) => messageLabel(m, run.markers));
   const msgW = Math.max(46, ...labels.map((l) => 12 + l.length * 7));
   const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
   const spacing = along + 6;
@@ -166,7 +166,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
     const back = along / 2 + 12 + k * spacing;
     const cx = end.x - dx * back + rx * side;
     const cy = end.y - dy * back + ry * side;
-    const title = messageTitle(m, run.algorithm) + (held ? ` — ${t('heldTitle')}` : '');
+    const title = messageTitle(m, run.markers) + (held ? ` — ${t('heldTitle')}` : '');
     const mg = svg('g', {
       class: `nmsg nmsg-${m.kind}${k === 0 ? ' head' : ''}${held ? ' held' : ''}`, 'data-seq': m.seq,
     }, g);
@@ -225,7 +225,7 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   addArrowDefs(svgEl);
   const names = state.branches.map((b) => b.name);
   const pos = positions(names, state.channels);
-  const run = { fifo: state.fifo !== false, algorithm: state.algorithm || 'chandy-lamport' };
+  const run = { fifo: state.fifo !== false, algorithm: state.algorithm || 'chandy-lamport', markers: state.markers || 'marker' };
   const box = boxSize(names.length);
   const xs = [...pos.values()].map((p) => p.x);
   const ys = [...pos.values()].map((p) => p.y);
@@ -268,6 +268,6 @@ export function renderNetworkLegend(legendEl, hintEl, state) {
     marker: algorithm !== 'lai-yang',
   };
   for (const li of legendEl.querySelectorAll('li[data-show]')) li.hidden = !show[li.dataset.show];
-  legendEl.querySelector('[data-legend="marker"]').textContent = t(isBarrier(algorithm) ? 'legendBarrier' : 'legendMarker');
+  legendEl.querySelector('[data-legend="marker"]').textContent = t(isBarrier(state.markers) ? 'legendBarrier' : 'legendMarker');
   hintEl.textContent = t(state.fifo === false ? 'clickHintAnyOrder' : 'clickHint');
 }

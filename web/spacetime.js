@@ -12,11 +12,12 @@ const Y0 = 52; // first row
 const ROW = 64;
 const R = 4.5; // point radius
 
-// The run's algorithm, which names the messages (labels.js); set by renderSpacetime.
+// The run's algorithm, and what it calls its markers (labels.js); set by renderSpacetime.
 let algorithm = 'chandy-lamport';
+let markers = 'marker';
 
 function msgText(e) {
-  return messageLabel(fromEvent(e), algorithm);
+  return messageLabel(fromEvent(e), markers);
 }
 
 function addDefs(root) {
@@ -104,7 +105,7 @@ function drawMessages(layer, g, sends, delivers, backwardSeqs) {
       class: `st-msg st-${s.message}${backward ? ' backward' : ''}${overtook.length ? ' overtakes' : ''}${d ? '' : ' undelivered'}`,
       'data-seq': s.seq,
     }, layer);
-    let title = `${messageTitle(fromEvent(s), algorithm)} ${s.from}→${s.to}`;
+    let title = `${messageTitle(fromEvent(s), markers)} ${s.from}→${s.to}`;
     if (overtook.length) title += ` — ${t('overtakesTitle', { list: overtook.map((q) => `#${q}`).join(', ') })}`;
     svg('title', {}, grp, title);
     if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, grp);
@@ -184,6 +185,7 @@ function describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward,
 export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, naive) {
   clearSvg(svgEl);
   algorithm = state.algorithm || 'chandy-lamport';
+  markers = state.markers || 'marker';
   const names = state.branches.map((b) => b.name);
   const { col, columns } = layoutColumns(history);
   const g = makeGeometry(svgEl, scrollEl, names, col, columns);
@@ -227,7 +229,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
 // message can overtake: channels that reorder, or unaligned barriers sent at a channel's head.
 export function renderSpacetimeLegend(legendEl, state) {
   const algo = state.algorithm || 'chandy-lamport';
-  const key = algo === 'lai-yang' ? 'lgControl' : (isBarrier(algo) ? 'lgBarrier' : 'lgMarker');
+  const key = { control: 'lgControl', barrier: 'lgBarrier' }[state.markers] || 'lgMarker';
   legendEl.querySelector('[data-legend="marker"]').textContent = t(key);
   const overtakes = state.fifo === false || algo === 'unaligned';
   for (const li of legendEl.querySelectorAll('li[data-show="overtakes"]')) li.hidden = !overtakes;
