@@ -27,18 +27,22 @@ build: deps
 run: build
 	./$(BUILD)/cutline serve --port $(PORT)
 
-# Everything: unit, golden, property and API tests; the installed library
-# used by examples/threads_bank; the tests again under ASan and UBSan; the
-# parser fuzzer for $(FUZZ_SECONDS) s; the browser tests.
+# Everything: unit, golden, property and API tests; the library installed on
+# its own and used by the examples (plain, ASan+UBSan, TSan); the tests again
+# under ASan and UBSan; the parser fuzzer for $(FUZZ_SECONDS) s; the browser
+# tests.
 test: test-unit test-install test-asan test-fuzz test-browser
 	@echo "make test: all suites passed"
 
 test-unit: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-# Installs into a temporary prefix, then builds and runs the example there.
-test-install: build
-	scripts/test-install.sh $(BUILD)
+# The library alone (no dependency but a C++20 compiler and CMake) into a
+# temporary prefix; every example in examples/CMakeLists.txt built against it
+# and run plainly, under ASan+UBSan and under ThreadSanitizer; find_package
+# from the build tree; pkg-config (scripts/test-install.sh).
+test-install: deps
+	scripts/test-install.sh
 
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUTLINE_SANITIZE=ON \

@@ -22,7 +22,7 @@ gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
 # deadlines, pipelining, event streams.
 add_executable(server_test ${CMAKE_CURRENT_SOURCE_DIR}/server_test.cc)
 target_link_libraries(server_test PRIVATE cutline_server cutline_store PkgConfig::HTTPLIB
-                      GTest::gtest_main)
+                      ZLIB::ZLIB GTest::gtest_main)
 target_include_directories(server_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 cutline_warnings(server_test)
 gtest_discover_tests(server_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)

@@ -9,14 +9,19 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <zlib.h>
+
 #include "raw_http.h"
 #include "server/server.h"
+#include "server/static_files.h"
+#include "server/web_assets.h"
 #include "store/store.h"
 
 namespace {
@@ -370,6 +375,200 @@ TEST(StoreRoutesWithoutAStore, Are404) {
   EXPECT_EQ(res.status, 404);
   EXPECT_EQ(json::parse(res.body)["error"], "no store: start the server with --store FILE");
   server.Stop();
+}
+
+// --- the page's files: gzip, validators, caching ----------------------------
+
+std::string Gunzip(const std::string& data) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);  // gzip only, no raw deflate
+  std::string out;
+  char buffer[16384];
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(buffer);
+    z.avail_out = sizeof buffer;
+    rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buffer, sizeof buffer - z.avail_out);
+  }
+  EXPECT_EQ(rc, Z_STREAM_END) << "not a whole gzip stream";
+  inflateEnd(&z);
+  return out;
+}
+
+std::string Embedded(const std::string& path) {
+  for (const auto& asset : cutline::server::WebAssets()) {
+    if (path == asset.path) return std::string(asset.bytes());
+  }
+  ADD_FAILURE() << path << " is not embedded";
+  return "";
+}
+
+class StaticFilesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cutline::server::Options options;
+    options.port = 0;
+    server_ = std::make_unique<cutline::server::Server>(options);
+    std::string error;
+    port_ = server_->Start(&error);
+    ASSERT_GT(port_, 0) << error;
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    // The bytes as they came over the wire: this test does the gunzipping.
+    client_->set_decompress(false);
+  }
+  void TearDown() override {
+    client_.reset();
+    if (server_) server_->Stop();
+  }
+  httplib::Result Get(const std::string& path, httplib::Headers headers) {
+    return client_->Get(path.c_str(), headers);
+  }
+  std::unique_ptr<cutline::server::Server> server_;
+  std::unique_ptr<httplib::Client> client_;
+  int port_ = -1;
+};
+
+TEST_F(StaticFilesTest, AGzipClientGetsGzipOfTheEmbeddedFile) {
+  for (const char* path : {"/index.html", "/app.js", "/style.css", "/store.js"}) {
+    auto res = Get(path, {{"Accept-Encoding", "gzip, deflate, br"}});
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 200) << path;
+    EXPECT_EQ(res->get_header_value("Content-Encoding"), "gzip") << path;
+    EXPECT_EQ(res->get_header_value("Vary"), "Accept-Encoding") << path;
+    EXPECT_EQ(res->get_header_value("Cache-Control"), "no-cache") << path;
+    EXPECT_FALSE(res->get_header_value("ETag").empty()) << path;
+    std::string plain = Embedded(path);
+    EXPECT_LT(res->body.size(), plain.size()) << path;
+    EXPECT_EQ(Gunzip(res->body), plain) << path;
+    // The security headers stay on a compressed answer.
+    EXPECT_EQ(res->get_header_value("X-Content-Type-Options"), "nosniff");
+  }
+}
+
+// A client that does not accept gzip, in each way it can say so, gets the
+// file's own bytes, unencoded, and a tag of their own.
+TEST_F(StaticFilesTest, AClientWithoutGzipGetsTheFileAsIs) {
+  const std::string plain = Embedded("/app.js");
+  auto gz = Get("/app.js", {{"Accept-Encoding", "gzip"}});
+  ASSERT_TRUE(gz);
+  for (const char* accept : {"identity", "gzip;q=0, identity", "deflate, br", "*;q=0",
+                             "br, gzip;q=0.000"}) {
+    auto res = Get("/app.js", {{"Accept-Encoding", accept}});
+    ASSERT_TRUE(res) << accept;
+    EXPECT_EQ(res->status, 200) << accept;
+    EXPECT_FALSE(res->has_header("Content-Encoding")) << accept;
+    EXPECT_EQ(res->body, plain) << accept;
+    EXPECT_EQ(res->get_header_value("Vary"), "Accept-Encoding") << accept;
+    EXPECT_NE(res->get_header_value("ETag"), gz->get_header_value("ETag")) << accept;
+  }
+  // No Accept-Encoding at all (a raw request; httplib may add its own).
+  RawResponse raw =
+      RawExchange(port_, "GET /app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(raw.status, 200);
+  EXPECT_EQ(raw.Header("Content-Encoding"), "");
+  EXPECT_EQ(raw.body, plain);
+  // "*" admits gzip.
+  auto any = Get("/app.js", {{"Accept-Encoding", "*"}});
+  ASSERT_TRUE(any);
+  EXPECT_EQ(any->get_header_value("Content-Encoding"), "gzip");
+}
+
+TEST_F(StaticFilesTest, IfNoneMatchWithTheTagIsAnswered304) {
+  for (const char* accept : {"gzip", "identity"}) {
+    auto first = Get("/index.html", {{"Accept-Encoding", accept}});
+    ASSERT_TRUE(first);
+    const std::string etag = first->get_header_value("ETag");
+    ASSERT_FALSE(etag.empty());
+    for (std::string match : {etag, "\"other\", " + etag, "W/" + etag, std::string("*")}) {
+      auto again = Get("/index.html", {{"Accept-Encoding", accept}, {"If-None-Match", match}});
+      ASSERT_TRUE(again) << match;
+      EXPECT_EQ(again->status, 304) << accept << " " << match;
+      EXPECT_TRUE(again->body.empty());
+      EXPECT_EQ(again->get_header_value("ETag"), etag);
+      EXPECT_EQ(again->get_header_value("Cache-Control"), "no-cache");
+      EXPECT_EQ(again->get_header_value("Vary"), "Accept-Encoding");
+    }
+    // Another tag, or the other encoding's tag: the whole file again.
+    auto stale = Get("/index.html", {{"Accept-Encoding", accept}, {"If-None-Match", "\"old\""}});
+    ASSERT_TRUE(stale);
+    EXPECT_EQ(stale->status, 200);
+    EXPECT_FALSE(stale->body.empty());
+  }
+  auto gz = Get("/index.html", {{"Accept-Encoding", "gzip"}});
+  auto plain = Get("/index.html", {{"Accept-Encoding", "identity"},
+                                   {"If-None-Match", gz->get_header_value("ETag")}});
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->status, 200);
+  EXPECT_EQ(plain->body, Embedded("/index.html"));
+}
+
+// HEAD says what a GET would carry, for both encodings; a 304 to HEAD too.
+TEST_F(StaticFilesTest, HeadAnswersLikeGetWithoutTheBody) {
+  auto gz = Get("/app.js", {{"Accept-Encoding", "gzip"}});
+  ASSERT_TRUE(gz);
+  RawResponse head = RawExchange(
+      port_, "HEAD /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.Header("Content-Encoding"), "gzip");
+  EXPECT_EQ(head.Header("Content-Length"), std::to_string(gz->body.size()));
+  EXPECT_EQ(head.Header("ETag"), gz->get_header_value("ETag"));
+  EXPECT_TRUE(head.body.empty());
+  RawResponse not_modified = RawExchange(
+      port_, "HEAD /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: " +
+                 gz->get_header_value("ETag") + "\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(not_modified.status, 304);
+}
+
+// The folder of --web-dir is read on each request, so an edit shows at
+// once, with a new tag.
+TEST(StaticFilesFromAFolder, AnEditGetsANewTag) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("cutline-web-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& text) {
+    std::ofstream(dir / "page.html", std::ios::binary | std::ios::trunc) << text;
+  };
+  write("<p>one</p>");
+  cutline::server::StaticFiles files(dir.string());
+  cutline::server::Request req;
+  req.method = "GET";
+  req.path = "/page.html";
+  auto one = files.Answer(req);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->body, "<p>one</p>");
+  write("<p>two</p>");
+  auto two = files.Answer(req);
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->body, "<p>two</p>");
+  auto tag = [](const cutline::server::Response& r) {
+    for (const auto& [name, value] : r.headers) {
+      if (name == "ETag") return value;
+    }
+    return std::string();
+  };
+  EXPECT_NE(tag(*one), tag(*two));
+  req.headers["if-none-match"] = tag(*two);
+  EXPECT_EQ(files.Answer(req)->status, 304);
+  req.path = "/../page.html";
+  EXPECT_FALSE(files.Answer(req));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AcceptEncoding, ReadsCodingsAndWeights) {
+  using cutline::server::AcceptsGzip;
+  EXPECT_TRUE(AcceptsGzip("gzip"));
+  EXPECT_TRUE(AcceptsGzip("GZIP;Q=0.5"));
+  EXPECT_TRUE(AcceptsGzip("deflate, x-gzip"));
+  EXPECT_TRUE(AcceptsGzip("*"));
+  EXPECT_TRUE(AcceptsGzip("gzip;q=0.001"));
+  EXPECT_FALSE(AcceptsGzip(""));
+  EXPECT_FALSE(AcceptsGzip("identity"));
+  EXPECT_FALSE(AcceptsGzip("gzip;q=0"));
+  EXPECT_FALSE(AcceptsGzip("*, gzip;q=0"));
+  EXPECT_FALSE(AcceptsGzip("gzips"));
 }
 
 }  // namespace

@@ -13,6 +13,8 @@ cutline_unit_test(variant_rules_test
   ${PROJECT_SOURCE_DIR}/src/core/variant_rules_test.cc cutline_core)
 cutline_unit_test(host_api_test
   ${PROJECT_SOURCE_DIR}/src/core/host_api_test.cc cutline_core)
+cutline_unit_test(snapshot_rules_test
+  ${PROJECT_SOURCE_DIR}/src/core/snapshot_rules_test.cc cutline_core rapidcheck)
 cutline_unit_test(bank_test
   ${PROJECT_SOURCE_DIR}/src/bank/bank_test.cc cutline_bank)
 cutline_unit_test(consistency_checker_test

@@ -1,38 +1,89 @@
 // The two barrier snapshots of stream processors (Flink), one process at a
-// time, answering with MarkerRules' Step. A barrier is a marker; what
-// differs is what the receiver does with the channel it came on. Both
+// time, answering with the same Reply as MarkerRules. A barrier is a marker;
+// what differs is what the receiver does with the channel it came on. Both
 // assume FIFO channels.
 #pragma once
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "cutline/closed_ids.h"
 #include "cutline/marker_rules.h"
+#include "cutline/snapshot_rules.h"
+#include "cutline/step.h"
 
 namespace cutline {
 
 // Aligned barriers (asynchronous barrier snapshotting). Only a source (no
-// incoming channel) starts. A barrier holds its channel back; once a
-// barrier has come on every input, the process records, sends barriers on
-// every output and releases its inputs. No channel state is ever kept:
-// nothing behind a barrier is delivered before the record.
+// incoming channel) starts; Start elsewhere is refused with kNotSource. A
+// barrier holds its channel back; once a barrier has come on every input,
+// the process records, sends barriers on every output and releases its
+// inputs. No channel state is ever kept: nothing behind a barrier is
+// delivered before the record.
+//
+// Several initiators: every source of the graph starts each snapshot (a
+// process downstream of a source that did not start would wait for ever);
+// a second Start of a recorded id joins it.
+// Concurrent snapshots: supported in sequence (a pipeline of snapshots),
+// when every source starts them in the same order: at most one snapshot
+// aligns at a process at a time. A barrier of another snapshot while one
+// aligns means two sources started them in different orders, which would
+// deadlock the holds: it is refused with kOutOfOrder (nothing held); the
+// host aborts one of the two everywhere (Abort of the aligning one says
+// release_inputs).
+//
+// Thread-compatible: const members may run concurrently; every other call
+// needs exclusive access.
 class AlignedBarrierRules {
  public:
-  explicit AlignedBarrierRules(std::uint32_t incoming_channels);
+  using Stamp = NoStamp;
+  using Control = NoControl;
 
-  // REQUIRES: no incoming channel (the host refuses the others first).
-  Step Start(SnapshotId id);
+  explicit AlignedBarrierRules(std::uint32_t incoming_channels)
+      : AlignedBarrierRules(incoming_channels, 0) {}
+  AlignedBarrierRules(std::uint32_t incoming_channels,
+                      std::uint32_t outgoing_channels);
+
+  // kNotSource at a process with inputs.
+  Reply Start(SnapshotId id);
   // A barrier of `id` arrived on `c`: hold c, or (the last one) record,
   // close every channel and release them.
-  Step OnMarker(SnapshotId id, ChannelIndex c);
+  Reply OnMarker(SnapshotId id, ChannelIndex c);
+  Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
+    return OnMarker(id, c);
+  }
+  // Nothing ever joins a channel state; kChannelHeld if `c` is held back (the
+  // host delivered what it must hold).
+  template <class Join>
+  Reply OnMessage(ChannelIndex c, NoStamp, Join&&) const {
+    if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, 0);
+    if (const Local* a = Aligning(); a != nullptr && a->barrier[c]) {
+      return Reply::Refused(AgentError::kChannelHeld, a->id);
+    }
+    return Reply{};
+  }
+  Result<NoStamp> OnOutgoing(ChannelIndex out) const {
+    return {out < outgoing_ ? AgentError::kNone : AgentError::kUnknownChannel, {}};
+  }
+  Result<NoControl> ControlFor(SnapshotId id, ChannelIndex out) const;
 
   bool HasRecorded(SnapshotId id) const;
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const;
   bool PartDone(SnapshotId id) const { return HasRecorded(id); }
+  bool IsFinished(SnapshotId id) const;
   // The inputs still without a barrier of `id` while aligning (empty once
   // recorded or before the first barrier).
   std::vector<ChannelIndex> Waiting(SnapshotId id) const;
+  // Forget: after the record (the part is done then). Abort: also while
+  // aligning, and then the Reply says release_inputs.
+  Reply Forget(SnapshotId id);
+  Reply Abort(SnapshotId id);
+
   std::uint32_t incoming_channels() const { return incoming_; }
+  std::uint32_t outgoing_channels() const { return outgoing_; }
+  std::size_t retained() const { return locals_.size() + closed_.size(); }
 
  private:
   struct Local {
@@ -42,24 +93,55 @@ class AlignedBarrierRules {
     bool recorded;
   };
   const Local* Find(SnapshotId id) const;
+  // The snapshot aligning here (at most one), or nullptr.
+  const Local* Aligning() const {
+    return aligning_ == 0 ? nullptr : Find(aligning_);
+  }
+  void Drop(const Local* local);
 
   std::uint32_t incoming_;
+  std::uint32_t outgoing_;
   std::vector<Local> locals_;
+  SnapshotId aligning_ = 0;  // the snapshot holding channels, 0 if none
+  ClosedIds closed_;
 };
 
 // Unaligned barriers (unaligned checkpoints): Chandy-Lamport's rules, except
 // that a recording process puts its barriers at the head of its outgoing
 // channels (Step::markers_ahead), so the snapshot does not wait behind the
-// backlog; what they overtake is part of the channels' state.
+// backlog; what they overtake is part of the channels' state, recorded by the
+// sender (SnapshotAgent::RecordOvertaken). Concurrent snapshots and several
+// initiators as MarkerRules.
+//
+// Thread-compatible: const members may run concurrently; every other call
+// needs exclusive access.
 class UnalignedBarrierRules {
  public:
+  using Stamp = NoStamp;
+  using Control = NoControl;
+
   explicit UnalignedBarrierRules(std::uint32_t incoming_channels)
       : rules_(incoming_channels) {}
+  UnalignedBarrierRules(std::uint32_t incoming_channels,
+                        std::uint32_t outgoing_channels)
+      : rules_(incoming_channels, outgoing_channels) {}
 
-  Step Start(SnapshotId id) { return Ahead(rules_.Start(id)); }
-  Step OnMarker(SnapshotId id, ChannelIndex c) {
+  Reply Start(SnapshotId id) { return Ahead(rules_.Start(id)); }
+  Reply OnMarker(SnapshotId id, ChannelIndex c) {
     return Ahead(rules_.OnMarker(id, c));
   }
+  Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
+    return OnMarker(id, c);
+  }
+  template <class Join>
+  Reply OnMessage(ChannelIndex c, NoStamp stamp, Join&& join) const {
+    return rules_.OnMessage(c, stamp, join);
+  }
+  Result<NoStamp> OnOutgoing(ChannelIndex out) const { return rules_.OnOutgoing(out); }
+  Result<NoControl> ControlFor(SnapshotId id, ChannelIndex out) const {
+    return rules_.ControlFor(id, out);
+  }
+  // REQUIRES: c < incoming_channels() (asserted).
   template <class Fn>
   void ForEachRecording(ChannelIndex c, Fn&& fn) const {
     rules_.ForEachRecording(c, fn);
@@ -69,10 +151,15 @@ class UnalignedBarrierRules {
     return rules_.Channel(id, c);
   }
   bool PartDone(SnapshotId id) const { return rules_.PartDone(id); }
+  bool IsFinished(SnapshotId id) const { return rules_.IsFinished(id); }
+  Reply Forget(SnapshotId id) { return rules_.Forget(id); }
+  Reply Abort(SnapshotId id) { return rules_.Abort(id); }
   std::uint32_t incoming_channels() const { return rules_.incoming_channels(); }
+  std::uint32_t outgoing_channels() const { return rules_.outgoing_channels(); }
+  std::size_t retained() const { return rules_.retained(); }
 
  private:
-  static Step Ahead(Step step) {
+  static Reply Ahead(Reply step) {
     step.markers_ahead = step.record_state;
     return step;
   }
@@ -80,5 +167,8 @@ class UnalignedBarrierRules {
   // written twice.
   MarkerRules rules_;
 };
+
+static_assert(SnapshotRules<AlignedBarrierRules>);
+static_assert(SnapshotRules<UnalignedBarrierRules>);
 
 }  // namespace cutline

@@ -3,50 +3,90 @@
 // collector assembles the parts and says when a snapshot is whole. Pure, like
 // the agent: the host moves the parts and decides what to do with a whole
 // snapshot (store it, print it) and with one that cannot finish (a process
-// died: Abandon it).
+// died, or it took too long: Abandon it, or AbandonOlderThan a bound).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "cutline/marker_rules.h"
+#include "cutline/closed_ids.h"
+#include "cutline/step.h"
 
 namespace cutline {
 
 using ProcessIndex = std::uint32_t;
 
+// One process's part of one snapshot, as SnapshotAgent::TakeFinished hands
+// it and SnapshotCollector assembles it.
+template <class State, class Payload>
+struct SnapshotPart {
+  State state{};
+  // For each incoming channel (by the process's ChannelIndex), the messages
+  // recorded on it by this process, the receiver, in arrival order.
+  std::vector<std::vector<Payload>> channels;
+  // For each outgoing channel (by the process's outgoing index), messages
+  // recorded by this process, the sender, as belonging to that channel's
+  // state: what an unaligned barrier overtook, in channel order. They come
+  // after what the receiver recorded on the channel. Empty for the other
+  // algorithms.
+  std::vector<std::vector<Payload>> sent = {};
+};
+
+// What Add says.
+enum class PartAdded : std::uint8_t {
+  kPending,         // kept; parts from other processes are still missing
+  kComplete,        // that was the last part: Take(id) gives the snapshot
+  kDuplicate,       // this process already gave its part of this snapshot
+  kUnknownProcess,  // process index out of range
+  kClosed,          // the snapshot was taken or abandoned already (or is
+                    // older than the closed window, see ClosedIds)
+};
+
+constexpr std::string_view ToString(PartAdded a) {
+  switch (a) {
+    case PartAdded::kPending: return "pending";
+    case PartAdded::kComplete: return "complete";
+    case PartAdded::kDuplicate: return "duplicate";
+    case PartAdded::kUnknownProcess: return "unknown_process";
+    case PartAdded::kClosed: return "closed";
+  }
+  return "unknown_added";
+}
+
+// Memory: the pending snapshots' parts plus a ClosedIds (bounded whatever
+// the ids). The host bounds the pending ones: AbandonOlderThan(newest -
+// bound) drops every snapshot that has waited too long.
+//
+// Thread-compatible: const members may run concurrently; every other call
+// needs exclusive access (a collector fed by several threads is locked by
+// its host).
 template <class State, class Payload>
 class SnapshotCollector {
  public:
-  // One process's part: its recorded state and, for each of its incoming
-  // channels, the messages recorded on it in arrival order.
-  struct Part {
-    State state{};
-    std::vector<std::vector<Payload>> channels;  // by the process's ChannelIndex
-  };
-
-  enum class Added : std::uint8_t {
-    kPending,         // kept; parts from other processes are still missing
-    kComplete,        // that was the last part: Take(id) gives the snapshot
-    kDuplicate,       // this process already gave its part of this snapshot
-    kUnknownProcess,  // process index out of range
-    kClosed,          // the snapshot was taken or abandoned already
-  };
+  using Part = SnapshotPart<State, Payload>;
+  using Added = PartAdded;
 
   // `first_id`: the first snapshot id of this run (a restored run continues
   // the ids of the one it restores); any id below it counts as closed.
-  explicit SnapshotCollector(ProcessIndex processes, SnapshotId first_id = 1)
-      : processes_(processes), next_open_(first_id) {}
+  // `closed_window`: how many closed ids above the floor are kept exactly.
+  explicit SnapshotCollector(ProcessIndex processes, SnapshotId first_id = 1,
+                             std::size_t closed_window = 1024)
+      : processes_(processes), closed_(first_id, closed_window) {}
 
   Added Add(SnapshotId id, ProcessIndex from, Part part) {
     if (from >= processes_) return Added::kUnknownProcess;
-    if (IsClosed(id)) return Added::kClosed;
-    Assembly& p = pending_[id];
-    if (p.parts.empty()) p.parts.resize(processes_);
+    auto it = pending_.find(id);
+    if (it == pending_.end()) {
+      if (closed_.Contains(id)) return Added::kClosed;
+      it = pending_.emplace(id, Assembly{}).first;
+      it->second.parts.resize(processes_);
+    }
+    Assembly& p = it->second;
     if (p.parts[from]) return Added::kDuplicate;
     p.parts[from] = std::move(part);
     return ++p.received == processes_ ? Added::kComplete : Added::kPending;
@@ -61,7 +101,7 @@ class SnapshotCollector {
     out.reserve(processes_);
     for (auto& part : it->second.parts) out.push_back(std::move(*part));
     pending_.erase(it);
-    Close(id);
+    closed_.Add(id);
     return out;
   }
 
@@ -69,7 +109,19 @@ class SnapshotCollector {
   // dropped, and any part that still arrives is refused as kClosed.
   void Abandon(SnapshotId id) {
     pending_.erase(id);
-    Close(id);
+    closed_.Add(id);
+  }
+
+  // Gives up on every snapshot below `id` at once, pending or not yet seen;
+  // returns the pending ones it dropped, in id order. A host calls it with
+  // (newest id - bound) to put an age limit on pending parts.
+  std::vector<SnapshotId> AbandonOlderThan(SnapshotId id) {
+    std::vector<SnapshotId> dropped;
+    auto end = pending_.lower_bound(id);
+    for (auto it = pending_.begin(); it != end; ++it) dropped.push_back(it->first);
+    pending_.erase(pending_.begin(), end);
+    closed_.RaiseFloor(id);
+    return dropped;
   }
 
   // Snapshots with at least one part and not yet whole, in id order.
@@ -83,25 +135,21 @@ class SnapshotCollector {
     auto it = pending_.find(id);
     return it == pending_.end() ? 0 : it->second.received;
   }
+  bool IsClosed(SnapshotId id) const {
+    return pending_.count(id) == 0 && closed_.Contains(id);
+  }
   ProcessIndex processes() const { return processes_; }
+  // Entries held: pending snapshots plus closed ids kept one by one.
+  std::size_t retained() const { return pending_.size() + closed_.size(); }
 
  private:
   struct Assembly {
     std::vector<std::optional<Part>> parts;
     ProcessIndex received = 0;
   };
-  bool IsClosed(SnapshotId id) const { return id < next_open_ || closed_.count(id) > 0; }
-  // Ids are handed out increasing, so the closed ones are remembered as a
-  // floor plus the few above it that closed out of order.
-  void Close(SnapshotId id) {
-    if (id < next_open_) return;
-    closed_.insert(id);
-    while (closed_.count(next_open_)) closed_.erase(next_open_++);
-  }
 
   ProcessIndex processes_;
-  SnapshotId next_open_;             // every id below it is closed
-  std::set<SnapshotId> closed_;      // closed ids at or above next_open_
+  ClosedIds closed_;
   std::map<SnapshotId, Assembly> pending_;
 };
 

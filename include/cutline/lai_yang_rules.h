@@ -1,27 +1,51 @@
 // One process's side of Lai-Yang (non-FIFO channels), with Mattern's message
 // counts deciding when a channel is closed. Pure bookkeeping like
-// MarkerRules, and answering with the same Step. One snapshot runs at a
-// time; the earlier ones stay queryable.
+// MarkerRules, answering with the same Reply.
 //
-// The host's part: stamp every application message with Epoch() (asking
-// OnSend first), send a control message of s carrying ControlCount(out) on
-// every outgoing channel when a Step says record_state, and hand every
-// arrival to OnMessage (application) or OnControl.
+// The host's part: stamp every application message with what OnOutgoing
+// says (the sender's epoch), send a control message of s carrying
+// ControlFor(s, out) on every outgoing channel when a Reply says
+// record_state, and hand every arrival to OnMessage (application) or
+// OnControl.
 #pragma once
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
-#include "cutline/marker_rules.h"
+#include "cutline/closed_ids.h"
+#include "cutline/snapshot_rules.h"
+#include "cutline/step.h"
 
 namespace cutline {
 
+// Concurrent snapshots: supported, in id order. A process's epoch (the
+// newest snapshot it has recorded) never goes backwards, and each process
+// records snapshots in increasing id order; several may be recording at
+// once, and an old-epoch message joins the channel state of every recording
+// snapshot newer than its epoch. A snapshot that reaches a process after a
+// newer one has been recorded there (a Start or control of an id below the
+// epoch) cannot be recorded consistently any more: it is refused with
+// kSuperseded, and the host must Abort it everywhere (it never completes).
+// With a single snapshot at a time nothing is ever refused. Ids must grow:
+// the next snapshot's id is above every earlier one.
+//
+// Several initiators: a Start of a snapshot recorded here joins it.
+//
+// Thread-compatible: const members may run concurrently; every other call
+// needs exclusive access.
 class LaiYangRules {
  public:
+  using Stamp = SnapshotId;        // the sender's epoch
+  using Control = std::uint64_t;   // messages sent on the channel before recording
+
   LaiYangRules(std::uint32_t incoming_channels, std::uint32_t outgoing_channels);
 
-  // What OnMessage says: the Step (a newer epoch records first) and whether
-  // the message belongs to snapshot `snapshot`'s state of its channel.
+  // What the two-argument OnMessage says: the Step (a newer epoch records
+  // first) and whether the message belongs to snapshot `snapshot`'s state of
+  // its channel (the newest such snapshot, if several).
   struct MessageStep {
     Step step;
     SnapshotId recorded = 0;  // the snapshot a record_state is for
@@ -29,27 +53,47 @@ class LaiYangRules {
     SnapshotId snapshot = 0;  // the snapshot whose channel state it joins
   };
 
-  // Starts snapshot `id` here (rule 2). kAlreadyRecorded if it has.
-  Step Start(SnapshotId id);
-  // An application message of `epoch` arrived on `c` (before it is applied).
+  // Starts (or joins) snapshot `id` here (rule 2).
+  Reply Start(SnapshotId id);
+  // An application message of `epoch` arrived on `c` (before it is applied):
+  // the Reply records a newer epoch first; join(reply) once per recording
+  // snapshot (id order) whose channel state the message belongs to.
+  template <class Join>
+  Reply OnMessage(ChannelIndex c, SnapshotId epoch, Join&& join);
+  // The same, in one value (older hosts).
   MessageStep OnMessage(ChannelIndex c, SnapshotId epoch);
   // The control message of `id` arrived on `c`, counting `count` messages
   // its sender sent on c before recording. A control of a snapshot not yet
   // recorded here records it first (rule 2).
-  Step OnControl(SnapshotId id, ChannelIndex c, std::uint64_t count);
-  // An application message leaves on outgoing channel `out`; returns the
-  // epoch to stamp on it (rule 1).
+  Reply OnControl(SnapshotId id, ChannelIndex c, std::uint64_t count);
+  // An application message leaves on outgoing channel `out`: counts it and
+  // gives the epoch to stamp on it (rule 1).
+  Result<SnapshotId> OnOutgoing(ChannelIndex out);
+  // Older hosts: the same, without the error.
+  // REQUIRES: out < outgoing_channels() (asserted; not counted otherwise).
   SnapshotId OnSend(ChannelIndex out);
 
   SnapshotId Epoch() const { return epoch_; }
-  // The count to put in the control message of the current snapshot on
-  // `out`: the messages sent on it before recording.
+  // The count to put in the control message of snapshot `id` on `out`.
+  Result<std::uint64_t> ControlFor(SnapshotId id, ChannelIndex out) const;
+  // Older hosts: the count for the newest recorded snapshot (0 if none).
+  // REQUIRES: out < outgoing_channels() (asserted; 0 otherwise).
   std::uint64_t ControlCount(ChannelIndex out) const;
 
   bool HasRecorded(SnapshotId id) const { return Find(id) != nullptr; }
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const;
   bool PartDone(SnapshotId id) const;
+  bool IsFinished(SnapshotId id) const;
+  // See SnapshotRules: Forget once the part is done and collected, Abort to
+  // give up; either way the id stays finished and the epoch stays.
+  Reply Forget(SnapshotId id);
+  Reply Abort(SnapshotId id);
+
   std::uint32_t incoming_channels() const { return incoming_; }
+  std::uint32_t outgoing_channels() const {
+    return static_cast<std::uint32_t>(sent_.size());
+  }
+  std::size_t retained() const { return locals_.size() + closed_.size(); }
 
  private:
   struct PerChannel {
@@ -65,15 +109,58 @@ class LaiYangRules {
     std::uint32_t open;
   };
   const Local* Find(SnapshotId id) const;
+  Local* Find(SnapshotId id);
   Local& Record(SnapshotId id);
-  // Rule 4 on channel c of the current snapshot; fills step.
-  void MaybeClose(Local& local, ChannelIndex c, Step& step);
+  // Why `id`, not recorded here, cannot be recorded now (kNone if it can).
+  AgentError CannotRecord(SnapshotId id) const;
+  // Rule 4 on channel c of `local`; fills step.
+  static void MaybeClose(Local& local, ChannelIndex c, Step& step);
+  void Drop(const Local* local);
 
   std::uint32_t incoming_;
   std::vector<std::uint64_t> received_;  // application messages, by incoming
   std::vector<std::uint64_t> sent_;      // application messages, by outgoing
   SnapshotId epoch_ = 0;
-  std::vector<Local> locals_;  // in id order; the last is the current one
+  std::vector<Local> locals_;  // in id order (ids only grow), the newest last
+  ClosedIds closed_;
 };
+
+template <class Join>
+Reply LaiYangRules::OnMessage(ChannelIndex c, SnapshotId epoch, Join&& join) {
+  if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, epoch);
+  Reply out;
+  if (epoch > epoch_) {
+    // A message from a sender that has recorded a snapshot this process has
+    // not: it plays the marker's role and records first. (A finished id
+    // records nothing, but the epoch still moves on: it never goes back.)
+    if (closed_.Contains(epoch)) {
+      epoch_ = epoch;
+    } else {
+      Local& local = Record(epoch);
+      out.snapshot = epoch;
+      out.record_state = true;
+      out.part_done = local.open == 0;
+    }
+  }
+  ++received_[c];
+  // Rule 3: an old-epoch message received after recording belongs to the
+  // channel state of every snapshot newer than its epoch whose channel is
+  // open. Newest first from the back, so that a current-epoch message (the
+  // common case) looks at nothing; the joins are then reported in id order.
+  std::size_t first = locals_.size();
+  while (first > 0 && locals_[first - 1].id > epoch) --first;
+  for (std::size_t i = first; i < locals_.size(); ++i) {
+    Local& local = locals_[i];
+    PerChannel& ch = local.channels[c];
+    if (ch.closed) continue;
+    ++ch.old_received;
+    Reply joined = Reply::Of(local.id);
+    MaybeClose(local, c, joined);
+    join(std::as_const(joined));
+  }
+  return out;
+}
+
+static_assert(SnapshotRules<LaiYangRules>);
 
 }  // namespace cutline

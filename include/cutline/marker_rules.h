@@ -1,81 +1,62 @@
-// One process's side of the Chandy-Lamport marker rules, for any number of
-// concurrent snapshots. Pure bookkeeping: no I/O, clock, threads or payloads.
+// One process's side of the Chandy-Lamport marker rules (FIFO channels), for
+// any number of concurrent snapshots. Pure bookkeeping: no I/O, clock,
+// threads or payloads.
 #pragma once
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "cutline/closed_ids.h"
+#include "cutline/snapshot_rules.h"
+#include "cutline/step.h"
+
 namespace cutline {
 
-using SnapshotId = std::uint64_t;
-// Position of a channel in the process's own list of incoming channels.
-using ChannelIndex = std::uint32_t;
-
-// The recording state of one incoming channel for one snapshot.
-// kHeldBack: aligned barriers only; the receiver has a barrier on the channel
-// and delivers nothing more from it until its alignment is over.
-enum class ChannelRecording : std::uint8_t {
-  kNotRecorded,
-  kRecording,
-  kClosed,
-  kHeldBack,
-};
-
-enum class AgentError : std::uint8_t {
-  kNone,
-  kAlreadyRecorded,  // Start() for a snapshot this process has recorded
-  kUnknownChannel,   // channel index out of range
-  kDuplicateMarker,  // a second marker of one snapshot on one channel
-};
-
-// What one input obliges the host to do, in this order:
-//  1. if record_state: record the local state now and send a marker of the
-//     snapshot on every outgoing channel, before sending anything else;
-//  2. if closed_channel: that incoming channel's recording is final (it was
-//     recorded empty when record_state is also set);
-//  3. if part_done: this process has a marker from every incoming channel.
-// The variants (lai_yang_rules.h, barrier_rules.h) answer with the same Step
-// and use the further fields; Chandy-Lamport leaves them false:
-//  - markers_ahead (unaligned barriers): the markers go to the head of each
-//    outgoing channel, ahead of what waits there, and what they overtake
-//    belongs to that channel's recorded state;
-//  - hold_channel (aligned barriers): deliver nothing more from the channel
-//    the marker came on until release_inputs;
-//  - release_inputs (aligned barriers): every incoming channel may deliver
-//    again.
-// Eight bytes, aligned as one word: a host builds a Step in a register and
-// passes it on by reference; at seven bytes g++ stored it byte by byte and
-// read it back whole, a stalled store every marker (docs/performance.md).
-struct alignas(8) Step {
-  AgentError error = AgentError::kNone;
-  bool record_state = false;
-  bool closed_channel = false;
-  bool part_done = false;
-  bool markers_ahead = false;
-  bool hold_channel = false;
-  bool release_inputs = false;
-
-  bool ok() const { return error == AgentError::kNone; }
-};
-
-// Thread-compatible (no internal locking). Inputs are the two events of the
-// algorithm; outputs are Steps. Variants (Lai-Yang, aligned barriers) are
-// sibling classes with the same Step vocabulary; see docs/design.md.
+// Concurrent snapshots: any number, each independent of the others (the
+// rules are per id), with any number of initiators: a Start of a running
+// snapshot joins it. A forgotten or aborted id stays finished (kFinished).
+//
+// Thread-compatible: const members may run concurrently; every other call
+// needs exclusive access (a host with several threads locks around it).
 class MarkerRules {
  public:
-  explicit MarkerRules(std::uint32_t incoming_channels);
+  using Stamp = NoStamp;
+  using Control = NoControl;
+
+  explicit MarkerRules(std::uint32_t incoming_channels)
+      : MarkerRules(incoming_channels, 0) {}
+  MarkerRules(std::uint32_t incoming_channels, std::uint32_t outgoing_channels);
 
   // This process starts (or joins, as a further initiator) snapshot `id`.
-  Step Start(SnapshotId id);
+  Reply Start(SnapshotId id);
   // A marker of snapshot `id` arrived on incoming channel `c`.
-  Step OnMarker(SnapshotId id, ChannelIndex c);
+  Reply OnMarker(SnapshotId id, ChannelIndex c);
+  Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
+    return OnMarker(id, c);
+  }
+  // An application message arrived on `c`: join(Reply) for every snapshot
+  // recording c, in id order (the message belongs to their channel state).
+  template <class Join>
+  Reply OnMessage(ChannelIndex c, NoStamp, Join&& join) const {
+    if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, 0);
+    ForEachRecording(c, [&](SnapshotId id) { join(Reply::Of(id)); });
+    return Reply{};
+  }
+  Result<NoStamp> OnOutgoing(ChannelIndex out) const {
+    return {out < outgoing_ ? AgentError::kNone : AgentError::kUnknownChannel, {}};
+  }
+  Result<NoControl> ControlFor(SnapshotId id, ChannelIndex out) const;
 
   // Calls fn(id) for every snapshot that is recording channel `c`, in id
   // order: an application message that arrives on `c` now belongs to the
   // recorded state of exactly those snapshots.
+  // REQUIRES: c < incoming_channels() (asserted; nothing is called otherwise).
   template <class Fn>
   void ForEachRecording(ChannelIndex c, Fn&& fn) const {
-    if (recording_channels_ == 0) return;  // the common, fast case
+    assert(c < incoming_);
+    if (recording_channels_ == 0 || c >= incoming_) return;  // the common, fast case
     for (const Local& local : locals_) {
       if (local.channels[c] == ChannelRecording::kRecording) fn(local.id);
     }
@@ -85,10 +66,20 @@ class MarkerRules {
   // kNotRecorded for a snapshot this process has not recorded yet.
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const;
   bool PartDone(SnapshotId id) const;
-  // Drops what is kept for `id` (after the host has collected it).
-  void Forget(SnapshotId id);
+  // Forgotten, aborted, or older than the closed window, and not running.
+  bool IsFinished(SnapshotId id) const;
+  // Drops what is kept for `id` once its part is done (after the host has
+  // collected it); `id` stays finished. kNotDone for a running part (use
+  // Abort), kUnknownSnapshot if it is not recorded here.
+  Reply Forget(SnapshotId id);
+  // Gives up on `id` whether it is running here or not yet seen; it stays
+  // finished. kFinished if it was already.
+  Reply Abort(SnapshotId id);
 
   std::uint32_t incoming_channels() const { return incoming_; }
+  std::uint32_t outgoing_channels() const { return outgoing_; }
+  // Entries held: running or unforgotten snapshots plus closed ids kept.
+  std::size_t retained() const { return locals_.size() + closed_.size(); }
 
  private:
   struct Local {
@@ -99,10 +90,15 @@ class MarkerRules {
   const Local* Find(SnapshotId id) const;
   Local* Find(SnapshotId id);
   Local& Record(SnapshotId id);
+  void Drop(const Local* local);
 
   std::uint32_t incoming_;
+  std::uint32_t outgoing_;
   std::vector<Local> locals_;  // sorted by id; few at a time in practice
   std::uint64_t recording_channels_ = 0;  // sum of kRecording over locals_
+  ClosedIds closed_;
 };
+
+static_assert(SnapshotRules<MarkerRules>);
 
 }  // namespace cutline

@@ -1,67 +1,177 @@
-// SnapshotAgent: one process's side of Chandy-Lamport, generic over the
-// application's recorded state and message payload. It wraps MarkerRules and
-// keeps what the rules say to keep: the local state and the messages that
-// belong to each recorded channel. Pure: the host sends the markers.
+// SnapshotAgent: one process's side of any snapshot algorithm, generic over
+// the application's recorded state and message payload. It hosts a rules
+// class (SnapshotRules: MarkerRules, LaiYangRules, AlignedBarrierRules,
+// UnalignedBarrierRules) and keeps what the rules say to keep: the local
+// state and the messages that belong to each recorded channel, and hands a
+// finished part over in SnapshotCollector's shape. Pure: the host sends the
+// markers and moves the parts.
 #pragma once
 
+#include <algorithm>
+#include <cassert>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "cutline/collector.h"
 #include "cutline/marker_rules.h"
+#include "cutline/snapshot_rules.h"
+#include "cutline/step.h"
 
 namespace cutline {
 
-// Rules: MarkerRules (Chandy-Lamport) or UnalignedBarrierRules, which share
-// its inputs and its way of recording channels. (Lai-Yang and aligned
-// barriers record channels differently: a host uses their rules classes
-// directly, see docs/design.md.)
+// The host's loop, whatever the algorithm (docs/library.md):
+//   Reply r = agent.Start(id, state) / OnControl(id, c, control, state) /
+//             OnMessage(c, stamp, payload, state)   (before applying it);
+//   if (!r.ok())        a refusal; nothing changed (ToString(r.error));
+//   if (r.record_state) send the snapshot's control (with ControlFor) on
+//                       every outgoing channel before anything else, at the
+//                       head if r.markers_ahead, then RecordOvertaken what
+//                       the control overtook;
+//   hold_channel / release_inputs: aligned barriers' holds;
+//   then while (auto done = agent.TakeFinished()) send done->part to the
+//   collector. Stamp every application message with OnOutgoing(out).
+//
+// Thread-compatible: const members may run concurrently; every other call
+// needs exclusive access.
 template <class State, class Payload, class Rules = MarkerRules>
+  requires SnapshotRules<Rules>
 class SnapshotAgent {
  public:
+  using Stamp = typename Rules::Stamp;
+  using Control = typename Rules::Control;
+  using Part = SnapshotPart<State, Payload>;
+
   // What this process recorded for one snapshot.
   struct Recorded {
     State state{};
     // Recorded messages in arrival order, each with its incoming channel.
     std::vector<std::pair<ChannelIndex, Payload>> messages;
+    // Recorded on the sending side (RecordOvertaken), each with its
+    // outgoing channel, in channel order.
+    std::vector<std::pair<ChannelIndex, Payload>> overtaken;
   };
 
+  // A finished part, taken out of the agent.
+  struct FinishedPart {
+    SnapshotId id = 0;
+    Part part;
+  };
+
+  // Hosts that never stamp messages or record overtaken ones (Chandy-Lamport)
+  // may leave out the outgoing channels.
   explicit SnapshotAgent(std::uint32_t incoming_channels)
-      : rules_(incoming_channels) {}
+      : SnapshotAgent(incoming_channels, 0) {}
+  SnapshotAgent(std::uint32_t incoming_channels, std::uint32_t outgoing_channels)
+      : rules_(incoming_channels, outgoing_channels) {}
 
   // Starts or joins snapshot `id`. `now` is the state to record.
-  Step Start(SnapshotId id, const State& now) {
-    Step step = rules_.Start(id);
-    if (step.record_state) recorded_[id].state = now;
-    return step;
+  Reply Start(SnapshotId id, const State& now) {
+    return Noted(rules_.Start(id), now);
   }
 
-  // A marker of `id` arrived on `c`. `now` is recorded if it is the first.
-  Step OnMarker(SnapshotId id, ChannelIndex c, const State& now) {
-    Step step = rules_.OnMarker(id, c);
-    if (step.record_state) recorded_[id].state = now;
-    return step;
+  // The control message (marker, barrier) of `id` arrived on `c`. `now` is
+  // recorded if it records.
+  Reply OnControl(SnapshotId id, ChannelIndex c, const Control& control,
+                  const State& now) {
+    return Noted(rules_.OnControl(id, c, control), now);
+  }
+  // The same for the algorithms whose controls carry nothing.
+  Reply OnMarker(SnapshotId id, ChannelIndex c, const State& now)
+    requires std::same_as<Control, NoControl>
+  {
+    return OnControl(id, c, NoControl{}, now);
   }
 
-  // An application message arrived on `c` (before the host applies it).
-  // Returns how many snapshots recorded it into c's channel state.
-  // REQUIRES: c < incoming_channels().
-  std::size_t OnMessage(ChannelIndex c, const Payload& payload) {
+  // An application message stamped `stamp` arrived on `c`, before the host
+  // applies it; `now` is the state before it (Lai-Yang records it if the
+  // stamp is of a newer epoch).
+  Reply OnMessage(ChannelIndex c, const Stamp& stamp, const Payload& payload,
+                  const State& now) {
+    Reply r = rules_.OnMessage(c, stamp, [&](const Reply& joined) {
+      recorded_[joined.snapshot].messages.emplace_back(c, payload);
+      if (joined.part_done) finished_.push_back(joined.snapshot);
+    });
+    return Noted(r, now);
+  }
+  // Older hosts (no stamp): how many snapshots recorded the message into c's
+  // channel state, or kUnknownChannel.
+  Result<std::size_t> OnMessage(ChannelIndex c, const Payload& payload)
+    requires std::same_as<Stamp, NoStamp>
+  {
     std::size_t count = 0;
-    rules_.ForEachRecording(c, [&](SnapshotId id) {
-      recorded_[id].messages.emplace_back(c, payload);
+    Reply r = rules_.OnMessage(c, NoStamp{}, [&](const Reply& joined) {
+      recorded_[joined.snapshot].messages.emplace_back(c, payload);
+      if (joined.part_done) finished_.push_back(joined.snapshot);
       ++count;
     });
-    return count;
+    return {r.error, count};
+  }
+
+  // An application message leaves on outgoing `out`: what to stamp on it.
+  Result<Stamp> OnOutgoing(ChannelIndex out) { return rules_.OnOutgoing(out); }
+  // What to send with the control of `id` on outgoing `out`.
+  Result<Control> ControlFor(SnapshotId id, ChannelIndex out) const {
+    return rules_.ControlFor(id, out);
+  }
+
+  // The control of `id` overtook `payload` on outgoing `out` (unaligned
+  // barriers, after a Reply with markers_ahead): it belongs to that
+  // channel's state, recorded here by the sender. Call before TakeFinished.
+  Reply RecordOvertaken(SnapshotId id, ChannelIndex out, const Payload& payload) {
+    if (out >= rules_.outgoing_channels()) {
+      return Reply::Refused(AgentError::kUnknownChannel, id);
+    }
+    auto it = recorded_.find(id);
+    if (it == recorded_.end()) {
+      return Reply::Refused(rules_.IsFinished(id) ? AgentError::kFinished
+                                                  : AgentError::kUnknownSnapshot,
+                            id);
+    }
+    it->second.overtaken.emplace_back(out, payload);
+    return Reply::Of(id);
+  }
+
+  // The next finished part, in the order the parts finished, taken out of
+  // the agent: the snapshot is forgotten here and stays finished.
+  std::optional<FinishedPart> TakeFinished() {
+    while (!finished_.empty()) {
+      SnapshotId id = finished_.front();
+      finished_.pop_front();
+      auto it = recorded_.find(id);
+      if (it == recorded_.end()) continue;  // forgotten meanwhile
+      FinishedPart out;
+      out.id = id;
+      out.part.state = std::move(it->second.state);
+      out.part.channels.resize(rules_.incoming_channels());
+      for (auto& [c, payload] : it->second.messages) {
+        out.part.channels[c].push_back(std::move(payload));
+      }
+      out.part.sent.resize(rules_.outgoing_channels());
+      for (auto& [o, payload] : it->second.overtaken) {
+        out.part.sent[o].push_back(std::move(payload));
+      }
+      recorded_.erase(it);
+      Reply forgot = rules_.Forget(id);
+      assert(forgot.ok());
+      (void)forgot;
+      return out;
+    }
+    return std::nullopt;
   }
 
   bool HasRecorded(SnapshotId id) const { return rules_.HasRecorded(id); }
   bool PartDone(SnapshotId id) const { return rules_.PartDone(id); }
+  bool IsFinished(SnapshotId id) const { return rules_.IsFinished(id); }
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const {
     return rules_.Channel(id, c);
   }
-  // nullptr if this process has not recorded `id`.
+  // nullptr if this process has not recorded `id` (or it was taken).
   const Recorded* Find(SnapshotId id) const {
     auto it = recorded_.find(id);
     return it == recorded_.end() ? nullptr : &it->second;
@@ -76,15 +186,45 @@ class SnapshotAgent {
     }
     return out;
   }
-  void Forget(SnapshotId id) {
-    rules_.Forget(id);
-    recorded_.erase(id);
+  // Drops a done part without taking it (see SnapshotRules::Forget).
+  Reply Forget(SnapshotId id) {
+    Reply r = rules_.Forget(id);
+    if (r.ok()) Drop(id);
+    return r;
   }
+  // Gives up on `id` (see SnapshotRules::Abort; aligned barriers answer
+  // release_inputs if it was holding inputs).
+  Reply Abort(SnapshotId id) {
+    Reply r = rules_.Abort(id);
+    if (r.ok()) Drop(id);
+    return r;
+  }
+
   std::uint32_t incoming_channels() const { return rules_.incoming_channels(); }
+  std::uint32_t outgoing_channels() const { return rules_.outgoing_channels(); }
+  const Rules& rules() const { return rules_; }
+  // Entries held: the rules' plus recorded snapshots and finished parts not
+  // yet taken.
+  std::size_t retained() const {
+    return rules_.retained() + recorded_.size() + finished_.size();
+  }
 
  private:
+  Reply Noted(const Reply& r, const State& now) {
+    if (!r.ok()) return r;
+    if (r.record_state) recorded_[r.snapshot].state = now;
+    if (r.part_done) finished_.push_back(r.snapshot);
+    return r;
+  }
+  void Drop(SnapshotId id) {
+    recorded_.erase(id);
+    finished_.erase(std::remove(finished_.begin(), finished_.end(), id),
+                    finished_.end());
+  }
+
   Rules rules_;
   std::map<SnapshotId, Recorded> recorded_;
+  std::deque<SnapshotId> finished_;  // parts done and not yet taken
 };
 
 }  // namespace cutline

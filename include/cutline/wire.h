@@ -30,14 +30,28 @@ struct Frame {
 
 inline constexpr std::size_t kMarkerFrameSize = 1 + sizeof(SnapshotId);
 
-// The id travels little-endian whatever the host, so hosts of either byte
-// order can share a run.
-inline std::string EncodeMarker(SnapshotId id, std::string_view host_bytes = {}) {
-  std::string out(kMarkerFrameSize, '\0');
-  out[0] = static_cast<char>(FrameKind::kMarker);
-  for (std::size_t i = 0; i < sizeof id; ++i) {
-    out[1 + i] = static_cast<char>((id >> (8 * i)) & 0xff);
+// Integers travel little-endian whatever the host, so hosts of either byte
+// order can share a run. These two are the one place that says how; hosts
+// may use them for their own bytes (the runtime's control messages do).
+// Appends the low `bytes` bytes of `v` (at most 8), least significant first.
+inline void PutLittleEndian(std::string* out, std::uint64_t v, std::size_t bytes = 8) {
+  for (std::size_t i = 0; i < bytes; ++i) *out += static_cast<char>((v >> (8 * i)) & 0xff);
+}
+// The integer in the first `bytes` bytes of `in` (at most 8). REQUIRES:
+// in.size() >= bytes.
+inline std::uint64_t GetLittleEndian(std::string_view in, std::size_t bytes = 8) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[i])) << (8 * i);
   }
+  return v;
+}
+
+inline std::string EncodeMarker(SnapshotId id, std::string_view host_bytes = {}) {
+  std::string out;
+  out.reserve(kMarkerFrameSize + host_bytes.size());
+  out += static_cast<char>(FrameKind::kMarker);
+  PutLittleEndian(&out, id, sizeof id);
   out += host_bytes;
   return out;
 }
@@ -64,10 +78,7 @@ inline std::optional<Frame> Decode(std::string_view bytes) {
       if (bytes.size() < kMarkerFrameSize) return std::nullopt;
       frame.kind = FrameKind::kMarker;
       frame.payload = bytes.substr(kMarkerFrameSize);
-      for (std::size_t i = 0; i < sizeof(SnapshotId); ++i) {
-        frame.snapshot |= static_cast<SnapshotId>(static_cast<unsigned char>(bytes[1 + i]))
-                          << (8 * i);
-      }
+      frame.snapshot = GetLittleEndian(bytes.substr(1), sizeof(SnapshotId));
       return frame;
   }
   return std::nullopt;

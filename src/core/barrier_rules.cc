@@ -5,8 +5,9 @@
 
 namespace cutline {
 
-AlignedBarrierRules::AlignedBarrierRules(std::uint32_t incoming_channels)
-    : incoming_(incoming_channels) {}
+AlignedBarrierRules::AlignedBarrierRules(std::uint32_t incoming_channels,
+                                         std::uint32_t outgoing_channels)
+    : incoming_(incoming_channels), outgoing_(outgoing_channels) {}
 
 const AlignedBarrierRules::Local* AlignedBarrierRules::Find(
     SnapshotId id) const {
@@ -21,47 +22,61 @@ bool AlignedBarrierRules::HasRecorded(SnapshotId id) const {
   return l != nullptr && l->recorded;
 }
 
-Step AlignedBarrierRules::Start(SnapshotId id) {
-  Step step;
-  if (Find(id) != nullptr) {
-    step.error = AgentError::kAlreadyRecorded;
-    return step;
-  }
-  locals_.push_back(Local{id, std::vector<bool>(incoming_, false), incoming_,
-                          true});
+bool AlignedBarrierRules::IsFinished(SnapshotId id) const {
+  return Find(id) == nullptr && closed_.Contains(id);
+}
+
+Reply AlignedBarrierRules::Start(SnapshotId id) {
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  if (incoming_ != 0) return Reply::Refused(AgentError::kNotSource, id);
+  if (Find(id) != nullptr) return Reply::Of(id);  // a further initiator joins
+  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  locals_.push_back(Local{id, {}, 0, true});
+  Reply step = Reply::Of(id);
   step.record_state = true;
   step.part_done = true;
   return step;
 }
 
-Step AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
-  Step step;
-  if (c >= incoming_) {
-    step.error = AgentError::kUnknownChannel;
-    return step;
-  }
+Reply AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
+  if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, id);
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
   Local* local = const_cast<Local*>(Find(id));
+  if (local == nullptr) {
+    if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  } else if (local->barrier[c] || local->recorded) {
+    return Reply::Refused(AgentError::kDuplicateMarker, id);
+  }
+  if (aligning_ != 0 && aligning_ != id) {
+    return Reply::Refused(AgentError::kOutOfOrder, id);
+  }
   if (local == nullptr) {
     locals_.push_back(Local{id, std::vector<bool>(incoming_, false),
                             incoming_, false});
     local = &locals_.back();
   }
-  if (local->barrier[c] || local->recorded) {
-    step.error = AgentError::kDuplicateMarker;
-    return step;
-  }
   local->barrier[c] = true;
+  Reply step = Reply::Of(id);
   if (--local->missing > 0) {
+    aligning_ = id;
     step.hold_channel = true;  // rule 2: wait for the other inputs
     return step;
   }
   // Rule 3: aligned. Every channel is closed with nothing recorded on it.
+  aligning_ = 0;
   local->recorded = true;
   step.record_state = true;
   step.closed_channel = true;
   step.release_inputs = true;
   step.part_done = true;
   return step;
+}
+
+Result<NoControl> AlignedBarrierRules::ControlFor(SnapshotId id,
+                                                  ChannelIndex out) const {
+  if (out >= outgoing_) return {AgentError::kUnknownChannel, {}};
+  if (!HasRecorded(id)) return {AgentError::kUnknownSnapshot, {}};
+  return {};
 }
 
 ChannelRecording AlignedBarrierRules::Channel(SnapshotId id,
@@ -81,6 +96,37 @@ std::vector<ChannelIndex> AlignedBarrierRules::Waiting(SnapshotId id) const {
     if (!local->barrier[c]) out.push_back(c);
   }
   return out;
+}
+
+void AlignedBarrierRules::Drop(const Local* local) {
+  if (local->id == aligning_) aligning_ = 0;
+  closed_.Add(local->id);
+  locals_.erase(locals_.begin() + (local - locals_.data()));
+}
+
+Reply AlignedBarrierRules::Forget(SnapshotId id) {
+  const Local* local = Find(id);
+  if (local == nullptr) {
+    return Reply::Refused(closed_.Contains(id) ? AgentError::kFinished
+                                               : AgentError::kUnknownSnapshot,
+                          id);
+  }
+  if (!local->recorded) return Reply::Refused(AgentError::kNotDone, id);
+  Drop(local);
+  return Reply::Of(id);
+}
+
+Reply AlignedBarrierRules::Abort(SnapshotId id) {
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  Reply step = Reply::Of(id);
+  if (const Local* local = Find(id)) {
+    step.release_inputs = !local->recorded;  // its holds end with it
+    Drop(local);
+    return step;
+  }
+  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  closed_.Add(id);
+  return step;
 }
 
 }  // namespace cutline

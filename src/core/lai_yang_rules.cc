@@ -3,7 +3,14 @@
 // position as the signal that a channel has nothing more of the old epoch.
 #include "cutline/lai_yang_rules.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace cutline {
+
+namespace {
+constexpr auto kById = [](const auto& local, SnapshotId id) { return local.id < id; };
+}  // namespace
 
 LaiYangRules::LaiYangRules(std::uint32_t incoming_channels,
                            std::uint32_t outgoing_channels)
@@ -12,15 +19,32 @@ LaiYangRules::LaiYangRules(std::uint32_t incoming_channels,
       sent_(outgoing_channels, 0) {}
 
 const LaiYangRules::Local* LaiYangRules::Find(SnapshotId id) const {
-  for (const Local& l : locals_) {
-    if (l.id == id) return &l;
-  }
-  return nullptr;
+  auto it = std::lower_bound(locals_.begin(), locals_.end(), id, kById);
+  return (it != locals_.end() && it->id == id) ? &*it : nullptr;
+}
+
+LaiYangRules::Local* LaiYangRules::Find(SnapshotId id) {
+  return const_cast<Local*>(std::as_const(*this).Find(id));
+}
+
+bool LaiYangRules::IsFinished(SnapshotId id) const {
+  return Find(id) == nullptr && closed_.Contains(id);
+}
+
+AgentError LaiYangRules::CannotRecord(SnapshotId id) const {
+  if (id == 0) return AgentError::kInvalidSnapshot;
+  if (closed_.Contains(id)) return AgentError::kFinished;
+  // Recording it now would move the epoch backwards: messages of a newer
+  // epoch have been applied, so they would count as sent before a cut they
+  // were sent after.
+  if (id <= epoch_) return AgentError::kSuperseded;
+  return AgentError::kNone;
 }
 
 // Rule 2: record now. Everything received so far on a channel was of an
 // older epoch (a newer one would have recorded first), so it counts towards
-// the control message's number.
+// the control message's number. REQUIRES: id > epoch_, so locals_ stays in
+// id order.
 LaiYangRules::Local& LaiYangRules::Record(SnapshotId id) {
   Local local{id, std::vector<PerChannel>(incoming_), sent_, incoming_};
   for (ChannelIndex c = 0; c < incoming_; ++c) {
@@ -40,13 +64,13 @@ void LaiYangRules::MaybeClose(Local& local, ChannelIndex c, Step& step) {
   step.part_done = local.open == 0;
 }
 
-Step LaiYangRules::Start(SnapshotId id) {
-  Step step;
-  if (HasRecorded(id)) {
-    step.error = AgentError::kAlreadyRecorded;
-    return step;
+Reply LaiYangRules::Start(SnapshotId id) {
+  if (id != 0 && HasRecorded(id)) return Reply::Of(id);  // a further initiator joins
+  if (AgentError e = CannotRecord(id); e != AgentError::kNone) {
+    return Reply::Refused(e, id);
   }
   Local& local = Record(id);
+  Reply step = Reply::Of(id);
   step.record_state = true;
   step.part_done = local.open == 0;
   return step;
@@ -55,52 +79,35 @@ Step LaiYangRules::Start(SnapshotId id) {
 LaiYangRules::MessageStep LaiYangRules::OnMessage(ChannelIndex c,
                                                   SnapshotId epoch) {
   MessageStep out;
-  if (c >= incoming_) {
-    out.step.error = AgentError::kUnknownChannel;
-    return out;
-  }
-  if (epoch > epoch_) {
-    // A message from a sender that has recorded a snapshot this process has
-    // not: it plays the marker's role and records first.
-    Record(epoch);
+  Reply r = OnMessage(c, epoch, [&](const Reply& joined) {
+    out.in_channel_state = true;
+    out.snapshot = joined.snapshot;  // the newest, reported last
+    out.step.closed_channel = out.step.closed_channel || joined.closed_channel;
+    out.step.part_done = out.step.part_done || joined.part_done;
+  });
+  out.step.error = r.error;
+  if (r.record_state) {
     out.step.record_state = true;
-    out.recorded = epoch;
-    out.step.part_done = locals_.back().open == 0;
-  }
-  ++received_[c];
-  if (!locals_.empty() && epoch < locals_.back().id) {
-    Local& local = locals_.back();
-    PerChannel& ch = local.channels[c];
-    if (!ch.closed) {
-      // Rule 3: an old-epoch message received after recording.
-      ++ch.old_received;
-      out.in_channel_state = true;
-      out.snapshot = local.id;
-      bool done_before = out.step.part_done;
-      MaybeClose(local, c, out.step);
-      out.step.part_done = out.step.part_done || done_before;
-    }
+    out.step.part_done = out.step.part_done || r.part_done;
+    out.recorded = r.snapshot;
   }
   return out;
 }
 
-Step LaiYangRules::OnControl(SnapshotId id, ChannelIndex c,
-                             std::uint64_t count) {
-  Step step;
-  if (c >= incoming_) {
-    step.error = AgentError::kUnknownChannel;
-    return step;
-  }
-  if (!HasRecorded(id)) {
-    Record(id);
+Reply LaiYangRules::OnControl(SnapshotId id, ChannelIndex c,
+                              std::uint64_t count) {
+  if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, id);
+  Reply step = Reply::Of(id);
+  Local* local = Find(id);
+  if (local == nullptr) {
+    if (AgentError e = CannotRecord(id); e != AgentError::kNone) {
+      return Reply::Refused(e, id);
+    }
+    local = &Record(id);
     step.record_state = true;
   }
-  Local* local = const_cast<Local*>(Find(id));
   PerChannel& ch = local->channels[c];
-  if (ch.control) {
-    step.error = AgentError::kDuplicateMarker;
-    return step;
-  }
+  if (ch.control) return Reply::Refused(AgentError::kDuplicateMarker, id);
   ch.control = true;
   ch.expected = count;
   MaybeClose(*local, c, step);
@@ -108,13 +115,29 @@ Step LaiYangRules::OnControl(SnapshotId id, ChannelIndex c,
   return step;
 }
 
-SnapshotId LaiYangRules::OnSend(ChannelIndex out) {
+Result<SnapshotId> LaiYangRules::OnOutgoing(ChannelIndex out) {
+  if (out >= sent_.size()) return {AgentError::kUnknownChannel, epoch_};
   ++sent_[out];
-  return epoch_;
+  return {AgentError::kNone, epoch_};
+}
+
+SnapshotId LaiYangRules::OnSend(ChannelIndex out) {
+  assert(out < sent_.size());
+  return OnOutgoing(out).value;
+}
+
+Result<std::uint64_t> LaiYangRules::ControlFor(SnapshotId id,
+                                               ChannelIndex out) const {
+  if (out >= sent_.size()) return {AgentError::kUnknownChannel, 0};
+  const Local* local = Find(id);
+  if (local == nullptr) return {AgentError::kUnknownSnapshot, 0};
+  return {AgentError::kNone, local->sent_before[out]};
 }
 
 std::uint64_t LaiYangRules::ControlCount(ChannelIndex out) const {
-  return locals_.empty() ? 0 : locals_.back().sent_before[out];
+  assert(out < sent_.size());
+  if (locals_.empty() || out >= sent_.size()) return 0;
+  return locals_.back().sent_before[out];
 }
 
 ChannelRecording LaiYangRules::Channel(SnapshotId id, ChannelIndex c) const {
@@ -127,6 +150,34 @@ ChannelRecording LaiYangRules::Channel(SnapshotId id, ChannelIndex c) const {
 bool LaiYangRules::PartDone(SnapshotId id) const {
   const Local* local = Find(id);
   return local != nullptr && local->open == 0;
+}
+
+void LaiYangRules::Drop(const Local* local) {
+  closed_.Add(local->id);
+  locals_.erase(locals_.begin() + (local - locals_.data()));
+}
+
+Reply LaiYangRules::Forget(SnapshotId id) {
+  const Local* local = Find(id);
+  if (local == nullptr) {
+    return Reply::Refused(closed_.Contains(id) ? AgentError::kFinished
+                                               : AgentError::kUnknownSnapshot,
+                          id);
+  }
+  if (local->open != 0) return Reply::Refused(AgentError::kNotDone, id);
+  Drop(local);
+  return Reply::Of(id);
+}
+
+Reply LaiYangRules::Abort(SnapshotId id) {
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  if (const Local* local = Find(id)) {
+    Drop(local);
+    return Reply::Of(id);
+  }
+  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  closed_.Add(id);
+  return Reply::Of(id);
 }
 
 }  // namespace cutline

@@ -6,8 +6,9 @@
 
 namespace cutline {
 
-MarkerRules::MarkerRules(std::uint32_t incoming_channels)
-    : incoming_(incoming_channels) {}
+MarkerRules::MarkerRules(std::uint32_t incoming_channels,
+                         std::uint32_t outgoing_channels)
+    : incoming_(incoming_channels), outgoing_(outgoing_channels) {}
 
 namespace {
 
@@ -25,6 +26,10 @@ MarkerRules::Local* MarkerRules::Find(SnapshotId id) {
   return const_cast<Local*>(std::as_const(*this).Find(id));
 }
 
+bool MarkerRules::IsFinished(SnapshotId id) const {
+  return Find(id) == nullptr && closed_.Contains(id);
+}
+
 // Rule 1, shared by Start and a first marker: every incoming channel starts
 // recording; the caller then closes the channel the marker came on, if any.
 MarkerRules::Local& MarkerRules::Record(SnapshotId id) {
@@ -38,12 +43,11 @@ MarkerRules::Local& MarkerRules::Record(SnapshotId id) {
   return *it;
 }
 
-Step MarkerRules::Start(SnapshotId id) {
-  Step step;
-  if (HasRecorded(id)) {
-    step.error = AgentError::kAlreadyRecorded;
-    return step;
-  }
+Reply MarkerRules::Start(SnapshotId id) {
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  Reply step = Reply::Of(id);
+  if (HasRecorded(id)) return step;  // a further initiator joins
+  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
   Local& local = Record(id);
   step.record_state = true;
   // With no incoming channel at all, the part is done at once.
@@ -51,19 +55,17 @@ Step MarkerRules::Start(SnapshotId id) {
   return step;
 }
 
-Step MarkerRules::OnMarker(SnapshotId id, ChannelIndex c) {
-  Step step;
-  if (c >= incoming_) {
-    step.error = AgentError::kUnknownChannel;
-    return step;
-  }
+Reply MarkerRules::OnMarker(SnapshotId id, ChannelIndex c) {
+  if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, id);
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  Reply step = Reply::Of(id);
   Local* local = Find(id);
   if (local == nullptr) {
+    if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
     local = &Record(id);  // first marker of this id: rule 1
     step.record_state = true;
   } else if (local->channels[c] == ChannelRecording::kClosed) {
-    step.error = AgentError::kDuplicateMarker;
-    return step;
+    return Reply::Refused(AgentError::kDuplicateMarker, id);
   }
   // Rule 2 (or the "c is recorded empty" clause of rule 1): close c.
   local->channels[c] = ChannelRecording::kClosed;
@@ -72,6 +74,12 @@ Step MarkerRules::OnMarker(SnapshotId id, ChannelIndex c) {
   step.closed_channel = true;
   step.part_done = local->open == 0;  // rule 3
   return step;
+}
+
+Result<NoControl> MarkerRules::ControlFor(SnapshotId id, ChannelIndex out) const {
+  if (out >= outgoing_) return {AgentError::kUnknownChannel, {}};
+  if (Find(id) == nullptr) return {AgentError::kUnknownSnapshot, {}};
+  return {};
 }
 
 ChannelRecording MarkerRules::Channel(SnapshotId id, ChannelIndex c) const {
@@ -85,11 +93,33 @@ bool MarkerRules::PartDone(SnapshotId id) const {
   return local != nullptr && local->open == 0;
 }
 
-void MarkerRules::Forget(SnapshotId id) {
-  Local* local = Find(id);
-  if (local == nullptr) return;
+void MarkerRules::Drop(const Local* local) {
   recording_channels_ -= local->open;
+  closed_.Add(local->id);
   locals_.erase(locals_.begin() + (local - locals_.data()));
+}
+
+Reply MarkerRules::Forget(SnapshotId id) {
+  const Local* local = Find(id);
+  if (local == nullptr) {
+    return Reply::Refused(closed_.Contains(id) ? AgentError::kFinished
+                                               : AgentError::kUnknownSnapshot,
+                          id);
+  }
+  if (local->open != 0) return Reply::Refused(AgentError::kNotDone, id);
+  Drop(local);
+  return Reply::Of(id);
+}
+
+Reply MarkerRules::Abort(SnapshotId id) {
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  if (const Local* local = Find(id)) {
+    Drop(local);
+    return Reply::Of(id);
+  }
+  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  closed_.Add(id);
+  return Reply::Of(id);
 }
 
 }  // namespace cutline

@@ -21,7 +21,7 @@ std::vector<SnapshotId> Recording(const MarkerRules& rules, ChannelIndex c) {
 
 // The Step as one comparable value, so that a failure shows all of it.
 std::string Show(const Step& s) {
-  std::string out = "error=" + std::to_string(static_cast<int>(s.error));
+  std::string out = "error=" + std::string(ToString(s.error));
   if (s.record_state) out += " record";
   if (s.closed_channel) out += " closed";
   if (s.part_done) out += " done";
@@ -32,7 +32,7 @@ TEST(MarkerRulesTest, StartRecordsAndRecordsEveryIncomingChannel) {
   MarkerRules rules(3);
   Step step = rules.Start(1);
   EXPECT_TRUE(step.ok());
-  EXPECT_EQ(Show(step), "error=0 record");
+  EXPECT_EQ(Show(step), "error=none record");
   EXPECT_TRUE(rules.HasRecorded(1));
   EXPECT_FALSE(rules.PartDone(1));
   for (ChannelIndex c = 0; c < 3; ++c) {
@@ -45,7 +45,7 @@ TEST(MarkerRulesTest, StartRecordsAndRecordsEveryIncomingChannel) {
 TEST(MarkerRulesTest, FirstMarkerRecordsAndClosesItsChannelEmpty) {
   MarkerRules rules(3);
   Step step = rules.OnMarker(7, 1);
-  EXPECT_EQ(Show(step), "error=0 record closed");
+  EXPECT_EQ(Show(step), "error=none record closed");
   EXPECT_TRUE(rules.HasRecorded(7));
   EXPECT_EQ(rules.Channel(7, 0), ChannelRecording::kRecording);
   EXPECT_EQ(rules.Channel(7, 1), ChannelRecording::kClosed);
@@ -56,9 +56,9 @@ TEST(MarkerRulesTest, FirstMarkerRecordsAndClosesItsChannelEmpty) {
 TEST(MarkerRulesTest, LaterMarkersCloseAndTheLastOneFinishesThePart) {
   MarkerRules rules(3);
   ASSERT_TRUE(rules.OnMarker(1, 2).ok());
-  EXPECT_EQ(Show(rules.OnMarker(1, 0)), "error=0 closed");
+  EXPECT_EQ(Show(rules.OnMarker(1, 0)), "error=none closed");
   EXPECT_FALSE(rules.PartDone(1));
-  EXPECT_EQ(Show(rules.OnMarker(1, 1)), "error=0 closed done");
+  EXPECT_EQ(Show(rules.OnMarker(1, 1)), "error=none closed done");
   EXPECT_TRUE(rules.PartDone(1));
   for (ChannelIndex c = 0; c < 3; ++c) {
     EXPECT_EQ(rules.Channel(1, c), ChannelRecording::kClosed);
@@ -68,13 +68,13 @@ TEST(MarkerRulesTest, LaterMarkersCloseAndTheLastOneFinishesThePart) {
 TEST(MarkerRulesTest, InitiatorClosesEveryChannelByMarkers) {
   MarkerRules rules(2);
   ASSERT_TRUE(rules.Start(4).ok());
-  EXPECT_EQ(Show(rules.OnMarker(4, 1)), "error=0 closed");
-  EXPECT_EQ(Show(rules.OnMarker(4, 0)), "error=0 closed done");
+  EXPECT_EQ(Show(rules.OnMarker(4, 1)), "error=none closed");
+  EXPECT_EQ(Show(rules.OnMarker(4, 0)), "error=none closed done");
 }
 
 TEST(MarkerRulesTest, OneIncomingChannelFinishesOnTheFirstMarker) {
   MarkerRules rules(1);
-  EXPECT_EQ(Show(rules.OnMarker(1, 0)), "error=0 record closed done");
+  EXPECT_EQ(Show(rules.OnMarker(1, 0)), "error=none record closed done");
   EXPECT_TRUE(rules.PartDone(1));
 }
 
@@ -84,25 +84,30 @@ TEST(MarkerRulesTest, DuplicateMarkerIsAnErrorAndChangesNothing) {
   Step step = rules.OnMarker(1, 0);
   EXPECT_FALSE(step.ok());
   EXPECT_EQ(step.error, AgentError::kDuplicateMarker);
-  EXPECT_EQ(Show(step), "error=3");
+  EXPECT_EQ(Show(step), "error=duplicate_marker");
   EXPECT_EQ(rules.Channel(1, 1), ChannelRecording::kRecording);
   EXPECT_FALSE(rules.PartDone(1));
   // The open count was not decremented twice: channel 1 still finishes it.
-  EXPECT_EQ(Show(rules.OnMarker(1, 1)), "error=0 closed done");
+  EXPECT_EQ(Show(rules.OnMarker(1, 1)), "error=none closed done");
   // And after the part is done a marker is still a duplicate.
   EXPECT_EQ(rules.OnMarker(1, 1).error, AgentError::kDuplicateMarker);
   EXPECT_TRUE(rules.PartDone(1));
 }
 
-TEST(MarkerRulesTest, StartingTwiceOrAfterAMarkerIsAlreadyRecorded) {
+// Issue 14: a second initiator joins a running snapshot; it used to get
+// kAlreadyRecorded, so every host special-cased it.
+TEST(MarkerRulesTest, StartingARunningSnapshotJoinsIt) {
   MarkerRules rules(2);
   ASSERT_TRUE(rules.Start(1).ok());
-  Step again = rules.Start(1);
-  EXPECT_EQ(again.error, AgentError::kAlreadyRecorded);
+  Reply again = rules.Start(1);
+  EXPECT_TRUE(again.ok());
+  EXPECT_EQ(again.snapshot, 1u);
   EXPECT_FALSE(again.record_state);
   ASSERT_TRUE(rules.OnMarker(2, 1).ok());
-  EXPECT_EQ(rules.Start(2).error, AgentError::kAlreadyRecorded);
-  // Neither failed Start reset the channels.
+  Reply join = rules.Start(2);
+  EXPECT_TRUE(join.ok());
+  EXPECT_FALSE(join.record_state);
+  // Neither join reset the channels.
   EXPECT_EQ(rules.Channel(1, 0), ChannelRecording::kRecording);
   EXPECT_EQ(rules.Channel(2, 1), ChannelRecording::kClosed);
 }
@@ -128,22 +133,22 @@ TEST(MarkerRulesTest, ConcurrentSnapshotsAreIndependent) {
   // Channel 0 is recorded by 5 and 2 (9 got its marker there); in id order.
   EXPECT_EQ(Recording(rules, 0), (std::vector<SnapshotId>{2, 5}));
   EXPECT_EQ(Recording(rules, 1), (std::vector<SnapshotId>{5, 9}));
-  EXPECT_EQ(Show(rules.OnMarker(5, 0)), "error=0 closed");
+  EXPECT_EQ(Show(rules.OnMarker(5, 0)), "error=none closed");
   EXPECT_EQ(Recording(rules, 0), (std::vector<SnapshotId>{2}));
-  EXPECT_EQ(Show(rules.OnMarker(2, 0)), "error=0 closed done");
+  EXPECT_EQ(Show(rules.OnMarker(2, 0)), "error=none closed done");
   EXPECT_TRUE(rules.PartDone(2));
   EXPECT_FALSE(rules.PartDone(5));
   EXPECT_FALSE(rules.PartDone(9));
   EXPECT_TRUE(Recording(rules, 0).empty());
-  EXPECT_EQ(Show(rules.OnMarker(9, 1)), "error=0 closed done");
-  EXPECT_EQ(Show(rules.OnMarker(5, 1)), "error=0 closed done");
+  EXPECT_EQ(Show(rules.OnMarker(9, 1)), "error=none closed done");
+  EXPECT_EQ(Show(rules.OnMarker(5, 1)), "error=none closed done");
   EXPECT_TRUE(Recording(rules, 1).empty());
 }
 
 TEST(MarkerRulesTest, NoIncomingChannelsIsDoneAtOnce) {
   MarkerRules rules(0);
   EXPECT_EQ(rules.incoming_channels(), 0u);
-  EXPECT_EQ(Show(rules.Start(1)), "error=0 record done");
+  EXPECT_EQ(Show(rules.Start(1)), "error=none record done");
   EXPECT_TRUE(rules.PartDone(1));
   EXPECT_EQ(rules.OnMarker(2, 0).error, AgentError::kUnknownChannel);
   EXPECT_FALSE(rules.HasRecorded(2));
@@ -163,29 +168,38 @@ TEST(MarkerRulesTest, ForgetDropsTheSnapshotAndItsRecordingChannels) {
   ASSERT_TRUE(rules.Start(1).ok());
   ASSERT_TRUE(rules.Start(2).ok());
   ASSERT_TRUE(rules.OnMarker(2, 0).ok());
-  rules.Forget(1);  // forgotten while still recording both channels
+  // A running part is not forgotten but aborted.
+  EXPECT_EQ(rules.Forget(1).error, AgentError::kNotDone);
+  EXPECT_TRUE(rules.HasRecorded(1));
+  EXPECT_TRUE(rules.Abort(1).ok());  // given up while recording both channels
   EXPECT_FALSE(rules.HasRecorded(1));
   EXPECT_FALSE(rules.PartDone(1));
   EXPECT_EQ(rules.Channel(1, 0), ChannelRecording::kNotRecorded);
   EXPECT_TRUE(Recording(rules, 0).empty());
   EXPECT_EQ(Recording(rules, 1), (std::vector<SnapshotId>{2}));
-  rules.Forget(42);  // unknown: nothing happens
+  EXPECT_EQ(rules.Forget(42).error, AgentError::kUnknownSnapshot);
   EXPECT_TRUE(rules.HasRecorded(2));
-  rules.Forget(2);
+  EXPECT_TRUE(rules.Abort(2).ok());
   EXPECT_TRUE(Recording(rules, 1).empty());
-  // A forgotten id is new again for the rules.
-  EXPECT_EQ(Show(rules.Start(1)), "error=0 record");
-  EXPECT_EQ(Recording(rules, 0), (std::vector<SnapshotId>{1}));
+  // Issue 14: an aborted id stays finished. A late Start (a slower second
+  // initiator) used to start it again, and it never completed.
+  EXPECT_EQ(Show(rules.Start(1)), "error=finished");
+  EXPECT_EQ(rules.Start(1).error, AgentError::kFinished);
+  EXPECT_EQ(rules.OnMarker(2, 1).error, AgentError::kFinished);
+  EXPECT_TRUE(Recording(rules, 0).empty());
 }
 
 TEST(MarkerRulesTest, ForgetAfterThePartIsDone) {
   MarkerRules rules(1);
   ASSERT_TRUE(rules.OnMarker(1, 0).part_done);
   ASSERT_TRUE(rules.Start(2).ok());
-  rules.Forget(1);
+  EXPECT_TRUE(rules.Forget(1).ok());
   EXPECT_FALSE(rules.HasRecorded(1));
+  EXPECT_TRUE(rules.IsFinished(1));
+  EXPECT_EQ(rules.Start(1).error, AgentError::kFinished);
+  EXPECT_EQ(rules.OnMarker(1, 0).error, AgentError::kFinished);
   EXPECT_EQ(Recording(rules, 0), (std::vector<SnapshotId>{2}));
-  EXPECT_EQ(Show(rules.OnMarker(2, 0)), "error=0 closed done");
+  EXPECT_EQ(Show(rules.OnMarker(2, 0)), "error=none closed done");
 }
 
 // The agent with a payload other than the bank's, to show it is generic.
@@ -204,16 +218,16 @@ TEST(SnapshotAgentTest, StartRecordsTheStateGiven) {
 
 TEST(SnapshotAgentTest, MessagesOnRecordingChannelsAreKeptInArrivalOrder) {
   StringAgent agent(2);
-  EXPECT_EQ(agent.OnMessage(0, "before"), 0u);  // nothing is recording yet
+  EXPECT_EQ(agent.OnMessage(0, "before").value, 0u);  // nothing is recording yet
   ASSERT_TRUE(agent.Start(1, 10).ok());
-  EXPECT_EQ(agent.OnMessage(0, "a"), 1u);
-  EXPECT_EQ(agent.OnMessage(1, "b"), 1u);
-  EXPECT_EQ(agent.OnMessage(0, "c"), 1u);
+  EXPECT_EQ(agent.OnMessage(0, "a").value, 1u);
+  EXPECT_EQ(agent.OnMessage(1, "b").value, 1u);
+  EXPECT_EQ(agent.OnMessage(0, "c").value, 1u);
   ASSERT_TRUE(agent.OnMarker(1, 0, 999).closed_channel);
-  EXPECT_EQ(agent.OnMessage(0, "after marker"), 0u);
-  EXPECT_EQ(agent.OnMessage(1, "d"), 1u);
+  EXPECT_EQ(agent.OnMessage(0, "after marker").value, 0u);
+  EXPECT_EQ(agent.OnMessage(1, "d").value, 1u);
   ASSERT_TRUE(agent.OnMarker(1, 1, 999).part_done);
-  EXPECT_EQ(agent.OnMessage(1, "after done"), 0u);
+  EXPECT_EQ(agent.OnMessage(1, "after done").value, 0u);
 
   EXPECT_EQ(agent.ChannelMessages(1, 0), (std::vector<std::string>{"a", "c"}));
   EXPECT_EQ(agent.ChannelMessages(1, 1), (std::vector<std::string>{"b", "d"}));
@@ -227,10 +241,10 @@ TEST(SnapshotAgentTest, MessagesOnRecordingChannelsAreKeptInArrivalOrder) {
 
 TEST(SnapshotAgentTest, FirstMarkerRecordsTheStateAndItsChannelEmpty) {
   StringAgent agent(2);
-  ASSERT_EQ(Show(agent.OnMarker(3, 1, 55)), "error=0 record closed");
+  ASSERT_EQ(Show(agent.OnMarker(3, 1, 55)), "error=none record closed");
   EXPECT_EQ(agent.Find(3)->state, 55);
-  EXPECT_EQ(agent.OnMessage(1, "x"), 0u);
-  EXPECT_EQ(agent.OnMessage(0, "y"), 1u);
+  EXPECT_EQ(agent.OnMessage(1, "x").value, 0u);
+  EXPECT_EQ(agent.OnMessage(0, "y").value, 1u);
   EXPECT_TRUE(agent.ChannelMessages(3, 1).empty());
   EXPECT_EQ(agent.ChannelMessages(3, 0), (std::vector<std::string>{"y"}));
 }
@@ -238,7 +252,7 @@ TEST(SnapshotAgentTest, FirstMarkerRecordsTheStateAndItsChannelEmpty) {
 TEST(SnapshotAgentTest, ErrorsKeepWhatWasRecorded) {
   StringAgent agent(1);
   ASSERT_TRUE(agent.Start(1, 10).ok());
-  EXPECT_EQ(agent.Start(1, 20).error, AgentError::kAlreadyRecorded);
+  EXPECT_TRUE(agent.Start(1, 20).ok());  // joins: the state stays
   EXPECT_EQ(agent.Find(1)->state, 10);
   EXPECT_EQ(agent.OnMarker(2, 5, 30).error, AgentError::kUnknownChannel);
   EXPECT_EQ(agent.Find(2), nullptr);
@@ -252,8 +266,8 @@ TEST(SnapshotAgentTest, AMessageBelongsToEverySnapshotRecordingItsChannel) {
   ASSERT_TRUE(agent.Start(1, 1).ok());
   ASSERT_TRUE(agent.Start(2, 2).ok());
   ASSERT_TRUE(agent.OnMarker(3, 1, 3).ok());
-  EXPECT_EQ(agent.OnMessage(0, "m"), 3u);
-  EXPECT_EQ(agent.OnMessage(1, "n"), 2u);  // snapshot 3 closed channel 1
+  EXPECT_EQ(agent.OnMessage(0, "m").value, 3u);
+  EXPECT_EQ(agent.OnMessage(1, "n").value, 2u);  // snapshot 3 closed channel 1
   for (SnapshotId id : {1, 2, 3}) {
     EXPECT_EQ(agent.ChannelMessages(id, 0), (std::vector<std::string>{"m"}));
     EXPECT_EQ(agent.Find(id)->state, static_cast<int>(id));
@@ -263,7 +277,7 @@ TEST(SnapshotAgentTest, AMessageBelongsToEverySnapshotRecordingItsChannel) {
 
 TEST(SnapshotAgentTest, ZeroIncomingChannels) {
   StringAgent agent(0);
-  EXPECT_EQ(Show(agent.Start(1, 7)), "error=0 record done");
+  EXPECT_EQ(Show(agent.Start(1, 7)), "error=none record done");
   EXPECT_TRUE(agent.PartDone(1));
   EXPECT_EQ(agent.Find(1)->state, 7);
 }
@@ -271,15 +285,17 @@ TEST(SnapshotAgentTest, ZeroIncomingChannels) {
 TEST(SnapshotAgentTest, ForgetDropsStateAndMessages) {
   StringAgent agent(1);
   ASSERT_TRUE(agent.Start(1, 10).ok());
-  ASSERT_EQ(agent.OnMessage(0, "m"), 1u);
-  agent.Forget(1);
+  ASSERT_EQ(agent.OnMessage(0, "m").value, 1u);
+  EXPECT_EQ(agent.Forget(1).error, AgentError::kNotDone);  // still running
+  EXPECT_EQ(agent.Find(1)->state, 10);
+  EXPECT_TRUE(agent.Abort(1).ok());
   EXPECT_EQ(agent.Find(1), nullptr);
   EXPECT_FALSE(agent.HasRecorded(1));
   EXPECT_TRUE(agent.ChannelMessages(1, 0).empty());
-  EXPECT_EQ(agent.OnMessage(0, "n"), 0u);  // no longer recording
-  ASSERT_TRUE(agent.Start(1, 20).ok());    // and the id can start anew
-  EXPECT_EQ(agent.Find(1)->state, 20);
-  EXPECT_TRUE(agent.Find(1)->messages.empty());
+  EXPECT_EQ(agent.OnMessage(0, "n").value, 0u);  // no longer recording
+  // Issue 14: and the id stays finished (it used to start anew).
+  EXPECT_EQ(agent.Start(1, 20).error, AgentError::kFinished);
+  EXPECT_EQ(agent.Find(1), nullptr);
 }
 
 }  // namespace

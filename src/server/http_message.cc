@@ -13,7 +13,8 @@ Response ErrorResponse(int status, std::string_view message) {
 Response JsonResponse(int status, std::string body) {
   return Response{.status = status,
                   .content_type = "application/json; charset=utf-8",
-                  .body = std::move(body)};
+                  .body = std::move(body),
+                  .headers = {}};
 }
 
 namespace {

@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace cutline::server {
 
@@ -14,13 +16,22 @@ struct Request {
   std::string target;  // as sent: path and query, not decoded
   std::string path;    // the target's path, percent-decoded
   std::map<std::string, std::string> query;  // decoded; the first of repeats
+  // Header fields by lower-case name; repeats joined with ", " (RFC 9110 5.3).
+  std::map<std::string, std::string> headers;
   std::string body;    // at most HttpLimits::max_body bytes
+  // The value of header `name` (lower case), or "" if absent.
+  std::string Header(const std::string& name) const {
+    auto it = headers.find(name);
+    return it == headers.end() ? std::string() : it->second;
+  }
 };
 
 struct Response {
   int status = 200;
   std::string content_type;
   std::string body;
+  // More header fields (ETag, Cache-Control, Content-Encoding, Vary, ...).
+  std::vector<std::pair<std::string, std::string>> headers;
   // An event stream (docs/api.md, "/api/events"): the connection stays open
   // and receives every published event; status and body are not used.
   bool event_stream = false;

@@ -11,6 +11,7 @@
 #include <boost/beast/http.hpp>
 
 #include <atomic>
+#include <cctype>
 #include <deque>
 #include <optional>
 #include <thread>
@@ -277,6 +278,13 @@ class Session : public std::enable_shared_from_this<Session> {
     request.method = method_;
     request.target = target_;
     ParseTarget(request.target, &request.path, &request.query);
+    for (const auto& field : req) {
+      std::string name(field.name_string());
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      std::string& value = request.headers[name];
+      if (!value.empty()) value += ", ";
+      value.append(field.value().data(), field.value().size());
+    }
     request.body = std::move(req.body().data);
     parser_.reset();
     state_ = State::kHandling;
@@ -307,10 +315,13 @@ class Session : public std::enable_shared_from_this<Session> {
     state_ = State::kWriting;
     res_.emplace(static_cast<http::status>(response.status), 11);
     auto& res = *res_;
-    res.set(http::field::content_type, response.content_type);
+    // A 304 has no body, so it names no type either.
+    if (!response.content_type.empty()) res.set(http::field::content_type, response.content_type);
     for (const auto& [name, value] : kSecurityHeaders) res.set(name, value);
+    for (const auto& [name, value] : response.headers) res.set(name, value);
     if (head_only_) {
-      res.content_length(response.body.size());
+      // What a GET would carry; a 304 carries no length (RFC 9110 15.4.5).
+      if (response.status != 304) res.content_length(response.body.size());
     } else {
       res.body() = std::move(response.body);
       res.prepare_payload();

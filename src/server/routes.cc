@@ -166,11 +166,9 @@ Response Route(const Request& req, const Site& site) {
   if (!IsGet(req.method) || req.path.rfind("/api/", 0) == 0) {
     return ErrorResponse(404, "not found");
   }
-  auto file = LoadStaticFile(site.web_dir, req.path == "/" ? "/index.html" : req.path);
+  std::optional<Response> file = site.files ? site.files->Answer(req) : std::nullopt;
   if (!file) return ErrorResponse(404, "not found");
-  return Response{.status = 200,
-                  .content_type = std::move(file->content_type),
-                  .body = std::move(file->body)};
+  return std::move(*file);
 }
 
 }  // namespace cutline::server

@@ -15,11 +15,12 @@ inline constexpr scenario::Limits kLimits{
     .max_branches = 10, .max_commands = 2000, .max_events = 50000};
 
 class StoreWatch;
+class StaticFiles;
 
 // What the routes read besides the request.
 struct Site {
-  std::string web_dir;          // empty: the page embedded in the binary
-  StoreWatch* store = nullptr;  // `serve --store`; null: none
+  const StaticFiles* files = nullptr;  // the page's files (never null in a server)
+  StoreWatch* store = nullptr;         // `serve --store`; null: none
 };
 
 // The answer to `request`. Runs on a worker thread: it may take a few

@@ -42,7 +42,8 @@ void FitConnectionsToDescriptors(HttpOptions* http) {
 
 Server::Server(const Options& options)
     : options_(options),
-      site_{options.web_dir, nullptr},
+      files_(options.web_dir),
+      site_{&files_, nullptr},
       http_(Transport(options), [this](const Request& request) { return Route(request, site_); }) {}
 
 Server::~Server() {

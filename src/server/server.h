@@ -10,6 +10,7 @@
 
 #include "server/http_server.h"
 #include "server/routes.h"
+#include "server/static_files.h"
 
 namespace cutline::server {
 
@@ -42,6 +43,7 @@ class Server {
 
  private:
   Options options_;
+  StaticFiles files_;  // prepared once, before the first request
   Site site_;
   std::unique_ptr<StoreWatch> store_;
   HttpServer http_;
