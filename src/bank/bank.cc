@@ -339,12 +339,11 @@ void Bank::Receive(const Network::Msg& m) {
     if (running_ != 0 || sees_every_transfer_) {
       // Before the transfer is applied: a record it causes holds the
       // balance from before it.
-      SnapshotHost::TransferAnswer a =
-          host_->OnTransfer(m.channel, ch, m.seq, transfer->amount, balances_[to]);
-      assert(a.step.ok());
-      if (a.snapshot != 0) {
-        FinishStep(to, a.step, MutableSnapshot(a.snapshot), Cause::ByTransfer(m.seq),
-                   m.channel);
+      replies_.clear();
+      host_->OnTransfer(m.channel, ch, m.seq, transfer->amount, balances_[to], &replies_);
+      for (const Reply& r : replies_) {
+        assert(r.ok());
+        FinishStep(to, r, MutableSnapshot(r.snapshot), Cause::ByTransfer(m.seq), m.channel);
       }
     }
     balances_[to] += transfer->amount;
@@ -398,13 +397,15 @@ void Bank::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
       history_.Add(Sent<Marker>{barrier.seq, c, Marker{snapshot.id}});
       for (const Network::Msg& m : behind) {
         if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
-          host_->OnOvertaken(snapshot.id, c, t->amount);
+          host_->OnOvertaken(snapshot.id, network_.channel(c), t->amount);
           history_.Add(Overtaken{barrier.seq, m.seq, c});
         }
       }
       continue;
     }
-    if (tags_messages_) host_->OnSendMarker(network_.channel(c), network_.last_seq() + 1);
+    if (tags_messages_) {
+      host_->OnSendMarker(network_.channel(c), network_.last_seq() + 1, snapshot.id);
+    }
     Send(c, Marker{snapshot.id});
   }
 }

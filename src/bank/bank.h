@@ -147,6 +147,7 @@ class Bank {
   bool sees_every_transfer_ = false;
   bool tags_messages_ = false;
   std::uint32_t running_ = 0;  // snapshots started and not complete
+  std::vector<Reply> replies_;  // a transfer's, reused (Receive)
   Amount total_ = 0;
   Amount in_flight_amount_ = 0;
   std::vector<SnapshotInfo> snapshots_;  // by id (ids are 1, 2, 3, ...)

@@ -1,10 +1,12 @@
 // SnapshotHost: one snapshot algorithm's side of the bank, at every branch.
 // The bank asks it what a start, a transfer and a marker mean and does what
-// the answer (a Step) says: send markers (at the head of the channels if
-// markers_ahead), hold or release channels, close, finish a part. The host
-// keeps what its algorithm records (balances, channel states) and the tags
-// its messages carry. Each algorithm's host is in its folder under
-// src/algorithms/, made through the registry (algorithms/algorithm.h).
+// the answer (a Reply: a Step naming its snapshot) says: send markers (at the
+// head of the channels if markers_ahead), hold or release channels, close,
+// finish a part. The host keeps what its algorithm records (balances, channel
+// states) and the tags its messages carry. Every algorithm of the branches
+// is hosted by algorithms::AgentHost<Rules> (one cutline::SnapshotAgent per
+// branch); stopping the world by its own. Each is made by its folder under
+// src/algorithms/, through the registry (algorithms/algorithm.h).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +14,7 @@
 #include <vector>
 
 #include "bank/history.h"
-#include "cutline/marker_rules.h"
+#include "cutline/step.h"
 #include "sim/network.h"
 
 namespace cutline::bank {
@@ -36,31 +38,29 @@ class SnapshotHost {
   // REQUIRES: n has not recorded id.
   virtual Step Start(NodeId n, SnapshotId id, Amount now) = 0;
 
-  // What a transfer's delivery obliges: the Step, and the snapshot it is
-  // about (0: none; nothing to do).
-  struct TransferAnswer {
-    Step step;
-    SnapshotId snapshot = 0;
-  };
-  // Transfer #seq of `amount` arrived on `ch` (not applied yet: the
-  // receiver holds `now`). Asked for every transfer if the algorithm's
-  // traits say sees_every_transfer, else only while a snapshot runs.
-  virtual TransferAnswer OnTransfer(ChannelId c, const sim::ChannelInfo& ch,
-                                    Seq seq, Amount amount, Amount now) = 0;
+  // Transfer #seq of `amount` arrived on channel c, `ch` (not applied yet:
+  // the receiver holds `now`). Appends to `out` what it obliges, one Reply
+  // per snapshot it is about: a record it causes (Lai-Yang's newer epoch),
+  // then the channels it closes. Asked for every transfer if the
+  // algorithm's traits say sees_every_transfer, else only while a snapshot
+  // runs.
+  virtual void OnTransfer(ChannelId c, const sim::ChannelInfo& ch, Seq seq,
+                          Amount amount, Amount now, std::vector<Reply>* out) = 0;
   // Marker #seq of snapshot `id` arrived on `ch`; the receiver holds `now`.
   virtual Step OnMarker(ChannelId c, const sim::ChannelInfo& ch, Seq seq,
                         SnapshotId id, Amount now) = 0;
 
   // Tags (traits().tags_messages): message #seq, about to leave on `ch`,
-  // is a transfer, or the marker of the snapshot `from` recorded last.
+  // is a transfer, or the marker of snapshot `id`.
   virtual void OnSendTransfer(const sim::ChannelInfo&, Seq) {}
-  virtual void OnSendMarker(const sim::ChannelInfo&, Seq) {}
+  virtual void OnSendMarker(const sim::ChannelInfo&, Seq, SnapshotId) {}
   // The tag message #seq carries (0 if none, or forgotten).
   virtual std::uint64_t Tag(Seq) const { return 0; }
 
-  // Markers ahead: the marker of `id` just put at the head of channel `c`
-  // overtook a transfer of `amount`, which joins c's recorded state.
-  virtual void OnOvertaken(SnapshotId, ChannelId, Amount) {}
+  // Markers ahead: the marker of `id` just put at the head of channel `ch`
+  // overtook a transfer of `amount`, which joins its recorded state (kept
+  // by the sender).
+  virtual void OnOvertaken(SnapshotId, const sim::ChannelInfo&, Amount) {}
 
   virtual bool HasRecorded(NodeId n, SnapshotId id) const = 0;
   virtual bool PartDone(NodeId n, SnapshotId id) const = 0;

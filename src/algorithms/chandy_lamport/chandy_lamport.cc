@@ -1,16 +1,13 @@
 // Chandy-Lamport (1985): a branch records on its first marker and sends a
 // marker on every output; a channel's state is what arrives on it between
 // the receiver's record and the channel's marker. FIFO channels; any
-// number of snapshots at once.
+// number of snapshots at once. Rules: cutline::MarkerRules.
 #include "algorithms/agent_host.h"
 #include "algorithms/algorithm.h"
+#include "cutline/marker_rules.h"
 
 namespace cutline::algorithms {
 namespace chandy_lamport {
-
-std::unique_ptr<bank::SnapshotHost> MakeHost(const sim::Topology& t, bool) {
-  return std::make_unique<AgentHost<MarkerRules>>(t);
-}
 
 extern const Definition kDefinition;
 const Definition kDefinition{
@@ -22,7 +19,7 @@ const Definition kDefinition{
               .later_marker = LaterMarkerTale::kClosesChannel,
               .close = CloseTale::kWithMarker},
     .hosts = {.scenario = true, .runtime = true},
-    .make_bank_host = &MakeHost,
+    .make_bank_host = &MakeAgentHost<MarkerRules>,
 };
 
 }  // namespace chandy_lamport

@@ -27,9 +27,9 @@ class Host : public bank::SnapshotHost {
     step.part_done = true;
     return step;
   }
-  TransferAnswer OnTransfer(bank::ChannelId, const sim::ChannelInfo&, bank::Seq,
-                            Amount, Amount) override {
-    return {};  // the world only stops between deliveries
+  void OnTransfer(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, Amount,
+                  Amount, std::vector<Reply>*) override {
+    // The world only stops between deliveries: they are the bank's own.
   }
   Step OnMarker(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, SnapshotId,
                 Amount) override {

@@ -1,9 +1,9 @@
-// MessageTags: what rides beside each Lai-Yang message in the bank (a
-// transfer's epoch, a control message's count), by send sequence number.
-// A tag is needed until its message is delivered; after that only the
-// history's readers (narration, JSON, ShiViz) ask, so without a history a
-// tag is forgotten at its delivery, and the tags kept are those from the
-// oldest message in flight on (a deque, 8 bytes a message, no node per tag).
+// MessageTags: what rides beside each message of an algorithm that stamps
+// them (Lai-Yang: a transfer's epoch, a control message's count), by send
+// sequence number. A tag is needed until its message is delivered; after that
+// only the history's readers (narration, JSON, ShiViz) ask, so without a
+// history a tag is forgotten at its delivery, and the tags kept are those from
+// the oldest message in flight on (a deque, 8 bytes a message, no node each).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "sim/network.h"
 
-namespace cutline::algorithms::lai_yang {
+namespace cutline::algorithms {
 
 class MessageTags {
  public:
@@ -48,4 +48,4 @@ class MessageTags {
   std::deque<std::uint64_t> tags_;
 };
 
-}  // namespace cutline::algorithms::lai_yang
+}  // namespace cutline::algorithms
