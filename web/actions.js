@@ -4,8 +4,8 @@ import { t } from './i18n.js';
 import { Refusal } from './api.js';
 import { app, hooks, enqueue, run, commit } from './run.js';
 import { withNetworkOptions } from './scenario.js';
-import { notify, clearNotice, showRefusal } from './notice.js';
-import { stopPlay, leaveDemo, captionFor } from './demos.js';
+import { clearNotice, showRefusal } from './notice.js';
+import { stopPlay } from './demos.js';
 import { byId as $ } from './svg.js';
 
 // Appends the command made by makeCommand() (evaluated when its turn comes, so that it sees the
@@ -19,7 +19,6 @@ export function act(makeCommand) {
     try {
       const result = await run(next);
       clearNotice();
-      if (app.demo) leaveDemo();
       commit(next, result);
     } catch (e) {
       if (e instanceof Refusal) showRefusal(e.reason);
@@ -64,16 +63,12 @@ export function undo() {
   stopPlay();
   enqueue(async () => {
     if (app.commands.length <= 1) {
-      notify(t('nothingToUndo'), 'refusal');
+      showRefusal(t('nothingToUndo'), null);
       return;
     }
     const next = app.commands.slice(0, -1);
     const result = await run(next);
     clearNotice();
-    if (app.demo && app.demo.pos > 0) {
-      app.demo.pos -= 1;
-      app.caption = captionFor(app.demo);
-    }
     commit(next, result);
   });
 }
@@ -84,10 +79,6 @@ export function reset() {
     const next = [app.commands[0]];
     const result = await run(next);
     clearNotice();
-    if (app.demo) {
-      app.demo.pos = 0;
-      app.caption = captionFor(app.demo);
-    }
     commit(next, result);
   });
 }
@@ -119,7 +110,6 @@ export function changeNetwork(change) {
     try {
       const result = await run(next);
       clearNotice();
-      if (app.demo) leaveDemo();
       commit(next, result);
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;

@@ -7,12 +7,18 @@ import { parseHash } from './scenario.js';
 import { app, hooks, enqueue, run, commit } from './run.js';
 import { clearNotice } from './notice.js';
 import { act, sendTransfer, undo, reset, loadPreset, changeNetwork, stopTheWorld } from './actions.js';
-import { captionFor, stopPlay, nextStep, togglePlay, loadDemos } from './demos.js';
+import { captionFor, stopPlay, nextStep, prevStep, restartDemo, endDemo, togglePlay, loadDemos, syncDemo } from './demos.js';
+import { wireStageKeys, showStage } from './stage.js';
+import { initPresent } from './present.js';
 import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } from './share.js';
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
 import { byId as $ } from './svg.js';
 
-hooks.render = render;
+hooks.sync = syncDemo;
+hooks.render = () => {
+  render();
+  showStage();
+};
 hooks.renderDemoUi = renderDemoUi;
 
 // Sets the language of the page's own texts and of the switch's pressed state.
@@ -54,11 +60,20 @@ function wire() {
   $('deliver-next').addEventListener('click', () => act(() => 'deliver'));
   $('undo').addEventListener('click', undo);
   $('reset').addEventListener('click', reset);
-  $('demo-next').addEventListener('click', () => {
-    if ($('demo-next').getAttribute('aria-disabled') === 'true') return;
+  const enabled = (id) => $(id).getAttribute('aria-disabled') !== 'true';
+  const next = () => {
+    if (!enabled('demo-next')) return;
     stopPlay();
     nextStep();
-  });
+  };
+  const prev = () => {
+    if (enabled('demo-prev')) prevStep();
+  };
+  $('demo-next').addEventListener('click', next);
+  $('demo-prev').addEventListener('click', prev);
+  $('demo-end').addEventListener('click', endDemo);
+  wireStageKeys({ next, prev, restart: restartDemo });
+  $('notice-close').addEventListener('click', clearNotice);
   $('demo-play').addEventListener('click', () => {
     if ($('demo-play').getAttribute('aria-disabled') === 'true') return;
     togglePlay();
@@ -95,6 +110,7 @@ function wire() {
 
 function init() {
   applyLang(parseHash(location.hash).lang || 'en');
+  initPresent();
   wire();
   renderDemoButtons();
   enqueue(async () => {

@@ -6,11 +6,41 @@ import { messageLabel, messageTitle, isBarrier } from './labels.js';
 
 const VIEW_W = 600; // layout space; the viewBox is fitted around the boxes
 const VIEW_H = 440;
-const LANE = 9; // the two directions of a pair run side by side, this far from the centre line
 const GAP = 7; // between a box and the end of a channel line
-const MSG_H = 22;
+// What the screen must get, in CSS px, whatever the drawing's scale: a target to press of at least
+// 24x24 (WCAG 2.5.8; 26 leaves a margin), and text of at least 11 px (20 px in presentation mode).
+const TARGET_PX = 26;
+const TEXT_PX = 11;
+const TEXT_PX_PRESENT = 20;
+
+// Sizes in the drawing's own units for a drawing shown at `scale` CSS px per unit. The two
+// directions of a pair run side by side, `lane` from the centre line, far enough apart that
+// their bands to press (`hit`) do not touch.
+function metrics(scale, present) {
+  const minPx = present ? TEXT_PX_PRESENT : TEXT_PX;
+  const font = (base, extra = 0) => Math.max(base, (minPx + extra) / scale);
+  const msgFont = font(12);
+  const hit = Math.max(18, TARGET_PX / scale);
+  return {
+    msgFont,
+    nameFont: font(15, 2),
+    balFont: font(14, 1),
+    tagFont: font(12),
+    moreFont: font(12),
+    msgH: Math.max(22, msgFont * 1.75, TARGET_PX / scale),
+    hit,
+    lane: Math.max(9, hit / 2 + 2),
+  };
+}
 
 export const STATE_CLASS = { 'not recorded': 'not', recording: 'rec', closed: 'closed', 'held back': 'held' };
+
+// About how wide a label is drawn at `font`: Japanese characters take a full em, others ~0.6.
+function textWidth(label, font) {
+  let w = 0;
+  for (const ch of label) w += /[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? font : font * 0.6;
+  return w;
+}
 
 // Each branch's depth (longest path from a source) when the channels have no cycle, else null.
 function depths(names, channels) {
@@ -64,8 +94,10 @@ function positions(names, channels) {
   return new Map(names.map((name, i) => [name, { x: pts[i][0], y: pts[i][1] }]));
 }
 
-function boxSize(n) {
-  return n <= 4 ? { w: 104, h: 50 } : { w: 78, h: 44 };
+// Room for the name and the balance at the sizes metrics() chose.
+function boxSize(n, m) {
+  const base = n <= 4 ? { w: 104, h: 50 } : { w: 78, h: 44 };
+  return { w: Math.max(base.w, m.balFont * 3.6), h: Math.max(base.h, (m.nameFont + m.balFont) * 1.5) };
 }
 
 // Distance from a box's centre to its border along unit direction (dx, dy).
@@ -79,8 +111,9 @@ function addArrowDefs(root) {
   const defs = svg('defs', {}, root);
   for (const cls of Object.values(STATE_CLASS)) {
     const m = svg('marker', {
+      // In the drawing's units, not the line's width: a thick "closed" line keeps a normal head.
       id: `nw-arrow-${cls}`, viewBox: '0 0 10 10', refX: 9, refY: 5,
-      markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse', markerUnits: 'strokeWidth',
+      markerWidth: 16, markerHeight: 16, orient: 'auto-start-reverse', markerUnits: 'userSpaceOnUse',
     }, defs);
     svg('path', { d: 'M0,1 L10,5 L0,9 Z', class: `arrow-head ch-${cls}` }, m);
   }
@@ -102,7 +135,9 @@ function onActivate(el, fn) {
 // (deliver ... at=K, K its place in the queue, oldest = 1) and the channel only groups them (a
 // button inside a button would be unusable). A channel held back behind a barrier (aligned) is
 // drawn dashed with a "held back" label, its messages marked held: nothing leaves it for now.
-function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
+function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
+  const LANE = m.lane;
+  const MSG_H = m.msgH;
   const a = pos.get(ch.from);
   const b = pos.get(ch.to);
   const len = Math.hypot(b.x - a.x, b.y - a.y);
@@ -120,8 +155,8 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
 
   // The waiting messages as drawn, oldest first (see the layout below: those that do not fit
   // are a "+N"): a channel button's name must contain all the text it shows (WCAG 2.5.3).
-  const labels = ch.queue.map((m) => messageLabel(m, run.markers));
-  const msgW = Math.max(46, ...labels.map((l) => 12 + l.length * 7));
+  const labels = ch.queue.map((q) => messageLabel(q, run.markers));
+  const msgW = Math.max(46, MSG_H, ...labels.map((l) => m.msgFont + textWidth(l, m.msgFont)));
   const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
   const spacing = along + 6;
   const fits = Math.max(1, Math.floor((lineLen - 14) / spacing));
@@ -142,7 +177,18 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
     'data-focus-key': `ch-${ch.from}-${ch.to}`,
     'aria-label': t('channelAria', { from: ch.from, to: ch.to, what }),
   }, root);
-  svg('line', { x1: start.x, y1: start.y, x2: end.x, y2: end.y, class: 'hit' }, g);
+  // The band to press: on this direction's own side of the pair's centre line, from near it out
+  // past the waiting messages, so the two directions of a pair never share a point.
+  const side = 5 + (msgW / 2) * Math.abs(rx) + (MSG_H / 2) * Math.abs(ry);
+  const inner = Math.max(1, LANE - m.hit / 2);
+  const outer = Math.max(LANE + m.hit / 2, LANE + side + (msgW / 2) * Math.abs(rx) + (MSG_H / 2) * Math.abs(ry) + 2);
+  const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
+  const ox = start.x - rx * LANE;
+  const oy = start.y - ry * LANE;
+  svg('rect', {
+    x: 0, y: inner, width: lineLen, height: outer - inner, class: 'hit',
+    transform: `translate(${ox} ${oy}) rotate(${angle})`,
+  }, g);
   svg('line', {
     x1: start.x, y1: start.y, x2: end.x, y2: end.y, class: `ch-line ch-${cls}`,
     'marker-end': `url(#nw-arrow-${cls})`,
@@ -151,31 +197,30 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
   if (held) {
     // On the side away from the messages (a dataflow has no channel back on that side). Beside
     // the button, not in it: its name already says "held back".
-    const mx = (start.x + end.x) / 2 - rx * 14;
-    const my = (start.y + end.y) / 2 - ry * 14 + 4;
+    const mx = (start.x + end.x) / 2 - rx * m.tagFont * 1.2;
+    const my = (start.y + end.y) / 2 - ry * m.tagFont * 1.2 + m.tagFont * 0.35;
     svg('text', {
-      x: mx, y: my, 'text-anchor': 'middle', class: 'ch-held-label', 'aria-hidden': 'true',
+      x: mx, y: my, 'text-anchor': 'middle', class: 'ch-held-label', 'aria-hidden': 'true', 'font-size': m.tagFont,
       'data-from': ch.from, 'data-to': ch.to,
     }, root, t('heldBack'));
   }
 
   // Messages: the head (oldest) nearest the receiver, the others queued behind it.
-  const side = 5 + (msgW / 2) * Math.abs(rx) + (MSG_H / 2) * Math.abs(ry);
   for (let k = 0; k < shown; k++) {
-    const m = ch.queue[k];
+    const msg = ch.queue[k];
     const back = along / 2 + 12 + k * spacing;
     const cx = end.x - dx * back + rx * side;
     const cy = end.y - dy * back + ry * side;
-    const title = messageTitle(m, run.markers) + (held ? ` — ${t('heldTitle')}` : '');
+    const title = messageTitle(msg, run.markers) + (held ? ` — ${t('heldTitle')}` : '');
     const mg = svg('g', {
-      class: `nmsg nmsg-${m.kind}${k === 0 ? ' head' : ''}${held ? ' held' : ''}`, 'data-seq': m.seq,
+      class: `nmsg nmsg-${msg.kind}${k === 0 ? ' head' : ''}${held ? ' held' : ''}`, 'data-seq': msg.seq,
     }, g);
     if (anyOrder) {
       // The name starts with the visible label, so that saying what is seen names the button.
       mg.setAttribute('role', 'button');
       mg.setAttribute('tabindex', '0');
       mg.setAttribute('data-at', k + 1);
-      mg.setAttribute('data-focus-key', `msg-${ch.from}-${ch.to}-${m.seq}`);
+      mg.setAttribute('data-focus-key', `msg-${ch.from}-${ch.to}-${msg.seq}`);
       mg.setAttribute('aria-label', t('messageAria', {
         label: labels[k], from: ch.from, to: ch.to, k: k + 1, n: ch.queue.length, title,
       }));
@@ -183,7 +228,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
     }
     svg('title', {}, mg, title);
     svg('rect', { x: cx - msgW / 2, y: cy - MSG_H / 2, width: msgW, height: MSG_H, rx: 5 }, mg);
-    svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, mg, labels[k]);
+    svg('text', { x: cx, y: cy + m.msgFont * 0.35, 'text-anchor': 'middle', 'font-size': m.msgFont }, mg, labels[k]);
     // Not drawn (SVG draws only <text>), but it keeps the labels apart in the channel's text
     // ("$10 barrier", not "$10barrier"), which must read as part of its name (WCAG 2.5.3).
     g.append(' ');
@@ -191,30 +236,41 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run) {
   if (shown < ch.queue.length) {
     const back = along / 2 + 12 + shown * spacing;
     svg('text', {
-      x: end.x - dx * back + rx * side, y: end.y - dy * back + ry * side + 4,
-      'text-anchor': 'middle', class: 'nmsg-more',
+      x: end.x - dx * back + rx * side, y: end.y - dy * back + ry * side + m.moreFont * 0.35,
+      'text-anchor': 'middle', class: 'nmsg-more', 'font-size': m.moreFont,
     }, g, t('more', { n: ch.queue.length - shown }));
   }
 
   if (!anyOrder) onActivate(g, () => onDeliver(ch.from, ch.to));
 }
 
-function drawBranch(root, br, p, box, recorded, centre) {
+function drawBranch(root, br, p, box, recorded, centre, m) {
   const g = svg('g', {
     class: `branch${recorded !== undefined ? ' recorded' : ''}`, 'data-name': br.name,
   }, root);
   svg('rect', { x: p.x - box.w / 2, y: p.y - box.h / 2, width: box.w, height: box.h, rx: 8, class: 'branch-box' }, g);
-  svg('text', { x: p.x, y: p.y - 5, 'text-anchor': 'middle', class: 'branch-name' }, g, br.name);
-  svg('text', { x: p.x, y: p.y + 15, 'text-anchor': 'middle', class: 'branch-balance' }, g, money(br.balance));
+  svg('text', { x: p.x, y: p.y - box.h * 0.08, 'text-anchor': 'middle', class: 'branch-name', 'font-size': m.nameFont }, g, br.name);
+  svg('text', { x: p.x, y: p.y + box.h * 0.36, 'text-anchor': 'middle', class: 'branch-balance', 'font-size': m.balFont }, g, money(br.balance));
   if (recorded !== undefined) {
     const label = t('recordedTag', { v: money(recorded) });
-    const w = 16 + label.length * 7;
+    const w = m.tagFont * 1.4 + textWidth(label, m.tagFont);
+    const h = m.tagFont * 1.8;
     const above = p.y <= centre.y;
-    const ty = above ? p.y - box.h / 2 - 18 : p.y + box.h / 2 + 18;
+    const ty = above ? p.y - box.h / 2 - h * 0.8 : p.y + box.h / 2 + h * 0.8;
     const tg = svg('g', { class: 'rec-tag' }, g);
-    svg('rect', { x: p.x - w / 2, y: ty - 11, width: w, height: 22, rx: 11 }, tg);
-    svg('text', { x: p.x, y: ty + 4, 'text-anchor': 'middle' }, tg, label);
+    svg('rect', { x: p.x - w / 2, y: ty - h / 2, width: w, height: h, rx: h / 2 }, tg);
+    svg('text', { x: p.x, y: ty + m.tagFont * 0.35, 'text-anchor': 'middle', 'font-size': m.tagFont }, tg, label);
   }
+}
+
+// CSS px per unit of the viewBox: the drawing fills its width unless a max-height (style.css)
+// stops it first, and it keeps its proportions.
+function drawingScale(svgEl, vw, vh) {
+  const width = svgEl.getBoundingClientRect().width;
+  if (!width) return 1;
+  const maxH = parseFloat(getComputedStyle(svgEl).maxHeight);
+  const height = Number.isFinite(maxH) ? Math.min(width * (vh / vw), maxH) : width * (vh / vw);
+  return Math.min(width / vw, height / vh);
 }
 
 // Draws the network. `snap` is the snapshot whose colours are shown (the running one, else the
@@ -226,12 +282,18 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   const names = state.branches.map((b) => b.name);
   const pos = positions(names, state.channels);
   const run = { fifo: state.fifo !== false, algorithm: state.algorithm || 'chandy-lamport', markers: state.markers || 'marker' };
-  const box = boxSize(names.length);
   const xs = [...pos.values()].map((p) => p.x);
   const ys = [...pos.values()].map((p) => p.y);
-  const x0 = Math.min(...xs) - box.w / 2 - 45;
-  const y0 = Math.min(...ys) - box.h / 2 - 48;
-  svgEl.setAttribute('viewBox', `${x0} ${y0} ${Math.max(...xs) + box.w / 2 + 45 - x0} ${Math.max(...ys) + box.h / 2 + 44 - y0}`);
+  // The frame around the branches (at the base box size), then the scale it is shown at, then the
+  // sizes that give that scale readable text and big enough targets.
+  const base = boxSize(names.length, metrics(1, false));
+  const x0 = Math.min(...xs) - base.w / 2 - 45;
+  const y0 = Math.min(...ys) - base.h / 2 - 48;
+  const vw = Math.max(...xs) + base.w / 2 + 45 - x0;
+  const vh = Math.max(...ys) + base.h / 2 + 44 - y0;
+  svgEl.setAttribute('viewBox', `${x0} ${y0} ${vw} ${vh}`);
+  const m = metrics(drawingScale(svgEl, vw, vh), document.body.classList.contains('present'));
+  const box = boxSize(names.length, m);
   const centre = [...pos.values()].reduce((c, p) => ({ x: c.x + p.x / names.length, y: c.y + p.y / names.length }), { x: 0, y: 0 });
 
   const chState = new Map();
@@ -242,10 +304,10 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   }
   const channelLayer = svg('g', { class: 'channels' }, svgEl);
   for (const ch of state.channels) {
-    drawChannel(channelLayer, ch, chState.get(`${ch.from}>${ch.to}`), pos, box, onDeliver, run);
+    drawChannel(channelLayer, ch, chState.get(`${ch.from}>${ch.to}`), pos, box, onDeliver, run, m);
   }
   const branchLayer = svg('g', { class: 'branches' }, svgEl);
-  for (const br of state.branches) drawBranch(branchLayer, br, pos.get(br.name), box, recorded.get(br.name), centre);
+  for (const br of state.branches) drawBranch(branchLayer, br, pos.get(br.name), box, recorded.get(br.name), centre, m);
 
   const balances = state.branches.reduce((s, b) => s + b.balance, 0);
   const holds = balances + state.in_flight === state.total;

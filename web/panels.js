@@ -69,15 +69,15 @@ function renderVerdict(body, snap) {
   }
 }
 
-export function renderSnapshot(body, state, snap, lab, history = []) {
-  body.textContent = '';
+// The headline, first in the panel so that it is on the stage with the network (stage.js): which
+// snapshot, whether it is running or complete, its total and the checker's verdict.
+function renderHeadline(body, state, snap) {
+  const headline = html('div', { class: 'snap-headline', id: 'cl-headline' }, body);
   if (!snap) {
-    html('p', { class: 'muted' }, body, t('noSnapshot'));
+    html('p', { class: 'muted' }, headline, t('noSnapshot'));
     return;
   }
-  const algorithm = snap.algorithm || 'chandy-lamport';
-  const stw = algorithm === 'stop-the-world';
-  const head = html('p', { class: 'snap-head' }, body);
+  const head = html('p', { class: 'snap-head' }, headline);
   // A stop-the-world snapshot has no initiator: no "started by" with an empty list.
   html('strong', {}, head, snap.initiators.length
     ? t('snapHeader', { id: snap.id, who: snap.initiators.join(', ') })
@@ -85,6 +85,33 @@ export function renderSnapshot(body, state, snap, lab, history = []) {
   head.append(' ');
   html('span', { class: `badge ${snap.complete ? 'badge-done' : 'badge-run'}`, 'data-status': snap.complete ? 'complete' : 'running' },
     head, snap.complete ? t('complete') : t('running'));
+  if (snap.complete && snap.total !== undefined) {
+    const terms = [
+      ...snap.recorded.map((r) => `${r.name} ${money(r.balance)}`),
+      ...snap.channels.filter((c) => c.transfers.length).map((c) => `${c.from}→${c.to} ${amounts(c.transfers).replace(/, /g, ' + ')}`),
+    ];
+    const right = snap.total === state.total && snap.consistent !== false;
+    const p = html('p', { class: `cl-total${right ? '' : ' wrong'}` }, headline);
+    html('strong', {}, p, t('total', { terms: terms.join(' + '), total: money(snap.total) }));
+    if (snap.total === state.total) {
+      p.append(' ', t('totalMatches', { t: money(state.total) }));
+    } else {
+      const diff = snap.total - state.total;
+      p.append(' ', t('totalWrong', { t: money(state.total), d: `${diff > 0 ? '+' : '−'}${money(Math.abs(diff))}` }));
+    }
+    // The checker's verdict (absent from the store page's older snapshot objects).
+    if (snap.consistent !== undefined) renderVerdict(headline, snap);
+  } else {
+    html('p', { class: 'muted cl-total-pending' }, headline, t('totalPending'));
+  }
+}
+
+export function renderSnapshot(body, state, snap, lab, history = []) {
+  body.textContent = '';
+  renderHeadline(body, state, snap);
+  if (!snap) return;
+  const algorithm = snap.algorithm || 'chandy-lamport';
+  const stw = algorithm === 'stop-the-world';
   if (snap.algorithm) {
     let name = t(`algo_${algorithm}`);
     if (state.fifo === false && !stw) name = t('algoNotFifo', { name });
@@ -136,26 +163,6 @@ export function renderSnapshot(body, state, snap, lab, history = []) {
     html('p', { class: 'cl-markers' }, body, t(MARKERS[algorithm] || 'markers', { s: snap.markers_sent, e: expected }));
     html('p', { class: 'cl-parts' }, body,
       t('partsDone', { list: done.size ? [...state.branches.map((b) => b.name).filter((n) => done.has(n))].join(', ') : t('noneYet') }));
-  }
-
-  if (snap.complete && snap.total !== undefined) {
-    const terms = [
-      ...snap.recorded.map((r) => `${r.name} ${money(r.balance)}`),
-      ...snap.channels.filter((c) => c.transfers.length).map((c) => `${c.from}→${c.to} ${amounts(c.transfers).replace(/, /g, ' + ')}`),
-    ];
-    const right = snap.total === state.total && snap.consistent !== false;
-    const p = html('p', { class: `cl-total${right ? '' : ' wrong'}` }, body);
-    html('strong', {}, p, t('total', { terms: terms.join(' + '), total: money(snap.total) }));
-    if (snap.total === state.total) {
-      p.append(' ', t('totalMatches', { t: money(state.total) }));
-    } else {
-      const diff = snap.total - state.total;
-      p.append(' ', t('totalWrong', { t: money(state.total), d: `${diff > 0 ? '+' : '−'}${money(Math.abs(diff))}` }));
-    }
-    // The checker's verdict (absent from the store page's older snapshot objects).
-    if (snap.consistent !== undefined) renderVerdict(body, snap);
-  } else {
-    html('p', { class: 'muted cl-total-pending' }, body, t('totalPending'));
   }
 
   const earlier = state.snapshots.filter((s) => s.id !== snap.id);

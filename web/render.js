@@ -7,7 +7,7 @@ import { renderSnapshot, renderSnapshotHeading, renderNaive, renderLog } from '.
 import { html, byId as $ } from './svg.js';
 import { app } from './run.js';
 import { act, deliverOn, startSnapshot } from './actions.js';
-import { demoById, startDemo } from './demos.js';
+import { demoById, startDemo, canGoBack } from './demos.js';
 
 export function displayedSnapshot(state) {
   if (!state.snapshots || !state.snapshots.length) return null;
@@ -119,11 +119,19 @@ export function renderDemoUi() {
     b.setAttribute('aria-pressed', String(!!app.demo && Number(b.dataset.demo) === app.demo.id));
   }
   const d = app.demo && demoById(app.demo.id);
-  const canStep = !!d && app.demo.pos < d.steps.length;
+  const canStep = !!d && !app.demo.off && app.demo.pos < d.steps.length;
   $('demo-next').setAttribute('aria-disabled', String(!canStep));
+  $('demo-prev').setAttribute('aria-disabled', String(!canGoBack()));
+  $('demo-end').hidden = !d;
   $('demo-play').setAttribute('aria-disabled', String(!canStep && !app.timer));
   $('demo-play').textContent = app.timer ? t('pause') : t('play');
-  $('demo-progress').textContent = d ? t('demoProgress', { title: d.title, k: app.demo.pos, n: d.steps.length }) : '';
+  // The demo's title, then where it stands; a phone shows only the latter (style.css).
+  const progress = $('demo-progress');
+  progress.textContent = '';
+  if (d) {
+    html('span', { class: 'progress-title' }, progress, t('demoProgress', { title: d.title }));
+    progress.append(t('demoProgressStep', { k: app.demo.pos, n: d.steps.length }));
+  }
   $('demo-caption').textContent = app.caption || (d ? '' : t('demoIdle'));
 }
 
@@ -138,6 +146,8 @@ export function renderSpacetimeOnly() {
   renderSpacetime($('st-svg'), $('st-scroll'), $('st-note'), r.state, r.history, displayedSnapshot(r.state), r.naive);
   renderSpacetimeLegend($('st-legend'), r.state);
   scrollableByKeyboard($('st-scroll'), t('stScrollAria'));
+  // Time flows right: when the diagram is wider than its box, the latest steps are what to show.
+  $('st-scroll').scrollLeft = $('st-scroll').scrollWidth;
 }
 
 // A box that scrolls sideways must be reachable with Tab, or a keyboard user cannot see its hidden

@@ -20,8 +20,9 @@ export const app = {
   writtenHash: '',
 };
 
-// Filled in by app.js: redraw everything, or only the demo controls.
-export const hooks = { render() {}, renderDemoUi() {} };
+// Filled in by app.js: where the run stands in its demo (before a redraw), redraw everything,
+// or only the demo controls.
+export const hooks = { sync() {}, render() {}, renderDemoUi() {} };
 
 // Actions run one at a time, in the order they were asked for.
 let queue = Promise.resolve();
@@ -47,6 +48,7 @@ export function commit(commands, result) {
   app.commands = commands;
   app.result = result;
   writeHash();
+  hooks.sync();
   hooks.render();
 }
 

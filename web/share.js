@@ -4,7 +4,7 @@ import { runScenario, fetchShiviz, Refusal } from './api.js';
 import { toCommands, toText, parseHash, decodeScenario } from './scenario.js';
 import { html, byId as $ } from './svg.js';
 import { app, enqueue, run, commit } from './run.js';
-import { notify, showRefusal } from './notice.js';
+import { notify, showRefusal, clearNotice } from './notice.js';
 import { stopPlay } from './demos.js';
 
 // Hands `text` to the browser as a file called `name`.
@@ -60,19 +60,31 @@ export async function shareLink() {
   $('share-url').select();
 }
 
-// Opens the run held in the URL's hash, if any; otherwise the Bank preset.
+// Opens the run held in the URL's hash, if any; otherwise the Bank preset. A link that does not
+// decode (cut short, edited) gets one translated line, never the browser's own exception, and a
+// fresh bank; a notice left from an earlier link goes as soon as a later one opens.
 export function openFromHash() {
   const { s } = parseHash(location.hash);
   enqueue(async () => {
     let next = null;
     let result = null;
+    let refusal = null;
     if (s) {
+      let text = null;
       try {
-        next = toCommands(decodeScenario(s));
-        result = await run(next);
-      } catch (e) {
-        result = null;
-        showRefusal(e instanceof Refusal ? e.full : (e.message || String(e)), 'linkRefused');
+        text = decodeScenario(s);
+      } catch {
+        refusal = t('linkBroken');
+      }
+      if (text !== null) {
+        try {
+          next = toCommands(text);
+          result = await run(next);
+        } catch (e) {
+          if (!(e instanceof Refusal)) throw e;
+          result = null;
+          refusal = t('linkRefused', { reason: e.full });
+        }
       }
     }
     const opened = result !== null;
@@ -83,6 +95,8 @@ export function openFromHash() {
     app.demo = null;
     app.caption = '';
     commit(next, result);
-    if (opened && next.length > 1) notify(t('linkOpened', { n: next.length }), 'info');
+    if (refusal) showRefusal(refusal, null);
+    else if (opened && next.length > 1) notify(t('linkOpened', { n: next.length }), 'info');
+    else clearNotice();
   });
 }

@@ -5,12 +5,15 @@
 // deliver event's "overtook") is drawn as overtaking.
 import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
-import { messageLabel, messageTitle, fromEvent, isBarrier } from './labels.js';
+import { messageLabel, messageTitle, fromEvent } from './labels.js';
 
-const X0 = 64; // first column
-const Y0 = 52; // first row
-const ROW = 64;
-const R = 4.5; // point radius
+// The geometry grows with the diagram's type (12 px; 20 px and up in presentation mode, style.css),
+// so that larger labels keep their room: set by renderSpacetime, `k` times these.
+let X0 = 64; // first column
+let Y0 = 52; // first row
+let ROW = 64;
+let R = 4.5; // point radius
+let K = 1;
 
 // The run's algorithm, and what it calls its markers (labels.js); set by renderSpacetime.
 let algorithm = 'chandy-lamport';
@@ -54,7 +57,7 @@ function layoutColumns(history) {
 // The diagram's geometry: rows by branch, x by column, "now" after the last column.
 function makeGeometry(svgEl, scrollEl, names, col, columns) {
   const avail = Math.max(300, (scrollEl.clientWidth || 600) - 4);
-  const step = Math.max(16, Math.min(56, (avail - X0 - 56) / Math.max(columns, 1)));
+  const step = Math.max(16 * K, Math.min(56 * K, (avail - X0 - 56 * K) / Math.max(columns, 1)));
   const xNow = X0 + Math.max(columns - 1, 0) * step + step;
   const g = {
     names,
@@ -63,8 +66,8 @@ function makeGeometry(svgEl, scrollEl, names, col, columns) {
     xAt: (i) => X0 + col.get(i) * step,
     has: (i) => col.has(i),
     xNow,
-    width: Math.max(avail, xNow + 56),
-    height: Y0 + (names.length - 1) * ROW + 52,
+    width: Math.max(avail, xNow + 56 * K),
+    height: Y0 + (names.length - 1) * ROW + 52 * K,
   };
   svgEl.setAttribute('width', g.width);
   svgEl.setAttribute('height', g.height);
@@ -76,14 +79,14 @@ function makeGeometry(svgEl, scrollEl, names, col, columns) {
 function drawRows(svgEl, g) {
   const base = svg('g', { class: 'st-rows' }, svgEl);
   for (const n of g.names) {
-    svg('line', { x1: X0 - 14, y1: g.row.get(n), x2: g.width - 14, y2: g.row.get(n), class: 'st-row' }, base);
-    svg('text', { x: 10, y: g.row.get(n) + 4, class: 'st-name' }, base, n);
+    svg('line', { x1: X0 - 14 * K, y1: g.row.get(n), x2: g.width - 14, y2: g.row.get(n), class: 'st-row' }, base);
+    svg('text', { x: 10, y: g.row.get(n) + 4 * K, class: 'st-name' }, base, n);
   }
-  svg('text', { x: g.width - 14, y: 16, 'text-anchor': 'end', class: 'st-time' }, base, t('time'));
+  svg('text', { x: g.width - 14, y: 16 * K, 'text-anchor': 'end', class: 'st-time' }, base, t('time'));
   if (g.columns > 0) {
     // "Now": where undelivered messages are, still on their way.
-    svg('line', { x1: g.xNow, y1: Y0 - 16, x2: g.xNow, y2: g.height - 30, class: 'st-now' }, base);
-    svg('text', { x: g.xNow, y: g.height - 16, 'text-anchor': 'middle', class: 'st-time' }, base, t('now'));
+    svg('line', { x1: g.xNow, y1: Y0 - 16 * K, x2: g.xNow, y2: g.height - 30 * K, class: 'st-now' }, base);
+    svg('text', { x: g.xNow, y: g.height - 16 * K, 'text-anchor': 'middle', class: 'st-time' }, base, t('now'));
   }
 }
 
@@ -109,6 +112,12 @@ function drawMessages(layer, g, sends, delivers, backwardSeqs) {
     if (overtook.length) title += ` — ${t('overtakesTitle', { list: overtook.map((q) => `#${q}`).join(', ') })}`;
     svg('title', {}, grp, title);
     if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, grp);
+    // Not by colour alone: a crossing backwards is dash-dotted and carries a ✗ (the legend too).
+    if (backward) {
+      svg('text', {
+        x: (x1 + x2) / 2 - 8 * K, y: (y1 + y2) / 2 + 5 * K, 'text-anchor': 'end', class: 'st-cross-mark',
+      }, grp, '✗');
+    }
     if (overtook.length) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-overtake' }, grp);
     svg('line', {
       x1, y1, x2: ex, y2: ey,
@@ -116,7 +125,7 @@ function drawMessages(layer, g, sends, delivers, backwardSeqs) {
       'marker-end': d ? `url(#st-arrow-${backward ? 'backward' : s.message})` : null,
     }, grp);
     if (s.message === 'transfer') {
-      svg('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2 - 4, class: 'st-amount' }, grp, msgText(s));
+      svg('text', { x: (x1 + x2) / 2 + 4 * K, y: (y1 + y2) / 2 - 4 * K, class: 'st-amount' }, grp, msgText(s));
     }
   }
 }
@@ -128,12 +137,12 @@ function drawCut(cutLayer, labelLayer, g, at, cls, label, bad, labelBelow) {
   const pts = g.names.map((n) => [at.has(n) ? g.xAt(at.get(n)) : g.xNow, g.row.get(n)]);
   const first = pts[0];
   const last = pts[pts.length - 1];
-  const all = [[first[0], first[1] - 22], ...pts, [last[0], last[1] + 22]];
+  const all = [[first[0], first[1] - 22 * K], ...pts, [last[0], last[1] + 22 * K]];
   const grp = svg('g', { class: `st-cut st-${cls}${bad ? ' bad' : ''}` }, cutLayer);
   svg('polyline', { points: all.map((p) => p.join(',')).join(' '), class: cls }, grp);
   const lx = labelBelow ? last[0] : first[0];
-  const ly = labelBelow ? last[1] + 38 : first[1] - 28;
-  const anchor = lx > g.width - 170 ? 'end' : (lx < 120 ? 'start' : 'middle');
+  const ly = labelBelow ? last[1] + 38 * K : first[1] - 28 * K;
+  const anchor = lx > g.width - 170 * K ? 'end' : (lx < 120 * K ? 'start' : 'middle');
   svg('text', { x: lx, y: ly, 'text-anchor': anchor, class: `cut-label${bad ? ' bad' : ''}`, 'data-cut': cls }, labelLayer, label);
 }
 
@@ -152,10 +161,11 @@ function drawPoints(layer, g, history) {
       p = svg('circle', { cx: x, cy: y, r: R, class: 'pt-deliver' }, layer);
       title = t('evDeliver', { b: e.branch, from: e.from, what: msgText(e) });
     } else if (e.kind === 'record') {
-      p = svg('rect', { x: x - 5, y: y - 5, width: 10, height: 10, class: 'pt-record' }, layer);
+      p = svg('rect', { x: x - 5 * K, y: y - 5 * K, width: 10 * K, height: 10 * K, class: 'pt-record' }, layer);
       title = t('evRecord', { b: e.branch, v: money(e.balance), id: e.snapshot });
     } else {
-      p = svg('path', { d: `M${x} ${y - 6} L${x + 6} ${y} L${x} ${y + 6} L${x - 6} ${y} Z`, class: 'pt-read' }, layer);
+      const d = 6 * K;
+      p = svg('path', { d: `M${x} ${y - d} L${x + d} ${y} L${x} ${y + d} L${x - d} ${y} Z`, class: 'pt-read' }, layer);
       title = t('evRead', { b: e.branch, v: money(e.balance) });
     }
     p.setAttribute('data-kind', e.kind);
@@ -186,6 +196,8 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   clearSvg(svgEl);
   algorithm = state.algorithm || 'chandy-lamport';
   markers = state.markers || 'marker';
+  K = Math.max(1, parseFloat(getComputedStyle(svgEl).fontSize) / 12) || 1;
+  [X0, Y0, ROW, R] = [64 * K, 52 * K, 64 * K, 4.5 * K];
   const names = state.branches.map((b) => b.name);
   const { col, columns } = layoutColumns(history);
   const g = makeGeometry(svgEl, scrollEl, names, col, columns);
@@ -220,7 +232,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   svgEl.appendChild(labelLayer);
   drawPoints(pts, g, history);
   if (columns === 0) {
-    svg('text', { x: X0, y: Y0 + ((names.length - 1) * ROW) / 2 + 4, class: 'st-empty' }, svgEl, t('stEmpty'));
+    svg('text', { x: X0, y: Y0 + ((names.length - 1) * ROW) / 2 + 4 * K, class: 'st-empty' }, svgEl, t('stEmpty'));
   }
   describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward, readAt.size || recAt.size);
 }

@@ -47,6 +47,22 @@ for (const size of WIDTHS) {
   }
 }
 
+// Presentation mode (?present=1) at 1920x1080: its palette and its type sizes are audited too.
+for (const which of DEMOS) {
+  const label = which === 'lab' ? 'Lab demo' : `Demo ${which}`;
+  test(`axe: no violation at the end of ${label}, presentation mode, 1920 px`, async ({ page, request }) => {
+    const [d] = (await demos(request)).filter((x) => (which === 'lab' ? x.preset === 'lab' : x.id === which));
+    expect(d, `${label} is in /api/demos`).toBeTruthy();
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto('/?present=1');
+    await expect(page.locator('body')).toHaveClass(/present/);
+    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(11);
+    await playDemo(page, d);
+    const found = await audit(page);
+    expect(found, `axe violations at the end of ${label} in presentation mode:\n${found.join('\n')}`).toEqual([]);
+  });
+}
+
 // The audit itself must be able to fail: a page with a known fault (an image button with no name)
 // added to the real page is reported, by id and element.
 test('axe: the audit reports a fault put into the page', async ({ page }) => {
