@@ -126,7 +126,7 @@ void DeliverArgs(benchmark::internal::Benchmark* b) {
 
 // Stop-the-world is no algorithm of the branches: its deliveries are
 // Chandy-Lamport's, and it is compared in bench_snapshot.cc.
-constexpr Variant kDeliverVariants[] = {kChandyLamport, kLaiYang, kUnaligned,
+const Variant kDeliverVariants[] = {kChandyLamport, kLaiYang, kUnaligned,
                                         kAlignedDag};
 
 [[maybe_unused]] const bool kRegistered = [] {

@@ -50,23 +50,23 @@ struct Variant {
 // Aligned barriers need an acyclic network whose sources start, so they run
 // on the complete DAG; Chandy-Lamport runs there too, as their yardstick.
 // Lai-Yang runs over channels that reorder, the network it exists for.
-inline constexpr Variant kChandyLamport{"chandy-lamport", bank::Algorithm::kChandyLamport,
+inline const Variant kChandyLamport{"chandy-lamport", bank::Algorithm::kChandyLamport,
                                         true, Graph::kComplete, false};
-inline constexpr Variant kLaiYang{"lai-yang-fifo-no", bank::Algorithm::kLaiYang, false,
+inline const Variant kLaiYang{"lai-yang-fifo-no", bank::Algorithm::kLaiYang, false,
                                   Graph::kComplete, false};
-inline constexpr Variant kUnaligned{"unaligned", bank::Algorithm::kUnaligned, true,
+inline const Variant kUnaligned{"unaligned", bank::Algorithm::kUnaligned, true,
                                     Graph::kComplete, false};
-inline constexpr Variant kAlignedDag{"aligned-dag", bank::Algorithm::kAligned, true,
+inline const Variant kAlignedDag{"aligned-dag", bank::Algorithm::kAligned, true,
                                      Graph::kCompleteDag, false};
-inline constexpr Variant kChandyLamportDag{"chandy-lamport-dag",
+inline const Variant kChandyLamportDag{"chandy-lamport-dag",
                                            bank::Algorithm::kChandyLamport, true,
                                            Graph::kCompleteDag, false};
-inline constexpr Variant kStopTheWorld{"stop-the-world", bank::Algorithm::kChandyLamport,
+inline const Variant kStopTheWorld{"stop-the-world", bank::Algorithm::kChandyLamport,
                                        true, Graph::kComplete, true};
 
 // Every variant, in one list so that a child process can be told one by its
 // position (bench_snapshot.cc).
-inline constexpr Variant kVariants[] = {kChandyLamport, kLaiYang,          kUnaligned,
+inline const Variant kVariants[] = {kChandyLamport, kLaiYang,          kUnaligned,
                                         kAlignedDag,    kChandyLamportDag, kStopTheWorld};
 
 // The bank of `n` branches holding `balance` each, on the variant's network,

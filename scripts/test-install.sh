@@ -196,6 +196,7 @@ check_pkg_config() {
   local pc=(env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config)
   local version cflags libs
   version=$("${pc[@]}" --modversion cutline) || fail "pkg-config finds no cutline"
+  quiet "${pc[@]}" --validate cutline
   cflags=$("${pc[@]}" --cflags cutline)
   libs=$("${pc[@]}" --libs cutline)
   # shellcheck disable=SC2086  # the flags are words

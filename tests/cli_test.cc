@@ -601,8 +601,8 @@ TEST(ServeTest, PortInUseIsAnErrorNotAHang) {
 // store list, store show: stores written by the real Store, read by the
 // real binary
 
-using cutline::store::Amount;
-using cutline::store::ChannelRecord;
+using cutline::Amount;
+using cutline::store::StoredChannel;
 using cutline::store::SnapshotRecord;
 using cutline::store::Store;
 

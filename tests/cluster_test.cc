@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "run_cutline.h"
+#include "store/store.h"
+#include "store/summary.h"
 
 namespace {
 
@@ -153,6 +155,45 @@ TEST_F(StoreTest, TheStoreKeepsCompleteSnapshotsThatAddUp) {
   EXPECT_EQ(first["total"], 4000);
   EXPECT_EQ(first["recorded"].size(), 4u);
   EXPECT_EQ(first["channels"].size(), 12u);
+
+  // Schema 2: the run's end, and every complete snapshot's times, which the
+  // ranks measured and sent with their parts. They must agree with what
+  // happened (one host, one clock): a rank records after the snapshot
+  // started; a channel closes after both its ends recorded (the sender sent
+  // its marker after recording, the receiver records at its first marker at
+  // the latest) and before the snapshot was collected.
+  std::string error;
+  auto store = cutline::store::Store::OpenReadOnly(store_, &error);
+  ASSERT_TRUE(store) << error;
+  EXPECT_EQ(store->schema_version(), 2u);
+  cutline::store::StoredRun run = store->Runs().at(0);
+  EXPECT_EQ(run.status, "ended");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(o.out, m, std::regex(R"((\d+) transfers)"))) << o;
+  EXPECT_EQ(run.transfers, std::stoull(m[1])) << o;
+  int checked = 0;
+  for (const auto& listed : store->Snapshots()) {
+    auto s = store->Find(listed.id);
+    ASSERT_TRUE(s && s->status == "complete");
+    ASSERT_EQ(s->recorded_us.size(), 4u);
+    for (std::int64_t at : s->recorded_us) {
+      EXPECT_GE(at, s->started_us) << "snapshot " << s->id;
+      EXPECT_LE(at, s->completed_us) << "snapshot " << s->id;
+    }
+    std::int64_t last = 0;
+    for (const auto& c : s->channels) {
+      ASSERT_TRUE(c.marker_us) << "snapshot " << s->id << " " << c.from << "->" << c.to;
+      EXPECT_GE(*c.marker_us, s->recorded_us[c.from]) << "snapshot " << s->id;
+      EXPECT_GE(*c.marker_us, s->recorded_us[c.to]) << "snapshot " << s->id;
+      EXPECT_LE(*c.marker_us, s->completed_us) << "snapshot " << s->id;
+      last = std::max(last, *c.marker_us);
+    }
+    auto path = cutline::store::CriticalPathOf(*s);
+    ASSERT_TRUE(path && path->last);
+    EXPECT_EQ(path->last->at_us, last - s->started_us);
+    ++checked;
+  }
+  EXPECT_EQ(checked, complete);
 }
 
 // A rank killed inside snapshot 3: the job ends with status 1, snapshot 3
@@ -182,6 +223,14 @@ TEST_F(StoreTest, ACrashInsideASnapshotThenARestoreLosesNothing) {
   ASSERT_GE(latest, 1u) << list;
   EXPECT_NE(latest, 3u) << list;
   EXPECT_TRUE(Contains(crash.err, "#" + std::to_string(latest))) << crash;
+  {
+    // The store says the run died, and when.
+    std::string error;
+    auto store = cutline::store::Store::OpenReadOnly(store_, &error);
+    ASSERT_TRUE(store) << error;
+    EXPECT_EQ(store->Runs().at(0).status, "died");
+    EXPECT_TRUE(store->Runs().at(0).ended_us);
+  }
 
   Outcome restored = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "50ms",
                               "--store", store_, "--restore"});

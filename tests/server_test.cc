@@ -364,6 +364,54 @@ TEST_F(StoreRoutesTest, ACommitIsPublishedToOpenPages) {
   EXPECT_EQ(list["snapshots"][1]["status"], "complete") << list;
 }
 
+// The operator's figures: each run's summary, computed by the server from the
+// store, and a snapshot's critical path from the times its parts carried.
+TEST_F(StoreRoutesTest, SummariesAndTheCriticalPath) {
+  {
+    std::string error;
+    auto store = cutline::store::Store::Open(path_.string(), false, &error);
+    ASSERT_TRUE(store) << error;
+    store->SnapshotStarted(run_, 3, 0, 10'000);
+    cutline::store::SnapshotRecord s;
+    s.id = 3;
+    s.run = run_;
+    s.completed_us = 14'000;
+    s.balances = {100, 100};
+    s.recorded_us = {10'100, 11'000};
+    s.channels = {{0, 1, {}, 11'000}, {1, 0, {}, 13'500}};
+    store->SnapshotComplete(s);
+    store->EndRun(run_, false, 5'000, store->Runs()[0].started_us + 2'000'000);
+  }
+  json list = Get("/api/store", 200);
+  ASSERT_EQ(list["summaries"].size(), 1u) << list;
+  const json& sum = list["summaries"][0];
+  EXPECT_EQ(sum["run"], run_);
+  EXPECT_EQ(sum["state"], "ended");
+  EXPECT_EQ(sum["transfers"], 5000);
+  EXPECT_DOUBLE_EQ(sum["transfers_per_s"].get<double>(), 2500.0);
+  EXPECT_EQ(sum["complete"], 2);
+  EXPECT_EQ(sum["failed"], 1);  // snapshot 2 was running when the run ended
+  EXPECT_EQ(sum["running"], 0);
+  EXPECT_EQ(sum["latency_max_us"], 4000);
+  EXPECT_TRUE(list["now_us"].is_number());
+  // The list itself keeps `cutline store list --json`'s shape.
+  EXPECT_EQ(list["runs"][0].size(), 6u) << list["runs"][0];
+
+  json three = Get("/api/store/snapshot?id=3", 200);
+  const json& path = three["critical_path"];
+  ASSERT_TRUE(path.is_object()) << three;
+  EXPECT_EQ(path["last"], (json{{"from", "N1"}, {"to", "N0"}, {"at_us", 3500}}));
+  EXPECT_EQ(path["markers"][0]["at_us"], 1000);
+  EXPECT_EQ(path["recorded"][0], (json{{"name", "N0"}, {"at_us", 100}}));
+  EXPECT_EQ(path["collected_us"], 4000);
+  // Without times (as a version-1 file's), the path has no markers and no last.
+  json one = Get("/api/store/snapshot?id=1", 200);
+  EXPECT_TRUE(one["critical_path"]["markers"].empty());
+  EXPECT_TRUE(one["critical_path"]["last"].is_null());
+  // A snapshot that did not complete has none.
+  EXPECT_TRUE(Get("/api/store/snapshot?id=2", 200)["critical_path"].is_null());
+}
+
 TEST(StoreRoutesWithoutAStore, Are404) {
   cutline::server::Options options;
   options.port = 0;

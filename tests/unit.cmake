@@ -39,3 +39,5 @@ cutline_unit_test(invariants_test
   ${PROJECT_SOURCE_DIR}/src/check/invariants_test.cc cutline_check GTest::gmock)
 cutline_unit_test(shiviz_test
   ${PROJECT_SOURCE_DIR}/src/scenario/shiviz_test.cc cutline_scenario)
+cutline_unit_test(network_test
+  ${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)

@@ -1,11 +1,13 @@
-// What a message is called on the page, by the run's algorithm: one place for the Network panel
-// and the Space-time diagram. A message here is {kind, amount, epoch, snapshot, count, seq}, as
-// in the state's queues; history events are turned into that shape by fromEvent().
+// What a message is called on the page: one place for the Network panel and the Space-time
+// diagram. A message here is {kind, amount, epoch, snapshot, count, seq}, as in the state's
+// queues; history events are turned into that shape by fromEvent(). What the run's algorithm
+// calls its markers comes from the server (the run's state.markers: "marker", "control" or
+// "barrier", the algorithm's words in src/algorithms), so nothing here knows the algorithms.
 import { t, money } from './i18n.js';
 
 // Barriers travel as markers in the JSON; only their name differs.
-export function isBarrier(algorithm) {
-  return algorithm === 'aligned' || algorithm === 'unaligned';
+export function isBarrier(markers) {
+  return markers === 'barrier';
 }
 
 // A history event's message (send or deliver): under Lai-Yang its markers are control messages,
@@ -16,16 +18,16 @@ export function fromEvent(e) {
 }
 
 // Short text drawn on (or beside) the message: "$30", "$30 e1", "ctl 1 (2)", "marker", "barrier".
-export function messageLabel(m, algorithm) {
+export function messageLabel(m, markers) {
   if (m.kind === 'transfer') {
     return m.epoch === undefined ? money(m.amount) : t('epochLabel', { amt: money(m.amount), e: m.epoch });
   }
   if (m.kind === 'control') return t('controlLabel', { s: m.snapshot, n: m.count });
-  return isBarrier(algorithm) ? t('barrier') : t('marker');
+  return isBarrier(markers) ? t('barrier') : t('marker');
 }
 
 // The longer words behind the label (a title, a sentence).
-export function messageTitle(m, algorithm) {
+export function messageTitle(m, markers) {
   let what;
   if (m.kind === 'transfer') {
     what = money(m.amount);
@@ -33,7 +35,7 @@ export function messageTitle(m, algorithm) {
   } else if (m.kind === 'control') {
     what = t('controlTitle', { s: m.snapshot, n: m.count });
   } else {
-    what = t(isBarrier(algorithm) ? 'barrierOf' : 'markerOf', { id: m.snapshot });
+    what = t(isBarrier(markers) ? 'barrierOf' : 'markerOf', { id: m.snapshot });
   }
   return `${what} (#${m.seq})`;
 }

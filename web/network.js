@@ -155,7 +155,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
 
   // The waiting messages as drawn, oldest first (see the layout below: those that do not fit
   // are a "+N"): a channel button's name must contain all the text it shows (WCAG 2.5.3).
-  const labels = ch.queue.map((q) => messageLabel(q, run.algorithm));
+  const labels = ch.queue.map((q) => messageLabel(q, run.markers));
   const msgW = Math.max(46, MSG_H, ...labels.map((l) => m.msgFont + textWidth(l, m.msgFont)));
   const along = msgW * Math.abs(dx) + MSG_H * Math.abs(dy);
   const spacing = along + 6;
@@ -211,7 +211,7 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
     const back = along / 2 + 12 + k * spacing;
     const cx = end.x - dx * back + rx * side;
     const cy = end.y - dy * back + ry * side;
-    const title = messageTitle(msg, run.algorithm) + (held ? ` — ${t('heldTitle')}` : '');
+    const title = messageTitle(msg, run.markers) + (held ? ` — ${t('heldTitle')}` : '');
     const mg = svg('g', {
       class: `nmsg nmsg-${msg.kind}${k === 0 ? ' head' : ''}${held ? ' held' : ''}`, 'data-seq': msg.seq,
     }, g);
@@ -281,7 +281,7 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   addArrowDefs(svgEl);
   const names = state.branches.map((b) => b.name);
   const pos = positions(names, state.channels);
-  const run = { fifo: state.fifo !== false, algorithm: state.algorithm || 'chandy-lamport' };
+  const run = { fifo: state.fifo !== false, algorithm: state.algorithm || 'chandy-lamport', markers: state.markers || 'marker' };
   const xs = [...pos.values()].map((p) => p.x);
   const ys = [...pos.values()].map((p) => p.y);
   // The frame around the branches (at the base box size), then the scale it is shown at, then the
@@ -330,6 +330,6 @@ export function renderNetworkLegend(legendEl, hintEl, state) {
     marker: algorithm !== 'lai-yang',
   };
   for (const li of legendEl.querySelectorAll('li[data-show]')) li.hidden = !show[li.dataset.show];
-  legendEl.querySelector('[data-legend="marker"]').textContent = t(isBarrier(algorithm) ? 'legendBarrier' : 'legendMarker');
+  legendEl.querySelector('[data-legend="marker"]').textContent = t(isBarrier(state.markers) ? 'legendBarrier' : 'legendMarker');
   hintEl.textContent = t(state.fifo === false ? 'clickHintAnyOrder' : 'clickHint');
 }

@@ -5,7 +5,7 @@
 // deliver event's "overtook") is drawn as overtaking.
 import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
-import { messageLabel, messageTitle, fromEvent, isBarrier } from './labels.js';
+import { messageLabel, messageTitle, fromEvent } from './labels.js';
 
 // The geometry grows with the diagram's type (12 px; 20 px and up in presentation mode, style.css),
 // so that larger labels keep their room: set by renderSpacetime, `k` times these.
@@ -15,11 +15,12 @@ let ROW = 64;
 let R = 4.5; // point radius
 let K = 1;
 
-// The run's algorithm, which names the messages (labels.js); set by renderSpacetime.
+// The run's algorithm, and what it calls its markers (labels.js); set by renderSpacetime.
 let algorithm = 'chandy-lamport';
+let markers = 'marker';
 
 function msgText(e) {
-  return messageLabel(fromEvent(e), algorithm);
+  return messageLabel(fromEvent(e), markers);
 }
 
 function addDefs(root) {
@@ -107,7 +108,7 @@ function drawMessages(layer, g, sends, delivers, backwardSeqs) {
       class: `st-msg st-${s.message}${backward ? ' backward' : ''}${overtook.length ? ' overtakes' : ''}${d ? '' : ' undelivered'}`,
       'data-seq': s.seq,
     }, layer);
-    let title = `${messageTitle(fromEvent(s), algorithm)} ${s.from}→${s.to}`;
+    let title = `${messageTitle(fromEvent(s), markers)} ${s.from}→${s.to}`;
     if (overtook.length) title += ` — ${t('overtakesTitle', { list: overtook.map((q) => `#${q}`).join(', ') })}`;
     svg('title', {}, grp, title);
     if (backward) svg('line', { x1, y1, x2: ex, y2: ey, class: 'msg-halo' }, grp);
@@ -194,6 +195,7 @@ function describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward,
 export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, naive) {
   clearSvg(svgEl);
   algorithm = state.algorithm || 'chandy-lamport';
+  markers = state.markers || 'marker';
   K = Math.max(1, parseFloat(getComputedStyle(svgEl).fontSize) / 12) || 1;
   [X0, Y0, ROW, R] = [64 * K, 52 * K, 64 * K, 4.5 * K];
   const names = state.branches.map((b) => b.name);
@@ -239,7 +241,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
 // message can overtake: channels that reorder, or unaligned barriers sent at a channel's head.
 export function renderSpacetimeLegend(legendEl, state) {
   const algo = state.algorithm || 'chandy-lamport';
-  const key = algo === 'lai-yang' ? 'lgControl' : (isBarrier(algo) ? 'lgBarrier' : 'lgMarker');
+  const key = { control: 'lgControl', barrier: 'lgBarrier' }[state.markers] || 'lgMarker';
   legendEl.querySelector('[data-legend="marker"]').textContent = t(key);
   const overtakes = state.fifo === false || algo === 'unaligned';
   for (const li of legendEl.querySelectorAll('li[data-show="overtakes"]')) li.hidden = !overtakes;

@@ -1,7 +1,11 @@
-// The page of `cutline serve --store FILE`: the snapshots a real cluster run
-// took, as the store holds them, refreshed whenever the run commits one (the
-// server's `store` event), and any one of them in the simulator's snapshot
-// panel. Everything shown comes from the server (docs/api.md).
+// The page of `cutline serve --store FILE`, for whoever runs the cluster:
+// each run's figures (live or over, transfers/s, snapshots complete and
+// failed, latency), and every snapshot, which opens below its own row with
+// its critical path (when each branch recorded, when each channel's marker
+// arrived, which one came last) and what it recorded, in the simulator's
+// snapshot panel. It follows the store: the server's `store` event says a
+// run committed, and the page asks again. Everything shown is computed by
+// the server from what the store holds (docs/api.md, docs/store.md).
 import { html } from './svg.js';
 import { t, money, setLang, lang, applyStatic } from './i18n.js';
 import { renderSnapshot } from './panels.js';
@@ -9,12 +13,12 @@ import { renderSnapshot } from './panels.js';
 const statusEl = document.getElementById('store-status');
 const runsEl = document.getElementById('store-runs');
 const listEl = document.getElementById('store-list');
-const snapshotEl = document.getElementById('store-snapshot');
 // The list shows the newest snapshots; a long run has thousands.
 const SHOWN = 200;
 
 let store = null;     // the last GET /api/store
-let chosen = null;    // the snapshot id shown in the panel
+let chosen = null;    // { id, snap }: the open snapshot, as GET /api/store/snapshot gave it
+let connection = 'ok';  // 'ok' | 'lost' (the event stream's state)
 
 async function getJson(url) {
   const res = await fetch(url);
@@ -22,73 +26,224 @@ async function getJson(url) {
   return res.json();
 }
 
+const ms = (us) => t('storeMs', { v: (us / 1000).toFixed(2) });
+const utc = (us) => `${new Date(us / 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+
 function latency(s) {
-  if (s.status !== 'complete') return '-';
-  return `${((s.completed_us - s.started_us) / 1000).toFixed(2)} ms`;
+  return s.status === 'complete' ? ms(s.completed_us - s.started_us) : '-';
 }
 
-function renderList() {
+// --- the status line: the newest run, in words ---------------------------------
+
+function renderStatus() {
+  if (connection === 'lost') {
+    statusEl.textContent = t('storeReconnecting');
+    statusEl.dataset.state = 'lost';
+    return;
+  }
+  const last = store && store.summaries.length ? store.summaries[store.summaries.length - 1] : null;
+  if (!last) {
+    statusEl.textContent = t('storeWaiting');
+    statusEl.dataset.state = 'waiting';
+    return;
+  }
+  const at = last.ended_us ?? last.updated_us;
+  statusEl.textContent = t(`storeStatusLine_${last.state}`, {
+    id: last.run,
+    time: at ? utc(at) : '-',
+    s: last.updated_us ? Math.round((store.now_us - last.updated_us) / 1e6) : '-',
+  });
+  statusEl.dataset.state = last.state;
+}
+
+// --- runs: one card each, newest first ----------------------------------------------
+
+function renderRuns() {
   runsEl.textContent = '';
+  if (!store.runs.length) {
+    html('p', { class: 'muted' }, runsEl, t('storeNoRuns'));
+    return;
+  }
+  const bySummary = new Map(store.summaries.map((s) => [s.run, s]));
+  for (const r of [...store.runs].reverse()) {
+    const sum = bySummary.get(r.id);
+    const card = html('article', { class: 'run-card', 'data-run': r.id, 'data-state': sum.state,
+      'aria-labelledby': `run-${r.id}-title` }, runsEl);
+    const head = html('h3', { id: `run-${r.id}-title` }, card, t('storeRun', {
+      id: r.id, ranks: r.ranks, total: money(r.total),
+      restored: r.restored_from ? t('storeRestored', { id: r.restored_from }) : '',
+    }));
+    head.append(' ');
+    // The state is a word on a badge, never only its colour.
+    html('span', { class: `run-state run-state-${sum.state}` }, head, t(`storeState_${sum.state}`));
+    const dl = html('dl', { class: 'run-figures' }, card);
+    const unknown = t('storeNotRecorded');
+    const figure = (key, value, name) => {
+      const item = html('div', { 'data-figure': name }, dl);
+      html('dt', {}, item, t(key));
+      html('dd', {}, item, value);
+    };
+    figure('storeSumRate', sum.transfers_per_s === null ? unknown : Math.round(sum.transfers_per_s).toLocaleString('en-US'), 'rate');
+    figure('storeSumTransfers', sum.transfers === null ? unknown : sum.transfers.toLocaleString('en-US'), 'transfers');
+    figure('storeSumDuration', sum.duration_us === null ? unknown : t('storeSeconds', { v: (sum.duration_us / 1e6).toFixed(1) }), 'duration');
+    figure('storeSumComplete', String(sum.complete), 'complete');
+    figure('storeSumFailed', String(sum.failed), 'failed');
+    figure('storeSumRunning', String(sum.running), 'running');
+    const none = t('storeNothing');
+    figure('storeSumP50', sum.latency_p50_us === null ? none : ms(sum.latency_p50_us), 'p50');
+    figure('storeSumP99', sum.latency_p99_us === null ? none : ms(sum.latency_p99_us), 'p99');
+    figure('storeSumMax', sum.latency_max_us === null ? none : ms(sum.latency_max_us), 'max');
+  }
+}
+
+// --- snapshots: a table; the open one below its row ------------------------------------
+
+const COLUMNS = ['storeColSnapshot', 'storeColRun', 'storeColStatus', 'storeColInitiator', 'storeColTotal', 'storeColLatency'];
+
+function renderList() {
   listEl.textContent = '';
   if (!store.snapshots.length) {
     html('p', { class: 'muted' }, listEl, t('storeEmpty'));
     return;
   }
-  for (const r of store.runs) {
-    html('p', { 'data-run': r.id }, runsEl, t('storeRun', {
-      id: r.id, ranks: r.ranks, total: money(r.total),
-      restored: r.restored_from ? t('storeRestored', { id: r.restored_from }) : '',
-    }));
-  }
   const newest = store.snapshots.slice(-SHOWN).reverse();
   const table = html('table', { class: 'store-table' }, listEl);
   const head = html('tr', {}, html('thead', {}, table));
-  for (const k of ['storeColSnapshot', 'storeColRun', 'storeColStatus', 'storeColInitiator', 'storeColTotal', 'storeColLatency']) {
-    html('th', { scope: 'col' }, head, t(k));
-  }
+  for (const k of COLUMNS) html('th', { scope: 'col' }, head, t(k));
   const body = html('tbody', {}, table);
   for (const s of newest) {
+    const open = chosen !== null && chosen.id === s.id;
     const tr = html('tr', { 'data-snapshot': s.id, 'data-status': s.status }, body);
-    const cell = html('th', { scope: 'row' }, tr);
-    const button = html('button', { type: 'button', class: 'link-button', 'aria-pressed': String(s.id === chosen) },
-      cell, `#${s.id}`);
-    button.addEventListener('click', () => choose(s.id));
-    html('td', {}, tr, String(s.run));
-    html('td', { class: `status-${s.status}` }, tr, t(`storeStatus_${s.status}`));
-    html('td', {}, tr, s.initiators.join(', '));
-    html('td', {}, tr, s.total === null ? '-' : money(s.total));
-    html('td', {}, tr, latency(s));
+    // At phone widths the rows stack, and each cell says what it is (data-label).
+    const cell = html('th', { scope: 'row', 'data-label': t(COLUMNS[0]) }, tr);
+    const button = html('button', {
+      type: 'button', class: 'link-button', 'aria-expanded': String(open),
+      'aria-controls': open ? 'store-detail' : null,
+    }, cell, `#${s.id}`);
+    button.addEventListener('click', () => (open ? close(true) : choose(s.id)));
+    const values = [String(s.run), t(`storeStatus_${s.status}`), s.initiators.join(', '),
+      s.total === null ? '-' : money(s.total), latency(s)];
+    values.forEach((v, i) => {
+      html('td', { 'data-label': t(COLUMNS[i + 1]), class: i === 1 ? `status-${s.status}` : null }, tr, v);
+    });
+    if (open) renderDetail(html('td', { colspan: COLUMNS.length }, html('tr', { class: 'store-detail-row' }, body)));
   }
   if (store.snapshots.length > SHOWN) {
     html('p', { class: 'muted' }, listEl, t('storeOnlyNewest', { n: SHOWN, all: store.snapshots.length }));
   }
 }
 
-// The simulator's snapshot panel, given what a run's state would hold.
-async function renderChosen() {
-  if (chosen === null) {
-    snapshotEl.textContent = '';
-    html('p', { class: 'muted' }, snapshotEl, t('storePick'));
+// The critical path: every moment, in time order, each with a bar as long as
+// its share of the time to collection; the last marker says so in words.
+function renderPath(section, snap) {
+  html('h4', {}, section, t('storePathHeading'));
+  const path = snap.critical_path;
+  if (!path) {
+    html('p', { class: 'muted' }, section, t('storePathNone', { status: t(`storeStatus_${snap.complete ? 'complete' : 'failed'}`) }));
     return;
   }
-  const snap = await getJson(`api/store/snapshot?id=${chosen}`);
-  const entry = store.snapshots.find((s) => s.id === chosen);
+  if (!path.markers.length) {
+    html('p', { class: 'muted', 'data-path': 'unknown' }, section, t('storePathUnknown'));
+    return;
+  }
+  html('p', {}, section, t('storePathIntro'));
+  if (path.last) {
+    html('p', { class: 'path-summary' }, section, t('storePathLast', {
+      from: path.last.from, to: path.last.to, at: ms(path.last.at_us), collected: ms(path.collected_us),
+    }));
+  }
+  const moments = [
+    ...path.recorded.map((r) => ({ at: r.at_us, what: t('storePathRecorded', { b: r.name }), kind: 'record' })),
+    ...path.markers.map((m) => ({
+      at: m.at_us, what: t('storePathMarker', { from: m.from, to: m.to }), kind: 'marker',
+      last: path.last && m.from === path.last.from && m.to === path.last.to, channel: `${m.from}->${m.to}`,
+    })),
+    { at: path.collected_us, what: t('storePathCollected'), kind: 'collected' },
+  ].sort((a, b) => a.at - b.at);
+  const table = html('table', { class: 'path-table' }, section);
+  const head = html('tr', {}, html('thead', {}, table));
+  html('th', { scope: 'col' }, head, t('storePathWhen'));
+  html('th', { scope: 'col' }, head, t('storePathWhat'));
+  const body = html('tbody', {}, table);
+  const span = Math.max(path.collected_us, 1);
+  for (const m of moments) {
+    const tr = html('tr', { 'data-kind': m.kind, 'data-channel': m.channel || null, class: m.last ? 'path-last' : null }, body);
+    html('td', { class: 'path-when' }, tr, ms(m.at));
+    const what = html('td', {}, tr);
+    const bar = html('span', { class: 'path-bar', 'aria-hidden': 'true' }, what);
+    html('span', { class: 'path-fill' }, bar).style.setProperty('--share', `${Math.max(0, Math.min(1, m.at / span)) * 100}%`);
+    html('span', {}, what, m.what);
+    if (m.last) html('strong', { class: 'path-last-mark' }, what, ` — ${t('storePathLastMark')}`);
+  }
+}
+
+function renderDetail(cell) {
+  const { id, snap } = chosen;
+  const section = html('section', { id: 'store-detail', class: 'store-detail', tabindex: '-1', 'aria-labelledby': 'h-store-detail' }, cell);
+  const bar = html('div', { class: 'detail-head' }, section);
+  html('h3', { id: 'h-store-detail' }, bar, t('storeDetailHeading', { id }));
+  html('button', { type: 'button', class: 'detail-close' }, bar, t('storeClose')).addEventListener('click', () => close(true));
+  renderPath(section, snap);
+  html('h4', {}, section, t('storeRecordedHeading'));
+  const panel = html('div', { class: 'store-snapshot' }, section);
+  const entry = store.snapshots.find((s) => s.id === id);
   const run = store.runs.find((r) => entry && r.id === entry.run);
   const ranks = run ? run.ranks : snap.recorded.length;
   const branches = Array.from({ length: ranks }, (_, i) => ({ name: `N${i}` }));
-  renderSnapshot(snapshotEl, { branches, channels: snap.channels, total: run ? run.total : snap.total, snapshots: [snap] }, snap, null);
+  renderSnapshot(panel, { branches, channels: snap.channels, total: run ? run.total : snap.total, snapshots: [snap] }, snap, null);
+}
+
+// Focus moves into the open snapshot, and its row comes to the top of the
+// screen with the snapshot right below it.
+function focusDetail(scroll = true) {
+  const detail = document.getElementById('store-detail');
+  if (!detail) return;
+  detail.focus({ preventScroll: true });
+  if (scroll) detail.closest('tr').previousElementSibling.scrollIntoView({ block: 'start' });
 }
 
 async function choose(id) {
-  chosen = id;
+  const snap = await getJson(`api/store/snapshot?id=${id}`);
+  chosen = { id, snap };
   renderList();
-  await renderChosen();
+  focusDetail();
+}
+
+function close(returnFocus) {
+  const id = chosen && chosen.id;
+  chosen = null;
+  renderList();
+  if (returnFocus && id !== null) {
+    const button = listEl.querySelector(`tr[data-snapshot="${id}"] button`);
+    if (button) button.focus();
+  }
+}
+
+// Re-drawing replaces the list's elements: whatever had focus in it gets it
+// back, so that a commit never throws the reader's place away.
+function redraw() {
+  const active = document.activeElement;
+  const inDetail = active && active.closest && active.closest('#store-detail');
+  const row = active && active.closest && active.closest('tr[data-snapshot]');
+  renderStatus();
+  renderRuns();
+  renderList();
+  if (inDetail) {
+    focusDetail(false);
+  } else if (row) {
+    const again = listEl.querySelector(`tr[data-snapshot="${row.dataset.snapshot}"] button`);
+    if (again) again.focus({ preventScroll: true });
+  }
 }
 
 async function refresh() {
   store = await getJson('api/store');
-  renderList();
-  if (chosen !== null && store.snapshots.some((s) => s.id === chosen)) await renderChosen();
+  if (chosen !== null) {
+    chosen = store.snapshots.some((s) => s.id === chosen.id)
+      ? { id: chosen.id, snap: await getJson(`api/store/snapshot?id=${chosen.id}`) }
+      : null;
+  }
+  redraw();
 }
 
 function applyLang(next) {
@@ -96,10 +251,7 @@ function applyLang(next) {
   applyStatic();
   document.title = t('storeDocTitle');
   for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));
-  if (store) {
-    renderList();
-    renderChosen();
-  }
+  if (store) redraw();
 }
 
 async function main() {
@@ -108,15 +260,22 @@ async function main() {
   const health = await getJson('api/health');
   if (!health.store) {
     statusEl.textContent = t('storeNone');
+    statusEl.dataset.state = 'none';
+    runsEl.textContent = '';
     return;
   }
   await refresh();
-  await renderChosen();
   // Each commit to the store is announced; fetch the list again then.
   const events = new EventSource('api/events');
-  events.addEventListener('ready', () => { statusEl.textContent = t('storeLive'); });
+  events.addEventListener('ready', () => {
+    const was = connection;
+    connection = 'ok';
+    if (was === 'lost') refresh(); else renderStatus();
+  });
   events.addEventListener('store', () => { refresh(); });
-  events.addEventListener('error', () => { statusEl.textContent = t('storeReconnecting'); });
+  events.addEventListener('error', () => { connection = 'lost'; renderStatus(); });
+  // A live run's heartbeat stopping changes nothing in the file: ask now and then.
+  setInterval(() => { if (connection === 'ok') refresh(); }, 5000);
 }
 
 main().catch((e) => { statusEl.textContent = `${t('storeFailed')} (${e.message})`; });

@@ -49,10 +49,11 @@ class AlignedBarrierRules {
   // kNotSource at a process with inputs.
   Reply Start(SnapshotId id);
   // A barrier of `id` arrived on `c`: hold c, or (the last one) record,
-  // close every channel and release them.
-  Reply OnMarker(SnapshotId id, ChannelIndex c);
+  // close every channel and release them. (OnMarker: the older call, a
+  // Step; OnControl names the snapshot.)
+  Step OnMarker(SnapshotId id, ChannelIndex c);
   Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
-    return OnMarker(id, c);
+    return Reply::Of(id, OnMarker(id, c));
   }
   // Nothing ever joins a channel state; kChannelHeld if `c` is held back (the
   // host delivered what it must hold).
@@ -127,11 +128,13 @@ class UnalignedBarrierRules {
       : rules_(incoming_channels, outgoing_channels) {}
 
   Reply Start(SnapshotId id) { return Ahead(rules_.Start(id)); }
-  Reply OnMarker(SnapshotId id, ChannelIndex c) {
-    return Ahead(rules_.OnMarker(id, c));
+  Step OnMarker(SnapshotId id, ChannelIndex c) {
+    Step step = rules_.OnMarker(id, c);
+    step.markers_ahead = step.record_state;
+    return step;
   }
   Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
-    return OnMarker(id, c);
+    return Reply::Of(id, OnMarker(id, c));
   }
   template <class Join>
   Reply OnMessage(ChannelIndex c, NoStamp stamp, Join&& join) const {

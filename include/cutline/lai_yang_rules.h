@@ -65,7 +65,9 @@ class LaiYangRules {
   // The control message of `id` arrived on `c`, counting `count` messages
   // its sender sent on c before recording. A control of a snapshot not yet
   // recorded here records it first (rule 2).
-  Reply OnControl(SnapshotId id, ChannelIndex c, std::uint64_t count);
+  Reply OnControl(SnapshotId id, ChannelIndex c, std::uint64_t count) {
+    return Reply::Of(id, ControlStep(id, c, count));
+  }
   // An application message leaves on outgoing channel `out`: counts it and
   // gives the epoch to stamp on it (rule 1).
   Result<SnapshotId> OnOutgoing(ChannelIndex out);
@@ -111,6 +113,8 @@ class LaiYangRules {
   const Local* Find(SnapshotId id) const;
   Local* Find(SnapshotId id);
   Local& Record(SnapshotId id);
+  // OnControl's work, as a Step (g++ builds a returned Step in a register).
+  Step ControlStep(SnapshotId id, ChannelIndex c, std::uint64_t count);
   // Why `id`, not recorded here, cannot be recorded now (kNone if it can).
   AgentError CannotRecord(SnapshotId id) const;
   // Rule 4 on channel c of `local`; fills step.

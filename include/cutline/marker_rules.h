@@ -31,10 +31,12 @@ class MarkerRules {
 
   // This process starts (or joins, as a further initiator) snapshot `id`.
   Reply Start(SnapshotId id);
-  // A marker of snapshot `id` arrived on incoming channel `c`.
-  Reply OnMarker(SnapshotId id, ChannelIndex c);
+  // A marker of snapshot `id` arrived on incoming channel `c`. OnMarker is
+  // the older call (a Step, cheapest per marker); OnControl names the
+  // snapshot in its Reply.
+  Step OnMarker(SnapshotId id, ChannelIndex c);
   Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
-    return OnMarker(id, c);
+    return Reply::Of(id, OnMarker(id, c));
   }
   // An application message arrived on `c`: join(Reply) for every snapshot
   // recording c, in id order (the message belongs to their channel state).

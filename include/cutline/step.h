@@ -4,6 +4,7 @@
 // Thread-safety: plain values; no shared state.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string_view>
 
@@ -106,6 +107,9 @@ struct alignas(8) Step {
   bool markers_ahead = false;
   bool hold_channel = false;
   bool release_inputs = false;
+  // Fills the word, so that a Step is exactly one 64-bit value with no
+  // padding (Reply::Of builds a Reply from two words).
+  std::uint8_t unused_ = 0;
 
   bool ok() const { return error == AgentError::kNone; }
 };
@@ -117,16 +121,19 @@ struct alignas(8) Step {
 struct Reply : Step {
   SnapshotId snapshot = 0;
 
-  static Reply Of(SnapshotId id) {
-    Reply r;
-    r.snapshot = id;
-    return r;
+  // Built from two whole words rather than field by field: g++ otherwise
+  // stores the Step byte by byte on the stack and reloads it as one word to
+  // return it, a stalled store on every marker (2.5 times slower).
+  static Reply Of(SnapshotId id, const Step& step = Step{}) {
+    struct Words {
+      std::uint64_t step, id;
+    };
+    return std::bit_cast<Reply>(Words{std::bit_cast<std::uint64_t>(step), id});
   }
   static Reply Refused(AgentError e, SnapshotId id) {
-    Reply r;
-    r.error = e;
-    r.snapshot = id;
-    return r;
+    Step step;
+    step.error = e;
+    return Of(id, step);
   }
 };
 

@@ -1,4 +1,5 @@
-// Bank: validation first, then the change; markers follow the agents' Steps.
+// Bank: validation first, then the change; markers follow the Steps of the
+// algorithm's host, which is the only part that knows which algorithm runs.
 #include "bank/bank.h"
 
 #include <algorithm>
@@ -15,16 +16,6 @@ bool IsValidBranchName(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
   });
-}
-
-const char* AlgorithmName(Algorithm a) {
-  switch (a) {
-    case Algorithm::kChandyLamport: return "chandy-lamport";
-    case Algorithm::kLaiYang: return "lai-yang";
-    case Algorithm::kAligned: return "aligned";
-    case Algorithm::kUnaligned: return "unaligned";
-  }
-  return "?";
 }
 
 namespace {
@@ -120,7 +111,7 @@ Status Bank::Create(const Config& config, std::optional<Bank>* out) {
   }
   Network network(static_cast<std::uint32_t>(names.size()), links,
                   config.capacity_transfers, config.fifo);
-  if (config.algorithm == Algorithm::kAligned) {
+  if (config.algorithm.traits().needs_acyclic) {
     if (std::string cycle = FindCycle(network, names); !cycle.empty()) {
       return Status::Error(Code::kAlignedCycle, cycle);
     }
@@ -136,17 +127,14 @@ Bank::Bank(Config config, std::vector<std::string> names,
       names_(std::move(names)),
       index_(std::move(index)),
       network_(std::move(network)),
-      history_(config_.keep_history) {
+      history_(config_.keep_history),
+      host_(config_.algorithm.definition().make_bank_host(network_,
+                                                          config_.keep_history)),
+      sees_every_transfer_(config_.algorithm.traits().sees_every_transfer),
+      tags_messages_(config_.algorithm.traits().tags_messages) {
+  balances_.reserve(names_.size());
   for (NodeId n = 0; n < names_.size(); ++n) {
     balances_.push_back(config_.branches[n].balance);
-    auto in = static_cast<std::uint32_t>(network_.Incoming(n).size());
-    auto out = static_cast<std::uint32_t>(network_.Outgoing(n).size());
-    switch (config_.algorithm) {
-      case Algorithm::kChandyLamport: agents_.emplace_back(in); break;
-      case Algorithm::kUnaligned: unaligned_.emplace_back(in); break;
-      case Algorithm::kLaiYang: lai_yang_.emplace_back(in, out); break;
-      case Algorithm::kAligned: aligned_.emplace_back(in); break;
-    }
   }
 }
 
@@ -188,12 +176,7 @@ Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
-  if (config_.algorithm == Algorithm::kLaiYang) {
-    // Rule 1: the transfer carries its sender's epoch.
-    SnapshotId epoch =
-        lai_yang_[from].OnSend(network_.channel(c).out_index);
-    tags_[network_.last_seq() + 1] = epoch;
-  }
+  if (tags_messages_) host_->OnSendTransfer(network_.channel(c), network_.last_seq() + 1);
   Send(c, bank::Transfer{amount});
   return Status::Ok();
 }
@@ -212,7 +195,8 @@ Status Bank::Deliver(NodeId from, NodeId to, std::uint64_t at) {
                          network_.Size(c));
   }
   if (network_.Held(c)) {
-    // Only aligned barriers hold channels, and one snapshot runs at a time.
+    // Only aligned barriers hold channels, and they run one snapshot at a
+    // time (traits: not concurrent_snapshots).
     const SnapshotInfo* running = Running();
     assert(running != nullptr);
     std::string waits;
@@ -258,8 +242,12 @@ Status Bank::StopTheWorld() {
   }
   snapshots_.push_back(fresh);
   SnapshotInfo& snapshot = snapshots_.back();
+  if (!stop_host_) {
+    stop_host_ = Algorithm::kStopTheWorld.definition().make_bank_host(
+        network_, config_.keep_history);
+  }
   for (NodeId n = 0; n < names_.size(); ++n) {
-    recorded_[{snapshot.id, n}] = balances_[n];
+    stop_host_->Start(n, snapshot.id, balances_[n]);
     history_.Add(Recorded{snapshot.id, Cause::Start(), n});
   }
   for (ChannelId c = 0; c < network_.channel_count(); ++c) {
@@ -301,12 +289,12 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
     if (HasRecorded(branch, *id)) {
       return Status::Error(Code::kAlreadyRecorded, names_[branch], *id);
     }
-    if (config_.algorithm == Algorithm::kAligned &&
+    if (config_.algorithm.traits().only_sources_start &&
         !network_.Incoming(branch).empty()) {
       return Status::Error(Code::kAlignedNotSource, names_[branch]);
     }
   } else {
-    if (config_.algorithm == Algorithm::kAligned &&
+    if (config_.algorithm.traits().only_sources_start &&
         !network_.Incoming(branch).empty()) {
       return Status::Error(Code::kAlignedNotSource, names_[branch]);
     }
@@ -320,28 +308,15 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
     SnapshotInfo fresh;
     fresh.id = snapshots_.size() + 1;
     snapshots_.push_back(fresh);
+    ++running_;
     id = fresh.id;
   }
   SnapshotInfo& snapshot = MutableSnapshot(*id);
   snapshot.initiators.push_back(branch);
-  Step step = StartStep(branch, *id);
+  Step step = host_->Start(branch, *id, balances_[branch]);
   assert(step.ok() && step.record_state);
   FinishStep(branch, step, snapshot, Cause::Start(), std::nullopt);
   return Status::Ok();
-}
-
-Step Bank::StartStep(NodeId n, SnapshotId id) {
-  switch (config_.algorithm) {
-    case Algorithm::kChandyLamport:
-      return agents_[n].Start(id, balances_[n]);
-    case Algorithm::kUnaligned:
-      return unaligned_[n].Start(id, balances_[n]);
-    case Algorithm::kLaiYang:
-      return lai_yang_[n].Start(id);
-    case Algorithm::kAligned:
-      return aligned_[n].Start(id);
-  }
-  return Step{};
 }
 
 void Bank::Send(ChannelId c, const Payload& payload) {
@@ -359,31 +334,17 @@ void Bank::Receive(const Network::Msg& m) {
   NodeId to = ch.to;
   if (const auto* transfer = std::get_if<bank::Transfer>(&m.payload)) {
     history_.Add(Delivered<bank::Transfer>{m.seq, m.channel, *transfer});
-    switch (config_.algorithm) {
-      case Algorithm::kChandyLamport:
-        agents_[to].OnMessage(ch.in_index, transfer->amount);
-        break;
-      case Algorithm::kUnaligned:
-        unaligned_[to].OnMessage(ch.in_index, transfer->amount);
-        break;
-      case Algorithm::kLaiYang: {
-        // Rule 2: a newer epoch records first (the balance before this
-        // transfer), then the transfer is applied.
-        LaiYangRules::MessageStep ms =
-            lai_yang_[to].OnMessage(ch.in_index, MessageTag(m.seq));
-        assert(ms.step.ok());
-        if (ms.in_channel_state) {
-          channel_state_[{ms.snapshot, m.channel}].push_back(transfer->amount);
-        }
-        SnapshotId id = ms.step.record_state ? ms.recorded : ms.snapshot;
-        if (id != 0) {
-          FinishStep(to, ms.step, MutableSnapshot(id), Cause::ByTransfer(m.seq),
-                     m.channel);
-        }
-        break;
+    // With no snapshot running, no channel is being recorded: most
+    // algorithms need not see the transfer (the common, fast case).
+    if (running_ != 0 || sees_every_transfer_) {
+      // Before the transfer is applied: a record it causes holds the
+      // balance from before it.
+      replies_.clear();
+      host_->OnTransfer(m.channel, ch, m.seq, transfer->amount, balances_[to], &replies_);
+      for (const Reply& r : replies_) {
+        assert(r.ok());
+        FinishStep(to, r, MutableSnapshot(r.snapshot), Cause::ByTransfer(m.seq), m.channel);
       }
-      case Algorithm::kAligned:
-        break;  // no channel state is ever recorded
     }
     balances_[to] += transfer->amount;
     in_flight_amount_ -= transfer->amount;
@@ -391,25 +352,10 @@ void Bank::Receive(const Network::Msg& m) {
   }
   const Marker& marker = std::get<Marker>(m.payload);
   history_.Add(Delivered<Marker>{m.seq, m.channel, marker});
-  Step step;
-  switch (config_.algorithm) {
-    case Algorithm::kChandyLamport:
-      step = agents_[to].OnMarker(marker.snapshot, ch.in_index, balances_[to]);
-      break;
-    case Algorithm::kUnaligned:
-      step = unaligned_[to].OnMarker(marker.snapshot, ch.in_index, balances_[to]);
-      break;
-    case Algorithm::kLaiYang:
-      step = lai_yang_[to].OnControl(marker.snapshot, ch.in_index,
-                                     MessageTag(m.seq));
-      break;
-    case Algorithm::kAligned:
-      step = aligned_[to].OnMarker(marker.snapshot, ch.in_index);
-      if (step.hold_channel) network_.Hold(m.channel);
-      break;
-  }
+  Step step = host_->OnMarker(m.channel, ch, m.seq, marker.snapshot, balances_[to]);
   // Markers are only ever sent by this class, once per channel and id.
   assert(step.ok());
+  if (step.hold_channel) network_.Hold(m.channel);
   FinishStep(to, step, MutableSnapshot(marker.snapshot), Cause::ByMarker(m.seq),
              m.channel);
 }
@@ -417,10 +363,6 @@ void Bank::Receive(const Network::Msg& m) {
 void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
                       Cause cause, std::optional<ChannelId> closed) {
   if (step.record_state) {
-    if (config_.algorithm == Algorithm::kLaiYang ||
-        config_.algorithm == Algorithm::kAligned) {
-      recorded_[{snapshot.id, n}] = balances_[n];
-    }
     history_.Add(Recorded{snapshot.id, cause, n});
     SendMarkers(n, step, snapshot);
   }
@@ -437,6 +379,7 @@ void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
     history_.Add(bank::PartDone{snapshot.id, n});
     if (++snapshot.parts_done == names_.size()) {
       snapshot.complete = true;
+      --running_;
       history_.Add(Completed{snapshot.id, n});
     }
   }
@@ -454,15 +397,14 @@ void Bank::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
       history_.Add(Sent<Marker>{barrier.seq, c, Marker{snapshot.id}});
       for (const Network::Msg& m : behind) {
         if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
-          overtaken_[{snapshot.id, c}].push_back(t->amount);
+          host_->OnOvertaken(snapshot.id, network_.channel(c), t->amount);
           history_.Add(Overtaken{barrier.seq, m.seq, c});
         }
       }
       continue;
     }
-    if (config_.algorithm == Algorithm::kLaiYang) {
-      tags_[network_.last_seq() + 1] =
-          lai_yang_[n].ControlCount(network_.channel(c).out_index);
+    if (tags_messages_) {
+      host_->OnSendMarker(network_.channel(c), network_.last_seq() + 1, snapshot.id);
     }
     Send(c, Marker{snapshot.id});
   }
@@ -485,88 +427,37 @@ const SnapshotInfo* Bank::Running() const {
   return nullptr;
 }
 
-bool Bank::HasRecorded(NodeId n, SnapshotId id) const {
+Algorithm Bank::AlgorithmOf(SnapshotId id) const {
   const SnapshotInfo* s = FindSnapshot(id);
-  if (s != nullptr && s->stop_the_world) return true;
-  switch (config_.algorithm) {
-    case Algorithm::kChandyLamport: return agents_[n].HasRecorded(id);
-    case Algorithm::kUnaligned: return unaligned_[n].HasRecorded(id);
-    case Algorithm::kLaiYang: return lai_yang_[n].HasRecorded(id);
-    case Algorithm::kAligned: return aligned_[n].HasRecorded(id);
-  }
-  return false;
+  assert(s != nullptr);
+  return s->stop_the_world ? Algorithm::kStopTheWorld : config_.algorithm;
+}
+
+const SnapshotHost& Bank::HostOf(SnapshotId id) const {
+  const SnapshotInfo* s = FindSnapshot(id);
+  return s != nullptr && s->stop_the_world ? *stop_host_ : *host_;
+}
+
+bool Bank::HasRecorded(NodeId n, SnapshotId id) const {
+  return HostOf(id).HasRecorded(n, id);
 }
 
 bool Bank::PartDone(NodeId n, SnapshotId id) const {
-  const SnapshotInfo* s = FindSnapshot(id);
-  if (s != nullptr && s->stop_the_world) return true;
-  switch (config_.algorithm) {
-    case Algorithm::kChandyLamport: return agents_[n].PartDone(id);
-    case Algorithm::kUnaligned: return unaligned_[n].PartDone(id);
-    case Algorithm::kLaiYang: return lai_yang_[n].PartDone(id);
-    case Algorithm::kAligned: return aligned_[n].PartDone(id);
-  }
-  return false;
+  return HostOf(id).PartDone(n, id);
 }
 
 std::optional<Amount> Bank::RecordedBalance(NodeId n, SnapshotId id) const {
-  const SnapshotInfo* s = FindSnapshot(id);
-  bool host_keeps = (s != nullptr && s->stop_the_world) ||
-                    config_.algorithm == Algorithm::kLaiYang ||
-                    config_.algorithm == Algorithm::kAligned;
-  if (host_keeps) {
-    auto it = recorded_.find({id, n});
-    if (it == recorded_.end()) return std::nullopt;
-    return it->second;
-  }
-  if (config_.algorithm == Algorithm::kUnaligned) {
-    const UnalignedAgent::Recorded* r = unaligned_[n].Find(id);
-    if (r == nullptr) return std::nullopt;
-    return r->state;
-  }
-  const Agent::Recorded* r = agents_[n].Find(id);
-  if (r == nullptr) return std::nullopt;
-  return r->state;
+  return HostOf(id).RecordedBalance(n, id);
 }
 
 ChannelRecord Bank::RecordedChannel(SnapshotId id, ChannelId c) const {
-  const sim::ChannelInfo& ch = network_.channel(c);
-  const SnapshotInfo* s = FindSnapshot(id);
-  if (s != nullptr && s->stop_the_world) {
-    return ChannelRecord{ChannelRecording::kClosed, {}, {}};
-  }
-  auto kept = [&](const auto& map) {
-    auto it = map.find({id, c});
-    return it == map.end() ? std::vector<Amount>{} : it->second;
-  };
-  switch (config_.algorithm) {
-    case Algorithm::kChandyLamport:
-      return ChannelRecord{agents_[ch.to].Channel(id, ch.in_index),
-                           agents_[ch.to].ChannelMessages(id, ch.in_index), {}};
-    case Algorithm::kUnaligned: {
-      // Received since recording (delivered before the barrier), then the
-      // transfers the barrier overtook (delivered after it).
-      ChannelRecord r{unaligned_[ch.to].Channel(id, ch.in_index),
-                      unaligned_[ch.to].ChannelMessages(id, ch.in_index),
-                      kept(overtaken_)};
-      r.transfers.insert(r.transfers.end(), r.overtaken.begin(),
-                         r.overtaken.end());
-      return r;
-    }
-    case Algorithm::kLaiYang:
-      return ChannelRecord{lai_yang_[ch.to].Channel(id, ch.in_index),
-                           kept(channel_state_), {}};
-    case Algorithm::kAligned:
-      return ChannelRecord{aligned_[ch.to].Channel(id, ch.in_index), {}, {}};
-  }
-  return ChannelRecord{};
+  return HostOf(id).RecordedChannel(id, c, network_.channel(c));
 }
 
 std::vector<ChannelId> Bank::AlignmentWaits(NodeId n, SnapshotId id) const {
   std::vector<ChannelId> out;
-  if (config_.algorithm != Algorithm::kAligned) return out;
   auto in = network_.Incoming(n);
-  for (ChannelIndex i : aligned_[n].Waiting(id)) out.push_back(in[i]);
+  for (ChannelIndex i : HostOf(id).Waiting(n, id)) out.push_back(in[i]);
   return out;
 }
 
@@ -575,19 +466,7 @@ Amount Bank::SnapshotTotal(SnapshotId id) const {
   for (NodeId n = 0; n < names_.size(); ++n) {
     if (auto b = RecordedBalance(n, id)) sum += *b;
   }
-  if (config_.algorithm == Algorithm::kChandyLamport) {
-    // The agents keep each branch's channel messages together: one pass.
-    for (NodeId n = 0; n < names_.size(); ++n) {
-      if (const Agent::Recorded* r = agents_[n].Find(id)) {
-        for (const auto& message : r->messages) sum += message.second;
-      }
-    }
-    return sum;
-  }
-  for (ChannelId c = 0; c < network_.channel_count(); ++c) {
-    for (Amount a : RecordedChannel(id, c).transfers) sum += a;
-  }
-  return sum;
+  return sum + HostOf(id).ChannelsTotal(id);
 }
 
 }  // namespace cutline::bank

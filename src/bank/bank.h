@@ -1,22 +1,22 @@
-// The example application: branches holding money, transfers over FIFO
-// channels, Chandy-Lamport snapshots driven by one SnapshotAgent per branch,
-// and the naive reader. Every operation checks everything first and changes
-// nothing when it returns an error.
+// The example application: branches holding money, transfers over FIFO (or
+// reordering) channels, snapshots taken by the algorithm of its Config (the
+// algorithm's SnapshotHost, src/algorithms/), stopping the world, and the
+// naive reader. Every operation checks everything first and changes nothing
+// when it returns an error.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "algorithms/algorithm.h"
 #include "bank/history.h"
+#include "bank/snapshot_host.h"
 #include "base/status.h"
-#include "cutline/barrier_rules.h"
-#include "cutline/lai_yang_rules.h"
-#include "cutline/snapshot_agent.h"
-#include <map>
 #include "sim/network.h"
 
 namespace cutline::bank {
@@ -32,11 +32,11 @@ struct BranchSpec {
   Amount balance = 0;
 };
 
-// The snapshot algorithm every branch runs (docs/variants in
-// docs/scenario-language.md).
-enum class Algorithm : std::uint8_t { kChandyLamport, kLaiYang, kAligned, kUnaligned };
-// "chandy-lamport", "lai-yang", "aligned", "unaligned".
-const char* AlgorithmName(Algorithm a);
+// The snapshot algorithm every branch runs (the registry,
+// algorithms/algorithm.h; docs/variants in docs/scenario-language.md).
+using algorithms::Algorithm;
+// "chandy-lamport", "lai-yang", "aligned", "unaligned", ...
+inline std::string_view AlgorithmName(Algorithm a) { return a.name(); }
 
 struct Config {
   std::vector<BranchSpec> branches;
@@ -58,14 +58,6 @@ struct SnapshotInfo {
   bool complete = false;
   bool stop_the_world = false;  // taken by StopTheWorld, not an algorithm
   std::uint64_t stopped_deliveries = 0;
-};
-
-struct ChannelRecord {
-  ChannelRecording state = ChannelRecording::kNotRecorded;
-  std::vector<Amount> transfers;  // in the order received
-  // Unaligned barriers: the transfers the barrier overtook (the tail of
-  // `transfers`, which they also belong to).
-  std::vector<Amount> overtaken;
 };
 
 struct NaiveRead {
@@ -117,25 +109,25 @@ class Bank {
   const std::vector<NaiveRead>& naive_reads() const { return naive_; }
 
   Algorithm algorithm() const { return config_.algorithm; }
-  // Lai-Yang: a transfer's epoch or a control message's count (0 else).
-  std::uint64_t MessageTag(Seq seq) const {
-    auto it = tags_.find(seq);
-    return it == tags_.end() ? 0 : it->second;
-  }
+  // The algorithm snapshot `id` was taken by (stop-the-world, or the
+  // bank's). REQUIRES: FindSnapshot(id) != nullptr.
+  Algorithm AlgorithmOf(SnapshotId id) const;
+  // traits().tags_messages (Lai-Yang): a transfer's epoch or a control
+  // message's count; 0 else. Without a history, only for messages in flight.
+  std::uint64_t MessageTag(Seq seq) const { return host_->Tag(seq); }
   // Aligned: the incoming channels `n` still waits for in snapshot `id`.
   std::vector<ChannelId> AlignmentWaits(NodeId n, SnapshotId id) const;
 
  private:
-  using Agent = SnapshotAgent<Amount, Amount>;
-  using UnalignedAgent = SnapshotAgent<Amount, Amount, UnalignedBarrierRules>;
   Bank(Config config, std::vector<std::string> names,
        std::unordered_map<std::string, NodeId> index, Network network);
+  // The host that keeps snapshot id's records. REQUIRES: id was started.
+  const SnapshotHost& HostOf(SnapshotId id) const;
 
   Status CheckBranch(NodeId n) const;
   Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
   void Send(ChannelId c, const Payload& payload);
   void SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot);
-  Step StartStep(NodeId n, SnapshotId id);
   void Receive(const Network::Msg& m);
   void FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
                   Cause cause, std::optional<ChannelId> closed);
@@ -147,17 +139,15 @@ class Bank {
   Network network_;
   History history_;
   std::vector<Amount> balances_;
-  std::vector<Agent> agents_;  // Chandy-Lamport
-  std::vector<UnalignedAgent> unaligned_;
-  std::vector<LaiYangRules> lai_yang_;
-  std::vector<AlignedBarrierRules> aligned_;
-  // What the host keeps for Lai-Yang, aligned and stop-the-world snapshots
-  // (the agents above keep their own): balances by (id, branch), channel
-  // states by (id, channel).
-  std::map<std::pair<SnapshotId, NodeId>, Amount> recorded_;
-  std::map<std::pair<SnapshotId, ChannelId>, std::vector<Amount>> channel_state_;
-  std::map<std::pair<SnapshotId, ChannelId>, std::vector<Amount>> overtaken_;
-  std::unordered_map<Seq, std::uint64_t> tags_;  // Lai-Yang epochs, counts
+  // The algorithm's side at every branch, and (made at the first stop)
+  // stopping the world's.
+  std::unique_ptr<SnapshotHost> host_;
+  std::unique_ptr<SnapshotHost> stop_host_;
+  // From the algorithm's traits, read on every message.
+  bool sees_every_transfer_ = false;
+  bool tags_messages_ = false;
+  std::uint32_t running_ = 0;  // snapshots started and not complete
+  std::vector<Reply> replies_;  // a transfer's, reused (Receive)
   Amount total_ = 0;
   Amount in_flight_amount_ = 0;
   std::vector<SnapshotInfo> snapshots_;  // by id (ids are 1, 2, 3, ...)

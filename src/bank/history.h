@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/amount.h"
 #include "base/overloaded.h"
 #include "cutline/marker_rules.h"
 #include "sim/network.h"
@@ -22,7 +23,7 @@ namespace cutline::bank {
 using sim::ChannelId;
 using sim::NodeId;
 using sim::Seq;
-using Amount = std::int64_t;
+using cutline::Amount;
 
 // What travels on a channel: money, or a marker of a snapshot (under
 // Lai-Yang the markers are its control messages; under the barrier

@@ -656,11 +656,10 @@ std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
       claim.channels.push_back(bank.RecordedChannel(s.id, c));
     }
     claim.total = bank.SnapshotTotal(s.id);
-    claim.markers = !s.stop_the_world;
-    claim.markers_before_record =
-        !s.stop_the_world && bank.algorithm() == bank::Algorithm::kAligned;
-    claim.epochs =
-        !s.stop_the_world && bank.algorithm() == bank::Algorithm::kLaiYang;
+    const algorithms::Traits& traits = bank.AlgorithmOf(s.id).traits();
+    claim.markers = !traits.stops_the_world;
+    claim.markers_before_record = traits.records_after_all_markers;
+    claim.epochs = traits.tags_messages;
     claims.push_back(std::move(claim));
   }
   return claims;

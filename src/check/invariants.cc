@@ -62,9 +62,9 @@ void Invariants::CheckMoney(const bank::Bank& bank,
       }
     });
   }
-  // Lai-Yang: a waiting transfer's epoch is a snapshot its sender recorded
-  // (or 0, before any).
-  if (bank.algorithm() == bank::Algorithm::kLaiYang) {
+  // Where transfers carry epochs (Lai-Yang): a waiting transfer's epoch is
+  // a snapshot its sender recorded (or 0, before any).
+  if (bank.algorithm().traits().tags_messages) {
     for (ChannelId c = 0; c < net.channel_count(); ++c) {
       NodeId from = net.channel(c).from;
       net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
@@ -196,11 +196,12 @@ void Invariants::CheckSnapshot(const bank::Bank& bank,
     problem("a stop-the-world snapshot has initiators, markers or is not "
             "complete");
   }
-  // Chandy-Lamport over channels that reorder may take a wrong snapshot:
-  // that is what such a run shows (the checker names it), not a bug.
-  const bool may_be_wrong =
-      !net.fifo() && bank.algorithm() == bank::Algorithm::kChandyLamport &&
-      !s.stop_the_world;
+  // An algorithm that is not correct over channels that reorder, and does
+  // not refuse them (Chandy-Lamport), may take a wrong snapshot there: that
+  // is what such a run shows (the checker names it), not a bug.
+  const algorithms::Traits& traits = bank.AlgorithmOf(s.id).traits();
+  const bool may_be_wrong = !net.fifo() && !traits.correct_without_fifo &&
+                            !traits.stops_the_world;
   if (s.complete) {
     if (!may_be_wrong && bank.SnapshotTotal(s.id) != bank.total()) {
       problem(fmt::format("adds up to {}, but the bank holds {}",

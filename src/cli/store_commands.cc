@@ -17,7 +17,6 @@ namespace cutline::cli {
 namespace {
 
 using scenario::Json;
-using store::Amount;
 using store::SnapshotRecord;
 
 constexpr int kUsageError = 2;
@@ -38,14 +37,14 @@ std::string Latency(const SnapshotRecord& s) {
 }
 
 int List(const store::Store& store, bool json) {
-  std::vector<store::RunRecord> runs = store.Runs();
+  std::vector<store::StoredRun> runs = store.Runs();
   std::vector<SnapshotRecord> snapshots = store.Snapshots();
   if (json) {
     fmt::print("{}\n", scenario::Dump(store::ListJson(store), 2));
     return 0;
   }
   if (runs.empty()) fmt::print("no runs\n");
-  for (const store::RunRecord& r : runs) {
+  for (const store::StoredRun& r : runs) {
     std::string from = r.restored_from
                            ? fmt::format("restored from snapshot {}", *r.restored_from)
                            : fmt::format("${} each", r.balance);
@@ -90,7 +89,7 @@ int Show(const store::Store& store, std::uint64_t id, bool json) {
   fmt::print("recorded balances: {}\n", balances);
   std::string busy;
   std::size_t empty = 0;
-  for (const store::ChannelRecord& c : s->channels) {
+  for (const store::StoredChannel& c : s->channels) {
     if (c.transfers.empty()) {
       ++empty;
       continue;

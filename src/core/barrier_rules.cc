@@ -38,25 +38,27 @@ Reply AlignedBarrierRules::Start(SnapshotId id) {
   return step;
 }
 
-Reply AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
-  if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, id);
-  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+Step AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
+  Step step;
+  auto refuse = [&](AgentError e) {
+    step.error = e;
+    return step;
+  };
+  if (c >= incoming_) return refuse(AgentError::kUnknownChannel);
+  if (id == 0) return refuse(AgentError::kInvalidSnapshot);
   Local* local = const_cast<Local*>(Find(id));
   if (local == nullptr) {
-    if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+    if (closed_.Contains(id)) return refuse(AgentError::kFinished);
   } else if (local->barrier[c] || local->recorded) {
-    return Reply::Refused(AgentError::kDuplicateMarker, id);
+    return refuse(AgentError::kDuplicateMarker);
   }
-  if (aligning_ != 0 && aligning_ != id) {
-    return Reply::Refused(AgentError::kOutOfOrder, id);
-  }
+  if (aligning_ != 0 && aligning_ != id) return refuse(AgentError::kOutOfOrder);
   if (local == nullptr) {
     locals_.push_back(Local{id, std::vector<bool>(incoming_, false),
                             incoming_, false});
     local = &locals_.back();
   }
   local->barrier[c] = true;
-  Reply step = Reply::Of(id);
   if (--local->missing > 0) {
     aligning_ = id;
     step.hold_channel = true;  // rule 2: wait for the other inputs

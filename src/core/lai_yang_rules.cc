@@ -94,20 +94,26 @@ LaiYangRules::MessageStep LaiYangRules::OnMessage(ChannelIndex c,
   return out;
 }
 
-Reply LaiYangRules::OnControl(SnapshotId id, ChannelIndex c,
-                              std::uint64_t count) {
-  if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, id);
-  Reply step = Reply::Of(id);
+Step LaiYangRules::ControlStep(SnapshotId id, ChannelIndex c, std::uint64_t count) {
+  Step step;
+  if (c >= incoming_) {
+    step.error = AgentError::kUnknownChannel;
+    return step;
+  }
   Local* local = Find(id);
   if (local == nullptr) {
     if (AgentError e = CannotRecord(id); e != AgentError::kNone) {
-      return Reply::Refused(e, id);
+      step.error = e;
+      return step;
     }
     local = &Record(id);
     step.record_state = true;
   }
   PerChannel& ch = local->channels[c];
-  if (ch.control) return Reply::Refused(AgentError::kDuplicateMarker, id);
+  if (ch.control) {
+    step.error = AgentError::kDuplicateMarker;
+    return step;
+  }
   ch.control = true;
   ch.expected = count;
   MaybeClose(*local, c, step);

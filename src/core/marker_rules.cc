@@ -55,17 +55,29 @@ Reply MarkerRules::Start(SnapshotId id) {
   return step;
 }
 
-Reply MarkerRules::OnMarker(SnapshotId id, ChannelIndex c) {
-  if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, id);
-  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
-  Reply step = Reply::Of(id);
+// A Step, not a Reply: this runs once per marker, and g++ builds a returned
+// Step in one register but a Reply field by field (OnControl names it).
+Step MarkerRules::OnMarker(SnapshotId id, ChannelIndex c) {
+  Step step;
+  if (c >= incoming_) {
+    step.error = AgentError::kUnknownChannel;
+    return step;
+  }
+  if (id == 0) {
+    step.error = AgentError::kInvalidSnapshot;
+    return step;
+  }
   Local* local = Find(id);
   if (local == nullptr) {
-    if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+    if (closed_.Contains(id)) {
+      step.error = AgentError::kFinished;
+      return step;
+    }
     local = &Record(id);  // first marker of this id: rule 1
     step.record_state = true;
   } else if (local->channels[c] == ChannelRecording::kClosed) {
-    return Reply::Refused(AgentError::kDuplicateMarker, id);
+    step.error = AgentError::kDuplicateMarker;
+    return step;
   }
   // Rule 2 (or the "c is recorded empty" clause of rule 1): close c.
   local->channels[c] = ChannelRecording::kClosed;

@@ -1,12 +1,14 @@
 // The runtime's messages as bytes: fixed-width little-endian integers one
-// after another. A Reader that runs past the end throws: a short message is
-// a bug, never something to guess around.
+// after another, in cutline/wire.h's one byte order. A Reader that runs past
+// the end throws: a short message is a bug, never something to guess around.
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "cutline/wire.h"
 
 namespace cutline::runtime {
 
@@ -17,11 +19,12 @@ class Bytes {
     return *this;
   }
   Bytes& U64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) bytes_ += static_cast<char>((v >> (8 * i)) & 0xff);
+    wire::PutLittleEndian(&bytes_, v);
     return *this;
   }
   Bytes& I64(std::int64_t v) { return U64(static_cast<std::uint64_t>(v)); }
   const std::string& str() const { return bytes_; }
+  std::string Take() { return std::move(bytes_); }
 
  private:
   std::string bytes_;
@@ -36,13 +39,22 @@ class Reader {
   }
   std::uint64_t U64() {
     Need(8);
-    std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) {
-      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[at_++])) << (8 * i);
-    }
+    std::uint64_t v = wire::GetLittleEndian(bytes_.substr(at_));
+    at_ += 8;
     return v;
   }
   std::int64_t I64() { return static_cast<std::int64_t>(U64()); }
+  // A count of items of at least `min_bytes` each: more than the rest of the
+  // message could hold is refused before anything is allocated for them.
+  std::uint64_t Count(std::size_t min_bytes) {
+    std::uint64_t n = U64();
+    if (min_bytes > 0 && n > (bytes_.size() - at_) / min_bytes) {
+      throw std::runtime_error("a message counts more items than it holds");
+    }
+    return n;
+  }
+  bool AtEnd() const { return at_ == bytes_.size(); }
+  std::size_t left() const { return bytes_.size() - at_; }
 
  private:
   void Need(std::size_t n) const {

@@ -12,10 +12,9 @@
 
 namespace cutline::runtime {
 
-using Amount = store::Amount;
 // One channel's recorded transfers, in arrival order (the store's type: a
 // channel state means the same thing in the run and in the file).
-using RecordedChannel = store::ChannelRecord;
+using RecordedChannel = store::StoredChannel;
 
 struct WholeSnapshot {
   std::uint64_t id = 0;
@@ -23,7 +22,9 @@ struct WholeSnapshot {
   std::int64_t started_us = 0;    // since the epoch
   std::int64_t completed_us = 0;
   std::vector<Amount> balances;   // by rank
-  std::vector<RecordedChannel> channels;  // every ordered pair
+  std::vector<std::int64_t> recorded_us;  // by rank: when each recorded its state
+  // Every ordered pair, each with when its marker arrived (its receiver's clock).
+  std::vector<RecordedChannel> channels;
   Amount total() const {
     Amount sum = 0;
     for (Amount b : balances) sum += b;
@@ -53,8 +54,12 @@ class Sink {
   virtual void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) = 0;
   virtual void Complete(const WholeSnapshot& snapshot) = 0;
   virtual void Failed(std::uint64_t id) = 0;
-  // The run ended; everything handed over is written when this returns.
-  virtual void End() = 0;
+  // About once a second while the run goes: transfers sent so far. The
+  // store keeps it as the run's heartbeat.
+  virtual void Progress(std::uint64_t transfers) = 0;
+  // The run ended after `transfers` transfers; everything handed over is
+  // written when this returns.
+  virtual void End(std::uint64_t transfers) = 0;
   virtual std::int64_t run_id() const = 0;
 };
 
@@ -73,7 +78,8 @@ class NullSink : public Sink {
   void Started(std::uint64_t, std::uint32_t, std::int64_t) override {}
   void Complete(const WholeSnapshot&) override {}
   void Failed(std::uint64_t) override {}
-  void End() override {}
+  void Progress(std::uint64_t) override {}
+  void End(std::uint64_t) override {}
   std::int64_t run_id() const override { return 0; }
 };
 

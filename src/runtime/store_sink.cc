@@ -6,12 +6,19 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <chrono>
 #include <mutex>
 #include <thread>
 
 namespace cutline::runtime {
 
 namespace {
+
+std::int64_t EpochMicrosNow() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // The snapshot to restore: `id`, or the latest complete one.
 std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32_t ranks,
@@ -75,13 +82,22 @@ class StoreSink : public Sink {
     record.completed_us = w.completed_us;
     record.status = "complete";
     record.balances = w.balances;
+    record.recorded_us = w.recorded_us;
     record.channels = w.channels;
     Post([record = std::move(record)](store::Store& s) { s.SnapshotComplete(record); });
   }
   void Failed(std::uint64_t id) override {
     Post([=, this](store::Store& s) { s.SnapshotFailed(run_, id); });
   }
-  void End() override { Stop(); }
+  void Progress(std::uint64_t transfers) override {
+    Post([=, this](store::Store& s) { s.RunProgress(run_, transfers, EpochMicrosNow()); });
+  }
+  void End(std::uint64_t transfers) override {
+    // Snapshots still running become failed with the run's end, in one
+    // transaction.
+    Post([=, this](store::Store& s) { s.EndRun(run_, false, transfers, EpochMicrosNow()); });
+    Stop();
+  }
   std::int64_t run_id() const override { return run_; }
 
  private:
@@ -155,7 +171,16 @@ std::string FailUnfinished(const std::string& path, std::int64_t run) {
   auto s = store::Store::Open(path, false, &error);
   if (!s) return "unknown (" + error + ")";
   try {
-    s->FailRunning(run);
+    // The run died: it says so, and its unfinished snapshots fail with it.
+    bool live = false;
+    for (const auto& r : s->Runs()) {
+      if (r.id == run) live = r.status == "live";
+    }
+    if (live) {
+      s->EndRun(run, /*died=*/true, std::nullopt, EpochMicrosNow());
+    } else {
+      s->FailRunning(run);
+    }
   } catch (const std::exception& e) {
     return std::string("unknown (") + e.what() + ")";
   }

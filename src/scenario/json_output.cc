@@ -84,7 +84,9 @@ json TransfersJson(const bank::Bank& bank, const bank::Replay& replay,
 
 json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   const auto& net = bank.network();
-  const bool lai_yang = bank.algorithm() == bank::Algorithm::kLaiYang;
+  // Where the algorithm tags its messages (Lai-Yang), a waiting transfer
+  // shows its epoch and a marker is a control message with its count.
+  const bool tags = bank.algorithm().traits().tags_messages;
   // The checker's verdict on every complete snapshot, by id.
   std::map<SnapshotId, check::SnapshotVerdict> verdicts;
   if (replay) {
@@ -103,9 +105,9 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
       if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
         json entry = {{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}};
-        if (lai_yang) entry["epoch"] = bank.MessageTag(m.seq);
+        if (tags) entry["epoch"] = bank.MessageTag(m.seq);
         queue.push_back(entry);
-      } else if (lai_yang) {
+      } else if (tags) {
         queue.push_back({{"kind", "control"},
                          {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
                          {"count", bank.MessageTag(m.seq)},
@@ -141,7 +143,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
                       {"to", bank.name(ch.to)},
                       {"state", ChannelRecordingName(r.state)},
                       {"transfers", r.transfers}};
-      if (bank.algorithm() == bank::Algorithm::kUnaligned && !s.stop_the_world) {
+      if (bank.AlgorithmOf(s.id).traits().sender_records_overtaken) {
         channel["overtaken"] = r.overtaken;
       }
       snapshot_channels.push_back(channel);
@@ -155,8 +157,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     if (s.complete) snapshot["total"] = bank.SnapshotTotal(s.id);
     snapshot["parts_done"] = parts_done;
     snapshot["markers_expected"] = net.channel_count();
-    snapshot["algorithm"] = s.stop_the_world ? "stop-the-world"
-                                             : bank::AlgorithmName(bank.algorithm());
+    snapshot["algorithm"] = bank.AlgorithmOf(s.id).name();
     auto verdict = verdicts.find(s.id);
     if (replay && verdict != verdicts.end()) {
       const check::SnapshotVerdict& v = verdict->second;
@@ -188,7 +189,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   const bank::SnapshotInfo* running = bank.Running();
   out["running"] = running ? json(running->id) : json(nullptr);
   out["fifo"] = config.fifo;
-  out["algorithm"] = bank::AlgorithmName(config.algorithm);
+  out["algorithm"] = config.algorithm.name();
   return out;
 }
 
@@ -219,17 +220,18 @@ void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
   j["seq"] = seq;
   j["from"] = bank.name(ch.from);
   j["to"] = bank.name(ch.to);
-  // Under Lai-Yang the queue's "epoch" and "count" (StateJson) ride on the
-  // events too, so that the diagram can label a message after it has left.
-  const bool lai_yang = bank.algorithm() == bank::Algorithm::kLaiYang;
+  // Where the algorithm tags its messages, the queue's "epoch" and "count"
+  // (StateJson) ride on the events too, so that the diagram can label a
+  // message after it has left.
+  const bool tags = bank.algorithm().traits().tags_messages;
   if (const auto* t = std::get_if<bank::Transfer>(&what)) {
     j["message"] = "transfer";
     j["amount"] = t->amount;
-    if (lai_yang) j["epoch"] = bank.MessageTag(seq);
+    if (tags) j["epoch"] = bank.MessageTag(seq);
   } else {
     j["message"] = "marker";
     j["snapshot"] = std::get<bank::Marker>(what).snapshot;
-    if (lai_yang) j["count"] = bank.MessageTag(seq);
+    if (tags) j["count"] = bank.MessageTag(seq);
   }
 }
 

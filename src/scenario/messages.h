@@ -1,10 +1,16 @@
 // The words of a refusal: a Status (code, arguments, line) becomes one line
 // of English or Japanese here, and nowhere else. Each language's sentences
-// live in one catalogue (messages_en.cc, messages_ja.cc).
+// live in one catalogue (messages_en.cc, messages_ja.cc). So do the words an
+// algorithm chooses by code (algorithms/words.h): what its markers are
+// called, its note in the network line, and how its marker deliveries and
+// closes are told.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "algorithms/words.h"
 #include "base/status.h"
 
 namespace cutline::scenario {
@@ -18,12 +24,47 @@ std::string Reason(const Status& s, Lang lang);
 // With the line when there is one: "line 3: P1 has only ...", "3行目: ...".
 std::string Message(const Status& s, Lang lang);
 
+// "marker" / "markers", "control message", "バリア", ...
+std::string MarkerWord(algorithms::MarkerNoun noun, bool plural, Lang lang);
+// ", Lai-Yang snapshots" (empty for RuleNote::kNone).
+std::string RuleNoteText(algorithms::RuleNote note, Lang lang);
+
+// What a marker tale is told with; the names are already the bank's, the
+// balance and markers clause already written.
+struct MarkerTale {
+  std::string to, from;   // the receiver, the sender
+  std::string channel;    // "P1->P2"
+  std::uint64_t id = 0;   // the snapshot
+  std::string marker;     // MarkerWord(noun, false)
+  std::string balance;    // "$60": what the receiver recorded
+  std::string markers;    // "sends markers to P2 and P3"
+  std::uint64_t count = 0;               // a control message's count
+  std::vector<std::int64_t> contents;    // the channel's recorded state (amounts)
+};
+std::string FirstMarkerSentence(algorithms::FirstMarkerTale tale,
+                                const MarkerTale& t, Lang lang);
+std::string LaterMarkerSentence(algorithms::LaterMarkerTale tale,
+                                const MarkerTale& t, Lang lang);
+// Empty for CloseTale::kWithMarker.
+std::string CloseSentence(algorithms::CloseTale tale, const MarkerTale& t,
+                          Lang lang);
+
 namespace catalogue {
-// One per language; Reason and Message choose between them.
+// One per language; Reason, Message and the functions above choose.
 std::string EnglishReason(const Status& s);
 std::string EnglishAtLine(int line, const std::string& reason);
 std::string JapaneseReason(const Status& s);
 std::string JapaneseAtLine(int line, const std::string& reason);
+std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
+std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);
+std::string EnglishRuleNote(algorithms::RuleNote note);
+std::string JapaneseRuleNote(algorithms::RuleNote note);
+std::string EnglishFirstMarker(algorithms::FirstMarkerTale tale, const MarkerTale& t);
+std::string JapaneseFirstMarker(algorithms::FirstMarkerTale tale, const MarkerTale& t);
+std::string EnglishLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTale& t);
+std::string JapaneseLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTale& t);
+std::string EnglishClose(algorithms::CloseTale tale, const MarkerTale& t);
+std::string JapaneseClose(algorithms::CloseTale tale, const MarkerTale& t);
 }  // namespace catalogue
 
 }  // namespace cutline::scenario

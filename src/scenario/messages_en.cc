@@ -1,4 +1,5 @@
-// The English catalogue: one sentence per refusal code.
+// The English catalogue: one sentence per refusal code, and the words the
+// algorithms choose by code.
 #include <fmt/format.h>
 
 #include "bank/money.h"
@@ -150,6 +151,92 @@ std::string EnglishReason(const Status& s) {
                          n(0));
   }
   return std::string(CodeName(s.code()));
+}
+
+// The words the algorithms choose (algorithms/words.h).
+
+std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural) {
+  using algorithms::MarkerNoun;
+  switch (noun) {
+    case MarkerNoun::kMarker: return plural ? "markers" : "marker";
+    case MarkerNoun::kControlMessage:
+      return plural ? "control messages" : "control message";
+    case MarkerNoun::kBarrier: return plural ? "barriers" : "barrier";
+  }
+  return "marker";
+}
+
+std::string EnglishRuleNote(algorithms::RuleNote note) {
+  using algorithms::RuleNote;
+  switch (note) {
+    case RuleNote::kNone: return "";
+    case RuleNote::kLaiYang: return ", Lai-Yang snapshots";
+    case RuleNote::kAligned: return ", aligned barriers";
+    case RuleNote::kUnaligned: return ", unaligned barriers";
+  }
+  return "";
+}
+
+std::string EnglishFirstMarker(algorithms::FirstMarkerTale tale, const MarkerTale& t) {
+  using algorithms::FirstMarkerTale;
+  switch (tale) {
+    case FirstMarkerTale::kAlignsAndRecords:
+      return fmt::format(
+          "{} receives {}'s barrier of snapshot {}, its last: aligned, it records {}, {}; "
+          "every input is closed empty and released",
+          t.to, t.from, t.id, t.balance, t.markers);
+    case FirstMarkerTale::kRecordsWithCount:
+      // Whether the channel closes is the count's to say (told at the close).
+      return fmt::format(
+          "{} receives {}'s control message of snapshot {}, its first (count {}): "
+          "records {}, {}",
+          t.to, t.from, t.id, t.count, t.balance, t.markers);
+    case FirstMarkerTale::kRecordsChannelEmpty:
+      break;
+  }
+  return fmt::format("{} receives {}'s {} of snapshot {}, its first: records {}, {}; "
+                     "{} is recorded as empty",
+                     t.to, t.from, t.marker, t.id, t.balance, t.markers, t.channel);
+}
+
+std::string EnglishLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTale& t) {
+  using algorithms::LaterMarkerTale;
+  switch (tale) {
+    case LaterMarkerTale::kHoldsChannel:
+      // Rule 2: nothing behind this barrier until the other inputs' come.
+      return fmt::format(
+          "{} receives {}'s barrier of snapshot {}: it holds back {} until barriers come "
+          "on its other inputs",
+          t.to, t.from, t.id, t.channel);
+    case LaterMarkerTale::kTellsCount:
+      // The count, not the position, closes the channel (told at the close).
+      return fmt::format(
+          "{} receives {}'s control message of snapshot {}: {} sent {} transfer{} on {} "
+          "before recording",
+          t.to, t.from, t.id, t.from, t.count, t.count == 1 ? "" : "s", t.channel);
+    case LaterMarkerTale::kClosesChannel:
+      break;
+  }
+  std::string how = t.contents.empty()
+                        ? fmt::format("{} closed, empty", t.channel)
+                        : fmt::format("{} closed with {}", t.channel,
+                                      bank::AmountList(t.contents));
+  return fmt::format("{} receives {}'s {} of snapshot {}: {}", t.to, t.from, t.marker,
+                     t.id, how);
+}
+
+std::string EnglishClose(algorithms::CloseTale tale, const MarkerTale& t) {
+  using algorithms::CloseTale;
+  switch (tale) {
+    case CloseTale::kCountReached:
+      return fmt::format(
+          "every transfer sent on {} before its sender recorded has come: {} closed for "
+          "snapshot {} with {}",
+          t.channel, t.channel, t.id, bank::AmountList(t.contents));
+    case CloseTale::kWithMarker:
+      break;
+  }
+  return "";
 }
 
 }  // namespace cutline::scenario::catalogue

@@ -1,4 +1,5 @@
-// The Japanese catalogue: one sentence per refusal code. Words of the
+// The Japanese catalogue: one sentence per refusal code, and the words the
+// algorithms choose by code. Words of the
 // scenario language (network, links=, id=, FROM, ...) stay as written,
 // since that is what the reader types; everything else is Japanese.
 #include <fmt/format.h>
@@ -162,6 +163,86 @@ std::string JapaneseReason(const Status& s) {
       return fmt::format("実行が{}イベントを超え、ここでの上限を超えました", n(0));
   }
   return std::string(CodeName(s.code()));
+}
+
+// The words the algorithms choose (algorithms/words.h).
+
+std::string JapaneseMarkerWord(algorithms::MarkerNoun noun) {
+  using algorithms::MarkerNoun;
+  switch (noun) {
+    case MarkerNoun::kMarker: return "マーカー";
+    case MarkerNoun::kControlMessage: return "制御メッセージ";
+    case MarkerNoun::kBarrier: return "バリア";
+  }
+  return "マーカー";
+}
+
+std::string JapaneseRuleNote(algorithms::RuleNote note) {
+  using algorithms::RuleNote;
+  switch (note) {
+    case RuleNote::kNone: return "";
+    case RuleNote::kLaiYang: return "、アルゴリズムはLai-Yang";
+    case RuleNote::kAligned: return "、整列バリア";
+    case RuleNote::kUnaligned: return "、非整列バリア";
+  }
+  return "";
+}
+
+std::string JapaneseFirstMarker(algorithms::FirstMarkerTale tale, const MarkerTale& t) {
+  using algorithms::FirstMarkerTale;
+  switch (tale) {
+    case FirstMarkerTale::kAlignsAndRecords:
+      return fmt::format(
+          "{}が{}からスナップショット{}の最後のバリアを受信して整列: "
+          "{}を記録し、{}。すべての入力を空で確定して再開",
+          t.to, t.from, t.id, t.balance, t.markers);
+    case FirstMarkerTale::kRecordsWithCount:
+      return fmt::format(
+          "{}が{}からスナップショット{}の最初の制御メッセージを受信"
+          "（記録前の送金{}件）: {}を記録し、{}",
+          t.to, t.from, t.id, t.count, t.balance, t.markers);
+    case FirstMarkerTale::kRecordsChannelEmpty:
+      break;
+  }
+  return fmt::format("{}が{}からスナップショット{}の最初の{}を受信: "
+                     "{}を記録し、{}。{}は空として記録",
+                     t.to, t.from, t.id, t.marker, t.balance, t.markers, t.channel);
+}
+
+std::string JapaneseLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTale& t) {
+  using algorithms::LaterMarkerTale;
+  switch (tale) {
+    case LaterMarkerTale::kHoldsChannel:
+      return fmt::format(
+          "{}が{}からスナップショット{}のバリアを受信: 他の入力の"
+          "バリアが来るまで{}を保留",
+          t.to, t.from, t.id, t.channel);
+    case LaterMarkerTale::kTellsCount:
+      return fmt::format(
+          "{}が{}からスナップショット{}の制御メッセージを受信: "
+          "{}が記録前に{}で送った送金は{}件",
+          t.to, t.from, t.id, t.from, t.channel, t.count);
+    case LaterMarkerTale::kClosesChannel:
+      break;
+  }
+  std::string how = t.contents.empty()
+                        ? fmt::format("{}は空で確定", t.channel)
+                        : fmt::format("{}を{}で確定", t.channel,
+                                      bank::AmountList(t.contents));
+  return fmt::format("{}が{}からスナップショット{}の{}を受信: {}", t.to, t.from, t.id,
+                     t.marker, how);
+}
+
+std::string JapaneseClose(algorithms::CloseTale tale, const MarkerTale& t) {
+  using algorithms::CloseTale;
+  switch (tale) {
+    case CloseTale::kCountReached:
+      return fmt::format("{}の送金がすべて届いたので、スナップショット{}の{}を{}で確定",
+                         t.channel, t.id, t.channel, bank::AmountList(t.contents));
+    case CloseTale::kWithMarker:
+      break;
+  }
+  return "";
 }
 
 }  // namespace cutline::scenario::catalogue

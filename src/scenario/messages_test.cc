@@ -115,5 +115,56 @@ TEST(MessagesTest, TheLineComesFirstInEitherLanguage) {
   EXPECT_EQ(Message(lineless, Lang::kEn), "the scenario has no network command");
 }
 
+// The words the algorithms choose (algorithms/words.h): every code has its
+// sentence in both catalogues, and each sentence names the branches and the
+// snapshot it is about.
+TEST(MessagesTest, EveryAlgorithmWordCodeHasItsSentences) {
+  using namespace algorithms;
+  MarkerTale t;
+  t.to = "Qx1";
+  t.from = "Qy2";
+  t.channel = "Qy2->Qx1";
+  t.id = 7301;
+  t.balance = "$7302";
+  t.markers = "Qz3";
+  t.count = 7303;
+  t.contents = {7304};
+  for (Lang lang : {Lang::kEn, Lang::kJa}) {
+    for (MarkerNoun n : {MarkerNoun::kMarker, MarkerNoun::kControlMessage, MarkerNoun::kBarrier}) {
+      EXPECT_FALSE(MarkerWord(n, false, lang).empty());
+      EXPECT_FALSE(MarkerWord(n, true, lang).empty());
+    }
+    EXPECT_TRUE(RuleNoteText(RuleNote::kNone, lang).empty());
+    for (RuleNote r : {RuleNote::kLaiYang, RuleNote::kAligned, RuleNote::kUnaligned}) {
+      EXPECT_FALSE(RuleNoteText(r, lang).empty());
+    }
+    t.marker = MarkerWord(MarkerNoun::kMarker, false, lang);
+    std::vector<std::string> said;
+    for (FirstMarkerTale f : {FirstMarkerTale::kRecordsChannelEmpty,
+                              FirstMarkerTale::kAlignsAndRecords,
+                              FirstMarkerTale::kRecordsWithCount}) {
+      std::string s = FirstMarkerSentence(f, t, lang);
+      for (const char* part : {"Qx1", "Qy2", "7301", "$7302", "Qz3"}) {
+        EXPECT_NE(s.find(part), std::string::npos) << s;
+      }
+      said.push_back(s);
+    }
+    for (LaterMarkerTale l : {LaterMarkerTale::kClosesChannel, LaterMarkerTale::kHoldsChannel,
+                              LaterMarkerTale::kTellsCount}) {
+      std::string s = LaterMarkerSentence(l, t, lang);
+      for (const char* part : {"Qx1", "Qy2", "7301"}) {
+        EXPECT_NE(s.find(part), std::string::npos) << s;
+      }
+      said.push_back(s);
+    }
+    EXPECT_TRUE(CloseSentence(CloseTale::kWithMarker, t, lang).empty());
+    std::string close = CloseSentence(CloseTale::kCountReached, t, lang);
+    EXPECT_NE(close.find("Qy2->Qx1"), std::string::npos) << close;
+    EXPECT_NE(close.find("$7304"), std::string::npos) << close;
+    // Each code says something of its own.
+    EXPECT_EQ(std::set<std::string>(said.begin(), said.end()).size(), said.size());
+  }
+}
+
 }  // namespace
 }  // namespace cutline::scenario

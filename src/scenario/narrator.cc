@@ -25,7 +25,9 @@ struct Narrator::Telling {
   // Whom each (snapshot, branch) sent markers to, in sending order.
   std::map<std::pair<SnapshotId, NodeId>, std::vector<std::string>> markers_to;
 
-  // What the algorithm calls its markers, singular and plural.
+  // The words of the bank's algorithm (by code; the sentences are the
+  // catalogue's), and what it calls its markers, singular and plural.
+  const algorithms::Words& words;
   std::string marker, markers;
 
   std::string name(NodeId n) const { return bank.name(n); }
@@ -45,6 +47,17 @@ struct Narrator::Telling {
   Amount RecordedBalance(NodeId n, SnapshotId id) const {
     return bank.RecordedBalance(n, id).value_or(0);
   }
+  // What a marker tale of `id` on channel c, at its receiver, is told with.
+  MarkerTale Tale(SnapshotId id, bank::ChannelId c) const {
+    const sim::ChannelInfo& ch = channel(c);
+    MarkerTale tale;
+    tale.to = name(ch.to);
+    tale.from = name(ch.from);
+    tale.channel = ChannelName(bank, c);
+    tale.id = id;
+    tale.marker = marker;
+    return tale;
+  }
 };
 
 std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
@@ -52,22 +65,9 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
                                            Lang lang) {
   if (!replay_) replay_.emplace(bank);
   const auto& events = bank.history().events();
-  Telling t{bank, lang == Lang::kJa, lang, {}, {}, {}, "", ""};
-  switch (bank.algorithm()) {
-    case bank::Algorithm::kChandyLamport:
-      t.marker = t.ja ? "マーカー" : "marker";
-      t.markers = t.ja ? "マーカー" : "markers";
-      break;
-    case bank::Algorithm::kLaiYang:
-      t.marker = t.ja ? "制御メッセージ" : "control message";
-      t.markers = t.ja ? "制御メッセージ" : "control messages";
-      break;
-    case bank::Algorithm::kAligned:
-    case bank::Algorithm::kUnaligned:
-      t.marker = t.ja ? "バリア" : "barrier";
-      t.markers = t.ja ? "バリア" : "barriers";
-      break;
-  }
+  const algorithms::Words& words = bank.algorithm().words();
+  Telling t{bank, lang == Lang::kJa, lang, {}, {}, {}, words,
+            MarkerWord(words.marker, false, lang), MarkerWord(words.marker, true, lang)};
   for (std::size_t i = begin; i < end; ++i) {
     if (const auto* r = std::get_if<bank::Recorded>(&events[i])) {
       if (r->cause.by_message()) t.caused[r->cause.message_seq()] = r;
@@ -146,94 +146,20 @@ std::string Narrator::Recording(const Telling& t,
 }
 
 // A marker: the first of its snapshot at the receiver (it caused a record,
-// told here) or a later one (it closes its channel).
+// told here) or a later one; the algorithm's words say which tale each is.
 void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
-  std::string channel = ChannelName(t.bank, e.channel);
   SnapshotId id = e.what.snapshot;
-  const bool aligned = t.bank.algorithm() == bank::Algorithm::kAligned;
-  if (t.caused.count(e.seq) && aligned) {
-    t.out.push_back(
-        t.ja ? fmt::format("{}が{}からスナップショット{}の最後のバリアを受信して整列: "
-                           "{}を記録し、{}。すべての入力を空で確定して再開",
-                           t.name(ch.to), t.name(ch.from), id,
-                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to))
-             : fmt::format("{} receives {}'s barrier of snapshot {}, its last: "
-                           "aligned, it records {}, {}; every input is closed "
-                           "empty and released",
-                           t.name(ch.to), t.name(ch.from), id,
-                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to)));
-    return;
-  }
-  if (t.caused.count(e.seq) &&
-      t.bank.algorithm() == bank::Algorithm::kLaiYang) {
-    // Lai-Yang: whether the channel closes is the count's to say (told at
-    // the close).
-    t.out.push_back(
-        t.ja ? fmt::format("{}が{}からスナップショット{}の最初の制御メッセージを受信"
-                           "（記録前の送金{}件）: {}を記録し、{}",
-                           t.name(ch.to), t.name(ch.from), id,
-                           t.bank.MessageTag(e.seq),
-                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to))
-             : fmt::format("{} receives {}'s control message of snapshot {}, "
-                           "its first (count {}): records {}, {}",
-                           t.name(ch.to), t.name(ch.from), id,
-                           t.bank.MessageTag(e.seq),
-                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to)));
-    return;
-  }
+  MarkerTale tale = t.Tale(id, e.channel);
+  tale.count = t.bank.MessageTag(e.seq);
   if (t.caused.count(e.seq)) {
-    t.out.push_back(
-        t.ja ? fmt::format("{}が{}からスナップショット{}の最初の{}を受信: "
-                           "{}を記録し、{}。{}は空として記録",
-                           t.name(ch.to), t.name(ch.from), id, t.marker,
-                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to),
-                           channel)
-             : fmt::format("{} receives {}'s {} of snapshot {}, its first: "
-                           "records {}, {}; {} is recorded as empty",
-                           t.name(ch.to), t.name(ch.from), t.marker, id,
-                           Money(t.RecordedBalance(ch.to, id)), t.Markers(id, ch.to),
-                           channel));
+    tale.balance = Money(t.RecordedBalance(ch.to, id));
+    tale.markers = t.Markers(id, ch.to);
+    t.out.push_back(FirstMarkerSentence(t.words.first_marker, tale, t.lang));
     return;
   }
-  if (aligned) {
-    // Rule 2: nothing behind this barrier until the other inputs' come.
-    t.out.push_back(
-        t.ja ? fmt::format("{}が{}からスナップショット{}のバリアを受信: 他の入力の"
-                           "バリアが来るまで{}を保留",
-                           t.name(ch.to), t.name(ch.from), id, channel)
-             : fmt::format("{} receives {}'s barrier of snapshot {}: it holds "
-                           "back {} until barriers come on its other inputs",
-                           t.name(ch.to), t.name(ch.from), id, channel));
-    return;
-  }
-  if (t.bank.algorithm() == bank::Algorithm::kLaiYang) {
-    // The count, not the position, closes the channel (told at the close).
-    std::uint64_t count = t.bank.MessageTag(e.seq);
-    t.out.push_back(
-        t.ja ? fmt::format("{}が{}からスナップショット{}の制御メッセージを受信: "
-                           "{}が記録前に{}で送った送金は{}件",
-                           t.name(ch.to), t.name(ch.from), id, t.name(ch.from),
-                           channel, count)
-             : fmt::format("{} receives {}'s control message of snapshot {}: "
-                           "{} sent {} transfer{} on {} before recording",
-                           t.name(ch.to), t.name(ch.from), id, t.name(ch.from),
-                           count, count == 1 ? "" : "s", channel));
-    return;
-  }
-  auto contents = t.bank.RecordedChannel(id, e.channel).transfers;
-  std::string how =
-      contents.empty()
-          ? (t.ja ? fmt::format("{}は空で確定", channel)
-                  : fmt::format("{} closed, empty", channel))
-          : (t.ja ? fmt::format("{}を{}で確定", channel, AmountList(contents))
-                  : fmt::format("{} closed with {}", channel,
-                                AmountList(contents)));
-  t.out.push_back(
-      t.ja ? fmt::format("{}が{}からスナップショット{}の{}を受信: {}",
-                         t.name(ch.to), t.name(ch.from), id, t.marker, how)
-           : fmt::format("{} receives {}'s {} of snapshot {}: {}",
-                         t.name(ch.to), t.name(ch.from), t.marker, id, how));
+  tale.contents = t.bank.RecordedChannel(id, e.channel).transfers;
+  t.out.push_back(LaterMarkerSentence(t.words.later_marker, tale, t.lang));
 }
 
 // A record caused by a marker was told with the marker; one started by the
@@ -257,7 +183,7 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
                            e.snapshot, t.Markers(e.snapshot, e.node)));
     return;
   }
-  if (info != nullptr && info->stop_the_world) {
+  if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) {
     if (e.node != 0) return;  // one sentence for the whole stop
     t.out.push_back(
         t.ja ? fmt::format("世界を止める: 全支店が送金を止め、{}件の配送を待ってから"
@@ -301,23 +227,18 @@ void Narrator::Tell(Telling& t, const bank::Overtaken& e) {
 
 void Narrator::Tell(Telling& t, const bank::Closed& e) {
   closed_.insert({e.snapshot, e.channel});
-  if (t.bank.algorithm() != bank::Algorithm::kLaiYang) return;
-  const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
-  if (info != nullptr && info->stop_the_world) return;
-  // Lai-Yang: the control message's count is reached.
-  std::string channel = ChannelName(t.bank, e.channel);
-  auto contents = t.bank.RecordedChannel(e.snapshot, e.channel).transfers;
-  t.out.push_back(
-      t.ja ? fmt::format("{}の送金がすべて届いたので、スナップショット{}の{}を{}で確定",
-                         channel, e.snapshot, channel, AmountList(contents))
-           : fmt::format("every transfer sent on {} before its sender recorded "
-                         "has come: {} closed for snapshot {} with {}",
-                         channel, channel, e.snapshot, AmountList(contents)));
+  // Told with its marker, unless the snapshot's algorithm says otherwise
+  // (Lai-Yang: the control message's count is reached).
+  MarkerTale tale = t.Tale(e.snapshot, e.channel);
+  tale.contents = t.bank.RecordedChannel(e.snapshot, e.channel).transfers;
+  std::string s =
+      CloseSentence(t.bank.AlgorithmOf(e.snapshot).words().close, tale, t.lang);
+  if (!s.empty()) t.out.push_back(std::move(s));
 }
 
 void Narrator::Tell(Telling& t, const bank::PartDone& e) {
-  const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
-  if (info != nullptr && info->stop_the_world) return;  // told with the stop
+  // told with the stop
+  if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) return;
   bool alone = t.bank.network().Incoming(e.node).empty();
   if (t.ja) {
     t.out.push_back(fmt::format(

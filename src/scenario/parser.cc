@@ -121,16 +121,12 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
     } else if (key == "algorithm") {
       if (algorithm_seen) return Status::Error(Code::kOptionTwice, "algorithm");
       algorithm_seen = true;
-      using bank::Algorithm;
-      bool known = false;
-      for (Algorithm a : {Algorithm::kChandyLamport, Algorithm::kLaiYang,
-                          Algorithm::kAligned, Algorithm::kUnaligned}) {
-        if (value == bank::AlgorithmName(a)) {
-          cmd.algorithm = a;
-          known = true;
-        }
+      // Any algorithm of the registry that the bank's branches can run.
+      std::optional<bank::Algorithm> a = bank::Algorithm::Find(value);
+      if (!a || !a->hosts().scenario) {
+        return Status::Error(Code::kUnknownOption, Shown(word));
       }
-      if (!known) return Status::Error(Code::kUnknownOption, Shown(word));
+      cmd.algorithm = *a;
     } else if (!IsName(key)) {
       return Status::Error(Code::kNotBranchOrOption, Shown(key));
     } else if (!value.empty() && std::isalpha(static_cast<unsigned char>(value[0]))) {
@@ -147,18 +143,17 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
   if (cmd.branches.size() < 2) {
     return Status::Error(Code::kNetworkTooSmall);
   }
-  if (cmd.algorithm != bank::Algorithm::kChandyLamport) {
+  const algorithms::Traits& traits = cmd.algorithm.traits();
+  if (!traits.concurrent_snapshots) {
     // The variants run one snapshot at a time.
     if (snapshots_seen && !cmd.one_snapshot_at_a_time) {
       return Status::Error(Code::kManySnapshotsNeedCl,
-                           bank::AlgorithmName(cmd.algorithm));
+                           std::string(cmd.algorithm.name()));
     }
     cmd.one_snapshot_at_a_time = true;
   }
-  if (!cmd.fifo && (cmd.algorithm == bank::Algorithm::kAligned ||
-                    cmd.algorithm == bank::Algorithm::kUnaligned)) {
-    return Status::Error(Code::kBarriersNeedFifo,
-                         bank::AlgorithmName(cmd.algorithm));
+  if (!cmd.fifo && traits.needs_fifo) {
+    return Status::Error(Code::kBarriersNeedFifo, std::string(cmd.algorithm.name()));
   }
   *out = std::move(cmd);
   return Status::Ok();

@@ -23,8 +23,12 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
   const bank::Bank& bank = *runner.bank();
   auto lab = LabBlock(bank, lang);
   const bank::Replay replay = bank::Replay::Of(bank);  // one walk for all views
+  Json state = StateJson(bank, &replay);
+  // What the page calls the algorithm's markers (web/labels.js), so that
+  // the page need not know which algorithm names them how.
+  state["markers"] = algorithms::NounToken(bank.algorithm().words().marker);
   *out = Json{{"steps", std::move(steps)},
-              {"state", StateJson(bank, &replay)},
+              {"state", std::move(state)},
               {"history", HistoryJson(bank, runner.steps())},
               {"naive", NaiveJson(bank, replay)},
               {"lab", lab ? Json(*lab) : Json(nullptr)}};

@@ -21,7 +21,10 @@ using bank::Money;
 class Describer {
  public:
   explicit Describer(const bank::Bank& bank)
-      : bank_(bank), lai_yang_(bank.algorithm() == bank::Algorithm::kLaiYang) {}
+      : bank_(bank),
+        tags_(bank.algorithm().traits().tags_messages),
+        marker_("a " + catalogue::EnglishMarkerWord(bank.algorithm().words().marker,
+                                                    false)) {}
 
   std::string operator()(const bank::Sent<bank::Transfer>& e) {
     amounts_[e.seq] = e.what.amount;
@@ -50,7 +53,8 @@ class Describer {
         e.cause.by_transfer() ? fmt::format("on receiving #{} of epoch {}, before applying it",
                                             e.cause.message_seq(), e.snapshot)
         : e.cause.by_marker() ? fmt::format("on receiving #{}", e.cause.message_seq())
-        : s != nullptr && s->stop_the_world ? "the world is stopped"
+        : s != nullptr && bank_.AlgorithmOf(s->id).traits().stops_the_world
+            ? "the world is stopped"
                                             : "on its own";
     return fmt::format("{} records {} for snapshot {} ({})", Name(e.node),
                        Money(bank_.RecordedBalance(e.node, e.snapshot).value_or(0)), e.snapshot,
@@ -83,28 +87,18 @@ class Describer {
 
  private:
   const std::string& Name(bank::NodeId n) const { return bank_.name(n); }
-  // A message's number, and under Lai-Yang the epoch (transfer) or count
-  // (control message) riding beside it.
+  // A message's number, and where the algorithm tags its messages
+  // (Lai-Yang) the epoch (transfer) or count (control message) beside it.
   std::string Tag(sim::Seq seq, const char* what) const {
-    if (!lai_yang_) return fmt::format("#{}", seq);
+    if (!tags_) return fmt::format("#{}", seq);
     return fmt::format("#{}, {} {}", seq, what, bank_.MessageTag(seq));
   }
-  // What the network's algorithm calls its markers.
-  const char* MarkerWord() const {
-    switch (bank_.algorithm()) {
-      case bank::Algorithm::kLaiYang:
-        return "a control message";
-      case bank::Algorithm::kAligned:
-      case bank::Algorithm::kUnaligned:
-        return "a barrier";
-      case bank::Algorithm::kChandyLamport:
-        break;
-    }
-    return "a marker";
-  }
+  // What the network's algorithm calls its markers (ShiViz is English).
+  const std::string& MarkerWord() const { return marker_; }
 
   const bank::Bank& bank_;
-  const bool lai_yang_;
+  const bool tags_;
+  const std::string marker_;
   std::unordered_map<sim::Seq, bank::Amount> amounts_;  // transfers sent so far
 };
 

@@ -33,19 +33,7 @@ std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
     rules += ja ? "、チャネルは順序を入れ替えうる（非FIFO）"
                 : ", channels may reorder (not FIFO)";
   }
-  switch (config.algorithm) {
-    case bank::Algorithm::kChandyLamport:
-      break;
-    case bank::Algorithm::kLaiYang:
-      rules += ja ? "、アルゴリズムはLai-Yang" : ", Lai-Yang snapshots";
-      break;
-    case bank::Algorithm::kAligned:
-      rules += ja ? "、整列バリア" : ", aligned barriers";
-      break;
-    case bank::Algorithm::kUnaligned:
-      rules += ja ? "、非整列バリア" : ", unaligned barriers";
-      break;
-  }
+  rules += RuleNoteText(config.algorithm.words().rule, lang);
   std::size_t channels = bank.network().channel_count();
   return ja ? fmt::format("ネットワーク: {}（総額{}）、チャネル{}本{}", branches,
                           Money(bank.total()), channels, rules)

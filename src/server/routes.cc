@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 
 #include "scenario/demos.h"
@@ -109,7 +111,10 @@ Response HandleHealth(const Request&, const Site& site) {
 // GET /api/store: the runs and snapshots of `serve --store FILE`.
 Response HandleStore(const Request&, const Site& site) {
   if (!site.store) return ErrorResponse(404, "no store: start the server with --store FILE");
-  return Json(200, site.store->List());
+  auto now = std::chrono::duration_cast<std::chrono::microseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  return Json(200, site.store->List(now));
 }
 
 // GET /api/store/snapshot?id=N: one snapshot, as `cutline store show --json`.

@@ -63,17 +63,29 @@ void StoreWatch::Watch(std::function<void()> on_change) {
   });
 }
 
-store::Json StoreWatch::List() {
+store::Json StoreWatch::List(std::int64_t now_us) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!EnsureOpen()) return {{"runs", store::Json::array()}, {"snapshots", store::Json::array()}};
+  if (!EnsureOpen()) {
+    return {{"runs", store::Json::array()},
+            {"snapshots", store::Json::array()},
+            {"summaries", store::Json::array()},
+            {"now_us", now_us}};
+  }
   // Stamped before reading: a commit in between leaves a newer list under
   // an older stamp, which the next change replaces.
   std::string stamp = Stamp();
   if (stamp != list_stamp_ || list_.is_null()) {
     list_ = store::ListJson(*store_);
+    runs_ = store_->Runs();
+    snapshots_ = store_->Snapshots();
     list_stamp_ = std::move(stamp);
   }
-  return list_;
+  // Summaries are made afresh: a live run whose heartbeat stopped turns
+  // silent without any change to the file.
+  store::Json out = list_;
+  out["summaries"] = store::SummariesJson(runs_, snapshots_, now_us);
+  out["now_us"] = now_us;
+  return out;
 }
 
 std::optional<store::Json> StoreWatch::Snapshot(std::uint64_t id) {
@@ -81,7 +93,9 @@ std::optional<store::Json> StoreWatch::Snapshot(std::uint64_t id) {
   if (!EnsureOpen()) return std::nullopt;
   auto s = store_->Find(id);
   if (!s) return std::nullopt;
-  return store::SnapshotJson(*store_, *s);
+  store::Json out = store::SnapshotJson(*store_, *s);
+  out["critical_path"] = store::CriticalPathJson(*s);
+  return out;
 }
 
 }  // namespace cutline::server

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "store/store.h"
 #include "store/store_json.h"
@@ -29,8 +30,11 @@ class StoreWatch {
   // Joins the watcher: `on_change` is not called after this returns.
   void StopWatching();
 
-  store::Json List();
-  // Nothing if there is no snapshot `id`.
+  // `cutline store list --json`'s object, with "summaries" (each run's, as
+  // seen at `now_us`) and "now_us".
+  store::Json List(std::int64_t now_us);
+  // `cutline store show --json`'s object with its "critical_path"; nothing
+  // if there is no snapshot `id`.
   std::optional<store::Json> Snapshot(std::uint64_t id);
   const std::string& path() const { return path_; }
 
@@ -46,6 +50,8 @@ class StoreWatch {
   // the file once per change of the file, and served from here otherwise.
   std::string list_stamp_;
   store::Json list_;
+  std::vector<store::StoredRun> runs_;
+  std::vector<store::SnapshotRecord> snapshots_;
   std::thread watcher_;
   std::atomic<bool> stop_{false};
 };

@@ -6,9 +6,11 @@
 // of its commands.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -89,13 +91,13 @@ class Network : public Topology {
   std::uint32_t Size(ChannelId c) const { return queues_[c].size; }
   // A held-back channel delivers nothing (its messages stay in order).
   void Hold(ChannelId c) {
-    if (!queues_[c].held) ++held_channels_;
+    if (!queues_[c].held) {
+      ++held_channels_;
+      ++blocked_;
+    }
     queues_[c].held = true;
   }
-  void Release(ChannelId c) {
-    if (queues_[c].held) --held_channels_;
-    queues_[c].held = false;
-  }
+  void Release(ChannelId c);
   bool Held(ChannelId c) const { return queues_[c].held; }
   // Whether DeliverNext has something to deliver.
   bool CanDeliverNext() const;
@@ -157,10 +159,23 @@ class Network : public Topology {
   // Unlinks `slot` (whose predecessor in its channel is `prev`, or kNil).
   Msg Unlink(ChannelId c, std::uint32_t slot, std::uint32_t prev);
   std::uint32_t NewSlot();
+  using Entry = std::pair<Seq, std::uint32_t>;  // (seq, slot)
   // DeliverNext when the front of the send order may not leave.
   Msg DeliverFirstReady();
-  // True if the entry of order_ is still in flight and may leave now.
-  bool Ready(const std::pair<Seq, std::uint32_t>& entry) const {
+  // Drops delivered entries from the front of order_ and parks the live
+  // ones that may not leave, until the front may; pops stale entries off
+  // ready_. Afterwards each is empty or its first entry may leave.
+  void Settle();
+  // A parked message may leave again: c's head changed, or c was released.
+  void Unparked(ChannelId c);
+  void Park(std::uint32_t slot) {
+    parked_[slot] = 1;
+    ++parked_count_;
+    ++blocked_;
+  }
+  // True if the entry (of order_ or ready_) is still in flight and may
+  // leave now.
+  bool Ready(const Entry& entry) const {
     const Slot& s = slots_[entry.second];
     if (s.seq != entry.first) return false;
     const Queue& q = queues_[s.channel];
@@ -176,12 +191,26 @@ class Network : public Topology {
   std::uint32_t capacity_;
   bool fifo_;
   std::uint32_t held_channels_ = 0;
+  // held_channels_ + parked_count_: while 0, the front of order_ is the
+  // answer of DeliverNext whenever it heads its channel (the fast path).
+  std::uint64_t blocked_ = 0;
   std::vector<Queue> queues_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   // Every message in send order, for DeliverNext; entries already delivered
   // through DeliverFrom are skipped lazily (their slot no longer holds seq).
-  std::deque<std::pair<Seq, std::uint32_t>> order_;
+  // A message that reaches the front while it may not leave (behind a
+  // message sent ahead, or on a held channel) is parked: taken out of
+  // order_, flagged in parked_ (by slot), and put in ready_ once it may
+  // leave again. So every entry is passed over once, not at every delivery
+  // (before, a message stuck at the front made each delivery rescan all
+  // those delivered since: quadratic in an unaligned barrier's backlog).
+  std::deque<Entry> order_;
+  std::vector<std::uint8_t> parked_;  // by slot
+  std::uint64_t parked_count_ = 0;
+  // Candidates that may have become ready (a min-heap by seq); an entry is
+  // checked with Ready() when it comes to the top.
+  std::vector<Entry> ready_;
   std::size_t in_flight_ = 0;
   Seq next_seq_ = 1;
 };
@@ -194,6 +223,7 @@ std::uint32_t Network<Payload, Bounded>::NewSlot() {
     return slot;
   }
   slots_.emplace_back();
+  parked_.push_back(0);
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
@@ -252,7 +282,56 @@ auto Network<Payload, Bounded>::Unlink(ChannelId c, std::uint32_t slot,
   slots_[slot].seq = 0;  // marks the slot free for the lazy skip
   free_slots_.push_back(slot);
   --in_flight_;
+  if (parked_count_ != 0) [[unlikely]] {
+    if (parked_[slot]) {
+      parked_[slot] = 0;
+      --parked_count_;
+      --blocked_;
+      if (parked_count_ == 0) ready_.clear();  // every candidate is in order_
+    }
+    // FIFO: the channel's new head may be a parked message, free now.
+    if (prev == kNil && fifo_ && parked_count_ != 0) Unparked(c);
+  }
   return m;
+}
+
+template <class Payload, class Bounded>
+void Network<Payload, Bounded>::Release(ChannelId c) {
+  if (!queues_[c].held) return;
+  --held_channels_;
+  --blocked_;
+  queues_[c].held = false;
+  if (parked_count_ != 0) Unparked(c);
+}
+
+template <class Payload, class Bounded>
+void Network<Payload, Bounded>::Unparked(ChannelId c) {
+  // FIFO: only the head may leave; else any message of the channel may.
+  // A candidate that was never parked is found in order_ as well: the
+  // first of the two to be delivered leaves the other stale.
+  for (std::uint32_t s = queues_[c].head; s != kNil; s = slots_[s].next) {
+    if (parked_[s]) {
+      ready_.emplace_back(slots_[s].seq, s);
+      std::push_heap(ready_.begin(), ready_.end(), std::greater<>{});
+    }
+    if (fifo_) break;
+  }
+}
+
+template <class Payload, class Bounded>
+void Network<Payload, Bounded>::Settle() {
+  while (!order_.empty()) {
+    const Entry& front = order_.front();
+    if (slots_[front.second].seq == front.first) {
+      if (Ready(front)) break;
+      Park(front.second);
+    }
+    order_.pop_front();
+  }
+  while (!ready_.empty() && !Ready(ready_.front())) {
+    std::pop_heap(ready_.begin(), ready_.end(), std::greater<>{});
+    ready_.pop_back();
+  }
 }
 
 template <class Payload, class Bounded>
@@ -278,7 +357,11 @@ bool Network<Payload, Bounded>::CanDeliverNext() const {
   // With nothing held back, the head of any channel with messages may leave
   // (FIFO or not): no need to look.
   if (held_channels_ == 0) return true;
-  for (const auto& entry : order_) {
+  // DeliverNext keeps the front of both ready (Settle), so these stop early.
+  for (const Entry& entry : order_) {
+    if (Ready(entry)) return true;
+  }
+  for (const Entry& entry : ready_) {
     if (Ready(entry)) return true;
   }
   return false;
@@ -293,30 +376,39 @@ inline auto Network<Payload, Bounded>::DeliverNext() -> Msg {
   // of those left order_ before it did) and nothing is held back. It stays
   // small enough to inline into the host's drain loop, as before the
   // variants; the rest is DeliverFirstReady.
+  if (blocked_ != 0) return DeliverFirstReady();
   std::uint32_t slot = order_.front().second;
   ChannelId c = slots_[slot].channel;
-  if (held_channels_ != 0 || queues_[c].head != slot) return DeliverFirstReady();
+  if (queues_[c].head != slot) return DeliverFirstReady();
   order_.pop_front();
   return Unlink(c, slot, kNil);
 }
 
 template <class Payload, class Bounded>
 auto Network<Payload, Bounded>::DeliverFirstReady() -> Msg {
-  // The first entry that may leave now: messages put ahead and held channels
-  // are the only reasons to look past the front.
-  for (std::size_t i = 0; i < order_.size(); ++i) {
-    if (!Ready(order_[i])) continue;
-    std::uint32_t slot = order_[i].second;
-    ChannelId c = slots_[slot].channel;
-    std::uint32_t prev = kNil;
-    for (std::uint32_t s = queues_[c].head; s != slot; s = slots_[s].next) {
-      prev = s;
-    }
-    if (i == 0) order_.pop_front();
-    return Unlink(c, slot, prev);
+  // The lowest sequence number that may leave now is the front of order_
+  // or the top of ready_, once both are settled.
+  Settle();
+  bool from_order = !order_.empty();
+  if (!ready_.empty() && (!from_order || ready_.front().first < order_.front().first)) {
+    from_order = false;
   }
-  assert(false && "nothing can be delivered now");
-  return Msg{};
+  assert(from_order || !ready_.empty());
+  std::uint32_t slot;
+  if (from_order) {
+    slot = order_.front().second;
+    order_.pop_front();
+  } else {
+    slot = ready_.front().second;
+    std::pop_heap(ready_.begin(), ready_.end(), std::greater<>{});
+    ready_.pop_back();
+  }
+  ChannelId c = slots_[slot].channel;
+  std::uint32_t prev = kNil;
+  for (std::uint32_t s = queues_[c].head; s != slot; s = slots_[s].next) {
+    prev = s;
+  }
+  return Unlink(c, slot, prev);
 }
 
 }  // namespace cutline::sim

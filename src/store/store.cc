@@ -2,35 +2,41 @@
 // the transaction rule, WAL and synchronous=FULL.
 #include "store/store.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
-#include <cstring>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "store/sqlite.h"
+
 namespace cutline::store {
 namespace {
 
+using sqlite::Connection;
+using sqlite::Query;
+using sqlite::Transaction;
+
 // The marker that tells a cutline store from any other file: SQLite's header
 // holds an application id (offset 68) and a user version (offset 60), both
-// big-endian, both written once when the store is created.
+// big-endian. The application id is written once, when the store is
+// created; the user version is the schema, raised by each migration.
 constexpr std::uint32_t kApplicationId = 0x4355544C;  // "CUTL"
-constexpr std::uint32_t kSchemaVersion = 1;
-constexpr char kSqliteMagic[] = "SQLite format 3";  // 16 bytes with its NUL
-constexpr int kBusyTimeoutMs = 5000;
 
-constexpr const char* kSchema = R"sql(
+// The schema, as the steps from nothing: kMigrations[v - 1] takes a file of
+// version v - 1 to version v. A new store runs all of them, an older one
+// the ones it lacks, so that a new file and a migrated one have exactly the
+// same tables. Each step runs in a transaction of its own and sets its
+// user_version there.
+constexpr const char* kMigrations[] = {
+    // 1: runs, snapshots and their parts.
+    R"sql(
 PRAGMA application_id = 1129665612;
-PRAGMA user_version = 1;
-BEGIN;
 CREATE TABLE runs (
   id            INTEGER PRIMARY KEY,
   started_us    INTEGER NOT NULL,
@@ -71,9 +77,22 @@ CREATE TABLE transfers (
   PRIMARY KEY (snapshot, from_rank, to_rank, position),
   FOREIGN KEY (snapshot, from_rank, to_rank) REFERENCES channels
 ) WITHOUT ROWID;
-COMMIT;
-)sql";
-static_assert(kApplicationId == 1129665612u);  // as kSchema spells it
+PRAGMA user_version = 1;
+)sql",
+    // 2: what an operator asks of a run (live or over, how fast) and of a
+    // snapshot (its critical path). NULL in rows written by version 1.
+    R"sql(
+ALTER TABLE runs ADD COLUMN status TEXT CHECK (status IN ('live', 'ended', 'died'));
+ALTER TABLE runs ADD COLUMN ended_us INTEGER;
+ALTER TABLE runs ADD COLUMN transfers INTEGER;
+ALTER TABLE runs ADD COLUMN updated_us INTEGER;
+ALTER TABLE balances ADD COLUMN recorded_us INTEGER;
+ALTER TABLE channels ADD COLUMN marker_us INTEGER;
+PRAGMA user_version = 2;
+)sql",
+};
+constexpr std::uint32_t kSchemaVersion = std::size(kMigrations);
+static_assert(kApplicationId == 1129665612u);  // as kMigrations[0] spells it
 
 constexpr const char* kTables[] = {"runs", "snapshots", "balances", "channels",
                                    "transfers"};
@@ -82,272 +101,71 @@ constexpr const char* kSnapshotColumns =
     "SELECT id, run, initiator, started_us, completed_us, status, total "
     "FROM snapshots";
 
-std::uint32_t BigEndian32(const unsigned char* p) {
-  return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 |
-         std::uint32_t{p[2]} << 8 | std::uint32_t{p[3]};
-}
-
 std::int64_t NowUs() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
-// SQLite messages are one line already; a quick_check report may not be.
-std::string OneLine(std::string s) {
-  for (char& c : s) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return s;
-}
-
-// Looks at the file itself, before SQLite does, so that a file that is not
-// a cutline store is refused without SQLite ever opening it: a read-write
-// open of another program's database may roll back its hot journal or
-// checkpoint its WAL, which would change a file we were told to leave alone.
-// Returns the problem, or "" when the header is a cutline store's.
-std::string CheckHeader(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return fmt::format("{}: no such file", path);
-    return fmt::format("cannot read {}: {}", path, std::strerror(errno));
-  }
-  if (S_ISDIR(st.st_mode)) return fmt::format("{} is a directory, not a cutline store", path);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fmt::format("cannot read {}: {}", path, std::strerror(errno));
-  unsigned char header[100];
-  ssize_t got = ::read(fd, header, sizeof header);
-  int read_errno = errno;
-  ::close(fd);
-  if (got < 0) return fmt::format("cannot read {}: {}", path, std::strerror(read_errno));
-  if (got == 0) return fmt::format("{} is empty, not a cutline store", path);
-  if (got < static_cast<ssize_t>(sizeof header) ||
-      std::memcmp(header, kSqliteMagic, sizeof kSqliteMagic) != 0) {
-    return fmt::format("{} is not a cutline store (not an SQLite database)", path);
-  }
-  if (BigEndian32(header + 68) != kApplicationId) {
+// The header's verdict, before SQLite opens the file. Returns the problem,
+// or "" with the schema version in *version.
+std::string CheckHeader(const std::string& path, std::uint32_t* version) {
+  sqlite::Header header;
+  std::string problem;
+  if (!sqlite::ReadHeader(path, &header, &problem)) return problem;
+  if (header.application_id != kApplicationId) {
     return fmt::format("{} is not a cutline store (an SQLite database of another kind)",
                        path);
   }
-  std::uint32_t version = BigEndian32(header + 60);
-  if (version > kSchemaVersion) {
+  if (header.user_version > kSchemaVersion) {
     return fmt::format(
         "{} was written by a newer cutline (store schema {}; this one reads {})", path,
-        version, kSchemaVersion);
+        header.user_version, kSchemaVersion);
   }
-  if (version == 0) return fmt::format("{} is corrupt: it has no schema version", path);
+  if (header.user_version == 0) return fmt::format("{} is corrupt: it has no schema version", path);
+  *version = header.user_version;
   return "";
 }
 
-// One SQLite connection, its cached statements, and the error rule: any
-// failure becomes a StoreError naming the file, SQLite's reason and what
-// was being done.
-struct Connection {
-  std::string path;
-  sqlite3* db = nullptr;
-  std::map<const char*, sqlite3_stmt*> statements;  // keyed by the SQL literal
-
-  Connection() = default;
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-  ~Connection() {
-    for (auto& [sql, stmt] : statements) sqlite3_finalize(stmt);
-    if (db != nullptr) sqlite3_close(db);
-  }
-
-  [[noreturn]] void Fail(const std::string& doing) const {
-    throw StoreError(
-        fmt::format("{}: {} (while {})", path, OneLine(sqlite3_errmsg(db)), doing));
-  }
-  [[noreturn]] void Refuse(const std::string& why) const {
-    throw StoreError(fmt::format("{}: {}", path, why));
-  }
-  void Exec(const char* sql, const std::string& doing) {
-    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) Fail(doing);
-  }
-  sqlite3_stmt* Prepare(const char* sql, const std::string& doing) {
-    auto it = statements.find(sql);
-    if (it != statements.end()) return it->second;
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
-        SQLITE_OK) {
-      Fail(doing);
-    }
-    statements.emplace(sql, stmt);
-    return stmt;
-  }
-};
-
-// A cached statement in use; reset when it goes out of scope, so that it
-// holds no read lock and can be used again.
-class Query {
- public:
-  Query(Connection& c, const char* sql, const std::string& doing)
-      : c_(c), stmt_(c.Prepare(sql, doing)), doing_(doing) {}
-  Query(const Query&) = delete;
-  Query& operator=(const Query&) = delete;
-  ~Query() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-  Query& Bind(int i, std::int64_t v) {
-    if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK) c_.Fail(doing_);
-    return *this;
-  }
-  Query& Bind(int i, const char* text) {
-    if (sqlite3_bind_text(stmt_, i, text, -1, SQLITE_STATIC) != SQLITE_OK) c_.Fail(doing_);
-    return *this;
-  }
-  Query& BindNull(int i) {
-    if (sqlite3_bind_null(stmt_, i) != SQLITE_OK) c_.Fail(doing_);
-    return *this;
-  }
-  // True when a row is ready; false when done.
-  bool Step() {
-    int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    c_.Fail(doing_);
-  }
-  // Runs a statement that returns no rows and makes it ready to run again.
-  void Run() {
-    while (Step()) {
-    }
-    sqlite3_reset(stmt_);
-  }
-  std::int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
-  bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-  std::string Text(int col) const {
-    const unsigned char* t = sqlite3_column_text(stmt_, col);
-    return t == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(t));
-  }
-
- private:
-  Connection& c_;
-  sqlite3_stmt* stmt_;
-  std::string doing_;
-};
-
-// BEGIN ... COMMIT, rolled back if left without Commit() (an exception).
-// A write transaction starts IMMEDIATE: it takes the write lock at once, so
-// it cannot fail halfway for want of it.
-class Transaction {
- public:
-  Transaction(Connection& c, bool write, const std::string& doing)
-      : c_(c), doing_(doing) {
-    c_.Exec(write ? "BEGIN IMMEDIATE" : "BEGIN", doing_);
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction() {
-    // SQLite may have rolled back by itself already (a full disk does that).
-    if (!done_ && sqlite3_get_autocommit(c_.db) == 0) {
-      sqlite3_exec(c_.db, "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-  }
-  void Commit() {
-    c_.Exec("COMMIT", doing_);
-    done_ = true;
-  }
-
- private:
-  Connection& c_;
-  std::string doing_;
-  bool done_ = false;
-};
-
-// Opens a connection; on failure returns null with SQLite's reason in *error.
-sqlite3* OpenDb(const std::string& path, int flags, std::string* error) {
-  sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
-  if (rc != SQLITE_OK) {
-    *error = OneLine(db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-    sqlite3_close(db);
-    return nullptr;
-  }
-  sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, kBusyTimeoutMs);
-  return db;
-}
-
 // Everything SQLite can tell about the file from a read-only connection:
-// every page and b-tree sound (quick_check: the cheap half of
-// integrity_check, linear in the file's size) and the store's tables there.
-// Returns the problem, or "".
+// every page and b-tree sound and the store's tables there. Returns the
+// problem, or "".
 std::string CheckContents(sqlite3* db, const std::string& path) {
   auto corrupt = [&](const std::string& why) {
-    return fmt::format("{} is corrupt: {}", path, OneLine(why));
+    return fmt::format("{} is corrupt: {}", path, sqlite::OneLine(why));
   };
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, nullptr) != SQLITE_OK) {
-    return corrupt(sqlite3_errmsg(db));
-  }
-  std::string verdict;
-  int rc = sqlite3_step(stmt);
-  if (rc == SQLITE_ROW) {
-    const unsigned char* t = sqlite3_column_text(stmt, 0);
-    verdict = t ? reinterpret_cast<const char*>(t) : "";
-  } else {
-    verdict = sqlite3_errmsg(db);
-  }
-  sqlite3_finalize(stmt);
-  if (verdict != "ok") return corrupt(verdict);
-
+  if (std::string verdict = sqlite::QuickCheck(db); !verdict.empty()) return corrupt(verdict);
   std::set<std::string> tables;
-  if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1,
-                         &stmt, nullptr) != SQLITE_OK) {
-    return corrupt(sqlite3_errmsg(db));
-  }
-  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    tables.insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
-  }
-  std::string problem = rc == SQLITE_DONE ? "" : corrupt(sqlite3_errmsg(db));
-  sqlite3_finalize(stmt);
-  if (!problem.empty()) return problem;
+  std::string error;
+  if (!sqlite::TableNames(db, &tables, &error)) return corrupt(error);
   for (const char* t : kTables) {
     if (tables.count(t) == 0) return corrupt(fmt::format("its table {} is missing", t));
   }
   return "";
 }
 
-// Builds a new store beside `path` and links it into place only when whole,
-// so that a crash while creating leaves no file at `path` (and never a half
-// store that would later read as "not a cutline store"). Returns "" when
-// `path` exists afterwards, made here or by someone else meanwhile.
-std::string CreateWhole(const std::string& path) {
-  std::string temp = fmt::format("{}.creating-{}", path, ::getpid());
-  ::unlink(temp.c_str());  // a leftover of a crashed process with our pid
-  std::string error;
-  sqlite3* db = OpenDb(temp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &error);
-  if (db == nullptr) return fmt::format("cannot create {}: {}", path, error);
-  const char* setup[] = {"PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", kSchema};
-  for (const char* sql : setup) {
-    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
-      error = fmt::format("cannot create {}: {}", path, OneLine(sqlite3_errmsg(db)));
-      break;
+// Runs the migrations a file of `from` lacks, each in its transaction. A
+// second writer that migrated meanwhile is noticed inside the transaction
+// (user_version is read again under the write lock).
+void Migrate(Connection& c, std::uint32_t from) {
+  for (std::uint32_t v = from + 1; v <= kSchemaVersion; ++v) {
+    const std::string doing = fmt::format("migrating the store to schema {}", v);
+    Transaction tx(c, true, doing);
+    bool done = false;
+    {
+      Query q(c, "PRAGMA user_version", doing);
+      done = q.Step() && q.Int(0) >= v;
     }
+    if (!done) c.Exec(kMigrations[v - 1], doing);
+    tx.Commit();
   }
-  // Closing the last connection checkpoints the WAL into the file and
-  // removes it: what gets linked is complete on its own.
-  if (sqlite3_close(db) != SQLITE_OK && error.empty()) {
-    error = fmt::format("cannot create {}: closing failed", path);
-  }
-  if (error.empty() && ::link(temp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
-    error = fmt::format("cannot create {}: {}", path, std::strerror(errno));
-  }
-  ::unlink(temp.c_str());
-  if (error.empty()) {
-    // The new name must survive a power cut like the data does.
-    std::string dir = path.find('/') == std::string::npos
-                          ? "."
-                          : path.substr(0, path.rfind('/') + 1);
-    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-      ::fsync(fd);
-      ::close(fd);
-    }
-  }
-  return error;
+}
+
+// The file's schema now: a writer may have migrated it since a reader
+// opened it. One PRAGMA, a read of the header page SQLite has cached.
+std::uint32_t CurrentVersion(Connection& c) {
+  Query q(c, "PRAGMA user_version", "reading the schema version");
+  return q.Step() ? static_cast<std::uint32_t>(q.Int(0)) : 0;
 }
 
 std::int64_t SqlId(const Connection& c, std::uint64_t id) {
@@ -373,7 +191,9 @@ SnapshotRecord SnapshotRow(const Query& q) {
 
 std::string BranchName(std::uint32_t rank) { return fmt::format("N{}", rank); }
 
-struct Store::Impl : Connection {};
+struct Store::Impl : Connection {
+  std::uint32_t version = kSchemaVersion;
+};
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Store(Store&&) noexcept = default;
@@ -381,6 +201,7 @@ Store& Store::operator=(Store&&) noexcept = default;
 Store::~Store() = default;
 
 const std::string& Store::path() const { return impl_->path; }
+std::uint32_t Store::schema_version() const { return impl_->version; }
 
 namespace {
 
@@ -388,13 +209,14 @@ namespace {
 // the problem in *error, if it is not one or is damaged. The read-write open
 // checks this way first, then reopens: a read-write connection closed on a
 // damaged or foreign file could still write to it (a WAL checkpoint).
-bool OpenChecked(Connection& c, const std::string& path, std::string* error) {
-  if (std::string problem = CheckHeader(path); !problem.empty()) {
+bool OpenChecked(Connection& c, const std::string& path, std::uint32_t* version,
+                 std::string* error) {
+  if (std::string problem = CheckHeader(path, version); !problem.empty()) {
     *error = problem;
     return false;
   }
   c.path = path;
-  c.db = OpenDb(path, SQLITE_OPEN_READONLY, error);
+  c.db = sqlite::Open(path, sqlite::ReadOnlyFlags(), error);
   if (c.db == nullptr) {
     *error = fmt::format("cannot open {}: {}", path, *error);
     return false;
@@ -410,7 +232,8 @@ bool OpenChecked(Connection& c, const std::string& path, std::string* error) {
 
 std::optional<Store> Store::OpenReadOnly(const std::string& path, std::string* error) {
   auto impl = std::make_unique<Impl>();
-  if (!OpenChecked(*impl, path, error)) return std::nullopt;
+  // A version-1 file is read as it is: reading never writes.
+  if (!OpenChecked(*impl, path, &impl->version, error)) return std::nullopt;
   return Store(std::move(impl));
 }
 
@@ -418,18 +241,20 @@ std::optional<Store> Store::Open(const std::string& path, bool create,
                                  std::string* error) {
   struct stat st {};
   if (create && ::lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
-    if (std::string problem = CreateWhole(path); !problem.empty()) {
+    auto setup = [](Connection& c) { Migrate(c, 0); };
+    if (std::string problem = sqlite::CreateWhole(path, setup); !problem.empty()) {
       *error = problem;
       return std::nullopt;
     }
   }
+  std::uint32_t version = 0;
   {
     Connection check;
-    if (!OpenChecked(check, path, error)) return std::nullopt;
+    if (!OpenChecked(check, path, &version, error)) return std::nullopt;
   }
   auto impl = std::make_unique<Impl>();
   impl->path = path;
-  impl->db = OpenDb(path, SQLITE_OPEN_READWRITE, error);
+  impl->db = sqlite::Open(path, sqlite::ReadWriteFlags(), error);
   if (impl->db == nullptr) {
     *error = fmt::format("cannot open {} for writing: {}", path, *error);
     return std::nullopt;
@@ -447,6 +272,8 @@ std::optional<Store> Store::Open(const std::string& path, bool create,
     }
     impl->Exec("PRAGMA synchronous = FULL", "setting synchronous = FULL");
     impl->Exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
+    // An older file is brought to this schema before anything is written.
+    Migrate(*impl, version);
   } catch (const StoreError& e) {
     *error = e.what();
     return std::nullopt;
@@ -479,17 +306,18 @@ std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
   std::int64_t id = 0;
   {
     Query q(c,
-            "INSERT INTO runs (started_us, ranks, balance, total, restored_from) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO runs (started_us, ranks, balance, total, restored_from, status, "
+            "transfers, updated_us) VALUES (?, ?, ?, ?, ?, 'live', 0, ?)",
             doing);
-    q.Bind(1, NowUs()).Bind(2, ranks).Bind(3, balance).Bind(4, total);
+    const std::int64_t now = NowUs();
+    q.Bind(1, now).Bind(2, ranks).Bind(3, balance).Bind(4, total).Bind(6, now);
     if (restored_from) {
       q.Bind(5, SqlId(c, *restored_from));
     } else {
       q.BindNull(5);
     }
     q.Run();
-    id = sqlite3_last_insert_rowid(c.db);
+    id = c.LastInsertRowid();
   }
   tx.Commit();
   return id;
@@ -557,7 +385,7 @@ void Store::SnapshotComplete(const SnapshotRecord& s) {
                          s.channels.size(), n, n * (n - 1)));
   }
   std::vector<bool> seen(n * n, false);
-  for (const ChannelRecord& ch : s.channels) {
+  for (const StoredChannel& ch : s.channels) {
     if (ch.from >= n || ch.to >= n || ch.from == ch.to || seen[ch.from * n + ch.to]) {
       c.Refuse(fmt::format("snapshot {}: channel {}->{} is not one of the run's, or twice",
                            s.id, ch.from, ch.to));
@@ -571,22 +399,42 @@ void Store::SnapshotComplete(const SnapshotRecord& s) {
       c.Refuse(fmt::format("snapshot {}: its total does not fit in 64 bits", s.id));
     }
   };
+  if (!s.recorded_us.empty() && s.recorded_us.size() != n) {
+    c.Refuse(fmt::format("snapshot {} has {} recording times for {} ranks", s.id,
+                         s.recorded_us.size(), n));
+  }
   {
-    Query q(c, "INSERT INTO balances (snapshot, rank, balance) VALUES (?, ?, ?)", doing);
+    Query q(c,
+            "INSERT INTO balances (snapshot, rank, balance, recorded_us) VALUES (?, ?, ?, ?)",
+            doing);
     for (std::size_t r = 0; r < n; ++r) {
-      q.Bind(1, id).Bind(2, static_cast<std::int64_t>(r)).Bind(3, s.balances[r]).Run();
+      q.Bind(1, id).Bind(2, static_cast<std::int64_t>(r)).Bind(3, s.balances[r]);
+      if (s.recorded_us.empty() || s.recorded_us[r] == 0) {
+        q.BindNull(4);
+      } else {
+        q.Bind(4, s.recorded_us[r]);
+      }
+      q.Run();
       add(s.balances[r]);
     }
   }
   {
-    Query channel(c, "INSERT INTO channels (snapshot, from_rank, to_rank) VALUES (?, ?, ?)",
+    Query channel(c,
+                  "INSERT INTO channels (snapshot, from_rank, to_rank, marker_us) "
+                  "VALUES (?, ?, ?, ?)",
                   doing);
     Query transfer(c,
                    "INSERT INTO transfers (snapshot, from_rank, to_rank, position, amount) "
                    "VALUES (?, ?, ?, ?, ?)",
                    doing);
-    for (const ChannelRecord& ch : s.channels) {
-      channel.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to).Run();
+    for (const StoredChannel& ch : s.channels) {
+      channel.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to);
+      if (ch.marker_us) {
+        channel.Bind(4, *ch.marker_us);
+      } else {
+        channel.BindNull(4);
+      }
+      channel.Run();
       for (std::size_t i = 0; i < ch.transfers.size(); ++i) {
         transfer.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to)
             .Bind(4, static_cast<std::int64_t>(i)).Bind(5, ch.transfers[i]).Run();
@@ -634,21 +482,76 @@ void Store::FailRunning(std::int64_t run) {
   q.Bind(1, run).Run();
 }
 
-std::vector<RunRecord> Store::Runs() const {
+void Store::RunProgress(std::int64_t run, std::uint64_t transfers, std::int64_t now_us) {
   Connection& c = *impl_;
-  std::vector<RunRecord> runs;
+  const std::string doing = fmt::format("recording the progress of run {}", run);
   Query q(c,
-          "SELECT id, started_us, ranks, balance, total, restored_from FROM runs "
-          "ORDER BY id",
+          "UPDATE runs SET transfers = ?, updated_us = ? WHERE id = ? AND status = 'live'",
+          doing);
+  q.Bind(1, static_cast<std::int64_t>(transfers)).Bind(2, now_us).Bind(3, run).Run();
+}
+
+void Store::EndRun(std::int64_t run, bool died, std::optional<std::uint64_t> transfers,
+                   std::int64_t now_us) {
+  Connection& c = *impl_;
+  const std::string doing = fmt::format("ending run {}", run);
+  Transaction tx(c, true, doing);
+  {
+    Query q(c, "SELECT status FROM runs WHERE id = ?", doing);
+    q.Bind(1, run);
+    if (!q.Step()) c.Refuse(fmt::format("no run {}", run));
+    if (q.Text(0) != "live") {
+      c.Refuse(fmt::format("run {} is {}, not live: it cannot end again", run,
+                           q.IsNull(0) ? "of schema 1" : q.Text(0)));
+    }
+  }
+  {
+    Query q(c,
+            "UPDATE runs SET status = ?, ended_us = ?, "
+            "updated_us = CASE WHEN ? THEN updated_us ELSE ? END, "
+            "transfers = COALESCE(?, transfers) WHERE id = ?",
+            doing);
+    // A run that died keeps its last heartbeat: its count is that moment's.
+    q.Bind(1, died ? "died" : "ended").Bind(2, now_us).Bind(3, died ? 1 : 0).Bind(4, now_us);
+    if (transfers) {
+      q.Bind(5, static_cast<std::int64_t>(*transfers));
+    } else {
+      q.BindNull(5);
+    }
+    q.Bind(6, run).Run();
+  }
+  {
+    Query q(c, "UPDATE snapshots SET status = 'failed' WHERE run = ? AND status = 'running'",
+            doing);
+    q.Bind(1, run).Run();
+  }
+  tx.Commit();
+}
+
+std::vector<StoredRun> Store::Runs() const {
+  Connection& c = *impl_;
+  std::vector<StoredRun> runs;
+  impl_->version = CurrentVersion(c);
+  // Schema 1 has none of the last four columns: read as unknown.
+  Query q(c,
+          impl_->version >= 2
+              ? "SELECT id, started_us, ranks, balance, total, restored_from, status, "
+                "ended_us, transfers, updated_us FROM runs ORDER BY id"
+              : "SELECT id, started_us, ranks, balance, total, restored_from, NULL, NULL, "
+                "NULL, NULL FROM runs ORDER BY id",
           "listing runs");
   while (q.Step()) {
-    RunRecord r;
+    StoredRun r;
     r.id = q.Int(0);
     r.started_us = q.Int(1);
     r.ranks = static_cast<std::uint32_t>(q.Int(2));
     r.balance = q.Int(3);
     r.total = q.Int(4);
     if (!q.IsNull(5)) r.restored_from = static_cast<std::uint64_t>(q.Int(5));
+    r.status = q.Text(6);
+    if (!q.IsNull(7)) r.ended_us = q.Int(7);
+    if (!q.IsNull(8)) r.transfers = static_cast<std::uint64_t>(q.Int(8));
+    if (!q.IsNull(9)) r.updated_us = q.Int(9);
     runs.push_back(r);
   }
   return runs;
@@ -667,7 +570,7 @@ namespace {
 
 // The full record, inside the caller's read transaction (so that its parts
 // come from one moment of the file).
-std::optional<SnapshotRecord> FindIn(Connection& c, std::int64_t id) {
+std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::int64_t id) {
   const std::string doing = fmt::format("reading snapshot {}", id);
   static const std::string sql = std::string(kSnapshotColumns) + " WHERE id = ?";
   SnapshotRecord s;
@@ -679,21 +582,32 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::int64_t id) {
   }
   if (s.status != "complete") return s;
   {
-    Query q(c, "SELECT balance FROM balances WHERE snapshot = ? ORDER BY rank", doing);
+    Query q(c,
+            version >= 2
+                ? "SELECT balance, recorded_us FROM balances WHERE snapshot = ? ORDER BY rank"
+                : "SELECT balance, NULL FROM balances WHERE snapshot = ? ORDER BY rank",
+            doing);
     q.Bind(1, id);
-    while (q.Step()) s.balances.push_back(q.Int(0));
+    while (q.Step()) {
+      s.balances.push_back(q.Int(0));
+      s.recorded_us.push_back(q.IsNull(1) ? 0 : q.Int(1));
+    }
   }
   std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
   {
     Query q(c,
-            "SELECT from_rank, to_rank FROM channels WHERE snapshot = ? "
-            "ORDER BY from_rank, to_rank",
+            version >= 2 ? "SELECT from_rank, to_rank, marker_us FROM channels "
+                           "WHERE snapshot = ? ORDER BY from_rank, to_rank"
+                         : "SELECT from_rank, to_rank, NULL FROM channels "
+                           "WHERE snapshot = ? ORDER BY from_rank, to_rank",
             doing);
     q.Bind(1, id);
     while (q.Step()) {
       index[{q.Int(0), q.Int(1)}] = s.channels.size();
-      s.channels.push_back({static_cast<std::uint32_t>(q.Int(0)),
-                            static_cast<std::uint32_t>(q.Int(1)), {}});
+      StoredChannel ch{static_cast<std::uint32_t>(q.Int(0)), static_cast<std::uint32_t>(q.Int(1)),
+                       {}, std::nullopt};
+      if (!q.IsNull(2)) ch.marker_us = q.Int(2);
+      s.channels.push_back(std::move(ch));
     }
   }
   {
@@ -717,7 +631,8 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::int64_t id) {
 std::optional<SnapshotRecord> Store::Find(std::uint64_t id) const {
   Connection& c = *impl_;
   Transaction tx(c, false, fmt::format("reading snapshot {}", id));
-  std::optional<SnapshotRecord> s = FindIn(c, SqlId(c, id));
+  impl_->version = CurrentVersion(c);
+  std::optional<SnapshotRecord> s = FindIn(c, impl_->version, SqlId(c, id));
   tx.Commit();
   return s;
 }
@@ -726,13 +641,14 @@ std::optional<SnapshotRecord> Store::LatestComplete() const {
   Connection& c = *impl_;
   const std::string doing = "reading the latest complete snapshot";
   Transaction tx(c, false, doing);
+  impl_->version = CurrentVersion(c);
   std::optional<SnapshotRecord> s;
   std::optional<std::int64_t> id;
   {
     Query q(c, "SELECT MAX(id) FROM snapshots WHERE status = 'complete'", doing);
     if (q.Step() && !q.IsNull(0)) id = q.Int(0);
   }
-  if (id) s = FindIn(c, *id);
+  if (id) s = FindIn(c, impl_->version, *id);
   tx.Commit();
   return s;
 }

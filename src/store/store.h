@@ -15,19 +15,23 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace cutline::store {
+#include "base/amount.h"
+#include "store/error.h"
 
-using Amount = std::int64_t;
+namespace cutline::store {
 
 // One channel's recorded state: the transfers that arrived on it after its
 // receiver recorded and before the sender's marker, in arrival order.
-struct ChannelRecord {
+struct StoredChannel {
   std::uint32_t from = 0, to = 0;  // ranks
   std::vector<Amount> transfers;
+  // When the sender's marker reached the receiver (microseconds since the
+  // epoch, the receiver's clock): the channel closed. Unknown in a file of
+  // schema 1.
+  std::optional<std::int64_t> marker_us = std::nullopt;
 };
 
 struct SnapshotRecord {
@@ -37,28 +41,31 @@ struct SnapshotRecord {
   std::int64_t started_us = 0, completed_us = 0;  // microseconds since the epoch
   std::string status;                             // "complete" | "failed" | "running"
   std::vector<Amount> balances;                   // recorded balance by rank (empty unless complete)
-  std::vector<ChannelRecord> channels;            // every ordered pair, by from then to (empty unless complete)
+  // When each rank recorded its state, by rank, as balances; 0: unknown
+  // (schema 1). Empty is taken as all unknown when written.
+  std::vector<std::int64_t> recorded_us;
+  std::vector<StoredChannel> channels;            // every ordered pair, by from then to (empty unless complete)
   // Filled when read back (balances plus channel transfers, computed by the
   // store as it writes them); ignored by SnapshotComplete.
   std::optional<Amount> total;
 };
 
-struct RunRecord {
+struct StoredRun {
   std::int64_t id = 0;
   std::int64_t started_us = 0;
   std::uint32_t ranks = 0;
   Amount balance = 0;  // each branch's starting balance (fresh runs)
   Amount total = 0;    // the bank's total, which every complete snapshot must add up to
   std::optional<std::uint64_t> restored_from;
+  // Schema 2; unknown (empty, nullopt) for a run of a version-1 file.
+  std::string status;                    // "live" | "ended" | "died"
+  std::optional<std::int64_t> ended_us;  // when it ended or was found dead
+  std::optional<std::uint64_t> transfers;  // sent so far, or in all once ended
+  std::optional<std::int64_t> updated_us;  // its last heartbeat (RunProgress)
 };
 
 // The runtime's name for the branch a rank runs: N0, N1, ...
 std::string BranchName(std::uint32_t rank);
-
-class StoreError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class Store {
  public:
@@ -95,8 +102,16 @@ class Store {
   void SnapshotFailed(std::int64_t run, std::uint64_t id);
   // Every still-running snapshot of `run` becomes failed.
   void FailRunning(std::int64_t run);
+  // A live run's heartbeat: `transfers` sent so far, at `now_us`.
+  void RunProgress(std::int64_t run, std::uint64_t transfers, std::int64_t now_us);
+  // The run is over: it "ended" (with `transfers` in all), or "died" (a rank
+  // was killed; the count is the last heartbeat's). Its running snapshots
+  // become failed, in the same transaction. Ending a run that is not live
+  // throws.
+  void EndRun(std::int64_t run, bool died, std::optional<std::uint64_t> transfers,
+              std::int64_t now_us);
 
-  std::vector<RunRecord> Runs() const;                 // by id
+  std::vector<StoredRun> Runs() const;                 // by id
   std::vector<SnapshotRecord> Snapshots() const;       // by id; without balances and channels
   std::optional<SnapshotRecord> Find(std::uint64_t id) const;  // the full record
   std::optional<SnapshotRecord> LatestComplete() const;        // the full record
@@ -108,6 +123,9 @@ class Store {
   void SetMaxPages(std::uint32_t pages);
 
   const std::string& path() const;
+  // The schema this file has: 1 (read as it is, when opened read-only) or
+  // 2. A store opened for writing is always 2 (docs/store.md, "Versions").
+  std::uint32_t schema_version() const;
 
  private:
   struct Impl;

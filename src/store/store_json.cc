@@ -1,12 +1,20 @@
 #include "store/store_json.h"
 
 #include "scenario/json_output.h"
+#include "store/summary.h"
 
 namespace cutline::store {
 
 namespace {
 
-Json Nullable(const std::optional<Amount>& v) { return v ? Json(*v) : Json(nullptr); }
+template <typename T>
+Json Nullable(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json MomentJson(const CriticalPath::Moment& m) {
+  return {{"from", BranchName(m.from)}, {"to", BranchName(m.to)}, {"at_us", m.at_us}};
+}
 
 }  // namespace
 
@@ -18,7 +26,7 @@ Json Nullable(const std::optional<Amount>& v) { return v ? Json(*v) : Json(nullp
 // left out, as `run --json` does without a history: no history is stored.
 Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
   std::uint32_t ranks = 0;
-  for (const RunRecord& r : store.Runs()) {
+  for (const StoredRun& r : store.Runs()) {
     if (r.id == s.run) ranks = r.ranks;
   }
   const bool complete = s.status == "complete";
@@ -30,7 +38,7 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
       recorded.push_back({{"name", BranchName(r)}, {"balance", s.balances[r]}});
       parts_done.push_back(BranchName(r));
     }
-    for (const ChannelRecord& c : s.channels) {
+    for (const StoredChannel& c : s.channels) {
       channels.push_back({{"from", BranchName(c.from)},
                           {"to", BranchName(c.to)},
                           {"state", scenario::ChannelRecordingName(ChannelRecording::kClosed)},
@@ -51,10 +59,10 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
 }
 
 Json ListJson(const Store& store) {
-  std::vector<RunRecord> runs = store.Runs();
+  std::vector<StoredRun> runs = store.Runs();
   std::vector<SnapshotRecord> snapshots = store.Snapshots();
   Json out = {{"runs", Json::array()}, {"snapshots", Json::array()}};
-  for (const RunRecord& r : runs) {
+  for (const StoredRun& r : runs) {
     out["runs"].push_back(
         {{"id", r.id},
          {"ranks", r.ranks},
@@ -74,6 +82,42 @@ Json ListJson(const Store& store) {
          {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}});
   }
   return out;
+}
+
+Json SummariesJson(const std::vector<StoredRun>& runs,
+                   const std::vector<SnapshotRecord>& snapshots, std::int64_t now_us) {
+  Json out = Json::array();
+  for (const StoredRun& r : runs) {
+    RunSummary s = Summarize(r, snapshots, now_us);
+    out.push_back({{"run", s.run},
+                   {"state", s.state},
+                   {"ended_us", Nullable(r.ended_us)},
+                   {"updated_us", Nullable(r.updated_us)},
+                   {"duration_us", Nullable(s.duration_us)},
+                   {"transfers", Nullable(s.transfers)},
+                   {"transfers_per_s", Nullable(s.transfers_per_s)},
+                   {"complete", s.complete},
+                   {"failed", s.failed},
+                   {"running", s.running},
+                   {"latency_p50_us", Nullable(s.latency_p50_us)},
+                   {"latency_p99_us", Nullable(s.latency_p99_us)},
+                   {"latency_max_us", Nullable(s.latency_max_us)}});
+  }
+  return out;
+}
+
+Json CriticalPathJson(const SnapshotRecord& s) {
+  std::optional<CriticalPath> path = CriticalPathOf(s);
+  if (!path) return nullptr;
+  Json recorded = Json::array(), markers = Json::array();
+  for (const auto& m : path->recorded) {
+    recorded.push_back({{"name", BranchName(m.from)}, {"at_us", m.at_us}});
+  }
+  for (const auto& m : path->markers) markers.push_back(MomentJson(m));
+  return {{"recorded", recorded},
+          {"markers", markers},
+          {"last", path->last ? MomentJson(*path->last) : Json(nullptr)},
+          {"collected_us", path->collected_us}};
 }
 
 }  // namespace cutline::store

@@ -5,6 +5,8 @@
 #include "store/store.h"
 
 #include <gtest/gtest.h>
+
+#include "store/summary.h"
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -48,7 +50,7 @@ SnapshotRecord MakeSnapshot(std::int64_t run, std::uint64_t id, std::uint32_t n,
   for (std::uint32_t from = 0; from < n; ++from) {
     for (std::uint32_t to = 0; to < n; ++to) {
       if (from == to) continue;
-      ChannelRecord ch{from, to, {}};
+      StoredChannel ch{from, to, {}};
       int count = static_cast<int>(rng() % static_cast<unsigned>(max_transfers + 1));
       for (int i = 0; i < count; ++i) {
         Amount a = 1 + static_cast<Amount>(rng() % 5);
@@ -167,7 +169,7 @@ TEST_F(StoreTest, WhatIsWrittenReadsBackAfterReopening) {
   std::string error;
   std::optional<Store> store = Store::OpenReadOnly(path, &error);
   ASSERT_TRUE(store) << error;
-  std::vector<RunRecord> runs = store->Runs();
+  std::vector<StoredRun> runs = store->Runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].id, 1);
   EXPECT_EQ(runs[0].ranks, 3u);
@@ -188,10 +190,10 @@ TEST_F(StoreTest, WhatIsWrittenReadsBackAfterReopening) {
   // Every ordered pair, by sender then receiver, whatever order they came in.
   ASSERT_EQ(s->channels.size(), 6u);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  for (const ChannelRecord& c : s->channels) pairs.push_back({c.from, c.to});
+  for (const StoredChannel& c : s->channels) pairs.push_back({c.from, c.to});
   EXPECT_EQ(pairs, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{
                        {0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
-  for (const ChannelRecord& c : s->channels) {
+  for (const StoredChannel& c : s->channels) {
     bool first = c.from == written.channels[0].from && c.to == written.channels[0].to;
     std::vector<Amount> expected;
     if (first) expected = {40, 2, 7};
@@ -390,9 +392,9 @@ TEST_F(StoreTest, ACorruptStoreIsRefusedUntouched) {
 
   // Written by a later schema (user_version, big-endian at offset 60).
   std::string newer = good;
-  newer[63] = 2;
+  newer[63] = 3;
   Write(path, newer);
-  ExpectRefused(path, "was written by a newer cutline (store schema 2; this one reads 1)");
+  ExpectRefused(path, "was written by a newer cutline (store schema 3; this one reads 2)");
 }
 
 TEST_F(StoreTest, ReadingOnlyNeverWritesTheFile) {
@@ -474,8 +476,8 @@ TEST_F(StoreTest, AReaderSeesWhatACrashedWriterCommittedAndChangesNothing) {
 // Every complete snapshot in the file is whole and adds up to its run's
 // total; returns how many there are.
 int ExpectEveryCompleteSnapshotWhole(const Store& store) {
-  std::map<std::int64_t, RunRecord> runs;
-  for (const RunRecord& r : store.Runs()) runs[r.id] = r;
+  std::map<std::int64_t, StoredRun> runs;
+  for (const StoredRun& r : store.Runs()) runs[r.id] = r;
   int complete = 0;
   for (const SnapshotRecord& listed : store.Snapshots()) {
     if (listed.status != "complete") {
@@ -484,14 +486,14 @@ int ExpectEveryCompleteSnapshotWhole(const Store& store) {
     }
     ++complete;
     std::optional<SnapshotRecord> s = store.Find(listed.id);
-    const RunRecord& run = runs.at(s->run);
+    const StoredRun& run = runs.at(s->run);
     const std::uint32_t n = run.ranks;
     EXPECT_EQ(s->balances.size(), n) << "snapshot " << s->id;
     EXPECT_EQ(s->channels.size(), std::size_t{n} * (n - 1)) << "snapshot " << s->id;
     std::set<std::pair<std::uint32_t, std::uint32_t>> pairs;
     Amount sum = 0;
     for (Amount b : s->balances) sum += b;
-    for (const ChannelRecord& c : s->channels) {
+    for (const StoredChannel& c : s->channels) {
       pairs.insert({c.from, c.to});
       for (Amount a : c.transfers) sum += a;
     }
@@ -557,6 +559,251 @@ TEST_F(StoreTest, AWriterKilledAtAnyMomentNeverLeavesAPartialSnapshotComplete) {
     EXPECT_EQ(ExpectEveryCompleteSnapshotWhole(store), complete);
     complete_before = complete;
   }
+}
+
+// --- schema 2, and the version-1 files before it ------------------------------
+
+// testdata/store-v1.db was written by cutline before schema 2 (three runs of
+// 3 ranks: one ended, one killed by --kill, one restored from snapshot 13).
+const fs::path kVersion1 = fs::path(CUTLINE_TESTDATA_DIR) / "store-v1.db";
+
+std::vector<std::string> SchemaOf(const std::string& path) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "SELECT type, name, sql FROM sqlite_schema ORDER BY name", -1, &stmt,
+                     nullptr);
+  std::vector<std::string> rows;
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    std::string row;
+    for (int i = 0; i < 3; ++i) {
+      const unsigned char* t = sqlite3_column_text(stmt, i);
+      row += (t ? reinterpret_cast<const char*>(t) : "NULL") + std::string("|");
+    }
+    rows.push_back(row);
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return rows;
+}
+
+TEST_F(StoreTest, AVersion1FileIsReadAsItIsAndNeverWritten) {
+  const std::string path = PathOf("v1.db");
+  fs::copy_file(kVersion1, path);
+  const std::string before = Bytes(path);
+  ASSERT_EQ(before[63], 1) << "the fixture is not a version-1 file";
+  std::string error;
+  std::optional<Store> s = Store::OpenReadOnly(path, &error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_EQ(s->schema_version(), 1u);
+  std::vector<StoredRun> runs = s->Runs();
+  ASSERT_EQ(runs.size(), 3u);
+  for (const StoredRun& r : runs) {
+    EXPECT_EQ(r.ranks, 3u);
+    EXPECT_EQ(r.total, 3000);
+    // What version 1 did not keep is unknown, not made up.
+    EXPECT_EQ(r.status, "");
+    EXPECT_FALSE(r.transfers);
+    EXPECT_FALSE(r.ended_us);
+  }
+  EXPECT_EQ(runs[2].restored_from, 13u);
+  std::vector<SnapshotRecord> snapshots = s->Snapshots();
+  ASSERT_EQ(snapshots.size(), 28u);  // 17 complete, 11 failed
+  std::optional<SnapshotRecord> thirteen = s->Find(13);
+  ASSERT_TRUE(thirteen);
+  EXPECT_EQ(thirteen->status, "complete");
+  EXPECT_EQ(thirteen->total, 3000);
+  ASSERT_EQ(thirteen->balances.size(), 3u);
+  ASSERT_EQ(thirteen->channels.size(), 6u);
+  for (const StoredChannel& c : thirteen->channels) EXPECT_FALSE(c.marker_us);
+  EXPECT_EQ(thirteen->recorded_us, (std::vector<std::int64_t>{0, 0, 0}));
+  // Its summary says what it can: counts and latencies, not the run's state.
+  RunSummary one = Summarize(runs[0], snapshots, 0);
+  EXPECT_EQ(one.state, "unknown");
+  EXPECT_FALSE(one.transfers_per_s);
+  EXPECT_EQ(one.complete, 9u);
+  EXPECT_TRUE(one.latency_p50_us);
+  std::optional<CriticalPath> path13 = CriticalPathOf(*thirteen);
+  ASSERT_TRUE(path13);
+  EXPECT_TRUE(path13->markers.empty());
+  EXPECT_FALSE(path13->last);
+  s.reset();
+  EXPECT_EQ(Bytes(path), before);
+}
+
+// Opened to be written, a version-1 file becomes version 2 with everything
+// in it kept, and has exactly the schema of a store made new.
+TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
+  const std::string path = PathOf("v1.db");
+  fs::copy_file(kVersion1, path);
+  std::vector<SnapshotRecord> old_snapshots;
+  std::optional<SnapshotRecord> old13;
+  {
+    std::string error;
+    auto r = Store::OpenReadOnly(path, &error);
+    ASSERT_TRUE(r) << error;
+    old_snapshots = r->Snapshots();
+    old13 = r->Find(13);
+  }
+  {
+    Store s = MustOpen(path, false);
+    EXPECT_EQ(s.schema_version(), 2u);
+    ASSERT_EQ(s.Snapshots().size(), old_snapshots.size());
+    EXPECT_EQ(s.Find(13)->balances, old13->balances);
+    EXPECT_EQ(s.Find(13)->channels[0].transfers, old13->channels[0].transfers);
+    // A new run on it keeps what schema 2 keeps.
+    std::int64_t run = s.BeginRun(3, 1000, 3000, 13);
+    EXPECT_EQ(run, 4);
+    EXPECT_EQ(s.Runs()[3].status, "live");
+    EXPECT_EQ(s.Runs()[0].status, "");  // the old runs stay unknown
+  }
+  EXPECT_EQ(Bytes(path)[63], 2);
+  const std::string fresh = PathOf("fresh.db");
+  MustOpen(fresh);
+  EXPECT_EQ(SchemaOf(path), SchemaOf(fresh));
+  // And opening it again migrates nothing twice.
+  Store again = MustOpen(path, false);
+  EXPECT_EQ(again.Runs().size(), 4u);
+}
+
+// A reader that opened a version-1 file reads schema 2 once a writer has
+// migrated it meanwhile.
+TEST_F(StoreTest, AReaderFollowsAMigrationMadeWhileItWasOpen) {
+  const std::string path = PathOf("v1.db");
+  fs::copy_file(kVersion1, path);
+  std::string error;
+  auto reader = Store::OpenReadOnly(path, &error);
+  ASSERT_TRUE(reader) << error;
+  EXPECT_EQ(reader->schema_version(), 1u);
+  {
+    Store writer = MustOpen(path, false);
+    std::int64_t run = writer.BeginRun(3, 1000, 3000, std::nullopt);
+    writer.RunProgress(run, 42, 5'000'000);
+  }
+  std::vector<StoredRun> runs = reader->Runs();
+  EXPECT_EQ(reader->schema_version(), 2u);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[3].transfers, 42u);
+}
+
+TEST_F(StoreTest, ARunsLifeIsKept) {
+  Store s = MustOpen(PathOf("life.db"));
+  std::int64_t run = s.BeginRun(2, 100, 200, std::nullopt);
+  StoredRun r = s.Runs()[0];
+  EXPECT_EQ(r.status, "live");
+  EXPECT_EQ(r.transfers, 0u);
+  ASSERT_TRUE(r.updated_us);
+  s.RunProgress(run, 1500, r.started_us + 1'000'000);
+  r = s.Runs()[0];
+  EXPECT_EQ(r.transfers, 1500u);
+  EXPECT_EQ(r.updated_us, r.started_us + 1'000'000);
+  s.SnapshotStarted(run, 1, 0, r.started_us);
+  s.EndRun(run, false, 3000, r.started_us + 2'000'000);
+  r = s.Runs()[0];
+  EXPECT_EQ(r.status, "ended");
+  EXPECT_EQ(r.transfers, 3000u);
+  EXPECT_EQ(r.ended_us, r.started_us + 2'000'000);
+  EXPECT_EQ(s.Find(1)->status, "failed");  // still running at the end
+  // Over is over: no second end, and a heartbeat changes nothing.
+  EXPECT_THROW(s.EndRun(run, true, std::nullopt, r.started_us + 3'000'000), StoreError);
+  s.RunProgress(run, 9, r.started_us + 4'000'000);
+  EXPECT_EQ(s.Runs()[0].transfers, 3000u);
+  EXPECT_THROW(s.EndRun(99, false, 1, 0), StoreError);
+
+  // A run that died keeps its last heartbeat's count.
+  std::int64_t second = s.BeginRun(2, 100, 200, std::nullopt);
+  s.RunProgress(second, 70, s.Runs()[1].started_us + 500'000);
+  s.EndRun(second, true, std::nullopt, s.Runs()[1].started_us + 600'000);
+  EXPECT_EQ(s.Runs()[1].status, "died");
+  EXPECT_EQ(s.Runs()[1].transfers, 70u);
+  EXPECT_EQ(s.Runs()[1].updated_us, s.Runs()[1].started_us + 500'000);
+  EXPECT_EQ(s.Runs()[1].ended_us, s.Runs()[1].started_us + 600'000);
+}
+
+TEST_F(StoreTest, RecordingAndMarkerTimesReadBack) {
+  Store s = MustOpen(PathOf("times.db"));
+  std::int64_t run = s.BeginRun(2, 100, 200, std::nullopt);
+  s.SnapshotStarted(run, 1, 0, 1'000);
+  SnapshotRecord rec;
+  rec.id = 1;
+  rec.run = run;
+  rec.completed_us = 1'900;
+  rec.balances = {150, 50};
+  rec.recorded_us = {1'010, 1'300};
+  rec.channels = {{0, 1, {}, 1'300}, {1, 0, {}, 1'700}};
+  s.SnapshotComplete(rec);
+  SnapshotRecord back = *s.Find(1);
+  EXPECT_EQ(back.recorded_us, rec.recorded_us);
+  EXPECT_EQ(back.channels[0].marker_us, 1'300);
+  EXPECT_EQ(back.channels[1].marker_us, 1'700);
+  std::optional<CriticalPath> path = CriticalPathOf(back);
+  ASSERT_TRUE(path);
+  ASSERT_EQ(path->markers.size(), 2u);
+  EXPECT_EQ(path->markers[0].at_us, 300);
+  ASSERT_TRUE(path->last);
+  EXPECT_EQ(path->last->from, 1u);
+  EXPECT_EQ(path->last->to, 0u);
+  EXPECT_EQ(path->last->at_us, 700);
+  EXPECT_EQ(path->collected_us, 900);
+  ASSERT_EQ(path->recorded.size(), 2u);
+  EXPECT_EQ(path->recorded[1].at_us, 300);
+
+  // Times for the wrong number of ranks are refused, and nothing is written.
+  s.SnapshotStarted(run, 2, 1, 2'000);
+  rec.id = 2;
+  rec.recorded_us = {1};
+  EXPECT_THROW(s.SnapshotComplete(rec), StoreError);
+  EXPECT_EQ(s.Find(2)->status, "running");
+}
+
+TEST(SummaryTest, FiguresComeFromTheSnapshotsAndTheRun) {
+  StoredRun run;
+  run.id = 1;
+  run.started_us = 1'000'000;
+  run.status = "live";
+  run.transfers = 5'000;
+  run.updated_us = 3'000'000;  // 2 s after the start
+  std::vector<SnapshotRecord> snapshots;
+  // Latencies 1, 2, ..., 100 ms (complete), three failed, one of another run.
+  for (int i = 1; i <= 100; ++i) {
+    SnapshotRecord s;
+    s.id = static_cast<std::uint64_t>(i);
+    s.run = 1;
+    s.status = "complete";
+    s.started_us = 1'000'000 + i;
+    s.completed_us = s.started_us + i * 1'000;
+    snapshots.push_back(s);
+  }
+  for (int i = 0; i < 3; ++i) {
+    SnapshotRecord f;
+    f.run = 1;
+    f.status = "failed";
+    snapshots.push_back(f);
+  }
+  SnapshotRecord other;
+  other.run = 2;
+  other.status = "complete";
+  other.completed_us = 99'000'000;
+  snapshots.push_back(other);
+
+  RunSummary s = Summarize(run, snapshots, 3'500'000);
+  EXPECT_EQ(s.state, "live");
+  EXPECT_EQ(s.duration_us, 2'000'000);
+  EXPECT_DOUBLE_EQ(*s.transfers_per_s, 2'500.0);
+  EXPECT_EQ(s.complete, 100u);
+  EXPECT_EQ(s.failed, 3u);
+  EXPECT_EQ(s.latency_p50_us, 51'000);  // nearest rank of 1..100 ms
+  EXPECT_EQ(s.latency_p99_us, 99'000);
+  EXPECT_EQ(s.latency_max_us, 100'000);
+  // No heartbeat for longer than kSilentAfterUs: silent, not live.
+  EXPECT_EQ(Summarize(run, snapshots, 3'000'000 + kSilentAfterUs + 1).state, "silent");
+  run.status = "ended";
+  run.ended_us = 5'000'000;
+  s = Summarize(run, snapshots, 99'000'000);
+  EXPECT_EQ(s.state, "ended");
+  EXPECT_DOUBLE_EQ(*s.transfers_per_s, 1'250.0);
+  // Nothing complete: no latency to speak of.
+  EXPECT_FALSE(Summarize(run, {}, 0).latency_p50_us);
 }
 
 }  // namespace

@@ -1,12 +1,22 @@
-// The store's page (`cutline serve --store FILE`): a real cluster run writes
-// the store while the page is open; the list follows it without a reload,
-// and a chosen snapshot shows in the simulator's snapshot panel.
+// The store's page (`cutline serve --store FILE`) as an operator uses it: real
+// cluster runs write the store while the page is open; the page follows them
+// without a reload, says whether the newest run is live or over, sums each
+// run up, and opens a snapshot below its own row, with focus on it, showing
+// its critical path. At a laptop's 1366x768 and a phone's 390x844, in both
+// languages, and with no axe violation at either width.
 const { spawn } = require('child_process');
+const { AxeBuilder } = require('@axe-core/playwright');
 const { test, expect } = require('@playwright/test');
 
 const STORE = `http://127.0.0.1:${process.env.CUTLINE_STORE_PORT}`;
 const FILE = process.env.CUTLINE_STORE_FILE;
 const BIN = process.env.CUTLINE_BIN || './build/cutline';
+const LAPTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+
+// The tests below share the store one server watches: run 1 (ended), then
+// run 2 (killed). They run in this order.
+test.describe.configure({ mode: 'serial' });
 
 // Console errors and page errors fail the test, as in fixtures.js (whose
 // watcher assumes the main server's address).
@@ -27,45 +37,210 @@ function runCluster(args) {
   });
 }
 
-test('the list follows a running cluster, and a snapshot shows what it recorded', async ({ page }) => {
+async function noSidewaysScroll(page) {
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
+  }));
+  expect(scroll, 'the page is wider than the screen').toBeLessThanOrEqual(client);
+}
+
+// Opens snapshot `id` from its row and checks what the brief asks of it: it
+// opens right below its row, focus is on it, and both are on screen.
+async function openSnapshot(page, id) {
+  const row = page.locator(`#store-list tr[data-snapshot="${id}"]`);
+  await row.getByRole('button', { name: `#${id}`, exact: true }).click();
+  const detail = page.locator('#store-detail');
+  await expect(detail).toBeVisible();
+  await expect(detail).toBeFocused();
+  await expect(row.getByRole('button')).toHaveAttribute('aria-expanded', 'true');
+  // Beside its row: the next row of the table holds it, and it starts where the row ends.
+  expect(await row.evaluate((tr) => tr.nextElementSibling.contains(document.getElementById('store-detail')))).toBe(true);
+  const rowBox = await row.boundingBox();
+  const detailBox = await detail.boundingBox();
+  expect(Math.abs(detailBox.y - (rowBox.y + rowBox.height))).toBeLessThan(24);
+  const viewport = page.viewportSize();
+  expect(rowBox.y).toBeGreaterThan(-1);  // scrolled to the top, to a fraction of a pixel
+  expect(detailBox.y).toBeLessThan(viewport.height);
+  return detail;
+}
+
+// The critical path on the page is the one the store holds: every channel's
+// marker, in time order, and the last one named as such.
+async function expectCriticalPath(page, request, id, ranks) {
+  const snap = await (await request.get(`${STORE}/api/store/snapshot?id=${id}`)).json();
+  const path = snap.critical_path;
+  expect(path.markers).toHaveLength(ranks * (ranks - 1));
+  expect(path.last).toEqual(path.markers[path.markers.length - 1]);
+  const detail = page.locator('#store-detail');
+  await expect(detail.getByRole('heading', { name: 'Critical path' })).toBeVisible();
+  const markers = detail.locator('.path-table tr[data-kind="marker"]');
+  await expect(markers).toHaveCount(ranks * (ranks - 1));
+  await expect(detail.locator('.path-table tr[data-kind="record"]')).toHaveCount(ranks);
+  const last = detail.locator('.path-table tr.path-last');
+  await expect(last).toHaveCount(1);
+  await expect(last).toHaveAttribute('data-channel', `${path.last.from}->${path.last.to}`);
+  // Said in words, not only by its colour.
+  await expect(last).toContainText('last: completed it');
+  await expect(last).toContainText(`marker ${path.last.from} → ${path.last.to} arrives`);
+  await expect(last.locator('.path-when')).toHaveText(`${(path.last.at_us / 1000).toFixed(2)} ms`);
+  await expect(detail.locator('.path-summary')).toContainText(`Completed by the marker on ${path.last.from} → ${path.last.to}`);
+  // The rows go forward in time.
+  const times = (await detail.locator('.path-when').allTextContents()).map((s) => parseFloat(s));
+  expect([...times].sort((a, b) => a - b)).toEqual(times);
+}
+
+async function audit(page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true }, 'td-has-header': { enabled: true } } })
+    .analyze();
+  expect(results.passes.length, 'axe checked no rule at all').toBeGreaterThan(10);
+  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${v.help}`));
+}
+
+test('a run is followed live, then summed up as ended; a snapshot opens beside its row with its critical path', async ({ page, request }) => {
   test.setTimeout(120_000);
   const problems = watch(page);
+  await page.setViewportSize(LAPTOP);
   await page.goto(`${STORE}/store.html`);
   await expect(page.getByText('No snapshots yet')).toBeVisible();
-  await expect(page.locator('#store-status')).toHaveText(/Live/);
+  await expect(page.locator('#store-status')).toHaveText('Waiting for a run to write the store.');
 
-  const run = runCluster(['--ranks', '3', '--duration', '3s', '--snapshot-every', '200ms',
+  const run = runCluster(['--ranks', '3', '--duration', '4s', '--snapshot-every', '200ms',
     '--rate', '2000', '--store', FILE]);
-  // Rows arrive while the run goes on, with no reload.
+  // While it runs: rows arrive with no reload, and the run is live.
   const complete = page.locator('#store-list tr[data-status="complete"]');
   await expect(complete.first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('#store-status')).toHaveText(/^Run 1 is live/);
+  await expect(page.locator('.run-card[data-run="1"] .run-state')).toHaveText('Live');
   const { code, out } = await run;
   expect(code, out).toBe(0);
+
+  // Once it is over, the page says so (not "Live"), and the figures are the store's.
+  await expect(page.locator('#store-status')).toHaveText(/^Run 1 ended at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\./);
+  const card = page.locator('.run-card[data-run="1"]');
+  await expect(card.locator('.run-state')).toHaveText('Ended');
   const stored = Number(/snapshots: (\d+) complete/.exec(out)[1]);
+  const transfers = Number(/(\d+) transfers/.exec(out)[1]);
   await expect(complete).toHaveCount(stored);
+  await expect(card.locator('[data-figure="complete"] dd')).toHaveText(String(stored));
+  await expect(card.locator('[data-figure="failed"] dd')).toHaveText('0');
+  await expect(card.locator('[data-figure="transfers"] dd')).toHaveText(transfers.toLocaleString('en-US'));
+  const list = await (await request.get(`${STORE}/api/store`)).json();
+  const summary = list.summaries[0];
+  expect(summary.state).toBe('ended');
+  expect(summary.transfers).toBe(transfers);
+  await expect(card.locator('[data-figure="rate"] dd')).toHaveText(Math.round(summary.transfers_per_s).toLocaleString('en-US'));
+  expect(summary.transfers_per_s).toBeGreaterThan(0);
+  for (const [figure, key] of [['p50', 'latency_p50_us'], ['p99', 'latency_p99_us'], ['max', 'latency_max_us']]) {
+    await expect(card.locator(`[data-figure="${figure}"] dd`)).toHaveText(`${(summary[key] / 1000).toFixed(2)} ms`);
+  }
+  expect(summary.latency_p50_us).toBeLessThanOrEqual(summary.latency_p99_us);
+  expect(summary.latency_p99_us).toBeLessThanOrEqual(summary.latency_max_us);
   for (const total of await complete.locator('td:nth-child(5)').allTextContents()) {
     expect(total).toBe('$3000');
   }
   await expect(page.locator('#store-runs')).toContainText('Run 1: 3 branches, total $3000');
 
-  // The first snapshot, in the simulator's snapshot panel.
-  await page.getByRole('button', { name: '#1', exact: true }).click();
-  const panel = page.getByRole('region', { name: 'What a snapshot recorded' });
-  await expect(panel).toContainText('Snapshot 1, started by N0');
-  await expect(panel.locator('.cl-branches tbody tr')).toHaveCount(3);
-  await expect(panel.locator('.cl-channels tbody tr')).toHaveCount(6);
-  await expect(panel.locator('.cl-total')).toContainText('$3000');
-  await expect(panel.locator('.cl-channels tbody tr[data-state="closed"]')).toHaveCount(6);
+  // The first snapshot, opened beside its row, deep in a long list.
+  const detail = await openSnapshot(page, 1);
+  await expect(detail.getByRole('heading', { name: 'Snapshot 1', exact: true })).toBeVisible();
+  await expectCriticalPath(page, request, 1, 3);
+  // What it recorded, in the simulator's snapshot panel.
+  await expect(detail).toContainText('Snapshot 1, started by N0');
+  await expect(detail.locator('.cl-branches tbody tr')).toHaveCount(3);
+  await expect(detail.locator('.cl-channels tbody tr[data-state="closed"]')).toHaveCount(6);
+  await expect(detail.locator('.cl-total')).toContainText('$3000');
 
-  // In Japanese too.
+  // Close gives focus back to the row's button; choosing another moves the detail there.
+  await detail.getByRole('button', { name: 'Close' }).click();
+  await expect(page.locator('#store-detail')).toHaveCount(0);
+  await expect(page.locator('#store-list tr[data-snapshot="1"] button')).toBeFocused();
+  await openSnapshot(page, 2);
+  await expect(page.locator('#store-detail')).toHaveCount(1);
+
+  // In Japanese: the status line, the cards and the open snapshot too.
   await page.getByRole('button', { name: '日本語' }).click();
+  await expect(page.locator('#store-status')).toHaveText(/^実行 1 は .* に終了しました。/);
+  await expect(card.locator('.run-state')).toHaveText('終了');
+  await expect(card.locator('[data-figure="rate"] dt')).toHaveText('送金/秒');
   await expect(page.locator('#store-runs')).toContainText('実行 1: 支店 3 個、総額 $3000');
+  await expect(page.locator('#store-detail').getByRole('heading', { name: 'クリティカルパス' })).toBeVisible();
+  await expect(page.locator('#store-detail .path-last')).toContainText('最後:これで完了');
+  await page.getByRole('button', { name: 'English' }).click();
 
   // The bank page of this server links here.
   await page.goto(`${STORE}/`);
   await expect(page.getByRole('link', { name: 'Snapshots of the running cluster' })).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test('at 390 px the page fits the screen: every column of a row, and an open snapshot', async ({ page, request }) => {
+  const problems = watch(page);
+  await page.setViewportSize(PHONE);
+  await page.goto(`${STORE}/store.html`);
+  const row = page.locator('#store-list tr[data-snapshot="3"]');
+  await expect(row).toBeVisible();
+  await noSidewaysScroll(page);
+  // Each cell of the row is on the screen and says which column it is.
+  for (const cell of await row.locator('th, td').all()) {
+    const box = await cell.boundingBox();
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+  }
+  await expect(row.locator('td').last()).toHaveText(/ms$/);
+  expect(await row.locator('td').last().evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Latency"');
+  await openSnapshot(page, 3);
+  await expectCriticalPath(page, request, 3, 3);
+  await noSidewaysScroll(page);
+  const detailBox = await page.locator('#store-detail').boundingBox();
+  expect(detailBox.x + detailBox.width).toBeLessThanOrEqual(PHONE.width);
+  // The run's card fits too.
+  const card = await page.locator('.run-card[data-run="1"]').boundingBox();
+  expect(card.x + card.width).toBeLessThanOrEqual(PHONE.width);
+  expect(problems).toEqual([]);
+});
+
+test('a run whose rank is killed is shown as died, its snapshots failed', async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`${STORE}/store.html`);
+  await expect(page.locator('.run-card[data-run="1"]')).toBeVisible();
+  const { code, out } = await runCluster(['--ranks', '3', '--duration', '5s', '--snapshot-every', '100ms',
+    '--rate', '2000', '--store', FILE, '--kill', '1@snapshot:40']);
+  expect(code, out).toBe(1);
+  const card = page.locator('.run-card[data-run="2"]');
+  await expect(card.locator('.run-state')).toHaveText('Died');
+  await expect(page.locator('#store-status')).toHaveText(/^Run 2 died at .* \(a rank was killed\)/);
+  expect(Number(await card.locator('[data-figure="failed"] dd').textContent())).toBeGreaterThan(0);
+  await expect(page.locator('#store-list tr[data-status="running"]')).toHaveCount(0);
+  // The newest run comes first.
+  await expect(page.locator('.run-card').first()).toHaveAttribute('data-run', '2');
+  // A failed snapshot opens too, and says why it has no critical path.
+  const failed = await page.locator('#store-list tr[data-status="failed"]').first().getAttribute('data-snapshot');
+  const detail = await openSnapshot(page, failed);
+  await expect(detail).toContainText('has no parts in the store, so it has no critical path');
+  expect(problems).toEqual([]);
+});
+
+for (const size of [LAPTOP, PHONE]) {
+  test(`axe: no violation on the store page with a snapshot open, ${size.width} px`, async ({ page }) => {
+    const problems = watch(page);
+    await page.setViewportSize(size);
+    await page.goto(`${STORE}/store.html`);
+    await expect(page.locator('.run-card')).toHaveCount(2);
+    await openSnapshot(page, 1);
+    await expect(page.locator('#store-detail .path-table')).toBeVisible();
+    let found = await audit(page);
+    expect(found, `axe violations at ${size.width} px:\n${found.join('\n')}`).toEqual([]);
+    await page.getByRole('button', { name: '日本語' }).click();
+    await expect(page.locator('#store-detail h4').first()).toHaveText('クリティカルパス');
+    found = await audit(page);
+    expect(found, `axe violations in Japanese at ${size.width} px:\n${found.join('\n')}`).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+}
 
 test('a server without a store says so, and the bank page has no link', async ({ page }) => {
   const problems = watch(page);

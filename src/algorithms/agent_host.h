@@ -1,0 +1,184 @@
+// AgentHost<Rules>: the bank's side of any algorithm whose rules class
+// satisfies cutline::SnapshotRules, with one cutline::SnapshotAgent per
+// branch keeping what the branch recorded (its balance, the transfers of
+// each recorded incoming channel, what its barriers overtook). An algorithm
+// folder names its rules class and its Definition; nothing else differs.
+// The tags an algorithm stamps on its messages (Rules::Stamp, ::Control:
+// Lai-Yang's epochs and counts) ride beside them in MessageTags.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "algorithms/message_tags.h"
+#include "bank/snapshot_host.h"
+#include "cutline/snapshot_agent.h"
+
+namespace cutline::algorithms {
+
+template <class Rules>
+class AgentHost : public bank::SnapshotHost {
+ public:
+  using Agent = SnapshotAgent<bank::Amount, bank::Amount, Rules>;
+  using Stamp = typename Rules::Stamp;
+  using Control = typename Rules::Control;
+  static constexpr bool kStamps = !std::is_same_v<Stamp, NoStamp>;
+  static constexpr bool kCounts = !std::is_same_v<Control, NoControl>;
+
+  AgentHost(const sim::Topology& t, bool keep_history)
+      : tags_(keep_history), open_(t.nodes()) {
+    agents_.reserve(t.nodes());
+    for (bank::NodeId n = 0; n < t.nodes(); ++n) {
+      agents_.emplace_back(static_cast<std::uint32_t>(t.Incoming(n).size()),
+                           static_cast<std::uint32_t>(t.Outgoing(n).size()));
+    }
+  }
+
+  Step Start(bank::NodeId n, SnapshotId id, bank::Amount now) override {
+    return Track(n, agents_[n].Start(id, now));
+  }
+
+  void OnTransfer(bank::ChannelId, const sim::ChannelInfo& ch, bank::Seq seq,
+                  bank::Amount amount, bank::Amount now,
+                  std::vector<Reply>* out) override {
+    Agent& agent = agents_[ch.to];
+    // The agent tells a record, not the channels a message closes (Lai-Yang
+    // closes on counts): those are the open snapshots whose channel stops
+    // recording. Few run at a time, and none in the common case.
+    std::vector<SnapshotId>& open = open_[ch.to];
+    recording_.clear();
+    for (SnapshotId id : open) {
+      if (agent.Channel(id, ch.in_index) == ChannelRecording::kRecording) {
+        recording_.push_back(id);
+      }
+    }
+    Reply r = agent.OnMessage(ch.in_index, StampOf(seq), amount, now);
+    assert(r.ok());
+    if (r.record_state) out->push_back(Track(ch.to, r));
+    for (SnapshotId id : recording_) {
+      if (agent.Channel(id, ch.in_index) == ChannelRecording::kRecording) continue;
+      Reply closed = Reply::Of(id);
+      closed.closed_channel = true;
+      closed.part_done = agent.PartDone(id);
+      out->push_back(Track(ch.to, closed));
+    }
+  }
+
+  Step OnMarker(bank::ChannelId, const sim::ChannelInfo& ch, bank::Seq seq,
+                SnapshotId id, bank::Amount now) override {
+    return Track(ch.to, agents_[ch.to].OnControl(id, ch.in_index, ControlOf(seq), now));
+  }
+
+  void OnSendTransfer(const sim::ChannelInfo& ch, bank::Seq seq) override {
+    Result<Stamp> stamp = agents_[ch.from].OnOutgoing(ch.out_index);
+    assert(stamp.ok());
+    if constexpr (kStamps) tags_.Add(seq, stamp.value);
+  }
+  void OnSendMarker(const sim::ChannelInfo& ch, bank::Seq seq, SnapshotId id) override {
+    Result<Control> control = agents_[ch.from].ControlFor(id, ch.out_index);
+    assert(control.ok());
+    if constexpr (kCounts) tags_.Add(seq, control.value);
+  }
+  std::uint64_t Tag(bank::Seq seq) const override { return tags_.Find(seq); }
+
+  void OnOvertaken(SnapshotId id, const sim::ChannelInfo& ch, bank::Amount amount) override {
+    Reply r = agents_[ch.from].RecordOvertaken(id, ch.out_index, amount);
+    assert(r.ok());
+    (void)r;
+  }
+
+  bool HasRecorded(bank::NodeId n, SnapshotId id) const override {
+    return agents_[n].HasRecorded(id);
+  }
+  bool PartDone(bank::NodeId n, SnapshotId id) const override {
+    return agents_[n].PartDone(id);
+  }
+  std::optional<bank::Amount> RecordedBalance(bank::NodeId n,
+                                              SnapshotId id) const override {
+    const typename Agent::Recorded* r = agents_[n].Find(id);
+    if (r == nullptr) return std::nullopt;
+    return r->state;
+  }
+  // What the receiver recorded on the channel, then what the sender's
+  // barrier overtook on it (delivered after the barrier).
+  bank::ChannelRecord RecordedChannel(SnapshotId id, bank::ChannelId,
+                                      const sim::ChannelInfo& ch) const override {
+    bank::ChannelRecord r{agents_[ch.to].Channel(id, ch.in_index),
+                          agents_[ch.to].ChannelMessages(id, ch.in_index),
+                          {}};
+    if (const typename Agent::Recorded* sender = agents_[ch.from].Find(id)) {
+      for (const auto& [out, amount] : sender->overtaken) {
+        if (out == ch.out_index) r.overtaken.push_back(amount);
+      }
+    }
+    r.transfers.insert(r.transfers.end(), r.overtaken.begin(), r.overtaken.end());
+    return r;
+  }
+  // The agents keep each branch's channel messages together: one pass.
+  bank::Amount ChannelsTotal(SnapshotId id) const override {
+    bank::Amount sum = 0;
+    for (const Agent& agent : agents_) {
+      if (const typename Agent::Recorded* r = agent.Find(id)) {
+        for (const auto& message : r->messages) sum += message.second;
+        for (const auto& message : r->overtaken) sum += message.second;
+      }
+    }
+    return sum;
+  }
+  std::vector<ChannelIndex> Waiting(bank::NodeId n, SnapshotId id) const override {
+    if constexpr (requires(const Rules& rules) { rules.Waiting(SnapshotId{}); }) {
+      return agents_[n].rules().Waiting(id);
+    } else {
+      return {};
+    }
+  }
+
+ private:
+  // Keeps open_[n]: the snapshots n has recorded whose part is not done.
+  const Reply& Track(bank::NodeId n, const Reply& r) {
+    assert(r.ok());
+    std::vector<SnapshotId>& open = open_[n];
+    if (r.part_done) {
+      std::erase(open, r.snapshot);
+    } else if (r.record_state) {
+      open.push_back(r.snapshot);
+    }
+    return r;
+  }
+  // What message #seq carries, taken from the tags (it is being delivered).
+  Stamp StampOf(bank::Seq seq) {
+    if constexpr (kStamps) {
+      Stamp stamp = tags_.Find(seq);
+      tags_.Delivered(seq);
+      return stamp;
+    } else {
+      return Stamp{};
+    }
+  }
+  Control ControlOf(bank::Seq seq) {
+    if constexpr (kCounts) {
+      Control control = tags_.Find(seq);
+      tags_.Delivered(seq);
+      return control;
+    } else {
+      return Control{};
+    }
+  }
+
+  std::vector<Agent> agents_;  // by branch
+  MessageTags tags_;
+  std::vector<std::vector<SnapshotId>> open_;  // by branch
+  std::vector<SnapshotId> recording_;          // OnTransfer's scratch
+};
+
+// The factory a folder's Definition names.
+template <class Rules>
+std::unique_ptr<bank::SnapshotHost> MakeAgentHost(const sim::Topology& t,
+                                                  bool keep_history) {
+  return std::make_unique<AgentHost<Rules>>(t, keep_history);
+}
+
+}  // namespace cutline::algorithms

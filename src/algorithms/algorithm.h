@@ -1,0 +1,107 @@
+// The registry of snapshot algorithms: every algorithm the project knows, by
+// the name a person types, with the facts the hosts ask about it (its traits)
+// and the codes of the words it is told in (its words; the sentences are in
+// src/scenario's catalogues). Each algorithm is one folder below this one
+// (src/algorithms/<name>/), which defines its Definition; the list of folders
+// is made by the build (src/bank/CMakeLists.txt), so this is the only place
+// that enumerates them. docs/design.md, "Adding an algorithm".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "algorithms/words.h"
+
+namespace cutline::sim {
+class Topology;
+}
+namespace cutline::bank {
+class SnapshotHost;
+}
+
+namespace cutline::algorithms {
+
+// What the hosts (the bank, the parser, the checker's adapter, the runtime)
+// need to know about an algorithm, instead of asking which one it is.
+struct Traits {
+  // Several snapshots may run at once (snapshots=many).
+  bool concurrent_snapshots = false;
+  // Refuses channels that reorder (fifo=no).
+  bool needs_fifo = false;
+  // Takes a consistent snapshot over channels that reorder. (One that does
+  // not, and does not refuse them either, is what a fifo=no run shows.)
+  bool correct_without_fifo = false;
+  // Refuses a network with a directed cycle.
+  bool needs_acyclic = false;
+  // Only a branch with no incoming channel starts a snapshot.
+  bool only_sources_start = false;
+  // Transfers carry their sender's epoch and markers a count (Lai-Yang);
+  // the bank keeps these tags beside the messages.
+  bool tags_messages = false;
+  // The host must see every delivered transfer, not only while a snapshot
+  // runs (an epoch may start a snapshot).
+  bool sees_every_transfer = false;
+  // A branch records only once a marker has come on every input (aligned):
+  // the checker then expects the markers before the record.
+  bool records_after_all_markers = false;
+  // Markers jump the queue and the sender records what they overtake.
+  bool sender_records_overtaken = false;
+  // Not the branches' algorithm but the whole bank (or cluster) stopping
+  // for one read: no markers at all.
+  bool stops_the_world = false;
+};
+
+// Who runs an algorithm: the simulated bank (scenario algorithm=, or the
+// stop-the-world command) and the MPI runtime (cutline cluster --algorithm).
+struct Hosts {
+  bool scenario = false;  // algorithm=NAME in a network line
+  bool runtime = false;   // --algorithm NAME
+};
+
+// One algorithm, as its folder defines it. Literal types only, so that every
+// Definition is constant-initialised (no order of initialisation to mind).
+struct Definition {
+  std::string_view name;  // "chandy-lamport": the scenario's and CLI's word
+  Traits traits;
+  Words words;
+  Hosts hosts;
+  // The bank's side of the algorithm at every branch of `topology`.
+  std::unique_ptr<bank::SnapshotHost> (*make_bank_host)(
+      const sim::Topology& topology, bool keep_history) = nullptr;
+};
+
+// A handle on one registered algorithm: cheap to copy, compared by identity.
+class Algorithm {
+ public:
+  constexpr explicit Algorithm(const Definition* d) : d_(d) {}
+
+  // The registered algorithm of that name, if any.
+  static std::optional<Algorithm> Find(std::string_view name);
+  // Every registered algorithm, in the order of their folders' names.
+  static std::span<const Algorithm> All();
+
+  std::string_view name() const { return d_->name; }
+  const Traits& traits() const { return d_->traits; }
+  const Words& words() const { return d_->words; }
+  const Hosts& hosts() const { return d_->hosts; }
+  const Definition& definition() const { return *d_; }
+
+  bool operator==(const Algorithm& o) const { return d_ == o.d_; }
+
+  // The algorithms that existed before the registry, named for code and
+  // tests that choose one (each defined in its own folder). A new algorithm
+  // needs none of these: Find() it by name.
+  static const Algorithm kChandyLamport;
+  static const Algorithm kLaiYang;
+  static const Algorithm kAligned;
+  static const Algorithm kUnaligned;
+  static const Algorithm kStopTheWorld;
+
+ private:
+  const Definition* d_;
+};
+
+}  // namespace cutline::algorithms

@@ -1,0 +1,29 @@
+// Chandy-Lamport (1985): a branch records on its first marker and sends a
+// marker on every output; a channel's state is what arrives on it between
+// the receiver's record and the channel's marker. FIFO channels; any
+// number of snapshots at once. Rules: cutline::MarkerRules.
+#include "algorithms/agent_host.h"
+#include "algorithms/algorithm.h"
+#include "cutline/marker_rules.h"
+
+namespace cutline::algorithms {
+namespace chandy_lamport {
+
+extern const Definition kDefinition;
+const Definition kDefinition{
+    .name = "chandy-lamport",
+    .traits = {.concurrent_snapshots = true},
+    .words = {.marker = MarkerNoun::kMarker,
+              .rule = RuleNote::kNone,
+              .first_marker = FirstMarkerTale::kRecordsChannelEmpty,
+              .later_marker = LaterMarkerTale::kClosesChannel,
+              .close = CloseTale::kWithMarker},
+    .hosts = {.scenario = true, .runtime = true},
+    .make_bank_host = &MakeAgentHost<MarkerRules>,
+};
+
+}  // namespace chandy_lamport
+
+const Algorithm Algorithm::kChandyLamport{&chandy_lamport::kDefinition};
+
+}  // namespace cutline::algorithms

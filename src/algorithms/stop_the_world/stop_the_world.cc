@@ -1,0 +1,77 @@
+// Stopping the world: no branch sends, everything in flight is delivered,
+// then every balance is read as one snapshot and the world resumes. No
+// markers and no channel state (every channel is empty when read). The bank
+// runs it as a command (Bank::StopTheWorld) beside its own algorithm; the
+// runtime as an algorithm of its own (--algorithm stop-the-world).
+#include <cassert>
+#include <map>
+#include <utility>
+
+#include "algorithms/algorithm.h"
+#include "bank/snapshot_host.h"
+
+namespace cutline::algorithms {
+namespace stop_the_world {
+namespace {
+
+using bank::Amount;
+using bank::NodeId;
+
+class Host : public bank::SnapshotHost {
+ public:
+  // The stopped bank reads every balance: each read is one "start".
+  Step Start(NodeId n, SnapshotId id, Amount now) override {
+    recorded_[{id, n}] = now;
+    Step step;
+    step.record_state = true;
+    step.part_done = true;
+    return step;
+  }
+  void OnTransfer(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, Amount,
+                  Amount, std::vector<Reply>*) override {
+    // The world only stops between deliveries: they are the bank's own.
+  }
+  Step OnMarker(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, SnapshotId,
+                Amount) override {
+    assert(false && "stopping the world sends no markers");
+    return {};
+  }
+  bool HasRecorded(NodeId n, SnapshotId id) const override {
+    return recorded_.count({id, n}) != 0;
+  }
+  bool PartDone(NodeId n, SnapshotId id) const override { return HasRecorded(n, id); }
+  std::optional<Amount> RecordedBalance(NodeId n, SnapshotId id) const override {
+    auto it = recorded_.find({id, n});
+    if (it == recorded_.end()) return std::nullopt;
+    return it->second;
+  }
+  bank::ChannelRecord RecordedChannel(SnapshotId, bank::ChannelId,
+                                      const sim::ChannelInfo&) const override {
+    return bank::ChannelRecord{ChannelRecording::kClosed, {}, {}};
+  }
+  Amount ChannelsTotal(SnapshotId) const override { return 0; }
+
+ private:
+  std::map<std::pair<SnapshotId, NodeId>, Amount> recorded_;
+};
+
+std::unique_ptr<bank::SnapshotHost> MakeHost(const sim::Topology&, bool) {
+  return std::make_unique<Host>();
+}
+
+}  // namespace
+
+extern const Definition kDefinition;
+const Definition kDefinition{
+    .name = "stop-the-world",
+    .traits = {.stops_the_world = true},
+    .words = {},
+    .hosts = {.scenario = false, .runtime = true},
+    .make_bank_host = &MakeHost,
+};
+
+}  // namespace stop_the_world
+
+const Algorithm Algorithm::kStopTheWorld{&stop_the_world::kDefinition};
+
+}  // namespace cutline::algorithms

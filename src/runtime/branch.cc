@@ -1,0 +1,276 @@
+// A branch: transfers out at the rate asked, transfers and markers in, the
+// agent's rules applied to both, parts to the coordinator.
+#include "runtime/branch.h"
+
+#include <signal.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "cutline/wire.h"
+#include "base/overloaded.h"
+
+namespace cutline::runtime {
+
+namespace {
+// Transfers are of $1 to $100 (never more than the sender holds).
+constexpr Amount kMostPerTransfer = 100;
+}  // namespace
+
+std::int64_t EpochMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Branch::Branch(const NodeOptions& options, int rank, int ranks, Transport& transport)
+    : o_(options),
+      rank_(rank),
+      n_(ranks),
+      transport_(transport),
+      agent_(static_cast<std::uint32_t>(ranks - 1)),
+      rng_(options.seed * 1000003u + static_cast<unsigned>(rank)),
+      sent_to_(static_cast<std::size_t>(ranks), 0),
+      received_from_(static_cast<std::size_t>(ranks), 0),
+      out_n_(static_cast<std::size_t>(ranks), 0),
+      in_n_(static_cast<std::size_t>(ranks), 0) {
+  if (!options.log_dir.empty()) log_ = std::make_unique<EventLog>(options.log_dir, rank, ranks);
+}
+
+void Branch::Begin(const protocol::Init& init) {
+  balance_ = init.balance;
+  // Restored channels come first on their channels, before anything new.
+  // The log sees the rank holding that money and sending it, so that a
+  // replay of the log adds up.
+  if (log_) {
+    Amount held = balance_;
+    for (const auto& r : init.resend) {
+      for (Amount t : r.transfers) held += t;
+    }
+    log_->Start(held);
+  }
+  for (const auto& r : init.resend) {
+    for (Amount t : r.transfers) SendTransfer(static_cast<int>(r.to), t);
+  }
+}
+
+void Branch::Go(Clock::time_point now) {
+  start_ = now;
+  next_transfer_ = now;
+  next_counts_ = now;
+  sending_ = true;
+}
+
+void Branch::SendTransfer(int to, Amount amount) {
+  std::string bytes = wire::EncodeApplication(protocol::Encode(protocol::Transfer{amount}));
+  if (log_) bytes += log_->Send(to, ++out_n_[static_cast<std::size_t>(to)], amount);
+  transport_.SendFrame(to, std::move(bytes));
+  ++sent_to_[static_cast<std::size_t>(to)];
+}
+
+void Branch::SendMarker(int to, SnapshotId id) {
+  std::string clock;
+  if (log_) clock = log_->SendMarker(to, ++out_n_[static_cast<std::size_t>(to)], id);
+  transport_.SendFrame(to, wire::EncodeMarker(id, clock));
+}
+
+void Branch::Die() {
+  if (log_) log_->Flush();
+  std::fflush(stdout);
+  ::raise(SIGKILL);
+  std::abort();
+}
+
+void Branch::OnFrame(int from, std::string_view bytes) {
+  auto frame = wire::Decode(bytes);
+  if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
+  ChannelIndex c = In(from);
+  if (frame->kind == wire::FrameKind::kMarker) {
+    const SnapshotId id = frame->snapshot;
+    if (log_) {
+      Reader clock(frame->payload);
+      log_->ReceiveMarker(from, ++in_n_[static_cast<std::size_t>(from)], id, clock);
+    }
+    // The channel closes now (and, for the first marker, the state is
+    // recorded now too): the moments the critical path is made of.
+    const std::int64_t now_us = EpochMicros();
+    Timing& t = timing_[id];
+    if (t.marker_us.empty()) t.marker_us.assign(agent_.incoming_channels(), 0);
+    t.marker_us[c] = now_us;
+    if (t.recorded_us == 0) t.recorded_us = now_us;
+    Step step = agent_.OnMarker(id, c, balance_);
+    if (!step.ok()) {
+      throw std::runtime_error(fmt::format("marker of snapshot {} from rank {} refused", id, from));
+    }
+    AfterStep(id, step, false);
+    return;
+  }
+  Reader r(frame->payload);
+  std::visit(Overloaded{
+                 [&](const protocol::EndOfStream&) {
+                   ++ends_received_;
+                   MaybeFinal();
+                 },
+                 [&](const protocol::Transfer& t) {
+                   if (log_) log_->Receive(from, ++in_n_[static_cast<std::size_t>(from)], t.amount, r);
+                   // Recorded first (if a snapshot is recording this channel), then applied.
+                   agent_.OnMessage(c, t.amount);
+                   balance_ += t.amount;
+                   ++received_from_[static_cast<std::size_t>(from)];
+                   CheckDrained();
+                 },
+             },
+             protocol::DecodeBank(r));
+}
+
+// Stop-the-world: once everything sent before the pause has arrived, the
+// channels are empty and the balance alone is this rank's state.
+void Branch::CheckDrained() {
+  if (!draining_) return;
+  for (int i = 0; i < n_; ++i) {
+    auto k = static_cast<std::size_t>(i);
+    if (received_from_[k] < drain_target_[k]) return;
+  }
+  transport_.SendControl(kCoordinator, protocol::Read{*draining_, balance_, EpochMicros()});
+  draining_.reset();
+}
+
+void Branch::Recorded(SnapshotId id, bool started_here) {
+  if (log_) log_->Record(id, balance_, !started_here);
+  if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->snapshot &&
+      *o_.kill->snapshot == id) {
+    Die();  // fault injection: right after recording, before the part is done
+  }
+  // Rule 1: a marker on every outgoing channel before anything else.
+  for (int j = 0; j < n_; ++j) {
+    if (j != rank_) SendMarker(j, id);
+  }
+}
+
+void Branch::AfterStep(SnapshotId id, const Step& step, bool started_here) {
+  if (step.record_state) Recorded(id, started_here);
+  if (!step.part_done) return;
+  const Agent::Recorded* recorded = agent_.Find(id);
+  Timing& timing = timing_[id];
+  protocol::Part part{.id = id,
+                      .balance = recorded->state,
+                      .recorded_us = timing.recorded_us,
+                      .channels = {}};
+  std::vector<std::vector<Amount>> by_sender(static_cast<std::size_t>(n_));
+  for (ChannelIndex c = 0; c < agent_.incoming_channels(); ++c) {
+    std::vector<Amount> messages = agent_.ChannelMessages(id, c);
+    by_sender[static_cast<std::size_t>(SenderOf(c))] = messages;
+    part.channels.push_back({std::move(messages), timing.marker_us.empty() ? 0 : timing.marker_us[c]});
+  }
+  if (log_) log_->Part(id, recorded->state, by_sender);
+  transport_.SendControl(kCoordinator, part);
+  agent_.Forget(id);
+  timing_.erase(id);
+}
+
+bool Branch::OnControl(const protocol::Control& message) {
+  return std::visit(
+      Overloaded{
+          [&](const protocol::Start& m) {
+            timing_[m.id].recorded_us = EpochMicros();
+            Step step = agent_.Start(m.id, balance_);
+            if (!step.ok()) throw std::runtime_error(fmt::format("snapshot {} started twice", m.id));
+            AfterStep(m.id, step, true);
+            return true;
+          },
+          [&](const protocol::Stop&) {
+            BeginFlush();
+            return true;
+          },
+          [&](const protocol::Pause& m) {
+            paused_ = true;
+            transport_.SendControl(kCoordinator, protocol::Paused{m.id, sent_to_});
+            return true;
+          },
+          [&](const protocol::Drain& m) {
+            if (m.expect_from.size() != static_cast<std::size_t>(n_)) {
+              throw std::runtime_error("a Drain message for another number of ranks");
+            }
+            drain_target_ = m.expect_from;
+            draining_ = m.id;
+            CheckDrained();
+            return true;
+          },
+          [&](const protocol::Resume&) {
+            paused_ = false;
+            next_transfer_ = Clock::now();  // what fell due while paused is lost
+            return true;
+          },
+          [&](const auto&) { return false; },
+      },
+      message);
+}
+
+bool Branch::MaybeTransfer(Clock::time_point now) {
+  if (!sending_ || paused_ || stopped_) return false;
+  int due = 1;  // --rate max: one per turn of the loop
+  if (o_.rate > 0) {
+    auto interval = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(1.0 / o_.rate));
+    // Transfers that fell due while the loop slept go out now (a pause of
+    // stop-the-world is never made up for: see Resume); after a longer
+    // stall, pacing starts again from now.
+    if (now - next_transfer_ > std::chrono::milliseconds(2)) next_transfer_ = now;
+    due = 0;
+    while (next_transfer_ <= now && due < 64) {
+      next_transfer_ += interval;
+      ++due;
+    }
+  }
+  bool sent = false;
+  for (; due > 0 && balance_ > 0; --due) {
+    int to = static_cast<int>(rng_() % static_cast<std::uint64_t>(n_ - 1));
+    if (to >= rank_) ++to;
+    Amount most = std::min<Amount>(balance_, kMostPerTransfer);
+    Amount amount = 1 + static_cast<Amount>(rng_() % static_cast<std::uint64_t>(most));
+    balance_ -= amount;
+    SendTransfer(to, amount);
+    ++transfers_sent_;
+    sent = true;
+  }
+  return sent;
+}
+
+bool Branch::Tick(Clock::time_point now) {
+  bool sent = MaybeTransfer(now);
+  if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->at &&
+      now - start_ >= *o_.kill->at) {
+    Die();
+  }
+  if (now >= next_counts_ && !final_sent_) {
+    transport_.SendControl(kCoordinator, protocol::Counts{transfers_sent_});
+    next_counts_ = now + std::chrono::milliseconds(200);
+  }
+  return sent;
+}
+
+void Branch::BeginFlush() {
+  stopped_ = true;
+  // Behind every transfer this rank sent, on each channel: the end.
+  std::string end = wire::EncodeApplication(protocol::Encode(protocol::EndOfStream{}));
+  for (int j = 0; j < n_; ++j) {
+    if (j != rank_) transport_.SendFrame(j, end);
+  }
+  MaybeFinal();
+}
+
+void Branch::MaybeFinal() {
+  if (!stopped_ || final_sent_ || ends_received_ < n_ - 1) return;
+  // Every transfer sent to this rank has arrived: the balance is final.
+  final_sent_ = true;
+  transport_.SendControl(kCoordinator, protocol::Final{transfers_sent_, balance_});
+}
+
+void Branch::Finish() {
+  if (log_) log_->Flush();
+}
+
+}  // namespace cutline::runtime

@@ -1,0 +1,104 @@
+// One branch of the bank as a rank runs it: its balance, the transfers it
+// sends at the rate asked, the snapshot agent that watches its channels, and
+// its side of stop-the-world. It talks through the Transport and knows the
+// coordinator only as rank 0.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string_view>
+#include <vector>
+
+#include "cutline/snapshot_agent.h"
+#include "runtime/event_log.h"
+#include "runtime/options.h"
+#include "runtime/protocol.h"
+#include "runtime/transport.h"
+
+namespace cutline::runtime {
+
+inline constexpr int kCoordinator = 0;
+
+std::int64_t EpochMicros();
+
+class Branch {
+ public:
+  Branch(const NodeOptions& options, int rank, int ranks, Transport& transport);
+
+  // Where to start (the coordinator's Init): the balance, and the restored
+  // transfers to re-send before anything new.
+  void Begin(const protocol::Init& init);
+  // Every rank has begun: transfers flow from `now` (and --kill's time
+  // counts from it).
+  void Go(Clock::time_point now);
+  // A frame from rank `from` on the bank channels.
+  void OnFrame(int from, std::string_view bytes);
+  // A control message meant for a branch; false if it is not one (then it is
+  // the coordinator's).
+  bool OnControl(const protocol::Control& message);
+  // Sends the transfers that fell due, the counts the status line wants,
+  // and fires --kill at its time. True if it sent anything.
+  bool Tick(Clock::time_point now);
+  // Flushes the log (the end of a run).
+  void Finish();
+
+  // The final balance went to the coordinator: this rank has nothing left
+  // to do.
+  bool final_sent() const { return final_sent_; }
+
+ private:
+  using Agent = SnapshotAgent<Amount, Amount>;
+  // When this rank recorded its state for a snapshot, and when each incoming
+  // channel's marker came (the moment that channel was closed).
+  struct Timing {
+    std::int64_t recorded_us = 0;
+    std::vector<std::int64_t> marker_us;  // by incoming channel index
+  };
+
+  ChannelIndex In(int sender) const {
+    return static_cast<ChannelIndex>(sender < rank_ ? sender : sender - 1);
+  }
+  int SenderOf(ChannelIndex c) const {
+    return static_cast<int>(c) < rank_ ? static_cast<int>(c) : static_cast<int>(c) + 1;
+  }
+  void SendTransfer(int to, Amount amount);
+  void SendMarker(int to, SnapshotId id);
+  [[noreturn]] void Die();
+  void AfterStep(SnapshotId id, const Step& step, bool started_here);
+  void Recorded(SnapshotId id, bool started_here);
+  bool MaybeTransfer(Clock::time_point now);
+  void CheckDrained();
+  void BeginFlush();
+  void MaybeFinal();
+
+  const NodeOptions& o_;
+  const int rank_;
+  const int n_;
+  Transport& transport_;
+  Agent agent_;
+  std::mt19937_64 rng_;
+  std::unique_ptr<EventLog> log_;  // --log-dir
+
+  Amount balance_ = 0;
+  bool sending_ = false;  // transfers flow (not before Begin, not while stopped)
+  bool paused_ = false;   // stop-the-world holds sending
+  bool stopped_ = false;  // Stop came: flushing
+  bool final_sent_ = false;
+  int ends_received_ = 0;
+  std::uint64_t transfers_sent_ = 0;
+  std::vector<std::uint64_t> sent_to_;        // by rank
+  std::vector<std::uint64_t> received_from_;  // by rank
+  std::vector<std::uint64_t> drain_target_;   // stop-the-world: counts to wait for
+  std::optional<SnapshotId> draining_;
+  std::map<SnapshotId, Timing> timing_;  // snapshots this rank is taking part in
+  Clock::time_point start_;
+  Clock::time_point next_transfer_;
+  Clock::time_point next_counts_;
+  // Logged messages (transfers and markers) per channel, for the log's "n".
+  std::vector<std::uint64_t> out_n_, in_n_;
+};
+
+}  // namespace cutline::runtime

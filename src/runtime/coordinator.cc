@@ -1,0 +1,316 @@
+// The coordinator: scheduling, collecting, stop-the-world's rounds, the end
+// of a run, and the figures the status line and the summary print.
+#include "runtime/coordinator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "base/overloaded.h"
+#include "base/percentile.h"
+#include "runtime/branch.h"
+
+namespace cutline::runtime {
+
+// --- statistics ---------------------------------------------------------------
+
+std::uint64_t Statistics::transfers() const {
+  std::uint64_t sum = 0;
+  for (std::uint64_t c : sent) sum += c;
+  return sum;
+}
+
+nlohmann::json Statistics::Status(double elapsed_s, double left_s) const {
+  return {
+      {"elapsed_ms", static_cast<std::int64_t>(elapsed_s * 1000)},
+      {"transfers", transfers()},
+      {"transfers_per_s", elapsed_s > 0 ? static_cast<double>(transfers()) / elapsed_s : 0.0},
+      {"complete", complete},
+      {"failed", failed},
+      {"wrong_totals", wrong},
+      {"latest_total", latest_total ? nlohmann::json(*latest_total) : nlohmann::json()},
+      {"left_ms", std::max<std::int64_t>(0, static_cast<std::int64_t>(left_s * 1000))},
+  };
+}
+
+nlohmann::json Statistics::Summary(std::int64_t run, int ranks, Amount bank_total,
+                                   double seconds) const {
+  return {
+      {"run", run},
+      {"ranks", ranks},
+      {"transfers", transfers()},
+      {"transfers_per_s", static_cast<double>(transfers()) / seconds},
+      {"complete", complete},
+      {"failed", failed},
+      {"wrong_totals", wrong},
+      {"bank_total", bank_total},
+      {"final_total", final_total},
+      {"latency_p50_us", Percentile(latencies_us, 50)},
+      {"latency_p99_us", Percentile(latencies_us, 99)},
+      {"stop_p50_us", Percentile(stops_us, 50)},
+      {"stop_p99_us", Percentile(stops_us, 99)},
+  };
+}
+
+// --- the coordinator ------------------------------------------------------------
+
+Coordinator::Coordinator(const NodeOptions& options, int ranks, Transport& transport,
+                         std::unique_ptr<Sink> sink)
+    : o_(options),
+      n_(ranks),
+      transport_(transport),
+      sink_(std::move(sink)),
+      collector_(static_cast<ProcessIndex>(ranks)) {
+  stats_.sent.assign(static_cast<std::size_t>(n_), 0);
+  paused_counts_.assign(static_cast<std::size_t>(n_),
+                        std::vector<std::uint64_t>(static_cast<std::size_t>(n_), 0));
+}
+
+bool Coordinator::Begin() {
+  // Where every rank starts: fresh balances, or a stored snapshot. Rank 0
+  // reads the store (only it needs to reach the file) and tells the others.
+  std::vector<Amount> balances(static_cast<std::size_t>(n_), o_.balance);
+  std::vector<RecordedChannel> replay;
+  std::uint64_t first_id = 1;
+  std::optional<RestorePoint> from;
+  std::string error;
+  if (!sink_->Begin(static_cast<std::uint32_t>(n_), o_.balance, o_.restore, o_.restore_id, &from,
+                    &first_id, &error)) {
+    fmt::print(stderr, "cutline: error: {}\n", error);
+    return false;
+  }
+  if (from) {
+    balances = from->balances;
+    replay = from->channels;
+  }
+  for (Amount b : balances) bank_total_ += b;
+  for (const auto& c : replay) {
+    for (Amount t : c.transfers) bank_total_ += t;
+  }
+  fmt::print("cutline-run {}\n",
+             nlohmann::json{{"run", sink_->run_id()},
+                            {"ranks", n_},
+                            {"total", bank_total_},
+                            {"first_snapshot", first_id},
+                            {"restored_from", from ? nlohmann::json(from->snapshot) : nlohmann::json()}}
+                 .dump());
+  std::fflush(stdout);
+  for (int j = 0; j < n_; ++j) {
+    protocol::Init init{.balance = balances[static_cast<std::size_t>(j)], .resend = {}};
+    // What j must re-send first: the transfers its channels held.
+    for (const auto& c : replay) {
+      if (static_cast<int>(c.from) == j && !c.transfers.empty()) {
+        init.resend.push_back({c.to, c.transfers});
+      }
+    }
+    transport_.SendControl(j, init);
+  }
+  next_id_ = first_id;
+  collector_ = Collector(static_cast<ProcessIndex>(n_), first_id);
+  return true;
+}
+
+void Coordinator::Started(Clock::time_point now) {
+  start_ = now;
+  next_snapshot_ = now + o_.snapshot_every.value_or(Micros(0));
+  next_status_ = now;
+  next_progress_ = now;
+}
+
+void Coordinator::StartSnapshot() {
+  SnapshotId id = next_id_++;
+  // Initiators rotate over the branches.
+  auto initiator = static_cast<std::uint32_t>((id - 1) % static_cast<std::uint64_t>(n_));
+  running_[id] = {initiator, EpochMicros(), Clock::now()};
+  sink_->Started(id, initiator, running_[id].started_us);
+  if (o_.algorithm == Algorithm::kStopTheWorld) {
+    paused_replies_ = 0;
+    for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Pause{id});
+    return;
+  }
+  transport_.SendControl(static_cast<int>(initiator), protocol::Start{id});
+}
+
+void Coordinator::OnControl(int from, const protocol::Control& message) {
+  const auto rank = static_cast<std::size_t>(from);
+  std::visit(Overloaded{
+                 [&](const protocol::Part& m) { OnPart(from, m); },
+                 [&](const protocol::Counts& m) { stats_.sent[rank] = m.sent; },
+                 [&](const protocol::Final& m) {
+                   stats_.sent[rank] = m.sent;
+                   stats_.final_total += m.balance;
+                   ++stats_.finals;
+                 },
+                 [&](const protocol::Paused& m) { OnPaused(from, m); },
+                 [&](const protocol::Read& m) { OnRead(from, m); },
+                 [&](const auto& m) {
+                   throw std::runtime_error(fmt::format(
+                       "rank {} sent the coordinator a {} message", from, protocol::Name(m)));
+                 },
+             },
+             message);
+}
+
+void Coordinator::OnPart(int from, protocol::Part part) {
+  if (part.channels.size() != static_cast<std::size_t>(n_ - 1)) {
+    throw std::runtime_error(fmt::format("rank {} sent a part with {} channels", from,
+                                         part.channels.size()));
+  }
+  Collector::Part collected;
+  collected.state = part.balance;
+  PartTiming timing{part.recorded_us, {}};
+  for (auto& channel : part.channels) {
+    collected.channels.push_back(std::move(channel.transfers));
+    timing.marker_us.push_back(channel.marker_us);
+  }
+  auto added = collector_.Add(part.id, static_cast<ProcessIndex>(from), std::move(collected));
+  if (added == Collector::Added::kComplete || added == Collector::Added::kPending) {
+    auto& by_rank = timing_[part.id];
+    by_rank.resize(static_cast<std::size_t>(n_));
+    by_rank[static_cast<std::size_t>(from)] = std::move(timing);
+  }
+  if (added == Collector::Added::kComplete) {
+    Whole(part.id, *collector_.Take(part.id));
+  } else if (added != Collector::Added::kPending) {
+    throw std::runtime_error(fmt::format("rank {} sent a part of snapshot {} twice", from, part.id));
+  }
+}
+
+void Coordinator::OnPaused(int from, const protocol::Paused& m) {
+  if (m.sent_to.size() != static_cast<std::size_t>(n_)) {
+    throw std::runtime_error(fmt::format("rank {} sent counts for {} ranks", from, m.sent_to.size()));
+  }
+  paused_counts_[static_cast<std::size_t>(from)] = m.sent_to;
+  if (++paused_replies_ < n_) return;
+  // Every rank has stopped: tell each what it must still receive.
+  for (int j = 0; j < n_; ++j) {
+    protocol::Drain drain{m.id, {}};
+    for (int i = 0; i < n_; ++i) {
+      drain.expect_from.push_back(
+          paused_counts_[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
+    }
+    transport_.SendControl(j, drain);
+  }
+}
+
+void Coordinator::OnRead(int from, const protocol::Read& m) {
+  Collector::Part part;
+  part.state = m.balance;
+  part.channels.assign(static_cast<std::size_t>(n_ - 1), {});
+  auto& by_rank = timing_[m.id];
+  by_rank.resize(static_cast<std::size_t>(n_));
+  // The channels were drained, not closed by markers: each closed when its
+  // receiver read its balance.
+  by_rank[static_cast<std::size_t>(from)] = {
+      m.recorded_us, std::vector<std::int64_t>(static_cast<std::size_t>(n_ - 1), m.recorded_us)};
+  if (collector_.Add(m.id, static_cast<ProcessIndex>(from), std::move(part)) ==
+      Collector::Added::kComplete) {
+    for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Resume{});
+    stats_.stops_us.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - running_[m.id].started).count());
+    Whole(m.id, *collector_.Take(m.id));
+  }
+}
+
+void Coordinator::Whole(SnapshotId id, std::vector<Collector::Part> parts) {
+  Running started = running_[id];
+  running_.erase(id);
+  std::vector<PartTiming> timing = std::move(timing_[id]);
+  timing_.erase(id);
+  timing.resize(static_cast<std::size_t>(n_));
+  WholeSnapshot whole;
+  whole.id = id;
+  whole.initiator = started.initiator;
+  whole.started_us = started.started_us;
+  whole.completed_us = EpochMicros();
+  for (int r = 0; r < n_; ++r) {
+    whole.balances.push_back(parts[static_cast<std::size_t>(r)].state);
+    whole.recorded_us.push_back(timing[static_cast<std::size_t>(r)].recorded_us);
+  }
+  // Channels in a fixed order: by sender, then receiver. Rank `to` numbers
+  // its incoming channels by sender, skipping itself.
+  for (int from = 0; from < n_; ++from) {
+    for (int to = 0; to < n_; ++to) {
+      if (from == to) continue;
+      auto c = static_cast<std::size_t>(from < to ? from : from - 1);
+      const auto& markers = timing[static_cast<std::size_t>(to)].marker_us;
+      std::optional<std::int64_t> marker_us;
+      if (c < markers.size() && markers[c] != 0) marker_us = markers[c];
+      whole.channels.push_back({static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to),
+                                std::move(parts[static_cast<std::size_t>(to)].channels[c]),
+                                marker_us});
+    }
+  }
+  stats_.latencies_us.push_back(
+      std::chrono::duration<double, std::micro>(Clock::now() - started.started).count());
+  Amount total = whole.total();
+  stats_.latest_total = total;
+  ++stats_.complete;
+  if (total != bank_total_) ++stats_.wrong;
+  sink_->Complete(whole);
+}
+
+bool Coordinator::Tick(Clock::time_point now) {
+  bool any = false;
+  if (now >= next_status_) {
+    PrintStatus(now);
+    next_status_ = now + std::chrono::milliseconds(250);
+  }
+  if (now >= next_progress_) {
+    // The store's heartbeat: what a reader of the file calls live.
+    sink_->Progress(stats_.transfers());
+    next_progress_ = now + std::chrono::seconds(1);
+  }
+  if (scheduling_ && now - start_ >= o_.duration) {
+    scheduling_ = false;
+    stop_deadline_ = now + std::chrono::seconds(5) + 20 * o_.link_delay;
+  }
+  bool one_at_a_time = o_.algorithm == Algorithm::kStopTheWorld;
+  if (scheduling_ && o_.snapshot_every && now >= next_snapshot_ &&
+      !(one_at_a_time && !running_.empty())) {
+    StartSnapshot();
+    next_snapshot_ += *o_.snapshot_every;
+    if (next_snapshot_ < now) next_snapshot_ = now + *o_.snapshot_every;
+    any = true;
+  }
+  if (!scheduling_ && !stop_sent_ && (running_.empty() || now >= stop_deadline_)) {
+    // Snapshots that could not finish in time are failed, not left running.
+    for (const auto& [id, r] : running_) {
+      collector_.Abandon(id);
+      timing_.erase(id);
+      sink_->Failed(id);
+      ++stats_.failed;
+    }
+    running_.clear();
+    stop_sent_ = true;
+    for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Stop{});
+    any = true;
+  }
+  if (stop_sent_ && stats_.finals == n_) finished_ = true;
+  return any;
+}
+
+void Coordinator::PrintStatus(Clock::time_point now) {
+  double elapsed = std::chrono::duration<double>(now - start_).count();
+  double left = std::chrono::duration<double>(o_.duration).count() - elapsed;
+  fmt::print("cutline-status {}\n", stats_.Status(elapsed, left).dump());
+  std::fflush(stdout);
+}
+
+void Coordinator::End() {
+  sink_->End(stats_.transfers());
+  PrintStatus(Clock::now());
+  fmt::print("cutline-summary {}\n",
+             stats_.Summary(sink_->run_id(), n_, bank_total_,
+                            std::chrono::duration<double>(o_.duration).count())
+                 .dump());
+  std::fflush(stdout);
+}
+
+int Coordinator::exit_code() const {
+  return stats_.wrong > 0 || stats_.final_total != bank_total_ ? 1 : 0;
+}
+
+}  // namespace cutline::runtime

@@ -1,0 +1,105 @@
+// Rank 0's second job: it schedules snapshots (initiators rotating over the
+// branches), assembles their parts with the public SnapshotCollector, hands
+// whole ones to the Sink, runs the coordinator's side of stop-the-world and
+// of the end of a run, and keeps the run's statistics for the status line
+// and the summary.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cutline/collector.h"
+#include "runtime/options.h"
+#include "runtime/protocol.h"
+#include "runtime/sink.h"
+#include "runtime/transport.h"
+
+namespace cutline::runtime {
+
+// What the status line and the summary report, counted as the run goes.
+struct Statistics {
+  std::vector<std::uint64_t> sent;  // transfers sent, by rank (as last reported)
+  std::uint64_t complete = 0, failed = 0, wrong = 0;
+  std::optional<Amount> latest_total;
+  std::vector<double> latencies_us;  // start to collected, complete snapshots
+  std::vector<double> stops_us;      // stop-the-world: pause to resume
+  int finals = 0;
+  Amount final_total = 0;
+
+  std::uint64_t transfers() const;
+  nlohmann::json Status(double elapsed_s, double left_s) const;
+  nlohmann::json Summary(std::int64_t run, int ranks, Amount bank_total, double seconds) const;
+};
+
+class Coordinator {
+ public:
+  Coordinator(const NodeOptions& options, int ranks, Transport& transport,
+              std::unique_ptr<Sink> sink);
+
+  // Asks the sink where to start, prints the run's first line and sends
+  // every rank its Init. On a sink error prints it and returns false.
+  bool Begin();
+  // The clock starts: snapshots are scheduled from `now`.
+  void Started(Clock::time_point now);
+  // Schedules, reports and ends the run. True if it did anything.
+  bool Tick(Clock::time_point now);
+  // A control message for the coordinator (a part, counts, ...); throws for
+  // one that is not.
+  void OnControl(int from, const protocol::Control& message);
+  // Every rank reported its final balance.
+  bool finished() const { return finished_; }
+  // Closes the sink and prints the last status and the summary.
+  void End();
+  // 0, or 1 for a wrong total (a snapshot's, or the bank's at the end).
+  int exit_code() const;
+
+ private:
+  using Collector = SnapshotCollector<Amount, Amount>;
+  struct Running {
+    std::uint32_t initiator;
+    std::int64_t started_us;
+    Clock::time_point started;
+  };
+  // A part's times, kept beside the collector's part until the snapshot is
+  // whole.
+  struct PartTiming {
+    std::int64_t recorded_us = 0;
+    std::vector<std::int64_t> marker_us;  // by the rank's incoming channel index
+  };
+  void StartSnapshot();
+  void OnPart(int from, protocol::Part part);
+  void OnPaused(int from, const protocol::Paused& m);
+  void OnRead(int from, const protocol::Read& m);
+  void Whole(SnapshotId id, std::vector<Collector::Part> parts);
+  void PrintStatus(Clock::time_point now);
+
+  const NodeOptions& o_;
+  const int n_;
+  Transport& transport_;
+  std::unique_ptr<Sink> sink_;
+  Collector collector_;
+  Statistics stats_;
+  Amount bank_total_ = 0;
+
+  std::map<SnapshotId, Running> running_;
+  std::map<SnapshotId, std::vector<PartTiming>> timing_;  // by rank
+  SnapshotId next_id_ = 1;
+  Clock::time_point start_;
+  Clock::time_point next_snapshot_;
+  Clock::time_point next_status_;
+  Clock::time_point next_progress_;
+  bool scheduling_ = true;
+  bool stop_sent_ = false;
+  Clock::time_point stop_deadline_;
+  bool finished_ = false;
+  // Stop-the-world bookkeeping for the one snapshot at a time it allows.
+  std::vector<std::vector<std::uint64_t>> paused_counts_;  // [sender][receiver]
+  int paused_replies_ = 0;
+};
+
+}  // namespace cutline::runtime

@@ -1,0 +1,192 @@
+// Each message's encoder and decoder, and the one table from codes to types.
+#include "runtime/protocol.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <type_traits>
+
+namespace cutline::runtime::protocol {
+
+namespace {
+
+// Every count is followed by items of at least 8 bytes: a count that the
+// rest of the message could not hold is refused before anything is
+// allocated for it.
+constexpr std::size_t kItem = 8;
+
+void PutAmounts(Bytes& out, const std::vector<Amount>& v) {
+  out.U64(v.size());
+  for (Amount a : v) out.I64(a);
+}
+std::vector<Amount> GetAmounts(Reader& in) {
+  std::vector<Amount> v(in.Count(kItem));
+  for (Amount& a : v) a = in.I64();
+  return v;
+}
+void PutCounts(Bytes& out, const std::vector<std::uint64_t>& v) {
+  out.U64(v.size());
+  for (std::uint64_t c : v) out.U64(c);
+}
+std::vector<std::uint64_t> GetCounts(Reader& in) {
+  std::vector<std::uint64_t> v(in.Count(kItem));
+  for (std::uint64_t& c : v) c = in.U64();
+  return v;
+}
+
+template <typename Variant, std::size_t I = 0>
+Variant ByCode(char code, Reader& in) {
+  if constexpr (I == std::variant_size_v<Variant>) {
+    throw std::runtime_error(
+        fmt::format("a message with the unknown code {:#04x}", static_cast<unsigned char>(code)));
+  } else {
+    using T = std::variant_alternative_t<I, Variant>;
+    if (code == T::kCode) return T::Get(in);
+    return ByCode<Variant, I + 1>(code, in);
+  }
+}
+
+// Codes must tell the types apart, or ByCode would read one as another.
+template <typename Variant, std::size_t... I>
+constexpr bool DistinctCodes(std::index_sequence<I...>) {
+  constexpr char codes[] = {std::variant_alternative_t<I, Variant>::kCode...};
+  for (std::size_t a = 0; a < sizeof...(I); ++a) {
+    for (std::size_t b = a + 1; b < sizeof...(I); ++b) {
+      if (codes[a] == codes[b]) return false;
+    }
+  }
+  return true;
+}
+static_assert(DistinctCodes<Control>(std::make_index_sequence<std::variant_size_v<Control>>()));
+static_assert(
+    DistinctCodes<BankPayload>(std::make_index_sequence<std::variant_size_v<BankPayload>>()));
+
+template <typename Variant>
+std::string EncodeAny(const Variant& message) {
+  Bytes out;
+  std::visit(
+      [&](const auto& m) {
+        out.Char(std::decay_t<decltype(m)>::kCode);
+        m.Put(out);
+      },
+      message);
+  return out.Take();
+}
+
+}  // namespace
+
+void Transfer::Put(Bytes& out) const { out.I64(amount); }
+Transfer Transfer::Get(Reader& in) { return {in.I64()}; }
+
+void Init::Put(Bytes& out) const {
+  out.I64(balance).U64(resend.size());
+  for (const Resend& r : resend) {
+    out.U64(r.to);
+    PutAmounts(out, r.transfers);
+  }
+}
+Init Init::Get(Reader& in) {
+  Init m;
+  m.balance = in.I64();
+  m.resend.resize(in.Count(2 * kItem));
+  for (Resend& r : m.resend) {
+    r.to = static_cast<std::uint32_t>(in.U64());
+    r.transfers = GetAmounts(in);
+  }
+  return m;
+}
+
+void Start::Put(Bytes& out) const { out.U64(id); }
+Start Start::Get(Reader& in) { return {in.U64()}; }
+
+void Part::Put(Bytes& out) const {
+  out.U64(id).I64(balance).I64(recorded_us).U64(channels.size());
+  for (const Channel& c : channels) {
+    out.I64(c.marker_us);
+    PutAmounts(out, c.transfers);
+  }
+}
+Part Part::Get(Reader& in) {
+  Part m;
+  m.id = in.U64();
+  m.balance = in.I64();
+  m.recorded_us = in.I64();
+  m.channels.resize(in.Count(2 * kItem));
+  for (Channel& c : m.channels) {
+    c.marker_us = in.I64();
+    c.transfers = GetAmounts(in);
+  }
+  return m;
+}
+
+void Counts::Put(Bytes& out) const { out.U64(sent); }
+Counts Counts::Get(Reader& in) { return {in.U64()}; }
+
+void Final::Put(Bytes& out) const { out.U64(sent).I64(balance); }
+Final Final::Get(Reader& in) {
+  Final m;
+  m.sent = in.U64();
+  m.balance = in.I64();
+  return m;
+}
+
+void Pause::Put(Bytes& out) const { out.U64(id); }
+Pause Pause::Get(Reader& in) { return {in.U64()}; }
+
+void Paused::Put(Bytes& out) const {
+  out.U64(id);
+  PutCounts(out, sent_to);
+}
+Paused Paused::Get(Reader& in) {
+  Paused m;
+  m.id = in.U64();
+  m.sent_to = GetCounts(in);
+  return m;
+}
+
+void Drain::Put(Bytes& out) const {
+  out.U64(id);
+  PutCounts(out, expect_from);
+}
+Drain Drain::Get(Reader& in) {
+  Drain m;
+  m.id = in.U64();
+  m.expect_from = GetCounts(in);
+  return m;
+}
+
+void Read::Put(Bytes& out) const { out.U64(id).I64(balance).I64(recorded_us); }
+Read Read::Get(Reader& in) {
+  Read m;
+  m.id = in.U64();
+  m.balance = in.I64();
+  m.recorded_us = in.I64();
+  return m;
+}
+
+std::string Encode(const BankPayload& message) { return EncodeAny(message); }
+std::string Encode(const Control& message) { return EncodeAny(message); }
+
+Control DecodeControl(std::string_view bytes) {
+  Reader in(bytes);
+  Control m = ByCode<Control>(in.Char(), in);
+  if (!in.AtEnd()) {
+    throw std::runtime_error(
+        fmt::format("a {} message with {} bytes too many", Name(m), in.left()));
+  }
+  return m;
+}
+
+BankPayload DecodeBank(Reader& rest) {
+  char code = rest.Char();
+  return ByCode<BankPayload>(code, rest);
+}
+
+const char* Name(const Control& message) {
+  constexpr const char* kNames[] = {"Init",  "Start",  "Part",  "Counts", "Stop",  "Final",
+                                    "Pause", "Paused", "Drain", "Read",   "Resume"};
+  static_assert(std::size(kNames) == std::variant_size_v<Control>);
+  return kNames[message.index()];
+}
+
+}  // namespace cutline::runtime::protocol

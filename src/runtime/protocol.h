@@ -1,0 +1,180 @@
+// The runtime's messages as typed values: what travels inside a bank frame
+// (a transfer, the end of a stream) and the control protocol between a rank
+// and the coordinator. Each message has exactly one encoder (`Put`) and one
+// decoder (`Get`); Encode/Decode add the one-byte code in front and are the
+// only place that maps codes to types. Integers are cutline/wire.h's
+// little-endian. No MPI here: the bytes are the transport's business.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "base/amount.h"
+#include "cutline/marker_rules.h"
+#include "runtime/bytes.h"
+
+namespace cutline::runtime::protocol {
+
+// --- inside a bank frame (wire::EncodeApplication) ----------------------
+
+// Money on its way. When logging, the sender's vector clock follows the
+// transfer's bytes (EventLog reads it from the same Reader).
+struct Transfer {
+  static constexpr char kCode = 'T';
+  Amount amount = 0;
+  void Put(Bytes& out) const;
+  static Transfer Get(Reader& in);
+  bool operator==(const Transfer&) const = default;
+};
+
+// The sender will send no more transfers on this channel.
+struct EndOfStream {
+  static constexpr char kCode = 'E';
+  void Put(Bytes&) const {}
+  static EndOfStream Get(Reader&) { return {}; }
+  bool operator==(const EndOfStream&) const = default;
+};
+
+using BankPayload = std::variant<Transfer, EndOfStream>;
+
+// --- control (the ctl communicator) --------------------------------------
+
+// Coordinator -> rank, first of all: the balance to start with, and for a
+// restored run the transfers this rank must re-send first, by receiver.
+struct Init {
+  static constexpr char kCode = 'I';
+  struct Resend {
+    std::uint32_t to = 0;
+    std::vector<Amount> transfers;
+    bool operator==(const Resend&) const = default;
+  };
+  Amount balance = 0;
+  std::vector<Resend> resend;
+  void Put(Bytes& out) const;
+  static Init Get(Reader& in);
+  bool operator==(const Init&) const = default;
+};
+
+// Coordinator -> initiator: start snapshot `id`.
+struct Start {
+  static constexpr char kCode = 'S';
+  SnapshotId id = 0;
+  void Put(Bytes& out) const;
+  static Start Get(Reader& in);
+  bool operator==(const Start&) const = default;
+};
+
+// Rank -> coordinator: its part of snapshot `id`. Times are microseconds
+// since the epoch on the rank's own clock (one host: one clock).
+struct Part {
+  static constexpr char kCode = 'P';
+  struct Channel {
+    std::vector<Amount> transfers;  // recorded, in arrival order
+    std::int64_t marker_us = 0;     // when the sender's marker arrived: the channel closed
+    bool operator==(const Channel&) const = default;
+  };
+  SnapshotId id = 0;
+  Amount balance = 0;           // the recorded state
+  std::int64_t recorded_us = 0;  // when the rank recorded it
+  std::vector<Channel> channels;  // by incoming channel index
+  void Put(Bytes& out) const;
+  static Part Get(Reader& in);
+  bool operator==(const Part&) const = default;
+};
+
+// Rank -> coordinator: transfers sent so far (for the status line).
+struct Counts {
+  static constexpr char kCode = 'C';
+  std::uint64_t sent = 0;
+  void Put(Bytes& out) const;
+  static Counts Get(Reader& in);
+  bool operator==(const Counts&) const = default;
+};
+
+// Coordinator -> rank: stop sending, end every channel, report.
+struct Stop {
+  static constexpr char kCode = 'X';
+  void Put(Bytes&) const {}
+  static Stop Get(Reader&) { return {}; }
+  bool operator==(const Stop&) const = default;
+};
+
+// Rank -> coordinator: every transfer sent to it has arrived.
+struct Final {
+  static constexpr char kCode = 'F';
+  std::uint64_t sent = 0;
+  Amount balance = 0;
+  void Put(Bytes& out) const;
+  static Final Get(Reader& in);
+  bool operator==(const Final&) const = default;
+};
+
+// Stop-the-world, coordinator -> every rank: stop sending, say what you sent.
+struct Pause {
+  static constexpr char kCode = 'W';
+  SnapshotId id = 0;
+  void Put(Bytes& out) const;
+  static Pause Get(Reader& in);
+  bool operator==(const Pause&) const = default;
+};
+
+// Rank -> coordinator: transfers sent so far, by receiver rank.
+struct Paused {
+  static constexpr char kCode = 'w';
+  SnapshotId id = 0;
+  std::vector<std::uint64_t> sent_to;
+  void Put(Bytes& out) const;
+  static Paused Get(Reader& in);
+  bool operator==(const Paused&) const = default;
+};
+
+// Coordinator -> rank: once this many transfers have come from each rank,
+// the channels are empty: read the balance.
+struct Drain {
+  static constexpr char kCode = 'D';
+  SnapshotId id = 0;
+  std::vector<std::uint64_t> expect_from;
+  void Put(Bytes& out) const;
+  static Drain Get(Reader& in);
+  bool operator==(const Drain&) const = default;
+};
+
+// Rank -> coordinator: its balance with its channels empty.
+struct Read {
+  static constexpr char kCode = 'r';
+  SnapshotId id = 0;
+  Amount balance = 0;
+  std::int64_t recorded_us = 0;
+  void Put(Bytes& out) const;
+  static Read Get(Reader& in);
+  bool operator==(const Read&) const = default;
+};
+
+// Coordinator -> every rank: carry on.
+struct Resume {
+  static constexpr char kCode = 'R';
+  void Put(Bytes&) const {}
+  static Resume Get(Reader&) { return {}; }
+  bool operator==(const Resume&) const = default;
+};
+
+using Control =
+    std::variant<Init, Start, Part, Counts, Stop, Final, Pause, Paused, Drain, Read, Resume>;
+
+std::string Encode(const BankPayload& message);
+std::string Encode(const Control& message);
+
+// The message in `bytes`. Throws std::runtime_error for an unknown code, a
+// message that ends early or one with bytes left over: between ranks of
+// one cutline, any of those is a bug.
+Control DecodeControl(std::string_view bytes);
+// A bank payload; what follows it (a logged clock) is left in `*rest`.
+BankPayload DecodeBank(Reader& rest);
+
+// The message's name, for errors ("Part", "Drain", ...).
+const char* Name(const Control& message);
+
+}  // namespace cutline::runtime::protocol

@@ -1,0 +1,256 @@
+// SQLite, the generic part: connections, statements, transactions, the
+// header check and whole-or-nothing creation.
+#include "store/sqlite.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace cutline::store::sqlite {
+
+namespace {
+
+constexpr char kSqliteMagic[] = "SQLite format 3";  // 16 bytes with its NUL
+constexpr int kBusyTimeoutMs = 5000;
+
+std::uint32_t BigEndian32(const unsigned char* p) {
+  return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 |
+         std::uint32_t{p[3]};
+}
+
+}  // namespace
+
+std::string OneLine(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+Connection::~Connection() {
+  for (auto& [sql, stmt] : statements) sqlite3_finalize(stmt);
+  if (db != nullptr) sqlite3_close(db);
+}
+
+void Connection::Fail(const std::string& doing) const {
+  throw StoreError(fmt::format("{}: {} (while {})", path, OneLine(sqlite3_errmsg(db)), doing));
+}
+
+void Connection::Refuse(const std::string& why) const {
+  throw StoreError(fmt::format("{}: {}", path, why));
+}
+
+void Connection::Exec(const char* sql, const std::string& doing) {
+  if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) Fail(doing);
+}
+
+sqlite3_stmt* Connection::Prepare(const char* sql, const std::string& doing) {
+  auto it = statements.find(sql);
+  if (it != statements.end()) return it->second;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
+    Fail(doing);
+  }
+  statements.emplace(sql, stmt);
+  return stmt;
+}
+
+std::int64_t Connection::LastInsertRowid() const { return sqlite3_last_insert_rowid(db); }
+
+bool Connection::InTransaction() const { return sqlite3_get_autocommit(db) == 0; }
+
+Query::Query(Connection& c, const char* sql, const std::string& doing)
+    : c_(c), stmt_(c.Prepare(sql, doing)), doing_(doing) {}
+
+Query::~Query() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+Query& Query::Bind(int i, std::int64_t v) {
+  if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK) c_.Fail(doing_);
+  return *this;
+}
+
+Query& Query::Bind(int i, const char* text) {
+  if (sqlite3_bind_text(stmt_, i, text, -1, SQLITE_STATIC) != SQLITE_OK) c_.Fail(doing_);
+  return *this;
+}
+
+Query& Query::BindNull(int i) {
+  if (sqlite3_bind_null(stmt_, i) != SQLITE_OK) c_.Fail(doing_);
+  return *this;
+}
+
+bool Query::Step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  c_.Fail(doing_);
+}
+
+void Query::Run() {
+  while (Step()) {
+  }
+  sqlite3_reset(stmt_);
+}
+
+std::int64_t Query::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+
+bool Query::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+
+std::string Query::Text(int col) const {
+  const unsigned char* t = sqlite3_column_text(stmt_, col);
+  return t == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(t));
+}
+
+Transaction::Transaction(Connection& c, bool write, const std::string& doing)
+    : c_(c), doing_(doing) {
+  c_.Exec(write ? "BEGIN IMMEDIATE" : "BEGIN", doing_);
+}
+
+Transaction::~Transaction() {
+  // SQLite may have rolled back by itself already (a full disk does that).
+  if (!done_ && c_.InTransaction()) sqlite3_exec(c_.db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::Commit() {
+  c_.Exec("COMMIT", doing_);
+  done_ = true;
+}
+
+sqlite3* Open(const std::string& path, int flags, std::string* error) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    *error = OneLine(db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    return nullptr;
+  }
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
+  return db;
+}
+
+int ReadOnlyFlags() { return SQLITE_OPEN_READONLY; }
+int ReadWriteFlags() { return SQLITE_OPEN_READWRITE; }
+
+bool ReadHeader(const std::string& path, Header* header, std::string* error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    *error = errno == ENOENT ? fmt::format("{}: no such file", path)
+                             : fmt::format("cannot read {}: {}", path, std::strerror(errno));
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    *error = fmt::format("{} is a directory, not a cutline store", path);
+    return false;
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+    return false;
+  }
+  unsigned char bytes[100];
+  ssize_t got = ::read(fd, bytes, sizeof bytes);
+  int read_errno = errno;
+  ::close(fd);
+  if (got < 0) {
+    *error = fmt::format("cannot read {}: {}", path, std::strerror(read_errno));
+    return false;
+  }
+  if (got == 0) {
+    *error = fmt::format("{} is empty, not a cutline store", path);
+    return false;
+  }
+  if (got < static_cast<ssize_t>(sizeof bytes) ||
+      std::memcmp(bytes, kSqliteMagic, sizeof kSqliteMagic) != 0) {
+    *error = fmt::format("{} is not a cutline store (not an SQLite database)", path);
+    return false;
+  }
+  header->application_id = BigEndian32(bytes + 68);
+  header->user_version = BigEndian32(bytes + 60);
+  return true;
+}
+
+std::string QuickCheck(sqlite3* db) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, nullptr) != SQLITE_OK) {
+    return OneLine(sqlite3_errmsg(db));
+  }
+  std::string verdict;
+  int rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW) {
+    const unsigned char* t = sqlite3_column_text(stmt, 0);
+    verdict = t ? reinterpret_cast<const char*>(t) : "";
+  } else {
+    verdict = sqlite3_errmsg(db);
+  }
+  sqlite3_finalize(stmt);
+  return verdict == "ok" ? "" : OneLine(verdict);
+}
+
+bool TableNames(sqlite3* db, std::set<std::string>* names, std::string* error) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1, &stmt,
+                         nullptr) != SQLITE_OK) {
+    *error = OneLine(sqlite3_errmsg(db));
+    return false;
+  }
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    names->insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+  }
+  bool ok = rc == SQLITE_DONE;
+  if (!ok) *error = OneLine(sqlite3_errmsg(db));
+  sqlite3_finalize(stmt);
+  return ok;
+}
+
+std::string CreateWhole(const std::string& path, const std::function<void(Connection&)>& setup) {
+  std::string temp = fmt::format("{}.creating-{}", path, ::getpid());
+  ::unlink(temp.c_str());  // a leftover of a crashed process with our pid
+  std::string error;
+  {
+    Connection c;
+    c.path = path;
+    c.db = Open(temp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &error);
+    if (c.db == nullptr) return fmt::format("cannot create {}: {}", path, error);
+    try {
+      c.Exec("PRAGMA journal_mode = WAL", "creating");
+      c.Exec("PRAGMA synchronous = FULL", "creating");
+      setup(c);
+    } catch (const StoreError&) {
+      error = fmt::format("cannot create {}: {}", path, OneLine(sqlite3_errmsg(c.db)));
+    }
+    // Closing the last connection (here, as `c` goes) checkpoints the WAL
+    // into the file and removes it: what gets linked is complete on its own.
+    for (auto& [sql, stmt] : c.statements) sqlite3_finalize(stmt);
+    c.statements.clear();
+    if (sqlite3_close(c.db) != SQLITE_OK && error.empty()) {
+      error = fmt::format("cannot create {}: closing failed", path);
+    }
+    c.db = nullptr;
+  }
+  if (error.empty() && ::link(temp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
+    error = fmt::format("cannot create {}: {}", path, std::strerror(errno));
+  }
+  ::unlink(temp.c_str());
+  if (error.empty()) {
+    // The new name must survive a power cut like the data does.
+    std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/') + 1);
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+      ::fsync(fd);
+      ::close(fd);
+    }
+  }
+  return error;
+}
+
+}  // namespace cutline::store::sqlite

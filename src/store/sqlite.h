@@ -1,0 +1,117 @@
+// The store's generic SQLite layer, apart from the schema: a connection with
+// its cached statements and the error rule, a statement in use, a
+// transaction, and the checks and the whole-or-nothing creation a file
+// format on SQLite needs. It knows no table of cutline's (store.cc does).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "store/error.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace cutline::store::sqlite {
+
+// SQLite's messages are one line already; a quick_check report may not be.
+std::string OneLine(std::string s);
+
+// One SQLite connection and its statements, cached by their SQL literal.
+// Every failure becomes a StoreError naming the file, SQLite's reason and
+// what was being done. Use from one thread at a time.
+struct Connection {
+  std::string path;
+  sqlite3* db = nullptr;
+  std::map<const char*, sqlite3_stmt*> statements;
+
+  Connection() = default;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection();
+
+  [[noreturn]] void Fail(const std::string& doing) const;  // SQLite's reason
+  [[noreturn]] void Refuse(const std::string& why) const;  // the caller's
+  void Exec(const char* sql, const std::string& doing);
+  sqlite3_stmt* Prepare(const char* sql, const std::string& doing);
+  std::int64_t LastInsertRowid() const;
+  bool InTransaction() const;
+};
+
+// A cached statement in use; reset when it goes out of scope, so that it
+// holds no read lock and can be used again.
+class Query {
+ public:
+  Query(Connection& c, const char* sql, const std::string& doing);
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+  ~Query();
+  Query& Bind(int i, std::int64_t v);
+  Query& Bind(int i, const char* text);  // must outlive the query
+  Query& BindNull(int i);
+  // True when a row is ready; false when done.
+  bool Step();
+  // Runs a statement that returns no rows and makes it ready to run again.
+  void Run();
+  std::int64_t Int(int col) const;
+  bool IsNull(int col) const;
+  std::string Text(int col) const;
+
+ private:
+  Connection& c_;
+  sqlite3_stmt* stmt_;
+  std::string doing_;
+};
+
+// BEGIN ... COMMIT, rolled back if left without Commit() (an exception).
+// A write transaction starts IMMEDIATE: it takes the write lock at once, so
+// it cannot fail halfway for want of it.
+class Transaction {
+ public:
+  Transaction(Connection& c, bool write, const std::string& doing);
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction();
+  void Commit();
+
+ private:
+  Connection& c_;
+  std::string doing_;
+  bool done_ = false;
+};
+
+// Opens a connection (extended result codes, a busy timeout); on failure
+// returns null with SQLite's reason in *error.
+sqlite3* Open(const std::string& path, int flags, std::string* error);
+// SQLITE_OPEN_* flags, so that callers need not include sqlite3.h.
+int ReadOnlyFlags();
+int ReadWriteFlags();
+
+// What SQLite's header (the file's first 100 bytes) says, read before SQLite
+// opens anything: a read-write open of another program's database may roll
+// back its hot journal or checkpoint its WAL.
+struct Header {
+  std::uint32_t application_id = 0;  // offset 68
+  std::uint32_t user_version = 0;    // offset 60
+};
+// The header of `path`, or the problem in *error ("no such file", "a
+// directory", "empty", "not an SQLite database"), each naming the file.
+bool ReadHeader(const std::string& path, Header* header, std::string* error);
+
+// PRAGMA quick_check: every page and b-tree sound (linear in the file's
+// size). Returns "" or the problem, one line.
+std::string QuickCheck(sqlite3* db);
+// The names of the file's tables; false with SQLite's reason in *error.
+bool TableNames(sqlite3* db, std::set<std::string>* names, std::string* error);
+
+// Builds a new database beside `path` (WAL, synchronous FULL, then `setup`
+// on the connection) and links it into place only when whole, so that a
+// crash while creating leaves no file at `path`, never a half-made one.
+// Returns "" when `path` exists afterwards, made here or by someone else
+// meanwhile; otherwise the problem.
+std::string CreateWhole(const std::string& path, const std::function<void(Connection&)>& setup);
+
+}  // namespace cutline::store::sqlite

@@ -1,0 +1,7 @@
+# The runtime's parts that need no MPI launcher: the control protocol's
+# round trips.
+cutline_unit_test(protocol_test
+  ${PROJECT_SOURCE_DIR}/src/runtime/protocol_test.cc cutline_runtime_protocol)
+# The store's tests read a version-1 file kept in testdata/.
+target_compile_definitions(store_test PRIVATE
+  CUTLINE_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
