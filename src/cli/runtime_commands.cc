@@ -77,9 +77,12 @@ struct RuntimeCommands::State {
         ->check(PositiveDuration());
     cmd->add_option("--snapshot-every", every, "Start a snapshot this often (e.g. 100ms)")
         ->check(PositiveDuration());
-    cmd->add_option("--algorithm", algorithm, "chandy-lamport or stop-the-world")
+    std::vector<std::string> names = runtime::RuntimeAlgorithmNames();
+    std::string choices;
+    for (const std::string& name : names) choices += (choices.empty() ? "" : " or ") + name;
+    cmd->add_option("--algorithm", algorithm, choices)
         ->capture_default_str()
-        ->check(CLI::IsMember({"chandy-lamport", "stop-the-world"}));
+        ->check(CLI::IsMember(names));
     cmd->add_option("--store", n.store, "SQLite file to keep complete snapshots in");
     cmd->add_option("--restore", restore,
                     "Start from stored snapshot ID (default: the latest complete one)")
@@ -108,8 +111,7 @@ struct RuntimeCommands::State {
     if (!every.empty()) n.snapshot_every = ParseDuration(every);
     n.link_delay = *ParseDuration(link_delay);
     if (!kill.empty()) n.kill = runtime::ParseKill(kill);
-    n.algorithm = algorithm == "stop-the-world" ? runtime::Algorithm::kStopTheWorld
-                                                : runtime::Algorithm::kChandyLamport;
+    n.algorithm = *runtime::Algorithm::Find(algorithm);  // IsMember checked it
     n.restore = cmd->count("--restore") > 0;
     if (!restore.empty()) {
       char* end = nullptr;

@@ -125,7 +125,7 @@ void Coordinator::StartSnapshot() {
   auto initiator = static_cast<std::uint32_t>((id - 1) % static_cast<std::uint64_t>(n_));
   running_[id] = {initiator, EpochMicros(), Clock::now()};
   sink_->Started(id, initiator, running_[id].started_us);
-  if (o_.algorithm == Algorithm::kStopTheWorld) {
+  if (o_.algorithm.traits().stops_the_world) {
     paused_replies_ = 0;
     for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Pause{id});
     return;
@@ -267,7 +267,7 @@ bool Coordinator::Tick(Clock::time_point now) {
     scheduling_ = false;
     stop_deadline_ = now + std::chrono::seconds(5) + 20 * o_.link_delay;
   }
-  bool one_at_a_time = o_.algorithm == Algorithm::kStopTheWorld;
+  bool one_at_a_time = !o_.algorithm.traits().concurrent_snapshots;
   if (scheduling_ && o_.snapshot_every && now >= next_snapshot_ &&
       !(one_at_a_time && !running_.empty())) {
     StartSnapshot();

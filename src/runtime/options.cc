@@ -80,6 +80,14 @@ std::optional<KillSpec> ParseKill(const std::string& text) {
   return kill;
 }
 
+std::vector<std::string> RuntimeAlgorithmNames() {
+  std::vector<std::string> names;
+  for (Algorithm a : Algorithm::All()) {
+    if (a.hosts().runtime) names.emplace_back(a.name());
+  }
+  return names;
+}
+
 std::vector<std::string> NodeArguments(const NodeOptions& o) {
   std::vector<std::string> args = {
       "--balance",  std::to_string(o.balance),
@@ -87,7 +95,7 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
       "--duration", FormatDuration(o.duration),
       "--link-delay", FormatDuration(o.link_delay),
       "--seed",     std::to_string(o.seed),
-      "--algorithm", o.algorithm == Algorithm::kStopTheWorld ? "stop-the-world" : "chandy-lamport",
+      "--algorithm", std::string(o.algorithm.name()),
   };
   if (o.snapshot_every) {
     args.insert(args.end(), {"--snapshot-every", FormatDuration(*o.snapshot_every)});

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/algorithm.h"
+
 namespace cutline::runtime {
 
 using Micros = std::chrono::microseconds;
@@ -21,7 +23,11 @@ struct KillSpec {
   std::optional<std::uint64_t> snapshot;   // "snapshot:K"
 };
 
-enum class Algorithm { kChandyLamport, kStopTheWorld };
+// The snapshot algorithm of a run: one of the registry's (src/algorithms/)
+// whose hosts include the runtime (Definition::hosts.runtime).
+using algorithms::Algorithm;
+// The names --algorithm accepts, in the registry's order.
+std::vector<std::string> RuntimeAlgorithmNames();
 
 struct NodeOptions {
   std::int64_t balance = 1000;

@@ -169,6 +169,8 @@ class Network : public Topology {
   // A parked message may leave again: c's head changed, or c was released.
   void Unparked(ChannelId c);
   void Park(std::uint32_t slot) {
+    // Sized at the first park, not on the fast path's pool growth.
+    if (parked_.size() < slots_.size()) parked_.resize(slots_.size(), 0);
     parked_[slot] = 1;
     ++parked_count_;
     ++blocked_;
@@ -206,7 +208,7 @@ class Network : public Topology {
   // (before, a message stuck at the front made each delivery rescan all
   // those delivered since: quadratic in an unaligned barrier's backlog).
   std::deque<Entry> order_;
-  std::vector<std::uint8_t> parked_;  // by slot
+  std::vector<std::uint8_t> parked_;  // by slot; empty until a first park
   std::uint64_t parked_count_ = 0;
   // Candidates that may have become ready (a min-heap by seq); an entry is
   // checked with Ready() when it comes to the top.
@@ -223,7 +225,7 @@ std::uint32_t Network<Payload, Bounded>::NewSlot() {
     return slot;
   }
   slots_.emplace_back();
-  parked_.push_back(0);
+  if (!parked_.empty()) parked_.push_back(0);
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
