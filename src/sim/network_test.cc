@@ -16,10 +16,12 @@
 namespace cutline::sim {
 namespace {
 
-struct Always {
-  bool operator()(int) const { return true; }
+// Transfers (payload >= 0) count against capacity; markers (< 0) do not,
+// and only they may be sent ahead (SendAhead's REQUIRES).
+struct Transfers {
+  bool operator()(int payload) const { return payload >= 0; }
 };
-using Net = Network<int, Always>;
+using Net = Network<int, Transfers>;
 
 // The model: each channel's messages in queue order, and the held flags.
 struct Model {
@@ -76,9 +78,10 @@ void RandomRun(std::uint64_t seed, bool fifo) {
       }
       case 3: {  // send ahead (FIFO only, as the bank does)
         if (!fifo) break;
-        Net::Msg m = net.SendAhead(c, payload);
+        int marker = -1 - payload;
+        Net::Msg m = net.SendAhead(c, marker);
         ASSERT_EQ(m.seq, model.next);
-        model.queues[c].insert(model.queues[c].begin(), {model.next++, payload});
+        model.queues[c].insert(model.queues[c].begin(), {model.next++, marker});
         break;
       }
       case 4:  // hold or release
