@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -100,11 +101,15 @@ class RawConnection {
     buffer_.erase(0, std::min(buffer_.size(), end_of_head + 4 + length));
     return out;
   }
-  // Reads until `text` has arrived (true), or the connection ends or the
-  // receive timeout passes (false). What came is in received().
-  bool ReadUntil(const std::string& text) {
+  // Reads until `text` has arrived (true), or the connection ends, the
+  // receive timeout passes or `within` is over (false). The overall limit
+  // matters on event streams, whose heartbeats would otherwise keep a wait
+  // for an event that never comes alive forever. What came is in received().
+  bool ReadUntil(const std::string& text,
+                 std::chrono::seconds within = std::chrono::seconds(30)) {
+    const auto deadline = std::chrono::steady_clock::now() + within;
     while (buffer_.find(text) == std::string::npos) {
-      if (!Fill()) return false;
+      if (std::chrono::steady_clock::now() > deadline || !Fill()) return false;
     }
     return true;
   }

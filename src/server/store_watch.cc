@@ -51,8 +51,9 @@ std::string StoreWatch::Stamp() const {
 }
 
 void StoreWatch::Watch(std::function<void()> on_change) {
-  watcher_ = std::thread([this, on_change = std::move(on_change)] {
-    std::string last = Stamp();
+  // The baseline is taken here, not on the new thread: a commit made after
+  // Watch returns must count as a change even if the thread starts late.
+  watcher_ = std::thread([this, on_change = std::move(on_change), last = Stamp()]() mutable {
     while (!stop_) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       std::string now = Stamp();
