@@ -214,7 +214,10 @@ export async function askBefore(result, step, key) {
 export function showFeedback(lines, backTo) {
   const fb = $('predict-feedback');
   fb.textContent = '';
-  if (!lines) return;
+  if (!lines) {
+    if ($('predict-score').hidden && !pending) panel().hidden = true;
+    return;
+  }
   for (const l of lines) {
     const p = document.createElement('p');
     p.className = l.right ? 'pq-right' : 'pq-wrong';
