@@ -688,7 +688,7 @@ const predictWords = {
     why_naive_lost: 'The reads add up to {total}, not {bank}: {lost} was in flight between the reads, in no answer.',
     why_naive_twice: 'The reads add up to {total}, not {bank}: {twice} was read at both ends, sent after its sender was read and received before its receiver was.',
     why_naive_lost_twice: 'The reads add up to {total}, not {bank}: {lost} was lost in flight and {twice} counted twice.',
-    why_arrived_before: 'The {msg} reached {b} before {b} recorded, so the recorded {balance} includes it.',
+    why_arrived_before: 'The {msg} reached {b} before it recorded, so the recorded {balance} includes it.',
     why_in_flight: 'The {msg} was still travelling when {b} recorded {balance}: a balance holds only what has arrived.',
     why_recorded_in_flight: '{list} arrived after {to} recorded and before the marker: that is the channel\'s state.',
     why_first_marker: 'The marker is {to}\'s first: {to} records now and the channel {from}→{to} is empty; what travels behind the marker is outside the cut.',

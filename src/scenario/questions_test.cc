@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "scenario/demos.h"
@@ -123,6 +125,73 @@ TEST(Questions, EveryDemoAsksAtLeastTwiceAndAgreesWithTheBank) {
       }
     }
   }
+}
+
+
+// docs/page.md lists every demo's questions; the list is this table, made
+// from the engine's answers, so the docs cannot drift from the demos.
+std::string Money(bank::Amount a) { return "$" + std::to_string(a); }
+
+std::string QuestionTable() {
+  std::ostringstream out;
+  out << "| demo | step | command | question | answer | why |\n|---|---|---|---|---|---|\n";
+  for (const Demo& d : Demos()) {
+    Played r(DemoScenario(d));
+    const bank::Bank& bank = r.bank();
+    const bank::Replay replay = bank::Replay::Of(bank);
+    auto msg = [&](bank::Seq seq) {
+      const bank::Flight* f = replay.Find(seq);
+      const auto& ch = bank.network().channel(f->channel);
+      return Money(f->amount()) + " " + bank.name(ch.from) + "->" + bank.name(ch.to);
+    };
+    auto list = [&](const std::vector<bank::Seq>& seqs) {
+      std::string s;
+      for (bank::Seq q : seqs) s += (s.empty() ? "" : " and ") + msg(q);
+      return s;
+    };
+    const std::string name = d.id == kLabDemoId ? "lab" : std::to_string(d.id);
+    for (const Question& q : r.questions) {
+      std::string question, answer;
+      switch (q.kind) {
+        case QuestionKind::kNaiveTotal:
+          question = "naive total once " + bank.name(q.branch) + " is read";
+          answer = Money(q.number);
+          break;
+        case QuestionKind::kBalanceIncludes:
+          question = bank.name(q.branch) + "'s recorded balance includes " + msg(q.transfer) + "?";
+          answer = q.yes ? "yes" : "no";
+          break;
+        case QuestionKind::kChannelState: {
+          const auto& ch = bank.network().channel(q.channel);
+          question = "channel " + bank.name(ch.from) + "->" + bank.name(ch.to) + " records? (choices: empty, " +
+                     list(q.choices) + ")";
+          answer = q.answer.empty() ? "empty" : list(q.answer);
+          break;
+        }
+        case QuestionKind::kCutConsistent:
+          question = "naive cut consistent once " + bank.name(q.branch) + " is read?";
+          answer = q.yes ? "yes" : "no: " + list(q.answer) + " crosses it backwards";
+          break;
+      }
+      out << "| " << name << " | " << q.step << " | `" << d.steps[q.step - 1].command << "` | " << question
+          << " | " << answer << " | " << WhyCodeName(q.why) << " |\n";
+    }
+  }
+  return out.str();
+}
+
+TEST(Questions, DocsListEveryDemosQuestions) {
+  std::ifstream in(std::string(CUTLINE_SOURCE_DIR) + "/docs/page.md");
+  ASSERT_TRUE(in) << "docs/page.md not found";
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string doc = buf.str();
+  const std::string begin = "<!-- questions:begin -->\n", end = "<!-- questions:end -->";
+  const auto b = doc.find(begin), e = doc.find(end);
+  ASSERT_TRUE(b != std::string::npos && e != std::string::npos) << "docs/page.md lacks the questions block";
+  const std::string table = QuestionTable();
+  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), table)
+      << "docs/page.md's questions are out of date; the block should read:\n" << table;
 }
 
 }  // namespace
