@@ -174,14 +174,14 @@ function ask(q) {
           b0 = b0 || b;
         }
         b0.focus();
-        notify(t('pqWhich'), 'info');
+        notify(t('pqWhich'), 'predict');
       });
     } else {
       first = button(area, t('pqYes'), () => done(q.answer === true));
       button(area, t('pqNo'), () => done(q.answer === false));
     }
     area.setAttribute('aria-labelledby', 'predict-question');
-    notify(`${t('pqAsk')} ${qp.textContent}`, 'info');
+    notify(`${t('pqAsk')} ${qp.textContent}`, 'predict');
     first.focus();
   });
 }
@@ -225,7 +225,7 @@ export function showFeedback(lines, backTo) {
     fb.append(p);
   }
   panel().hidden = false;
-  notify(lines.map((l) => l.text).join(' '), 'info');
+  notify(lines.map((l) => l.text).join(' '), 'predict');
   if (backTo) backTo.focus({ preventScroll: true });
 }
 
@@ -264,7 +264,7 @@ export function initPredict() {
   $('predict-reset').addEventListener('click', () => {
     saveScores({});
     $('predict-score').textContent = t('pqScoresReset');
-    notify(t('pqScoresReset'), 'info');
+    notify(t('pqScoresReset'), 'predict');
   });
   const on = new URLSearchParams(location.search).get('predict') === '1';
   document.body.classList.toggle('predict', on);
