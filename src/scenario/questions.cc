@@ -60,7 +60,15 @@ class Deriver {
  public:
   Deriver(const bank::Bank& bank, const bank::Replay& replay,
           const std::vector<StepResult>& steps)
-      : bank_(bank), replay_(replay), steps_(steps), walk_(bank) {}
+      : bank_(bank), replay_(replay), steps_(steps), walk_(bank),
+        by_channel_(bank.network().channel_count()), by_receiver_(bank.branch_count()) {
+    // Each question looks at one channel's or one branch's messages: index
+    // them once, so that a long run stays linear in its questions.
+    for (const Flight& f : replay_.flights()) {
+      by_channel_[f.channel].push_back(&f);
+      by_receiver_[To(f)].push_back(&f);
+    }
+  }
 
   std::vector<Question> Run() {
     const auto& events = bank_.history().events();
@@ -81,11 +89,14 @@ class Deriver {
   }
 
  private:
+  // The step whose events hold event i: the last to begin at or before it
+  // (steps are in history order; a step without events holds none).
   std::size_t StepOf(std::size_t i) const {
-    for (std::size_t s = 0; s < steps_.size(); ++s) {
-      if (i >= steps_[s].history_begin && i < steps_[s].history_end) return s;
-    }
-    return steps_.empty() ? 0 : steps_.size() - 1;
+    auto it = std::upper_bound(steps_.begin(), steps_.end(), i, [](std::size_t e, const StepResult& s) {
+      return e < s.history_begin;
+    });
+    while (it != steps_.begin() && (it - 1)->history_end <= i) --it;
+    return it == steps_.begin() ? 0 : static_cast<std::size_t>(it - steps_.begin() - 1);
   }
 
   Question Make(QuestionKind kind, std::size_t i, NodeId branch) const {
@@ -128,12 +139,31 @@ class Deriver {
     if (read_at_.size() < 2) return;
     Question q = Make(QuestionKind::kCutConsistent, i, r.node);
     for (const auto& [n, at] : read_at_) q.read.push_back(n);
-    for (const Flight& f : replay_.flights()) {
-      if (!is_read(To(f)) || !DeliveredBefore(f, read_at_[To(f)])) continue;
-      q.choices.push_back(f.seq);
-      if (is_read(From(f)) && f.sent_at > read_at_[From(f)]) q.answer.push_back(f.seq);
+    // Whether the cut holds: every pair of read branches.
+    for (const auto& [to, at] : read_at_) {
+      for (const Flight* f : by_receiver_[to]) {
+        if (DeliveredBefore(*f, at) && is_read(From(*f)) && f->sent_at > read_at_[From(*f)]) {
+          q.answer.push_back(f->seq);
+        }
+      }
     }
+    std::sort(q.answer.begin(), q.answer.end());
     q.yes = q.answer.empty();
+    // What to choose among: a few of the backward messages (the newest) and
+    // of the others the branch just read had received, so that a long run
+    // asks a short question.
+    constexpr std::size_t kBackward = 3, kOthers = 4;
+    if (q.answer.size() > kBackward) q.answer.erase(q.answer.begin(), q.answer.end() - kBackward);
+    q.choices = q.answer;
+    std::size_t others = 0;
+    const auto& mine = by_receiver_[r.node];
+    for (auto it = mine.rbegin(); it != mine.rend() && others < kOthers; ++it) {
+      const Flight* f = *it;
+      if (!DeliveredBefore(*f, i) || std::find(q.answer.begin(), q.answer.end(), f->seq) != q.answer.end()) continue;
+      q.choices.push_back(f->seq);
+      ++others;
+    }
+    std::sort(q.choices.begin(), q.choices.end());
     if (q.yes) q.choices.clear();
     q.why = q.yes ? WhyCode::kCutConsistent : WhyCode::kCutBackward;
     out_.push_back(std::move(q));
@@ -149,13 +179,13 @@ class Deriver {
     // variant records otherwise, no question.
     if (!recorded || *recorded != walk_.balance(r.node)) return;
     const Flight* pick = nullptr;
-    for (const Flight& f : replay_.flights()) {
-      if (!f.is_transfer() || To(f) != r.node || f.sent_at >= i) continue;
-      if (!DeliveredBefore(f, i)) {
-        pick = &f;
+    for (const Flight* f : by_receiver_[r.node]) {
+      if (!f->is_transfer() || f->sent_at >= i) continue;
+      if (!DeliveredBefore(*f, i)) {
+        pick = f;
         break;
       }
-      if (!pick || f.delivered_at > pick->delivered_at) pick = &f;
+      if (!pick || f->delivered_at > pick->delivered_at) pick = f;
     }
     if (!pick) return;
     Question q = Make(QuestionKind::kBalanceIncludes, i, r.node);
@@ -184,8 +214,9 @@ class Deriver {
     q.channel = c.channel;
     std::vector<bank::Amount> amounts;
     bool overtaken = false;
-    for (const Flight& f : replay_.flights()) {
-      if (!f.is_transfer() || f.channel != c.channel || f.sent_at >= m) continue;
+    for (const Flight* fp : by_channel_[c.channel]) {
+      const Flight& f = *fp;
+      if (!f.is_transfer() || f.sent_at >= m) continue;
       if (DeliveredBefore(f, start->second)) continue;
       q.choices.push_back(f.seq);
       // Chandy-Lamport's rule: what arrived between the record and the
@@ -217,6 +248,8 @@ class Deriver {
   const bank::Replay& replay_;  // the whole run: every flight's end
   const std::vector<StepResult>& steps_;
   bank::Replay walk_;  // the events before the current one: balances
+  std::vector<std::vector<const Flight*>> by_channel_;   // in send order
+  std::vector<std::vector<const Flight*>> by_receiver_;  // in send order
   std::map<NodeId, std::size_t> read_at_;
   std::map<NodeId, bank::Amount> reads_;
   std::map<SnapshotId, std::size_t> first_record_;

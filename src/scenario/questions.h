@@ -51,11 +51,12 @@ struct Question {
   bank::Amount number = 0;       // kNaiveTotal: the answer
   bool yes = false;              // kBalanceIncludes, kCutConsistent: the answer
   // kChannelState: the candidate transfers (each a choice, beside "empty");
-  // kCutConsistent: the messages received inside the cut, among which the
-  // backward ones are to be found.
+  // kCutConsistent: those backward messages and up to four other messages
+  // the branch just read had received, to find them among.
   std::vector<bank::Seq> choices;
   // kChannelState: the recorded transfers (empty: "empty");
-  // kCutConsistent: the messages crossing the cut backwards.
+  // kCutConsistent: the messages crossing the cut backwards (the newest
+  // three; `yes` is judged on all of them).
   std::vector<bank::Seq> answer;
   WhyCode why = WhyCode::kNaiveExact;
   // The facts of the explanation: kNaiveTotal's lost and counted-twice
