@@ -73,4 +73,33 @@ class ClosedIds {
   std::vector<SnapshotId> above_;  // sorted, all >= floor_
 };
 
+// The contract's Forget and Abort (snapshot_rules.h), for a rules class that
+// keeps each running snapshot as a `local` (null if not running here) with a
+// count of channels still `open`, and ends one with `drop(local)` (which adds
+// its id to `closed`). One place for when each is refused.
+template <class Local, class Drop>
+Reply ForgetSnapshot(SnapshotId id, const Local* local, const ClosedIds& closed, Drop&& drop) {
+  if (local == nullptr) {
+    return Reply::Refused(closed.Contains(id) ? AgentError::kFinished
+                                              : AgentError::kUnknownSnapshot,
+                          id);
+  }
+  if (local->open != 0) return Reply::Refused(AgentError::kNotDone, id);
+  drop(local);
+  return Reply::Of(id);
+}
+
+template <class Local, class Drop>
+Reply AbortSnapshot(SnapshotId id, const Local* local, ClosedIds& closed, Drop&& drop) {
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  if (local != nullptr) {
+    drop(local);
+    return Reply::Of(id);
+  }
+  if (closed.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  // Never seen here: closed now, so its markers (or messages) are ignored.
+  closed.Add(id);
+  return Reply::Of(id);
+}
+
 }  // namespace cutline

@@ -112,26 +112,11 @@ void MarkerRules::Drop(const Local* local) {
 }
 
 Reply MarkerRules::Forget(SnapshotId id) {
-  const Local* local = Find(id);
-  if (local == nullptr) {
-    return Reply::Refused(closed_.Contains(id) ? AgentError::kFinished
-                                               : AgentError::kUnknownSnapshot,
-                          id);
-  }
-  if (local->open != 0) return Reply::Refused(AgentError::kNotDone, id);
-  Drop(local);
-  return Reply::Of(id);
+  return ForgetSnapshot(id, Find(id), closed_, [this](const Local* l) { Drop(l); });
 }
 
 Reply MarkerRules::Abort(SnapshotId id) {
-  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
-  if (const Local* local = Find(id)) {
-    Drop(local);
-    return Reply::Of(id);
-  }
-  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
-  closed_.Add(id);
-  return Reply::Of(id);
+  return AbortSnapshot(id, Find(id), closed_, [this](const Local* l) { Drop(l); });
 }
 
 }  // namespace cutline
