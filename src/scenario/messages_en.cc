@@ -105,7 +105,7 @@ std::string EnglishReason(const Status& s) {
       return fmt::format("a cut needs one point per branch: {} given for {} branches",
                          n(0), n(1));
     case Code::kCutPastEnd:
-      return fmt::format("the cut's point {} on {} is past its last event ({} events)",
+      return fmt::format("the cut's point {} on {} is past its last event (at most {})",
                          n(1), w(0), n(2));
     case Code::kCutBadPoint:
       return fmt::format("the cut's point {} on {} is not a whole number of events (0 or more)",

@@ -121,7 +121,7 @@ std::string JapaneseReason(const Status& s) {
       return fmt::format("カットには支店ごとに1つの点が必要です: {}支店に{}点が指定されました",
                          n(1), n(0));
     case Code::kCutPastEnd:
-      return fmt::format("{}のカットの点{}が最後のイベントを越えています（イベントは{}個）",
+      return fmt::format("{}のカットの点{}が最後のイベントを越えています（最大{}）",
                          w(0), n(1), n(2));
     case Code::kCutBadPoint:
       return fmt::format("{}のカットの点{}はイベントの数（0以上の整数）ではありません",
