@@ -13,6 +13,7 @@ import { initPresent } from './present.js';
 import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } from './share.js';
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
 import { byId as $ } from './svg.js';
+import { wireCut } from './cut.js';
 
 hooks.sync = syncDemo;
 hooks.render = () => {
@@ -73,6 +74,7 @@ function wire() {
   $('demo-prev').addEventListener('click', prev);
   $('demo-end').addEventListener('click', endDemo);
   wireStageKeys({ next, prev, restart: restartDemo });
+  wireCut();
   $('notice-close').addEventListener('click', clearNotice);
   $('demo-play').addEventListener('click', () => {
     if ($('demo-play').getAttribute('aria-disabled') === 'true') return;
