@@ -20,7 +20,8 @@ const CASES = {
   // events 1-3), and receives the $40 as its fourth.
   3: [
     { cut: [3, 0, 0], consistent: true, forward: ['$30 on P1→P3'], total: 300 },
-    { cut: [4, 0, 0], consistent: false, backward: ['$40 (P2→P1): received before the cut, sent after it'], total: 340 },
+    // P1 holds the $40 and P2 too (not yet sent); the $30 is still on its way to P3.
+    { cut: [4, 0, 0], consistent: false, backward: ['$40 (P2→P1): received before the cut, sent after it'], forward: ['$30 on P1→P3'], total: 340 },
   ],
   // Demo 6 (channels that reorder): P3's first event receives the $30, which overtook P1's
   // marker; P1 sent it as its third.
