@@ -658,7 +658,7 @@ Object.assign(ja, storePage.ja);
 const cutWords = {
   en: {
     cutButton: 'Draw a cut',
-    cutHint: 'Place one point on each branch\'s line: drag its handle, or focus it and press ← or → to move it one event (Home, End: the line\'s ends); Tab goes to the next branch. The checker judges the cut.',
+    cutHint: 'Drag each branch\'s handle along its line, or focus it and press ← →; Tab: the next branch.',
     cutHandle: 'Cut point on {b}',
     cutHandleValue: 'after {k} of {n} events',
     cutJudging: 'Asking the checker…',
@@ -678,7 +678,7 @@ const cutWords = {
   },
   ja: {
     cutButton: 'カットを描く',
-    cutHint: '各支店の線に点を1つずつ置きます。ハンドルをドラッグするか、フォーカスして ← → で1イベントずつ動かします（Home, End：線の両端）。Tab で次の支店へ。カットはチェッカーが判定します。',
+    cutHint: '各支店のハンドルを線に沿ってドラッグするか、フォーカスして ← → で動かします。Tab：次の支店。',
     cutHandle: '{b} のカットの点',
     cutHandleValue: '{n} 個中 {k} 個のイベントの後',
     cutJudging: 'チェッカーに問い合わせ中…',
