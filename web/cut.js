@@ -19,6 +19,7 @@ const cut = {
   verdictKey: '',
   asked: '', // the key of the request in flight
   error: '',
+  errorKey: '', // a request that failed is not asked again until the cut or the run changes
 };
 
 // A branch's message events (what a cut point counts), in order.
@@ -67,18 +68,20 @@ export function drawnBackward() {
 function ask() {
   const text = toText(app.commands);
   const key = keyOf(text);
-  if (cut.verdictKey === key || cut.asked === key) return;
+  if (cut.verdictKey === key || cut.asked === key || cut.errorKey === key) return;
   cut.asked = key;
   judgeCut(text, [...cut.points], lang())
     .then((v) => {
       cut.verdict = v;
       cut.verdictKey = key;
       cut.error = '';
+      cut.errorKey = '';
     })
     .catch((err) => {
       cut.verdict = null;
       cut.verdictKey = '';
       cut.error = err.message || String(err);
+      cut.errorKey = key;
     })
     .finally(() => {
       if (cut.asked === key) cut.asked = '';
@@ -199,8 +202,13 @@ function para(parent, cls, text) {
 
 function renderVerdict(v, history, markers) {
   const out = $('cut-verdict');
-  out.replaceChildren();
   out.hidden = !cut.on;
+  // A live region: redrawn only when what it says changes (a demo step that leaves the verdict
+  // as it was must not read it again).
+  const said = JSON.stringify([cut.on, v, cut.error, lang()]);
+  if (out.dataset.said === said) return;
+  out.dataset.said = said;
+  out.replaceChildren();
   if (!cut.on) return;
   if (!v) {
     para(out, 'cut-wait', cut.error || t('cutJudging'));
