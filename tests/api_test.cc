@@ -1106,4 +1106,174 @@ TEST_F(ServerTest, LaiYangHistoryCarriesEpochsAndCounts) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// POST /api/cut: a cut drawn on the space-time diagram, judged by the checker.
+
+class CutTest : public ServerTest {
+ protected:
+  httplib::Result Cut(const json& request) {
+    return client_->Post("/api/cut", request.dump(), "application/json");
+  }
+  json CutOk(const std::string& scenario, const json& cut) {
+    auto res = Cut(json{{"scenario", scenario}, {"cut", cut}});
+    EXPECT_TRUE(res) << httplib::to_string(res.error());
+    if (!res) return json();
+    EXPECT_EQ(res->status, 200) << res->body;
+    EXPECT_TRUE(IsJson(res->get_header_value("Content-Type")));
+    return json::parse(res->body);
+  }
+  json CutError(const json& request, int status) {
+    auto res = Cut(request);
+    EXPECT_TRUE(res) << httplib::to_string(res.error());
+    if (!res) return json();
+    EXPECT_EQ(res->status, status) << res->body;
+    json body = json::parse(res->body);
+    EXPECT_TRUE(body.contains("error") && body["error"].is_string()) << res->body;
+    return body;
+  }
+  // The number of sends and deliveries at `branch` in the run's history, as
+  // the page counts them under the diagram.
+  int MessageEvents(const json& run, const std::string& branch) {
+    int n = 0;
+    for (const json& e : run["history"]) {
+      n += e["branch"] == branch && (e["kind"] == "send" || e["kind"] == "deliver");
+    }
+    return n;
+  }
+};
+
+// Demo 1: P1 sends $30 to P2 (P1's event 1), P2 receives it (P2's event 1).
+TEST_F(CutTest, Demo1CutsBeforeAndAfterTheThirty) {
+  const std::string demo1 = DemoScenario(1);
+  json forward = CutOk(demo1, {1, 0, 0});
+  EXPECT_EQ(forward["consistent"], true);
+  EXPECT_EQ(forward["backward"], json::array());
+  ASSERT_EQ(forward["forward"].size(), 1u);
+  EXPECT_EQ(forward["forward"][0]["amount"], 30);
+  EXPECT_EQ(forward["forward"][0]["from"], "P1");
+  EXPECT_EQ(forward["forward"][0]["to"], "P2");
+  EXPECT_EQ(forward["forward"][0]["send"], 1);
+  EXPECT_EQ(forward["forward"][0]["deliver"], 1);
+  EXPECT_EQ(forward["branches"][0]["balance"], 70);
+  EXPECT_EQ(forward["branches"][1]["balance"], 100);
+  EXPECT_EQ(forward["in_channels"], 30);
+  EXPECT_EQ(forward["total"], 300);
+  EXPECT_EQ(forward["bank_total"], 300);
+
+  json backward = CutOk(demo1, {0, 1, 0});
+  EXPECT_EQ(backward["consistent"], false);
+  ASSERT_EQ(backward["backward"].size(), 1u);
+  EXPECT_EQ(backward["backward"][0]["kind"], "transfer");
+  EXPECT_EQ(backward["backward"][0]["amount"], 30);
+  EXPECT_EQ(backward["forward"], json::array());
+  EXPECT_EQ(backward["branches"][1]["balance"], 130);
+  EXPECT_EQ(backward["total"], 330);
+  EXPECT_EQ(backward["bank_total"], 300);
+}
+
+TEST_F(CutTest, BranchesGiveTheirNamePointAndEventCount) {
+  const std::string demo3 = DemoScenario(3);
+  const json run = RunOk(demo3);
+  json full = json::array();
+  for (const char* b : {"P1", "P2", "P3"}) full.push_back(MessageEvents(run, b));
+  json j = CutOk(demo3, full);
+  ASSERT_EQ(j["branches"].size(), 3u);
+  for (std::size_t n = 0; n < 3; ++n) {
+    EXPECT_EQ(j["branches"][n]["name"], "P" + std::to_string(n + 1));
+    EXPECT_EQ(j["branches"][n]["point"], full[n]);
+    EXPECT_EQ(j["branches"][n]["events"], full[n]);
+  }
+  // Everything drained: the full cut holds the final balances, nothing in flight.
+  EXPECT_EQ(j["consistent"], true);
+  EXPECT_EQ(j["forward"], json::array());
+  EXPECT_EQ(j["branches"][0]["balance"], 110);
+  EXPECT_EQ(j["branches"][1]["balance"], 60);
+  EXPECT_EQ(j["branches"][2]["balance"], 130);
+  EXPECT_EQ(j["total"], 300);
+  // The empty cut: the initial balances.
+  json empty = CutOk(demo3, {0, 0, 0});
+  EXPECT_EQ(empty["consistent"], true);
+  EXPECT_EQ(empty["total"], 300);
+}
+
+// Demo 3: P1's fourth event receives P2's $40, which P2 sent as its first.
+TEST_F(CutTest, Demo3HoldingTheFortysReceiptButNotItsSendIsInconsistent) {
+  json j = CutOk(DemoScenario(3), {4, 0, 0});
+  EXPECT_EQ(j["consistent"], false);
+  ASSERT_GE(j["backward"].size(), 1u);
+  EXPECT_EQ(j["backward"][0]["amount"], 40);
+  EXPECT_EQ(j["backward"][0]["from"], "P2");
+  EXPECT_EQ(j["backward"][0]["to"], "P1");
+  EXPECT_EQ(j["total"], 340);
+}
+
+TEST_F(CutTest, JapaneseRefusalsAreJapanese) {
+  json e = CutError(json{{"scenario", kBank}, {"cut", {0, 0}}, {"lang", "ja"}}, 422);
+  EXPECT_EQ(e["code"], "cut_wrong_size");
+  EXPECT_EQ(e["message"], "カットには支店ごとに1つの点が必要です: 3支店に2点が指定されました");
+}
+
+TEST_F(CutTest, BadCutsAre422WithACodeAndChangeNothing) {
+  const std::string demo1 = DemoScenario(1);
+  const json good_cut = {1, 0, 0};
+  auto before = Cut(json{{"scenario", demo1}, {"cut", good_cut}});
+  ASSERT_TRUE(before);
+  ASSERT_EQ(before->status, 200);
+  auto run_before = Run(json{{"scenario", demo1}});
+  ASSERT_TRUE(run_before);
+
+  struct Case {
+    json cut;
+    std::string code;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{1, 0}, "cut_wrong_size", "a cut needs one point per branch: 2 given for 3 branches"},
+           {{1, 0, 0, 0}, "cut_wrong_size",
+            "a cut needs one point per branch: 4 given for 3 branches"},
+           {json::array(), "cut_wrong_size",
+            "a cut needs one point per branch: 0 given for 3 branches"},
+           {{2, 0, 0}, "cut_past_end", "the cut's point 2 on P1 is past its last event (at most 1)"},
+           {{0, 0, 1}, "cut_past_end", "the cut's point 1 on P3 is past its last event (at most 0)"},
+           {{0, 0, 18446744073709551615u}, "cut_past_end",
+            "the cut's point 9223372036854775807 on P3 is past its last event (at most 0)"},
+           {{-1, 0, 0}, "cut_bad_point",
+            "the cut's point -1 on P1 is not a whole number of events (0 or more)"},
+           {{0, 0.5, 0}, "cut_bad_point",
+            "the cut's point 0.5 on P2 is not a whole number of events (0 or more)"},
+           {{0, "1", 0}, "cut_bad_point",
+            "the cut's point \"1\" on P2 is not a whole number of events (0 or more)"},
+           {{0, nullptr, 0}, "cut_bad_point",
+            "the cut's point null on P2 is not a whole number of events (0 or more)"},
+       }) {
+    json e = CutError(json{{"scenario", demo1}, {"cut", c.cut}}, 422);
+    EXPECT_EQ(e["code"], c.code) << c.cut;
+    EXPECT_EQ(e["message"], c.message) << c.cut;
+  }
+  // A scenario the run refuses is refused as /api/run refuses it.
+  json bad = CutError(json{{"scenario", kBank + std::string("transfer P1 P9 5\n")}, {"cut", {0, 0, 0}}},
+                      422);
+  EXPECT_EQ(bad["code"], "unknown_branch");
+  EXPECT_EQ(bad["line"], 2);
+  EXPECT_EQ(CutError(json{{"scenario", "# nothing\n"}, {"cut", json::array()}}, 422)["code"],
+            "no_network");
+  // Malformed requests are 400, as on /api/run.
+  EXPECT_EQ(client_->Post("/api/cut", "{bad", "application/json")->status, 400);
+  CutError(json::array(), 400);
+  CutError(json{{"cut", {0, 0, 0}}}, 400);
+  CutError(json{{"scenario", 5}, {"cut", {0, 0, 0}}}, 400);
+  CutError(json{{"scenario", demo1}}, 400);
+  CutError(json{{"scenario", demo1}, {"cut", "1,0,0"}}, 400);
+  CutError(json{{"scenario", demo1}, {"cut", good_cut}, {"lang", "xx"}}, 400);
+  EXPECT_EQ(client_->Get("/api/cut")->status, 405);
+
+  auto after = Cut(json{{"scenario", demo1}, {"cut", good_cut}});
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->status, 200);
+  EXPECT_EQ(after->body, before->body);
+  auto run_after = Run(json{{"scenario", demo1}});
+  ASSERT_TRUE(run_after);
+  EXPECT_EQ(run_after->body, run_before->body);
+}
+
 }  // namespace

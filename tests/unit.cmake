@@ -20,6 +20,7 @@ cutline_unit_test(bank_test
 cutline_unit_test(consistency_checker_test
   ${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_check
   GTest::gmock)
+cutline_unit_test(cut_test ${PROJECT_SOURCE_DIR}/src/check/cut_test.cc cutline_check)
 
 # Random runs (rapidcheck) judged by the checker. A failure prints the
 # command that replays it, naming this binary.

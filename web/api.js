@@ -48,3 +48,17 @@ export async function fetchDemos(lang) {
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.json();
 }
+
+// Judges a cut drawn on the space-time diagram (POST /api/cut): `points`, one per branch, each
+// the number of the branch's sends and deliveries inside the cut. Rejects as runScenario.
+export async function judgeCut(text, points, lang) {
+  const res = await fetch('api/cut', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ scenario: text, cut: points, lang }),
+  });
+  const body = await res.json().catch(() => null);
+  if (res.ok && body && !('error' in body)) return body;
+  if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.error, body.line);
+  throw new Error(`HTTP ${res.status}`);
+}

@@ -14,6 +14,7 @@ import { initPredict, questionPending, focusQuestion } from './predict.js';
 import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } from './share.js';
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
 import { byId as $ } from './svg.js';
+import { wireCut } from './cut.js';
 
 hooks.sync = syncDemo;
 hooks.render = () => {
@@ -80,6 +81,7 @@ function wire() {
   $('demo-prev').addEventListener('click', prev);
   $('demo-end').addEventListener('click', endDemo);
   wireStageKeys({ next, prev, restart: () => waits() || restartDemo() });
+  wireCut();
   $('notice-close').addEventListener('click', clearNotice);
   $('demo-play').addEventListener('click', () => {
     if ($('demo-play').getAttribute('aria-disabled') === 'true') return;

@@ -653,6 +653,52 @@ const storePage = {
 };
 Object.assign(en, storePage.en);
 Object.assign(ja, storePage.ja);
+
+// Draw a cut (cut.js): the control, the handles and the verdict the checker gives.
+const cutWords = {
+  en: {
+    cutButton: 'Draw a cut',
+    cutHint: 'Drag each branch\'s handle along its line, or focus it and press ← →; Tab: the next branch.',
+    cutHandle: 'Cut point on {b}',
+    cutHandleValue: 'after {k} of {n} events',
+    cutJudging: 'Asking the checker…',
+    cutConsistent: '✓ Your cut is consistent:',
+    cutConsistentWhy: 'nothing received inside it was sent outside it.',
+    cutInconsistent: '✗ Your cut is inconsistent:',
+    cutInconsistentWhy: 'it holds a receipt without its send.',
+    cutBackwardItem: '{what} ({ch}): received before the cut, sent after it',
+    cutForwardHead: 'A snapshot at this cut must record as channel state:',
+    cutForwardItem: '{what} on {ch}: sent before the cut, received after it',
+    cutForwardNone: 'No transfer crosses the cut forwards: a snapshot at it records every channel empty.',
+    cutChannels: 'channels {v}',
+    cutSum: 'Sum at the cut: {parts} = {total}; the bank holds {bank}.',
+    cutSumEqual: 'Equal, as for every consistent cut.',
+    cutSumTwice: 'Not the bank\'s total: {v} counted twice.',
+    cutSumMarkers: 'Equal, yet the cut is inconsistent: only markers cross it backwards, and they carry no money.',
+  },
+  ja: {
+    cutButton: 'カットを描く',
+    cutHint: '各支店のハンドルを線に沿ってドラッグするか、フォーカスして ← → で動かします。Tab：次の支店。',
+    cutHandle: '{b} のカットの点',
+    cutHandleValue: '{n} 個中 {k} 個のイベントの後',
+    cutJudging: 'チェッカーに問い合わせ中…',
+    cutConsistent: '✓ このカットは一貫しています：',
+    cutConsistentWhy: '内側で受信されたものはすべて内側で送信されています。',
+    cutInconsistent: '✗ このカットは一貫していません：',
+    cutInconsistentWhy: '送信のない受信を含んでいます。',
+    cutBackwardItem: '{what}（{ch}）：カットより前に受信、カットより後に送信',
+    cutForwardHead: 'このカットのスナップショットはチャネルの状態として次を記録する必要があります：',
+    cutForwardItem: '{ch} の {what}：カットより前に送信、カットより後に受信',
+    cutForwardNone: 'カットを順方向に横切る送金はありません：このカットのスナップショットではすべてのチャネルが空です。',
+    cutChannels: 'チャネル {v}',
+    cutSum: 'カットの合計：{parts} = {total}（銀行の総額は {bank}）。',
+    cutSumEqual: '一貫したカットでは常にこのとおり等しくなります。',
+    cutSumTwice: '銀行の総額と違います：{v} が二重に数えられています。',
+    cutSumMarkers: '等しいものの、カットは一貫していません：逆向きに横切るのはマーカーだけで、お金を運びません。',
+  },
+};
+Object.assign(en, cutWords.en);
+Object.assign(ja, cutWords.ja);
 // ---------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------

@@ -2,10 +2,11 @@
 // records and reads as points; each message an arrow from its send to its delivery; the snapshot
 // cut through the record points and the naive cut through the read points. On channels that may
 // reorder, a message delivered before older ones on its channel (the server lists them in the
-// deliver event's "overtook") is drawn as overtaking.
+// deliver event's "overtook") is drawn as overtaking. The student's own cut is cut.js's.
 import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
 import { messageLabel, messageTitle, fromEvent } from './labels.js';
+import { renderCut, drawnBackward } from './cut.js';
 
 // The geometry grows with the diagram's type (12 px; 20 px and up in presentation mode, style.css),
 // so that larger labels keep their room: set by renderSpacetime, `k` times these.
@@ -66,6 +67,8 @@ function makeGeometry(svgEl, scrollEl, names, col, columns) {
     xAt: (i) => X0 + col.get(i) * step,
     has: (i) => col.has(i),
     xNow,
+    x0: X0,
+    k: K,
     width: Math.max(avail, xNow + 56 * K),
     height: Y0 + (names.length - 1) * ROW + 52 * K,
   };
@@ -217,7 +220,8 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   // Layers: cuts under the messages, points and labels on top.
   const cutLayer = svg('g', { class: 'st-cuts' }, svgEl);
   const msgLayer = svg('g', { class: 'st-messages' }, svgEl);
-  drawMessages(msgLayer, g, sends, delivers, new Set([...naiveBackward, ...snapBackward]));
+  // The student's drawn cut (cut.js) marks its backward messages as the other cuts do.
+  drawMessages(msgLayer, g, sends, delivers, new Set([...naiveBackward, ...snapBackward, ...drawnBackward()]));
   const labelLayer = svg('g', { class: 'st-labels' });
   if (snap) {
     const pending = names.some((n) => !recAt.has(n));
@@ -235,6 +239,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
     svg('text', { x: X0, y: Y0 + ((names.length - 1) * ROW) / 2 + 4 * K, class: 'st-empty' }, svgEl, t('stEmpty'));
   }
   describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward, readAt.size || recAt.size);
+  renderCut({ svgEl, scrollEl, cutLayer, g, history, markers });
 }
 
 // The legend names markers as the run's algorithm does, and shows "overtakes" only where a

@@ -61,6 +61,10 @@ namespace cutline {
   X(kSnapshotComplete, "snapshot_complete", "n")  /* id */                   \
   X(kAlreadyRecorded, "already_recorded", "sn")  /* branch, id */            \
   X(kSnapshotRunning, "snapshot_running", "n")  /* id */                     \
+  /* a cut drawn on the space-time diagram (POST /api/cut) */               \
+  X(kCutWrongSize, "cut_wrong_size", "nn")  /* points given, branches */     \
+  X(kCutPastEnd, "cut_past_end", "snn")  /* branch, point, its events */     \
+  X(kCutBadPoint, "cut_bad_point", "ss")  /* branch, point as given */      \
   /* the variants (scenario language v2) */                                  \
   X(kAtOnFifo, "at_on_fifo", "ssn")  /* from, to, k */                       \
   X(kAtOutOfRange, "at_out_of_range", "ssnn")  /* from, to, k, waiting */    \

@@ -607,13 +607,6 @@ class Checker {
     std::uint32_t deliver = 0;
   };
 
-  static bool IsMessageEvent(const bank::Event& e) {
-    return std::holds_alternative<bank::Sent<bank::Transfer>>(e) ||
-           std::holds_alternative<bank::Sent<bank::Marker>>(e) ||
-           std::holds_alternative<bank::Delivered<bank::Transfer>>(e) ||
-           std::holds_alternative<bank::Delivered<bank::Marker>>(e);
-  }
-
   const RunRecord& run_;
   const sim::Topology& net_;
   const std::uint32_t nodes_;
@@ -630,6 +623,13 @@ class Checker {
 };
 
 }  // namespace
+
+bool IsMessageEvent(const bank::Event& e) {
+  return std::holds_alternative<bank::Sent<bank::Transfer>>(e) ||
+         std::holds_alternative<bank::Sent<bank::Marker>>(e) ||
+         std::holds_alternative<bank::Delivered<bank::Transfer>>(e) ||
+         std::holds_alternative<bank::Delivered<bank::Marker>>(e);
+}
 
 CheckReport CheckRun(const RunRecord& run) {
   assert(run.topology != nullptr);

@@ -116,6 +116,10 @@ struct EventClock {
   VectorClock clock;     // clock[node] is its position on node's timeline, from 1
 };
 
+// A send or a delivery (of a transfer or a marker): the events a message
+// joins two timelines by. The clocks and drawn cuts count these.
+bool IsMessageEvent(const bank::Event& e);
+
 // The clocks CheckRun judges the cuts by, one per event of run.events in
 // order. Every event ticks its node's entry; a delivery first takes the
 // maximum with the sender's clock at the send. A history CheckRun would

@@ -101,6 +101,15 @@ std::string EnglishReason(const Status& s) {
       return fmt::format(
           "snapshot {} is still running (snapshots=one); join it with id={}",
           n(0), n(0));
+    case Code::kCutWrongSize:
+      return fmt::format("a cut needs one point per branch: {} given for {} branches",
+                         n(0), n(1));
+    case Code::kCutPastEnd:
+      return fmt::format("the cut's point {} on {} is past its last event (at most {})",
+                         n(1), w(0), n(2));
+    case Code::kCutBadPoint:
+      return fmt::format("the cut's point {} on {} is not a whole number of events (0 or more)",
+                         w(1), w(0));
     case Code::kAtOnFifo:
       return fmt::format(
           "channel {}->{} is FIFO: only its oldest message can be delivered, "

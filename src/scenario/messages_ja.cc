@@ -117,6 +117,15 @@ std::string JapaneseReason(const Status& s) {
       return fmt::format(
           "スナップショット{}がまだ実行中です（snapshots=one）。参加するには id={}",
           n(0), n(0));
+    case Code::kCutWrongSize:
+      return fmt::format("カットには支店ごとに1つの点が必要です: {}支店に{}点が指定されました",
+                         n(1), n(0));
+    case Code::kCutPastEnd:
+      return fmt::format("{}のカットの点{}が最後のイベントを越えています（最大{}）",
+                         w(0), n(1), n(2));
+    case Code::kCutBadPoint:
+      return fmt::format("{}のカットの点{}はイベントの数（0以上の整数）ではありません",
+                         w(0), w(1));
     case Code::kAtOnFifo:
       return fmt::format(
           "チャネル{}->{}はFIFOなので、届けられるのは最も古いメッセージだけです"

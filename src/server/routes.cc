@@ -2,15 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "check/cut.h"
 #include "cutline/version.h"
-
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/report.h"
+#include "scenario/runner.h"
 #include "server/static_files.h"
 #include "server/store_watch.h"
 
@@ -74,6 +78,85 @@ Response HandleRun(const Request& req, const Site&) {
   Status s = scenario::RunReport(text, lang, kLimits, &report);
   if (!s.ok()) return Json(error_status, scenario::ErrorJson(s, lang));
   return Json(200, report);
+}
+
+// POST /api/cut: a cut drawn on the space-time diagram, judged by the
+// checker (check/cut.h) on the scenario's run. Words stay on the page; the
+// answer is names, amounts and positions.
+json CrossingsJson(const std::vector<check::CutCrossing>& list, const bank::Bank& bank) {
+  json out = json::array();
+  for (const check::CutCrossing& m : list) {
+    out.push_back({{"seq", m.seq},
+                   {"kind", m.transfer ? "transfer" : "marker"},
+                   {"amount", m.amount},
+                   {"from", bank.name(m.from)},
+                   {"to", bank.name(m.to)},
+                   {"send", m.send},
+                   {"deliver", m.deliver == 0 ? json(nullptr) : json(m.deliver)}});
+  }
+  return out;
+}
+
+Response HandleCut(const Request& req, const Site&) {
+  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return ErrorResponse(400, "the body is not valid JSON");
+  if (!body.is_object()) return ErrorResponse(400, "the body must be a JSON object");
+  auto scenario = body.find("scenario");
+  if (scenario == body.end()) return ErrorResponse(400, "missing field \"scenario\"");
+  if (!scenario->is_string()) return ErrorResponse(400, "field \"scenario\" must be a string");
+  auto points = body.find("cut");
+  if (points == body.end()) return ErrorResponse(400, "missing field \"cut\"");
+  if (!points->is_array()) return ErrorResponse(400, "field \"cut\" must be an array");
+  Lang lang = Lang::kEn;
+  if (auto l = body.find("lang"); l != body.end()) {
+    if (*l == "ja") {
+      lang = Lang::kJa;
+    } else if (*l != "en") {
+      return ErrorResponse(400, "field \"lang\" must be \"en\" or \"ja\"");
+    }
+  }
+  auto refuse = [&](const Status& s) { return Json(422, scenario::ErrorJson(s, lang)); };
+  scenario::Runner runner;
+  runner.set_limits(kLimits);
+  if (Status s = runner.RunText(scenario->get_ref<const std::string&>()); !s.ok()) return refuse(s);
+  if (runner.bank() == nullptr) return refuse(Status::Error(Code::kNoNetwork));
+  const bank::Bank& bank = *runner.bank();
+  const check::RunRecord run = check::RunOf(bank);
+  if (points->size() != bank.branch_count()) {
+    return refuse(Status::Error(Code::kCutWrongSize, static_cast<std::int64_t>(points->size()),
+                                static_cast<std::int64_t>(bank.branch_count())));
+  }
+  std::vector<std::int64_t> cut;
+  for (std::size_t n = 0; n < points->size(); ++n) {
+    const json& p = (*points)[n];
+    if (p.is_number_unsigned()) {
+      // Beyond any branch's events, whatever its size: refused as past the end.
+      cut.push_back(static_cast<std::int64_t>(
+          std::min<std::uint64_t>(p.get<std::uint64_t>(), INT64_MAX)));
+    } else if (p.is_number_integer()) {
+      cut.push_back(p.get<std::int64_t>());
+    } else {
+      return refuse(Status::Error(Code::kCutBadPoint, bank.name(static_cast<sim::NodeId>(n)),
+                                  p.dump()));
+    }
+  }
+  check::CutJudgement j;
+  if (Status s = check::JudgeCut(run, cut, &j); !s.ok()) return refuse(s);
+  const std::vector<std::uint32_t> events = check::MessageEventCounts(run);
+  json branches = json::array();
+  for (std::size_t n = 0; n < cut.size(); ++n) {
+    branches.push_back({{"name", bank.name(static_cast<sim::NodeId>(n))},
+                        {"point", cut[n]},
+                        {"events", events[n]},
+                        {"balance", j.balances[n]}});
+  }
+  return Json(200, json{{"consistent", j.consistent},
+                        {"branches", std::move(branches)},
+                        {"backward", CrossingsJson(j.backward, bank)},
+                        {"forward", CrossingsJson(j.forward, bank)},
+                        {"in_channels", j.in_channels},
+                        {"total", j.total},
+                        {"bank_total", j.bank_total}});
 }
 
 Response HandleDemos(const Request& req, const Site&) {
@@ -148,6 +231,7 @@ struct ApiRoute {
 
 constexpr ApiRoute kApi[] = {
     {"/api/run", "POST", HandleRun},
+    {"/api/cut", "POST", HandleCut},
     {"/api/demos", "GET", HandleDemos},
     {"/api/health", "GET", HandleHealth},
     {"/api/events", "GET", HandleEvents},

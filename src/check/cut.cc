@@ -1,0 +1,113 @@
+// JudgeCut: the checker's vector clocks decide whether a drawn cut is
+// consistent; the replay's flights, placed on each line by message event,
+// say which messages cross it and what the cut adds up to.
+#include "check/cut.h"
+
+#include <string>
+#include <unordered_map>
+
+#include "bank/replay.h"
+
+namespace cutline::check {
+
+namespace {
+
+using bank::Amount;
+using sim::NodeId;
+
+// Each node's message events as history indices, in order, and the reverse:
+// a history index's position (from 1) on its node's line.
+struct Lines {
+  std::vector<std::vector<std::size_t>> events;
+  std::unordered_map<std::size_t, std::uint32_t> position;
+};
+
+Lines LinesOf(const RunRecord& run) {
+  Lines lines;
+  lines.events.resize(run.topology->nodes());
+  for (std::size_t i = 0; i < run.events.size(); ++i) {
+    if (!IsMessageEvent(run.events[i])) continue;
+    auto& line = lines.events[bank::NodeOf(run.events[i], *run.topology)];
+    line.push_back(i);
+    lines.position.emplace(i, static_cast<std::uint32_t>(line.size()));
+  }
+  return lines;
+}
+
+bool Add(Amount* sum, Amount a) { return !__builtin_add_overflow(*sum, a, sum); }
+
+}  // namespace
+
+std::vector<std::uint32_t> MessageEventCounts(const RunRecord& run) {
+  std::vector<std::uint32_t> counts;
+  for (const auto& line : LinesOf(run).events) {
+    counts.push_back(static_cast<std::uint32_t>(line.size()));
+  }
+  return counts;
+}
+
+Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
+                CutJudgement* out) {
+  const sim::Topology& net = *run.topology;
+  const NodeId nodes = net.nodes();
+  if (cut.size() != nodes) {
+    return Status::Error(Code::kCutWrongSize, static_cast<std::int64_t>(cut.size()),
+                         static_cast<std::int64_t>(nodes));
+  }
+  const Lines lines = LinesOf(run);
+  for (NodeId n = 0; n < nodes; ++n) {
+    const std::string name = n < run.names.size() ? run.names[n] : "#" + std::to_string(n);
+    if (cut[n] < 0) return Status::Error(Code::kCutBadPoint, name, std::to_string(cut[n]));
+    const auto last = static_cast<std::int64_t>(lines.events[n].size());
+    if (cut[n] > last) return Status::Error(Code::kCutPastEnd, name, cut[n], last);
+  }
+
+  CutJudgement j;
+  // (1) The clocks: node p's part of the cut holds its events up to the
+  // clock entry `inside[p]` of its cut[p]-th message event; the cut is
+  // consistent iff no node's clock there has seen more of p than that.
+  const std::vector<EventClock> clocks = EventClocks(run);
+  std::vector<std::uint32_t> inside(nodes, 0);
+  std::vector<const VectorClock*> at(nodes, nullptr);  // nullptr: nothing yet
+  for (NodeId n = 0; n < nodes; ++n) {
+    if (cut[n] == 0) continue;
+    const EventClock& c = clocks.at(lines.events[n][cut[n] - 1]);
+    inside[n] = c.clock[n];
+    at[n] = &c.clock;
+  }
+  for (NodeId q = 0; q < nodes; ++q) {
+    if (at[q] == nullptr) continue;
+    for (NodeId p = 0; p < nodes; ++p) {
+      if (p != q && (*at[q])[p] > inside[p]) j.consistent = false;
+    }
+  }
+
+  // (2) The messages, placed on the lines, and the money at the cut.
+  bank::Replay replay(net, run.initial_balances);
+  replay.ApplyAll(run.events);
+  j.balances = run.initial_balances;
+  bool ok = true;
+  for (Amount a : run.initial_balances) ok &= Add(&j.bank_total, a);
+  for (const bank::Flight& f : replay.flights()) {
+    const sim::ChannelInfo& ch = net.channel(f.channel);
+    CutCrossing m{f.seq, f.is_transfer(), f.amount(), ch.from, ch.to,
+                  lines.position.at(f.sent_at),
+                  f.delivered() ? lines.position.at(f.delivered_at) : 0};
+    const bool sent_inside = m.send <= cut[ch.from];
+    const bool received_inside = f.delivered() && m.deliver <= cut[ch.to];
+    if (sent_inside) ok &= Add(&j.balances[ch.from], -m.amount);
+    if (received_inside) ok &= Add(&j.balances[ch.to], m.amount);
+    if (received_inside && !sent_inside) j.backward.push_back(m);
+    if (sent_inside && !received_inside && m.transfer) {
+      ok &= Add(&j.in_channels, m.amount);
+      j.forward.push_back(m);
+    }
+  }
+  for (Amount b : j.balances) ok &= Add(&j.total, b);
+  ok &= Add(&j.total, j.in_channels);
+  if (!ok) return Status::Error(Code::kTotalOverflow);
+  *out = std::move(j);
+  return Status::Ok();
+}
+
+}  // namespace cutline::check

@@ -1,0 +1,60 @@
+// A cut the student draws, judged from a run's history alone: one point per
+// branch, "after its first k message events"; whether it is consistent, the
+// messages crossing it either way, and what a snapshot at it would add up to.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "base/status.h"
+#include "check/consistency_checker.h"
+
+namespace cutline::check {
+
+// One message crossing the cut, as the page names it.
+struct CutCrossing {
+  sim::Seq seq = 0;
+  bool transfer = true;  // false: a marker (or barrier, or control message)
+  bank::Amount amount = 0;  // 0 for a marker
+  sim::NodeId from = 0;
+  sim::NodeId to = 0;
+  // Positions on the sender's and the receiver's lines, counted in message
+  // events from 1 (the cut after k events holds positions 1..k); deliver is
+  // 0 while the message is still in flight.
+  std::uint32_t send = 0;
+  std::uint32_t deliver = 0;
+};
+
+struct CutJudgement {
+  // No message is received inside the cut and sent outside it; decided by
+  // the checker's vector clocks (EventClocks), not by the list below.
+  bool consistent = true;
+  // Received before the cut, sent after it: counted twice. In send order.
+  std::vector<CutCrossing> backward;
+  // Transfers sent before the cut and received after it (or never): what a
+  // snapshot at this cut must record as channel state. Markers carry no
+  // money and are not recorded, so they are not listed. In send order.
+  std::vector<CutCrossing> forward;
+  std::vector<bank::Amount> balances;  // by NodeId, at the cut
+  bank::Amount in_channels = 0;  // the forward transfers' sum
+  bank::Amount total = 0;        // balances + in_channels
+  bank::Amount bank_total = 0;   // the initial balances' sum
+};
+
+// How many message events (sends and deliveries, of transfers and markers)
+// each node has in the run, by NodeId: the last point its cut can take.
+std::vector<std::uint32_t> MessageEventCounts(const RunRecord& run);
+
+// Judges the cut whose point on node n lies after its first cut[n] message
+// events. Refuses with kCutWrongSize (cut.size() is not the node count),
+// kCutPastEnd (a point past its node's last event), kCutBadPoint (a negative
+// point) or kTotalOverflow; *out is then untouched. Records, reads and the
+// other bookkeeping events change no balance and move no message, so they
+// do not count as points.
+// REQUIRES: run.topology set, a history CheckRun would not call malformed.
+Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
+                CutJudgement* out);
+
+}  // namespace cutline::check

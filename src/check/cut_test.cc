@@ -1,0 +1,276 @@
+// Tests of JudgeCut: hand-made cuts through small runs, whose verdicts are
+// worked out here by reasoning about the schedule, and a randomized test
+// that the cut's total is the bank's exactly when the cut is consistent.
+#include "check/cut.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace cutline::check {
+namespace {
+
+using bank::Amount;
+using bank::Bank;
+using sim::NodeId;
+
+constexpr NodeId kP1 = 0;
+constexpr NodeId kP2 = 1;
+constexpr NodeId kP3 = 2;
+
+Bank MakeBank(int n, Amount balance = 100) {
+  bank::Config config;
+  for (int i = 1; i <= n; ++i) config.branches.push_back({"P" + std::to_string(i), balance});
+  std::optional<Bank> bank;
+  Status s = Bank::Create(config, &bank);
+  EXPECT_TRUE(s.ok()) << CodeName(s.code());
+  return std::move(*bank);
+}
+
+void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << CodeName(s.code()); }
+
+CutJudgement Judge(const Bank& bank, std::vector<std::int64_t> cut) {
+  CutJudgement j;
+  Status s = JudgeCut(RunOf(bank), cut, &j);
+  EXPECT_TRUE(s.ok()) << CodeName(s.code());
+  return j;
+}
+
+// Demo 1's schedule, without the reads: P1 sends $30 to P3, which receives
+// it. P1's line: send (1). P3's line: deliver (1).
+Bank ThirtyDelivered() {
+  Bank bank = MakeBank(3);
+  EXPECT_TRUE(bank.Transfer(kP1, kP3, 30).ok());
+  EXPECT_TRUE(bank.Deliver(kP1, kP3).ok());
+  return bank;
+}
+
+TEST(CutTest, CountsEachBranchsMessageEvents) {
+  Bank bank = ThirtyDelivered();
+  Ok(bank.Read(kP2));  // a read is no message event
+  EXPECT_EQ(MessageEventCounts(RunOf(bank)), (std::vector<std::uint32_t>{1, 0, 1}));
+}
+
+TEST(CutTest, EmptyCutIsConsistentAndHoldsTheInitialBalances) {
+  Bank bank = ThirtyDelivered();
+  CutJudgement j = Judge(bank, {0, 0, 0});
+  EXPECT_TRUE(j.consistent);
+  EXPECT_TRUE(j.backward.empty());
+  EXPECT_TRUE(j.forward.empty());
+  EXPECT_EQ(j.balances, (std::vector<Amount>{100, 100, 100}));
+  EXPECT_EQ(j.total, 300);
+  EXPECT_EQ(j.bank_total, 300);
+}
+
+TEST(CutTest, FullCutIsConsistentAndHoldsTheFinalBalances) {
+  Bank bank = ThirtyDelivered();
+  ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());  // still in flight at the end
+  CutJudgement j = Judge(bank, {1, 1, 1});
+  EXPECT_TRUE(j.consistent);
+  EXPECT_TRUE(j.backward.empty());
+  ASSERT_EQ(j.forward.size(), 1u);  // the $40 never received: channel state
+  EXPECT_EQ(j.forward[0].amount, 40);
+  EXPECT_EQ(j.forward[0].from, kP2);
+  EXPECT_EQ(j.forward[0].to, kP1);
+  EXPECT_EQ(j.forward[0].send, 1u);
+  EXPECT_EQ(j.forward[0].deliver, 0u);
+  EXPECT_EQ(j.balances, (std::vector<Amount>{70, 60, 130}));
+  EXPECT_EQ(j.in_channels, 40);
+  EXPECT_EQ(j.total, 300);
+}
+
+TEST(CutTest, SentBeforeReceivedAfterIsAForwardMessage) {
+  Bank bank = ThirtyDelivered();
+  CutJudgement j = Judge(bank, {1, 0, 0});  // demo 1's naive cut: $270 read
+  EXPECT_TRUE(j.consistent);
+  ASSERT_EQ(j.forward.size(), 1u);
+  EXPECT_EQ(j.forward[0].amount, 30);
+  EXPECT_EQ(j.forward[0].deliver, 1u);
+  EXPECT_EQ(j.balances, (std::vector<Amount>{70, 100, 100}));
+  EXPECT_EQ(j.in_channels, 30);
+  EXPECT_EQ(j.total, 300);
+}
+
+TEST(CutTest, ReceivedBeforeSentAfterIsInconsistentAndCountsTwice) {
+  Bank bank = ThirtyDelivered();
+  CutJudgement j = Judge(bank, {0, 0, 1});  // demo 2's naive cut: $330
+  EXPECT_FALSE(j.consistent);
+  ASSERT_EQ(j.backward.size(), 1u);
+  const CutCrossing& m = j.backward[0];
+  EXPECT_TRUE(m.transfer);
+  EXPECT_EQ(m.amount, 30);
+  EXPECT_EQ(m.from, kP1);
+  EXPECT_EQ(m.to, kP3);
+  EXPECT_EQ(m.send, 1u);
+  EXPECT_EQ(m.deliver, 1u);
+  EXPECT_TRUE(j.forward.empty());
+  EXPECT_EQ(j.balances, (std::vector<Amount>{100, 100, 130}));
+  EXPECT_EQ(j.total, 330);
+  EXPECT_NE(j.total, j.bank_total);
+}
+
+// The clocks see a chain, not only one message: P1 -> P2 -> P3, and a cut
+// holding P3's receipt but neither send is inconsistent twice over.
+TEST(CutTest, ChainOfMessagesIsJudgedByTheClocks) {
+  Bank bank = MakeBank(3);
+  Ok(bank.Transfer(kP1, kP2, 10));
+  Ok(bank.Deliver(kP1, kP2));
+  Ok(bank.Transfer(kP2, kP3, 5));
+  Ok(bank.Deliver(kP2, kP3));
+  // P2's line: deliver (1), send (2). Cut P2 after its receipt only.
+  CutJudgement j = Judge(bank, {0, 1, 1});
+  EXPECT_FALSE(j.consistent);
+  ASSERT_EQ(j.backward.size(), 2u);
+  EXPECT_EQ(j.backward[0].amount, 10);
+  EXPECT_EQ(j.backward[1].amount, 5);
+  EXPECT_EQ(j.total, 315);
+}
+
+TEST(CutTest, MarkersCrossingBackwardsAreNamedButCarryNoMoney) {
+  Bank bank = MakeBank(2);
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.Drain());
+  // P1: send marker (1), deliver P2's marker (2); P2: deliver (1), send (2).
+  CutJudgement j = Judge(bank, {0, 1});
+  EXPECT_FALSE(j.consistent);
+  ASSERT_EQ(j.backward.size(), 1u);
+  EXPECT_FALSE(j.backward[0].transfer);
+  EXPECT_EQ(j.backward[0].amount, 0);
+  EXPECT_TRUE(j.forward.empty());  // markers are no channel state
+  EXPECT_EQ(j.total, 200);
+}
+
+TEST(CutTest, RefusesABadCutAndLeavesTheAnswerUntouched) {
+  Bank bank = ThirtyDelivered();
+  const RunRecord run = RunOf(bank);
+  CutJudgement j;
+  j.total = 12345;
+  std::vector<std::int64_t> two = {0, 0};
+  Status s = JudgeCut(run, two, &j);
+  EXPECT_EQ(s.code(), Code::kCutWrongSize);
+  EXPECT_EQ(s.number(0), 2);
+  EXPECT_EQ(s.number(1), 3);
+  std::vector<std::int64_t> past = {1, 1, 0};
+  s = JudgeCut(run, past, &j);
+  EXPECT_EQ(s.code(), Code::kCutPastEnd);
+  EXPECT_EQ(s.word(0), "P2");
+  EXPECT_EQ(s.number(1), 1);
+  EXPECT_EQ(s.number(2), 0);
+  std::vector<std::int64_t> negative = {0, 0, -1};
+  s = JudgeCut(run, negative, &j);
+  EXPECT_EQ(s.code(), Code::kCutBadPoint);
+  EXPECT_EQ(s.word(0), "P3");
+  EXPECT_EQ(s.word(1), "-1");
+  EXPECT_EQ(j.total, 12345);
+}
+
+// ---------------------------------------------------------------------------
+// Random schedules.
+
+// Where snapshot `id` cuts node n's line, in message events: those before
+// its record, less the marker that caused it (the cut's edge, outside).
+std::vector<std::int64_t> SnapshotCutOf(const Bank& bank, SnapshotId id) {
+  std::vector<std::int64_t> cut(bank.branch_count(), 0);
+  std::vector<std::int64_t> seen(bank.branch_count(), 0);
+  for (const bank::Event& e : bank.history().events()) {
+    const NodeId n = bank::NodeOf(e, bank.network());
+    if (IsMessageEvent(e)) ++seen[n];
+    if (const auto* r = std::get_if<bank::Recorded>(&e); r && r->snapshot == id) {
+      cut[n] = seen[n] - (r->cause.by_message() ? 1 : 0);
+    }
+  }
+  return cut;
+}
+
+std::uint64_t SeedFromEnv() {
+  if (const char* s = std::getenv("CUTLINE_CUT_SEED")) return std::strtoull(s, nullptr, 10);
+  return std::random_device{}();
+}
+
+// Over random schedules of 2-5 branches (transfers, deliveries, snapshots)
+// and random cuts: the total is the bank's iff no transfer crosses
+// backwards, consistent iff nothing does (clocks and messages agree), and
+// each Chandy-Lamport snapshot's own cut is consistent with the snapshot's
+// records as its balances and channel states.
+TEST(CutTest, TotalIsTheBanksExactlyWhenTheCutIsConsistent) {
+  const std::uint64_t seed = SeedFromEnv();
+  std::cout << "seed=" << seed << "\nreplay: CUTLINE_CUT_SEED=" << seed << " "
+            << ::testing::internal::GetArgvs()[0]
+            << " --gtest_filter=CutTest.TotalIsTheBanksExactlyWhenTheCutIsConsistent\n";
+  std::mt19937_64 rng(seed);
+  auto pick = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng); };
+  int inconsistent = 0;
+  int consistent = 0;
+  for (int run = 0; run < 400; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run) + " of seed " + std::to_string(seed));
+    const int n = 2 + static_cast<int>(pick(4));
+    Bank bank = MakeBank(n, static_cast<Amount>(20 + pick(200)));
+    const bool snapshots = pick(2) == 0;
+    const int ops = 1 + static_cast<int>(pick(30));
+    for (int k = 0; k < ops; ++k) {
+      const auto a = static_cast<NodeId>(pick(n));
+      const auto b = static_cast<NodeId>((a + 1 + pick(n - 1)) % n);
+      switch (pick(snapshots ? 4 : 3)) {
+        case 0:
+        case 1:
+          (void)bank.Transfer(a, b, static_cast<Amount>(1 + pick(40)));  // may be refused
+          break;
+        case 2:
+          (void)bank.Deliver(a, b);
+          break;
+        default:
+          (void)bank.StartSnapshot(a, std::nullopt);
+      }
+    }
+    if (pick(2) == 0) Ok(bank.Drain());
+    const RunRecord record = RunOf(bank);
+    const std::vector<std::uint32_t> counts = MessageEventCounts(record);
+    for (int c = 0; c < 10; ++c) {
+      std::vector<std::int64_t> cut;
+      for (std::uint32_t last : counts) cut.push_back(static_cast<std::int64_t>(pick(last + 1)));
+      CutJudgement j;
+      ASSERT_TRUE(JudgeCut(record, cut, &j).ok());
+      bool transfer_backward = false;
+      Amount twice = 0;
+      for (const CutCrossing& m : j.backward) {
+        transfer_backward |= m.transfer;
+        twice += m.amount;
+      }
+      EXPECT_EQ(j.consistent, j.backward.empty());
+      EXPECT_EQ(j.total == j.bank_total, !transfer_backward);
+      EXPECT_EQ(j.total, j.bank_total + twice);
+      if (!snapshots) {
+        EXPECT_EQ(j.total == j.bank_total, j.consistent);
+      }
+      (j.consistent ? consistent : inconsistent) += 1;
+    }
+    for (const bank::SnapshotInfo& s : bank.snapshots()) {
+      if (!s.complete) continue;
+      CutJudgement j;
+      ASSERT_TRUE(JudgeCut(record, SnapshotCutOf(bank, s.id), &j).ok());
+      EXPECT_TRUE(j.consistent);
+      for (NodeId b = 0; b < static_cast<NodeId>(n); ++b) {
+        EXPECT_EQ(j.balances[b], bank.RecordedBalance(b, s.id));
+      }
+      std::vector<std::vector<Amount>> channels(bank.network().channel_count());
+      for (const CutCrossing& m : j.forward) {
+        channels[bank.network().Find(m.from, m.to)].push_back(m.amount);
+      }
+      for (sim::ChannelId c = 0; c < channels.size(); ++c) {
+        EXPECT_EQ(channels[c], bank.RecordedChannel(s.id, c).transfers);
+      }
+      EXPECT_EQ(j.total, bank.SnapshotTotal(s.id));
+    }
+  }
+  // Both sides of the iff were exercised.
+  EXPECT_GT(consistent, 0);
+  EXPECT_GT(inconsistent, 0);
+}
+
+}  // namespace
+}  // namespace cutline::check
