@@ -41,3 +41,5 @@ cutline_unit_test(shiviz_test
   ${PROJECT_SOURCE_DIR}/src/scenario/shiviz_test.cc cutline_scenario)
 cutline_unit_test(network_test
   ${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)
+cutline_unit_test(cost_test
+  ${PROJECT_SOURCE_DIR}/src/check/cost_test.cc cutline_scenario)
