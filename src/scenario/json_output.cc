@@ -35,22 +35,6 @@ const char* ChannelRecordingName(ChannelRecording r) {
 
 namespace {
 
-// What a snapshot cost beside the least it could (check/cost.h).
-json CostJson(const check::SnapshotCost& c) {
-  json chain = nullptr;
-  if (c.longest_chain) {
-    chain = {{"longest", *c.longest_chain},
-             {"least", c.least_chain},
-             {"eccentricity", c.eccentricity}};
-  }
-  return json{{"control", {{"sent", c.control_sent}, {"least", c.control_least}}},
-              {"chain", chain},
-              {"recorded", {{"transfers", c.recorded_transfers},
-                            {"amount", c.recorded_amount}}},
-              {"held_back", c.held_back},
-              {"carried_twice", c.carried_twice}};
-}
-
 json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
   return json{{"seq", m.seq},
               {"from", bank.name(m.from)},
@@ -69,6 +53,22 @@ json ReadsJson(const bank::Bank& bank) {
 }
 
 }  // namespace
+
+// What a snapshot cost beside the least it could (check/cost.h).
+json CostJson(const check::SnapshotCost& c) {
+  json chain = nullptr;
+  if (c.longest_chain) {
+    chain = {{"longest", *c.longest_chain},
+             {"least", c.least_chain},
+             {"eccentricity", c.eccentricity}};
+  }
+  return json{{"control", {{"sent", c.control_sent}, {"least", c.control_least}}},
+              {"chain", chain},
+              {"recorded", {{"transfers", c.recorded_transfers},
+                            {"amount", c.recorded_amount}}},
+              {"held_back", c.held_back},
+              {"carried_twice", c.carried_twice}};
+}
 
 json StateJson(const bank::Bank& bank) {
   if (!bank.history().enabled()) return StateJson(bank, nullptr);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scenario/compare.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/report.h"
@@ -72,6 +73,30 @@ Response HandleRun(const Request& req, const Site&) {
   Status s = scenario::RunReport(text, lang, kLimits, &report);
   if (!s.ok()) return Json(error_status, scenario::ErrorJson(s, lang));
   return Json(200, report);
+}
+
+// POST /api/compare: the scenario under each algorithm (scenario/compare.h).
+// The body is /api/run's ("scenario", "lang"); a refused scenario is a 422.
+Response HandleCompare(const Request& req, const Site&) {
+  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return ErrorResponse(400, "the body is not valid JSON");
+  if (!body.is_object()) return ErrorResponse(400, "the body must be a JSON object");
+  auto scenario = body.find("scenario");
+  if (scenario == body.end()) return ErrorResponse(400, "missing field \"scenario\"");
+  if (!scenario->is_string()) return ErrorResponse(400, "field \"scenario\" must be a string");
+  Lang lang = Lang::kEn;
+  if (auto l = body.find("lang"); l != body.end()) {
+    if (*l == "ja") {
+      lang = Lang::kJa;
+    } else if (*l != "en") {
+      return ErrorResponse(400, "field \"lang\" must be \"en\" or \"ja\"");
+    }
+  }
+  json out;
+  Status s = scenario::CompareAlgorithms(scenario->get_ref<const std::string&>(), lang,
+                                         kLimits, &out);
+  if (!s.ok()) return Json(422, scenario::ErrorJson(s, lang));
+  return Json(200, out);
 }
 
 Response HandleDemos(const Request& req, const Site&) {
@@ -146,6 +171,7 @@ struct ApiRoute {
 
 constexpr ApiRoute kApi[] = {
     {"/api/run", "POST", HandleRun},
+    {"/api/compare", "POST", HandleCompare},
     {"/api/demos", "GET", HandleDemos},
     {"/api/health", "GET", HandleHealth},
     {"/api/events", "GET", HandleEvents},
