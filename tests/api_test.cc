@@ -1277,3 +1277,81 @@ TEST_F(CutTest, BadCutsAre422WithACodeAndChangeNothing) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// Each snapshot's "cost", and POST /api/compare
+
+TEST_F(ServerTest, Demo3SnapshotCostsOneMarkerPerChannelAndTwoHops) {
+  json r = RunOk(DemoScenario(3));
+  const json& snap = r["state"]["snapshots"][0];
+  EXPECT_EQ(snap["cost"], json::parse(R"({"control":{"sent":6,"least":6},
+      "chain":{"longest":2,"least":2,"eccentricity":1},
+      "recorded":{"transfers":1,"amount":40},"held_back":0,"carried_twice":0})"));
+}
+
+TEST_F(ServerTest, StoppingTheWorldCostsNoMarkerAndHasNoChain) {
+  json r = RunOk("network P1=100 P2=100\ntransfer P1 P2 5\nstop-the-world\n");
+  const json& snap = r["state"]["snapshots"][0];
+  EXPECT_EQ(snap["cost"]["control"], json::parse(R"({"sent":0,"least":0})"));
+  EXPECT_TRUE(snap["cost"]["chain"].is_null());
+}
+
+json PostCompare(httplib::Client& client, const json& request, int status) {
+  auto res = client.Post("/api/compare", request.dump(), "application/json");
+  EXPECT_TRUE(res) << httplib::to_string(res.error());
+  if (!res) return json();
+  EXPECT_EQ(res->status, status) << res->body;
+  return json::parse(res->body, nullptr, false);
+}
+
+const json* FindRun(const json& runs, const std::string& algorithm) {
+  for (const json& r : runs) {
+    if (r["algorithm"] == algorithm) return &r;
+  }
+  return nullptr;
+}
+
+TEST_F(ServerTest, CompareRunsDemo8UnderEachAlgorithm) {
+  json c = PostCompare(*client_, {{"scenario", DemoScenario(8)}}, 200);
+  EXPECT_EQ(c["algorithm"], "aligned");
+  const json* aligned = FindRun(c["runs"], "aligned");
+  const json* unaligned = FindRun(c["runs"], "unaligned");
+  const json* cl = FindRun(c["runs"], "chandy-lamport");
+  ASSERT_TRUE(aligned && unaligned && cl) << c.dump();
+  EXPECT_FALSE(FindRun(c["runs"], "stop-the-world"));  // a command, not a network's
+  // The same schedule: the aligned barrier holds one transfer back, the
+  // unaligned one overtakes it and carries it twice, Chandy-Lamport does
+  // neither; every one sends one marker per channel and totals $400.
+  for (const json* r : {aligned, unaligned, cl}) {
+    ASSERT_EQ((*r)["applies"], true);
+    ASSERT_EQ((*r)["snapshots"].size(), 1u);
+    EXPECT_EQ((*r)["snapshots"][0]["total"], 400);
+    EXPECT_EQ((*r)["snapshots"][0]["consistent"], true);
+    EXPECT_EQ((*r)["snapshots"][0]["cost"]["control"]["sent"], 4);
+  }
+  EXPECT_EQ((*aligned)["snapshots"][0]["cost"]["held_back"], 1);
+  EXPECT_EQ((*unaligned)["snapshots"][0]["cost"]["carried_twice"], 1);
+  EXPECT_EQ((*cl)["snapshots"][0]["cost"]["held_back"], 0);
+  EXPECT_EQ((*cl)["snapshots"][0]["cost"]["carried_twice"], 0);
+  EXPECT_EQ((*unaligned)["markers"], "barrier");
+}
+
+TEST_F(ServerTest, CompareListsAnAlgorithmThatRefusesTheTopologyWithItsReason) {
+  json c = PostCompare(*client_, {{"scenario", DemoScenario(3)}, {"lang", "ja"}}, 200);
+  const json* aligned = FindRun(c["runs"], "aligned");
+  ASSERT_TRUE(aligned) << c.dump();
+  EXPECT_EQ((*aligned)["applies"], false);
+  EXPECT_EQ((*aligned)["code"], "aligned_cycle");
+  EXPECT_TRUE((*aligned)["refusal"].is_string());
+  EXPECT_FALSE(aligned->contains("snapshots"));
+  EXPECT_EQ(FindRun(c["runs"], "chandy-lamport")->at("applies"), true);
+}
+
+TEST_F(ServerTest, CompareRefusesABadScenarioOrBody) {
+  json e = PostCompare(*client_, {{"scenario", "transfer P1 P2 5\n"}}, 422);
+  EXPECT_EQ(e["code"], "network_first");
+  EXPECT_EQ(e["line"], 1);
+  PostCompare(*client_, {{"scenario", 5}}, 400);
+  PostCompare(*client_, {{"scenario", "network P1=1 P2=1"}, {"lang", "fr"}}, 400);
+  PostCompare(*client_, json::array(), 400);
+}

@@ -3,6 +3,7 @@
 import { html } from './svg.js';
 import { t, money } from './i18n.js';
 import { STATE_CLASS } from './network.js';
+import { renderCost } from './cost.js';
 
 function table(parent, headers, cls) {
   const tb = html('table', { class: cls }, parent);
@@ -164,6 +165,8 @@ export function renderSnapshot(body, state, snap, lab, history = []) {
     html('p', { class: 'cl-parts' }, body,
       t('partsDone', { list: done.size ? [...state.branches.map((b) => b.name).filter((n) => done.has(n))].join(', ') : t('noneYet') }));
   }
+
+  renderCost(body, state, snap);
 
   const earlier = state.snapshots.filter((s) => s.id !== snap.id);
   if (earlier.length) {

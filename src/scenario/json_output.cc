@@ -4,6 +4,7 @@
 
 #include "bank/cuts.h"
 #include "check/consistency_checker.h"
+#include "check/cost.h"
 #include "base/overloaded.h"
 #include "scenario/questions.h"
 
@@ -54,6 +55,22 @@ json ReadsJson(const bank::Bank& bank) {
 
 }  // namespace
 
+// What a snapshot cost beside the least it could (check/cost.h).
+json CostJson(const check::SnapshotCost& c) {
+  json chain = nullptr;
+  if (c.longest_chain) {
+    chain = {{"longest", *c.longest_chain},
+             {"least", c.least_chain},
+             {"eccentricity", c.eccentricity}};
+  }
+  return json{{"control", {{"sent", c.control_sent}, {"least", c.control_least}}},
+              {"chain", chain},
+              {"recorded", {{"transfers", c.recorded_transfers},
+                            {"amount", c.recorded_amount}}},
+              {"held_back", c.held_back},
+              {"carried_twice", c.carried_twice}};
+}
+
 json StateJson(const bank::Bank& bank) {
   if (!bank.history().enabled()) return StateJson(bank, nullptr);
   bank::Replay replay = bank::Replay::Of(bank);
@@ -93,6 +110,8 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   if (replay) {
     for (auto& v : check::CheckSnapshots(bank).verdicts) verdicts[v.id] = std::move(v);
   }
+  std::vector<check::SnapshotCost> costs;
+  if (replay) costs = check::CostOfSnapshots(bank);
   json out = json::object();
   json branches = json::array();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
@@ -175,6 +194,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
       snapshot["backward"] = backward;
     }
     if (s.stop_the_world) snapshot["stopped_deliveries"] = s.stopped_deliveries;
+    if (replay) snapshot["cost"] = CostJson(costs[s.id - 1]);
     snapshots.push_back(snapshot);
   }
   out["snapshots"] = snapshots;

@@ -8,6 +8,7 @@
 
 #include "bank/bank.h"
 #include "bank/replay.h"
+#include "check/cost.h"
 #include "base/status.h"
 #include "scenario/messages.h"
 #include "scenario/runner.h"
@@ -24,6 +25,9 @@ std::string Dump(const Json& j, int indent = -1);
 // A snapshot channel's "state" word (docs/scenario-language.md), which the
 // page and `cutline store show --json` use too.
 const char* ChannelRecordingName(ChannelRecording r);
+
+// A snapshot's "cost" object (docs/api.md).
+Json CostJson(const check::SnapshotCost& cost);
 
 // `replay` is the run's history walked once (bank::Replay::Of), shared by
 // the views that need it; StateJson takes nullptr for a bank without

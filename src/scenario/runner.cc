@@ -97,7 +97,7 @@ Status Runner::Apply(const Command& command, int line_no) {
     config.capacity_transfers = network->capacity_transfers;
     config.one_snapshot_at_a_time = network->one_snapshot_at_a_time;
     config.fifo = network->fifo;
-    config.algorithm = network->algorithm;
+    config.algorithm = algorithm_.value_or(network->algorithm);
     if (Status s = bank::Bank::Create(config, &bank_); !s.ok()) return s;
     network_line_ = line_no;
     return Status::Ok();

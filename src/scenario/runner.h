@@ -47,6 +47,9 @@ class Runner {
                  const std::function<void(const StepResult&)>& on_step = {});
 
   void set_limits(const Limits& limits) { limits_ = limits; }
+  // Runs the network under `a` whatever its line says (the page's
+  // comparison of algorithms on one schedule, scenario/compare.h).
+  void set_algorithm(bank::Algorithm a) { algorithm_ = a; }
 
   const bank::Bank* bank() const { return bank_ ? &*bank_ : nullptr; }
   const std::vector<StepResult>& steps() const { return steps_; }
@@ -59,6 +62,7 @@ class Runner {
   std::optional<bank::Bank> bank_;
   int network_line_ = 0;
   Limits limits_;
+  std::optional<bank::Algorithm> algorithm_;
   bool spent_ = false;  // the event budget ran out
   std::vector<StepResult> steps_;
 };

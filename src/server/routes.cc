@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "check/cut.h"
 #include "cutline/version.h"
+#include "scenario/compare.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/report.h"
@@ -29,25 +32,39 @@ Response Json(int status, const json& body) {
   return JsonResponse(status, scenario::Dump(body));
 }
 
-Response HandleRun(const Request& req, const Site&) {
-  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+// What /api/run, /api/cut and /api/compare bodies share: a JSON object with
+// a string "scenario" and an optional "lang" ("en" or "ja"). A body that is
+// not one is answered with the 400 this returns.
+struct ScenarioBody {
+  json body;
+  std::string scenario;
+  Lang lang = Lang::kEn;
+};
+
+std::optional<Response> ReadScenarioBody(const Request& req, ScenarioBody* out) {
+  out->body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  const json& body = out->body;
   if (body.is_discarded()) return ErrorResponse(400, "the body is not valid JSON");
   if (!body.is_object()) return ErrorResponse(400, "the body must be a JSON object");
   auto scenario = body.find("scenario");
-  if (scenario == body.end()) {
-    return ErrorResponse(400, "missing field \"scenario\"");
-  }
-  if (!scenario->is_string()) {
-    return ErrorResponse(400, "field \"scenario\" must be a string");
-  }
-  Lang lang = Lang::kEn;
+  if (scenario == body.end()) return ErrorResponse(400, "missing field \"scenario\"");
+  if (!scenario->is_string()) return ErrorResponse(400, "field \"scenario\" must be a string");
+  out->scenario = scenario->get<std::string>();
   if (auto l = body.find("lang"); l != body.end()) {
     if (*l == "ja") {
-      lang = Lang::kJa;
+      out->lang = Lang::kJa;
     } else if (*l != "en") {
       return ErrorResponse(400, "field \"lang\" must be \"en\" or \"ja\"");
     }
   }
+  return std::nullopt;
+}
+
+Response HandleRun(const Request& req, const Site&) {
+  ScenarioBody in;
+  if (auto bad = ReadScenarioBody(req, &in)) return *bad;
+  const json& body = in.body;
+  const Lang lang = in.lang;
   // A scenario error is answered with 422, or with the status the caller asks for
   // ("error_status": 200 or 422): the page takes a refusal as an ordinary answer.
   int error_status = 422;
@@ -67,7 +84,7 @@ Response HandleRun(const Request& req, const Site&) {
       return ErrorResponse(400, "field \"format\" must be \"report\" or \"shiviz\"");
     }
   }
-  const std::string& text = scenario->get_ref<const std::string&>();
+  const std::string& text = in.scenario;
   if (shiviz) {
     std::string log;
     Status s = scenario::RunShiViz(text, kLimits, &log);
@@ -98,27 +115,16 @@ json CrossingsJson(const std::vector<check::CutCrossing>& list, const bank::Bank
 }
 
 Response HandleCut(const Request& req, const Site&) {
-  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) return ErrorResponse(400, "the body is not valid JSON");
-  if (!body.is_object()) return ErrorResponse(400, "the body must be a JSON object");
-  auto scenario = body.find("scenario");
-  if (scenario == body.end()) return ErrorResponse(400, "missing field \"scenario\"");
-  if (!scenario->is_string()) return ErrorResponse(400, "field \"scenario\" must be a string");
-  auto points = body.find("cut");
-  if (points == body.end()) return ErrorResponse(400, "missing field \"cut\"");
+  ScenarioBody in;
+  if (auto bad = ReadScenarioBody(req, &in)) return *bad;
+  const Lang lang = in.lang;
+  auto points = in.body.find("cut");
+  if (points == in.body.end()) return ErrorResponse(400, "missing field \"cut\"");
   if (!points->is_array()) return ErrorResponse(400, "field \"cut\" must be an array");
-  Lang lang = Lang::kEn;
-  if (auto l = body.find("lang"); l != body.end()) {
-    if (*l == "ja") {
-      lang = Lang::kJa;
-    } else if (*l != "en") {
-      return ErrorResponse(400, "field \"lang\" must be \"en\" or \"ja\"");
-    }
-  }
   auto refuse = [&](const Status& s) { return Json(422, scenario::ErrorJson(s, lang)); };
   scenario::Runner runner;
   runner.set_limits(kLimits);
-  if (Status s = runner.RunText(scenario->get_ref<const std::string&>()); !s.ok()) return refuse(s);
+  if (Status s = runner.RunText(in.scenario); !s.ok()) return refuse(s);
   if (runner.bank() == nullptr) return refuse(Status::Error(Code::kNoNetwork));
   const bank::Bank& bank = *runner.bank();
   const check::RunRecord run = check::RunOf(bank);
@@ -157,6 +163,17 @@ Response HandleCut(const Request& req, const Site&) {
                         {"in_channels", j.in_channels},
                         {"total", j.total},
                         {"bank_total", j.bank_total}});
+}
+
+// POST /api/compare: the scenario under each algorithm (scenario/compare.h).
+// The body is /api/run's ("scenario", "lang"); a refused scenario is a 422.
+Response HandleCompare(const Request& req, const Site&) {
+  ScenarioBody in;
+  if (auto bad = ReadScenarioBody(req, &in)) return *bad;
+  json out;
+  Status s = scenario::CompareAlgorithms(in.scenario, in.lang, kLimits, &out);
+  if (!s.ok()) return Json(422, scenario::ErrorJson(s, in.lang));
+  return Json(200, out);
 }
 
 Response HandleDemos(const Request& req, const Site&) {
@@ -232,6 +249,7 @@ struct ApiRoute {
 constexpr ApiRoute kApi[] = {
     {"/api/run", "POST", HandleRun},
     {"/api/cut", "POST", HandleCut},
+    {"/api/compare", "POST", HandleCompare},
     {"/api/demos", "GET", HandleDemos},
     {"/api/health", "GET", HandleHealth},
     {"/api/events", "GET", HandleEvents},

@@ -1,0 +1,66 @@
+// CompareAlgorithms: the same lines, a runner per algorithm.
+#include "scenario/compare.h"
+
+#include <map>
+
+#include "check/consistency_checker.h"
+#include "check/cost.h"
+
+namespace cutline::scenario {
+
+namespace {
+
+// Each snapshot of a finished run: its cost and, once complete, its total
+// and the checker's verdict.
+Json SnapshotsJson(const bank::Bank& bank) {
+  std::map<SnapshotId, bool> consistent;
+  for (const auto& v : check::CheckSnapshots(bank).verdicts) consistent[v.id] = v.consistent();
+  std::vector<check::SnapshotCost> costs = check::CostOfSnapshots(bank);
+  Json out = Json::array();
+  for (std::size_t i = 0; i < bank.snapshots().size(); ++i) {
+    const bank::SnapshotInfo& s = bank.snapshots()[i];
+    Json j = {{"id", s.id}, {"complete", s.complete}};
+    if (s.complete) {
+      j["total"] = bank.SnapshotTotal(s.id);
+      auto v = consistent.find(s.id);
+      if (v != consistent.end()) j["consistent"] = v->second;
+    }
+    j["cost"] = CostJson(costs[i]);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status CompareAlgorithms(std::string_view text, Lang lang, const Limits& limits,
+                         Json* out) {
+  Runner as_written;
+  as_written.set_limits(limits);
+  if (Status s = as_written.RunText(text); !s.ok()) return s;
+  if (!as_written.bank()) return Status::Error(Code::kNoNetwork);
+  Json runs = Json::array();
+  for (const bank::Algorithm& a : bank::Algorithm::All()) {
+    // Stopping the world is a command, not a network's algorithm.
+    if (!a.hosts().scenario || a.traits().stops_the_world) continue;
+    Runner runner;
+    runner.set_limits(limits);
+    runner.set_algorithm(a);
+    // What the page calls its markers (web/labels.js), as in /api/run.
+    Json run = {{"algorithm", a.name()},
+                {"markers", algorithms::NounToken(a.words().marker)}};
+    Status s = runner.RunText(text);
+    run["applies"] = s.ok();
+    if (s.ok()) {
+      run["snapshots"] = SnapshotsJson(*runner.bank());
+    } else {
+      run["refusal"] = Message(s, lang);
+      run["code"] = CodeName(s.code());
+    }
+    runs.push_back(std::move(run));
+  }
+  *out = Json{{"algorithm", as_written.bank()->algorithm().name()}, {"runs", std::move(runs)}};
+  return Status::Ok();
+}
+
+}  // namespace cutline::scenario
