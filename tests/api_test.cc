@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "cutline/version.h"
 #include "raw_http.h"
 #include "server/server.h"
 #include "server/web_assets.h"
@@ -195,7 +196,7 @@ TEST_F(ServerTest, HealthSaysOkWithTheVersion) {
   EXPECT_TRUE(IsJson(res->get_header_value("Content-Type")));
   json body = json::parse(res->body);
   EXPECT_EQ(body["ok"], true);
-  EXPECT_EQ(body["version"], CUTLINE_VERSION);
+  EXPECT_EQ(body["version"], CUTLINE_VERSION_STRING);
 }
 
 TEST_F(ServerTest, RootServesTheEmbeddedIndexHtml) {

@@ -41,3 +41,7 @@ cutline_unit_test(shiviz_test
   ${PROJECT_SOURCE_DIR}/src/scenario/shiviz_test.cc cutline_scenario)
 cutline_unit_test(network_test
   ${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)
+cutline_unit_test(questions_test
+  ${PROJECT_SOURCE_DIR}/src/scenario/questions_test.cc cutline_scenario)
+# It checks docs/page.md's list of the demos' questions against the engine.
+target_compile_definitions(questions_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -7,6 +7,7 @@ import { withNetworkOptions } from './scenario.js';
 import { clearNotice, showRefusal } from './notice.js';
 import { stopPlay } from './demos.js';
 import { byId as $ } from './svg.js';
+import { askBefore, showFeedback } from './predict.js';
 
 // Appends the command made by makeCommand() (evaluated when its turn comes, so that it sees the
 // latest state). A refusal is shown and changes nothing.
@@ -18,8 +19,12 @@ export function act(makeCommand) {
     const next = [...app.commands, cmd];
     try {
       const result = await run(next);
+      // Predict mode in free play: the questions of this step first (predict.js).
+      const back = document.activeElement;
+      const feedback = await askBefore(result, next.length - 1, app.demo ? `demo-${app.demo.id}` : 'free');
       clearNotice();
       commit(next, result);
+      showFeedback(feedback, feedback && back && back.isConnected ? back : null);
     } catch (e) {
       if (e instanceof Refusal) showRefusal(e.reason);
       else throw e;

@@ -10,6 +10,7 @@ import { act, sendTransfer, undo, reset, loadPreset, changeNetwork, stopTheWorld
 import { captionFor, stopPlay, nextStep, prevStep, restartDemo, endDemo, togglePlay, loadDemos, syncDemo } from './demos.js';
 import { wireStageKeys, showStage } from './stage.js';
 import { initPresent } from './present.js';
+import { initPredict, questionPending, focusQuestion } from './predict.js';
 import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } from './share.js';
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
 import { byId as $ } from './svg.js';
@@ -61,18 +62,24 @@ function wire() {
   $('undo').addEventListener('click', undo);
   $('reset').addEventListener('click', reset);
   const enabled = (id) => $(id).getAttribute('aria-disabled') !== 'true';
+  // Predict mode: no step key, button or restart skips a question that waits for its answer.
+  const waits = () => {
+    if (!questionPending()) return false;
+    focusQuestion();
+    return true;
+  };
   const next = () => {
-    if (!enabled('demo-next')) return;
+    if (waits() || !enabled('demo-next')) return;
     stopPlay();
     nextStep();
   };
   const prev = () => {
-    if (enabled('demo-prev')) prevStep();
+    if (!waits() && enabled('demo-prev')) prevStep();
   };
   $('demo-next').addEventListener('click', next);
   $('demo-prev').addEventListener('click', prev);
   $('demo-end').addEventListener('click', endDemo);
-  wireStageKeys({ next, prev, restart: restartDemo });
+  wireStageKeys({ next, prev, restart: () => waits() || restartDemo() });
   $('notice-close').addEventListener('click', clearNotice);
   $('demo-play').addEventListener('click', () => {
     if ($('demo-play').getAttribute('aria-disabled') === 'true') return;
@@ -111,6 +118,7 @@ function wire() {
 function init() {
   applyLang(parseHash(location.hash).lang || 'en');
   initPresent();
+  initPredict();
   wire();
   renderDemoButtons();
   enqueue(async () => {

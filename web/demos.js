@@ -8,6 +8,7 @@ import { PRESETS_FALLBACK } from './scenario.js';
 import { app, hooks, enqueue, idle, run, commit } from './run.js';
 import { clearNotice, showRefusal, showFailure } from './notice.js';
 import { showStage } from './stage.js';
+import { askBefore, showFeedback, showScore, clearPanel, clearDemoScore } from './predict.js';
 import { byId as $ } from './svg.js';
 
 export function demoById(id) {
@@ -55,6 +56,8 @@ export function startDemo(id) {
     const result = await run(next);
     clearNotice();
     app.demo = { id, network: next[0], pos: 0, off: false };
+    clearPanel();
+    clearDemoScore(`demo-${id}`);
     commit(next, result);
     // Next step is now in the bar fixed to the bottom of the screen (style.css): bring the
     // network up above it, so that each step's effect is in view as it happens.
@@ -76,16 +79,23 @@ export function nextStep() {
     }
     const d = demoById(app.demo.id);
     const next = [...app.commands, d.steps[app.demo.pos].command];
+    const key = `demo-${app.demo.id}`;
     try {
       const result = await run(next);
+      // Predict mode: the step's questions first, then the step (predict.js).
+      const feedback = await askBefore(result, next.length - 1, key);
       clearNotice();
       commit(next, result);
+      showFeedback(feedback, $('demo-next'));
     } catch (e) {
       stopPlay();
       if (e instanceof Refusal) showRefusal(e.reason, 'demoRefused');
       else throw e;
     }
-    if (demoAtEnd()) stopPlay();
+    if (demoAtEnd()) {
+      stopPlay();
+      showScore(key);
+    }
   });
 }
 
@@ -97,6 +107,8 @@ function goToStep(k) {
     const next = script(st).slice(0, k + 1);
     const result = await run(next);
     clearNotice();
+    clearPanel();
+    if (k === 0) clearDemoScore(`demo-${st.id}`);
     commit(next, result);
   });
 }
@@ -126,6 +138,7 @@ export function endDemo() {
     const id = app.demo && app.demo.id;
     app.demo = null;
     app.caption = '';
+    clearPanel();
     hooks.renderDemoUi();
     const b = document.querySelector(`.demo-button[data-demo="${id}"]`);
     if (b) b.focus();

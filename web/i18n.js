@@ -655,6 +655,91 @@ Object.assign(en, storePage.en);
 Object.assign(ja, storePage.ja);
 // ---------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------
+// Predict mode (predict.js): the questions, their answers and the one-line reasons, whose codes
+// and facts come with the run (docs/api.md, "questions").
+const predictWords = {
+  en: {
+    predictMode: 'Predict',
+    predictModeTitle: 'Predict mode: before a step whose effect can be foreseen, you are asked first',
+    pqHeading: 'Predict',
+    pqAsk: 'Predict:',
+    pqAnswerFirst: 'Answer the question first:',
+    pqMsg: '{amount} {from}→{to}',
+    pqAnd: ' and ',
+    pqNaiveTotal: 'What total will the naive reader have once it has read {b}?',
+    pqBalance: 'Will {b}\'s recorded balance include the {msg}?',
+    pqChannel: 'What will channel {from}→{to} be recorded as holding when its marker arrives?',
+    pqCut: 'Once {b} is read, is the naive reader\'s cut so far ({list}) consistent?',
+    pqWhich: 'Which message crosses the cut backwards?',
+    pqEmpty: 'empty',
+    pqYes: 'Yes',
+    pqNo: 'No',
+    pqNoBecause: 'no: {msg} crosses it backwards',
+    pqAnswer: 'Answer',
+    pqDollar: '$',
+    pqNumberNeeded: 'Type the total as a whole number of dollars, not “{v}”.',
+    pqRight: 'Right.',
+    pqWrong: 'Not quite: the answer is {a}.',
+    pqScore: 'Predictions in this demo: {r} of {n} right. Overall: {R} of {N}.',
+    pqReset: 'Reset the scores',
+    pqScoresReset: 'The prediction scores are reset.',
+    why_naive_exact: 'The reads add up to {total}, the bank\'s {bank}: nothing moved between them.',
+    why_naive_lost: 'The reads add up to {total}, not {bank}: {lost} was in flight between the reads, in no answer.',
+    why_naive_twice: 'The reads add up to {total}, not {bank}: {twice} was read at both ends, sent after its sender was read and received before its receiver was.',
+    why_naive_lost_twice: 'The reads add up to {total}, not {bank}: {lost} was lost in flight and {twice} counted twice.',
+    why_arrived_before: 'The {msg} reached {b} before it recorded, so the recorded {balance} includes it.',
+    why_in_flight: 'The {msg} was still travelling when {b} recorded {balance}: a balance holds only what has arrived.',
+    why_recorded_in_flight: '{list} arrived after {to} recorded and before the marker: that is the channel\'s state.',
+    why_first_marker: 'The marker is {to}\'s first: {to} records now and the channel {from}→{to} is empty; what travels behind the marker is outside the cut.',
+    why_nothing_between: 'Nothing arrived on {from}→{to} between {to}\'s record and the marker, so it is recorded empty.',
+    why_overtaken: 'The barrier overtook {list} at {from}: what it jumped over is the channel\'s state.',
+    why_cut_consistent: 'Every message received inside the cut was also sent inside it.',
+    why_cut_backward: '{msg} was received before {mto} was read but sent after {mfrom} was read: it crosses the cut backwards.',
+  },
+  ja: {
+    predictMode: '予想',
+    predictModeTitle: '予想モード：結果を予想できる手順の前に、まず質問します',
+    pqHeading: '予想',
+    pqAsk: '予想：',
+    pqAnswerFirst: '先に質問に答えてください：',
+    pqMsg: '{amount}（{from}→{to}）',
+    pqAnd: 'と',
+    pqNaiveTotal: '{b} を読んだ後、素朴な読み手の合計はいくらになりますか？',
+    pqBalance: '{b} の記録される残高に {msg} は含まれますか？',
+    pqChannel: 'マーカーが届いたとき、チャネル {from}→{to} には何が記録されますか？',
+    pqCut: '{b} を読んだ時点で、素朴な読み手のここまでのカット（{list}）は一貫していますか？',
+    pqWhich: 'カットを逆向きに横切るメッセージはどれですか？',
+    pqEmpty: '空',
+    pqYes: 'はい',
+    pqNo: 'いいえ',
+    pqNoBecause: 'いいえ：{msg} が逆向きに横切る',
+    pqAnswer: '答える',
+    pqDollar: '$',
+    pqNumberNeeded: '合計はドルの整数で入力してください（「{v}」ではなく）。',
+    pqRight: '正解。',
+    pqWrong: '残念：答えは {a} です。',
+    pqScore: 'このデモの予想：{n} 問中 {r} 問正解。全体：{N} 問中 {R} 問正解。',
+    pqReset: 'スコアをリセット',
+    pqScoresReset: '予想のスコアをリセットしました。',
+    why_naive_exact: '読んだ値の合計は {total} で、銀行の {bank} と同じ：読む間に何も動かなかった。',
+    why_naive_lost: '読んだ値の合計は {bank} ではなく {total}：{lost} は読む間に移動中で、どの答えにも入っていない。',
+    why_naive_twice: '読んだ値の合計は {bank} ではなく {total}：{twice} は送り手を読んだ後に送られ、受け手を読む前に届いたので両端で数えられた。',
+    why_naive_lost_twice: '読んだ値の合計は {bank} ではなく {total}：{lost} は移動中に消え、{twice} は二重に数えられた。',
+    why_arrived_before: '{msg} は {b} が記録する前に届いたので、記録された {balance} に含まれる。',
+    why_in_flight: '{b} が {balance} を記録したとき {msg} はまだ移動中だった：残高には届いたものしか入らない。',
+    why_recorded_in_flight: '{list} は {to} の記録の後、マーカーより前に届いた：それがチャネルの状態になる。',
+    why_first_marker: 'これは {to} にとって最初のマーカー：{to} は今記録し、チャネル {from}→{to} は空。マーカーの後ろを進むものはカットの外にある。',
+    why_nothing_between: '{to} の記録からマーカーまでの間に {from}→{to} には何も届かなかったので、空と記録される。',
+    why_overtaken: 'バリアは {from} で {list} を追い越した：追い越したものがチャネルの状態になる。',
+    why_cut_consistent: 'カットの内側で受け取ったメッセージは、すべてカットの内側で送られている。',
+    why_cut_backward: '{msg} は {mto} を読む前に届いたが、{mfrom} を読んだ後に送られた：カットを逆向きに横切る。',
+  },
+};
+Object.assign(en, predictWords.en);
+Object.assign(ja, predictWords.ja);
+// ---------------------------------------------------------------------------
+
 export const DICT = { en, ja };
 export const LANGS = ['en', 'ja'];
 

@@ -113,6 +113,9 @@ class LaiYangRules {
   const Local* Find(SnapshotId id) const;
   Local* Find(SnapshotId id);
   Local& Record(SnapshotId id);
+  // OnMessage for a message of another epoch than epoch_ (records, joins).
+  template <class Join>
+  Reply OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join);
   // OnControl's work, as a Step (g++ builds a returned Step in a register).
   Step ControlStep(SnapshotId id, ChannelIndex c, std::uint64_t count);
   // Why `id`, not recorded here, cannot be recorded now (kNone if it can).
@@ -130,9 +133,24 @@ class LaiYangRules {
 };
 
 template <class Join>
-Reply LaiYangRules::OnMessage(ChannelIndex c, SnapshotId epoch, Join&& join) {
+inline Reply LaiYangRules::OnMessage(ChannelIndex c, SnapshotId epoch, Join&& join) {
   if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, epoch);
-  Reply out;
+  // The common case, kept small enough to inline into the host: a message
+  // of this process's own epoch records nothing and joins no channel state
+  // (every snapshot recorded here is at most epoch_, none newer than it).
+  if (epoch == epoch_) [[likely]] {
+    ++received_[c];
+    return Reply::Of(0);
+  }
+  return OnOtherEpoch(c, epoch, join);
+}
+
+template <class Join>
+Reply LaiYangRules::OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join) {
+  // Built as a Step and an id, then joined (Reply::Of): filling a Reply
+  // field by field stalls every delivery on a store-to-load forward.
+  Step step;
+  SnapshotId recorded = 0;
   if (epoch > epoch_) {
     // A message from a sender that has recorded a snapshot this process has
     // not: it plays the marker's role and records first. (A finished id
@@ -141,9 +159,9 @@ Reply LaiYangRules::OnMessage(ChannelIndex c, SnapshotId epoch, Join&& join) {
       epoch_ = epoch;
     } else {
       Local& local = Record(epoch);
-      out.snapshot = epoch;
-      out.record_state = true;
-      out.part_done = local.open == 0;
+      recorded = epoch;
+      step.record_state = true;
+      step.part_done = local.open == 0;
     }
   }
   ++received_[c];
@@ -162,7 +180,7 @@ Reply LaiYangRules::OnMessage(ChannelIndex c, SnapshotId epoch, Join&& join) {
     MaybeClose(local, c, joined);
     join(std::as_const(joined));
   }
-  return out;
+  return Reply::Of(recorded, step);
 }
 
 static_assert(SnapshotRules<LaiYangRules>);

@@ -45,10 +45,18 @@ class AgentHost : public bank::SnapshotHost {
                   bank::Amount amount, bank::Amount now,
                   std::vector<Reply>* out) override {
     Agent& agent = agents_[ch.to];
+    std::vector<SnapshotId>& open = open_[ch.to];
+    if (open.empty()) [[likely]] {
+      // No snapshot open here (Lai-Yang sees every transfer): the message
+      // closes nothing, and may only record.
+      Reply r = agent.OnMessage(ch.in_index, StampOf(seq), amount, now);
+      assert(r.ok());
+      if (r.record_state) [[unlikely]] out->push_back(Track(ch.to, r));
+      return;
+    }
     // The agent tells a record, not the channels a message closes (Lai-Yang
     // closes on counts): those are the open snapshots whose channel stops
-    // recording. Few run at a time, and none in the common case.
-    std::vector<SnapshotId>& open = open_[ch.to];
+    // recording. Few run at a time.
     recording_.clear();
     for (SnapshotId id : open) {
       if (agent.Channel(id, ch.in_index) == ChannelRecording::kRecording) {
@@ -151,18 +159,14 @@ class AgentHost : public bank::SnapshotHost {
   // What message #seq carries, taken from the tags (it is being delivered).
   Stamp StampOf(bank::Seq seq) {
     if constexpr (kStamps) {
-      Stamp stamp = tags_.Find(seq);
-      tags_.Delivered(seq);
-      return stamp;
+      return tags_.Take(seq);
     } else {
       return Stamp{};
     }
   }
   Control ControlOf(bank::Seq seq) {
     if constexpr (kCounts) {
-      Control control = tags_.Find(seq);
-      tags_.Delivered(seq);
-      return control;
+      return tags_.Take(seq);
     } else {
       return Control{};
     }

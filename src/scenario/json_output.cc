@@ -5,6 +5,7 @@
 #include "bank/cuts.h"
 #include "check/consistency_checker.h"
 #include "base/overloaded.h"
+#include "scenario/questions.h"
 
 #include <map>
 #include <set>
@@ -327,6 +328,84 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
                    [](const auto&) {},
                },
                events[i]);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// ---- Predict mode's questions (docs/api.md): the derivation is
+// scenario/questions.cc; this only names what it found.
+json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
+                   const std::vector<StepResult>& steps) {
+  auto message = [&](sim::Seq seq) {
+    const bank::Flight* f = replay.Find(seq);
+    const auto& ch = bank.network().channel(f->channel);
+    return json{{"seq", seq},
+                {"from", bank.name(ch.from)},
+                {"to", bank.name(ch.to)},
+                {"message", f->is_transfer() ? "transfer" : "marker"},
+                {"amount", f->amount()}};
+  };
+  auto messages = [&](const std::vector<sim::Seq>& seqs) {
+    json arr = json::array();
+    for (sim::Seq seq : seqs) arr.push_back(message(seq));
+    return arr;
+  };
+  json out = json::array();
+  for (const Question& q : DeriveQuestions(bank, replay, steps)) {
+    json j = {{"kind", QuestionKindName(q.kind)},
+              {"step", q.step},
+              {"at", q.at},
+              {"branch", bank.name(q.branch)}};
+    json why = {{"code", WhyCodeName(q.why)}};
+    switch (q.kind) {
+      case QuestionKind::kNaiveTotal:
+        j["answer"] = q.number;
+        why["total"] = q.number;
+        why["bank_total"] = q.bank_total;
+        why["lost"] = messages(q.lost);
+        why["twice"] = messages(q.twice);
+        break;
+      case QuestionKind::kBalanceIncludes:
+        j["snapshot"] = q.snapshot;
+        j["transfer"] = message(q.transfer);
+        j["answer"] = q.yes;
+        why["balance"] = q.balance;
+        break;
+      case QuestionKind::kChannelState: {
+        const auto& ch = bank.network().channel(q.channel);
+        j["snapshot"] = q.snapshot;
+        j["from"] = bank.name(ch.from);
+        j["to"] = bank.name(ch.to);
+        // "empty", each transfer alone, and the recorded set where it holds
+        // more than one: one of them is the answer.
+        json choices = json::array({json{{"id", "empty"}, {"transfers", json::array()}}});
+        for (sim::Seq seq : q.choices) {
+          choices.push_back({{"id", std::to_string(seq)}, {"transfers", messages({seq})}});
+        }
+        std::string answer = "empty";
+        if (!q.answer.empty()) {
+          answer.clear();
+          for (sim::Seq seq : q.answer) answer += (answer.empty() ? "" : "+") + std::to_string(seq);
+          if (q.answer.size() > 1) choices.push_back({{"id", answer}, {"transfers", messages(q.answer)}});
+        }
+        j["choices"] = choices;
+        j["answer"] = answer;
+        why["transfers"] = messages(q.answer);
+        break;
+      }
+      case QuestionKind::kCutConsistent: {
+        json read = json::array();
+        for (bank::NodeId n : q.read) read.push_back(bank.name(n));
+        j["read"] = read;
+        j["answer"] = q.yes;
+        j["choices"] = messages(q.choices);
+        j["backward"] = messages(q.answer);
+        if (!q.answer.empty()) why["message"] = message(q.answer.front());
+        break;
+      }
+    }
+    j["why"] = why;
     out.push_back(std::move(j));
   }
   return out;

@@ -36,6 +36,10 @@ Json NaiveJson(const bank::Bank& bank);
 Json HistoryJson(const bank::Bank& bank,
                            const std::vector<StepResult>& steps);
 
+// Predict mode's questions (scenario/questions.h, docs/api.md "questions").
+Json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
+                   const std::vector<StepResult>& steps);
+
 // The body of an answer to a refused run (docs/api.md):
 // {"error": "line N: reason", "code": "...", "line": N, "message": "reason"},
 // without "line" when no line is at fault. REQUIRES: !s.ok().

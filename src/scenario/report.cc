@@ -31,7 +31,8 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
               {"state", std::move(state)},
               {"history", HistoryJson(bank, runner.steps())},
               {"naive", NaiveJson(bank, replay)},
-              {"lab", lab ? Json(*lab) : Json(nullptr)}};
+              {"lab", lab ? Json(*lab) : Json(nullptr)},
+              {"questions", QuestionsJson(bank, replay, runner.steps())}};
   return Status::Ok();
 }
 

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cutline/version.h"
+
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/report.h"
@@ -105,7 +107,7 @@ Response HandleDemos(const Request& req, const Site&) {
 // `store`: whether this server shows a runtime's store (the page links to
 // its view only then).
 Response HandleHealth(const Request&, const Site& site) {
-  return Json(200, json{{"ok", true}, {"version", CUTLINE_VERSION}, {"store", site.store != nullptr}});
+  return Json(200, json{{"ok", true}, {"version", CUTLINE_VERSION_STRING}, {"store", site.store != nullptr}});
 }
 
 // GET /api/store: the runs and snapshots of `serve --store FILE`.

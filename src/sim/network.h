@@ -158,6 +158,11 @@ class Network : public Topology {
 
   // Unlinks `slot` (whose predecessor in its channel is `prev`, or kNil).
   Msg Unlink(ChannelId c, std::uint32_t slot, std::uint32_t prev);
+  // Unlink's rare part, out of line so Unlink stays small: the message may
+  // have been parked, or may have uncovered one.
+  [[gnu::noinline]] void UnlinkedWhileParked(ChannelId c, std::uint32_t slot,
+                                             std::uint32_t prev);
+  bool AnyReadyWhileHeld() const;  // CanDeliverNext's search
   std::uint32_t NewSlot();
   using Entry = std::pair<Seq, std::uint32_t>;  // (seq, slot)
   // DeliverNext when the front of the send order may not leave.
@@ -284,17 +289,21 @@ auto Network<Payload, Bounded>::Unlink(ChannelId c, std::uint32_t slot,
   slots_[slot].seq = 0;  // marks the slot free for the lazy skip
   free_slots_.push_back(slot);
   --in_flight_;
-  if (parked_count_ != 0) [[unlikely]] {
-    if (parked_[slot]) {
-      parked_[slot] = 0;
-      --parked_count_;
-      --blocked_;
-      if (parked_count_ == 0) ready_.clear();  // every candidate is in order_
-    }
-    // FIFO: the channel's new head may be a parked message, free now.
-    if (prev == kNil && fifo_ && parked_count_ != 0) Unparked(c);
-  }
+  if (parked_count_ != 0) [[unlikely]] UnlinkedWhileParked(c, slot, prev);
   return m;
+}
+
+template <class Payload, class Bounded>
+void Network<Payload, Bounded>::UnlinkedWhileParked(ChannelId c, std::uint32_t slot,
+                                                    std::uint32_t prev) {
+  if (parked_[slot]) {
+    parked_[slot] = 0;
+    --parked_count_;
+    --blocked_;
+    if (parked_count_ == 0) ready_.clear();  // every candidate is in order_
+  }
+  // FIFO: the channel's new head may be a parked message, free now.
+  if (prev == kNil && fifo_ && parked_count_ != 0) Unparked(c);
 }
 
 template <class Payload, class Bounded>
@@ -354,11 +363,17 @@ auto Network<Payload, Bounded>::DeliverAt(ChannelId c, std::uint32_t k)
 }
 
 template <class Payload, class Bounded>
-bool Network<Payload, Bounded>::CanDeliverNext() const {
+inline bool Network<Payload, Bounded>::CanDeliverNext() const {
   if (in_flight_ == 0) return false;
   // With nothing held back, the head of any channel with messages may leave
-  // (FIFO or not): no need to look.
+  // (FIFO or not): no need to look. Kept this small so that it inlines into
+  // the host's drain loop; the search is out of line.
   if (held_channels_ == 0) return true;
+  return AnyReadyWhileHeld();
+}
+
+template <class Payload, class Bounded>
+bool Network<Payload, Bounded>::AnyReadyWhileHeld() const {
   // DeliverNext keeps the front of both ready (Settle), so these stop early.
   for (const Entry& entry : order_) {
     if (Ready(entry)) return true;

@@ -1,0 +1,77 @@
+// Questions: what a student can foresee in a run, derived from its history
+// (predict mode, docs/page.md). Each is tied to the step whose events answer
+// it, so the page asks it before it shows that step. The answers and the
+// facts behind them come from the run; the words are the page's (web/i18n.js).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "bank/bank.h"
+#include "bank/replay.h"
+#include "scenario/runner.h"
+
+namespace cutline::scenario {
+
+enum class QuestionKind {
+  kNaiveTotal,       // the naive reader's total once every branch is read
+  kBalanceIncludes,  // will a branch's recorded balance include a transfer
+  kChannelState,     // what a channel records when its marker arrives
+  kCutConsistent,    // is the naive reader's cut so far consistent
+};
+
+// Why the right answer is right: a code (words: web/i18n.js, "why_" + code).
+enum class WhyCode {
+  kNaiveExact,       // nothing in flight was lost or counted twice
+  kNaiveLost,        // transfers in flight at the reads are in no answer
+  kNaiveTwice,       // transfers read at both ends
+  kNaiveLostTwice,   // both
+  kArrivedBefore,    // the transfer reached the branch before it recorded
+  kInFlight,         // the transfer was still travelling when it recorded
+  kRecordedInFlight, // delivered between the receiver's record and the marker
+  kFirstMarker,      // the marker was the receiver's first: recorded empty
+  kNothingBetween,   // nothing arrived between the record and the marker
+  kOvertaken,        // unaligned: the barrier overtook it at the sender
+  kCutConsistent,    // no message received inside the cut was sent outside it
+  kCutBackward,      // a message was received inside the cut, sent outside it
+};
+
+const char* QuestionKindName(QuestionKind k);
+const char* WhyCodeName(WhyCode c);
+
+struct Question {
+  QuestionKind kind = QuestionKind::kNaiveTotal;
+  std::size_t step = 0;  // index of the command (the runner's steps)
+  std::size_t at = 0;    // the event the question is about
+  bank::NodeId branch = 0;       // read, recording, or the channel's receiver
+  SnapshotId snapshot = 0;       // kBalanceIncludes, kChannelState
+  bank::ChannelId channel = 0;   // kChannelState
+  bank::Seq transfer = 0;        // kBalanceIncludes: the transfer asked about
+  bank::Amount number = 0;       // kNaiveTotal: the answer
+  bool yes = false;              // kBalanceIncludes, kCutConsistent: the answer
+  // kChannelState: the candidate transfers (each a choice, beside "empty");
+  // kCutConsistent: those backward messages and up to four other messages
+  // the branch just read had received, to find them among.
+  std::vector<bank::Seq> choices;
+  // kChannelState: the recorded transfers (empty: "empty");
+  // kCutConsistent: the messages crossing the cut backwards (the newest
+  // three; `yes` is judged on all of them).
+  std::vector<bank::Seq> answer;
+  WhyCode why = WhyCode::kNaiveExact;
+  // The facts of the explanation: kNaiveTotal's lost and counted-twice
+  // transfers; the bank's total; the recorded balance.
+  std::vector<bank::Seq> lost;
+  std::vector<bank::Seq> twice;
+  bank::Amount bank_total = 0;
+  bank::Amount balance = 0;
+  std::vector<bank::NodeId> read;  // kCutConsistent: the branches read so far
+};
+
+// Every question of the run, in history order. `replay`: Replay::Of(bank).
+// REQUIRES: the bank keeps its history; `steps` are the runner's.
+std::vector<Question> DeriveQuestions(const bank::Bank& bank,
+                                      const bank::Replay& replay,
+                                      const std::vector<StepResult>& steps);
+
+}  // namespace cutline::scenario

@@ -1,0 +1,290 @@
+// Predict mode (?predict=1, web/predict.js): every question of every demo answered right, then
+// wrong, by mouse and keyboard, with the feedback and the score checked; the step keys cannot skip
+// a question; free play asks too; the axe audit with a question on screen and at a demo's end.
+const { AxeBuilder } = require('@axe-core/playwright');
+const { test, expect, settle, openPage, demos, send } = require('./fixtures');
+
+
+const DEMOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'lab'];
+
+// The engine's questions for a demo's whole script (the page asks those of each step).
+async function questionsOf(request, d) {
+  const scenario = [d.network, ...d.steps.map((s) => s.command)].join('\n');
+  const res = await request.post('/api/run', { data: { scenario } });
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()).questions;
+}
+
+const msg = (m) => `$${m.amount} ${m.from}→${m.to}`;
+const choiceLabel = (c) => (c.transfers.length ? c.transfers.map(msg).join(' and ') : 'empty');
+
+const box = (page) => page.locator('#predict-box');
+const answers = (page) => page.locator('#predict-answers');
+
+// Answers q on the page, right or wrong, as a visitor would (the number by keyboard).
+async function answer(page, q, right) {
+  const button = (name) => answers(page).getByRole('button', { name, exact: true });
+  switch (q.kind) {
+    case 'naive_total': {
+      const field = page.getByRole('textbox', { name: /naive reader have once/ });
+      await field.fill(String(right ? q.answer : q.answer + 10));
+      await field.press('Enter');
+      break;
+    }
+    case 'balance_includes':
+      await button(q.answer === right ? 'Yes' : 'No').click();
+      break;
+    case 'channel_state': {
+      const c = q.choices.find((x) => (right ? x.id === q.answer : x.id !== q.answer));
+      await button(choiceLabel(c)).click();
+      break;
+    }
+    case 'cut_consistent':
+      if (q.answer === right) {
+        await button('Yes').click();
+      } else {
+        await button('No').click();
+        if (right) {
+          await expect(page.locator('#predict-question')).toHaveText('Which message crosses the cut backwards?');
+          await button(msg(q.backward[0])).click();
+        }
+      }
+      break;
+    default:
+      throw new Error(`unknown kind ${q.kind}`);
+  }
+}
+
+// Plays demo d in predict mode, answering each question right or wrong; returns the count.
+async function playPredicting(page, d, qs, right) {
+  const name = d.preset === 'lab' ? /^Lab demo:/ : new RegExp(`^Demo ${d.id}:`);
+  await page.getByRole('button', { name }).click();
+  await settle(page);
+  const next = page.getByRole('button', { name: 'Next step', exact: true });
+  for (const [i, step] of d.steps.entries()) {
+    const asked = qs.filter((q) => q.step === i + 1);
+    await next.click();
+    for (const [j, q] of asked.entries()) {
+      await expect(box(page)).toBeVisible();
+      await expect(page.locator('#predict-question')).not.toBeEmpty();
+      if (j === 0) {
+        // The stage keys do not skip the question: the step has not played, and the focus goes
+        // back to the question.
+        await next.focus();
+        await page.keyboard.press('ArrowRight');
+        await expect(page.getByRole('status')).toContainText('Answer the question first');
+        await expect(page.locator('#predict-answers :focus')).toHaveCount(1);
+        await page.keyboard.press('PageDown');
+        await expect(page.locator('#demo-caption')).not.toContainText(step.caption);
+      }
+      await answer(page, q, right);
+    }
+    await settle(page);
+    await expect(page.locator('#demo-caption')).toContainText(step.caption);
+    if (asked.length) {
+      const lines = page.locator('#predict-feedback p');
+      await expect(lines).toHaveCount(asked.length);
+      await expect(page.locator(right ? '#predict-feedback .pq-right' : '#predict-feedback .pq-wrong')).toHaveCount(asked.length);
+      if (right) await expect(lines.first()).toContainText('Right.');
+      else await expect(lines.first()).toContainText('Not quite: the answer is');
+      await expect(page.getByRole('status')).toContainText(right ? 'Right.' : 'Not quite');
+    }
+  }
+  return qs.length;
+}
+
+for (const which of DEMOS) {
+  const label = which === 'lab' ? 'the lab demo' : `demo ${which}`;
+  test(`predict: every question of ${label} answered right, then wrong`, async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const [d] = (await demos(request)).filter((x) => (which === 'lab' ? x.preset === 'lab' : x.id === which));
+    expect(d).toBeTruthy();
+    const qs = await questionsOf(request, d);
+    expect(qs.length, `${label} asks at least two questions`).toBeGreaterThanOrEqual(2);
+    await openPage(page, '?predict=1');
+    await expect(page.getByRole('button', { name: 'Predict' })).toHaveAttribute('aria-pressed', 'true');
+    const n = await playPredicting(page, d, qs, true);
+    await expect(page.locator('#predict-score')).toHaveText(`Predictions in this demo: ${n} of ${n} right. Overall: ${n} of ${n}.`);
+    // Home starts the demo over: a new pass, its score starts afresh.
+    await page.getByRole('button', { name: 'Next step', exact: true }).focus();
+    await page.keyboard.press('Home');
+    await settle(page);
+    await playPredicting(page, d, qs, false);
+    await expect(page.locator('#predict-score')).toHaveText(`Predictions in this demo: 0 of ${n} right. Overall: 0 of ${n}.`);
+  });
+}
+
+test('predict: the engine\'s answers for demos 1 and 2 are the ones the study note gives', async ({ request }) => {
+  const all = await demos(request);
+  const q1 = await questionsOf(request, all.find((d) => d.id === 1));
+  expect(q1.find((q) => q.kind === 'naive_total').answer).toBe(270);
+  const q2 = await questionsOf(request, all.find((d) => d.id === 2));
+  expect(q2.find((q) => q.kind === 'naive_total').answer).toBe(330);
+  const cut = q2.find((q) => q.kind === 'cut_consistent');
+  expect(cut.answer).toBe(false);
+  expect(cut.backward.map((m) => [m.amount, m.from, m.to])).toEqual([[30, 'P1', 'P2']]);
+});
+
+test('predict: the overall score adds the demos up, survives a reload, and resets', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const all = await demos(request);
+  const d1 = all.find((d) => d.id === 1);
+  const d2 = all.find((d) => d.id === 2);
+  const q1 = await questionsOf(request, d1);
+  const q2 = await questionsOf(request, d2);
+  await page.goto('/?predict=1');
+  await settle(page);
+  await playPredicting(page, d1, q1, true);
+  await playPredicting(page, d2, q2, false);
+  const n = q1.length + q2.length;
+  await expect(page.locator('#predict-score')).toHaveText(`Predictions in this demo: 0 of ${q2.length} right. Overall: ${q1.length} of ${n}.`);
+  await page.reload();
+  await settle(page);
+  await playPredicting(page, d1, q1, true);
+  await expect(page.locator('#predict-score')).toHaveText(`Predictions in this demo: ${q1.length} of ${q1.length} right. Overall: ${q1.length} of ${n}.`);
+  await page.getByRole('button', { name: 'Reset the scores' }).click();
+  await expect(page.getByRole('status')).toHaveText('The prediction scores are reset.');
+  expect(await page.evaluate(() => localStorage.getItem('cutline.predict.v1'))).toBe('{}');
+});
+
+test('predict is off by default, and the switch turns it on and writes ?predict=1', async ({ page, request }) => {
+  const d1 = (await demos(request)).find((d) => d.id === 1);
+  await openPage(page);
+  const sw = page.getByRole('button', { name: 'Predict' });
+  await expect(sw).toHaveAttribute('aria-pressed', 'false');
+  // Off: demo 1 plays through without a question.
+  await page.getByRole('button', { name: /^Demo 1:/ }).click();
+  await settle(page);
+  for (const step of d1.steps) {
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
+    await settle(page);
+    await expect(page.locator('#demo-caption')).toContainText(step.caption);
+    await expect(box(page)).toBeHidden();
+  }
+  await sw.click();
+  await expect(sw).toHaveAttribute('aria-pressed', 'true');
+  expect(new URL(page.url()).searchParams.get('predict')).toBe('1');
+});
+
+test('predict in free play: a snapshot with money in flight asks before the step', async ({ page }) => {
+  await page.goto('/?predict=1');
+  await settle(page);
+  await send(page, 'P2', 'P1', 40);
+  await expect(page.locator('#scenario-summary')).toHaveText('Scenario text (2 commands)');
+  await page.getByRole('button', { name: 'Start Snapshot at P1' }).click();
+  await expect(box(page)).toBeVisible();
+  await expect(page.locator('#predict-question')).toHaveText('Will P1\'s recorded balance include the $40 P2→P1?');
+  // The snapshot has not started yet: the question comes first.
+  await expect(page.locator('#scenario-summary')).toHaveText('Scenario text (2 commands)');
+  await answers(page).getByRole('button', { name: 'No', exact: true }).click();
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toContainText('was still travelling when P1 recorded $100');
+  // The marker delivery that closes P2->P1 with the $40 recorded: the channel question.
+  await page.getByRole('button', { name: /^Deliver Next/ }).click(); // the $40
+  await settle(page);
+  // Then the markers, oldest first, until one asks (a question holds the run, so wait for either).
+  const asking = () => page.locator('#predict-answers button').count();
+  for (let i = 0; i < 6 && !(await asking()); i += 1) {
+    await page.getByRole('button', { name: /^Deliver Next/ }).click();
+    await page.waitForFunction(() => !document.body.dataset.busy || document.querySelector('#predict-answers button'));
+  }
+  await expect(page.locator('#predict-question')).toHaveText('What will channel P2→P1 be recorded as holding when its marker arrives?');
+  await answers(page).getByRole('button', { name: '$40 P2→P1', exact: true }).click();
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toContainText('$40 P2→P1 arrived after P1 recorded');
+});
+
+test('predict in Japanese: the question and the feedback in Japanese', async ({ page, request }) => {
+  const [d] = (await demos(request, 'ja')).filter((x) => x.id === 1);
+  await page.goto('/?predict=1');
+  await settle(page);
+  await page.getByRole('button', { name: '日本語' }).click();
+  await settle(page);
+  await page.getByRole('button', { name: /^デモ 1：/ }).click();
+  await settle(page);
+  const next = page.getByRole('button', { name: '次の手順', exact: true });
+  for (let i = 0; i < 2; i += 1) {
+    await next.click();
+    await settle(page);
+  }
+  await next.click();
+  await expect(page.locator('#predict-question')).toContainText('一貫していますか');
+  await answers(page).getByRole('button', { name: 'はい', exact: true }).click();
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toContainText('正解');
+  await expect(page.locator('#demo-caption')).toContainText(d.steps[2].caption);
+});
+
+// Where it is read: the question and Next step on screen together at each size and in
+// presentation mode; and axe finds nothing with a question on screen and at the end.
+const SIZES = [{ width: 1366, height: 768 }, { width: 390, height: 844 }, { width: 1920, height: 1080, present: true }];
+for (const size of SIZES) {
+  test(`predict at ${size.width}x${size.height}${size.present ? ', presentation mode' : ''}: in view, and axe finds nothing`, async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const d = (await demos(request)).find((x) => x.id === 3);
+    const qs = await questionsOf(request, d);
+    await page.setViewportSize(size);
+    await page.goto(size.present ? '/?predict=1&present=1' : '/?predict=1');
+    await settle(page);
+    await page.getByRole('button', { name: /^Demo 3:/ }).click();
+    await settle(page);
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
+    await settle(page);
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
+    await expect(box(page)).toBeVisible();
+    for (const el of [box(page), answers(page).getByRole('button').first()]) await expect(el).toBeInViewport({ ratio: 1 });
+    const audit = async () => {
+      // As a11y.spec.js: the tags, plus the experimental rules that carry them.
+      const rules = Object.fromEntries(['label-content-name-mismatch', 'css-orientation-lock', 'focus-order-semantics',
+        'p-as-heading', 'table-fake-caption', 'td-has-header'].map((id) => [id, { enabled: true }]));
+      const r = await new AxeBuilder({ page }).options({ rules })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      expect(r.passes.length).toBeGreaterThan(10);
+      return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}: ${v.help}`));
+    };
+    expect(await audit()).toEqual([]);
+    // The rest of the demo, answered right; then the score at the end, audited too.
+    await answer(page, qs[0], true);
+    await settle(page);
+    const rest = { ...d, steps: d.steps.slice(2) };
+    for (const [i] of rest.steps.entries()) {
+      const asked = qs.filter((q) => q.step === i + 3);
+      await page.getByRole('button', { name: 'Next step', exact: true }).click();
+      for (const q of asked) {
+        await expect(box(page)).toBeInViewport();
+        await answer(page, q, true);
+      }
+      await settle(page);
+    }
+    await expect(page.locator('#predict-score')).toContainText(`${qs.length} of ${qs.length} right`);
+    await expect(page.locator('#predict-score')).toBeInViewport();
+    expect(await audit()).toEqual([]);
+  });
+}
+
+test('predict: a total that is not a whole number is refused in one line, and the question stays', async ({ page, request }) => {
+  const d = (await demos(request)).find((x) => x.id === 1);
+  await openPage(page, '?predict=1');
+  await page.getByRole('button', { name: /^Demo 1:/ }).click();
+  await settle(page);
+  const next = page.getByRole('button', { name: 'Next step', exact: true });
+  for (let i = 0; i < 3; i += 1) {
+    await next.click();
+    if (i === 2) await answers(page).getByRole('button', { name: 'Yes', exact: true }).click();
+    await settle(page);
+  }
+  await next.click();
+  const field = page.getByRole('textbox', { name: /naive reader have once/ });
+  for (const bad of ['abc', '2.5', '']) {
+    await field.fill(bad);
+    await field.press('Enter');
+    await expect(page.getByRole('status')).toHaveText(`Type the total as a whole number of dollars, not “${bad}”.`);
+    await expect(field).toBeVisible();
+    await expect(page.locator('#demo-caption')).toContainText(d.steps[2].caption);
+  }
+  await field.fill('$270');
+  await field.press('Enter');
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toContainText('$30 P1→P2 was in flight');
+  await expect(page.locator('#demo-caption')).toContainText(d.steps[3].caption);
+});

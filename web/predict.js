@@ -1,0 +1,272 @@
+// Predict mode (the header's switch, or ?predict=1): before a step whose effect can be foreseen,
+// the page asks the server's questions about it (the run's "questions", docs/api.md), waits for
+// the answer, then lets the step play and says whether the answer was right and why. The scores
+// stay in the browser (localStorage), per demo and overall. Nothing here knows an answer: every
+// one comes with the run.
+import { t, money } from './i18n.js';
+import { notify } from './notice.js';
+import { byId as $ } from './svg.js';
+
+const STORE = 'cutline.predict.v1';
+let pending = null; // the question waiting for its answer
+
+export function isPredicting() {
+  return document.body.classList.contains('predict');
+}
+export function questionPending() {
+  return pending !== null;
+}
+// A step key pressed while a question waits: back to the question, which nothing skips.
+export function focusQuestion() {
+  const el = document.querySelector('#predict-answers input, #predict-answers button');
+  if (el) el.focus();
+  notify(`${t('pqAnswerFirst')} ${$('predict-question').textContent}`, 'info');
+}
+
+// ---- Scores: {demoKey: {questionKey: true|false}}; a demo's score is its last pass.
+function loadScores() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE)) || {};
+  } catch {
+    return {};
+  }
+}
+function saveScores(s) {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(s));
+  } catch {
+    // Storage refused (private mode, full): the score lives only as long as the page.
+  }
+}
+function tally(answers) {
+  const v = Object.values(answers || {});
+  return { right: v.filter(Boolean).length, asked: v.length };
+}
+export function scoreOf(key) {
+  return tally(loadScores()[key]);
+}
+export function overallScore() {
+  const all = loadScores();
+  return Object.values(all).reduce((acc, a) => {
+    const s = tally(a);
+    return { right: acc.right + s.right, asked: acc.asked + s.asked };
+  }, { right: 0, asked: 0 });
+}
+// A demo started afresh starts its pass afresh.
+export function clearDemoScore(key) {
+  const all = loadScores();
+  delete all[key];
+  saveScores(all);
+}
+function record(key, qkey, right) {
+  const all = loadScores();
+  all[key] = { ...(all[key] || {}), [qkey]: right };
+  saveScores(all);
+}
+
+// ---- Words: each question, its choices and its explanation, from i18n.js.
+const msgLabel = (m) => t('pqMsg', { amount: money(m.amount), from: m.from, to: m.to, seq: m.seq });
+const msgList = (ms) => ms.map(msgLabel).join(t('pqAnd'));
+
+function questionText(q) {
+  switch (q.kind) {
+    case 'naive_total': return t('pqNaiveTotal', { b: q.branch });
+    case 'balance_includes': return t('pqBalance', { b: q.branch, msg: msgLabel(q.transfer) });
+    case 'channel_state': return t('pqChannel', { from: q.from, to: q.to });
+    case 'cut_consistent': return t('pqCut', { b: q.branch, list: q.read.join(', ') });
+    default: return q.kind;
+  }
+}
+
+function choiceText(c) {
+  return c.transfers.length ? msgList(c.transfers) : t('pqEmpty');
+}
+
+function answerText(q) {
+  if (q.kind === 'naive_total') return money(q.answer);
+  if (q.kind === 'channel_state') return choiceText(q.choices.find((c) => c.id === q.answer));
+  if (q.kind === 'cut_consistent' && !q.answer) return t('pqNoBecause', { msg: msgList(q.backward) });
+  return q.answer ? t('pqYes') : t('pqNo');
+}
+
+export function whyText(q) {
+  const w = q.why;
+  const p = {
+    total: money(w.total), bank: money(w.bank_total), b: q.branch, balance: money(w.balance),
+    from: q.from, to: q.to,
+    lost: w.lost ? msgList(w.lost) : '', twice: w.twice ? msgList(w.twice) : '',
+    list: w.transfers ? msgList(w.transfers) : '',
+    msg: w.message ? msgLabel(w.message) : q.transfer ? msgLabel(q.transfer) : '',
+    mfrom: w.message ? w.message.from : '', mto: w.message ? w.message.to : '',
+  };
+  return t(`why_${w.code}`, p);
+}
+
+// ---- The panel.
+function panel() {
+  return $('predict-box');
+}
+
+function button(parent, label, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'predict-choice';
+  b.textContent = label;
+  b.addEventListener('click', onClick);
+  parent.append(b);
+  return b;
+}
+
+// Shows question q and resolves with whether the answer was right.
+function ask(q) {
+  return new Promise((resolve) => {
+    const box = panel();
+    box.hidden = false;
+    const qp = $('predict-question');
+    qp.textContent = questionText(q);
+    const area = $('predict-answers');
+    area.textContent = '';
+    const done = (right) => resolve(right);
+    let first = null;
+    if (q.kind === 'naive_total') {
+      const form = document.createElement('form');
+      form.className = 'predict-form';
+      const input = document.createElement('input');
+      input.id = 'predict-number';
+      input.type = 'text';
+      input.inputMode = 'numeric';
+      input.autocomplete = 'off';
+      input.setAttribute('aria-labelledby', 'predict-question');
+      const go = document.createElement('button');
+      go.type = 'submit';
+      go.textContent = t('pqAnswer');
+      form.append(t('pqDollar'), input, go);
+      form.addEventListener('submit', (e) => {
+        e.preventDefault();
+        const v = input.value.trim().replace(/^\$/, '');
+        if (!/^[0-9]+$/.test(v)) {
+          notify(t('pqNumberNeeded', { v: input.value }), 'refusal');
+          return;
+        }
+        done(Number(v) === q.answer);
+      });
+      area.append(form);
+      first = input;
+    } else if (q.kind === 'channel_state') {
+      for (const c of q.choices) {
+        const b = button(area, choiceText(c), () => done(c.id === q.answer));
+        first = first || b;
+      }
+    } else if (q.kind === 'cut_consistent') {
+      first = button(area, t('pqYes'), () => done(q.answer === true));
+      button(area, t('pqNo'), () => {
+        if (q.answer === true) {
+          done(false);
+          return;
+        }
+        // Right so far: which message crosses it backwards?
+        qp.textContent = t('pqWhich');
+        area.textContent = '';
+        const seqs = new Set(q.backward.map((m) => m.seq));
+        let b0 = null;
+        for (const m of q.choices) {
+          const b = button(area, msgLabel(m), () => done(seqs.has(m.seq)));
+          b0 = b0 || b;
+        }
+        b0.focus();
+        notify(t('pqWhich'), 'predict');
+      });
+    } else {
+      first = button(area, t('pqYes'), () => done(q.answer === true));
+      button(area, t('pqNo'), () => done(q.answer === false));
+    }
+    area.setAttribute('aria-labelledby', 'predict-question');
+    notify(`${t('pqAsk')} ${qp.textContent}`, 'predict');
+    first.focus();
+  });
+}
+
+// Asks the questions of step `step` in `result` (the run with that step applied, not shown yet);
+// resolves once all are answered, with the feedback lines to show after the step has played.
+// `key` names the demo ("demo-3") or free play ("free"), whose score the answers go to.
+export async function askBefore(result, step, key) {
+  if (!isPredicting() || !result || !result.questions) return null;
+  const qs = result.questions.filter((q) => q.step === step);
+  if (!qs.length) return null;
+  const lines = [];
+  for (const [i, q] of qs.entries()) {
+    let right;
+    pending = q;
+    try {
+      right = await ask(q);
+    } finally {
+      pending = null;
+    }
+    record(key, `${step}:${i}`, right);
+    lines.push({ right, text: `${right ? t('pqRight') : t('pqWrong', { a: answerText(q) })} ${whyText(q)}` });
+  }
+  $('predict-answers').textContent = '';
+  $('predict-question').textContent = '';
+  return lines;
+}
+
+// After the step played: the feedback, announced, and the focus back where the visitor steps.
+export function showFeedback(lines, backTo) {
+  const fb = $('predict-feedback');
+  fb.textContent = '';
+  if (!lines) {
+    if ($('predict-score').hidden && !pending) panel().hidden = true;
+    return;
+  }
+  for (const l of lines) {
+    const p = document.createElement('p');
+    p.className = l.right ? 'pq-right' : 'pq-wrong';
+    p.textContent = l.text;
+    fb.append(p);
+  }
+  panel().hidden = false;
+  notify(lines.map((l) => l.text).join(' '), 'predict');
+  if (backTo) backTo.focus({ preventScroll: true });
+}
+
+// The score line, shown at the end of a demo (and kept until the next question).
+export function showScore(key) {
+  if (!isPredicting()) return;
+  const s = scoreOf(key);
+  const o = overallScore();
+  $('predict-score').textContent = t('pqScore', { r: s.right, n: s.asked, R: o.right, N: o.asked });
+  $('predict-score').hidden = false;
+  $('predict-reset').hidden = false;
+  panel().hidden = false;
+}
+
+export function clearPanel() {
+  const box = panel();
+  if (!box) return;
+  for (const id of ['predict-question', 'predict-answers', 'predict-feedback', 'predict-score']) $(id).textContent = '';
+  $('predict-score').hidden = true;
+  $('predict-reset').hidden = true;
+  box.hidden = true;
+}
+
+function setPredict(on) {
+  document.body.classList.toggle('predict', on);
+  $('predict-switch').setAttribute('aria-pressed', String(on));
+  const url = new URL(location.href);
+  if (on) url.searchParams.set('predict', '1');
+  else url.searchParams.delete('predict');
+  history.replaceState(null, '', url);
+  if (!on && !pending) clearPanel();
+}
+
+export function initPredict() {
+  $('predict-switch').addEventListener('click', () => setPredict(!isPredicting()));
+  $('predict-reset').addEventListener('click', () => {
+    saveScores({});
+    $('predict-score').textContent = t('pqScoresReset');
+    notify(t('pqScoresReset'), 'predict');
+  });
+  const on = new URLSearchParams(location.search).get('predict') === '1';
+  document.body.classList.toggle('predict', on);
+  $('predict-switch').setAttribute('aria-pressed', String(on));
+}
