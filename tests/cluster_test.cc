@@ -359,6 +359,8 @@ TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
       {{"--kill", "1@snapshot:0"}, "--kill"},
       {{"--ranks", "3", "--kill", "3@1s"}, "--kill"},
       {{"--algorithm", "paxos"}, "--algorithm"},
+      // Broken on purpose: the scenario's (testdata/broken_*.txt), never the runtime's.
+      {{"--algorithm", "broken-unrecorded-channel"}, "--algorithm"},
       {{"--restore"}, "--restore"},
       {{"--balance", "0"}, "--balance"},
       {{"--bogus"}, "--bogus"},

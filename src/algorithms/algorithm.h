@@ -52,6 +52,9 @@ struct Traits {
   // Not the branches' algorithm but the whole bank (or cluster) stopping
   // for one read: no markers at all.
   bool stops_the_world = false;
+  // Chandy-Lamport with one rule broken, for teaching (broken-*): its
+  // snapshots may be wrong on any network, which the checker shows.
+  bool broken_on_purpose = false;
 };
 
 // Who runs an algorithm: the simulated bank (scenario algorithm=, or the

@@ -200,8 +200,9 @@ void Invariants::CheckSnapshot(const bank::Bank& bank,
   // not refuse them (Chandy-Lamport), may take a wrong snapshot there: that
   // is what such a run shows (the checker names it), not a bug.
   const algorithms::Traits& traits = bank.AlgorithmOf(s.id).traits();
-  const bool may_be_wrong = !net.fifo() && !traits.correct_without_fifo &&
-                            !traits.stops_the_world;
+  const bool may_be_wrong = traits.broken_on_purpose ||
+                            (!net.fifo() && !traits.correct_without_fifo &&
+                             !traits.stops_the_world);
   if (s.complete) {
     if (!may_be_wrong && bank.SnapshotTotal(s.id) != bank.total()) {
       problem(fmt::format("adds up to {}, but the bank holds {}",
