@@ -1245,6 +1245,10 @@ TEST_F(CutTest, BadCutsAre422WithACodeAndChangeNothing) {
             "the cut's point \"1\" on P2 is not a whole number of events (0 or more)"},
            {{0, nullptr, 0}, "cut_bad_point",
             "the cut's point null on P2 is not a whole number of events (0 or more)"},
+           // Any JSON may stand there: it is echoed in ASCII, cut to 40 characters.
+           {{0, std::string(5000, 'x'), 0}, "cut_bad_point",
+            "the cut's point \"" + std::string(36, 'x') +
+                "... on P2 is not a whole number of events (0 or more)"},
        }) {
     json e = CutError(json{{"scenario", demo1}, {"cut", c.cut}}, 422);
     EXPECT_EQ(e["code"], c.code) << c.cut;
@@ -1319,6 +1323,7 @@ TEST_F(ServerTest, CompareRunsDemo8UnderEachAlgorithm) {
   const json* cl = FindRun(c["runs"], "chandy-lamport");
   ASSERT_TRUE(aligned && unaligned && cl) << c.dump();
   EXPECT_FALSE(FindRun(c["runs"], "stop-the-world"));  // a command, not a network's
+  EXPECT_FALSE(FindRun(c["runs"], "broken-unrecorded-channel"));  // no rival: wrong on purpose
   // The same schedule: the aligned barrier holds one transfer back, the
   // unaligned one overtakes it and carries it twice, Chandy-Lamport does
   // neither; every one sends one marker per channel and totals $400.

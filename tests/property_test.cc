@@ -688,5 +688,53 @@ TEST(PropertyTest, ChandyLamportOverNonFifoIsCaught) {
                               "showed nothing";
 }
 
+// A rule broken on purpose (broken-unrecorded-channel: a receiver never
+// records one incoming channel), against the correct algorithm on the very
+// same ops: the checker flags the broken one in some runs, never lets a
+// wrong total pass, and never flags Chandy-Lamport. The
+// checker's power, shown on a real wrong algorithm.
+TEST(PropertyTest, ABrokenRuleIsCaughtAndTheCorrectOneNever) {
+  const std::optional<bank::Algorithm> broken =
+      bank::Algorithm::Find("broken-unrecorded-channel");
+  ASSERT_TRUE(broken.has_value());
+  int caught = 0;
+  CheckProperty(kRunsPerVariant, [&] {
+    const NetSpec spec =
+        GenVariantNetwork(bank::Algorithm::kChandyLamport, /*fifo=*/true);
+    const std::vector<Op> ops =
+        *rc::gen::scale(3.0, rc::gen::container<std::vector<Op>>(GenOp()));
+    auto run = [&](bank::Algorithm algorithm) {
+      NetSpec under = spec;
+      under.algorithm = algorithm;
+      Driver driver(under);
+      for (const Op& op : ops) driver.Apply(op);
+      driver.StartSnapshotIfNone();
+      driver.Drain();
+      return driver;
+    };
+    Driver right = run(bank::Algorithm::kChandyLamport);
+    check::CheckReport right_report = check::CheckSnapshots(right.bank());
+    if (CheckVerdicts(right, right_report) != 0 || !right_report.ok()) {
+      Fail("the correct algorithm was flagged", right.script());
+    }
+    // The broken rule's cut is consistent (its markers are right); what it
+    // gets wrong is a channel's recorded state, which the checker compares
+    // with the state the history implies. So no verdict accounts for the
+    // wrong total: the checker's report must.
+    Driver wrong = run(*broken);
+    check::CheckReport report = check::CheckSnapshots(wrong.bank());
+    for (const bank::SnapshotInfo& s : wrong.bank().snapshots()) {
+      if (wrong.bank().SnapshotTotal(s.id) != wrong.bank().total() && report.ok()) {
+        Fail(fmt::format("snapshot {} adds up to {}, and the checker said nothing", s.id,
+                         wrong.bank().SnapshotTotal(s.id)),
+             wrong.script());
+      }
+    }
+    if (!report.ok()) ++caught;
+    RC_TAG(report.ok() ? "nothing lost this time" : "caught");
+  });
+  EXPECT_GT(caught, 0) << "no run of the broken rule lost a transfer: the property showed nothing";
+}
+
 }  // namespace
 }  // namespace cutline

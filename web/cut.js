@@ -17,7 +17,7 @@ const cut = {
   atEnd: [], // by branch: the point follows the line's end as the run grows
   verdict: null, // the server's answer, for `verdictKey`
   verdictKey: '',
-  asked: '', // the key of the request in flight
+  asked: '', // the key of the request in flight (one at a time: each re-runs the scenario)
   error: '',
   errorKey: '', // a request that failed is not asked again until the cut or the run changes
 };
@@ -50,7 +50,7 @@ function move(i, k, lines) {
   if (next === cut.points[i]) return;
   cut.points[i] = next;
   cut.atEnd[i] = next === lines[i].length;
-  renderSpacetimeOnly();
+  renderSpacetimeOnly({ keepScroll: true });
 }
 
 // The verdict in force: the server's answer to the cut and run now drawn, else nothing.
@@ -69,6 +69,9 @@ function ask() {
   const text = toText(app.commands);
   const key = keyOf(text);
   if (cut.verdictKey === key || cut.asked === key || cut.errorKey === key) return;
+  // A drag or a held arrow key moves the cut many times a second: the latest cut is asked for
+  // when the answer in flight comes back (the redraw then calls ask again), never in parallel.
+  if (cut.asked) return;
   cut.asked = key;
   judgeCut(text, [...cut.points], lang())
     .then((v) => {
@@ -85,7 +88,8 @@ function ask() {
     })
     .finally(() => {
       if (cut.asked === key) cut.asked = '';
-      if (cut.on && keyOf(toText(app.commands)) === key) renderSpacetimeOnly();
+      // Drawn with this answer, or (the cut moved meanwhile) redrawn to ask for the latest.
+      if (cut.on) renderSpacetimeOnly({ keepScroll: true });
     });
 }
 
@@ -213,13 +217,16 @@ function renderVerdict(v, history, markers) {
   if (!v) {
     para(out, 'cut-wait', cut.error || t('cutJudging'));
     delete out.dataset.consistent;
+    delete out.dataset.backward;
     return;
   }
   out.dataset.consistent = String(v.consistent);
+  // The messages this cut crosses backwards, by seq (the diagram marks them; tests read it).
+  out.dataset.backward = v.backward.map((m) => m.seq).join(' ');
   const head = para(out, `cut-status${v.consistent ? '' : ' bad'}`, '');
   const strong = document.createElement('strong');
-  strong.textContent = v.consistent ? t('cutConsistent') : t('cutInconsistent');
-  head.append(strong, ` ${v.consistent ? t('cutConsistentWhy') : t('cutInconsistentWhy')}`);
+  strong.textContent = v.consistent ? t('cutDrawnConsistent') : t('cutDrawnInconsistent');
+  head.append(strong, ` ${v.consistent ? t('cutDrawnConsistentWhy') : t('cutDrawnInconsistentWhy')}`);
   if (v.backward.length) {
     const ul = document.createElement('ul');
     ul.className = 'cut-backward';
@@ -259,6 +266,7 @@ export function renderCut({ svgEl, scrollEl, cutLayer, g, history, markers }) {
     renderVerdict(null, history, markers);
     return;
   }
+  if (!g.names.length) return;
   const lines = linesOf(history, g.names);
   follow(g.names, lines);
   const v = current();

@@ -247,6 +247,8 @@ const en = {
   algoLaiYang: 'Lai-Yang',
   algoAligned: 'Aligned barriers',
   algoUnaligned: 'Unaligned barriers',
+  algoBrokenGroup: 'Broken on purpose',
+  algoBrokenUnrecorded: 'Chandy-Lamport, one channel never recorded',
   fifoLabel: 'FIFO channels',
   stopTheWorld: 'Stop the world',
   stopTheWorldAria: 'Stop the world: halt every branch, deliver everything, read every balance',
@@ -527,6 +529,8 @@ const ja = {
   algoLaiYang: 'Lai-Yang',
   algoAligned: '整列バリア（aligned）',
   algoUnaligned: '非整列バリア（unaligned）',
+  algoBrokenGroup: 'わざと壊したもの',
+  algoBrokenUnrecorded: 'Chandy-Lamport（1 本のチャネルを記録しない）',
   fifoLabel: 'FIFO チャネル',
   stopTheWorld: '全停止',
   stopTheWorldAria: '全停止：全支店を止め、すべてを配送し、全残高を読む',
@@ -697,8 +701,17 @@ const storePage = {
     storeRecordedHeading: '記録した内容',
   },
 };
-Object.assign(en, storePage.en);
-Object.assign(ja, storePage.ja);
+// A feature's words join the dictionaries here; a key that is already there would silently
+// replace another feature's sentence, so it stops the page instead (the browser tests load it).
+function addWords(block) {
+  for (const [dict, add] of [[en, block.en], [ja, block.ja]]) {
+    for (const key of Object.keys(add)) {
+      if (key in dict) throw new Error(`i18n: the key ${key} is defined twice`);
+    }
+    Object.assign(dict, add);
+  }
+}
+addWords(storePage);
 
 // Draw a cut (cut.js): the control, the handles and the verdict the checker gives.
 const cutWords = {
@@ -708,10 +721,10 @@ const cutWords = {
     cutHandle: 'Cut point on {b}',
     cutHandleValue: 'after {k} of {n} events',
     cutJudging: 'Asking the checker…',
-    cutConsistent: '✓ Your cut is consistent:',
-    cutConsistentWhy: 'nothing received inside it was sent outside it.',
-    cutInconsistent: '✗ Your cut is inconsistent:',
-    cutInconsistentWhy: 'it holds a receipt without its send.',
+    cutDrawnConsistent: '✓ Your cut is consistent:',
+    cutDrawnConsistentWhy: 'nothing received inside it was sent outside it.',
+    cutDrawnInconsistent: '✗ Your cut is inconsistent:',
+    cutDrawnInconsistentWhy: 'it holds a receipt without its send.',
     cutBackwardItem: '{what} ({ch}): received before the cut, sent after it',
     cutForwardHead: 'A snapshot at this cut must record as channel state:',
     cutForwardItem: '{what} on {ch}: sent before the cut, received after it',
@@ -728,10 +741,10 @@ const cutWords = {
     cutHandle: '{b} のカットの点',
     cutHandleValue: '{n} 個中 {k} 個のイベントの後',
     cutJudging: 'チェッカーに問い合わせ中…',
-    cutConsistent: '✓ このカットは一貫しています：',
-    cutConsistentWhy: '内側で受信されたものはすべて内側で送信されています。',
-    cutInconsistent: '✗ このカットは一貫していません：',
-    cutInconsistentWhy: '送信のない受信を含んでいます。',
+    cutDrawnConsistent: '✓ このカットは一貫しています：',
+    cutDrawnConsistentWhy: '内側で受信されたものはすべて内側で送信されています。',
+    cutDrawnInconsistent: '✗ このカットは一貫していません：',
+    cutDrawnInconsistentWhy: '送信のない受信を含んでいます。',
     cutBackwardItem: '{what}（{ch}）：カットより前に受信、カットより後に送信',
     cutForwardHead: 'このカットのスナップショットはチャネルの状態として次を記録する必要があります：',
     cutForwardItem: '{ch} の {what}：カットより前に送信、カットより後に受信',
@@ -743,8 +756,7 @@ const cutWords = {
     cutSumMarkers: '等しいものの、カットは一貫していません：逆向きに横切るのはマーカーだけで、お金を運びません。',
   },
 };
-Object.assign(en, cutWords.en);
-Object.assign(ja, cutWords.ja);
+addWords(cutWords);
 // ---------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------
@@ -828,8 +840,7 @@ const predictWords = {
     why_cut_backward: '{msg} は {mto} を読む前に届いたが、{mfrom} を読んだ後に送られた：カットを逆向きに横切る。',
   },
 };
-Object.assign(en, predictWords.en);
-Object.assign(ja, predictWords.ja);
+addWords(predictWords);
 // ---------------------------------------------------------------------------
 
 export const DICT = { en, ja };
@@ -857,12 +868,14 @@ export function t(key, params = {}) {
 export const money = (v) => `$${v}`;
 
 // Applies the static texts of the page: data-i18n (text), data-i18n-html (trusted markup
-// from this file), data-i18n-aria (aria-label), data-i18n-title (title).
+// from this file), data-i18n-aria (aria-label), data-i18n-title (title), data-i18n-label
+// (an optgroup's label).
 export function applyStatic(root = document) {
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll('[data-i18n-html]')) el.innerHTML = t(el.dataset.i18nHtml);
   for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
   for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll('[data-i18n-label]')) el.label = t(el.dataset.i18nLabel);
   document.documentElement.lang = current;
   document.title = t('docTitle');
 }

@@ -140,14 +140,18 @@ export function renderScenario() {
   $('scenario-pre').textContent = toText(app.commands);
 }
 
-export function renderSpacetimeOnly() {
+// `keepScroll`: a redraw that did not change the run (a cut handle moved) leaves the diagram
+// where the visitor scrolled it, or a drag would jump to the right end under the pointer.
+export function renderSpacetimeOnly({ keepScroll = false } = {}) {
   const r = app.result;
   if (!r) return;
-  renderSpacetime($('st-svg'), $('st-scroll'), $('st-note'), r.state, r.history, displayedSnapshot(r.state), r.naive);
+  const box = $('st-scroll');
+  const left = box.scrollLeft;
+  renderSpacetime($('st-svg'), box, $('st-note'), r.state, r.history, displayedSnapshot(r.state), r.naive);
   renderSpacetimeLegend($('st-legend'), r.state);
-  scrollableByKeyboard($('st-scroll'), t('stScrollAria'));
+  scrollableByKeyboard(box, t('stScrollAria'));
   // Time flows right: when the diagram is wider than its box, the latest steps are what to show.
-  $('st-scroll').scrollLeft = $('st-scroll').scrollWidth;
+  box.scrollLeft = keepScroll ? left : box.scrollWidth;
 }
 
 // A box that scrolls sideways must be reachable with Tab, or a keyboard user cannot see its hidden

@@ -41,8 +41,10 @@ Status CompareAlgorithms(std::string_view text, Lang lang, const Limits& limits,
   if (!as_written.bank()) return Status::Error(Code::kNoNetwork);
   Json runs = Json::array();
   for (const bank::Algorithm& a : bank::Algorithm::All()) {
-    // Stopping the world is a command, not a network's algorithm.
+    // Stopping the world is a command, not a network's algorithm; a rule
+    // broken on purpose is not a way to take a snapshot, so it is no rival.
     if (!a.hosts().scenario || a.traits().stops_the_world) continue;
+    if (a.traits().broken_on_purpose) continue;
     Runner runner;
     runner.set_limits(limits);
     runner.set_algorithm(a);

@@ -142,8 +142,11 @@ Response HandleCut(const Request& req, const Site&) {
     } else if (p.is_number_integer()) {
       cut.push_back(p.get<std::int64_t>());
     } else {
+      // Echoed in ASCII and cut short: the point may be any JSON, of any size.
+      std::string shown = p.dump(-1, ' ', /*ensure_ascii=*/true);
+      if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
       return refuse(Status::Error(Code::kCutBadPoint, bank.name(static_cast<sim::NodeId>(n)),
-                                  p.dump()));
+                                  std::move(shown)));
     }
   }
   check::CutJudgement j;
@@ -171,7 +174,7 @@ Response HandleCompare(const Request& req, const Site&) {
   ScenarioBody in;
   if (auto bad = ReadScenarioBody(req, &in)) return *bad;
   json out;
-  Status s = scenario::CompareAlgorithms(in.scenario, in.lang, kLimits, &out);
+  Status s = scenario::CompareAlgorithms(in.scenario, in.lang, kCompareLimits, &out);
   if (!s.ok()) return Json(422, scenario::ErrorJson(s, in.lang));
   return Json(200, out);
 }

@@ -13,6 +13,12 @@ namespace cutline::server {
 // channels and with the history. A page visitor stays far below these.
 inline constexpr scenario::Limits kLimits{
     .max_branches = 10, .max_commands = 2000, .max_events = 50000};
+// /api/compare runs the scenario once per algorithm (five times): each run
+// gets a fifth of the events, so that a comparison costs about one /api/run.
+inline constexpr scenario::Limits kCompareLimits{
+    .max_branches = kLimits.max_branches,
+    .max_commands = kLimits.max_commands,
+    .max_events = kLimits.max_events / 5};
 
 class StoreWatch;
 class StaticFiles;

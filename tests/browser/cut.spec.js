@@ -91,14 +91,23 @@ async function expectVerdict(page, c) {
   await expect(verdict.locator('.cut-status')).toContainText(c.consistent ? 'Your cut is consistent' : 'Your cut is inconsistent');
   if (c.consistent) {
     await expect(verdict.locator('.cut-backward li')).toHaveCount(0);
+    await expect(verdict).toHaveAttribute('data-backward', '');
     await expect(page.locator('#st-svg .st-cut-drawn')).not.toHaveClass(/bad/);
     await expect(page.locator('#st-svg .cut-drawn-mark')).toHaveText('✓');
   } else {
     for (const line of c.backward) await expect(verdict.locator('.cut-backward')).toContainText(line);
     await expect(page.locator('#st-svg .st-cut-drawn')).toHaveClass(/bad/);
     await expect(page.locator('#st-svg .cut-drawn-mark')).toHaveText('✗');
-    // The backward transfer is marked on the diagram as the other cuts' are: dash-dot and ✗.
-    await expect(page.locator('#st-svg .st-msg.backward .st-cross-mark').first()).toHaveText('✗');
+    // Each message the drawn cut crosses backwards is marked on the diagram as the other cuts'
+    // are: dash-dot and ✗ (found by its seq, not by any backward mark, which the naive cut's
+    // reads may have put there already).
+    const seqs = (await verdict.getAttribute('data-backward')).split(' ').filter(Boolean);
+    expect(seqs.length).toBeGreaterThan(0);
+    for (const seq of seqs) {
+      const msg = page.locator(`#st-svg .st-msg[data-seq="${seq}"]`);
+      await expect(msg).toHaveClass(/backward/);
+      await expect(msg.locator('.st-cross-mark')).toHaveText('✗');
+    }
     await expect(page.locator('#cut-sum')).toContainText(`$${c.total - 300} counted twice`);
   }
   const forward = verdict.locator('.cut-forward li');
