@@ -595,7 +595,7 @@ constexpr int kRunsPerVariant = 2000;
 
 // For every complete snapshot, the verdict accounts for its total exactly:
 // recorded balances + channel states = the bank's total + what it counts
-// twice (backward, extra) - what it loses (missed). Returns how many
+// twice (backward, extra) - what it loses (missed, unrecorded). Returns how many
 // snapshots were inconsistent.
 int CheckVerdicts(const Driver& driver, const check::CheckReport& report) {
   const Bank& bank = driver.bank();
@@ -607,7 +607,8 @@ int CheckVerdicts(const Driver& driver, const check::CheckReport& report) {
   };
   int inconsistent = 0;
   for (const check::SnapshotVerdict& v : report.verdicts) {
-    Amount expected = bank.total() + sum(v.backward) + sum(v.extra) - sum(v.missed);
+    Amount expected =
+        bank.total() + sum(v.backward) + sum(v.extra) - sum(v.missed) - sum(v.unrecorded);
     if (bank.SnapshotTotal(v.id) != expected) {
       Fail(fmt::format("snapshot {} adds up to {}, but its verdict accounts "
                        "for {}",
@@ -690,8 +691,8 @@ TEST(PropertyTest, ChandyLamportOverNonFifoIsCaught) {
 
 // A rule broken on purpose (broken-unrecorded-channel: a receiver never
 // records one incoming channel), against the correct algorithm on the very
-// same ops: the checker flags the broken one in some runs, never lets a
-// wrong total pass, and never flags Chandy-Lamport. The
+// same ops: the checker flags the broken one in some runs, its verdict
+// accounts for every wrong total, and it never flags Chandy-Lamport. The
 // checker's power, shown on a real wrong algorithm.
 TEST(PropertyTest, ABrokenRuleIsCaughtAndTheCorrectOneNever) {
   const std::optional<bank::Algorithm> broken =
@@ -717,12 +718,14 @@ TEST(PropertyTest, ABrokenRuleIsCaughtAndTheCorrectOneNever) {
     if (CheckVerdicts(right, right_report) != 0 || !right_report.ok()) {
       Fail("the correct algorithm was flagged", right.script());
     }
-    // The broken rule's cut is consistent (its markers are right); what it
-    // gets wrong is a channel's recorded state, which the checker compares
-    // with the state the history implies. So no verdict accounts for the
-    // wrong total: the checker's report must.
+    // The broken rule's cut is right (its markers are); what it gets wrong
+    // is a channel's recorded state, which the verdict names as unrecorded.
     Driver wrong = run(*broken);
     check::CheckReport report = check::CheckSnapshots(wrong.bank());
+    const int flawed = CheckVerdicts(wrong, report);
+    if (flawed > 0 && report.ok()) {
+      Fail("a flawed snapshot, but the checker reported no problem", wrong.script());
+    }
     for (const bank::SnapshotInfo& s : wrong.bank().snapshots()) {
       if (wrong.bank().SnapshotTotal(s.id) != wrong.bank().total() && report.ok()) {
         Fail(fmt::format("snapshot {} adds up to {}, and the checker said nothing", s.id,

@@ -238,6 +238,7 @@ const en = {
   backwardItem: '{amt} counted twice: {to} received it before recording, {from} sent it after recording (message #{seq}, {from}→{to}).',
   extraItem: '{amt} counted twice: it is in channel {from}→{to}\'s recorded state, but {from} sent it after recording (message #{seq}).',
   missedItem: '{amt} lost: {from} sent it before recording, but {to} neither received it before recording nor recorded it in the channel (message #{seq}, {from}→{to}).',
+  unrecordedItem: '{amt} in flight on {from}→{to} is missing from the snapshot: the cut is right, but the channel\'s recorded state leaves it out (message #{seq}).',
 
   // Variants: controls and drawing
   presetDataflow: 'Dataflow: P1→P2,P3→P4',
@@ -520,6 +521,7 @@ const ja = {
   backwardItem: '{amt} が二重に数えられました：{to} は記録する前に受け取り、{from} は記録した後に送りました（メッセージ #{seq}、{from}→{to}）。',
   extraItem: '{amt} が二重に数えられました：チャネル {from}→{to} の記録された状態に入っていますが、{from} は記録した後に送りました（メッセージ #{seq}）。',
   missedItem: '{amt} が失われました：{from} は記録する前に送りましたが、{to} は記録する前に受け取っておらず、チャネルの状態にも記録していません（メッセージ #{seq}、{from}→{to}）。',
+  unrecordedItem: '{from}→{to} を移動中の {amt} がスナップショットから抜けています：カットは正しいのに、チャネルの記録された状態に入っていません（メッセージ #{seq}）。',
 
   // Variants: controls and drawing
   presetDataflow: 'データフロー：P1→P2,P3→P4',

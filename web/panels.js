@@ -60,6 +60,7 @@ function renderVerdict(body, snap) {
     ...(snap.backward || []).map((m) => t('backwardItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
     ...(snap.extra || []).map((m) => t('extraItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
     ...(snap.missed || []).map((m) => t('missedItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
+    ...(snap.unrecorded || []).map((m) => t('unrecordedItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
   ];
   // Not by colour alone: a mark (✓/✗), the word, and for a wrong snapshot a bordered box.
   const box = html('div', { class: `cl-verdict ${snap.consistent ? 'ok' : 'bad'}`, 'data-consistent': String(snap.consistent) }, body);

@@ -351,6 +351,7 @@ class Checker {
 
     CheckBalances(claim, cut, shape_ok);
     CheckCut(claim, cut);
+    unrecorded_.clear();
     if (shape_ok) CheckChannels(claim, cut);
     CheckMarkers(claim, cut);
     if (shape_ok) CheckTotal(claim);
@@ -409,6 +410,20 @@ class Checker {
                                  "channel's recorded state",
                                  what, Name(ch.from), Name(ch.to)));
       }
+    }
+    // One cause each: a transfer the history already shows as missed (its
+    // cut is wrong) is not also counted as lost by the channel's record.
+    for (Seq q : unrecorded_) {
+      if (std::find(v.missed.begin(), v.missed.end(), q) == v.missed.end()) {
+        v.unrecorded.push_back(q);
+      }
+    }
+    unrecorded_.clear();
+    std::sort(v.unrecorded.begin(), v.unrecorded.end());
+    for (Seq q : v.unrecorded) {
+      MessageInfo m{replay_->Find(q)};
+      Snapshot(id, fmt::format("{} (message #{}) in flight on {} is missing from the snapshot",
+                               Money(m.flight->amount()), q, ChannelName(m.channel())));
     }
     report_.verdicts.push_back(std::move(v));
   }
@@ -507,6 +522,17 @@ class Checker {
         Snapshot(id, fmt::format("channel {} recorded {} but expected {}",
                                  ChannelName(c), AmountList(claimed.transfers),
                                  AmountList(amounts)));
+        // The claim names amounts, not messages: each expected transfer
+        // whose amount the claim does not hold (as a multiset) was lost.
+        std::vector<Amount> left = claimed.transfers;
+        for (const auto& [at, m] : expected[c]) {
+          auto it = std::find(left.begin(), left.end(), m->flight->amount());
+          if (it != left.end()) {
+            left.erase(it);
+          } else {
+            unrecorded_.push_back(m->seq());
+          }
+        }
       }
     }
   }
@@ -611,6 +637,9 @@ class Checker {
   const sim::Topology& net_;
   const std::uint32_t nodes_;
   CheckReport report_;
+  // CheckChannels' finding for the snapshot being judged: transfers its
+  // claimed channel states lack (Judge moves them into the verdict).
+  std::vector<Seq> unrecorded_;
   std::unordered_map<SnapshotId, std::size_t> first_claim_;
   std::vector<std::vector<CutPoint>> cuts_;  // by claim, then node
   std::optional<bank::Replay> replay_;

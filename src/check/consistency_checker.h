@@ -26,8 +26,12 @@ struct SnapshotVerdict {
   // Sent before the sender recorded, neither received before the receiver
   // recorded nor in the channel's recorded state.
   std::vector<sim::Seq> missed;
+  // In flight across the cut, and so part of its channel's state, but not
+  // in the channel state the snapshot claims: the snapshot lost it although
+  // its cut is right (an algorithm that records a channel wrongly).
+  std::vector<sim::Seq> unrecorded;
   bool consistent() const {
-    return backward.empty() && extra.empty() && missed.empty();
+    return backward.empty() && extra.empty() && missed.empty() && unrecorded.empty();
   }
 };
 

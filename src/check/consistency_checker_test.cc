@@ -166,7 +166,9 @@ TEST_F(TamperedClaimTest, MissingTransferInAChannel) {
                   "snapshot 1: money is not conserved: recorded balances $250 "
                   "+ channel states $40 = $290, but the bank holds $300",
                   "snapshot 1: claims a total of $300, but its records add up "
-                  "to $290"));
+                  "to $290",
+                  "snapshot 1: $10 (message #2) in flight on P2->P1 is missing "
+                  "from the snapshot"));
 }
 
 TEST_F(TamperedClaimTest, TransfersInTheWrongOrder) {
@@ -184,7 +186,13 @@ TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
               ElementsAre("snapshot 1: channel P2->P1 recorded [] but "
                           "expected [$40, $10]",
                           "snapshot 1: channel P3->P1 recorded [$40, $10] but "
-                          "expected []"));
+                          "expected []",
+                          // By channel: P2->P1's state lacks both (the total,
+                          // by luck, is still right).
+                          "snapshot 1: $40 (message #1) in flight on P2->P1 is "
+                          "missing from the snapshot",
+                          "snapshot 1: $10 (message #2) in flight on P2->P1 is "
+                          "missing from the snapshot"));
 }
 
 TEST_F(TamperedClaimTest, WrongRecordedBalance) {
@@ -567,7 +575,9 @@ TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
               UnorderedElementsAre(
                   "snapshot 1: channel P1->P2 recorded [] but expected [$30]",
                   "snapshot 1: money is not conserved: recorded balances $270 "
-                  "+ channel states $0 = $270, but the bank holds $300"));
+                  "+ channel states $0 = $270, but the bank holds $300",
+                  "snapshot 1: $30 (message #1) in flight on P1->P2 is missing "
+                  "from the snapshot"));
 }
 
 }  // namespace

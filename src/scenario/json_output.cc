@@ -185,6 +185,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
       snapshot["backward"] = TransfersJson(bank, *replay, v.backward);
       snapshot["extra"] = TransfersJson(bank, *replay, v.extra);
       snapshot["missed"] = TransfersJson(bank, *replay, v.missed);
+      snapshot["unrecorded"] = TransfersJson(bank, *replay, v.unrecorded);
     } else if (replay) {
       // A running snapshot: the messages crossing its cut so far.
       json backward = json::array();
