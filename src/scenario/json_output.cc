@@ -144,7 +144,8 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   out["channels"] = channels;
   out["total"] = bank.total();
   json snapshots = json::array();
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+  for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
+    const bank::SnapshotInfo& s = bank.snapshots()[at];
     json initiators = json::array();
     for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
     json recorded = json::array();
@@ -195,7 +196,8 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
       snapshot["backward"] = backward;
     }
     if (s.stop_the_world) snapshot["stopped_deliveries"] = s.stopped_deliveries;
-    if (replay) snapshot["cost"] = CostJson(costs[s.id - 1]);
+    // CostOfSnapshots is by position in bank.snapshots(), as here.
+    if (replay) snapshot["cost"] = CostJson(costs[at]);
     snapshots.push_back(snapshot);
   }
   out["snapshots"] = snapshots;
