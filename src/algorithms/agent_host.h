@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "algorithms/message_tags.h"
@@ -43,7 +45,8 @@ class AgentHost : public bank::SnapshotHost {
 
   void OnTransfer(bank::ChannelId, const sim::ChannelInfo& ch, bank::Seq seq,
                   bank::Amount amount, bank::Amount now,
-                  std::vector<Reply>* out) override {
+                  std::vector<Reply>* out,
+                  std::vector<SnapshotId>* joined) override {
     Agent& agent = agents_[ch.to];
     std::vector<SnapshotId>& open = open_[ch.to];
     if (open.empty()) [[likely]] {
@@ -58,14 +61,21 @@ class AgentHost : public bank::SnapshotHost {
     // closes on counts): those are the open snapshots whose channel stops
     // recording. Few run at a time.
     recording_.clear();
+    kept_.clear();
     for (SnapshotId id : open) {
       if (agent.Channel(id, ch.in_index) == ChannelRecording::kRecording) {
         recording_.push_back(id);
       }
+      kept_.emplace_back(id, Kept(agent, id));
     }
     Reply r = agent.OnMessage(ch.in_index, StampOf(seq), amount, now);
     assert(r.ok());
     if (r.record_state) out->push_back(Track(ch.to, r));
+    // A snapshot's recorded messages grew: the transfer joined its channel
+    // state (what the agent kept, whatever the channel's state says).
+    for (const auto& [id, before] : kept_) {
+      if (Kept(agent, id) > before) joined->push_back(id);
+    }
     for (SnapshotId id : recording_) {
       if (agent.Channel(id, ch.in_index) == ChannelRecording::kRecording) continue;
       Reply closed = Reply::Of(id);
@@ -156,6 +166,11 @@ class AgentHost : public bank::SnapshotHost {
     }
     return r;
   }
+  // How many messages `agent` has recorded for `id` on all its channels.
+  static std::size_t Kept(const Agent& agent, SnapshotId id) {
+    const typename Agent::Recorded* r = agent.Find(id);
+    return r == nullptr ? 0 : r->messages.size();
+  }
   // What message #seq carries, taken from the tags (it is being delivered).
   Stamp StampOf(bank::Seq seq) {
     if constexpr (kStamps) {
@@ -176,6 +191,8 @@ class AgentHost : public bank::SnapshotHost {
   MessageTags tags_;
   std::vector<std::vector<SnapshotId>> open_;  // by branch
   std::vector<SnapshotId> recording_;          // OnTransfer's scratch
+  // OnTransfer's scratch: each open snapshot's recorded messages before.
+  std::vector<std::pair<SnapshotId, std::size_t>> kept_;
 };
 
 // The factory a folder's Definition names.

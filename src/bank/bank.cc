@@ -340,7 +340,10 @@ void Bank::Receive(const Network::Msg& m) {
       // Before the transfer is applied: a record it causes holds the
       // balance from before it.
       replies_.clear();
-      host_->OnTransfer(m.channel, ch, m.seq, transfer->amount, balances_[to], &replies_);
+      joined_.clear();
+      host_->OnTransfer(m.channel, ch, m.seq, transfer->amount, balances_[to], &replies_,
+                        &joined_);
+      if (!joined_.empty() && history_.enabled()) joins_.emplace(m.seq, joined_);
       for (const Reply& r : replies_) {
         assert(r.ok());
         FinishStep(to, r, MutableSnapshot(r.snapshot), Cause::ByTransfer(m.seq), m.channel);
@@ -452,6 +455,12 @@ std::optional<Amount> Bank::RecordedBalance(NodeId n, SnapshotId id) const {
 
 ChannelRecord Bank::RecordedChannel(SnapshotId id, ChannelId c) const {
   return HostOf(id).RecordedChannel(id, c, network_.channel(c));
+}
+
+const std::vector<SnapshotId>& Bank::JoinedBy(Seq transfer) const {
+  static const std::vector<SnapshotId> kNone;
+  auto it = joins_.find(transfer);
+  return it == joins_.end() ? kNone : it->second;
 }
 
 std::vector<ChannelId> Bank::AlignmentWaits(NodeId n, SnapshotId id) const {

@@ -115,6 +115,10 @@ class Bank {
   // traits().tags_messages (Lai-Yang): a transfer's epoch or a control
   // message's count; 0 else. Without a history, only for messages in flight.
   std::uint64_t MessageTag(Seq seq) const { return host_->Tag(seq); }
+  // The snapshots whose recorded channel state delivered transfer #seq
+  // joined, as the algorithm's host said (empty for one that
+  // joined none, or without a history).
+  const std::vector<SnapshotId>& JoinedBy(Seq transfer) const;
   // Aligned: the incoming channels `n` still waits for in snapshot `id`.
   std::vector<ChannelId> AlignmentWaits(NodeId n, SnapshotId id) const;
 
@@ -148,6 +152,10 @@ class Bank {
   bool tags_messages_ = false;
   std::uint32_t running_ = 0;  // snapshots started and not complete
   std::vector<Reply> replies_;  // a transfer's, reused (Receive)
+  std::vector<SnapshotId> joined_;  // a transfer's, reused (Receive)
+  // With a history: what each delivered transfer joined (JoinedBy), for
+  // the transfers that joined something.
+  std::unordered_map<Seq, std::vector<SnapshotId>> joins_;
   Amount total_ = 0;
   Amount in_flight_amount_ = 0;
   std::vector<SnapshotInfo> snapshots_;  // by id (ids are 1, 2, 3, ...)

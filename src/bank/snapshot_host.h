@@ -41,11 +41,15 @@ class SnapshotHost {
   // Transfer #seq of `amount` arrived on channel c, `ch` (not applied yet:
   // the receiver holds `now`). Appends to `out` what it obliges, one Reply
   // per snapshot it is about: a record it causes (Lai-Yang's newer epoch),
-  // then the channels it closes. Asked for every transfer if the
-  // algorithm's traits say sees_every_transfer, else only while a snapshot
-  // runs.
+  // then the channels it closes; and to `joined` the snapshots whose
+  // recorded state of the channel the transfer joined (the host knows; the
+  // narration and the questions must not guess it from the channel's
+  // state, which a rule broken on purpose makes lie). Asked for every
+  // transfer if the algorithm's traits say sees_every_transfer, else only
+  // while a snapshot runs.
   virtual void OnTransfer(ChannelId c, const sim::ChannelInfo& ch, Seq seq,
-                          Amount amount, Amount now, std::vector<Reply>* out) = 0;
+                          Amount amount, Amount now, std::vector<Reply>* out,
+                          std::vector<SnapshotId>* joined) = 0;
   // Marker #seq of snapshot `id` arrived on `ch`; the receiver holds `now`.
   virtual Step OnMarker(ChannelId c, const sim::ChannelInfo& ch, Seq seq,
                         SnapshotId id, Amount now) = 0;

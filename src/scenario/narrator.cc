@@ -6,6 +6,8 @@
 // from where they sit in the history.
 #include "scenario/narrator.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "scenario/format.h"
@@ -115,11 +117,20 @@ std::string Narrator::Recording(const Telling& t,
   const sim::ChannelInfo& ch = t.channel(e.channel);
   std::string channel = ChannelName(t.bank, e.channel);
   std::string money = Money(e.what.amount);
-  std::vector<std::string> recording, closed;
+  // The host says which snapshots the transfer joined; a snapshot the
+  // receiver recorded that it did not join has closed the channel, or
+  // (a rule broken on purpose) fails to record it.
+  const std::vector<SnapshotId>& joined = t.bank.JoinedBy(e.seq);
+  std::vector<std::string> recording, closed, missed;
   for (const auto& [id, node] : recorded_) {
     if (node != ch.to) continue;
-    (closed_.count({id, e.channel}) ? closed : recording)
-        .push_back(std::to_string(id));
+    if (std::find(joined.begin(), joined.end(), id) != joined.end()) {
+      recording.push_back(std::to_string(id));
+    } else if (closed_.count({id, e.channel})) {
+      closed.push_back(std::to_string(id));
+    } else if (t.bank.AlgorithmOf(id).traits().broken_on_purpose) {
+      missed.push_back(std::to_string(id));
+    }
   }
   std::string s;
   if (!recording.empty()) {
@@ -132,6 +143,16 @@ std::string Narrator::Recording(const Telling& t,
                             t.name(ch.to), channel, money,
                             recording.size() > 1 ? "s" : "",
                             JoinNames(recording, t.lang));
+  }
+  if (!missed.empty()) {
+    s += t.ja ? fmt::format("。わざと破った規則のため、{}はスナップショット{}で"
+                            "記録されていないので、{}はそこから漏れる",
+                            channel, JoinNames(missed, t.lang), money)
+              : fmt::format("; by the rule broken on purpose, {} is not being "
+                            "recorded for snapshot{} {}, so the {} is missing "
+                            "from it",
+                            channel, missed.size() > 1 ? "s" : "",
+                            JoinNames(missed, t.lang), money);
   }
   if (!closed.empty()) {
     s += t.ja ? fmt::format("。{}はスナップショット{}で確定済みなので、{}は"

@@ -28,7 +28,7 @@ class Host : public bank::SnapshotHost {
     return step;
   }
   void OnTransfer(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, Amount,
-                  Amount, std::vector<Reply>*) override {
+                  Amount, std::vector<Reply>*, std::vector<SnapshotId>*) override {
     // The world only stops between deliveries: they are the bank's own.
   }
   Step OnMarker(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, SnapshotId,
