@@ -225,7 +225,7 @@ TEST_F(ServerTest, RootServesTheEmbeddedIndexHtml) {
   EXPECT_EQ(js->get_header_value("Content-Type").rfind("text/javascript", 0), 0u);
 }
 
-TEST_F(ServerTest, DemosListsElevenDemosAndThePresets) {
+TEST_F(ServerTest, DemosListsEveryDemoInItsGroupAndThePresets) {
   json en = Demos();
   EXPECT_EQ(en["presets"]["bank"],
             "network P1=100 P2=100 P3=100 capacity=2 snapshots=one");
@@ -233,20 +233,27 @@ TEST_F(ServerTest, DemosListsElevenDemosAndThePresets) {
   EXPECT_EQ(en["presets"]["dataflow"],
             "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 "
             "capacity=2 snapshots=one");
-  // 1..10 in order, then the lab run (id 11).
-  ASSERT_EQ(en["demos"].size(), 11u);
+  // 1..10 in order, then the lab run (id 11), then the rules broken on
+  // purpose (16..18).
+  ASSERT_EQ(en["demos"].size(), 14u);
   const std::map<int, std::string> own_network = {
       {6, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no"},
       {7, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no algorithm=lai-yang"},
       {8, "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 algorithm=aligned"},
       {9, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one algorithm=unaligned"},
+      {16, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
+           "algorithm=broken-unrecorded-channel"},
+      {17, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one algorithm=broken-late-markers"},
+      {18, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one algorithm=broken-stop-at-first"},
   };
-  for (int i = 0; i < 11; ++i) {
+  for (int i = 0; i < 14; ++i) {
     const json& d = en["demos"][i];
-    const int id = i + 1;
+    const int id = i < 11 ? i + 1 : i + 5;
     EXPECT_EQ(d["id"], id);
     const std::string preset = id == 11 ? "lab" : id == 8 ? "dataflow" : "bank";
     EXPECT_EQ(d["preset"], preset) << id;
+    const std::string group = id == 11 ? "lab" : id <= 5 ? "cl" : id <= 10 ? "beyond" : "broken";
+    EXPECT_EQ(d["group"], group) << id;
     auto own = own_network.find(id);
     EXPECT_EQ(d["network"], own != own_network.end() ? own->second : en["presets"][preset].get<std::string>())
         << id;
@@ -262,9 +269,9 @@ TEST_F(ServerTest, DemosListsElevenDemosAndThePresets) {
   EXPECT_EQ(Demos("?lang=en"), en);
 
   json ja = Demos("?lang=ja");
-  ASSERT_EQ(ja["demos"].size(), 11u);
+  ASSERT_EQ(ja["demos"].size(), 14u);
   EXPECT_EQ(ja["presets"], en["presets"]);
-  for (std::size_t i = 0; i < 11; ++i) {
+  for (std::size_t i = 0; i < 14; ++i) {
     EXPECT_NE(ja["demos"][i]["title"], en["demos"][i]["title"]);
     ASSERT_EQ(ja["demos"][i]["steps"].size(), en["demos"][i]["steps"].size());
     for (std::size_t s = 0; s < en["demos"][i]["steps"].size(); ++s) {

@@ -353,6 +353,16 @@ TEST_F(CliTest, DemosShowTheirFigures) {
                 "Snapshot 1 is complete: P1 $65 + P2 $100 + P3 $100 + $35 in "
                 "channels = $300",
                 "P1->P2: closed [$20, $15]"}},
+           // The rules broken on purpose: each caught, in its own words.
+           {16, {"by the rule broken on purpose P2->P1 is not being recorded for "
+                 "snapshot 1, so the $40 is missing from it",
+                 "complete, total $260"}},
+           {17, {"keeps its markers until after its next transfer (the rule broken on "
+                 "purpose)",
+                 "only now, after that transfer, does P1 send its markers of snapshot 1",
+                 "complete, total $330, inconsistent"}},
+           {18, {"P1 stops recording P2->P1 for snapshot 1 at this first message",
+                 "so the $20 is missing from it", "complete, total $280"}},
            {10, {"naive reads: P1 $70, P2 $100, P3 $100 (total $270)",
                  "Snapshot 1 is complete: P1 $70 + P2 $110 + P3 $100 + $20 in "
                  "channels = $300",
@@ -419,6 +429,8 @@ TEST_F(CliTest, BadArgumentsAreOneLineAndStatus2) {
   ExpectUsageError({}, "subcommand");
   ExpectUsageError({"frobnicate"}, "frobnicate");
   ExpectUsageError({"demo", "11"}, "11");
+  ExpectUsageError({"demo", "15"}, "15");
+  ExpectUsageError({"demo", "19"}, "19");
   ExpectUsageError({"demo", "0"}, "0");
   ExpectUsageError({"demo", "x"}, "x");
   ExpectUsageError({"demo"}, "required");

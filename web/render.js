@@ -50,15 +50,13 @@ export function renderBranchControls(state) {
 }
 
 // The demo groups, in the order shown: the Chandy-Lamport demos on the bank (1-5), the ones
-// beyond FIFO channels and Chandy-Lamport (6-10: the variants and stop-the-world), the lab run.
-// The server gives ids, not groups; the split at 5 is the spec's (docs/spec variants.md).
-function demoGroup(d) {
-  if (d.preset === 'lab') return 'lab';
-  return d.id <= 5 ? 'cl' : 'beyond';
-}
+// beyond FIFO channels and Chandy-Lamport (6-10: the variants and stop-the-world), the rules
+// broken on purpose (16-18), the lab run. The server says which group a demo is in.
+const demoGroup = (d) => d.group;
 const DEMO_GROUPS = [
   ['cl', 'demoGroupCl'],
   ['beyond', 'demoGroupBeyond'],
+  ['broken', 'demoGroupBroken'],
   ['lab', 'demoGroupLab'],
 ];
 

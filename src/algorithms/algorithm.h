@@ -55,6 +55,11 @@ struct Traits {
   // Chandy-Lamport with one rule broken, for teaching (broken-*): its
   // snapshots may be wrong on any network, which the checker shows.
   bool broken_on_purpose = false;
+  // Broken on purpose (broken-late-markers): a branch that starts (or
+  // joins) a snapshot keeps its markers until after its next transfer (the
+  // bank sends them then). A branch recording on a marker sends its own at
+  // once, so the snapshot completes once every initiator has transferred.
+  bool markers_after_next_transfer = false;
 };
 
 // Who runs an algorithm: the simulated bank (scenario algorithm=, or the

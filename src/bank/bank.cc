@@ -136,6 +136,7 @@ Bank::Bank(Config config, std::vector<std::string> names,
   for (NodeId n = 0; n < names_.size(); ++n) {
     balances_.push_back(config_.branches[n].balance);
   }
+  if (config_.algorithm.traits().markers_after_next_transfer) held_markers_.resize(names_.size());
 }
 
 std::optional<NodeId> Bank::FindBranch(const std::string& name) const {
@@ -178,6 +179,12 @@ Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   in_flight_amount_ += amount;
   if (tags_messages_) host_->OnSendTransfer(network_.channel(c), network_.last_seq() + 1);
   Send(c, bank::Transfer{amount});
+  // Broken on purpose: the markers a record kept go only now, behind it.
+  if (!held_markers_.empty() && !held_markers_[from].empty()) [[unlikely]] {
+    std::vector<SnapshotId> held = std::move(held_markers_[from]);
+    held_markers_[from].clear();
+    for (SnapshotId id : held) SendMarkers(from, Step{}, MutableSnapshot(id));
+  }
   return Status::Ok();
 }
 
@@ -367,7 +374,11 @@ void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
                       Cause cause, std::optional<ChannelId> closed) {
   if (step.record_state) {
     history_.Add(Recorded{snapshot.id, cause, n});
-    SendMarkers(n, step, snapshot);
+    if (held_markers_.empty() || cause != Cause::Start()) [[likely]] {
+      SendMarkers(n, step, snapshot);
+    } else {
+      held_markers_[n].push_back(snapshot.id);  // until n's next transfer
+    }
   }
   if (step.release_inputs) {
     // Aligned: every input closed (empty) at the record, and released.
@@ -455,6 +466,12 @@ std::optional<Amount> Bank::RecordedBalance(NodeId n, SnapshotId id) const {
 
 ChannelRecord Bank::RecordedChannel(SnapshotId id, ChannelId c) const {
   return HostOf(id).RecordedChannel(id, c, network_.channel(c));
+}
+
+bool Bank::HoldsMarkers(NodeId n, SnapshotId id) const {
+  if (held_markers_.empty()) return false;
+  return std::find(held_markers_[n].begin(), held_markers_[n].end(), id) !=
+         held_markers_[n].end();
 }
 
 const std::vector<SnapshotId>& Bank::JoinedBy(Seq transfer) const {

@@ -115,6 +115,9 @@ class Bank {
   // traits().tags_messages (Lai-Yang): a transfer's epoch or a control
   // message's count; 0 else. Without a history, only for messages in flight.
   std::uint64_t MessageTag(Seq seq) const { return host_->Tag(seq); }
+  // Broken on purpose (traits().markers_after_next_transfer): `n` started
+  // `id` and keeps its markers until its next transfer.
+  bool HoldsMarkers(NodeId n, SnapshotId id) const;
   // The snapshots whose recorded channel state delivered transfer #seq
   // joined, as the algorithm's host said (empty for one that
   // joined none, or without a history).
@@ -153,6 +156,9 @@ class Bank {
   std::uint32_t running_ = 0;  // snapshots started and not complete
   std::vector<Reply> replies_;  // a transfer's, reused (Receive)
   std::vector<SnapshotId> joined_;  // a transfer's, reused (Receive)
+  // By branch, only under traits().markers_after_next_transfer (else
+  // empty): the snapshots the branch started and keeps the markers of.
+  std::vector<std::vector<SnapshotId>> held_markers_;
   // With a history: what each delivered transfer joined (JoinedBy), for
   // the transfers that joined something.
   std::unordered_map<Seq, std::vector<SnapshotId>> joins_;

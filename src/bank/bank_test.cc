@@ -6,7 +6,9 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -435,7 +437,8 @@ TEST(BankTest, ReadsKeepFirstReadOrderAndTheLatestValue) {
 TEST(RegistryTest, EveryBankAlgorithmTakesAConsistentSnapshot) {
   int ran = 0;
   for (Algorithm a : Algorithm::All()) {
-    if (!a.hosts().scenario) continue;
+    // Rules broken on purpose are wrong by design: BrokenRulesTest below.
+    if (!a.hosts().scenario || a.traits().broken_on_purpose) continue;
     SCOPED_TRACE(std::string(a.name()));
     Config config;
     config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}, {"P4", 100}};
@@ -499,6 +502,95 @@ TEST(RegistryTest, LaiYangTagsOutliveTheirMessagesOnlyWithAHistory) {
     EXPECT_EQ(bank->MessageTag(transfer), history ? 1u : 0u) << "history " << history;
     EXPECT_EQ(bank->SnapshotTotal(1), bank->total());
   }
+}
+
+// Which snapshots a delivered transfer joined is the host's word, kept with
+// the history: demo 3's $40 joins snapshot 1's P2->P1; the $30 that reaches
+// P3 after P3 recorded joins nothing (its channel P1->P3 is closed).
+TEST(BankTest, JoinedByNamesTheSnapshotsATransferJoined) {
+  for (bool history : {true, false}) {
+    Config config = ThreeBranches();
+    config.keep_history = history;
+    Bank bank = MakeBank(config);
+    ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());
+    const Seq forty = bank.network().last_seq();
+    ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+    ASSERT_TRUE(bank.Transfer(kP1, kP3, 30).ok());
+    const Seq thirty = bank.network().last_seq();
+    EXPECT_TRUE(bank.JoinedBy(forty).empty());  // not delivered yet
+    ASSERT_TRUE(bank.Deliver(kP2, kP1, 1).ok());
+    ASSERT_TRUE(bank.Drain().ok());
+    EXPECT_EQ(bank.JoinedBy(forty), history ? std::vector<SnapshotId>{1}
+                                            : std::vector<SnapshotId>{})
+        << "history " << history;
+    EXPECT_TRUE(bank.JoinedBy(thirty).empty());
+    EXPECT_EQ(bank.SnapshotTotal(1), 300);
+  }
+}
+
+// The rules broken on purpose (docs/design.md): each does what its name
+// says, and its snapshot completes wrong.
+Bank BrokenBank(std::string_view name) {
+  Config config = ThreeBranches();
+  std::optional<Algorithm> a = Algorithm::Find(name);
+  EXPECT_TRUE(a.has_value()) << name;
+  if (a) config.algorithm = *a;
+  return MakeBank(config);
+}
+
+TEST(BrokenRulesTest, LateMarkersWaitForTheInitiatorsNextTransfer) {
+  Bank bank = BrokenBank("broken-late-markers");
+  ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+  EXPECT_TRUE(bank.HoldsMarkers(kP1, 1));
+  EXPECT_EQ(bank.FindSnapshot(1)->markers_sent, 0u);
+  EXPECT_FALSE(bank.network().AnyInFlight());
+  ASSERT_TRUE(bank.Transfer(kP1, kP3, 30).ok());
+  EXPECT_FALSE(bank.HoldsMarkers(kP1, 1));
+  EXPECT_EQ(bank.FindSnapshot(1)->markers_sent, 2u);
+  // On P1->P3 the transfer is ahead of the marker.
+  const ChannelId c = bank.network().Find(kP1, kP3);
+  std::vector<bool> is_transfer;
+  bank.network().ForEachQueued(c, [&](const Network::Msg& m) {
+    is_transfer.push_back(std::holds_alternative<Transfer>(m.payload));
+  });
+  EXPECT_EQ(is_transfer, (std::vector<bool>{true, false}));
+  ASSERT_TRUE(bank.Drain().ok());
+  ASSERT_TRUE(bank.FindSnapshot(1)->complete);
+  EXPECT_EQ(bank.RecordedBalance(kP3, 1), 130);
+  EXPECT_EQ(bank.SnapshotTotal(1), 330);  // the $30 counted twice
+  // A branch recording on a marker sent its own at once.
+  EXPECT_FALSE(bank.HoldsMarkers(kP3, 1));
+}
+
+TEST(BrokenRulesTest, RecordingStopsAtTheFirstMessage) {
+  Bank bank = BrokenBank("broken-stop-at-first");
+  ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());
+  const Seq forty = bank.network().last_seq();
+  ASSERT_TRUE(bank.Transfer(kP2, kP1, 20).ok());
+  const Seq twenty = bank.network().last_seq();
+  ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
+  const ChannelId c = bank.network().Find(kP2, kP1);
+  EXPECT_EQ(bank.RecordedChannel(1, c).state, ChannelRecording::kRecording);
+  ASSERT_TRUE(bank.Deliver(kP2, kP1, 1).ok());
+  EXPECT_EQ(bank.JoinedBy(forty), std::vector<SnapshotId>{1});
+  EXPECT_EQ(bank.RecordedChannel(1, c).state, ChannelRecording::kClosed);
+  ASSERT_TRUE(bank.Deliver(kP2, kP1, 1).ok());
+  EXPECT_TRUE(bank.JoinedBy(twenty).empty());
+  ASSERT_TRUE(bank.Drain().ok());
+  ASSERT_TRUE(bank.FindSnapshot(1)->complete);
+  EXPECT_EQ(bank.RecordedChannel(1, c).transfers, std::vector<Amount>{40});
+  EXPECT_EQ(bank.SnapshotTotal(1), 280);  // the $20 is missing
+}
+
+TEST(BrokenRulesTest, NeverOfferedToTheRuntime) {
+  int broken = 0;
+  for (Algorithm a : Algorithm::All()) {
+    if (!a.traits().broken_on_purpose) continue;
+    ++broken;
+    EXPECT_TRUE(a.hosts().scenario) << a.name();
+    EXPECT_FALSE(a.hosts().runtime) << a.name();
+  }
+  EXPECT_EQ(broken, 3);
 }
 
 TEST(NaiveReaderTest, LosesMoneyInFlight) {

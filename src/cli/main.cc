@@ -138,7 +138,8 @@ int CheckCommand(const std::string& path) {
 }
 
 int DemoCommand(int id, Lang lang) {
-  // 1..5 the page's demos, 6..10 the variants' (the lab run is `cutline lab`).
+  // 1..5 the page's demos, 6..10 the variants', 16..18 the rules broken on
+  // purpose (the lab run is `cutline lab`).
   const cutline::scenario::Demo* demo = cutline::scenario::FindDemo(id);
   const bool ja = lang == Lang::kJa;
   fmt::print("{} {}: {}\n", ja ? "デモ" : "Demo", id, demo->title.in(lang));
@@ -217,9 +218,10 @@ int main(int argc, char** argv) {
 
   int demo_id = 0;
   auto* demo = app.add_subcommand("demo", "Narrate one of the page's demos");
-  demo->add_option("n", demo_id, "Demo number, 1 to 10")
+  demo->add_option("n", demo_id, "Demo number: 1 to 10, or 16 to 18 (rules broken on purpose)")
       ->required()
-      ->check(CLI::Range(1, 10));
+      ->check(CLI::Range(1, 10) | CLI::Range(cutline::scenario::kFirstBrokenDemo,
+                                             cutline::scenario::kLastBrokenDemo));
   demo->add_option("--lang", lang, "Language: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
 

@@ -329,6 +329,110 @@ const std::vector<Demo>& Demos() {
              "BのマーカーがB->Aを[40]で確定。プロセス状態160 + 飛行中40 = 200: "
              "不変量が保たれる。"}},
        }},
+      {16, "bank",
+       {"Broken: a channel never recorded", "破れた規則: 記録されないチャネル"},
+       {
+           {"transfer P2 P1 40",
+            {"Demo 3's start, with one rule broken on purpose: no branch ever "
+             "records its first incoming channel (P1's is P2->P1). P2 sends "
+             "$40 to P1.",
+             "デモ3と同じ始まりだが、規則を一つわざと破っている: どの支店も最初の"
+             "入力チャネル（P1ならP2->P1）を記録しない。P2がP1へ$40を送る。"}},
+           {"snapshot P1",
+            {"P1 starts the snapshot: records $100 and sends its markers. It "
+             "should now record P2->P1 and P3->P1; this P1 records only "
+             "P3->P1.",
+             "P1がスナップショットを開始: $100を記録してマーカーを送る。本来はP2->P1と"
+             "P3->P1を記録するが、このP1はP3->P1しか記録しない。"}},
+           {"deliver P2 P1",
+            {"The $40 reaches P1 after P1 recorded and before P2's marker: "
+             "the rule puts it in P2->P1's state. Here it slips through, in "
+             "no recorded balance and in no channel state.",
+             "P1の記録の後、P2のマーカーより前に$40が届く。規則ではP2->P1の状態に入るが、"
+             "ここではすり抜け、どの記録残高にもチャネル状態にも入らない。"}},
+           {"drain",
+            {"The markers close every channel and the snapshot completes: $100 "
+             "+ $60 + $100 = $260. The checker names the loss: the $40 in "
+             "flight on P2->P1 is missing from the snapshot.",
+             "マーカーがすべてのチャネルを確定し、スナップショットが完了: $100 + $60 + "
+             "$100 = $260。検査器が欠落を名指しする: P2->P1を飛行中だった$40が"
+             "スナップショットから漏れている。"}},
+       },
+       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
+       "algorithm=broken-unrecorded-channel"},
+      {17, "bank",
+       {"Broken: markers sent too late", "破れた規則: 遅すぎるマーカー"},
+       {
+           {"snapshot P1",
+            {"P1 starts the snapshot and records $100, but it breaks the rule "
+             "\"markers before anything else\": it keeps its markers until "
+             "after its next transfer.",
+             "P1がスナップショットを開始して$100を記録するが、「何よりも先にマーカー」"
+             "という規則を破り、次の送金の後までマーカーを送らない。"}},
+           {"transfer P1 P3 30",
+            {"P1 sends $30 to P3, and only then its markers: on P1->P3 the $30 "
+             "travels ahead of the marker, though P1's recorded $100 still "
+             "counts it.",
+             "P1がP3へ$30を送り、その後でやっとマーカーを送る。P1->P3では$30がマーカーの"
+             "前を進むが、P1の記録した$100にもその$30は入っている。"}},
+           {"deliver P1 P3",
+            {"The $30 reaches P3 before P1's marker: P3 has not recorded, so "
+             "the $30 is in P3's balance.",
+             "P1のマーカーより先に$30がP3に届く。P3はまだ記録していないので、$30は"
+             "P3の残高に入る。"}},
+           {"deliver P1 P3",
+            {"Then the marker: P3 records $130, and the $30 is counted a "
+             "second time.",
+             "次にマーカー: P3は$130を記録し、$30が二度目に数えられる。"}},
+           {"drain",
+            {"The snapshot completes with $330 (P1 $100 + P2 $100 + P3 $130). "
+             "The checker says why: the $30 was sent after P1 recorded and "
+             "received before P3 recorded, so it crosses the cut backwards.",
+             "スナップショットは$330で完了（P1 $100 + P2 $100 + P3 $130）。検査器が"
+             "理由を示す: $30はP1の記録後に送られ、P3の記録前に受け取られたので、"
+             "切断面を逆向きに横切る。"}},
+       },
+       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
+       "algorithm=broken-late-markers"},
+      {18, "bank",
+       {"Broken: recording stopped at the first message",
+        "破れた規則: 最初のメッセージで記録を止める"},
+       {
+           {"transfer P2 P1 40",
+            {"One rule broken on purpose: a channel's recording stops at the "
+             "first message that arrives on it, not at its marker. P2 sends "
+             "$40 to P1.",
+             "規則を一つわざと破る: チャネルの記録をマーカーではなく、最初に届いた"
+             "メッセージで止める。P2がP1へ$40を送る。"}},
+           {"transfer P2 P1 20",
+            {"And $20: two transfers in flight on P2->P1.",
+             "さらに$20。P2->P1に2件の送金が飛行中。"}},
+           {"snapshot P1",
+            {"P1 starts the snapshot: records $100, sends its markers and "
+             "starts recording P2->P1 and P3->P1.",
+             "P1がスナップショットを開始: $100を記録してマーカーを送り、P2->P1とP3->P1の"
+             "記録を始める。"}},
+           {"deliver P2 P1",
+            {"The $40 arrives and joins P2->P1's state, rightly. But this P1 "
+             "stops recording P2->P1 here instead of at P2's marker.",
+             "$40が届き、正しくP2->P1の状態に入る。しかしこのP1は、P2のマーカーを待たずに"
+             "ここでP2->P1の記録を止める。"}},
+           {"deliver P2 P1",
+            {"The $20 arrives, still before P2's marker: the rule would record "
+             "it too. Here it is left out.",
+             "$20が届く。まだP2のマーカーより前なので、規則ではこれも記録される。ここでは"
+             "漏れる。"}},
+           {"drain",
+            {"The snapshot completes: $100 + $40 + $100 + $40 in channels = "
+             "$280. The checker names the $20: P2 sent it before recording, "
+             "but it is neither in P1's record nor in the channel's recorded "
+             "state.",
+             "スナップショットが完了: $100 + $40 + $100 + チャネル内$40 = $280。"
+             "検査器が$20を名指しする: P2が記録前に送ったのに、P1の記録にもチャネルの"
+             "記録状態にも入っていない。"}},
+       },
+       "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
+       "algorithm=broken-stop-at-first"},
   };
   return demos;
 }
@@ -338,6 +442,13 @@ const Demo* FindDemo(int id) {
     if (d.id == id) return &d;
   }
   return nullptr;
+}
+
+const char* DemoGroup(const Demo& demo) {
+  if (demo.id == kLabDemoId) return "lab";
+  if (demo.id <= 5) return "cl";
+  if (demo.id >= kFirstBrokenDemo && demo.id <= kLastBrokenDemo) return "broken";
+  return "beyond";
 }
 
 const char* PresetScenario(const Demo& demo) {

@@ -47,11 +47,20 @@ inline constexpr const char* kDataflowPreset =
 // The lab run is listed after the numbered demos; `cutline lab` plays it.
 inline constexpr int kLabDemoId = 11;
 
+// Rules broken on purpose (16: a channel never recorded, 17: markers sent
+// after the next transfer, 18: recording stopped at the first message).
+// Ids 12..15 are the applications' (../shared/spec/apps.md).
+inline constexpr int kFirstBrokenDemo = 16;
+inline constexpr int kLastBrokenDemo = 18;
+
 // Ids 1..5 (Chandy-Lamport on the bank), 6..10 (the variants: non-FIFO
-// Chandy-Lamport, Lai-Yang, aligned and unaligned barriers, stop-the-world)
-// and kLabDemoId, in that order.
+// Chandy-Lamport, Lai-Yang, aligned and unaligned barriers, stop-the-world),
+// kLabDemoId, then 16..18 (rules broken on purpose), in that order.
 const std::vector<Demo>& Demos();
 const Demo* FindDemo(int id);
+// The group the page shows a demo in: "cl" (1..5), "beyond" (6..10),
+// "broken" (16..18) or "lab".
+const char* DemoGroup(const Demo& demo);
 // The network line a preset name stands for ("bank" for unknown names).
 const char* PresetNetwork(std::string_view preset);
 // The demo's first line: its own network, else its preset's.

@@ -31,6 +31,9 @@ struct Narrator::Telling {
   // catalogue's), and what it calls its markers, singular and plural.
   const algorithms::Words& words;
   std::string marker, markers;
+  // The (snapshot, branch) records of this command: markers sent without
+  // one were kept back (broken-late-markers) and are told on their own.
+  std::set<std::pair<SnapshotId, NodeId>> recorded_here, late_told;
 
   std::string name(NodeId n) const { return bank.name(n); }
   const sim::ChannelInfo& channel(bank::ChannelId c) const {
@@ -39,6 +42,11 @@ struct Narrator::Telling {
   // "sends markers to P2 and P3", or that there is no channel to send on.
   std::string Markers(SnapshotId id, NodeId n) const {
     auto it = markers_to.find({id, n});
+    if ((it == markers_to.end() || it->second.empty()) && bank.HoldsMarkers(n, id)) {
+      return ja ? fmt::format("わざと破った規則のため、次の送金の後まで{}を送らない", marker)
+                : fmt::format("keeps its {} until after its next transfer (the rule "
+                              "broken on purpose)", markers);
+    }
     if (it == markers_to.end() || it->second.empty()) {
       return ja ? fmt::format("{}を送る出力チャネルはない", marker)
                 : fmt::format("has no outgoing channel to send a {} on", marker);
@@ -69,10 +77,11 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
   const auto& events = bank.history().events();
   const algorithms::Words& words = bank.algorithm().words();
   Telling t{bank, lang == Lang::kJa, lang, {}, {}, {}, words,
-            MarkerWord(words.marker, false, lang), MarkerWord(words.marker, true, lang)};
+            MarkerWord(words.marker, false, lang), MarkerWord(words.marker, true, lang), {}, {}};
   for (std::size_t i = begin; i < end; ++i) {
     if (const auto* r = std::get_if<bank::Recorded>(&events[i])) {
       if (r->cause.by_message()) t.caused[r->cause.message_seq()] = r;
+      t.recorded_here.insert({r->snapshot, r->node});
     } else if (const auto* s = std::get_if<bank::Sent<bank::Marker>>(&events[i])) {
       const sim::ChannelInfo& ch = t.channel(s->channel);
       t.markers_to[{s->what.snapshot, ch.from}].push_back(bank.name(ch.to));
@@ -95,6 +104,26 @@ void Narrator::Tell(Telling& t, const bank::Sent<bank::Transfer>& e) {
            : fmt::format("{} sends {} to {} (message #{}); {} now has {}",
                          t.name(ch.from), Money(e.what.amount), t.name(ch.to),
                          e.seq, t.name(ch.from), Money(now)));
+}
+
+// A marker is told with the record that sent it, except one a branch kept
+// back until after a transfer (broken-late-markers): told once per branch.
+void Narrator::Tell(Telling& t, const bank::Sent<bank::Marker>& e) {
+  const sim::ChannelInfo& ch = t.channel(e.channel);
+  const std::pair key{e.what.snapshot, ch.from};
+  if (t.recorded_here.count(key) || !t.late_told.insert(key).second) return;
+  auto it = t.markers_to.find(key);
+  if (it == t.markers_to.end()) return;
+  const std::string to = JoinNames(it->second, t.lang);
+  t.out.push_back(
+      t.ja ? fmt::format("送金の後で、{}はようやくスナップショット{}の{}を{}へ送信。"
+                         "その送金はこれらの{}より先に進み、記録済みの残高にも入っている",
+                         t.name(ch.from), e.what.snapshot, t.marker, to, t.marker)
+           : fmt::format("only now, after that transfer, does {} send its {} of "
+                         "snapshot {} to {}: the transfer travels ahead of them, "
+                         "though it is also in {}'s recorded balance",
+                         t.name(ch.from), t.markers, e.what.snapshot, to,
+                         t.name(ch.from)));
 }
 
 void Narrator::Tell(Telling& t, const bank::Delivered<bank::Transfer>& e) {
@@ -126,10 +155,12 @@ std::string Narrator::Recording(const Telling& t,
     if (node != ch.to) continue;
     if (std::find(joined.begin(), joined.end(), id) != joined.end()) {
       recording.push_back(std::to_string(id));
+    } else if (t.bank.AlgorithmOf(id).traits().broken_on_purpose &&
+               !marked_.count({id, e.channel})) {
+      // Before the channel's marker: Chandy-Lamport's rule records it.
+      missed.push_back(std::to_string(id));
     } else if (closed_.count({id, e.channel})) {
       closed.push_back(std::to_string(id));
-    } else if (t.bank.AlgorithmOf(id).traits().broken_on_purpose) {
-      missed.push_back(std::to_string(id));
     }
   }
   std::string s;
@@ -145,14 +176,15 @@ std::string Narrator::Recording(const Telling& t,
                             JoinNames(recording, t.lang));
   }
   if (!missed.empty()) {
-    s += t.ja ? fmt::format("。わざと破った規則のため、{}はスナップショット{}で"
-                            "記録されていないので、{}はそこから漏れる",
-                            channel, JoinNames(missed, t.lang), money)
-              : fmt::format("; by the rule broken on purpose, {} is not being "
-                            "recorded for snapshot{} {}, so the {} is missing "
-                            "from it",
-                            channel, missed.size() > 1 ? "s" : "",
-                            JoinNames(missed, t.lang), money);
+    s += t.ja ? fmt::format("。{}のマーカーはまだ届いていないが、わざと破った規則のため"
+                            "{}はスナップショット{}で記録されていないので、{}はそこから漏れる",
+                            t.name(ch.from), channel, JoinNames(missed, t.lang), money)
+              : fmt::format("; {}'s {} has not come yet, but by the rule broken "
+                            "on purpose {} is not being recorded for snapshot{} {}, "
+                            "so the {} is missing from it",
+                            t.name(ch.from), t.marker, channel,
+                            missed.size() > 1 ? "s" : "", JoinNames(missed, t.lang),
+                            money);
   }
   if (!closed.empty()) {
     s += t.ja ? fmt::format("。{}はスナップショット{}で確定済みなので、{}は"
@@ -171,6 +203,7 @@ std::string Narrator::Recording(const Telling& t,
 void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   SnapshotId id = e.what.snapshot;
+  marked_.insert({id, e.channel});
   MarkerTale tale = t.Tale(id, e.channel);
   tale.count = t.bank.MessageTag(e.seq);
   if (t.caused.count(e.seq)) {
@@ -248,6 +281,21 @@ void Narrator::Tell(Telling& t, const bank::Overtaken& e) {
 
 void Narrator::Tell(Telling& t, const bank::Closed& e) {
   closed_.insert({e.snapshot, e.channel});
+  if (t.bank.AlgorithmOf(e.snapshot).traits().broken_on_purpose &&
+      !marked_.count({e.snapshot, e.channel})) {
+    // Closed by a message before its marker (broken-stop-at-first).
+    const sim::ChannelInfo& ch = t.channel(e.channel);
+    const std::string channel = ChannelName(t.bank, e.channel);
+    t.out.push_back(
+        t.ja ? fmt::format("わざと破った規則のため、{}は{}のマーカーを待たずに、この最初の"
+                           "メッセージでスナップショット{}の{}の記録を止める",
+                           t.name(ch.to), t.name(ch.from), e.snapshot, channel)
+             : fmt::format("by the rule broken on purpose, {} stops recording {} for "
+                           "snapshot {} at this first message, without waiting for "
+                           "{}'s {}",
+                           t.name(ch.to), channel, e.snapshot, t.name(ch.from), t.marker));
+    return;
+  }
   // Told with its marker, unless the snapshot's algorithm says otherwise
   // (Lai-Yang: the control message's count is reached).
   MarkerTale tale = t.Tale(e.snapshot, e.channel);
@@ -279,6 +327,7 @@ void Narrator::Tell(Telling& t, const bank::Completed& e) {
   // only looks at the snapshots still running.
   std::erase_if(recorded_, [&](const auto& p) { return p.first == e.snapshot; });
   std::erase_if(closed_, [&](const auto& p) { return p.first == e.snapshot; });
+  std::erase_if(marked_, [&](const auto& p) { return p.first == e.snapshot; });
   std::string sum;
   Amount balances = 0;
   for (NodeId n = 0; n < t.bank.branch_count(); ++n) {

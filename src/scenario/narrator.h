@@ -36,7 +36,7 @@ class Narrator {
   void Tell(Telling& t, const bank::PartDone& e);
   void Tell(Telling& t, const bank::Completed& e);
   void Tell(Telling& t, const bank::Read& e);
-  void Tell(Telling&, const bank::Sent<bank::Marker>&) {}  // with its record
+  void Tell(Telling& t, const bank::Sent<bank::Marker>& e);
   void Tell(Telling& t, const bank::Overtaken& e);
 
   std::string Recording(const Telling& t, const bank::Delivered<bank::Transfer>& e);
@@ -45,6 +45,8 @@ class Narrator {
   // Of the snapshots still running: who has recorded, which channels closed.
   std::set<std::pair<SnapshotId, bank::NodeId>> recorded_;
   std::set<std::pair<SnapshotId, bank::ChannelId>> closed_;
+  // The channels whose marker of the snapshot has been delivered.
+  std::set<std::pair<SnapshotId, bank::ChannelId>> marked_;
   std::map<bank::NodeId, bank::Amount> reads_;  // the naive reader's copies
 };
 

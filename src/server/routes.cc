@@ -197,6 +197,7 @@ Response HandleDemos(const Request& req, const Site&) {
     demos.push_back({{"id", d.id},
                      {"title", d.title.in(lang)},
                      {"preset", d.preset},
+                     {"group", scenario::DemoGroup(d)},
                      {"network", scenario::PresetScenario(d)},
                      {"steps", steps}});
   }
