@@ -243,6 +243,8 @@ class Deriver {
     const NodeId to = bank_.network().channel(c).to;
     auto rec = recorded_at_.find({s, to});
     if (start == first_record_.end() || rec == recorded_at_.end()) return;
+    // Once per channel and snapshot, whichever event asked first.
+    if (!asked_channel_.insert({s, c}).second) return;
     Question q = Make(QuestionKind::kChannelState, m, to);
     q.snapshot = s;
     q.channel = c;
@@ -337,6 +339,15 @@ class Deriver {
       const bool newer = traits.tags_messages && epoch >= s;
       const bool marker_came = last_marker_.count({s, d.channel}) > 0;
       const bool rule = traits.tags_messages ? !newer : !marker_came;
+      // Over channels that reorder, a transfer sent before its sender
+      // recorded may come after the marker: neither recorded nor of the
+      // future, it is lost (the checker's finding), which no reason here
+      // states; not asked.
+      if (!traits.tags_messages && marker_came && !yes) {
+        const NodeId from = bank_.network().channel(d.channel).from;
+        auto sender = recorded_at_.find({s, from});
+        if (sender == recorded_at_.end() || replay_.Find(d.seq)->sent_at < sender->second) continue;
+      }
       Question q = Make(QuestionKind::kDeliveryRecorded, i, to);
       q.snapshot = s;
       q.channel = d.channel;
@@ -369,6 +380,7 @@ class Deriver {
   std::map<std::pair<SnapshotId, NodeId>, std::size_t> recorded_at_;
   std::map<std::pair<SnapshotId, ChannelId>, std::size_t> last_marker_;
   std::set<std::pair<SnapshotId, ChannelId>> closed_;
+  std::set<std::pair<SnapshotId, ChannelId>> asked_channel_;
   // Per branch, the running snapshots it has recorded, in the order it did.
   std::map<NodeId, std::vector<SnapshotId>> recorded_by_;
   std::size_t asked_delivery_step_ = static_cast<std::size_t>(-1);

@@ -163,6 +163,18 @@ TEST(Questions, DeliveryAfterTheMarkerClosedTheChannelIsNotRecorded) {
   EXPECT_FALSE(r.bank().FindSnapshot(1)->complete);
 }
 
+// Chandy-Lamport over channels that reorder: a transfer sent before its
+// sender recorded, delivered after the marker, is lost from the snapshot, not
+// "of the future": no reason states that, so it is not asked.
+TEST(Questions, ATransferOvertakenByTheMarkerIsNotAsked) {
+  Played r(
+      "network P1=100 P2=100 P3=100 fifo=no\ntransfer P2 P1 10\nsnapshot P1\ndeliver P1 P2\n"
+      "deliver P2 P1 at=2\ndeliver P2 P1");
+  // The marker (#5) went first; the $10 (#1) comes after it.
+  EXPECT_TRUE(r.bank().JoinedBy(1).empty());
+  EXPECT_TRUE(r.Of(QuestionKind::kDeliveryRecorded).empty());
+}
+
 // A receiver that recorded in the same step (the marker before the transfer,
 // in one drain) is not asked: the page asks before the step, from what is on
 // screen. Nor is a delivery with no snapshot running, or after it completed.
