@@ -1,6 +1,8 @@
 // Predict mode (?predict=1, web/predict.js): every question of every demo answered right, then
 // wrong, by mouse and keyboard, with the feedback and the score checked; the step keys cannot skip
-// a question; free play asks too; the axe audit with a question on screen and at a demo's end.
+// a question; free play asks too, and there (not in a demo) before a delivery a snapshot may record
+// (right, wrong, scored, in Japanese); a variant broken on purpose is asked what it really records;
+// the axe audit with a question on screen and at a demo's end.
 const { AxeBuilder } = require('@axe-core/playwright');
 const { test, expect, settle, openPage, demos, send } = require('./fixtures');
 
@@ -304,6 +306,17 @@ test('predict in Japanese: the question and the feedback in Japanese', async ({ 
   await settle(page);
   await expect(page.locator('#predict-feedback .pq-right')).toContainText('正解');
   await expect(page.locator('#demo-caption')).toContainText(d.steps[2].caption);
+});
+
+test('predict in Japanese, free play: the delivery question and its reason in Japanese', async ({ page }) => {
+  await openRun(page, ['network P1=100 P2=100 P3=100 capacity=2 snapshots=one', 'transfer P2 P1 40', 'snapshot P1']);
+  await page.getByRole('button', { name: '日本語' }).click();
+  await settle(page);
+  await page.getByRole('button', { name: /^次を配送/ }).click(); // the $40
+  await expect(question(page)).toHaveText('P2→P1 に届く $40（#1）は、スナップショット 1 でそのチャネルの状態に記録されますか？');
+  await answers(page).getByRole('button', { name: 'はい', exact: true }).click();
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toHaveText('正解。 P1 は $40 が届く前にスナップショット 1 を記録し、P2→P1 はそのスナップショットでまだ閉じていない：チャネルは記録中なので、$40 はその状態に入る。');
 });
 
 // Where it is read: the question and Next step on screen together at each size and in
