@@ -21,7 +21,7 @@ export function act(makeCommand) {
       const result = await run(next);
       // Predict mode in free play: the questions of this step first (predict.js).
       const back = document.activeElement;
-      const feedback = await askBefore(result, next.length - 1, app.demo ? `demo-${app.demo.id}` : 'free');
+      const feedback = await askBefore(result, next.length - 1, app.demo ? `demo-${app.demo.id}` : 'free', { inDemo: !!app.demo });
       clearNotice();
       commit(next, result);
       showFeedback(feedback, feedback && back && back.isConnected ? back : null);

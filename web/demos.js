@@ -83,7 +83,7 @@ export function nextStep() {
     try {
       const result = await run(next);
       // Predict mode: the step's questions first, then the step (predict.js).
-      const feedback = await askBefore(result, next.length - 1, key);
+      const feedback = await askBefore(result, next.length - 1, key, { inDemo: true });
       clearNotice();
       commit(next, result);
       showFeedback(feedback, $('demo-next'));

@@ -820,6 +820,12 @@ const predictWords = {
     why_overtaken: 'The barrier overtook {list} at {from}: what it jumped over is the channel\'s state.',
     why_cut_consistent: 'Every message received inside the cut was also sent inside it.',
     why_cut_backward: '{msg} was received before {mto} was read but sent after {mfrom} was read: it crosses the cut backwards.',
+    pqDelivery: 'Will snapshot {s} record the {amount} (#{seq}) arriving on {from}→{to} in that channel\'s state?',
+    why_channel_recording: '{to} recorded snapshot {s} before the {amount} arrives, and {from}→{to} is not closed yet for that snapshot: the channel is being recorded, so the {amount} joins its state.',
+    why_channel_closed: '{from}→{to} is already closed for snapshot {s}: the {amount} arrives after the close, so it belongs to the future and is not recorded.',
+    why_newer_epoch: 'The {amount} carries epoch {epoch}: {from} sent it after recording snapshot {s}, so it belongs after the cut and joins no channel state.',
+    why_broken_rule: 'By Chandy-Lamport\'s rule {missing} belongs in the state of {from}→{to}, but this variant breaks a rule on purpose and does not record it; the checker flags it.',
+    why_broken_rule_extra: 'By Chandy-Lamport\'s rule {extra} is not in the state of {from}→{to}, but this variant breaks a rule on purpose and records it; the checker flags it.',
   },
   ja: {
     predictMode: '予想',
@@ -858,6 +864,12 @@ const predictWords = {
     why_overtaken: 'バリアは {from} で {list} を追い越した：追い越したものがチャネルの状態になる。',
     why_cut_consistent: 'カットの内側で受け取ったメッセージは、すべてカットの内側で送られている。',
     why_cut_backward: '{msg} は {mto} を読む前に届いたが、{mfrom} を読んだ後に送られた：カットを逆向きに横切る。',
+    pqDelivery: '{from}→{to} に届く {amount}（#{seq}）は、スナップショット {s} でそのチャネルの状態に記録されますか？',
+    why_channel_recording: '{to} は {amount} が届く前にスナップショット {s} を記録し、{from}→{to} はそのスナップショットでまだ閉じていない：チャネルは記録中なので、{amount} はその状態に入る。',
+    why_channel_closed: '{from}→{to} はスナップショット {s} ではすでに閉じている：{amount} は閉じた後に届くので未来に属し、記録されない。',
+    why_newer_epoch: '{amount} はエポック {epoch}：{from} がスナップショット {s} を記録した後に送ったので、カットの後に属し、どのチャネル状態にも入らない。',
+    why_broken_rule: 'Chandy-Lamport の規則では {missing} は {from}→{to} の状態に入るが、この変種はわざと規則を破っていて記録しない：チェッカーがそれを指摘する。',
+    why_broken_rule_extra: 'Chandy-Lamport の規則では {extra} は {from}→{to} の状態に入らないが、この変種はわざと規則を破っていて記録する：チェッカーがそれを指摘する。',
   },
 };
 addWords(predictWords);

@@ -74,6 +74,8 @@ function questionText(q) {
     case 'balance_includes': return t('pqBalance', { b: q.branch, msg: msgLabel(q.transfer) });
     case 'channel_state': return t('pqChannel', { from: q.from, to: q.to });
     case 'cut_consistent': return t('pqCut', { b: q.branch, list: q.read.join(', ') });
+    case 'delivery_recorded':
+      return t('pqDelivery', { s: q.snapshot, amount: money(q.transfer.amount), seq: q.transfer.seq, from: q.from, to: q.to });
     default: return q.kind;
   }
 }
@@ -98,6 +100,8 @@ export function whyText(q) {
     list: w.transfers ? msgList(w.transfers) : '',
     msg: w.message ? msgLabel(w.message) : q.transfer ? msgLabel(q.transfer) : '',
     mfrom: w.message ? w.message.from : '', mto: w.message ? w.message.to : '',
+    s: q.snapshot, amount: q.transfer ? money(q.transfer.amount) : '', epoch: w.epoch,
+    missing: w.missing ? msgList(w.missing) : '', extra: w.extra ? msgList(w.extra) : '',
   };
   return t(`why_${w.code}`, p);
 }
@@ -186,12 +190,17 @@ function ask(q) {
   });
 }
 
+// Kinds asked in free play only: a demo keeps its curated questions (docs/page.md's table), and
+// one before every recorded delivery would crowd them.
+const FREE_PLAY_ONLY = new Set(['delivery_recorded']);
+
 // Asks the questions of step `step` in `result` (the run with that step applied, not shown yet);
 // resolves once all are answered, with the feedback lines to show after the step has played.
-// `key` names the demo ("demo-3") or free play ("free"), whose score the answers go to.
-export async function askBefore(result, step, key) {
+// `key` names the demo ("demo-3") or free play ("free"), whose score the answers go to; `inDemo`:
+// a demo is loaded, so the free-play-only kinds are left out.
+export async function askBefore(result, step, key, { inDemo = false } = {}) {
   if (!isPredicting() || !result || !result.questions) return null;
-  const qs = result.questions.filter((q) => q.step === step);
+  const qs = result.questions.filter((q) => q.step === step && !(inDemo && FREE_PLAY_ONLY.has(q.kind)));
   if (!qs.length) return null;
   const lines = [];
   for (const [i, q] of qs.entries()) {

@@ -415,6 +415,24 @@ json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
         j["choices"] = choices;
         j["answer"] = answer;
         why["transfers"] = messages(q.answer);
+        if (!q.missing.empty() || !q.extra.empty()) {
+          why["missing"] = messages(q.missing);
+          why["extra"] = messages(q.extra);
+        }
+        break;
+      }
+      case QuestionKind::kDeliveryRecorded: {
+        const auto& ch = bank.network().channel(q.channel);
+        j["snapshot"] = q.snapshot;
+        j["from"] = bank.name(ch.from);
+        j["to"] = bank.name(ch.to);
+        j["transfer"] = message(q.transfer);
+        j["answer"] = q.yes;
+        if (q.why == WhyCode::kNewerEpoch) why["epoch"] = q.epoch;
+        if (!q.missing.empty() || !q.extra.empty()) {
+          why["missing"] = messages(q.missing);
+          why["extra"] = messages(q.extra);
+        }
         break;
       }
       case QuestionKind::kCutConsistent: {

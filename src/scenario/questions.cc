@@ -1,13 +1,17 @@
-// DeriveQuestions: one walk through the history, asking at each read, record
-// and marker-closed channel what a student could have foreseen. A question is
-// kept only when its answer agrees with what the bank itself recorded (the
-// recorded balance, the channel's recorded transfers), so that a variant whose
-// rules differ is never asked about under the wrong rules.
+// DeriveQuestions: one walk through the history, asking at each read, record,
+// marker-closed channel and delivery into a recording snapshot what a student
+// could have foreseen. A question is kept only when its answer agrees with
+// what the bank itself recorded (the recorded balance, the channel's recorded
+// transfers, the snapshots a delivered transfer joined), so that a variant
+// whose rules differ is never asked about under the wrong rules; a variant
+// broken on purpose is asked, with what it really recorded as the answer and
+// the broken rule as the reason.
 #include "scenario/questions.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "base/overloaded.h"
 
@@ -28,6 +32,8 @@ const char* QuestionKindName(QuestionKind k) {
       return "channel_state";
     case QuestionKind::kCutConsistent:
       return "cut_consistent";
+    case QuestionKind::kDeliveryRecorded:
+      return "delivery_recorded";
   }
   return "?";
 }
@@ -46,6 +52,11 @@ const char* WhyCodeName(WhyCode c) {
     case WhyCode::kOvertaken: return "overtaken";
     case WhyCode::kCutConsistent: return "cut_consistent";
     case WhyCode::kCutBackward: return "cut_backward";
+    case WhyCode::kChannelRecording: return "channel_recording";
+    case WhyCode::kChannelClosed: return "channel_closed";
+    case WhyCode::kNewerEpoch: return "newer_epoch";
+    case WhyCode::kBrokenRule: return "broken_rule";
+    case WhyCode::kBrokenRuleExtra: return "broken_rule_extra";
   }
   return "?";
 }
@@ -77,9 +88,9 @@ class Deriver {
                      [&](const bank::Read& r) { OnRead(r, i); },
                      [&](const bank::Recorded& r) { OnRecorded(r, i); },
                      [&](const bank::Closed& c) { OnClosed(c); },
-                     [&](const bank::Delivered<bank::Marker>& d) {
-                       last_marker_[{d.what.snapshot, d.channel}] = i;
-                     },
+                     [&](const bank::Delivered<bank::Marker>& d) { OnMarker(d, i); },
+                     [&](const bank::Delivered<bank::Transfer>& d) { OnDelivered(d, i); },
+                     [&](const bank::Completed& c) { OnCompleted(c); },
                      [](const auto&) {},
                  },
                  events[i]);
@@ -174,6 +185,7 @@ class Deriver {
   void OnRecorded(const bank::Recorded& r, std::size_t i) {
     first_record_.try_emplace(r.snapshot, i);
     recorded_at_[{r.snapshot, r.node}] = i;
+    recorded_by_[r.node].push_back(r.snapshot);
     const std::optional<bank::Amount> recorded = bank_.RecordedBalance(r.node, r.snapshot);
     // The branch's balance as of this event is what a record keeps; where a
     // variant records otherwise, no question.
@@ -200,21 +212,45 @@ class Deriver {
   // A channel closed by a marker's arrival asks what it recorded, among the
   // transfers on it since the snapshot began.
   void OnClosed(const bank::Closed& c) {
+    closed_.insert({c.snapshot, c.channel});
     auto marker = last_marker_.find({c.snapshot, c.channel});
-    auto start = first_record_.find(c.snapshot);
-    const NodeId to = bank_.network().channel(c.channel).to;
-    auto rec = recorded_at_.find({c.snapshot, to});
-    if (marker == last_marker_.end() || start == first_record_.end() || rec == recorded_at_.end()) {
-      return;
-    }
-    const std::size_t m = marker->second;
+    if (marker == last_marker_.end()) return;
+    AskChannel(c.snapshot, c.channel, marker->second);
+  }
+
+  // A marker: where a rule broken on purpose closed its channel before it
+  // came (a recording that stops early), the channel question is asked at
+  // the marker, the point where Chandy-Lamport's rule would close it.
+  void OnMarker(const bank::Delivered<bank::Marker>& d, std::size_t i) {
+    const SnapshotId s = d.what.snapshot;
+    last_marker_[{s, d.channel}] = i;
+    if (closed_.count({s, d.channel}) && Broken(s)) AskChannel(s, d.channel, i);
+  }
+
+  // A complete snapshot records nothing more: its deliveries ask nothing.
+  void OnCompleted(const bank::Completed& c) {
+    for (auto& [n, ids] : recorded_by_) std::erase(ids, c.snapshot);
+  }
+
+  bool Broken(SnapshotId s) const { return bank_.AlgorithmOf(s).traits().broken_on_purpose; }
+  static bool Has(const std::vector<SnapshotId>& ids, SnapshotId s) {
+    return std::find(ids.begin(), ids.end(), s) != ids.end();
+  }
+
+  // What channel `c` recorded for snapshot `s`, asked at its marker (event m).
+  void AskChannel(SnapshotId s, ChannelId c, std::size_t m) {
+    auto start = first_record_.find(s);
+    const NodeId to = bank_.network().channel(c).to;
+    auto rec = recorded_at_.find({s, to});
+    if (start == first_record_.end() || rec == recorded_at_.end()) return;
+    // Once per channel and snapshot, whichever event asked first.
+    if (!asked_channel_.insert({s, c}).second) return;
     Question q = Make(QuestionKind::kChannelState, m, to);
-    q.step = StepOf(m);
-    q.snapshot = c.snapshot;
-    q.channel = c.channel;
+    q.snapshot = s;
+    q.channel = c;
     std::vector<bank::Amount> amounts;
     bool overtaken = false;
-    for (const Flight* fp : by_channel_[c.channel]) {
+    for (const Flight* fp : by_channel_[c]) {
       const Flight& f = *fp;
       if (!f.is_transfer() || f.sent_at >= m) continue;
       if (DeliveredBefore(f, start->second)) continue;
@@ -229,9 +265,41 @@ class Deriver {
         overtaken = overtaken || (jumped && !between);
       }
     }
-    // Only where the bank recorded exactly these, and where there is
-    // something to choose between.
-    if (q.choices.empty() || amounts != bank_.RecordedChannel(c.snapshot, c.channel).transfers) return;
+    // Only where there is something to choose between.
+    if (q.choices.empty()) return;
+    const std::vector<bank::Amount> recorded = bank_.RecordedChannel(s, c).transfers;
+    if (amounts != recorded) {
+      // The bank recorded otherwise. A correct variant is never asked under
+      // Chandy-Lamport's rule; one broken on purpose is asked what it
+      // really recorded (the transfers whose delivery joined this
+      // snapshot's channel state, as its host said), the difference being
+      // the reason.
+      if (!Broken(s)) return;
+      std::vector<Seq> actual;
+      std::vector<bank::Amount> actual_amounts;
+      for (Seq seq : q.choices) {
+        if (!Has(bank_.JoinedBy(seq), s)) continue;
+        actual.push_back(seq);
+        actual_amounts.push_back(replay_.Find(seq)->amount());
+      }
+      // The recorded amounts, whatever order the channel delivered them
+      // in, must be exactly these; else the engine's facts do not explain
+      // the record, and nothing is asked.
+      std::vector<bank::Amount> want = recorded;
+      std::sort(want.begin(), want.end());
+      std::sort(actual_amounts.begin(), actual_amounts.end());
+      if (want != actual_amounts) return;
+      for (Seq seq : q.answer) {
+        if (!Has(bank_.JoinedBy(seq), s)) q.missing.push_back(seq);
+      }
+      for (Seq seq : actual) {
+        if (std::find(q.answer.begin(), q.answer.end(), seq) == q.answer.end()) q.extra.push_back(seq);
+      }
+      q.answer = std::move(actual);
+      q.why = q.missing.empty() ? WhyCode::kBrokenRuleExtra : WhyCode::kBrokenRule;
+      out_.push_back(std::move(q));
+      return;
+    }
     if (overtaken) {
       q.why = WhyCode::kOvertaken;
     } else if (!q.answer.empty()) {
@@ -242,6 +310,62 @@ class Deriver {
       q.why = WhyCode::kNothingBetween;
     }
     out_.push_back(std::move(q));
+  }
+
+  // A transfer delivered to a branch that recorded a running snapshot
+  // before the step began asks whether that snapshot records it in the
+  // channel's state. The answer is the engine's (Bank::JoinedBy); the
+  // reason is the algorithm's rule, stated from the run's facts: the
+  // channel's marker has not come yet (a channel still recording) or has
+  // (closed), or, under Lai-Yang, the transfer's epoch. One question per
+  // step, about its first such delivery, so that a drain asks once.
+  void OnDelivered(const bank::Delivered<bank::Transfer>& d, std::size_t i) {
+    const std::size_t step = StepOf(i);
+    if (step == asked_delivery_step_ || step >= steps_.size()) return;
+    // Unaligned: a transfer a barrier overtook is recorded by its sender,
+    // not at its delivery; the channel question asks about it.
+    if (!replay_.OvertakenBy(d.seq).empty()) return;
+    const NodeId to = bank_.network().channel(d.channel).to;
+    const std::size_t begin = steps_[step].history_begin;
+    for (SnapshotId s : recorded_by_[to]) {
+      if (recorded_at_[{s, to}] >= begin) continue;
+      const algorithms::Traits& traits = bank_.AlgorithmOf(s).traits();
+      if (traits.stops_the_world) continue;
+      const bool yes = Has(bank_.JoinedBy(d.seq), s);
+      // The rule's answer, from the facts of the run: Lai-Yang records an
+      // older epoch's transfers after the record; the others, a channel's
+      // transfers until its marker.
+      const std::uint64_t epoch = traits.tags_messages ? bank_.MessageTag(d.seq) : 0;
+      const bool newer = traits.tags_messages && epoch >= s;
+      const bool marker_came = last_marker_.count({s, d.channel}) > 0;
+      const bool rule = traits.tags_messages ? !newer : !marker_came;
+      // Over channels that reorder, a transfer sent before its sender
+      // recorded may come after the marker: neither recorded nor of the
+      // future, it is lost (the checker's finding), which no reason here
+      // states; not asked.
+      if (!traits.tags_messages && marker_came && !yes) {
+        const NodeId from = bank_.network().channel(d.channel).from;
+        auto sender = recorded_at_.find({s, from});
+        if (sender == recorded_at_.end() || replay_.Find(d.seq)->sent_at < sender->second) continue;
+      }
+      Question q = Make(QuestionKind::kDeliveryRecorded, i, to);
+      q.snapshot = s;
+      q.channel = d.channel;
+      q.transfer = d.seq;
+      q.yes = yes;
+      if (yes == rule) {
+        q.why = yes ? WhyCode::kChannelRecording : newer ? WhyCode::kNewerEpoch : WhyCode::kChannelClosed;
+        q.epoch = epoch;
+      } else if (traits.broken_on_purpose) {
+        q.why = yes ? WhyCode::kBrokenRuleExtra : WhyCode::kBrokenRule;
+        (yes ? q.extra : q.missing).push_back(d.seq);
+      } else {
+        continue;  // the engine and the rule disagree with no reason to give
+      }
+      asked_delivery_step_ = step;
+      out_.push_back(std::move(q));
+      return;
+    }
   }
 
   const bank::Bank& bank_;
@@ -255,6 +379,11 @@ class Deriver {
   std::map<SnapshotId, std::size_t> first_record_;
   std::map<std::pair<SnapshotId, NodeId>, std::size_t> recorded_at_;
   std::map<std::pair<SnapshotId, ChannelId>, std::size_t> last_marker_;
+  std::set<std::pair<SnapshotId, ChannelId>> closed_;
+  std::set<std::pair<SnapshotId, ChannelId>> asked_channel_;
+  // Per branch, the running snapshots it has recorded, in the order it did.
+  std::map<NodeId, std::vector<SnapshotId>> recorded_by_;
+  std::size_t asked_delivery_step_ = static_cast<std::size_t>(-1);
   std::vector<Question> out_;
 };
 

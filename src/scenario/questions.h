@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ enum class QuestionKind {
   kBalanceIncludes,  // will a branch's recorded balance include a transfer
   kChannelState,     // what a channel records when its marker arrives
   kCutConsistent,    // is the naive reader's cut so far consistent
+  // Will a running snapshot record a transfer about to be delivered in its
+  // channel's state (its receiver has recorded it). The page asks it in
+  // free play only: the demos keep their curated questions (docs/page.md).
+  kDeliveryRecorded,
 };
 
 // Why the right answer is right: a code (words: web/i18n.js, "why_" + code).
@@ -35,6 +40,13 @@ enum class WhyCode {
   kOvertaken,        // unaligned: the barrier overtook it at the sender
   kCutConsistent,    // no message received inside the cut was sent outside it
   kCutBackward,      // a message was received inside the cut, sent outside it
+  kChannelRecording, // the receiver recorded and the channel is still open
+  kChannelClosed,    // the channel was already closed: the transfer is after the cut
+  kNewerEpoch,       // Lai-Yang: sent after its sender recorded (its epoch)
+  // A rule broken on purpose: the bank left out what Chandy-Lamport's rule
+  // records (kBrokenRule), or recorded what the rule leaves out.
+  kBrokenRule,
+  kBrokenRuleExtra,
 };
 
 const char* QuestionKindName(QuestionKind k);
@@ -45,11 +57,12 @@ struct Question {
   std::size_t step = 0;  // index of the command (the runner's steps)
   std::size_t at = 0;    // the event the question is about
   bank::NodeId branch = 0;       // read, recording, or the channel's receiver
-  SnapshotId snapshot = 0;       // kBalanceIncludes, kChannelState
-  bank::ChannelId channel = 0;   // kChannelState
-  bank::Seq transfer = 0;        // kBalanceIncludes: the transfer asked about
+  SnapshotId snapshot = 0;       // kBalanceIncludes, kChannelState, kDeliveryRecorded
+  bank::ChannelId channel = 0;   // kChannelState, kDeliveryRecorded
+  bank::Seq transfer = 0;        // kBalanceIncludes, kDeliveryRecorded: the transfer asked about
   bank::Amount number = 0;       // kNaiveTotal: the answer
-  bool yes = false;              // kBalanceIncludes, kCutConsistent: the answer
+  // kBalanceIncludes, kCutConsistent, kDeliveryRecorded: the answer
+  bool yes = false;
   // kChannelState: the candidate transfers (each a choice, beside "empty");
   // kCutConsistent: those backward messages and up to four other messages
   // the branch just read had received, to find them among.
@@ -66,6 +79,11 @@ struct Question {
   bank::Amount bank_total = 0;
   bank::Amount balance = 0;
   std::vector<bank::NodeId> read;  // kCutConsistent: the branches read so far
+  // kBrokenRule, kBrokenRuleExtra: the transfers Chandy-Lamport's rule
+  // records and the bank left out, and those it recorded beyond the rule.
+  std::vector<bank::Seq> missing;
+  std::vector<bank::Seq> extra;
+  std::uint64_t epoch = 0;  // kNewerEpoch: the transfer's epoch (its tag)
 };
 
 // Every question of the run, in history order. `replay`: Replay::Of(bank).

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -106,6 +107,172 @@ TEST(Questions, UnalignedBarrierRecordsWhatItOvertook) {
   EXPECT_EQ(channel[0]->why, WhyCode::kOvertaken);
 }
 
+// A delivery into a running snapshot whose receiver has recorded: the answer
+// is the engine's (Bank::JoinedBy), the reason the rule's.
+TEST(Questions, DeliveryIntoARecordingChannelIsRecorded) {
+  Played r("network A=100 B=100\ntransfer B A 40\nsnapshot A\ndeliver B A\ndeliver A B\ndeliver B A");
+  auto asked = r.Of(QuestionKind::kDeliveryRecorded);
+  ASSERT_EQ(asked.size(), 1u);
+  const Question& q = *asked[0];
+  EXPECT_EQ(q.step, 3u);  // "deliver B A": A recorded at step 2
+  EXPECT_EQ(q.branch, 0u);
+  EXPECT_EQ(q.snapshot, 1u);
+  EXPECT_EQ(r.bank().network().channel(q.channel).from, 1u);  // B->A
+  EXPECT_EQ(r.Amount(q.transfer), 40);
+  EXPECT_TRUE(q.yes);
+  EXPECT_EQ(q.why, WhyCode::kChannelRecording);
+  EXPECT_EQ(r.bank().JoinedBy(q.transfer), std::vector<SnapshotId>{1});
+}
+
+// Demo 3's schedule played in free play: the $40 delivered to P1 after it
+// recorded, before P2's marker, is asked about and recorded.
+TEST(Questions, DemoThreeInFreePlayAsksBeforeTheRecordedDelivery) {
+  const Demo* d = FindDemo(3);
+  ASSERT_NE(d, nullptr);
+  Played r(DemoScenario(*d));
+  auto asked = r.Of(QuestionKind::kDeliveryRecorded);
+  ASSERT_FALSE(asked.empty());
+  const Question* forty = nullptr;
+  for (const Question* q : asked) {
+    if (r.Amount(q->transfer) == 40) forty = q;
+  }
+  ASSERT_NE(forty, nullptr);
+  EXPECT_TRUE(forty->yes);
+  EXPECT_EQ(forty->why, WhyCode::kChannelRecording);
+  EXPECT_EQ(d->steps[forty->step - 1].command, "deliver P2 P1");
+  for (const Question* q : asked) {
+    EXPECT_EQ(q->yes, !r.bank().JoinedBy(q->transfer).empty()) << "step " << q->step;
+  }
+}
+
+// A transfer behind the marker arrives after the channel closed: the running
+// snapshot does not record it.
+TEST(Questions, DeliveryAfterTheMarkerClosedTheChannelIsNotRecorded) {
+  Played r(
+      "network P1=100 P2=100 P3=100\nsnapshot P1\ndeliver P1 P2\ntransfer P2 P1 10\n"
+      "deliver P2 P1\ndeliver P2 P1");
+  auto asked = r.Of(QuestionKind::kDeliveryRecorded);
+  ASSERT_EQ(asked.size(), 1u);
+  const Question& q = *asked[0];
+  EXPECT_EQ(q.step, 5u);
+  EXPECT_EQ(r.Amount(q.transfer), 10);
+  EXPECT_FALSE(q.yes);
+  EXPECT_EQ(q.why, WhyCode::kChannelClosed);
+  EXPECT_TRUE(r.bank().JoinedBy(q.transfer).empty());
+  // Still running: P3 has not recorded.
+  EXPECT_FALSE(r.bank().FindSnapshot(1)->complete);
+}
+
+// Chandy-Lamport over channels that reorder: a transfer sent before its
+// sender recorded, delivered after the marker, is lost from the snapshot, not
+// "of the future": no reason states that, so it is not asked.
+TEST(Questions, ATransferOvertakenByTheMarkerIsNotAsked) {
+  Played r(
+      "network P1=100 P2=100 P3=100 fifo=no\ntransfer P2 P1 10\nsnapshot P1\ndeliver P1 P2\n"
+      "deliver P2 P1 at=2\ndeliver P2 P1");
+  // The marker (#5) went first; the $10 (#1) comes after it.
+  EXPECT_TRUE(r.bank().JoinedBy(1).empty());
+  EXPECT_TRUE(r.Of(QuestionKind::kDeliveryRecorded).empty());
+}
+
+// A receiver that recorded in the same step (the marker before the transfer,
+// in one drain) is not asked: the page asks before the step, from what is on
+// screen. Nor is a delivery with no snapshot running, or after it completed.
+TEST(Questions, DeliveryAsksOnlyWhatTheScreenShowsBeforeTheStep) {
+  Played r("network A=100 B=100\ntransfer A B 5\nsnapshot A\ndrain\ntransfer B A 7\ndeliver B A");
+  EXPECT_TRUE(r.bank().FindSnapshot(1)->complete);
+  EXPECT_TRUE(r.Of(QuestionKind::kDeliveryRecorded).empty());
+}
+
+// A drain delivering several transfers into a recording channel asks once.
+TEST(Questions, ADrainAsksAboutOneDelivery) {
+  Played r("network P1=100 P2=100 P3=100\ntransfer P2 P1 10\ntransfer P2 P1 20\ntransfer P3 P1 30\n"
+           "snapshot P1\ndrain");
+  auto asked = r.Of(QuestionKind::kDeliveryRecorded);
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(r.Amount(asked[0]->transfer), 10);
+  EXPECT_TRUE(asked[0]->yes);
+}
+
+// Lai-Yang: a transfer P2 sent after recording carries the new epoch and
+// joins no channel state; one P3 sent before recording joins P3->P1's.
+TEST(Questions, LaiYangDeliveryOfANewerEpochIsNotRecorded) {
+  Played r(
+      "network P1=100 P2=100 P3=100 algorithm=lai-yang\nsnapshot P1\ndeliver P1 P2\n"
+      "transfer P2 P1 10\ntransfer P3 P1 5\ndeliver P2 P1\ndeliver P3 P1\ndeliver P2 P1");
+  auto asked = r.Of(QuestionKind::kDeliveryRecorded);
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(r.Amount(asked[0]->transfer), 5);
+  EXPECT_TRUE(asked[0]->yes);
+  EXPECT_EQ(asked[0]->why, WhyCode::kChannelRecording);
+  EXPECT_EQ(r.Amount(asked[1]->transfer), 10);
+  EXPECT_FALSE(asked[1]->yes);
+  EXPECT_EQ(asked[1]->why, WhyCode::kNewerEpoch);
+  EXPECT_EQ(asked[1]->epoch, 1u);
+  EXPECT_EQ(r.bank().MessageTag(asked[1]->transfer), 1u);
+}
+
+// Broken on purpose (broken-unrecorded-channel): P1 never records its first
+// incoming channel, P2->P1. The $40 in flight there is asked about twice, and
+// both answers are what the bank did, with the broken rule as the reason.
+TEST(Questions, BrokenVariantIsAskedWhatItReallyRecorded) {
+  Played r(
+      "network P1=100 P2=100 P3=100 capacity=2 algorithm=broken-unrecorded-channel\n"
+      "transfer P2 P1 40\nsnapshot P1\ndeliver P2 P1\ndeliver P1 P2\ndeliver P2 P1");
+  const bank::Bank& bank = r.bank();
+  // P1's incoming channel of index 0 is P2->P1 (channels by sender, then receiver).
+  const bank::ChannelId p2p1 = bank.network().Incoming(0).front();
+  ASSERT_EQ(bank.network().channel(p2p1).from, 1u);
+  EXPECT_EQ(bank.network().channel(p2p1).in_index, 0u);
+
+  auto delivery = r.Of(QuestionKind::kDeliveryRecorded);
+  ASSERT_EQ(delivery.size(), 1u);
+  EXPECT_EQ(delivery[0]->step, 3u);
+  EXPECT_EQ(delivery[0]->channel, p2p1);
+  EXPECT_FALSE(delivery[0]->yes);
+  EXPECT_EQ(delivery[0]->why, WhyCode::kBrokenRule);
+  ASSERT_EQ(delivery[0]->missing.size(), 1u);
+  EXPECT_EQ(r.Amount(delivery[0]->missing[0]), 40);
+
+  // The channel question is kept (Chandy-Lamport's rule would record the
+  // $40; the bank recorded it empty): the answer is the bank's.
+  auto channel = r.Of(QuestionKind::kChannelState);
+  ASSERT_EQ(channel.size(), 1u);
+  EXPECT_EQ(channel[0]->channel, p2p1);
+  EXPECT_EQ(channel[0]->step, 5u);
+  EXPECT_TRUE(channel[0]->answer.empty());
+  EXPECT_TRUE(bank.RecordedChannel(1, p2p1).transfers.empty());
+  EXPECT_EQ(channel[0]->why, WhyCode::kBrokenRule);
+  ASSERT_EQ(channel[0]->missing.size(), 1u);
+  EXPECT_EQ(r.Amount(channel[0]->missing[0]), 40);
+  ASSERT_EQ(channel[0]->choices.size(), 1u);
+  EXPECT_TRUE(channel[0]->extra.empty());
+
+  // The balance a record keeps is not what the variant breaks: asked as
+  // under Chandy-Lamport, and true of the bank.
+  auto balance = r.Of(QuestionKind::kBalanceIncludes);
+  ASSERT_EQ(balance.size(), 1u);
+  EXPECT_FALSE(balance[0]->yes);
+  EXPECT_EQ(balance[0]->why, WhyCode::kInFlight);
+  EXPECT_EQ(bank.RecordedBalance(0, 1), balance[0]->balance);
+}
+
+// The same schedule under Chandy-Lamport: the $40 is recorded, and the
+// reasons are the rule's own.
+TEST(Questions, TheSameScheduleUnderChandyLamportRecordsIt) {
+  Played r(
+      "network P1=100 P2=100 P3=100 capacity=2\n"
+      "transfer P2 P1 40\nsnapshot P1\ndeliver P2 P1\ndeliver P1 P2\ndeliver P2 P1");
+  auto delivery = r.Of(QuestionKind::kDeliveryRecorded);
+  ASSERT_EQ(delivery.size(), 1u);
+  EXPECT_TRUE(delivery[0]->yes);
+  EXPECT_EQ(delivery[0]->why, WhyCode::kChannelRecording);
+  auto channel = r.Of(QuestionKind::kChannelState);
+  ASSERT_EQ(channel.size(), 1u);
+  EXPECT_EQ(channel[0]->why, WhyCode::kRecordedInFlight);
+  EXPECT_TRUE(channel[0]->missing.empty());
+}
+
 // Every answer agrees with the bank's own record, and every demo asks at
 // least twice.
 TEST(Questions, EveryDemoAsksAtLeastTwiceAndAgreesWithTheBank) {
@@ -122,6 +289,10 @@ TEST(Questions, EveryDemoAsksAtLeastTwiceAndAgreesWithTheBank) {
       }
       if (q.kind == QuestionKind::kBalanceIncludes) {
         EXPECT_EQ(r.bank().RecordedBalance(q.branch, q.snapshot), q.balance) << "demo " << d.id;
+      }
+      if (q.kind == QuestionKind::kDeliveryRecorded) {
+        const auto& joined = r.bank().JoinedBy(q.transfer);
+        EXPECT_EQ(q.yes, std::find(joined.begin(), joined.end(), q.snapshot) != joined.end()) << "demo " << d.id;
       }
     }
   }
@@ -151,8 +322,13 @@ std::string QuestionTable() {
     };
     const std::string name = d.id == kLabDemoId ? "lab" : std::to_string(d.id);
     for (const Question& q : r.questions) {
+      // The page asks these in free play only: a demo keeps its curated
+      // questions, which are this table.
+      if (q.kind == QuestionKind::kDeliveryRecorded) continue;
       std::string question, answer;
       switch (q.kind) {
+        case QuestionKind::kDeliveryRecorded:
+          break;
         case QuestionKind::kNaiveTotal:
           question = "naive total once " + bank.name(q.branch) + " is read";
           answer = Money(q.number);

@@ -1,18 +1,26 @@
 // Predict mode (?predict=1, web/predict.js): every question of every demo answered right, then
 // wrong, by mouse and keyboard, with the feedback and the score checked; the step keys cannot skip
-// a question; free play asks too; the axe audit with a question on screen and at a demo's end.
+// a question; free play asks too, and there (not in a demo) before a delivery a snapshot may record
+// (right, wrong, scored, in Japanese); a variant broken on purpose is asked what it really records;
+// the axe audit with a question on screen and at a demo's end.
 const { AxeBuilder } = require('@axe-core/playwright');
 const { test, expect, settle, openPage, demos, send } = require('./fixtures');
 
 
 const DEMOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'lab'];
 
-// The engine's questions for a demo's whole script (the page asks those of each step).
-async function questionsOf(request, d) {
-  const scenario = [d.network, ...d.steps.map((s) => s.command)].join('\n');
-  const res = await request.post('/api/run', { data: { scenario } });
+// The engine's questions for a script.
+async function allQuestionsOf(request, lines) {
+  const res = await request.post('/api/run', { data: { scenario: lines.join('\n') } });
   expect(res.ok()).toBeTruthy();
   return (await res.json()).questions;
+}
+// Kinds the page asks in free play only (predict.js): a demo keeps its curated questions.
+const FREE_PLAY_ONLY = ['delivery_recorded'];
+// The questions the page asks during a demo: the engine's for its whole script, less those.
+async function questionsOf(request, d) {
+  const qs = await allQuestionsOf(request, [d.network, ...d.steps.map((s) => s.command)]);
+  return qs.filter((q) => !FREE_PLAY_ONLY.includes(q.kind));
 }
 
 const msg = (m) => `$${m.amount} ${m.from}→${m.to}`;
@@ -32,6 +40,7 @@ async function answer(page, q, right) {
       break;
     }
     case 'balance_includes':
+    case 'delivery_recorded':
       await button(q.answer === right ? 'Yes' : 'No').click();
       break;
     case 'channel_state': {
@@ -181,7 +190,12 @@ test('predict in free play: a snapshot with money in flight asks before the step
   await expect(page.locator('#predict-feedback .pq-right')).toContainText('was still travelling when P1 recorded $100');
   // The marker delivery that closes P2->P1 with the $40 recorded: the channel question.
   await page.getByRole('button', { name: /^Deliver Next/ }).click(); // the $40
+  // P1 has recorded and P2->P1 is still open: will snapshot 1 record the $40? The engine says yes.
+  await expect(page.locator('#predict-question')).toHaveText('Will snapshot 1 record the $40 (#1) arriving on P2→P1 in that channel\'s state?');
+  await expect(page.locator('#scenario-summary')).toHaveText('Scenario text (3 commands)');
+  await answers(page).getByRole('button', { name: 'Yes', exact: true }).click();
   await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toContainText('the channel is being recorded, so the $40 joins its state');
   // Then the markers, oldest first, until one asks (a question holds the run, so wait for either).
   const asking = () => page.locator('#predict-answers button').count();
   for (let i = 0; i < 6 && !(await asking()); i += 1) {
@@ -192,6 +206,85 @@ test('predict in free play: a snapshot with money in flight asks before the step
   await answers(page).getByRole('button', { name: '$40 P2→P1', exact: true }).click();
   await settle(page);
   await expect(page.locator('#predict-feedback .pq-right')).toContainText('$40 P2→P1 arrived after P1 recorded');
+});
+
+// Free play on a run loaded from a share link (no question is asked for the lines it loads).
+async function openRun(page, lines) {
+  await page.goto(`/?predict=1#s=${Buffer.from(`${lines.join('\n')}\n`).toString('base64url')}`);
+  await settle(page);
+}
+const deliverOnChannel = (page, from, to) => page.getByRole('button', { name: new RegExp(`^Deliver on channel ${from}→${to}`) }).click();
+const question = (page) => page.locator('#predict-question');
+
+test('predict in free play: a delivery behind the marker, answered wrong, then one recorded, right; both scored', async ({ page, request }) => {
+  const lines = ['network P1=100 P2=100 P3=100 capacity=2 snapshots=one', 'transfer P2 P1 40', 'snapshot P1',
+    'transfer P1 P3 30', 'deliver P1 P3'];
+  await openRun(page, lines);
+  // P3 has recorded (the marker came first), so P1->P3 is closed: the $30 behind it is not recorded.
+  await deliverOnChannel(page, 'P1', 'P3');
+  await expect(question(page)).toHaveText('Will snapshot 1 record the $30 (#4) arriving on P1→P3 in that channel\'s state?');
+  await answers(page).getByRole('button', { name: 'Yes', exact: true }).click();
+  await settle(page);
+  const wrong = page.locator('#predict-feedback .pq-wrong');
+  await expect(wrong).toContainText('Not quite: the answer is No.');
+  await expect(wrong).toContainText('P1→P3 is already closed for snapshot 1: the $30 arrives after the close');
+  await expect(page.locator('#scenario-summary')).toHaveText('Scenario text (6 commands)');
+  // The $40 on P2->P1: P1 recorded, its marker from P2 has not come. The engine agrees: yes.
+  const engine = (await allQuestionsOf(request, [...lines, 'deliver P1 P3', 'deliver P2 P1']))
+    .filter((q) => q.kind === 'delivery_recorded');
+  expect(engine.map((q) => [q.step, q.transfer.amount, q.answer, q.why.code]))
+    .toEqual([[5, 30, false, 'channel_closed'], [6, 40, true, 'channel_recording']]);
+  await deliverOnChannel(page, 'P2', 'P1');
+  await expect(question(page)).toHaveText('Will snapshot 1 record the $40 (#1) arriving on P2→P1 in that channel\'s state?');
+  await answers(page).getByRole('button', { name: 'Yes', exact: true }).click();
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toContainText('Right. P1 recorded snapshot 1 before the $40 arrives');
+  await expect(page.getByRole('status')).toContainText('Right.');
+  // Both answers went to free play's score.
+  const scores = JSON.parse(await page.evaluate(() => localStorage.getItem('cutline.predict.v1')));
+  expect(scores).toEqual({ free: { '5:0': false, '6:0': true } });
+});
+
+test('predict in a demo: the delivery questions of free play are not asked', async ({ page, request }) => {
+  const d = (await demos(request)).find((x) => x.id === 3);
+  const all = await allQuestionsOf(request, [d.network, ...d.steps.map((x) => x.command)]);
+  // The engine does ask before demo 3's step 4 (the $40 reaches P1 after it recorded) ...
+  const step4 = all.filter((q) => q.step === 4);
+  expect(step4.map((q) => q.kind)).toEqual(['delivery_recorded']);
+  await openPage(page, '?predict=1');
+  await page.getByRole('button', { name: /^Demo 3:/ }).click();
+  await settle(page);
+  const next = page.getByRole('button', { name: 'Next step', exact: true });
+  for (let i = 1; i <= 4; i += 1) {
+    await next.click();
+    if (i === 2) await answer(page, all.find((q) => q.step === 2), true);
+    // A question left waiting would hold the step back: its caption would not come.
+    await expect(page.locator('#demo-caption')).toContainText(d.steps[i - 1].caption);
+    await settle(page);
+  }
+  // ... but the page, in a demo, does not: step 4 played without a question.
+  await expect(page.locator('#predict-answers button')).toHaveCount(0);
+  await expect(page.locator('#predict-feedback p')).toHaveCount(0);
+  expect(Object.keys(JSON.parse(await page.evaluate(() => localStorage.getItem('cutline.predict.v1'))))).toEqual(['demo-3']);
+});
+
+test('predict with a rule broken on purpose: asked what the variant really records, and why', async ({ page }) => {
+  // broken-unrecorded-channel: P1 never records its first incoming channel, P2->P1.
+  await openRun(page, ['network P1=100 P2=100 P3=100 capacity=2 algorithm=broken-unrecorded-channel', 'transfer P2 P1 40', 'snapshot P1']);
+  await deliverOnChannel(page, 'P2', 'P1'); // the $40
+  await expect(question(page)).toHaveText('Will snapshot 1 record the $40 (#1) arriving on P2→P1 in that channel\'s state?');
+  await answers(page).getByRole('button', { name: 'No', exact: true }).click();
+  await settle(page);
+  const because = 'By Chandy-Lamport\'s rule $40 P2→P1 belongs in the state of P2→P1, but this variant breaks a rule on purpose and does not record it; the checker flags it.';
+  await expect(page.locator('#predict-feedback .pq-right')).toHaveText(`Right. ${because}`);
+  await deliverOnChannel(page, 'P1', 'P2'); // P1's marker: P2 records, sends its markers
+  await settle(page);
+  await deliverOnChannel(page, 'P2', 'P1'); // P2's marker closes P2->P1
+  await expect(question(page)).toHaveText('What will channel P2→P1 be recorded as holding when its marker arrives?');
+  // Chandy-Lamport's rule would record the $40; the answer is what this variant records: nothing.
+  await answers(page).getByRole('button', { name: '$40 P2→P1', exact: true }).click();
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-wrong')).toHaveText(`Not quite: the answer is empty. ${because}`);
 });
 
 test('predict in Japanese: the question and the feedback in Japanese', async ({ page, request }) => {
@@ -213,6 +306,17 @@ test('predict in Japanese: the question and the feedback in Japanese', async ({ 
   await settle(page);
   await expect(page.locator('#predict-feedback .pq-right')).toContainText('正解');
   await expect(page.locator('#demo-caption')).toContainText(d.steps[2].caption);
+});
+
+test('predict in Japanese, free play: the delivery question and its reason in Japanese', async ({ page }) => {
+  await openRun(page, ['network P1=100 P2=100 P3=100 capacity=2 snapshots=one', 'transfer P2 P1 40', 'snapshot P1']);
+  await page.getByRole('button', { name: '日本語' }).click();
+  await settle(page);
+  await page.getByRole('button', { name: /^次を配送/ }).click(); // the $40
+  await expect(question(page)).toHaveText('P2→P1 に届く $40（#1）は、スナップショット 1 でそのチャネルの状態に記録されますか？');
+  await answers(page).getByRole('button', { name: 'はい', exact: true }).click();
+  await settle(page);
+  await expect(page.locator('#predict-feedback .pq-right')).toHaveText('正解。 P1 は $40 が届く前にスナップショット 1 を記録し、P2→P1 はそのスナップショットでまだ閉じていない：チャネルは記録中なので、$40 はその状態に入る。');
 });
 
 // Where it is read: the question and Next step on screen together at each size and in
