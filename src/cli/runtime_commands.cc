@@ -202,6 +202,11 @@ int CheckLogsCommand(const std::string& dir, const std::string& format) {
     return 2;
   }
   for (const std::string& problem : result->report.problems) fmt::print("FAIL {}\n", problem);
+  for (std::uint32_t r : result->silent) {
+    fmt::print("rank-{}.jsonl holds no events (the rank died before its log was first "
+               "written): nothing it did is checked\n",
+               r);
+  }
   if (result->dropped > 0) {
     fmt::print("the logs end at different moments (a crash): {} events after the last "
                "consistent point left out\n",

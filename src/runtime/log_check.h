@@ -4,8 +4,10 @@
 // logs as a ShiViz log (https://bestchai.bitbucket.io/shiviz/).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "check/consistency_checker.h"
 
@@ -16,7 +18,11 @@ struct LogCheck {
   std::uint32_t ranks = 0;
   std::size_t events = 0;
   std::size_t dropped = 0;  // events after a rank's log ends early (see .cc)
-  bank::Amount total = 0;
+  bank::Amount total = 0;  // of the ranks that logged their start
+  // Ranks whose log holds no start (empty: killed before the log's buffer
+  // was first written). Their money and events are unknown; no snapshot
+  // they took part in is complete in the logs.
+  std::vector<std::uint32_t> silent;
 };
 
 // Reads DIR/rank-*.jsonl and checks every snapshot whose every part is in
