@@ -264,6 +264,9 @@ TEST_F(StoreTest, BadStoresAndRestoresChangeNothing) {
       {{"--ranks", "2", "--store", store_, "--restore", "999"}, "999"},
       {{"--ranks", "3", "--store", store_, "--restore"}, "--ranks 2"},
       {{"--ranks", "2", "--store", store_, "--restore", "x"}, "--restore"},
+      // Past 2^64 - 1: named as given, not as the largest id.
+      {{"--ranks", "2", "--store", store_, "--restore", "99999999999999999999"},
+       "'99999999999999999999' is not a snapshot id"},
       {{"--ranks", "2", "--store", (dir_ / "missing.db").string(), "--restore"}, "missing.db"},
   };
   for (const auto& [args, mentions] : cases) ExpectRefused(args, mentions);

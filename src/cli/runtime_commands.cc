@@ -1,8 +1,10 @@
 #include "cli/runtime_commands.h"
 
+#include <cerrno>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 
@@ -115,8 +117,10 @@ struct RuntimeCommands::State {
     n.restore = cmd->count("--restore") > 0;
     if (!restore.empty()) {
       char* end = nullptr;
+      errno = 0;
       unsigned long long id = std::strtoull(restore.c_str(), &end, 10);
-      if (restore[0] < '1' || restore[0] > '9' || *end != '\0') {
+      // ERANGE: past 2^64 - 1, which strtoull would answer as that maximum.
+      if (restore[0] < '1' || restore[0] > '9' || *end != '\0' || errno == ERANGE) {
         *error = "--restore: '" + restore + "' is not a snapshot id";
         return false;
       }
