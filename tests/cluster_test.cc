@@ -110,6 +110,54 @@ TEST(ClusterTest, SnapshotsWhileTransfersFlowAllAddUp) {
   }
 }
 
+// A snapshot not complete --snapshot-timeout after it started is given up
+// on every rank and stored as failed; the run goes on and ends conserved.
+// Markers take at least the 100 ms link delay, so none of these snapshots
+// can finish within 1 ms.
+TEST_F(StoreTest, ASnapshotPastItsTimeoutIsGivenUpAndStoredAsFailed) {
+  Outcome o = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "100ms",
+                       "--link-delay", "100ms", "--snapshot-timeout", "1ms",
+                       "--tolerable-failures", "1000", "--store", store_, "--json"});
+  ASSERT_TRUE(o.exited) << o;
+  ASSERT_EQ(o.status, 0) << o;
+  json summary = json::parse(o.out.substr(o.out.rfind('{')), nullptr, false);
+  ASSERT_TRUE(summary.is_object()) << o;
+  EXPECT_GE(summary["timed_out"].get<long>(), 1) << o;
+  EXPECT_EQ(summary["timed_out"], summary["failed"]) << o;
+  EXPECT_EQ(summary["final_total"], 3000) << o;
+  EXPECT_TRUE(summary["gave_up"].empty()) << o;
+  // None is left running: each is failed (or, on a machine slow enough,
+  // complete and adding up).
+  json list = List();
+  long failed = 0;
+  for (const json& s : list["snapshots"]) {
+    EXPECT_NE(s["status"], "running") << s;
+    if (s["status"] == "failed") ++failed;
+    if (s["status"] == "complete") {
+      EXPECT_EQ(s["total"], 3000) << s;
+    }
+  }
+  EXPECT_EQ(failed, summary["failed"].get<long>()) << list.dump();
+}
+
+// --tolerable-failures K: K failed snapshots in a row stop the run, exit 1,
+// naming them; the money is still all there.
+TEST_F(StoreTest, TooManyFailedSnapshotsInARowStopTheRun) {
+  Outcome o = Cluster({"--ranks", "3", "--duration", "20s", "--snapshot-every", "50ms",
+                       "--link-delay", "100ms", "--snapshot-timeout", "1ms",
+                       "--tolerable-failures", "2", "--store", store_});
+  ASSERT_TRUE(o.exited) << o;
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_EQ(Lines(o.err), 1u) << o;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(o.err, m,
+                                std::regex(R"(snapshots (\d+), (\d+) failed one after another \(--tolerable-failures 2\): the run was stopped)")))
+      << o;
+  EXPECT_EQ(std::stol(m[2]), std::stol(m[1]) + 1) << o;
+  EXPECT_EQ(Parse(o.out).final_total, 3000) << o;
+  for (const json& s : List()["snapshots"]) EXPECT_NE(s["status"], "running") << s;
+}
+
 // The link delay holds every message back; the money is still all there.
 TEST(ClusterTest, ALinkDelayChangesNoTotal) {
   Outcome o = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "100ms",
@@ -362,6 +410,10 @@ TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
       {{"--kill", "1@snapshot:0"}, "--kill"},
       {{"--ranks", "3", "--kill", "3@1s"}, "--kill"},
       {{"--algorithm", "paxos"}, "--algorithm"},
+      {{"--snapshot-timeout", "0s"}, "--snapshot-timeout"},
+      {{"--snapshot-timeout", "soon"}, "--snapshot-timeout"},
+      {{"--tolerable-failures", "0"}, "--tolerable-failures"},
+      {{"--tolerable-failures", "x"}, "--tolerable-failures"},
       // Broken on purpose: the scenario's (testdata/broken_*.txt), never the runtime's.
       {{"--algorithm", "broken-unrecorded-channel"}, "--algorithm"},
       {{"--restore"}, "--restore"},

@@ -55,6 +55,7 @@ struct RuntimeCommands::State {
   std::string rate = "1000";
   std::string duration = "5s";
   std::string every;
+  std::string timeout = "60s";
   std::string link_delay = "0ms";
   std::string kill;
   std::string restore;
@@ -79,6 +80,14 @@ struct RuntimeCommands::State {
         ->check(PositiveDuration());
     cmd->add_option("--snapshot-every", every, "Start a snapshot this often (e.g. 100ms)")
         ->check(PositiveDuration());
+    cmd->add_option("--snapshot-timeout", timeout,
+                    "Give up a snapshot not complete this long after it started")
+        ->capture_default_str()
+        ->check(PositiveDuration());
+    cmd->add_option("--tolerable-failures", n.tolerable_failures,
+                    "Stop the run (exit 1) once this many snapshots in a row have failed")
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 1'000'000u));
     std::vector<std::string> names = runtime::RuntimeAlgorithmNames();
     std::string choices;
     for (const std::string& name : names) choices += (choices.empty() ? "" : " or ") + name;
@@ -111,6 +120,7 @@ struct RuntimeCommands::State {
     n.rate = *runtime::ParseRate(rate);
     n.duration = *ParseDuration(duration);
     if (!every.empty()) n.snapshot_every = ParseDuration(every);
+    n.snapshot_timeout = *ParseDuration(timeout);
     n.link_delay = *ParseDuration(link_delay);
     if (!kill.empty()) n.kill = runtime::ParseKill(kill);
     n.algorithm = *runtime::Algorithm::Find(algorithm);  // IsMember checked it

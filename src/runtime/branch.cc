@@ -102,6 +102,10 @@ void Branch::OnFrame(int from, std::string_view bytes) {
     t.marker_us[c] = now_us;
     if (t.recorded_us == 0) t.recorded_us = now_us;
     Step step = agent_.OnMarker(id, c, balance_);
+    if (step.error == AgentError::kFinished) {
+      timing_.erase(id);  // a marker of a snapshot given up (Abort): ignored
+      return;
+    }
     if (!step.ok()) {
       throw std::runtime_error(fmt::format("marker of snapshot {} from rank {} refused", id, from));
     }
@@ -197,6 +201,15 @@ bool Branch::OnControl(const protocol::Control& message) {
             drain_target_ = m.expect_from;
             draining_ = m.id;
             CheckDrained();
+            return true;
+          },
+          [&](const protocol::Abort& m) {
+            // Given up by the coordinator: what was recorded is freed, and
+            // the id stays finished (its later markers are ignored). An id
+            // whose part is done was forgotten already: nothing to free.
+            agent_.Abort(m.id);
+            timing_.erase(m.id);
+            if (draining_ == m.id) draining_.reset();  // stop-the-world's
             return true;
           },
           [&](const protocol::Resume&) {

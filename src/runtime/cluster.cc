@@ -1,6 +1,7 @@
 #include "runtime/cluster.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,10 +43,11 @@ void PrintSummary(const json& s) {
   fmt::print("run {}: {} ranks, {} transfers ({:.0f}/s)\n", s["run"].get<std::int64_t>(),
              s["ranks"].get<int>(), s["transfers"].get<std::uint64_t>(),
              s["transfers_per_s"].get<double>());
-  fmt::print("snapshots: {} complete ({} with a wrong total), {} failed; latency p50 {:.2f} ms, p99 {:.2f} ms\n",
+  fmt::print("snapshots: {} complete ({} with a wrong total), {} failed ({} timed out); latency "
+             "p50 {:.2f} ms, p99 {:.2f} ms\n",
              s["complete"].get<std::uint64_t>(), s["wrong_totals"].get<std::uint64_t>(),
-             s["failed"].get<std::uint64_t>(), s["latency_p50_us"].get<double>() / 1000,
-             s["latency_p99_us"].get<double>() / 1000);
+             s["failed"].get<std::uint64_t>(), s["timed_out"].get<std::uint64_t>(),
+             s["latency_p50_us"].get<double>() / 1000, s["latency_p99_us"].get<double>() / 1000);
   if (s["stop_p50_us"].get<double>() > 0) {
     fmt::print("stop time: p50 {:.2f} ms, p99 {:.2f} ms\n", s["stop_p50_us"].get<double>() / 1000,
                s["stop_p99_us"].get<double>() / 1000);
@@ -132,6 +134,14 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
       fmt::print("{}\n", summary.dump());
     } else {
       PrintSummary(summary);
+    }
+    if (!summary["gave_up"].empty()) {
+      const auto ids = summary["gave_up"].get<std::vector<std::uint64_t>>();
+      fmt::print(stderr,
+                 "cutline: error: snapshots {} failed one after another "
+                 "(--tolerable-failures {}): the run was stopped\n",
+                 fmt::join(ids, ", "), ids.size());
+      return 1;
     }
     return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
   }

@@ -45,6 +45,8 @@ nlohmann::json Statistics::Summary(std::int64_t run, int ranks, Amount bank_tota
       {"complete", complete},
       {"failed", failed},
       {"wrong_totals", wrong},
+      {"timed_out", timed_out},
+      {"gave_up", gave_up},
       {"bank_total", bank_total},
       {"final_total", final_total},
       {"latency_p50_us", Percentile(latencies_us, 50)},
@@ -173,6 +175,8 @@ void Coordinator::OnPart(int from, protocol::Part part) {
   }
   if (added == Collector::Added::kComplete) {
     Whole(part.id, *collector_.Take(part.id));
+  } else if (added == Collector::Added::kClosed) {
+    // A part of a snapshot given up (timed out) while it travelled.
   } else if (added != Collector::Added::kPending) {
     throw std::runtime_error(fmt::format("rank {} sent a part of snapshot {} twice", from, part.id));
   }
@@ -248,12 +252,48 @@ void Coordinator::Whole(SnapshotId id, std::vector<Collector::Part> parts) {
   Amount total = whole.total();
   stats_.latest_total = total;
   ++stats_.complete;
+  failed_in_a_row_.clear();
   if (total != bank_total_) ++stats_.wrong;
   sink_->Complete(whole);
 }
 
+void Coordinator::TimeOut(SnapshotId id, Clock::time_point now) {
+  collector_.Abandon(id);
+  timing_.erase(id);
+  running_.erase(id);
+  sink_->Failed(id);
+  ++stats_.failed;
+  ++stats_.timed_out;
+  for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Abort{id});
+  // Stopping the world: the branches it paused go on.
+  if (o_.algorithm.traits().stops_the_world) {
+    for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Resume{});
+  }
+  Failure(id, now);
+}
+
+void Coordinator::Failure(SnapshotId id, Clock::time_point now) {
+  failed_in_a_row_.push_back(id);
+  if (failed_in_a_row_.size() < o_.tolerable_failures || !stats_.gave_up.empty()) return;
+  // Too many in a row: something keeps snapshots from finishing (a stuck
+  // rank, a channel that never drains). The run stops rather than go on
+  // without a checkpoint.
+  stats_.gave_up = failed_in_a_row_;
+  if (scheduling_) {
+    scheduling_ = false;
+    stop_deadline_ = now;
+  }
+}
+
 bool Coordinator::Tick(Clock::time_point now) {
   bool any = false;
+  // Snapshots running for longer than --snapshot-timeout are given up.
+  std::vector<SnapshotId> late;
+  for (const auto& [id, r] : running_) {
+    if (now - r.started >= o_.snapshot_timeout) late.push_back(id);
+  }
+  for (SnapshotId id : late) TimeOut(id, now);
+  any = !late.empty();
   if (now >= next_status_) {
     PrintStatus(now);
     next_status_ = now + std::chrono::milliseconds(250);

@@ -25,6 +25,10 @@ namespace cutline::runtime {
 struct Statistics {
   std::vector<std::uint64_t> sent;  // transfers sent, by rank (as last reported)
   std::uint64_t complete = 0, failed = 0, wrong = 0;
+  std::uint64_t timed_out = 0;  // of the failed: given up at --snapshot-timeout
+  // The snapshots that failed one after another until --tolerable-failures
+  // stopped the run (empty if it did not).
+  std::vector<SnapshotId> gave_up;
   std::optional<Amount> latest_total;
   std::vector<double> latencies_us;  // start to collected, complete snapshots
   std::vector<double> stops_us;      // stop-the-world: pause to resume
@@ -72,6 +76,10 @@ class Coordinator {
     std::vector<std::int64_t> marker_us;  // by the rank's incoming channel index
   };
   void StartSnapshot();
+  // Gives up snapshot `id` (running too long): every rank frees it.
+  void TimeOut(SnapshotId id, Clock::time_point now);
+  // A snapshot failed: counts towards --tolerable-failures.
+  void Failure(SnapshotId id, Clock::time_point now);
   void OnPart(int from, protocol::Part part);
   void OnPaused(int from, const protocol::Paused& m);
   void OnRead(int from, const protocol::Read& m);
@@ -97,6 +105,7 @@ class Coordinator {
   bool stop_sent_ = false;
   Clock::time_point stop_deadline_;
   bool finished_ = false;
+  std::vector<SnapshotId> failed_in_a_row_;  // since the last complete one
   // Stop-the-world bookkeeping for the one snapshot at a time it allows.
   std::vector<std::vector<std::uint64_t>> paused_counts_;  // [sender][receiver]
   int paused_replies_ = 0;

@@ -96,6 +96,8 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
       "--link-delay", FormatDuration(o.link_delay),
       "--seed",     std::to_string(o.seed),
       "--algorithm", std::string(o.algorithm.name()),
+      "--snapshot-timeout", FormatDuration(o.snapshot_timeout),
+      "--tolerable-failures", std::to_string(o.tolerable_failures),
   };
   if (o.snapshot_every) {
     args.insert(args.end(), {"--snapshot-every", FormatDuration(*o.snapshot_every)});

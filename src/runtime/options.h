@@ -42,6 +42,12 @@ struct NodeOptions {
   Micros link_delay{0};
   std::optional<KillSpec> kill;
   std::uint64_t seed = 1;
+  // A snapshot not complete this long after it started is given up on
+  // every rank and stored as failed. Far above any healthy snapshot's
+  // latency (milliseconds), so that only a stuck one reaches it.
+  Micros snapshot_timeout = std::chrono::seconds(60);
+  // The run stops (exit 1) once this many snapshots in a row have failed.
+  std::uint32_t tolerable_failures = 10;
 };
 
 // "250us", "100ms", "3s", "1.5s", "2m". Returns nothing for anything else

@@ -99,6 +99,9 @@ Init Init::Get(Reader& in) {
 void Start::Put(Bytes& out) const { out.U64(id); }
 Start Start::Get(Reader& in) { return {in.U64()}; }
 
+void Abort::Put(Bytes& out) const { out.U64(id); }
+Abort Abort::Get(Reader& in) { return {in.U64()}; }
+
 void Part::Put(Bytes& out) const {
   out.U64(id).I64(balance).I64(recorded_us).U64(channels.size());
   for (const Channel& c : channels) {
@@ -183,8 +186,8 @@ BankPayload DecodeBank(Reader& rest) {
 }
 
 const char* Name(const Control& message) {
-  constexpr const char* kNames[] = {"Init",  "Start",  "Part",  "Counts", "Stop",  "Final",
-                                    "Pause", "Paused", "Drain", "Read",   "Resume"};
+  constexpr const char* kNames[] = {"Init",  "Start",  "Part",  "Counts", "Stop",   "Final",
+                                    "Pause", "Paused", "Drain", "Read",   "Resume", "Abort"};
   static_assert(std::size(kNames) == std::variant_size_v<Control>);
   return kNames[message.index()];
 }

@@ -161,8 +161,19 @@ struct Resume {
   bool operator==(const Resume&) const = default;
 };
 
-using Control =
-    std::variant<Init, Start, Part, Counts, Stop, Final, Pause, Paused, Drain, Read, Resume>;
+// Coordinator -> every rank: snapshot `id` is given up (it outlived
+// --snapshot-timeout). Each rank frees what it recorded for it and ignores
+// its later markers.
+struct Abort {
+  static constexpr char kCode = 'G';  // give up
+  SnapshotId id = 0;
+  void Put(Bytes& out) const;
+  static Abort Get(Reader& in);
+  bool operator==(const Abort&) const = default;
+};
+
+using Control = std::variant<Init, Start, Part, Counts, Stop, Final, Pause, Paused, Drain, Read,
+                             Resume, Abort>;
 
 std::string Encode(const BankPayload& message);
 std::string Encode(const Control& message);

@@ -37,6 +37,8 @@ std::vector<Control> Examples() {
       Drain{.id = 10, .expect_from = {}},
       Read{.id = 9, .balance = 77, .recorded_us = 42},
       Resume{},
+      Abort{.id = 7},
+      Abort{.id = kMax},
   };
 }
 
