@@ -4,11 +4,15 @@
 // takes fewer snapshots, never a wrong one).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "run_cutline.h"
@@ -155,7 +159,78 @@ TEST_F(StoreTest, TooManyFailedSnapshotsInARowStopTheRun) {
       << o;
   EXPECT_EQ(std::stol(m[2]), std::stol(m[1]) + 1) << o;
   EXPECT_EQ(Parse(o.out).final_total, 3000) << o;
-  for (const json& s : List()["snapshots"]) EXPECT_NE(s["status"], "running") << s;
+  const json list = List();
+  for (const json& s : list["snapshots"]) EXPECT_NE(s["status"], "running") << s;
+}
+
+// The processes whose command line names `text` (a test's own store path).
+std::vector<std::string> ProcessesNaming(const std::string& text) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(text) != std::string::npos) found.push_back(pid + ": " + cmdline);
+  }
+  return found;
+}
+
+// Ctrl-C (SIGINT) or SIGTERM to `cluster`: the run ends as at the end of
+// its --duration, with its summary, exit 128 + the signal, no rank left
+// running, no snapshot left running in the store, which then restores.
+TEST_F(StoreTest, ASignalEndsTheRunWithItsSummaryAndAStoreThatRestores) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig == SIGINT ? "SIGINT" : "SIGTERM");
+    auto complete = [&] {
+      if (!fs::exists(store_)) return 0L;
+      long n = 0;
+      const json list = List();  // kept: a range-for over a temporary's member dangles
+      for (const json& s : list["snapshots"]) n += s["status"] == "complete";
+      return n;
+    };
+    const long before = complete();
+    int in = TempFd(), out = TempFd(), err = TempFd();
+    ASSERT_TRUE(in >= 0 && out >= 0 && err >= 0);
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ExecCutline({"cluster", "--ranks", "3", "--duration", "120s", "--snapshot-every", "50ms",
+                   "--store", store_},
+                  in, out, err);
+    }
+    ASSERT_GT(pid, 0);
+    // Running, with a snapshot stored (bounded: the run itself lasts 120 s).
+    for (int i = 0; i < 600 && complete() <= before; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (complete() <= before) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      FAIL() << "no snapshot was stored";
+    }
+    ::kill(pid, sig);
+    int wstatus = 0;
+    ASSERT_TRUE(WaitFor(pid, std::chrono::seconds(60), &wstatus)) << "still running";
+    Outcome o{WIFEXITED(wstatus), WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, ReadFd(out),
+              ReadFd(err)};
+    ::close(in);
+    ::close(out);
+    ::close(err);
+    EXPECT_TRUE(o.exited) << o;
+    EXPECT_EQ(o.status, 128 + sig) << o;
+    EXPECT_EQ(o.err, std::string("cutline: stopped by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") +
+                         ": the run ended early\n")
+        << o;
+    EXPECT_EQ(Parse(o.out).final_total, 3000) << o;
+    EXPECT_EQ(Parse(o.out).wrong, 0) << o;
+    EXPECT_EQ(ProcessesNaming(store_), std::vector<std::string>{});
+    const json list = List();
+    for (const json& s : list["snapshots"]) EXPECT_NE(s["status"], "running") << s;
+  }
+  ExpectAddsUp(Cluster({"--ranks", "3", "--duration", "500ms", "--snapshot-every", "100ms",
+                        "--store", store_, "--restore"}),
+               3000);
 }
 
 // The link delay holds every message back; the money is still all there.

@@ -1,11 +1,13 @@
 #include "runtime/cluster.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -60,6 +62,14 @@ void PrintSummary(const json& s) {
 
 }  // namespace
 
+// Ctrl-C or SIGTERM to `cluster`: the number received, and the last one.
+static volatile std::sig_atomic_t g_stops = 0;
+static volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void OnStop(int sig) {
+  g_stop_signal = sig;
+  g_stops = g_stops + 1;
+}
+
 int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCrash& after_crash) {
   std::vector<std::string> command = MpirunCommand(o, self);
   int out[2], err[2];
@@ -67,8 +77,22 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
     fmt::print(stderr, "cutline: error: cannot start mpirun: {}\n", std::strerror(errno));
     return 2;
   }
+  // Asked to stop, `cluster` ends the run itself (below), so the job has a
+  // process group of its own: a terminal's Ctrl-C reaches `cluster` only,
+  // not mpirun, which would kill the ranks mid-snapshot.
+  struct sigaction stop {};
+  stop.sa_handler = OnStop;
+  sigemptyset(&stop.sa_mask);
+  ::sigaction(SIGINT, &stop, nullptr);
+  ::sigaction(SIGTERM, &stop, nullptr);
   pid_t pid = ::fork();
   if (pid == 0) {
+    ::setpgid(0, 0);
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    // Out of the terminal's foreground group, reading it would stop mpirun.
+    int null = ::open("/dev/null", O_RDONLY);
+    if (null >= 0) ::dup2(null, 0);
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
     ::close(out[0]);
@@ -88,7 +112,15 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
   json run, summary;
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
   int open = 2;
+  int stops_passed = 0;
   while (open > 0) {
+    if (g_stops > stops_passed) {
+      // The first: mpirun passes SIGUSR1 on to every rank, and rank 0 ends
+      // the run as at the end of --duration (summary, store, exit). A
+      // second: mpirun ends the job at once.
+      ::kill(pid, stops_passed == 0 ? SIGUSR1 : SIGTERM);
+      stops_passed = g_stops;
+    }
     if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -128,12 +160,18 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
   ::waitpid(pid, &status, 0);
   if (live) fmt::print(stderr, "\r\033[K");
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  const int signalled = g_stops > 0 ? static_cast<int>(g_stop_signal) : 0;
+  const char* signal_name = signalled == SIGINT ? "SIGINT" : "SIGTERM";
 
   if (code == 0 && summary.is_object()) {
     if (o.json) {
       fmt::print("{}\n", summary.dump());
     } else {
       PrintSummary(summary);
+    }
+    if (signalled) {
+      fmt::print(stderr, "cutline: stopped by {}: the run ended early\n", signal_name);
+      return 128 + signalled;
     }
     if (!summary["gave_up"].empty()) {
       const auto ids = summary["gave_up"].get<std::vector<std::uint64_t>>();
@@ -154,6 +192,14 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
     }
     fmt::print(stderr, "cutline: error: mpirun failed (status {}): {}\n", code, first);
     return 2;
+  }
+  std::string latest_stored;
+  if (signalled) {
+    // Stopped twice: the job was ended at once, like a crash.
+    latest_stored = after_crash ? after_crash(run["run"].get<std::int64_t>()) : "not stored";
+    fmt::print(stderr, "cutline: stopped by {} twice: the job was ended; last complete snapshot: {}\n",
+               signal_name, latest_stored);
+    return 128 + signalled;
   }
   // A rank died, and Open MPI ended the job.
   std::smatch m;

@@ -47,6 +47,7 @@ nlohmann::json Statistics::Summary(std::int64_t run, int ranks, Amount bank_tota
       {"wrong_totals", wrong},
       {"timed_out", timed_out},
       {"gave_up", gave_up},
+      {"ended_early", ended_early},
       {"bank_total", bank_total},
       {"final_total", final_total},
       {"latency_p50_us", Percentile(latencies_us, 50)},
@@ -257,6 +258,20 @@ void Coordinator::Whole(SnapshotId id, std::vector<Collector::Part> parts) {
   sink_->Complete(whole);
 }
 
+void Coordinator::EndEarly(Clock::time_point now) {
+  if (!scheduling_) return;
+  stats_.ended_early = true;
+  StopScheduling(now);
+}
+
+void Coordinator::StopScheduling(Clock::time_point now) {
+  scheduling_ = false;
+  stopped_scheduling_ = now;
+  // The snapshots running get this long to finish; then they fail and
+  // every rank is told to stop.
+  stop_deadline_ = now + std::chrono::seconds(5) + 20 * o_.link_delay;
+}
+
 void Coordinator::TimeOut(SnapshotId id, Clock::time_point now) {
   collector_.Abandon(id);
   timing_.erase(id);
@@ -279,10 +294,7 @@ void Coordinator::Failure(SnapshotId id, Clock::time_point now) {
   // rank, a channel that never drains). The run stops rather than go on
   // without a checkpoint.
   stats_.gave_up = failed_in_a_row_;
-  if (scheduling_) {
-    scheduling_ = false;
-    stop_deadline_ = now;
-  }
+  if (scheduling_) StopScheduling(now);
 }
 
 bool Coordinator::Tick(Clock::time_point now) {
@@ -303,10 +315,7 @@ bool Coordinator::Tick(Clock::time_point now) {
     sink_->Progress(stats_.transfers());
     next_progress_ = now + std::chrono::seconds(1);
   }
-  if (scheduling_ && now - start_ >= o_.duration) {
-    scheduling_ = false;
-    stop_deadline_ = now + std::chrono::seconds(5) + 20 * o_.link_delay;
-  }
+  if (scheduling_ && now - start_ >= o_.duration) StopScheduling(now);
   bool one_at_a_time = !o_.algorithm.traits().concurrent_snapshots;
   if (scheduling_ && o_.snapshot_every && now >= next_snapshot_ &&
       !(one_at_a_time && !running_.empty())) {
@@ -344,7 +353,7 @@ void Coordinator::End() {
   PrintStatus(Clock::now());
   fmt::print("cutline-summary {}\n",
              stats_.Summary(sink_->run_id(), n_, bank_total_,
-                            std::chrono::duration<double>(o_.duration).count())
+                            std::chrono::duration<double>(stopped_scheduling_ - start_).count())
                  .dump());
   std::fflush(stdout);
 }

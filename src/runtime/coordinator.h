@@ -29,6 +29,7 @@ struct Statistics {
   // The snapshots that failed one after another until --tolerable-failures
   // stopped the run (empty if it did not).
   std::vector<SnapshotId> gave_up;
+  bool ended_early = false;  // cluster was asked to stop (Ctrl-C, SIGTERM)
   std::optional<Amount> latest_total;
   std::vector<double> latencies_us;  // start to collected, complete snapshots
   std::vector<double> stops_us;      // stop-the-world: pause to resume
@@ -55,6 +56,9 @@ class Coordinator {
   // A control message for the coordinator (a part, counts, ...); throws for
   // one that is not.
   void OnControl(int from, const protocol::Control& message);
+  // Ends the run now, as at the end of --duration (`cluster` was asked to
+  // stop): no more snapshots; those running get their usual time to finish.
+  void EndEarly(Clock::time_point now);
   // Every rank reported its final balance.
   bool finished() const { return finished_; }
   // Closes the sink and prints the last status and the summary.
@@ -76,6 +80,9 @@ class Coordinator {
     std::vector<std::int64_t> marker_us;  // by the rank's incoming channel index
   };
   void StartSnapshot();
+  // The end of the run's time (--duration, an early end, too many failed
+  // snapshots): no more snapshots.
+  void StopScheduling(Clock::time_point now);
   // Gives up snapshot `id` (running too long): every rank frees it.
   void TimeOut(SnapshotId id, Clock::time_point now);
   // A snapshot failed: counts towards --tolerable-failures.
@@ -102,6 +109,7 @@ class Coordinator {
   Clock::time_point next_status_;
   Clock::time_point next_progress_;
   bool scheduling_ = true;
+  Clock::time_point stopped_scheduling_;  // when transfers were asked to end
   bool stop_sent_ = false;
   Clock::time_point stop_deadline_;
   bool finished_ = false;

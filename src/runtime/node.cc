@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -20,6 +21,12 @@
 namespace cutline::runtime {
 
 namespace {
+
+// SIGUSR1, which mpirun passes on to every rank: `cluster` asks for an early
+// end (it got Ctrl-C or SIGTERM). Rank 0 ends the run as at the end of
+// --duration; the others only must not die of it.
+volatile std::sig_atomic_t g_end_early = 0;
+extern "C" void OnEndEarly(int) { g_end_early = 1; }
 
 int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
         std::unique_ptr<Sink> sink) {
@@ -58,6 +65,7 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
       coordinator->OnControl(e->source, message);
     }
     auto now = Clock::now();
+    if (coordinator && g_end_early) coordinator->EndEarly(now);
     if (coordinator) busy |= coordinator->Tick(now);
     busy |= branch.Tick(now);
     transport.Reap();
@@ -97,6 +105,10 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
     MPI_Finalize();
     return 2;
   }
+  struct sigaction end_early {};
+  end_early.sa_handler = OnEndEarly;
+  sigemptyset(&end_early.sa_mask);
+  ::sigaction(SIGUSR1, &end_early, nullptr);
   MPI_Comm bank, ctl;
   MPI_Comm_dup(MPI_COMM_WORLD, &bank);
   MPI_Comm_dup(MPI_COMM_WORLD, &ctl);
