@@ -5,3 +5,6 @@ cutline_unit_test(protocol_test
 # The store's tests read a version-1 file kept in testdata/.
 target_compile_definitions(store_test PRIVATE
   CUTLINE_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
+# check --logs on hand-written logs: what a crash or damage leaves.
+cutline_unit_test(log_check_test
+  ${PROJECT_SOURCE_DIR}/src/runtime/log_check_test.cc cutline_runtime)

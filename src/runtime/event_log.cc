@@ -1,10 +1,12 @@
 #include "runtime/event_log.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace cutline::runtime {
@@ -22,7 +24,11 @@ EventLog::EventLog(const std::string& dir, int rank, int ranks)
   // rank that kills itself (--kill) flushes first; one that really crashes
   // loses its last lines, and the reader drops a line cut short.
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 16);
-  fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{}}}\n", rank, ranks);
+  // The host it ran on: across hosts, which rank ran where.
+  char host[256] = "";
+  ::gethostname(host, sizeof host - 1);
+  fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{},\"host\":{}}}\n", rank, ranks,
+             nlohmann::json(std::string(host)).dump());
 }
 
 EventLog::~EventLog() {
