@@ -184,12 +184,15 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
     return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
   }
   if (!run.is_object()) {
-    // It never started: mpirun's own complaint, or the node's one-line error.
-    std::string first = err_text.substr(0, err_text.find('\n'));
-    if (first.rfind("cutline: error: ", 0) == 0) {
-      fmt::print(stderr, "{}\n", first);
+    // It never started: the node's one-line error, which Open MPI's abort
+    // banner may come before (the ranks' standard errors interleave), else
+    // mpirun's own complaint.
+    std::smatch own;
+    if (std::regex_search(err_text, own, std::regex(R"((?:^|\n)(cutline: error: [^\n]*))"))) {
+      fmt::print(stderr, "{}\n", own[1].str());
       return 2;
     }
+    std::string first = err_text.substr(0, err_text.find('\n'));
     fmt::print(stderr, "cutline: error: mpirun failed (status {}): {}\n", code, first);
     return 2;
   }
