@@ -183,7 +183,7 @@ test('a Japanese page shows no untranslated English label', async ({ page, reque
   test.setTimeout(120_000);
   await page.goto('/#lang=ja');
   await settle(page);
-  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(11);
+  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(14);
   const check = async (where) => {
     const words = await page.evaluate(() => {
       const seen = [];
@@ -204,7 +204,7 @@ test('a Japanese page shows no untranslated English label', async ({ page, reque
     expect(english, `English words on the Japanese page (${where})`).toEqual([]);
   };
   await check('at the start');
-  for (const d of (await demos(request, 'ja')).filter((x) => [3, 6, 7, 8, 10].includes(x.id))) {
+  for (const d of (await demos(request, 'ja')).filter((x) => [3, 6, 7, 8, 10, 16, 17, 18].includes(x.id))) {
     await playDemo(page, d, { demoName: new RegExp(`^デモ ${d.id}：`), nextName: '次の手順' });
     await check(`at the end of demo ${d.id}`);
   }
@@ -262,5 +262,5 @@ test('390 px: every target is at least 24x24 px, and the two directions of a cha
     expect(await problems(`demo ${id} step ${steps}`)).toEqual([]);
   }
   await page.screenshot({ path: testInfo.outputPath('phone-targets.png') });
-  expect((await demos(request)).length).toBe(11);
+  expect((await demos(request)).length).toBe(14);
 });

@@ -35,8 +35,9 @@ async function settle(page) {
   await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector('#network-svg .branch'));
 }
 
-// The demos the server lists: 1-5 (Chandy-Lamport), 6-10 (the variants), the lab run (11).
-const DEMO_COUNT = 11;
+// The demos the server lists: 1-5 (Chandy-Lamport), 6-10 (the variants), the lab run (11), 16-18
+// (rules broken on purpose).
+const DEMO_COUNT = 14;
 
 // Opens the page (optionally with a hash) and waits for the first run and the demo list.
 async function openPage(page, hash = '') {

@@ -7,7 +7,7 @@ const { AxeBuilder } = require('@axe-core/playwright');
 const { test, expect, settle, openPage, demos, send } = require('./fixtures');
 
 
-const DEMOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'lab'];
+const DEMOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'lab', 16, 17, 18];
 
 // The engine's questions for a script.
 async function allQuestionsOf(request, lines) {

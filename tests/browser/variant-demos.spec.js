@@ -187,16 +187,19 @@ test('the snapshot region is named after the run\'s algorithm, in both languages
   await page.getByRole('button', { name: /^デモ 3：/ }).click();
   await settle(page);
   await expect(region(page, 'Chandy-Lamport スナップショット')).toBeVisible();
-  expect(await demos(request)).toHaveLength(11);
+  expect(await demos(request)).toHaveLength(14);
 });
 
-test('the demo buttons come in three named groups, each button named by its visible text', async ({ page }) => {
+test('the demo buttons come in four named groups, each button named by its visible text', async ({ page }) => {
   await openPage(page);
   const groups = [
     ['Chandy-Lamport on the bank', ['Demo 1', 'Demo 2', 'Demo 3', 'Demo 4', 'Demo 5']],
     ['Beyond FIFO: other algorithms', ['Demo 6', 'Demo 7', 'Demo 8', 'Demo 9', 'Demo 10']],
+    ['Rules broken on purpose: watch the checker catch them', ['Demo 16', 'Demo 17', 'Demo 18']],
     ['The study note', ['Lab demo']],
   ];
+  // In that order on the page, and nothing else.
+  await expect(page.locator('#demo-buttons .demo-group-h')).toHaveText(groups.map(([name]) => name));
   for (const [name, labels] of groups) {
     const g = page.getByRole('group', { name, exact: true });
     await expect(g.getByRole('heading', { name, exact: true })).toBeVisible();
