@@ -44,6 +44,10 @@ struct Words {
   CloseTale close = CloseTale::kWithMarker;
 };
 
+// Chandy-Lamport's words (the defaults above): its own, and those of the
+// variants that break one of its rules on purpose.
+inline constexpr Words kMarkerWords{};
+
 // The JSON's token for a marker noun: "marker", "control", "barrier" (the
 // page names messages by it, web/labels.js).
 constexpr std::string_view NounToken(MarkerNoun n) {

@@ -21,11 +21,7 @@ const Definition kDefinition{
     .traits = {.concurrent_snapshots = true,
                .broken_on_purpose = true,
                .markers_after_next_transfer = true},
-    .words = {.marker = MarkerNoun::kMarker,
-              .rule = RuleNote::kNone,
-              .first_marker = FirstMarkerTale::kRecordsChannelEmpty,
-              .later_marker = LaterMarkerTale::kClosesChannel,
-              .close = CloseTale::kWithMarker},
+    .words = kMarkerWords,
     .hosts = {.scenario = true, .runtime = false},
     .make_bank_host = &MakeAgentHost<MarkerRules>,
 };

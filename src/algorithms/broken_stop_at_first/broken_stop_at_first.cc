@@ -80,11 +80,7 @@ extern const Definition kDefinition;
 const Definition kDefinition{
     .name = "broken-stop-at-first",
     .traits = {.concurrent_snapshots = true, .broken_on_purpose = true},
-    .words = {.marker = MarkerNoun::kMarker,
-              .rule = RuleNote::kNone,
-              .first_marker = FirstMarkerTale::kRecordsChannelEmpty,
-              .later_marker = LaterMarkerTale::kClosesChannel,
-              .close = CloseTale::kWithMarker},
+    .words = kMarkerWords,
     .hosts = {.scenario = true, .runtime = false},
     .make_bank_host = &MakeAgentHost<StopAtFirstRules>,
 };

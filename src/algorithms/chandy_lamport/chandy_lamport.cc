@@ -13,11 +13,7 @@ extern const Definition kDefinition;
 const Definition kDefinition{
     .name = "chandy-lamport",
     .traits = {.concurrent_snapshots = true},
-    .words = {.marker = MarkerNoun::kMarker,
-              .rule = RuleNote::kNone,
-              .first_marker = FirstMarkerTale::kRecordsChannelEmpty,
-              .later_marker = LaterMarkerTale::kClosesChannel,
-              .close = CloseTale::kWithMarker},
+    .words = kMarkerWords,
     .hosts = {.scenario = true, .runtime = true},
     .make_bank_host = &MakeAgentHost<MarkerRules>,
 };
