@@ -911,7 +911,9 @@ std::string CheckRun(Connection& c, std::int64_t id, const RunRow& r) {
   const std::string doing = fmt::format("verifying run {}", id);
   std::vector<std::string> problems;
   if (r.ranks < 1) problems.push_back(fmt::format("it has {} ranks", r.ranks));
-  if (r.balance < 0) problems.push_back(fmt::format("its starting balance ${} is negative", r.balance));
+  if (r.balance < 0) {
+    problems.push_back(fmt::format("its starting balance ${} is negative", r.balance));
+  }
   if (r.status && *r.status != "live" && *r.status != "ended" && *r.status != "died") {
     problems.push_back(fmt::format("its status '{}' is not live, ended or died", *r.status));
   }
