@@ -188,6 +188,10 @@ int Prune(const std::string& path, std::uint32_t keep) {
     const std::uint64_t gone = r.removed_complete + r.removed_failed;
     removed += gone;
     std::string kept = fmt::format("kept {} complete", r.kept_complete);
+    if (r.kept_origins) {
+      kept += fmt::format(" ({} of them because a later run was restored from {})",
+                          r.kept_origins, r.kept_origins == 1 ? "it" : "them");
+    }
     if (r.kept_other) kept += fmt::format(" and {} failed or running", r.kept_other);
     if (gone == 0) {
       fmt::print("run {}: removed nothing; {}\n", r.run, kept);

@@ -1051,7 +1051,7 @@ PruneResult Store::Prune(std::uint32_t keep, std::int64_t now_us) {
   std::map<std::int64_t, std::size_t> index;
   for (const StoredRun& r : runs) {
     index[r.id] = result.runs.size();
-    result.runs.push_back({r.id, 0, 0, 0, 0});
+    result.runs.push_back({r.id, 0, 0, 0, 0, 0});
   }
   std::map<std::int64_t, std::uint32_t> complete_seen;  // per run, newest first
   std::vector<std::int64_t> doomed;
@@ -1063,10 +1063,11 @@ PruneResult Store::Prune(std::uint32_t keep, std::int64_t now_us) {
     }
     PrunedRun& pr = result.runs[at->second];
     const bool complete = s.status == "complete";
-    bool kept = s.status == "running" || origins.count(s.id) > 0 || s.id == highest;
-    if (complete && complete_seen[s.run]++ < keep) kept = true;
-    if (kept) {
+    const bool latest = complete && complete_seen[s.run]++ < keep;
+    const bool origin = origins.count(s.id) > 0;
+    if (latest || origin || s.status == "running" || s.id == highest) {
       ++(complete ? pr.kept_complete : pr.kept_other);
+      if (complete && !latest && origin) ++pr.kept_origins;
       continue;
     }
     ++(complete ? pr.removed_complete : pr.removed_failed);

@@ -86,6 +86,9 @@ struct PrunedRun {
   std::int64_t run = 0;
   std::uint64_t removed_complete = 0, removed_failed = 0;
   std::uint64_t kept_complete = 0, kept_other = 0;
+  // Of kept_complete, those past the latest `keep`: a later run was
+  // restored from them.
+  std::uint64_t kept_origins = 0;
 };
 struct PruneResult {
   std::vector<PrunedRun> runs;  // by id, every run of the file

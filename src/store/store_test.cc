@@ -1042,10 +1042,12 @@ TEST_F(StoreTest, PruneKeepsEachRunsLatestCompleteSnapshots) {
     EXPECT_EQ(pruned.runs[0].removed_complete, 3u);  // 1, 3, 5
     EXPECT_EQ(pruned.runs[0].removed_failed, 1u);    // 4
     EXPECT_EQ(pruned.runs[0].kept_complete, 2u);
+    EXPECT_EQ(pruned.runs[0].kept_origins, 1u);  // 2
     EXPECT_EQ(pruned.runs[0].kept_other, 0u);
     EXPECT_EQ(pruned.runs[1].removed_complete, 2u);  // 7, 8
     EXPECT_EQ(pruned.runs[1].removed_failed, 0u);
     EXPECT_EQ(pruned.runs[1].kept_complete, 1u);
+    EXPECT_EQ(pruned.runs[1].kept_origins, 0u);
     EXPECT_EQ(pruned.runs[1].kept_other, 1u);
     EXPECT_EQ(store.Runs().size(), 2u);
     EXPECT_EQ(store.NextSnapshotId(), 11u);
