@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include <sqlite3.h>
+
 #include "run_cutline.h"
 #include "store/store.h"
 #include "store/summary.h"
@@ -456,6 +458,142 @@ TEST_F(StoreTest, BadStoresAndRestoresChangeNothing) {
   EXPECT_EQ(Bytes(store_), before);
   EXPECT_EQ(Bytes(text), text_before);
   EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
+}
+
+// Damage a store as a bad disk or a hand with the sqlite3 shell might: a
+// plain SQLite connection, foreign keys off (SQLite's default).
+void Damage(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK)
+      << sql << ": " << (message ? message : "");
+  sqlite3_free(message);
+  sqlite3_close(db);
+}
+
+// `cutline store` with bad input: status 2, nothing on standard output, one
+// line on standard error naming `mentions`.
+void ExpectStoreRefused(const std::vector<std::string>& args, const std::string& mentions) {
+  std::string cmd;
+  for (const auto& a : args) cmd += a + " ";
+  Outcome o = Cutline(args);
+  EXPECT_TRUE(o.exited) << cmd << o;
+  EXPECT_EQ(o.status, 2) << cmd << o;
+  EXPECT_EQ(o.out, "") << cmd << o;
+  EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
+  EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
+  EXPECT_TRUE(Contains(o.err, mentions)) << cmd << o;
+}
+
+// A real run's store verifies; damaged, verify names the snapshot and what
+// is wrong, and --restore refuses it before any process starts. Neither
+// changes a byte of the file.
+TEST_F(StoreTest, VerifyPassesARealRunAndNamesADamagedSnapshotThatRestoreRefuses) {
+  Outcome run = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "50ms",
+                         "--store", store_});
+  ASSERT_EQ(run.status, 0) << run;
+  const long complete = Parse(run.out).complete;
+  ASSERT_GE(complete, 2) << run;
+  std::string before = Bytes(store_);
+  Outcome ok = Cutline({"store", "verify", store_});
+  EXPECT_EQ(ok.status, 0) << ok;
+  EXPECT_EQ(ok.out, "ok: " + std::to_string(complete) + " complete snapshots verified in " +
+                        store_ + "\n")
+      << ok;
+  EXPECT_EQ(ok.err, "") << ok;
+  Outcome one = Cutline({"store", "verify", store_, "1"});
+  EXPECT_EQ(one.status, 0) << one;
+  EXPECT_TRUE(Contains(one.out, "ok: snapshot 1 (complete) verified")) << one;
+  EXPECT_EQ(Bytes(store_), before);
+
+  // The latest complete snapshot loses N2's recorded balance.
+  std::uint64_t latest_id = 0;
+  const json listed = List();
+  for (const json& snapshot : listed["snapshots"]) {
+    if (snapshot["status"] == "complete") latest_id = snapshot["id"];
+  }
+  ASSERT_GT(latest_id, 1u);
+  const std::string latest = std::to_string(latest_id);
+  Damage(store_, "DELETE FROM balances WHERE snapshot = " + latest + " AND rank = 2");
+  before = Bytes(store_);
+  Outcome bad = Cutline({"store", "verify", store_});
+  EXPECT_EQ(bad.status, 1) << bad;
+  EXPECT_EQ(Lines(bad.out), 1u) << bad;
+  EXPECT_EQ(bad.out.rfind("snapshot " + latest + ": rank N2's part is missing", 0), 0u) << bad;
+  Outcome bad_one = Cutline({"store", "verify", store_, latest});
+  EXPECT_EQ(bad_one.status, 1) << bad_one;
+  EXPECT_EQ(bad_one.out, bad.out);
+  EXPECT_EQ(Cutline({"store", "verify", store_, "1"}).status, 0);
+  // Restoring from it, named or as the latest: refused, nothing started.
+  ExpectRefused({"--ranks", "3", "--store", store_, "--restore", latest},
+                "snapshot " + latest + " in " + store_ + " is damaged");
+  ExpectRefused({"--ranks", "3", "--store", store_, "--restore"},
+                "rank N2's part is missing");
+  // A changed amount, on another snapshot: named too, one line each.
+  Damage(store_, "UPDATE balances SET balance = balance + 7 WHERE snapshot = 1 AND rank = 0");
+  before = Bytes(store_);
+  bad = Cutline({"store", "verify", store_});
+  EXPECT_EQ(bad.status, 1) << bad;
+  EXPECT_EQ(Lines(bad.out), 2u) << bad;
+  EXPECT_TRUE(Contains(bad.out, "snapshot 1: its parts add up to $3007, not its total $3000"))
+      << bad;
+  ExpectRefused({"--ranks", "3", "--store", store_, "--restore", "1"}, "$3007");
+  EXPECT_EQ(Bytes(store_), before);
+}
+
+// Prune keeps the latest N complete snapshots of the run; a refused prune
+// changes nothing.
+TEST_F(StoreTest, PruneKeepsTheLatestNAndRefusesBadInput) {
+  Outcome run = Cluster({"--ranks", "2", "--duration", "1s", "--snapshot-every", "50ms",
+                         "--store", store_});
+  ASSERT_EQ(run.status, 0) << run;
+  const long complete = Parse(run.out).complete;
+  ASSERT_GE(complete, 4) << run;
+  std::vector<std::uint64_t> ids;
+  const json listed = List();
+  for (const json& snapshot : listed["snapshots"]) {
+    ASSERT_EQ(snapshot["status"], "complete") << snapshot;  // a run that ended: none failed
+    ids.push_back(snapshot["id"]);
+  }
+  ASSERT_EQ(ids.size(), static_cast<std::size_t>(complete));
+  std::string text = (dir_ / "notes.txt").string();
+  std::ofstream(text) << "not a store\n";
+  const std::string before = Bytes(store_);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"store", "prune", store_, "--keep", "0"}, "at least 1"},
+      {{"store", "prune", store_, "--keep", "-1"}, "--keep"},
+      {{"store", "prune", store_, "--keep", "two"}, "--keep"},
+      {{"store", "prune", store_}, "--keep"},
+      {{"store", "prune", text, "--keep", "1"}, "not a cutline store"},
+      {{"store", "prune", (dir_ / "missing.db").string(), "--keep", "1"}, "missing.db"},
+      {{"store", "prune", store_, "--keep", "1", "extra"}, "extra"},
+      {{"store", "verify"}, "file"},
+      {{"store", "verify", store_, "x"}, "not a number"},
+      {{"store", "verify", store_, "999"}, "has no snapshot 999"},
+      {{"store", "verify", text}, "not a cutline store"},
+      {{"store", "verify", store_, "1", "2"}, "2"},
+      {{"store", "bogus", store_}, "bogus"},
+  };
+  for (const auto& [args, mentions] : cases) ExpectStoreRefused(args, mentions);
+  EXPECT_EQ(Bytes(store_), before);
+  EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
+
+  Outcome pruned = Cutline({"store", "prune", store_, "--keep", "2"});
+  ASSERT_EQ(pruned.status, 0) << pruned;
+  const long gone = complete - 2;
+  EXPECT_TRUE(Contains(pruned.out, "run 1: removed " + std::to_string(gone) + " snapshots (" +
+                                       std::to_string(gone) + " complete, 0 failed); kept 2 "
+                                       "complete"))
+      << pruned;
+  EXPECT_TRUE(Contains(pruned.out, "removed " + std::to_string(gone) + " snapshots (")) << pruned;
+  json list = List();
+  ASSERT_EQ(list["runs"].size(), 1u);
+  ASSERT_EQ(list["snapshots"].size(), 2u) << list;
+  EXPECT_EQ(list["snapshots"][0]["id"], ids[ids.size() - 2]);
+  EXPECT_EQ(list["snapshots"][1]["id"], ids.back());
+  Outcome verify = Cutline({"store", "verify", store_});
+  EXPECT_EQ(verify.out, "ok: 2 complete snapshots verified in " + store_ + "\n") << verify;
 }
 
 // The run's own logs, read back into one history, pass the simulator's

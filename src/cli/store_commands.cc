@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <chrono>
 #include <ctime>
 #include <optional>
 
@@ -121,10 +122,94 @@ std::optional<std::uint64_t> ParseId(const std::string& text, std::string* error
   return id;
 }
 
+// Exit 0 and one line when every snapshot checked is sound; 1 and one line
+// per bad snapshot (or run) otherwise; 2 for an id not in the store.
+int Verify(const store::Store& store, std::optional<std::uint64_t> id) {
+  std::optional<store::Verification> v;
+  if (id) {
+    v = store.Verify(*id);
+    if (!v) {
+      fmt::print(stderr, "cutline: error: {} has no snapshot {}\n", store.path(), *id);
+      return kUsageError;
+    }
+  } else {
+    v = store.Verify();
+  }
+  for (const store::Problem& p : v->problems) fmt::print("{}\n", p.Line());
+  if (!v->ok()) return 1;
+  if (id) {
+    fmt::print("ok: snapshot {} ({}) verified in {}\n", *id,
+               v->complete ? "complete" : "not complete: it holds no parts, as it should",
+               store.path());
+  } else {
+    fmt::print("ok: {} complete snapshot{} verified in {}{}\n", v->complete,
+               v->complete == 1 ? "" : "s", store.path(),
+               v->other ? fmt::format(" (and {} failed or running, holding no parts)", v->other)
+                        : "");
+  }
+  return 0;
+}
+
+// --keep as typed: a whole number, at least 1 (a run always keeps its
+// latest complete snapshot: it is what --restore starts from).
+std::optional<std::uint32_t> ParseKeep(const std::string& text, std::string* error) {
+  std::uint32_t keep = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, keep);
+  if (text.empty() || ec != std::errc() || ptr != end || keep == 0) {
+    *error = fmt::format("--keep '{}' is not a number of snapshots of at least 1 (each run "
+                         "keeps its latest complete snapshot)",
+                         text);
+    return std::nullopt;
+  }
+  return keep;
+}
+
+int Prune(const std::string& path, std::uint32_t keep) {
+  std::string error;
+  std::optional<store::Store> store = store::Store::Open(path, /*create=*/false, &error);
+  if (!store) {
+    fmt::print(stderr, "cutline: error: {}\n", error);
+    return kUsageError;
+  }
+  store::PruneResult pruned;
+  try {
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+    pruned = store->Prune(keep, now);
+  } catch (const store::StoreError& e) {
+    // Refused, or failed midway: the transaction rolled back, nothing changed.
+    fmt::print(stderr, "cutline: error: {}\n", e.what());
+    return kUsageError;
+  }
+  std::uint64_t removed = 0;
+  for (const store::PrunedRun& r : pruned.runs) {
+    const std::uint64_t gone = r.removed_complete + r.removed_failed;
+    removed += gone;
+    std::string kept = fmt::format("kept {} complete", r.kept_complete);
+    if (r.kept_origins) {
+      kept += fmt::format(" ({} of them because a later run was restored from {})",
+                          r.kept_origins, r.kept_origins == 1 ? "it" : "them");
+    }
+    if (r.kept_other) kept += fmt::format(" and {} failed or running", r.kept_other);
+    if (gone == 0) {
+      fmt::print("run {}: removed nothing; {}\n", r.run, kept);
+    } else {
+      fmt::print("run {}: removed {} snapshot{} ({} complete, {} failed); {}\n", r.run, gone,
+                 gone == 1 ? "" : "s", r.removed_complete, r.removed_failed, kept);
+    }
+  }
+  fmt::print("removed {} snapshot{} ({} rows) from {}\n", removed, removed == 1 ? "" : "s",
+             pruned.rows, path);
+  return 0;
+}
+
 }  // namespace
 
 StoreCommand::StoreCommand(CLI::App& app) {
-  store_ = app.add_subcommand("store", "Read a runtime's store: its runs and snapshots");
+  store_ = app.add_subcommand(
+      "store", "Read a runtime's store (its runs and snapshots), verify it or prune it");
   list_ = store_->add_subcommand("list", "List the store's runs and snapshots");
   list_->add_option("file", path_, "The store (an SQLite file)")->required();
   list_->add_flag("--json", json_, "Print JSON");
@@ -132,18 +217,33 @@ StoreCommand::StoreCommand(CLI::App& app) {
   show_->add_option("file", path_, "The store (an SQLite file)")->required();
   show_->add_option("id", id_, "Snapshot id")->required();
   show_->add_flag("--json", json_, "Print the snapshot as `cutline run --json` does");
+  verify_ = store_->add_subcommand(
+      "verify",
+      "Re-check every snapshot (or only ID): each complete one whole (a balance per rank, "
+      "every channel) and adding up to its run's total, every row in its shape. Reads only. "
+      "Exit 0: ok; 1: one line per bad snapshot");
+  verify_->add_option("file", path_, "The store (an SQLite file)")->required();
+  verify_->add_option("id", id_, "Only this snapshot");
+  prune_ = store_->add_subcommand(
+      "prune",
+      "Delete old snapshots: keep each run's latest N complete ones (and running ones, those a "
+      "run was restored from, the highest id), in one transaction. Refused while a run is live");
+  prune_->add_option("file", path_, "The store (an SQLite file)")->required();
+  prune_->add_option("--keep", keep_, "N >= 1: complete snapshots kept per run")->required();
   // Left to Run(), which can name an unknown word (CLI11 would only say that
   // a subcommand is required).
   store_->allow_extras();
   list_->allow_extras(false);
   show_->allow_extras(false);
+  verify_->allow_extras(false);
+  prune_->allow_extras(false);
 }
 
 int StoreCommand::Run() const {
-  if (!list_->parsed() && !show_->parsed()) {
+  if (!list_->parsed() && !show_->parsed() && !verify_->parsed() && !prune_->parsed()) {
     const std::vector<std::string> words = store_->remaining();
     if (words.empty()) {
-      fmt::print(stderr, "cutline: error: store needs a command: list or show "
+      fmt::print(stderr, "cutline: error: store needs a command: list, show, verify or prune "
                          "(see cutline store --help)\n");
     } else {
       fmt::print(stderr, "cutline: error: unknown store {} '{}' (see cutline store --help)\n",
@@ -153,7 +253,16 @@ int StoreCommand::Run() const {
   }
   std::string error;
   std::optional<std::uint64_t> id;
-  if (show_->parsed()) {
+  if (prune_->parsed()) {
+    // Checked before the file is even opened: bad arguments touch nothing.
+    std::optional<std::uint32_t> keep = ParseKeep(keep_, &error);
+    if (!keep) {
+      fmt::print(stderr, "cutline: error: {}\n", error);
+      return kUsageError;
+    }
+    return Prune(path_, *keep);
+  }
+  if (show_->parsed() || (verify_->parsed() && verify_->get_option("id")->count() > 0)) {
     // Checked before the file is even opened: bad arguments touch nothing.
     id = ParseId(id_, &error);
     if (!id) {
@@ -166,6 +275,7 @@ int StoreCommand::Run() const {
     fmt::print(stderr, "cutline: error: {}\n", error);
     return kUsageError;
   }
+  if (verify_->parsed()) return Verify(*store, id);
   return id ? Show(*store, *id, json_) : List(*store, json_);
 }
 

@@ -1,5 +1,7 @@
 // `cutline store list FILE` and `cutline store show FILE ID`: a runtime
-// store read (never written), as a table or as JSON (docs/store.md).
+// store read (never written), as a table or as JSON; `cutline store verify
+// FILE [ID]` re-checks it (read only too); `cutline store prune FILE --keep
+// N` deletes old snapshots, the one command here that writes (docs/store.md).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,7 +9,7 @@
 
 namespace cutline::cli {
 
-// Adds `store` and its two subcommands to `app`; after parsing, Run() does
+// Adds `store` and its subcommands to `app`; after parsing, Run() does
 // whichever was chosen. Holds the parsed values, so it must outlive parsing.
 class StoreCommand {
  public:
@@ -16,13 +18,17 @@ class StoreCommand {
   StoreCommand& operator=(const StoreCommand&) = delete;
 
   bool chosen() const { return store_->parsed(); }
-  // Exit status: 0, or 2 after one line on standard error.
+  // Exit status: 0; 1 when verify found damage; or 2 after one line on
+  // standard error.
   int Run() const;
 
  private:
   CLI::App* store_;
   CLI::App* list_;
   CLI::App* show_;
+  CLI::App* verify_;
+  CLI::App* prune_;
+  std::string keep_;
   std::string path_;
   std::string id_;
   bool json_ = false;

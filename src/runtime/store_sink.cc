@@ -20,19 +20,47 @@ std::int64_t EpochMicrosNow() {
       .count();
 }
 
-// The snapshot to restore: `id`, or the latest complete one.
+// The snapshot to restore: `id`, or the latest complete one. It must pass
+// `cutline store verify` (Store::Verify) first: a run restored from a
+// damaged snapshot would start with money missing or made up, and would take
+// every later snapshot from that wrong start. The latest one being damaged
+// is refused too, not skipped for an older one: which snapshot to restore
+// from is the operator's choice (`--restore ID`), once they know.
 std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32_t ranks,
                                                    std::optional<std::uint64_t> id,
                                                    std::string* error) {
-  std::optional<store::SnapshotRecord> snapshot = id ? s.Find(*id) : s.LatestComplete();
-  if (!snapshot) {
-    *error = id ? fmt::format("snapshot {} is not in {}", *id, s.path())
-                : fmt::format("{} holds no complete snapshot to restore", s.path());
+  std::optional<std::uint64_t> target = id;
+  if (!target) {
+    // The latest complete one, found from the rows alone: reading its parts
+    // comes after they are verified.
+    for (const store::SnapshotRecord& listed : s.Snapshots()) {
+      if (listed.status == "complete") target = listed.id;
+    }
+    if (!target) {
+      *error = fmt::format("{} holds no complete snapshot to restore", s.path());
+      return std::nullopt;
+    }
+  }
+  std::optional<store::Verification> verified = s.Verify(*target);
+  if (!verified) {
+    *error = fmt::format("snapshot {} is not in {}", *target, s.path());
     return std::nullopt;
   }
-  if (snapshot->status != "complete") {
-    *error = fmt::format("snapshot {} is {}, not complete: it cannot be restored", snapshot->id,
-                         snapshot->status);
+  if (verified->complete == 0) {
+    std::optional<store::SnapshotRecord> row = s.Find(*target);
+    *error = fmt::format("snapshot {} is {}, not complete: it cannot be restored", *target,
+                         row ? row->status : "gone");
+    return std::nullopt;
+  }
+  if (!verified->ok()) {
+    *error = fmt::format("snapshot {} in {} is damaged, so it is not restored: {} (see cutline "
+                         "store verify)",
+                         *target, s.path(), verified->problems.front().what);
+    return std::nullopt;
+  }
+  std::optional<store::SnapshotRecord> snapshot = s.Find(*target);
+  if (!snapshot || snapshot->status != "complete") {  // pruned or changed meanwhile
+    *error = fmt::format("snapshot {} is no longer complete in {}", *target, s.path());
     return std::nullopt;
   }
   if (snapshot->balances.size() != ranks) {
@@ -162,7 +190,11 @@ std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uin
   std::string error;
   auto s = store::Store::OpenReadOnly(path, &error);
   if (!s) return error;
-  if (restore && !RestoreTarget(*s, ranks, restore_id, &error)) return error;
+  try {
+    if (restore && !RestoreTarget(*s, ranks, restore_id, &error)) return error;
+  } catch (const store::StoreError& e) {
+    return std::string(e.what());  // an unreadable file: one line, nothing started
+  }
   return std::nullopt;
 }
 

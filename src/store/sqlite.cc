@@ -62,6 +62,8 @@ sqlite3_stmt* Connection::Prepare(const char* sql, const std::string& doing) {
 
 std::int64_t Connection::LastInsertRowid() const { return sqlite3_last_insert_rowid(db); }
 
+std::int64_t Connection::Changes() const { return sqlite3_changes64(db); }
+
 bool Connection::InTransaction() const { return sqlite3_get_autocommit(db) == 0; }
 
 Query::Query(Connection& c, const char* sql, const std::string& doing)

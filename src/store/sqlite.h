@@ -38,6 +38,7 @@ struct Connection {
   void Exec(const char* sql, const std::string& doing);
   sqlite3_stmt* Prepare(const char* sql, const std::string& doing);
   std::int64_t LastInsertRowid() const;
+  std::int64_t Changes() const;  // rows the last statement inserted, updated or deleted
   bool InTransaction() const;
 };
 

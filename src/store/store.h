@@ -67,6 +67,34 @@ struct StoredRun {
 // The runtime's name for the branch a rank runs: N0, N1, ...
 std::string BranchName(std::uint32_t rank);
 
+// What `Store::Verify` found wrong with one snapshot (or run): `subject` is
+// "snapshot 12" or "run 2", `what` every problem with it, joined by "; ".
+struct Problem {
+  std::string subject, what;
+  std::string Line() const { return subject + ": " + what; }
+};
+
+struct Verification {
+  std::uint64_t complete = 0;  // complete snapshots checked
+  std::uint64_t other = 0;     // failed and running ones checked (they must hold no parts)
+  std::vector<Problem> problems;  // one per bad snapshot or run, by id
+  bool ok() const { return problems.empty(); }
+};
+
+// What `Store::Prune` did to one run.
+struct PrunedRun {
+  std::int64_t run = 0;
+  std::uint64_t removed_complete = 0, removed_failed = 0;
+  std::uint64_t kept_complete = 0, kept_other = 0;
+  // Of kept_complete, those past the latest `keep`: a later run was
+  // restored from them.
+  std::uint64_t kept_origins = 0;
+};
+struct PruneResult {
+  std::vector<PrunedRun> runs;  // by id, every run of the file
+  std::uint64_t rows = 0;       // rows deleted: snapshots and their parts
+};
+
 class Store {
  public:
   // Opens a cutline store for reading and writing, creating it if `create`
@@ -116,6 +144,32 @@ class Store {
   std::optional<SnapshotRecord> Find(std::uint64_t id) const;  // the full record
   std::optional<SnapshotRecord> LatestComplete() const;        // the full record
   std::uint64_t NextSnapshotId() const;  // max id + 1 (1 for an empty store)
+
+  // Re-checks the file against the store's rules (docs/store.md, "Verifying
+  // a store"): every complete snapshot whole (a balance per rank of its run,
+  // every ordered pair's channel, transfers at positions 0, 1, ...), its
+  // parts adding up to its total and its run's, every row in its shape
+  // (amounts not negative, ranks in range, known statuses, a complete
+  // snapshot's completion time; no part of a snapshot that is not complete,
+  // no part of a snapshot that is not there), and each run's row. Reads
+  // only, in one read transaction: one moment of the file, while a run may
+  // write it.
+  Verification Verify() const;
+  // The same checks on snapshot `id` alone (and its run's row as far as the
+  // snapshot needs it); nullopt when the store has no snapshot `id`.
+  std::optional<Verification> Verify(std::uint64_t id) const;
+
+  // Keeps the latest `keep` (>= 1) complete snapshots of each run and
+  // deletes its other complete and failed snapshots with all their parts,
+  // in ONE write transaction. Always kept besides: running snapshots (a run
+  // may still complete or fail them), the snapshots a run was restored from
+  // (its origin; runs.restored_from points at them), and the file's highest
+  // snapshot id (new ids are MAX(id) + 1: an id once given never comes back).
+  // Runs are never deleted. Refused (StoreError, nothing written) when keep
+  // is 0 or when a run is live at `now_us` (its heartbeat younger than
+  // kSilentAfterUs, summary.h): the transaction holds the write lock while
+  // it deletes, and the run's collector would wait for it, then fail.
+  PruneResult Prune(std::uint32_t keep, std::int64_t now_us);
 
   // Caps the file at `pages` database pages (PRAGMA max_page_count, for
   // this connection); past it a write fails as on a full disk. Lets a test

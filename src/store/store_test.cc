@@ -806,5 +806,345 @@ TEST(SummaryTest, FiguresComeFromTheSnapshotsAndTheRun) {
   EXPECT_FALSE(Summarize(run, {}, 0).latency_p50_us);
 }
 
+// ---- verify and prune ----------------------------------------------------
+
+// Runs `sql` on the file with a plain SQLite connection, foreign keys and
+// CHECK constraints off: damage that cutline's writer would never make, as
+// a bad disk, another program or a hand with the sqlite3 shell might.
+void Damage(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  const std::string all = "PRAGMA ignore_check_constraints = ON; " + sql;
+  EXPECT_EQ(sqlite3_exec(db, all.c_str(), nullptr, nullptr, &message), SQLITE_OK)
+      << sql << ": " << (message ? message : "");
+  sqlite3_free(message);
+  sqlite3_close(db);
+}
+
+// Rows in each of the store's tables, read with a plain connection.
+std::map<std::string, std::int64_t> RowCounts(const std::string& path) {
+  std::map<std::string, std::int64_t> counts;
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  for (const char* table : {"runs", "snapshots", "balances", "channels", "transfers"}) {
+    sqlite3_stmt* stmt = nullptr;
+    const std::string sql = std::string("SELECT COUNT(*) FROM ") + table;
+    sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr);
+    if (sqlite3_step(stmt) == SQLITE_ROW) counts[table] = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return counts;
+}
+
+Verification VerifyFile(const std::string& path) {
+  std::string error;
+  std::optional<Store> s = Store::OpenReadOnly(path, &error);
+  if (!s) throw std::runtime_error("cannot open: " + error);
+  return s->Verify();
+}
+
+// Run 1 of 3 ranks and $300: snapshots 1-4 complete, 5 failed, 6 running.
+// Snapshot 4's channel N0->N1 holds [5, 6]. Every balance is positive (at
+// most $90 are in the channels).
+void MakeVerifiable(Store& store) {
+  std::mt19937_64 rng(21);
+  std::int64_t run = store.BeginRun(3, 100, 300, std::nullopt);
+  for (std::uint64_t id = 1; id <= 6; ++id) store.SnapshotStarted(run, id, id % 3, 10);
+  for (std::uint64_t id = 1; id <= 4; ++id) {
+    SnapshotRecord s = MakeSnapshot(run, id, 3, 300, rng, 3);
+    if (id == 4) {
+      for (StoredChannel& c : s.channels) c.transfers.clear();
+      for (StoredChannel& c : s.channels) {
+        if (c.from == 0 && c.to == 1) c.transfers = {5, 6};
+      }
+      s.balances = {100, 89, 100};
+    }
+    store.SnapshotComplete(s);
+  }
+  store.SnapshotFailed(run, 5);
+}
+
+TEST_F(StoreTest, VerifyPassesASoundStoreAndReadsOnly) {
+  const std::string path = PathOf("s.db");
+  {
+    Store store = MustOpen(path);
+    MakeVerifiable(store);
+  }
+  const std::string before = Bytes(path);
+  std::string error;
+  std::optional<Store> store = Store::OpenReadOnly(path, &error);
+  ASSERT_TRUE(store) << error;
+  Verification v = store->Verify();
+  EXPECT_TRUE(v.ok()) << v.problems.front().Line();
+  EXPECT_EQ(v.complete, 4u);
+  EXPECT_EQ(v.other, 2u);  // 5 failed, 6 running: no parts, as they should
+  for (std::uint64_t id = 1; id <= 6; ++id) {
+    std::optional<Verification> one = store->Verify(id);
+    ASSERT_TRUE(one) << id;
+    EXPECT_TRUE(one->ok()) << id;
+    EXPECT_EQ(one->complete, id <= 4 ? 1u : 0u) << id;
+  }
+  EXPECT_FALSE(store->Verify(99));
+  store.reset();
+  EXPECT_EQ(Bytes(path), before);
+}
+
+TEST_F(StoreTest, VerifyNamesEachKindOfDamage) {
+  const std::string path = PathOf("s.db");
+  {
+    Store store = MustOpen(path);
+    MakeVerifiable(store);
+  }
+  const std::string good = Bytes(path);
+  struct Case {
+    std::string sql, subject;
+    std::vector<std::string> mentions;
+  };
+  const std::vector<Case> cases = {
+      {"DELETE FROM balances WHERE snapshot = 2 AND rank = 1", "snapshot 2",
+       {"rank N1's part is missing", "its parts add up to $"}},
+      {"UPDATE balances SET balance = balance + 7 WHERE snapshot = 4 AND rank = 0", "snapshot 4",
+       {"its parts add up to $307, not its total $300"}},
+      {"DELETE FROM transfers WHERE snapshot = 3 AND from_rank = 2 AND to_rank = 0; "
+       "DELETE FROM channels WHERE snapshot = 3 AND from_rank = 2 AND to_rank = 0",
+       "snapshot 3", {"channel N2->N0 is missing (1 of 6)"}},
+      // The channel row alone: its transfers now hang on nothing.
+      {"DELETE FROM channels WHERE snapshot = 4 AND from_rank = 0 AND to_rank = 1", "snapshot 4",
+       {"channel N0->N1 is missing", "transfers on N0->N1, a channel it did not record"}},
+      {"DELETE FROM transfers WHERE snapshot = 4 AND position = 0", "snapshot 4",
+       {"a transfer of N0->N1 is at position 1 where 0 belongs", "add up to $295"}},
+      {"UPDATE balances SET balance = -89 WHERE snapshot = 4 AND rank = 1", "snapshot 4",
+       {"N1's recorded balance is $-89"}},
+      {"UPDATE transfers SET amount = -5 WHERE snapshot = 4 AND position = 0", "snapshot 4",
+       {"a transfer of $-5 on N0->N1"}},
+      {"UPDATE snapshots SET total = 301 WHERE id = 1", "snapshot 1",
+       {"not its total $301", "its total $301 is not run 1's $300"}},
+      {"UPDATE snapshots SET completed_us = NULL WHERE id = 2", "snapshot 2",
+       {"complete without a completion time"}},
+      {"UPDATE snapshots SET status = 'done' WHERE id = 1", "snapshot 1",
+       {"its status 'done' is not running, complete or failed"}},
+      {"UPDATE snapshots SET initiator = 3 WHERE id = 6", "snapshot 6",
+       {"its initiator N3 is not a rank of run 1 (3 ranks)"}},
+      {"INSERT INTO balances (snapshot, rank, balance) VALUES (1, 7, 0)", "snapshot 1",
+       {"a part for N7, not a rank of run 1"}},
+      {"INSERT INTO channels (snapshot, from_rank, to_rank) VALUES (2, 1, 1)", "snapshot 2",
+       {"channel N1->N1, not one of run 1's"}},
+      {"INSERT INTO balances (snapshot, rank, balance) VALUES (5, 0, 10)", "snapshot 5",
+       {"it is failed yet holds parts (1 balance, 0 channel and 0 transfer rows)"}},
+      {"UPDATE snapshots SET total = 300 WHERE id = 6", "snapshot 6",
+       {"it is running yet has a total"}},
+      {"INSERT INTO balances (snapshot, rank, balance) VALUES (99, 0, 5)", "snapshot 99",
+       {"it is not in the store, yet parts of it are (1 rows)"}},
+      {"UPDATE snapshots SET run = 7 WHERE id = 3", "snapshot 3",
+       {"its run 7 is not in the store"}},
+      {"UPDATE runs SET status = 'paused'", "run 1", {"its status 'paused'"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.sql);
+    Write(path, good);
+    Damage(path, c.sql);
+    const std::string damaged = Bytes(path);
+    Verification v = VerifyFile(path);
+    // One line for the damaged snapshot, naming it; the others are sound.
+    ASSERT_EQ(v.problems.size(), 1u);
+    EXPECT_EQ(v.problems[0].subject, c.subject);
+    for (const std::string& m : c.mentions) {
+      EXPECT_TRUE(Has(v.problems[0].what, m)) << v.problems[0].Line();
+    }
+    EXPECT_FALSE(Has(v.problems[0].Line(), "\n"));
+    EXPECT_EQ(Bytes(path), damaged) << "verify wrote";
+    fs::remove(path + "-wal");
+    fs::remove(path + "-shm");
+  }
+  // A run's own total changed: the run, and every complete snapshot of it.
+  Write(path, good);
+  Damage(path, "UPDATE runs SET total = 301");
+  Verification v = VerifyFile(path);
+  ASSERT_EQ(v.problems.size(), 5u);
+  EXPECT_EQ(v.problems[0].Line(), "run 1: its total $301 is not 3 ranks of $100");
+  for (std::size_t i = 1; i < 5; ++i) {
+    EXPECT_EQ(v.problems[i].Line(),
+              "snapshot " + std::to_string(i) + ": its total $300 is not run 1's $301");
+  }
+  // Verify(id) checks that one only.
+  Write(path, good);
+  Damage(path, "DELETE FROM balances WHERE snapshot = 2 AND rank = 1");
+  std::string error;
+  std::optional<Store> store = Store::OpenReadOnly(path, &error);
+  ASSERT_TRUE(store) << error;
+  EXPECT_TRUE(store->Verify(1)->ok());
+  ASSERT_EQ(store->Verify(2)->problems.size(), 1u);
+  EXPECT_EQ(store->Verify(2)->problems[0].subject, "snapshot 2");
+}
+
+// The version-1 fixture (17 complete, 11 failed; one run restored from
+// snapshot 13) verifies, read as it is.
+TEST_F(StoreTest, VerifyReadsAVersion1FileAsItIs) {
+  const std::string path = PathOf("v1.db");
+  fs::copy_file(kVersion1, path);
+  const std::string before = Bytes(path);
+  Verification v = VerifyFile(path);
+  EXPECT_TRUE(v.ok()) << v.problems.front().Line();
+  EXPECT_EQ(v.complete, 17u);
+  EXPECT_EQ(v.other, 11u);
+  EXPECT_EQ(Bytes(path), before);
+}
+
+// Run 1: 1-3 complete, 4 failed, 5-6 complete. Run 2, restored from 2: 7-9
+// complete, 10 failed (the file's highest id). Both ended.
+void MakePrunable(Store& store) {
+  std::mt19937_64 rng(22);
+  std::int64_t one = store.BeginRun(3, 100, 300, std::nullopt);
+  for (std::uint64_t id = 1; id <= 6; ++id) {
+    store.SnapshotStarted(one, id, 0, 10);
+    if (id == 4) {
+      store.SnapshotFailed(one, id);
+    } else {
+      store.SnapshotComplete(MakeSnapshot(one, id, 3, 300, rng, 3));
+    }
+  }
+  store.EndRun(one, false, 100, 2'000'000);
+  std::int64_t two = store.BeginRun(3, 100, 300, 2);
+  for (std::uint64_t id = 7; id <= 10; ++id) {
+    store.SnapshotStarted(two, id, 1, 20);
+    if (id == 10) {
+      store.SnapshotFailed(two, id);
+    } else {
+      store.SnapshotComplete(MakeSnapshot(two, id, 3, 300, rng, 3));
+    }
+  }
+  store.EndRun(two, false, 100, 3'000'000);
+}
+
+std::vector<std::uint64_t> Ids(const Store& store) {
+  std::vector<std::uint64_t> ids;
+  for (const SnapshotRecord& s : store.Snapshots()) ids.push_back(s.id);
+  return ids;
+}
+
+TEST_F(StoreTest, PruneKeepsEachRunsLatestCompleteSnapshots) {
+  const std::string path = PathOf("s.db");
+  {
+    Store store = MustOpen(path);
+    MakePrunable(store);
+  }
+  const std::string made = Bytes(path);
+  const auto before = RowCounts(path);
+  {
+    Store store = MustOpen(path, false);
+    PruneResult pruned = store.Prune(1, 10'000'000);
+    // Run 1 keeps 6 (its latest) and 2 (run 2 began from it); run 2 keeps 9
+    // and failed 10 (the highest id: the next run numbers from 11).
+    EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 6, 9, 10}));
+    ASSERT_EQ(pruned.runs.size(), 2u);
+    EXPECT_EQ(pruned.runs[0].removed_complete, 3u);  // 1, 3, 5
+    EXPECT_EQ(pruned.runs[0].removed_failed, 1u);    // 4
+    EXPECT_EQ(pruned.runs[0].kept_complete, 2u);
+    EXPECT_EQ(pruned.runs[0].kept_origins, 1u);  // 2
+    EXPECT_EQ(pruned.runs[0].kept_other, 0u);
+    EXPECT_EQ(pruned.runs[1].removed_complete, 2u);  // 7, 8
+    EXPECT_EQ(pruned.runs[1].removed_failed, 0u);
+    EXPECT_EQ(pruned.runs[1].kept_complete, 1u);
+    EXPECT_EQ(pruned.runs[1].kept_origins, 0u);
+    EXPECT_EQ(pruned.runs[1].kept_other, 1u);
+    EXPECT_EQ(store.Runs().size(), 2u);
+    EXPECT_EQ(store.NextSnapshotId(), 11u);
+    EXPECT_EQ(store.Verify().problems.size(), 0u);
+    // 5 complete snapshots of 3 ranks went: 5 x (1 + 3 balances + 6
+    // channels) rows and their transfers, and failed 4's one row.
+    const auto after = RowCounts(path);
+    EXPECT_EQ(after.at("runs"), before.at("runs"));
+    EXPECT_EQ(after.at("snapshots"), 4);
+    EXPECT_EQ(after.at("balances"), 3 * 3);  // 2, 6 and 9; 10 is failed: no parts
+    EXPECT_EQ(after.at("channels"), 3 * 6);
+    std::int64_t removed = 0;
+    for (const auto& [table, n] : before) removed += n - after.at(table);
+    EXPECT_EQ(pruned.rows, static_cast<std::uint64_t>(removed));
+    EXPECT_EQ(removed - before.at("transfers") + after.at("transfers"), 5 * 10 + 1);
+    // Again: nothing more to remove.
+    PruneResult again = store.Prune(1, 10'000'000);
+    EXPECT_EQ(again.rows, 0u);
+    EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 6, 9, 10}));
+  }
+  Write(path, made);
+  fs::remove(path + "-wal");
+  fs::remove(path + "-shm");
+  {
+    Store store = MustOpen(path, false);
+    store.Prune(2, 10'000'000);
+    EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 5, 6, 8, 9, 10}));
+    store.Prune(100, 10'000'000);  // more than there are: nothing goes
+    EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 5, 6, 8, 9, 10}));
+  }
+}
+
+TEST_F(StoreTest, ARefusedOrFailedPruneChangesNothing) {
+  const std::string path = PathOf("s.db");
+  std::int64_t heartbeat = 0;
+  {
+    Store store = MustOpen(path);
+    MakePrunable(store);
+    // Run 3, live: snapshot 11 complete, 12 running.
+    std::int64_t three = store.BeginRun(3, 100, 300, std::nullopt);
+    std::mt19937_64 rng(23);
+    store.SnapshotStarted(three, 11, 0, 30);
+    store.SnapshotComplete(MakeSnapshot(three, 11, 3, 300, rng));
+    store.SnapshotStarted(three, 12, 0, 31);
+    store.RunProgress(three, 5, 50'000'000);
+    heartbeat = 50'000'000;
+  }
+  const std::string before = Bytes(path);
+  const auto counts = RowCounts(path);
+  {
+    Store store = MustOpen(path, false);
+    try {
+      store.Prune(0, heartbeat);
+      ADD_FAILURE() << "kept nothing";
+    } catch (const StoreError& e) {
+      EXPECT_TRUE(Has(e.what(), "at least the latest complete snapshot")) << e.what();
+    }
+    // Its heartbeat is 1 s old: the run is live, its collector writing.
+    try {
+      store.Prune(1, heartbeat + 1'000'000);
+      ADD_FAILURE() << "pruned under a live run";
+    } catch (const StoreError& e) {
+      EXPECT_TRUE(Has(e.what(), "run 3 is live")) << e.what();
+      EXPECT_FALSE(Has(e.what(), "\n"));
+    }
+  }
+  EXPECT_EQ(Bytes(path), before);
+  EXPECT_EQ(RowCounts(path), counts);
+
+  // A deletion refused midway (a trigger standing for a failing disk) rolls
+  // back the deletions before it: parts of other snapshots were already
+  // deleted when snapshot 5's row refused.
+  Damage(path,
+         "CREATE TRIGGER keep5 BEFORE DELETE ON snapshots WHEN old.id = 5 "
+         "BEGIN SELECT RAISE(ABORT, 'snapshot 5 stays'); END");
+  {
+    Store store = MustOpen(path, false);
+    try {
+      store.Prune(1, heartbeat + kSilentAfterUs + 1);
+      ADD_FAILURE() << "the trigger did not fire";
+    } catch (const StoreError& e) {
+      EXPECT_TRUE(Has(e.what(), "snapshot 5 stays")) << e.what();
+    }
+    EXPECT_EQ(RowCounts(path), counts);
+    EXPECT_TRUE(store.Verify().ok());
+  }
+  Damage(path, "DROP TRIGGER keep5");
+  {
+    // Silent for longer than kSilentAfterUs: its processes are gone. Its
+    // running snapshot stays (it may yet come back), as does its latest
+    // complete one; failed 10 is no longer the highest id and goes.
+    Store store = MustOpen(path, false);
+    store.Prune(1, heartbeat + kSilentAfterUs + 1);
+    EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 6, 9, 11, 12}));
+    EXPECT_EQ(store.Find(12)->status, "running");
+  }
+}
+
 }  // namespace
 }  // namespace cutline::store
