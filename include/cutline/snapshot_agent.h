@@ -217,10 +217,14 @@ class SnapshotAgent {
   }
 
  private:
+  // Once per marker: the flags are tested on the Step's word (StepWord).
   Reply Noted(const Reply& r, const State& now) {
-    if (!r.ok()) return r;
-    if (r.record_state) recorded_[r.snapshot].state = now;
-    if (r.part_done) finished_.push_back(r.snapshot);
+    const std::uint64_t w = detail::StepWord(r);
+    if ((w & detail::kStepError) != 0) return r;
+    if ((w & detail::kStepBit<&Step::record_state>) != 0) {
+      recorded_[r.snapshot].state = now;
+    }
+    if ((w & detail::kStepBit<&Step::part_done>) != 0) finished_.push_back(r.snapshot);
     return r;
   }
   void Drop(SnapshotId id) {

@@ -146,12 +146,17 @@ class AgentHost : public bank::SnapshotHost {
 
  private:
   // Keeps open_[n]: the snapshots n has recorded whose part is not done.
+  // Once per marker: the flags are tested on the Step's word (StepWord).
   const Reply& Track(bank::NodeId n, const Reply& r) {
     assert(r.ok());
+    constexpr std::uint64_t kDone = detail::kStepBit<&Step::part_done>;
+    constexpr std::uint64_t kRecord = detail::kStepBit<&Step::record_state>;
+    const std::uint64_t w = detail::StepWord(r);
+    if ((w & (kDone | kRecord)) == 0) return r;
     std::vector<SnapshotId>& open = open_[n];
-    if (r.part_done) {
+    if ((w & kDone) != 0) {
       std::erase(open, r.snapshot);
-    } else if (r.record_state) {
+    } else {
       open.push_back(r.snapshot);
     }
     return r;
