@@ -551,7 +551,9 @@ TEST(MessageTagsTest, KeepsOnlyTheSpanInFlightWithoutHistory) {
   algorithms::MessageTags tags(false);
   for (Seq s = 1; s <= 10000; ++s) {
     tags.Add(s, s);
-    if (s > 3) EXPECT_EQ(tags.Take(s - 3), s - 3);  // three in flight
+    if (s > 3) {
+      EXPECT_EQ(tags.Take(s - 3), s - 3);  // three in flight
+    }
     EXPECT_LE(tags.size(), 3u);
   }
 }
