@@ -4,6 +4,7 @@
 // assume FIFO channels.
 #pragma once
 
+#include <bit>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -129,9 +130,14 @@ class UnalignedBarrierRules {
 
   Reply Start(SnapshotId id) { return Ahead(rules_.Start(id)); }
   Step OnMarker(SnapshotId id, ChannelIndex c) {
-    Step step = rules_.OnMarker(id, c);
-    step.markers_ahead = step.record_state;
-    return step;
+    // markers_ahead = record_state, on the Step's word (detail::StepWord).
+    constexpr std::uint64_t kRecord = detail::kStepBit<&Step::record_state>;
+    constexpr std::uint64_t kAhead = detail::kStepBit<&Step::markers_ahead>;
+    static_assert(kAhead > kRecord);
+    constexpr int kShift = std::countr_zero(kAhead) - std::countr_zero(kRecord);
+    std::uint64_t w = detail::StepWord(rules_.OnMarker(id, c));
+    w = (w & ~kAhead) | ((w & kRecord) << kShift);
+    return std::bit_cast<Step>(w);
   }
   Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
     return Reply::Of(id, OnMarker(id, c));

@@ -217,10 +217,16 @@ class SnapshotAgent {
   }
 
  private:
+  // Once per marker: the flags are tested on the Step's word (StepWord).
   Reply Noted(const Reply& r, const State& now) {
-    if (!r.ok()) return r;
-    if (r.record_state) recorded_[r.snapshot].state = now;
-    if (r.part_done) finished_.push_back(r.snapshot);
+    constexpr std::uint64_t kRecord = detail::kStepBit<&Step::record_state>;
+    constexpr std::uint64_t kDone = detail::kStepBit<&Step::part_done>;
+    const std::uint64_t w = detail::StepWord(r);
+    // Most answers (a marker that closes a channel) keep nothing: one test.
+    if ((w & (detail::kStepError | kRecord | kDone)) == 0) return r;
+    if ((w & detail::kStepError) != 0) return r;
+    if ((w & kRecord) != 0) recorded_[r.snapshot].state = now;
+    if ((w & kDone) != 0) finished_.push_back(r.snapshot);
     return r;
   }
   void Drop(SnapshotId id) {

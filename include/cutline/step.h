@@ -114,6 +114,27 @@ struct alignas(8) Step {
   bool ok() const { return error == AgentError::kNone; }
 };
 
+namespace detail {
+// A Step as its one 64-bit word, and each flag's bit in it. Code on a hot
+// path tests and sets flags on the word: a field read or written makes g++
+// split a Step it holds in a register into its eight bytes and join them
+// again to pass it on, some 40 instructions every marker
+// (docs/performance.md). Not part of the API.
+constexpr std::uint64_t StepWord(const Step& s) { return std::bit_cast<std::uint64_t>(s); }
+template <bool Step::*kFlag>
+inline constexpr std::uint64_t kStepBit = [] {
+  Step s;
+  s.*kFlag = true;
+  return std::bit_cast<std::uint64_t>(s);
+}();
+// Nonzero in the word iff error != kNone.
+inline constexpr std::uint64_t kStepError = [] {
+  Step s;
+  s.error = static_cast<AgentError>(0xff);
+  return std::bit_cast<std::uint64_t>(s);
+}();
+}  // namespace detail
+
 // A Step that names the snapshot it is about: the answer of every input of
 // every rules class (SnapshotRules). Sixteen bytes, returned in two
 // registers. A Reply is a Step, so code written against Step keeps working.

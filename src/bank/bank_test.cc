@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "algorithms/message_tags.h"
 #include "bank/cuts.h"
 
 namespace cutline::bank {
@@ -591,6 +592,62 @@ TEST(BrokenRulesTest, NeverOfferedToTheRuntime) {
     EXPECT_FALSE(a.hosts().runtime) << a.name();
   }
   EXPECT_EQ(broken, 3);
+}
+
+// MessageTags is a ring indexed by sequence number: tags taken in any order
+// come back right across the ring's growth and wrap-around, and without a
+// history only the span from the oldest undelivered message is kept.
+TEST(MessageTagsTest, TakesInAnyOrderAndForgetsOnlyWithoutHistory) {
+  for (bool keep : {false, true}) {
+    algorithms::MessageTags tags(keep);
+    EXPECT_EQ(tags.Find(1), 0u);
+    EXPECT_EQ(tags.Take(1), 0u);
+    Seq next = 1;
+    // Rounds of 100 sends then deliveries in a shuffled order, the oldest
+    // of each round left behind until the end, so the kept span grows past
+    // the first room (64) and wraps.
+    std::vector<Seq> left;
+    for (int round = 0; round < 20; ++round) {
+      std::vector<Seq> sent;
+      for (int i = 0; i < 100; ++i, ++next) {
+        if (next % 7 == 0) continue;  // an untagged message: a gap
+        tags.Add(next, next * 3);
+        sent.push_back(next);
+      }
+      left.push_back(sent.front());
+      // Each round's first stays behind: the kept span is the whole run.
+      for (std::size_t i = 1; i < sent.size(); ++i) {
+        Seq s = sent[(i * 37) % (sent.size() - 1) + 1];  // a permutation of 1..size-1
+        EXPECT_EQ(tags.Find(s), s * 3);
+        EXPECT_EQ(tags.Take(s), s * 3) << "keep " << keep << " seq " << s;
+        EXPECT_EQ(tags.Find(s), keep ? s * 3 : 0u);
+      }
+    }
+    for (Seq s : left) EXPECT_EQ(tags.Take(s), s * 3);
+    for (Seq s : left) EXPECT_EQ(tags.Find(s), keep ? s * 3 : 0u);
+    EXPECT_EQ(tags.Find(7), 0u);  // never tagged
+    if (keep) {
+      EXPECT_EQ(tags.size(), next - 1);
+    } else {
+      EXPECT_EQ(tags.size(), 0u) << "every message delivered: nothing kept";
+      // After draining, the ring starts again at the next send.
+      tags.Add(next, 5);
+      EXPECT_EQ(tags.size(), 1u);
+      EXPECT_EQ(tags.Take(next), 5u);
+      EXPECT_EQ(tags.size(), 0u);
+    }
+  }
+}
+
+TEST(MessageTagsTest, KeepsOnlyTheSpanInFlightWithoutHistory) {
+  algorithms::MessageTags tags(false);
+  for (Seq s = 1; s <= 10000; ++s) {
+    tags.Add(s, s);
+    if (s > 3) {
+      EXPECT_EQ(tags.Take(s - 3), s - 3);  // three in flight
+    }
+    EXPECT_LE(tags.size(), 3u);
+  }
 }
 
 TEST(NaiveReaderTest, LosesMoneyInFlight) {

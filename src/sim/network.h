@@ -173,8 +173,12 @@ class Network : public Topology {
   void Settle();
   // A parked message may leave again: c's head changed, or c was released.
   void Unparked(ChannelId c);
+  bool IsParked(std::uint32_t slot) const {
+    return slot < parked_.size() && parked_[slot] != 0;
+  }
   void Park(std::uint32_t slot) {
-    // Sized at the first park, not on the fast path's pool growth.
+    // Sized when a park needs it, not on the fast path's pool growth
+    // (slots beyond its end are not parked).
     if (parked_.size() < slots_.size()) parked_.resize(slots_.size(), 0);
     parked_[slot] = 1;
     ++parked_count_;
@@ -213,7 +217,8 @@ class Network : public Topology {
   // (before, a message stuck at the front made each delivery rescan all
   // those delivered since: quadratic in an unaligned barrier's backlog).
   std::deque<Entry> order_;
-  std::vector<std::uint8_t> parked_;  // by slot; empty until a first park
+  // By slot; empty until a first park, and longer than every slot parked.
+  std::vector<std::uint8_t> parked_;
   std::uint64_t parked_count_ = 0;
   // Candidates that may have become ready (a min-heap by seq); an entry is
   // checked with Ready() when it comes to the top.
@@ -229,8 +234,9 @@ std::uint32_t Network<Payload, Bounded>::NewSlot() {
     free_slots_.pop_back();
     return slot;
   }
+  // parked_ is not grown here (Park sizes it): this is every send's path
+  // while the pool grows, and it inlines into Send.
   slots_.emplace_back();
-  if (!parked_.empty()) parked_.push_back(0);
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
@@ -296,7 +302,7 @@ auto Network<Payload, Bounded>::Unlink(ChannelId c, std::uint32_t slot,
 template <class Payload, class Bounded>
 void Network<Payload, Bounded>::UnlinkedWhileParked(ChannelId c, std::uint32_t slot,
                                                     std::uint32_t prev) {
-  if (parked_[slot]) {
+  if (IsParked(slot)) {
     parked_[slot] = 0;
     --parked_count_;
     --blocked_;
@@ -321,7 +327,7 @@ void Network<Payload, Bounded>::Unparked(ChannelId c) {
   // A candidate that was never parked is found in order_ as well: the
   // first of the two to be delivered leaves the other stale.
   for (std::uint32_t s = queues_[c].head; s != kNil; s = slots_[s].next) {
-    if (parked_[s]) {
+    if (IsParked(s)) {
       ready_.emplace_back(slots_[s].seq, s);
       std::push_heap(ready_.begin(), ready_.end(), std::greater<>{});
     }

@@ -21,7 +21,9 @@ class Host : public bank::SnapshotHost {
  public:
   // The stopped bank reads every balance: each read is one "start".
   Step Start(NodeId n, SnapshotId id, Amount now) override {
-    recorded_[{id, n}] = now;
+    // The bank reads branch 0, 1, ... of a fresh id: each key is the
+    // largest yet, so the end is the hint (no search down the tree).
+    recorded_.insert_or_assign(recorded_.end(), {id, n}, now);
     Step step;
     step.record_state = true;
     step.part_done = true;
