@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdlib>
 #include <iostream>
 #include <random>
@@ -237,6 +238,100 @@ TEST_F(StoreTest, ASignalEndsTheRunWithItsSummaryAndAStoreThatRestores) {
   ExpectAddsUp(Cluster({"--ranks", "3", "--duration", "500ms", "--snapshot-every", "100ms",
                         "--store", store_, "--restore"}),
                3000);
+}
+
+// Starts `cutline cluster args...` in the background; its output goes to
+// `out` and `err` (temporary files, read with ReadFd once it has ended).
+pid_t StartCluster(std::vector<std::string> args, int* out, int* err) {
+  args.insert(args.begin(), "cluster");
+  int in = TempFd();
+  *out = TempFd();
+  *err = TempFd();
+  pid_t pid = ::fork();
+  if (pid == 0) ExecCutline(args, in, *out, *err);
+  ::close(in);
+  return pid;
+}
+
+// Waits (bounded) until the store holds a complete snapshot of its newest run.
+bool AStoredSnapshot(const std::function<json()>& list) {
+  for (int i = 0; i < 600; ++i) {
+    const json l = list();
+    if (l.is_object() && !l["runs"].empty()) {
+      const auto run = l["runs"].back()["id"];
+      for (const json& s : l["snapshots"]) {
+        if (s["run"] == run && s["status"] == "complete") return true;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+// One run writes a store at a time: a second is refused (one line, exit 2,
+// the file unchanged by it), naming the run that writes.
+TEST_F(StoreTest, ASecondRunOnAStoreBeingWrittenIsRefused) {
+  int out = -1, err = -1;
+  pid_t first = StartCluster({"--ranks", "2", "--duration", "120s", "--snapshot-every", "100ms",
+                              "--store", store_},
+                             &out, &err);
+  ASSERT_GT(first, 0);
+  ASSERT_TRUE(AStoredSnapshot([&] { return fs::exists(store_) ? List() : json(); }));
+  ExpectRefused({"--ranks", "2", "--duration", "1s", "--store", store_},
+                "run 1 is writing this store");
+  ExpectRefused({"--ranks", "2", "--duration", "1s", "--store", store_, "--restore"},
+                "run 1 is writing this store");
+  ::kill(first, SIGINT);
+  int wstatus = 0;
+  EXPECT_TRUE(WaitFor(first, std::chrono::seconds(60), &wstatus));
+  EXPECT_EQ(WEXITSTATUS(wstatus), 128 + SIGINT) << ReadFd(err);
+  ::close(out);
+  ::close(err);
+  EXPECT_EQ(List()["runs"].size(), 1u);
+}
+
+// The whole job killed from outside (SIGKILL to `cluster`, mpirun and every
+// rank): nothing marks the run died, and its snapshots stay running. The
+// next run on the store finds it silent (no heartbeat for 5 s), marks it
+// died and fails its running snapshots, then restores from it.
+TEST_F(StoreTest, AJobKilledFromOutsideLeavesAStoreThatRestores) {
+  int out = -1, err = -1;
+  pid_t pid = StartCluster({"--ranks", "3", "--duration", "120s", "--snapshot-every", "20ms",
+                            "--store", store_},
+                           &out, &err);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(AStoredSnapshot([&] { return fs::exists(store_) ? List() : json(); }));
+  // Every process of the job: `cluster` itself, mpirun and the ranks name
+  // the test's own store in their command lines.
+  ::kill(pid, SIGKILL);
+  for (int round = 0; round < 50 && !ProcessesNaming(store_).empty(); ++round) {
+    for (const std::string& p : ProcessesNaming(store_)) {
+      ::kill(static_cast<pid_t>(std::stol(p.substr(0, p.find(':')))), SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  int wstatus = 0;
+  ::waitpid(pid, &wstatus, 0);
+  ::close(out);
+  ::close(err);
+  ASSERT_EQ(ProcessesNaming(store_), std::vector<std::string>{});
+  {
+    std::string error;
+    auto store = cutline::store::Store::OpenReadOnly(store_, &error);
+    ASSERT_TRUE(store) << error;
+    EXPECT_EQ(store->Runs().at(0).status, "live");  // nothing could say otherwise
+  }
+  // The heartbeat must be older than 5 s for the run to count as gone.
+  std::this_thread::sleep_for(std::chrono::milliseconds(5500));
+  Outcome restored = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "50ms",
+                              "--store", store_, "--restore"});
+  ExpectAddsUp(restored, 3000);
+  EXPECT_TRUE(Contains(restored.out, "run 1 had gone silent")) << restored;
+  std::string error;
+  auto store = cutline::store::Store::OpenReadOnly(store_, &error);
+  ASSERT_TRUE(store) << error;
+  EXPECT_EQ(store->Runs().at(0).status, "died");
+  for (const auto& s : store->Snapshots()) EXPECT_NE(s.status, "running") << s.id;
 }
 
 // Faults, as Flink's ITCases try them: a seeded chain of three crashes, each

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include "store/summary.h"
+
 namespace cutline::runtime {
 
 namespace {
@@ -71,6 +73,26 @@ std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::u
   return snapshot;
 }
 
+// Another run writes the store: a second writer would interleave its
+// snapshots with that run's, and a restore would race it.
+std::string OtherWriter(const store::StoredRun& r, std::int64_t now_us) {
+  const std::int64_t last = r.updated_us.value_or(r.started_us);
+  return fmt::format("run {} is writing this store (its heartbeat {:.1f} s ago): one run at a "
+                     "time per store",
+                     r.id, static_cast<double>(now_us - last) / 1e6);
+}
+
+// A run whose status is live: still writing (its heartbeat, once a
+// second, younger than kSilentAfterUs), or gone silent (its job was killed
+// from outside, so nothing marked it died).
+bool Writing(const store::StoredRun& r, std::int64_t now_us) {
+  const std::int64_t last = r.updated_us.value_or(r.started_us);
+  return r.status == "live" && now_us - last <= store::kSilentAfterUs;
+}
+bool Silent(const store::StoredRun& r, std::int64_t now_us) {
+  return r.status == "live" && !Writing(r, now_us);
+}
+
 class StoreSink : public Sink {
  public:
   explicit StoreSink(std::string path) : path_(std::move(path)) {}
@@ -82,6 +104,26 @@ class StoreSink : public Sink {
     auto opened = store::Store::Open(path_, /*create=*/!restore, error);
     if (!opened) return false;
     store_.emplace(std::move(*opened));
+    try {
+      const std::int64_t now = EpochMicrosNow();
+      for (const store::StoredRun& r : store_->Runs()) {
+        if (Writing(r, now)) {
+          *error = OtherWriter(r, now);
+          return false;
+        }
+        // Its job was killed from outside (nothing marked it died): it is
+        // now, and its running snapshots fail, before this run begins.
+        if (Silent(r, now)) {
+          store_->EndRun(r.id, /*died=*/true, std::nullopt, now);
+          fmt::print("cutline: run {} had gone silent (its job was ended from outside): marked "
+                     "died, its running snapshots failed\n",
+                     r.id);
+        }
+      }
+    } catch (const store::StoreError& e) {
+      *error = e.what();
+      return false;
+    }
     Amount total = balance * static_cast<Amount>(ranks);
     std::optional<std::uint64_t> restored_from;
     if (restore) {
@@ -191,6 +233,10 @@ std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uin
   auto s = store::Store::OpenReadOnly(path, &error);
   if (!s) return error;
   try {
+    const std::int64_t now = EpochMicrosNow();
+    for (const store::StoredRun& r : s->Runs()) {
+      if (Writing(r, now)) return OtherWriter(r, now);
+    }
     if (restore && !RestoreTarget(*s, ranks, restore_id, &error)) return error;
   } catch (const store::StoreError& e) {
     return std::string(e.what());  // an unreadable file: one line, nothing started
