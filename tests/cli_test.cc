@@ -752,7 +752,7 @@ TEST_F(CliTest, StoreListAndShowAsText) {
   EXPECT_TRUE(Contains(list.out,
                        "snapshot   run  status    initiator         total  latency\n"
                        "       1     1  complete  N0                 $300  1.234 ms\n"
-                       "       2     1  failed    N1                    -  -\n"
+                       "       2     1  failed    N1                    -  (run_ended)\n"
                        "       3     1  running   N2                    -  -\n"))
       << list.out;
 

@@ -143,7 +143,10 @@ TEST_F(StoreTest, ASnapshotPastItsTimeoutIsGivenUpAndStoredAsFailed) {
   long failed = 0;
   for (const json& s : list["snapshots"]) {
     EXPECT_NE(s["status"], "running") << s;
-    if (s["status"] == "failed") ++failed;
+    if (s["status"] == "failed") {
+      ++failed;
+      EXPECT_EQ(s["failure"], "timeout") << s;  // stored with its reason
+    }
     if (s["status"] == "complete") {
       EXPECT_EQ(s["total"], 3000) << s;
     }
@@ -445,7 +448,7 @@ TEST_F(StoreTest, TheStoreKeepsCompleteSnapshotsThatAddUp) {
   std::string error;
   auto store = cutline::store::Store::OpenReadOnly(store_, &error);
   ASSERT_TRUE(store) << error;
-  EXPECT_EQ(store->schema_version(), 2u);
+  EXPECT_EQ(store->schema_version(), 3u);
   cutline::store::StoredRun run = store->Runs().at(0);
   EXPECT_EQ(run.status, "ended");
   std::smatch m;

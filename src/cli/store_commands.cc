@@ -32,7 +32,9 @@ std::string When(std::int64_t us) {
   return buf;
 }
 
+// A complete snapshot's latency; a failed one's reason, where known.
 std::string Latency(const SnapshotRecord& s) {
+  if (s.status == "failed" && !s.failure.empty()) return "(" + s.failure + ")";
   if (s.status != "complete") return "-";
   return fmt::format("{:.3f} ms", static_cast<double>(s.completed_us - s.started_us) / 1000);
 }

@@ -276,7 +276,7 @@ void Coordinator::TimeOut(SnapshotId id, Clock::time_point now) {
   collector_.Abandon(id);
   timing_.erase(id);
   running_.erase(id);
-  sink_->Failed(id);
+  sink_->Failed(id, /*timed_out=*/true);
   ++stats_.failed;
   ++stats_.timed_out;
   for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Abort{id});
@@ -333,7 +333,7 @@ bool Coordinator::Tick(Clock::time_point now) {
     for (const auto& [id, r] : running_) {
       collector_.Abandon(id);
       timing_.erase(id);
-      sink_->Failed(id);
+      sink_->Failed(id, /*timed_out=*/false);
       ++stats_.failed;
     }
     running_.clear();

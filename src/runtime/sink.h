@@ -53,7 +53,9 @@ class Sink {
                      std::uint64_t* first_snapshot, std::string* error) = 0;
   virtual void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) = 0;
   virtual void Complete(const WholeSnapshot& snapshot) = 0;
-  virtual void Failed(std::uint64_t id) = 0;
+  // `timed_out`: given up at --snapshot-timeout; else still running when
+  // the run ended.
+  virtual void Failed(std::uint64_t id, bool timed_out) = 0;
   // About once a second while the run goes: transfers sent so far. The
   // store keeps it as the run's heartbeat.
   virtual void Progress(std::uint64_t transfers) = 0;
@@ -77,7 +79,7 @@ class NullSink : public Sink {
   }
   void Started(std::uint64_t, std::uint32_t, std::int64_t) override {}
   void Complete(const WholeSnapshot&) override {}
-  void Failed(std::uint64_t) override {}
+  void Failed(std::uint64_t, bool) override {}
   void Progress(std::uint64_t) override {}
   void End(std::uint64_t) override {}
   std::int64_t run_id() const override { return 0; }

@@ -156,8 +156,9 @@ class StoreSink : public Sink {
     record.channels = w.channels;
     Post([record = std::move(record)](store::Store& s) { s.SnapshotComplete(record); });
   }
-  void Failed(std::uint64_t id) override {
-    Post([=, this](store::Store& s) { s.SnapshotFailed(run_, id); });
+  void Failed(std::uint64_t id, bool timed_out) override {
+    const auto why = timed_out ? store::Store::Failure::kTimeout : store::Store::Failure::kRunEnded;
+    Post([=, this](store::Store& s) { s.SnapshotFailed(run_, id, why); });
   }
   void Progress(std::uint64_t transfers) override {
     Post([=, this](store::Store& s) { s.RunProgress(run_, transfers, EpochMicrosNow()); });

@@ -91,6 +91,13 @@ ALTER TABLE balances ADD COLUMN recorded_us INTEGER;
 ALTER TABLE channels ADD COLUMN marker_us INTEGER;
 PRAGMA user_version = 2;
 )sql",
+    // 3: why a failed snapshot failed (Store::Failure). NULL in rows written
+    // before it.
+    R"sql(
+ALTER TABLE snapshots ADD COLUMN failure TEXT
+  CHECK (failure IN ('timeout', 'run_ended', 'run_died'));
+PRAGMA user_version = 3;
+)sql",
 };
 constexpr std::uint32_t kSchemaVersion = std::size(kMigrations);
 static_assert(kApplicationId == 1129665612u);  // as kMigrations[0] spells it
@@ -98,9 +105,20 @@ static_assert(kApplicationId == 1129665612u);  // as kMigrations[0] spells it
 constexpr const char* kTables[] = {"runs", "snapshots", "balances", "channels",
                                    "transfers"};
 
-constexpr const char* kSnapshotColumns =
-    "SELECT id, run, initiator, started_us, completed_us, status, total "
-    "FROM snapshots";
+// The query of the columns SnapshotRow reads (`failure` only from schema 3
+// on): every snapshot by id, or one (`WHERE id = ?`). Literals that live as
+// long as the program: the connection caches statements by their SQL's
+// address.
+const char* SnapshotsSql(std::uint32_t version, bool one) {
+  auto sql = [](const char* failure, const char* rest) {
+    return std::string("SELECT id, run, initiator, started_us, completed_us, status, total, ") +
+           failure + " FROM snapshots" + rest;
+  };
+  static const std::string all[2] = {sql("NULL", " ORDER BY id"), sql("failure", " ORDER BY id")};
+  static const std::string by_id[2] = {sql("NULL", " WHERE id = ?"),
+                                       sql("failure", " WHERE id = ?")};
+  return (one ? by_id : all)[version >= 3 ? 1 : 0].c_str();
+}
 
 std::int64_t NowUs() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -185,6 +203,7 @@ SnapshotRecord SnapshotRow(const Query& q) {
   s.completed_us = q.IsNull(4) ? 0 : q.Int(4);
   s.status = q.Text(5);
   if (!q.IsNull(6)) s.total = q.Int(6);
+  if (!q.IsNull(7)) s.failure = q.Text(7);
   return s;
 }
 
@@ -453,7 +472,16 @@ void Store::SnapshotComplete(const SnapshotRecord& s) {
   tx.Commit();
 }
 
-void Store::SnapshotFailed(std::int64_t run, std::uint64_t id) {
+const char* Store::FailureName(Failure f) {
+  switch (f) {
+    case Failure::kTimeout: return "timeout";
+    case Failure::kRunEnded: return "run_ended";
+    case Failure::kRunDied: return "run_died";
+  }
+  return "run_ended";
+}
+
+void Store::SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why) {
   Connection& c = *impl_;
   const std::string doing = fmt::format("failing snapshot {}", id);
   Transaction tx(c, true, doing);
@@ -469,16 +497,20 @@ void Store::SnapshotFailed(std::int64_t run, std::uint64_t id) {
     }
   }
   {
-    Query q(c, "UPDATE snapshots SET status = 'failed' WHERE id = ? AND status = 'running'",
+    Query q(c,
+            "UPDATE snapshots SET status = 'failed', failure = ? "
+            "WHERE id = ? AND status = 'running'",
             doing);
-    q.Bind(1, SqlId(c, id)).Run();
+    q.Bind(1, FailureName(why)).Bind(2, SqlId(c, id)).Run();
   }
   tx.Commit();
 }
 
 void Store::FailRunning(std::int64_t run) {
   Connection& c = *impl_;
-  Query q(c, "UPDATE snapshots SET status = 'failed' WHERE run = ? AND status = 'running'",
+  Query q(c,
+          "UPDATE snapshots SET status = 'failed', failure = 'run_died' "
+          "WHERE run = ? AND status = 'running'",
           fmt::format("failing the running snapshots of run {}", run));
   q.Bind(1, run).Run();
 }
@@ -522,9 +554,11 @@ void Store::EndRun(std::int64_t run, bool died, std::optional<std::uint64_t> tra
     q.Bind(6, run).Run();
   }
   {
-    Query q(c, "UPDATE snapshots SET status = 'failed' WHERE run = ? AND status = 'running'",
+    Query q(c,
+            "UPDATE snapshots SET status = 'failed', failure = ? "
+            "WHERE run = ? AND status = 'running'",
             doing);
-    q.Bind(1, run).Run();
+    q.Bind(1, FailureName(died ? Failure::kRunDied : Failure::kRunEnded)).Bind(2, run).Run();
   }
   tx.Commit();
 }
@@ -561,8 +595,8 @@ std::vector<StoredRun> Store::Runs() const {
 std::vector<SnapshotRecord> Store::Snapshots() const {
   Connection& c = *impl_;
   std::vector<SnapshotRecord> snapshots;
-  static const std::string sql = std::string(kSnapshotColumns) + " ORDER BY id";
-  Query q(c, sql.c_str(), "listing snapshots");
+  impl_->version = CurrentVersion(c);
+  Query q(c, SnapshotsSql(impl_->version, false), "listing snapshots");
   while (q.Step()) snapshots.push_back(SnapshotRow(q));
   return snapshots;
 }
@@ -573,10 +607,10 @@ namespace {
 // come from one moment of the file).
 std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::int64_t id) {
   const std::string doing = fmt::format("reading snapshot {}", id);
-  static const std::string sql = std::string(kSnapshotColumns) + " WHERE id = ?";
+
   SnapshotRecord s;
   {
-    Query q(c, sql.c_str(), doing);
+    Query q(c, SnapshotsSql(version, true), doing);
     q.Bind(1, id);
     if (!q.Step()) return std::nullopt;
     s = SnapshotRow(q);

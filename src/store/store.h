@@ -40,6 +40,9 @@ struct SnapshotRecord {
   std::uint32_t initiator = 0;
   std::int64_t started_us = 0, completed_us = 0;  // microseconds since the epoch
   std::string status;                             // "complete" | "failed" | "running"
+  // Why a failed snapshot failed (schema 3): "timeout", "run_ended",
+  // "run_died"; empty for the others, and for one failed before schema 3.
+  std::string failure;
   std::vector<Amount> balances;                   // recorded balance by rank (empty unless complete)
   // When each rank recorded its state, by rank, as balances; 0: unknown
   // (schema 1). Empty is taken as all unknown when written.
@@ -125,10 +128,14 @@ class Store {
   // ordered pair's channel, the total) and marks it complete, in ONE
   // transaction: either all of it is in the file or none of it is.
   void SnapshotComplete(const SnapshotRecord& s);
-  // A running snapshot will not complete. Failing a failed one does nothing;
-  // failing a complete one throws.
-  void SnapshotFailed(std::int64_t run, std::uint64_t id);
-  // Every still-running snapshot of `run` becomes failed.
+  // Why a snapshot failed: given up at --snapshot-timeout, still running
+  // when its run ended, or when its run died.
+  enum class Failure { kTimeout, kRunEnded, kRunDied };
+  static const char* FailureName(Failure f);
+  // A running snapshot will not complete, for `why`. Failing a failed one
+  // does nothing; failing a complete one throws.
+  void SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why = Failure::kRunEnded);
+  // Every still-running snapshot of `run` becomes failed: its run died.
   void FailRunning(std::int64_t run);
   // A live run's heartbeat: `transfers` sent so far, at `now_us`.
   void RunProgress(std::int64_t run, std::uint64_t transfers, std::int64_t now_us);

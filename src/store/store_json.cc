@@ -72,14 +72,16 @@ Json ListJson(const Store& store) {
          {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)}});
   }
   for (const SnapshotRecord& s : snapshots) {
-    out["snapshots"].push_back(
-        {{"id", s.id},
-         {"run", s.run},
-         {"status", s.status},
-         {"total", Nullable(s.total)},
-         {"initiators", Json::array({BranchName(s.initiator)})},
-         {"started_us", s.started_us},
-         {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}});
+    Json j = {{"id", s.id},
+              {"run", s.run},
+              {"status", s.status},
+              {"total", Nullable(s.total)},
+              {"initiators", Json::array({BranchName(s.initiator)})},
+              {"started_us", s.started_us},
+              {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}};
+    // Why it failed (schema 3), where the store knows.
+    if (!s.failure.empty()) j["failure"] = s.failure;
+    out["snapshots"].push_back(std::move(j));
   }
   return out;
 }

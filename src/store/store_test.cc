@@ -392,9 +392,9 @@ TEST_F(StoreTest, ACorruptStoreIsRefusedUntouched) {
 
   // Written by a later schema (user_version, big-endian at offset 60).
   std::string newer = good;
-  newer[63] = 3;
+  newer[63] = 4;
   Write(path, newer);
-  ExpectRefused(path, "was written by a newer cutline (store schema 3; this one reads 2)");
+  ExpectRefused(path, "was written by a newer cutline (store schema 4; this one reads 3)");
 }
 
 TEST_F(StoreTest, ReadingOnlyNeverWritesTheFile) {
@@ -647,7 +647,7 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
   }
   {
     Store s = MustOpen(path, false);
-    EXPECT_EQ(s.schema_version(), 2u);
+    EXPECT_EQ(s.schema_version(), 3u);
     ASSERT_EQ(s.Snapshots().size(), old_snapshots.size());
     EXPECT_EQ(s.Find(13)->balances, old13->balances);
     EXPECT_EQ(s.Find(13)->channels[0].transfers, old13->channels[0].transfers);
@@ -657,7 +657,7 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
     EXPECT_EQ(s.Runs()[3].status, "live");
     EXPECT_EQ(s.Runs()[0].status, "");  // the old runs stay unknown
   }
-  EXPECT_EQ(Bytes(path)[63], 2);
+  EXPECT_EQ(Bytes(path)[63], 3);
   const std::string fresh = PathOf("fresh.db");
   MustOpen(fresh);
   EXPECT_EQ(SchemaOf(path), SchemaOf(fresh));
@@ -681,9 +681,27 @@ TEST_F(StoreTest, AReaderFollowsAMigrationMadeWhileItWasOpen) {
     writer.RunProgress(run, 42, 5'000'000);
   }
   std::vector<StoredRun> runs = reader->Runs();
-  EXPECT_EQ(reader->schema_version(), 2u);
+  EXPECT_EQ(reader->schema_version(), 3u);
   ASSERT_EQ(runs.size(), 4u);
   EXPECT_EQ(runs[3].transfers, 42u);
+}
+
+// Schema 3: why each failed snapshot failed, as the run said (given up at
+// its timeout), or as its run's end or death left it.
+TEST_F(StoreTest, AFailedSnapshotSaysWhy) {
+  Store s = MustOpen(PathOf("why.db"));
+  std::int64_t run = s.BeginRun(2, 100, 200, std::nullopt);
+  for (std::uint64_t id = 1; id <= 3; ++id) s.SnapshotStarted(run, id, 0, 1000 + id);
+  s.SnapshotFailed(run, 1, Store::Failure::kTimeout);
+  s.EndRun(run, /*died=*/true, std::nullopt, 5000);  // 2 and 3 were running
+  std::int64_t next = s.BeginRun(2, 100, 200, std::nullopt);
+  s.SnapshotStarted(next, 4, 1, 6000);
+  s.EndRun(next, /*died=*/false, 0, 7000);
+  std::vector<std::string> why;
+  for (const SnapshotRecord& r : s.Snapshots()) why.push_back(r.failure);
+  EXPECT_EQ(why, (std::vector<std::string>{"timeout", "run_died", "run_died", "run_ended"}));
+  EXPECT_EQ(s.Find(1)->failure, "timeout");
+  EXPECT_TRUE(s.Verify().ok());
 }
 
 TEST_F(StoreTest, ARunsLifeIsKept) {
