@@ -787,21 +787,22 @@ class Stream {
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
         const bool in_state = !ch.closed;
-        const std::string what =
-            fmt::format("{} (message #{}, {})", Money(m.amount), m.seq, ChannelName(c));
+        auto what = [&] {
+          return fmt::format("{} (message #{}, {})", Money(m.amount), m.seq, ChannelName(c));
+        };
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
           s.judged.emplace_back(m.seq, fmt::format("{} counted twice: it is in the channel's "
                                                    "recorded state, but {} sent it after recording",
-                                                   what, Name(e.peer)));
+                                                   what(), Name(e.peer)));
         }
         if (!outside && !in_state) {
           s.missed.push_back(m.seq);
           s.judged.emplace_back(
               m.seq, fmt::format("{} missed: {} sent it before recording, but it is neither in "
                                  "{}'s record nor in the channel's recorded state",
-                                 what, Name(e.peer), Name(r)));
+                                 what(), Name(e.peer), Name(r)));
         }
       }
       if (m.marker && m.snapshot == id) s.channels[c].closed = true;
