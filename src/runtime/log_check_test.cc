@@ -184,6 +184,18 @@ TEST_F(LogCheckTest, NoRankWroteItsLog) {
 }
 
 
+// The merge relies on each log growing in its clock (every event ticks its
+// rank's entry): a clock that goes back is an edited log, refused.
+TEST_F(LogCheckTest, AClockThatGoesBackIsRefusedWithFileAndLine) {
+  std::vector<std::string> one = Rank1();
+  one[2] = R"({"e":"receive","from":0,"n":1,"amount":10,"vc":[0,0]})";
+  Write(0, Rank0());
+  Write(1, one);
+  std::string error;
+  EXPECT_FALSE(Check(&error));
+  EXPECT_NE(error.find("rank-1.jsonl:3: \"vc\" goes back"), std::string::npos) << error;
+}
+
 // ---- The streaming check's own cases ----------------------------------
 
 // Two ranks with real vector clocks, for logs written by a test.
