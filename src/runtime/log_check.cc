@@ -492,7 +492,8 @@ class RankLog {
   bool NextLine(std::string_view* line) {
     for (;;) {
       const char* data = buf_.data();
-      const void* nl = std::memchr(data + scan_, '\n', buf_.size() - scan_);
+      const void* nl =
+          scan_ < buf_.size() ? std::memchr(data + scan_, '\n', buf_.size() - scan_) : nullptr;
       if (nl != nullptr) {
         std::size_t at = static_cast<std::size_t>(static_cast<const char*>(nl) - data);
         *line = std::string_view(data + begin_, at - begin_);
