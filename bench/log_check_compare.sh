@@ -40,8 +40,8 @@ PY
 mk plain
 mk crash1; cut_log v-crash1/rank-1.jsonl 6
 mk crash02; cut_log v-crash02/rank-0.jsonl 3; cut_log v-crash02/rank-2.jsonl 5
-mk part; sed -i '0,/"e":"part","snapshot":\([0-9]*\),"balance":\([0-9]*\)/s//"e":"part","snapshot":\1,"balance":\29/' v-part/rank-2.jsonl
-mk record; sed -i '0,/"e":"record","snapshot":\([0-9]*\),"balance":\([0-9]*\)/s//"e":"record","snapshot":\1,"balance":\21/' v-record/rank-3.jsonl
+mk part; perl -pi -e 'if (!$done && s/("e":"part","snapshot":\d+,"balance":)(\d+)/$1.($2+7)/e) { $done = 1 }' v-part/rank-2.jsonl
+mk record; perl -pi -e 'if (!$done && s/("e":"record","snapshot":\d+,"balance":)(\d+)/$1.($2+1)/e) { $done = 1 }' v-record/rank-3.jsonl
 mk chan; perl -0pi -e 's/("channels":\{[^}]*?\[)(\d+)/$1.($2+3)/e' v-chan/rank-1.jsonl
 mk chanempty; perl -0pi -e 's/("channels":\{[^}]*?\[)[\d,]+\]/$1]/' v-chanempty/rank-1.jsonl
 mk vcback; perl -0pi -e 's/"vc":\[(\d+)/"vc":[7$1/' v-vcback/rank-3.jsonl
