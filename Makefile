@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc)
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
 
-.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-cluster fuzz clean
+.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-cluster bench-logs fuzz clean
 
 all: build
 
@@ -82,6 +82,13 @@ bench-serve: release-build
 bench-cluster: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
 	./build-release/bench/cluster_bench --cutline ./build-release/cutline
+
+# `cutline check --logs` against the size of the logs: real 4-rank runs at
+# --rate max of 3, 12 and 48 s (docs/performance.md). BEFORE=<cutline> times
+# another build too.
+bench-logs: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline
+	bench/log_check_bench.sh ./build-release/cutline
 
 release-build: deps
 	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLINE_TESTS=OFF >/dev/null

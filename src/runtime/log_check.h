@@ -1,7 +1,10 @@
-// A real run's logs (`cutline cluster --log-dir DIR`) read back into one
-// history, so that the simulator's independent checker judges the run's
-// complete snapshots exactly as it judges a simulated run's; and the same
-// logs as a ShiViz log (https://bestchai.bitbucket.io/shiviz/).
+// A real run's logs (`cutline cluster --log-dir DIR`) checked as they are
+// read: the ranks' logs are merged line by line in an order consistent with
+// their vector clocks, and every snapshot whose every part is logged is
+// judged with the simulator's checker's rules and words (src/check), in
+// memory bounded by the ranks, the channels and the snapshots still open,
+// not by the run's length; and the same logs as a ShiViz log
+// (https://bestchai.bitbucket.io/shiviz/).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +17,8 @@
 namespace cutline::runtime {
 
 struct LogCheck {
+  // As check::CheckRun reports it, but `verdicts` holds only the snapshots
+  // whose verdict is not consistent (a long run checks thousands).
   check::CheckReport report;
   std::uint32_t ranks = 0;
   std::size_t events = 0;
@@ -23,6 +28,12 @@ struct LogCheck {
   // was first written). Their money and events are unknown; no snapshot
   // they took part in is complete in the logs.
   std::vector<std::uint32_t> silent;
+  // The most the check held at once: open snapshots, messages in flight,
+  // and the per-snapshot items (pending crossings, expected channel
+  // transfers, findings) of the snapshots still open. Bounded by the ranks,
+  // channels and open snapshots, not by the length of the logs.
+  std::size_t peak_state = 0;
+  std::size_t peak_open_snapshots = 0;
 };
 
 // Reads DIR/rank-*.jsonl and checks every snapshot whose every part is in

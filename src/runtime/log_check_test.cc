@@ -10,7 +10,12 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "sim/network.h"
 
 namespace cutline::runtime {
 namespace {
@@ -176,6 +181,231 @@ TEST_F(LogCheckTest, NoRankWroteItsLog) {
   std::string error;
   EXPECT_FALSE(Check(&error));
   EXPECT_NE(error.find("every log in"), std::string::npos) << error;
+}
+
+
+// The merge relies on each log growing in its clock (every event ticks its
+// rank's entry): a clock that goes back is an edited log, refused.
+TEST_F(LogCheckTest, AClockThatGoesBackIsRefusedWithFileAndLine) {
+  std::vector<std::string> one = Rank1();
+  one[2] = R"({"e":"receive","from":0,"n":1,"amount":10,"vc":[0,0]})";
+  Write(0, Rank0());
+  Write(1, one);
+  std::string error;
+  EXPECT_FALSE(Check(&error));
+  EXPECT_NE(error.find("rank-1.jsonl:3: \"vc\" goes back"), std::string::npos) << error;
+}
+
+// ---- The streaming check's own cases ----------------------------------
+
+// Two ranks with real vector clocks, for logs written by a test.
+class TwoRanks {
+ public:
+  std::vector<std::string> log[2] = {{R"({"e":"rank","rank":0,"ranks":2})"},
+                                     {R"({"e":"rank","rank":1,"ranks":2})"}};
+  void Start(int r, long balance) { Line(r, fmt("\"e\":\"start\",\"balance\":{}", balance)); }
+  // Returns the message's clock, for its receipt.
+  std::vector<std::uint64_t> Send(int r, long amount) {
+    Line(r, fmt("\"e\":\"send\",\"to\":{},\"n\":{},\"amount\":{}", 1 - r, ++n_[r], amount));
+    return vc_[r];
+  }
+  std::vector<std::uint64_t> Marker(int r, int snapshot) {
+    Line(r, fmt("\"e\":\"send_marker\",\"to\":{},\"n\":{},\"snapshot\":{}", 1 - r, ++n_[r],
+                snapshot));
+    return vc_[r];
+  }
+  void Receive(int r, std::uint64_t n, long amount, const std::vector<std::uint64_t>& clock) {
+    Merge(r, clock);
+    Line(r, fmt("\"e\":\"receive\",\"from\":{},\"n\":{},\"amount\":{}", 1 - r, n, amount));
+  }
+  void ReceiveMarker(int r, std::uint64_t n, int snapshot, const std::vector<std::uint64_t>& clock) {
+    Merge(r, clock);
+    Line(r, fmt("\"e\":\"receive_marker\",\"from\":{},\"n\":{},\"snapshot\":{}", 1 - r, n,
+                snapshot));
+  }
+  void Record(int r, int snapshot, long balance, bool by_marker) {
+    Line(r, fmt("\"e\":\"record\",\"snapshot\":{},\"balance\":{},\"cause\":\"{}\"", snapshot,
+                balance, by_marker ? "marker" : "start"));
+  }
+  void Part(int r, int snapshot, long balance, const std::string& from_other) {
+    Line(r, fmt("\"e\":\"part\",\"snapshot\":{},\"balance\":{},\"channels\":{{\"{}\":[{}]}}",
+                snapshot, balance, 1 - r, from_other));
+  }
+  std::uint64_t n(int r) const { return n_[r]; }
+
+ private:
+  template <typename... A>
+  static std::string fmt(const char* f, A&&... a) {
+    return ::fmt::format(::fmt::runtime(f), std::forward<A>(a)...);
+  }
+  void Merge(int r, const std::vector<std::uint64_t>& clock) {
+    for (int i = 0; i < 2; ++i) vc_[r][i] = std::max(vc_[r][i], clock[i]);
+  }
+  void Line(int r, const std::string& body) {
+    ++vc_[r][r];
+    log[r].push_back("{" + body + ::fmt::format(",\"vc\":[{},{}]}}", vc_[r][0], vc_[r][1]));
+  }
+  std::vector<std::uint64_t> vc_[2] = {{0, 0}, {0, 0}};
+  std::uint64_t n_[2] = {0, 0};
+};
+
+std::string All(const LogCheck& r) {
+  std::string all;
+  for (const std::string& p : r.report.problems) all += p + "\n";
+  return all;
+}
+
+// N0 records, then sends $10 before its marker; N1 receives the $10 before
+// it records on its own: the $10 crosses the cut backwards.
+TEST_F(LogCheckTest, AMessageAcrossTheCutBackwardsIsNamed) {
+  TwoRanks t;
+  t.Start(0, 100);
+  t.Start(1, 100);
+  t.Record(0, 1, 100, false);
+  auto ten = t.Send(0, 10);
+  auto marker = t.Marker(0, 1);
+  t.Receive(1, 1, 10, ten);
+  t.Record(1, 1, 110, false);
+  auto back = t.Marker(1, 1);
+  t.ReceiveMarker(1, 2, 1, marker);
+  t.Part(1, 1, 110, "");
+  t.ReceiveMarker(0, 1, 1, back);
+  t.Part(0, 1, 100, "");
+  Write(0, t.log[0]);
+  Write(1, t.log[1]);
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->report.snapshots_checked, 1);
+  const std::string all = All(*r);
+  EXPECT_NE(all.find("snapshot 1: inconsistent cut: $10 (message #1, N0->N1) counted twice: N1 "
+                     "received it before recording, N0 sent it after recording"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("snapshot 1: N0 sent message #1 ($10 from N0) on N0->N1 after recording "
+                     "but before the marker"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("money is not conserved"), std::string::npos) << all;
+  ASSERT_EQ(r->report.verdicts.size(), 1u);
+  EXPECT_EQ(r->report.verdicts[0].backward, std::vector<sim::Seq>{1});
+}
+
+// N1 records before the $10 N0 sent before recording arrives: the $10 is
+// the channel's state, exactly; a part that leaves it out is caught.
+TEST_F(LogCheckTest, AChannelStateMustBeExactlyTheTransfersAcrossTheCut) {
+  for (const std::string& claimed : {std::string("10"), std::string(""), std::string("10,4")}) {
+    TwoRanks t;
+    t.Start(0, 100);
+    t.Start(1, 100);
+    auto ten = t.Send(0, 10);
+    t.Record(0, 1, 90, false);
+    auto marker = t.Marker(0, 1);
+    t.Record(1, 1, 100, false);
+    auto back = t.Marker(1, 1);
+    t.Receive(1, 1, 10, ten);
+    t.ReceiveMarker(1, 2, 1, marker);
+    t.Part(1, 1, 100, claimed);
+    t.ReceiveMarker(0, 1, 1, back);
+    t.Part(0, 1, 90, "");
+    Write(0, t.log[0]);
+    Write(1, t.log[1]);
+    std::string error;
+    auto r = Check(&error);
+    ASSERT_TRUE(r) << error;
+    const std::string all = All(*r);
+    EXPECT_EQ(r->report.snapshots_checked, 1);
+    if (claimed == "10") {
+      EXPECT_TRUE(r->report.ok()) << all;
+    } else if (claimed.empty()) {
+      EXPECT_NE(all.find("snapshot 1: channel N0->N1 recorded [] but expected [$10]"),
+                std::string::npos)
+          << all;
+      EXPECT_NE(all.find("snapshot 1: $10 (message #1) in flight on N0->N1 is missing from the "
+                         "snapshot"),
+                std::string::npos)
+          << all;
+    } else {
+      EXPECT_NE(all.find("snapshot 1: channel N0->N1 recorded [$10, $4] but expected [$10]"),
+                std::string::npos)
+          << all;
+      EXPECT_NE(all.find("money is not conserved: recorded balances $190 + channel states $14"),
+                std::string::npos)
+          << all;
+    }
+  }
+}
+
+// N0's log ends (a crash) before a send N1 logged receiving: N1's log is
+// cut before that receipt; the events after it are counted, not checked.
+TEST_F(LogCheckTest, AReceiptWhoseSendIsNotLoggedCutsItsLog) {
+  TwoRanks t;
+  t.Start(0, 100);
+  t.Start(1, 100);
+  auto ten = t.Send(0, 10);
+  t.Receive(1, 1, 10, ten);
+  auto lost = t.Send(0, 5);  // N0's log is cut before this line
+  std::vector<std::string> zero = t.log[0];
+  zero.pop_back();
+  t.Receive(1, 2, 5, lost);
+  t.Send(1, 1);
+  t.Record(1, 1, 104, false);
+  Write(0, zero);
+  Write(1, t.log[1]);
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(r->report.ok()) << All(*r);
+  EXPECT_EQ(r->dropped, 3u);
+  EXPECT_EQ(r->events, 2u);  // the send and its receipt
+  EXPECT_EQ(r->total, 200);
+}
+
+// A long run of many snapshots: each is judged and forgotten when its last
+// part is read, so what the check holds does not grow with the log.
+TEST_F(LogCheckTest, ALongLogIsCheckedInBoundedState) {
+  auto run = [&](int snapshots) {
+    TwoRanks t;
+    long b0 = 1000, b1 = 100000;  // N1 pays $1 a snapshot to N0
+    t.Start(0, b0);
+    t.Start(1, b1);
+    for (int k = 1; k <= snapshots; ++k) {
+      auto one = t.Send(0, 1);
+      b0 -= 1;
+      t.Receive(1, t.n(0), 1, one);
+      b1 += 1;
+      t.Record(0, k, b0, false);
+      auto m0 = t.Marker(0, k);
+      auto two = t.Send(1, 2);  // before N1 records: N1->N0's state
+      b1 -= 2;
+      t.ReceiveMarker(1, t.n(0), k, m0);
+      t.Record(1, k, b1, true);
+      auto m1 = t.Marker(1, k);
+      t.Part(1, k, b1, "");
+      t.Receive(0, t.n(1) - 1, 2, two);
+      t.ReceiveMarker(0, t.n(1), k, m1);
+      t.Part(0, k, b0, "2");
+      b0 += 2;
+    }
+    Write(0, t.log[0]);
+    Write(1, t.log[1]);
+    std::string error;
+    auto r = Check(&error);
+    EXPECT_TRUE(r) << error;
+    if (r) {
+      EXPECT_TRUE(r->report.ok()) << All(*r);
+      EXPECT_EQ(r->report.snapshots_checked, snapshots);
+      EXPECT_EQ(r->peak_open_snapshots, 1u);
+    }
+    return r ? r->peak_state : 0;
+  };
+  // A few items per snapshot open, whatever the length: a snapshot, a
+  // message or two in flight, a channel's expected and claimed state.
+  const std::size_t small = run(10);
+  const std::size_t large = run(5000);
+  EXPECT_GT(small, 0u);
+  EXPECT_LE(small, 12u);
+  EXPECT_LE(large, 12u);
 }
 
 }  // namespace
