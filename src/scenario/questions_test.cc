@@ -139,7 +139,7 @@ TEST(Questions, DemoThreeInFreePlayAsksBeforeTheRecordedDelivery) {
   ASSERT_NE(forty, nullptr);
   EXPECT_TRUE(forty->yes);
   EXPECT_EQ(forty->why, WhyCode::kChannelRecording);
-  EXPECT_EQ(d->steps[forty->step - 1].command, "deliver P2 P1");
+  EXPECT_STREQ(d->steps[forty->step - 1].command, "deliver P2 P1");
   for (const Question* q : asked) {
     EXPECT_EQ(q->yes, !r.bank().JoinedBy(q->transfer).empty()) << "step " << q->step;
   }
