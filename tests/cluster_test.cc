@@ -97,16 +97,19 @@ void ExpectAddsUp(const Outcome& o, long total) {
 
 // Bad input: status 2, nothing on standard output, one line on standard
 // error naming `mentions`.
-void ExpectRefused(const std::vector<std::string>& args, const std::string& mentions) {
+void ExpectOneLineRefusal(const Outcome& o, const std::vector<std::string>& args,
+                          const std::string& mentions) {
   std::string cmd;
   for (const auto& a : args) cmd += a + " ";
-  Outcome o = Cluster(args);
   EXPECT_TRUE(o.exited) << cmd << o;
   EXPECT_EQ(o.status, 2) << cmd << o;
   EXPECT_EQ(o.out, "") << cmd << o;
   EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
   EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
   EXPECT_TRUE(Contains(o.err, mentions)) << cmd << o;
+}
+void ExpectRefused(const std::vector<std::string>& args, const std::string& mentions) {
+  ExpectOneLineRefusal(Cluster(args), args, mentions);
 }
 
 TEST(ClusterTest, SnapshotsWhileTransfersFlowAllAddUp) {
@@ -570,18 +573,9 @@ void Damage(const std::string& path, const std::string& sql) {
   sqlite3_close(db);
 }
 
-// `cutline store` with bad input: status 2, nothing on standard output, one
-// line on standard error naming `mentions`.
+// `cutline store` with bad input, refused the same way.
 void ExpectStoreRefused(const std::vector<std::string>& args, const std::string& mentions) {
-  std::string cmd;
-  for (const auto& a : args) cmd += a + " ";
-  Outcome o = Cutline(args);
-  EXPECT_TRUE(o.exited) << cmd << o;
-  EXPECT_EQ(o.status, 2) << cmd << o;
-  EXPECT_EQ(o.out, "") << cmd << o;
-  EXPECT_EQ(Lines(o.err), 1u) << cmd << o;
-  EXPECT_EQ(o.err.rfind("cutline: error: ", 0), 0u) << cmd << o;
-  EXPECT_TRUE(Contains(o.err, mentions)) << cmd << o;
+  ExpectOneLineRefusal(Cutline(args), args, mentions);
 }
 
 // A real run's store verifies; damaged, verify names the snapshot and what
