@@ -90,13 +90,15 @@ std::string ShapeError(const json& body, std::uint32_t rank, std::uint32_t ranks
   return "";
 }
 
-std::optional<Logs> ReadLogs(const std::string& dir, std::string* error) {
+// DIR's rank-N.jsonl files by rank; nothing, with a one-line reason, if DIR
+// is not a folder or holds none. Both readers of the logs start here.
+std::optional<std::map<std::uint32_t, fs::path>> LogFiles(const std::string& dir,
+                                                          std::string* error) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     *error = fmt::format("{} is not a folder of logs", dir);
     return std::nullopt;
   }
-  Logs logs;
   std::map<std::uint32_t, fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
@@ -109,6 +111,14 @@ std::optional<Logs> ReadLogs(const std::string& dir, std::string* error) {
     *error = fmt::format("{} holds no rank-N.jsonl logs (see cutline cluster --log-dir)", dir);
     return std::nullopt;
   }
+  return files;
+}
+
+std::optional<Logs> ReadLogs(const std::string& dir, std::string* error) {
+  auto found = LogFiles(dir, error);
+  if (!found) return std::nullopt;
+  const std::map<std::uint32_t, fs::path>& files = *found;
+  Logs logs;
   for (const auto& [rank, path] : files) {
     std::ifstream in(path);
     std::vector<std::string> lines;
@@ -1056,23 +1066,9 @@ class Stream {
 }  // namespace
 
 std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    *error = fmt::format("{} is not a folder of logs", dir);
-    return std::nullopt;
-  }
-  std::map<std::uint32_t, fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
-    if (name.rfind("rank-", 0) != 0 || entry.path().extension() != ".jsonl") continue;
-    std::string number = name.substr(5, name.size() - 5 - 6);
-    if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos) continue;
-    files[static_cast<std::uint32_t>(std::stoul(number))] = entry.path();
-  }
-  if (files.empty()) {
-    *error = fmt::format("{} holds no rank-N.jsonl logs (see cutline cluster --log-dir)", dir);
-    return std::nullopt;
-  }
+  auto found = LogFiles(dir, error);
+  if (!found) return std::nullopt;
+  const std::map<std::uint32_t, fs::path>& files = *found;
   std::vector<std::unique_ptr<RankLog>> logs;
   std::uint32_t ranks = 0;
   for (const auto& [rank, path] : files) {

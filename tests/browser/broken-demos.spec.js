@@ -3,16 +3,10 @@
 // inconsistent verdict and the one transfer it names), the log line that tells the broken rule,
 // the demo group and its buttons, in English and in Japanese; then each broken option of the
 // algorithm selector chosen on a small run that Chandy-Lamport gets right, and caught.
-const { test, expect, openPage, settle, region, demos, playDemo, snap } = require('./fixtures');
+const {
+  test, expect, openPage, settle, region, demos, demo, playDemo, snap, channelRow, recordedCell,
+} = require('./fixtures');
 
-async function demo(request, id, lang = 'en') {
-  const [d] = (await demos(request, lang)).filter((x) => x.id === id);
-  expect(d, `demo ${id} is in /api/demos`).toBeTruthy();
-  return d;
-}
-
-const channelRow = (panel, from, to) => panel.locator(`tr[data-channel="${from}->${to}"]`);
-const recordedCell = (panel, name) => panel.locator(`.cl-branches tr[data-branch="${name}"] td`).first();
 const svgChannel = (page, from, to) => page.locator(`#network-svg .channel[data-from="${from}"][data-to="${to}"]`);
 const log = (page) => page.locator('#log-list');
 

@@ -87,4 +87,17 @@ async function send(page, from, to, amount) {
   await settle(page);
 }
 
-module.exports = { test, expect, settle, openPage, region, demos, playDemo, snap, send };
+// One demo of /api/demos by id, checked to be there.
+async function demo(request, id, lang = 'en') {
+  const [d] = (await demos(request, lang)).filter((x) => x.id === id);
+  expect(d, `demo ${id} is in /api/demos`).toBeTruthy();
+  return d;
+}
+
+// The snapshot panel's row of a channel, and the recorded-balance cell of a branch.
+const channelRow = (panel, from, to) => panel.locator(`tr[data-channel="${from}->${to}"]`);
+const recordedCell = (panel, name) => panel.locator(`.cl-branches tr[data-branch="${name}"] td`).first();
+
+module.exports = {
+  test, expect, settle, openPage, region, demos, demo, playDemo, snap, send, channelRow, recordedCell,
+};

@@ -1,16 +1,9 @@
 // Demos 6-10 (docs/spec variants.md, "Demos") played to the end with Next step: the figures of the
 // spec's table must be on the page, in the snapshot panel's words. The snapshot region is named
 // after the run's algorithm, so each test looks it up by that name.
-const { test, expect, openPage, settle, region, demos, playDemo, snap } = require('./fixtures');
-
-async function demo(request, id, lang = 'en') {
-  const [d] = (await demos(request, lang)).filter((x) => x.id === id);
-  expect(d, `demo ${id} is in /api/demos`).toBeTruthy();
-  return d;
-}
-
-const channelRow = (panel, from, to) => panel.locator(`tr[data-channel="${from}->${to}"]`);
-const recordedCell = (panel, name) => panel.locator(`.cl-branches tr[data-branch="${name}"] td`).first();
+const {
+  test, expect, openPage, settle, region, demos, demo, playDemo, snap, channelRow, recordedCell,
+} = require('./fixtures');
 
 test('Demo 6: Chandy-Lamport without FIFO: $330, inconsistent, the $30 counted twice', async ({ page, request }, testInfo) => {
   const d = await demo(request, 6);
