@@ -82,15 +82,10 @@ std::string OtherWriter(const store::StoredRun& r, std::int64_t now_us) {
                      r.id, static_cast<double>(now_us - last) / 1e6);
 }
 
-// A run whose status is live: still writing (its heartbeat, once a
-// second, younger than kSilentAfterUs), or gone silent (its job was killed
-// from outside, so nothing marked it died).
-bool Writing(const store::StoredRun& r, std::int64_t now_us) {
-  const std::int64_t last = r.updated_us.value_or(r.started_us);
-  return r.status == "live" && now_us - last <= store::kSilentAfterUs;
-}
+// A run whose status is live but no longer writing: its job was killed
+// from outside, so nothing marked it died.
 bool Silent(const store::StoredRun& r, std::int64_t now_us) {
-  return r.status == "live" && !Writing(r, now_us);
+  return r.status == "live" && !store::Writing(r, now_us);
 }
 
 class StoreSink : public Sink {
@@ -107,7 +102,7 @@ class StoreSink : public Sink {
     try {
       const std::int64_t now = EpochMicrosNow();
       for (const store::StoredRun& r : store_->Runs()) {
-        if (Writing(r, now)) {
+        if (store::Writing(r, now)) {
           *error = OtherWriter(r, now);
           return false;
         }
@@ -236,7 +231,7 @@ std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uin
   try {
     const std::int64_t now = EpochMicrosNow();
     for (const store::StoredRun& r : s->Runs()) {
-      if (Writing(r, now)) return OtherWriter(r, now);
+      if (store::Writing(r, now)) return OtherWriter(r, now);
     }
     if (restore && !RestoreTarget(*s, ranks, restore_id, &error)) return error;
   } catch (const store::StoreError& e) {

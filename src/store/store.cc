@@ -1068,7 +1068,7 @@ PruneResult Store::Prune(std::uint32_t keep, std::int64_t now_us) {
   Transaction tx(c, true, doing);
   const std::vector<StoredRun> runs = Runs();
   for (const StoredRun& r : runs) {
-    if (r.status == "live" && (!r.updated_us || now_us - *r.updated_us <= kSilentAfterUs)) {
+    if (Writing(r, now_us)) {
       c.Refuse(fmt::format("run {} is live (its heartbeat {:.1f} s ago): prune once it has ended",
                            r.id, r.updated_us ? static_cast<double>(now_us - *r.updated_us) / 1e6
                                               : 0.0));

@@ -12,7 +12,7 @@ RunSummary Summarize(const StoredRun& run, const std::vector<SnapshotRecord>& sn
   out.run = run.id;
   if (run.status.empty()) {
     out.state = "unknown";
-  } else if (run.status == "live" && run.updated_us && now_us - *run.updated_us > kSilentAfterUs) {
+  } else if (run.status == "live" && !Writing(run, now_us)) {
     out.state = "silent";
   } else {
     out.state = run.status;

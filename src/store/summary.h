@@ -16,6 +16,14 @@ namespace cutline::store {
 // for this long is taken as silent: its processes are gone without a word.
 inline constexpr std::int64_t kSilentAfterUs = 5'000'000;
 
+// The run is live and its heartbeat (or, before the first, its start) is
+// younger than kSilentAfterUs at `now_us`: it is still writing its store.
+// The store page's state, prune's refusal and `cluster --store`'s one
+// writer at a time all ask this.
+inline bool Writing(const StoredRun& run, std::int64_t now_us) {
+  return run.status == "live" && now_us - run.updated_us.value_or(run.started_us) <= kSilentAfterUs;
+}
+
 struct RunSummary {
   std::int64_t run = 0;
   // "live", "ended", "died", "silent" (live, heartbeat too old), or
