@@ -236,13 +236,22 @@ function redraw() {
   }
 }
 
+// Refreshes overlap (a commit's event, the heartbeat timer) and the reader
+// acts while one waits for the server: a refresh that an older one outran is
+// dropped, and one that finds the reader has opened or closed a snapshot in
+// the meantime keeps the reader's choice instead of bringing back its own.
+let refreshes = 0;
 async function refresh() {
-  store = await getJson('api/store');
-  if (chosen !== null) {
-    chosen = store.snapshots.some((s) => s.id === chosen.id)
-      ? { id: chosen.id, snap: await getJson(`api/store/snapshot?id=${chosen.id}`) }
-      : null;
+  const mine = ++refreshes;
+  const wanted = chosen;
+  const fresh = await getJson('api/store');
+  let next = null;
+  if (wanted !== null && fresh.snapshots.some((s) => s.id === wanted.id)) {
+    next = { id: wanted.id, snap: await getJson(`api/store/snapshot?id=${wanted.id}`) };
   }
+  if (mine !== refreshes) return;
+  store = fresh;
+  if (chosen === wanted) chosen = next;
   redraw();
 }
 

@@ -201,6 +201,40 @@ test('at 390 px the page fits the screen: every column of a row, and an open sna
   expect(problems).toEqual([]);
 });
 
+test('a snapshot closed while the page refreshes stays closed', async ({ page }) => {
+  // CI caught the page re-opening a snapshot the reader had just closed: a
+  // refresh that had asked for the open snapshot before the click put it back.
+  // Here the refresh's request is held until after the click, so the race is
+  // not left to timing.
+  const problems = watch(page);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`${STORE}/store.html`);
+  await expect(page.locator('#store-status')).toHaveText(/^Run 1 ended/);
+  await openSnapshot(page, 1);
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  let asked;
+  const refreshAsked = new Promise((resolve) => { asked = resolve; });
+  await page.route('**/api/store/snapshot?id=1', async (route) => {
+    asked();
+    await held;
+    await route.continue();
+  });
+  // The page refreshes on its own every 5 s; its refresh asks for the open snapshot.
+  await refreshAsked;
+  await page.locator('#store-detail').getByRole('button', { name: 'Close' }).click();
+  await expect(page.locator('#store-detail')).toHaveCount(0);
+  const answered = page.waitForResponse('**/api/store/snapshot?id=1');
+  release();
+  await answered;
+  // The refresh has finished drawing once its answer is in; it must not have re-opened #1.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+  await expect(page.locator('#store-detail')).toHaveCount(0);
+  await expect(page.locator('#store-list tr[data-snapshot="1"] button')).toHaveAttribute('aria-expanded', 'false');
+  await page.unroute('**/api/store/snapshot?id=1');
+  expect(problems).toEqual([]);
+});
+
 test('a run whose rank is killed is shown as died, its snapshots failed', async ({ page }) => {
   test.setTimeout(120_000);
   const problems = watch(page);
