@@ -9,6 +9,7 @@ packages=(cmake ninja-build g++ clang pkg-config
           nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev
           libbenchmark-dev librapidcheck-dev libcpp-httplib-dev libclang-rt-14-dev
           libboost-dev libsqlite3-dev zlib1g-dev openmpi-bin libopenmpi-dev
+          libqrencode-dev  # the lecture's QR code of its join link
           iproute2)  # ip netns: the local hosts of tests/hosts_test.sh
 if [[ "${1:-}" == "--browser" ]]; then
   packages+=(chromium fonts-noto-cjk)

@@ -43,3 +43,11 @@ endif()
 gtest_discover_tests(cluster_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 600 LABELS cluster RUN_SERIAL TRUE
                                 ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
+
+# The lecture's rooms over the real server: driving, following, answering,
+# and every refusal (tests/lecture_api_test.cc).
+add_executable(lecture_api_test ${CMAKE_CURRENT_SOURCE_DIR}/lecture_api_test.cc)
+target_link_libraries(lecture_api_test PRIVATE cutline_server PkgConfig::HTTPLIB GTest::gtest_main)
+target_include_directories(lecture_api_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+cutline_warnings(lecture_api_test)
+gtest_discover_tests(lecture_api_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)

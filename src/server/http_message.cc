@@ -11,10 +11,11 @@ Response ErrorResponse(int status, std::string_view message) {
 }
 
 Response JsonResponse(int status, std::string body) {
-  return Response{.status = status,
-                  .content_type = "application/json; charset=utf-8",
-                  .body = std::move(body),
-                  .headers = {}};
+  Response response;
+  response.status = status;
+  response.content_type = "application/json; charset=utf-8";
+  response.body = std::move(body);
+  return response;
 }
 
 namespace {

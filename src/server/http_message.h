@@ -35,6 +35,9 @@ struct Response {
   // An event stream (docs/api.md, "/api/events"): the connection stays open
   // and receives every published event; status and body are not used.
   bool event_stream = false;
+  // Which events it receives: HttpServer::Publish's topic ("" is the
+  // server-wide stream, /api/events; a lecture room has its own).
+  std::string stream_topic;
 };
 
 // Every error the server answers, from the routes or from the transport

@@ -15,6 +15,7 @@
 #include <deque>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace cutline::server {
@@ -117,7 +118,9 @@ struct HttpServer::Impl {
   // Declared before the io_context: sessions still queued in it when it is
   // destroyed remove themselves from these sets.
   std::unordered_set<Session*> sessions;   // counted against max_connections
-  std::unordered_set<Session*> listeners;  // event streams
+  // Event streams by topic ("" is the server-wide one; a lecture's room is
+  // another): a published event reaches its topic's listeners only.
+  std::unordered_map<std::string, std::unordered_set<Session*>> listeners;
   std::atomic<std::size_t> open{0};
   std::size_t refusals = 0;
   std::uint64_t next_event_id = 1;
@@ -136,7 +139,8 @@ struct HttpServer::Impl {
 
   void Accept();
   void Beat();
-  void Broadcast(std::shared_ptr<const std::string> message);
+  // To the listeners of `topic`, or of every topic when it is null.
+  void Broadcast(const std::string* topic, std::shared_ptr<const std::string> message);
   void Forget(Session* session);
   void BeginStop();
 };
@@ -298,7 +302,7 @@ class Session : public std::enable_shared_from_this<Session> {
       asio::io_context& ioc = self->server_.ioc;
       asio::post(ioc, [self = std::move(self), response = std::move(response)]() mutable {
         if (self->state_ == State::kClosed) return;
-        if (response.event_stream) return self->StartStream();
+        if (response.event_stream) return self->StartStream(std::move(response.stream_topic));
         self->Answer(std::move(response));
       });
     });
@@ -360,10 +364,11 @@ class Session : public std::enable_shared_from_this<Session> {
                             });
   }
 
-  void StartStream() {
+  void StartStream(std::string topic) {
     if (server_.stopping) return Close();
     state_ = State::kStreaming;
-    server_.listeners.insert(this);
+    topic_ = std::move(topic);
+    server_.listeners[topic_].insert(this);
     std::string head =
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
         "Cache-Control: no-store\r\nConnection: close\r\n";
@@ -410,6 +415,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::string method_;
   std::string target_;
+  std::string topic_;  // an event stream's
   bool keep_alive_ = true;
   bool head_only_ = false;
   bool refusal_ = false;
@@ -423,7 +429,10 @@ void HttpServer::Impl::Forget(Session* session) {
     session->refusal_ = false;
     --refusals;
   }
-  listeners.erase(session);
+  auto topic = listeners.find(session->topic_);
+  if (topic != listeners.end() && topic->second.erase(session) > 0 && topic->second.empty()) {
+    listeners.erase(topic);  // a room nobody listens to any more costs nothing
+  }
   if (sessions.erase(session) > 0) open = sessions.size();
   // Once the I/O thread is gone, sessions are only being destroyed.
   if (stopping && !finished && sessions.empty() && refusals == 0) grace.cancel();
@@ -455,16 +464,22 @@ void HttpServer::Impl::Beat() {
   heartbeat.expires_after(kHeartbeat);
   heartbeat.async_wait([this](beast::error_code ec) {
     if (ec || stopping) return;
-    Broadcast(std::make_shared<const std::string>(": heartbeat\n\n"));
+    Broadcast(nullptr, std::make_shared<const std::string>(": heartbeat\n\n"));
     Beat();
   });
 }
 
-void HttpServer::Impl::Broadcast(std::shared_ptr<const std::string> message) {
-  // Enqueue may close a listener, which leaves the set: walk a copy.
-  std::vector<Session*> now(listeners.begin(), listeners.end());
+void HttpServer::Impl::Broadcast(const std::string* topic,
+                                 std::shared_ptr<const std::string> message) {
+  // Enqueue may close a listener, which leaves its set: walk a copy, and ask
+  // before each whether it still listens.
+  std::vector<Session*> now;
+  for (const auto& [name, set] : listeners) {
+    if (!topic || name == *topic) now.insert(now.end(), set.begin(), set.end());
+  }
   for (Session* s : now) {
-    if (listeners.count(s)) s->Enqueue(message);
+    auto set = listeners.find(s->topic_);
+    if (set != listeners.end() && set->second.count(s)) s->Enqueue(message);
   }
 }
 
@@ -539,11 +554,12 @@ void HttpServer::Stop() {
   s.finished = true;
 }
 
-void HttpServer::Publish(std::string_view event, std::string_view data) {
+void HttpServer::Publish(std::string_view topic, std::string_view event, std::string_view data) {
   Impl& s = *impl_;
-  asio::post(s.ioc, [&s, event = std::string(event), data = std::string(data)] {
+  asio::post(s.ioc, [&s, topic = std::string(topic), event = std::string(event),
+                     data = std::string(data)] {
     if (s.stopping) return;
-    s.Broadcast(std::make_shared<const std::string>(FormatEvent(event, data, s.next_event_id++)));
+    s.Broadcast(&topic, std::make_shared<const std::string>(FormatEvent(event, data, s.next_event_id++)));
   });
 }
 

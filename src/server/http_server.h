@@ -55,8 +55,10 @@ class HttpServer {
   void Stop();
 
   // Sends `event` with `data` (one line of JSON, say) to every open event
-  // stream. Safe from any thread.
-  void Publish(std::string_view event, std::string_view data);
+  // stream of `topic` (Response::stream_topic). Safe from any thread.
+  void Publish(std::string_view topic, std::string_view event, std::string_view data);
+  // To the server-wide stream (topic "").
+  void Publish(std::string_view event, std::string_view data) { Publish("", event, data); }
 
   // Open connections, for tests and the status line; read on any thread.
   std::size_t connections() const;

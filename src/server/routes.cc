@@ -18,6 +18,7 @@
 #include "scenario/json_output.h"
 #include "scenario/report.h"
 #include "scenario/runner.h"
+#include "server/lecture_routes.h"
 #include "server/static_files.h"
 #include "server/store_watch.h"
 
@@ -266,6 +267,7 @@ bool IsGet(const std::string& method) { return method == "GET" || method == "HEA
 }  // namespace
 
 Response Route(const Request& req, const Site& site) {
+  if (req.path == "/api/rooms" || req.path.rfind("/api/rooms/", 0) == 0) return LectureRoute(req, site);
   for (const ApiRoute& route : kApi) {
     if (req.path != route.path) continue;
     bool allowed = std::string_view(route.method) == "GET" ? IsGet(req.method)

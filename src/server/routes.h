@@ -2,7 +2,9 @@
 // in, response out; http_server.cc carries them over the network.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "scenario/runner.h"
 #include "server/http_message.h"
@@ -22,11 +24,21 @@ inline constexpr scenario::Limits kCompareLimits{
 
 class StoreWatch;
 class StaticFiles;
+}  // namespace cutline::server
+namespace cutline::lecture {
+class Rooms;
+}  // namespace cutline::lecture
+namespace cutline::server {
+
+// Sends an event to the listeners of one topic's stream (HttpServer::Publish).
+using Publisher = std::function<void(std::string_view topic, std::string_view event, std::string_view data)>;
 
 // What the routes read besides the request.
 struct Site {
   const StaticFiles* files = nullptr;  // the page's files (never null in a server)
   StoreWatch* store = nullptr;         // `serve --store`; null: none
+  lecture::Rooms* rooms = nullptr;     // the lectures this server holds; null: none
+  Publisher publish;                   // how a route tells a room what changed
 };
 
 // The answer to `request`. Runs on a worker thread: it may take a few

@@ -43,7 +43,11 @@ void FitConnectionsToDescriptors(HttpOptions* http) {
 Server::Server(const Options& options)
     : options_(options),
       files_(options.web_dir),
-      site_{&files_, nullptr},
+      rooms_(options.lecture),
+      site_{&files_, nullptr, &rooms_,
+            [this](std::string_view topic, std::string_view event, std::string_view data) {
+              http_.Publish(topic, event, data);
+            }},
       http_(Transport(options), [this](const Request& request) { return Route(request, site_); }) {}
 
 Server::~Server() {

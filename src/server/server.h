@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "lecture/rooms.h"
 #include "server/http_server.h"
 #include "server/routes.h"
 #include "server/static_files.h"
@@ -19,6 +20,7 @@ struct Options {
   int port = 8080;
   std::string web_dir;  // empty: the copy of web/ embedded in the binary
   std::string store;    // `--store FILE`: a runtime's store, shown live
+  lecture::Limits lecture;  // how many rooms, students, and for how long
   // The transport's limits and hooks; host and port above win over its own.
   HttpOptions http;
 };
@@ -44,6 +46,7 @@ class Server {
  private:
   Options options_;
   StaticFiles files_;  // prepared once, before the first request
+  lecture::Rooms rooms_;
   Site site_;
   std::unique_ptr<StoreWatch> store_;
   HttpServer http_;

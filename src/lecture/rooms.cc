@@ -1,0 +1,283 @@
+#include "lecture/rooms.h"
+
+#include <sys/random.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace cutline::lecture {
+
+namespace {
+
+// Read aloud and typed from a projector: no 0/O, 1/I/L, 5/S or 2/Z pairs.
+constexpr std::string_view kCodeAlphabet = "ABCDEFGHJKMNPQRTUVWXY346789";
+constexpr std::size_t kCodeLength = 6;
+
+void Random(void* out, std::size_t size) {
+  auto* bytes = static_cast<unsigned char*>(out);
+  while (size > 0) {
+    ssize_t got = getrandom(bytes, size, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("the system's randomness is not available");
+    }
+    bytes += got;
+    size -= static_cast<std::size_t>(got);
+  }
+}
+
+// Compares the whole of both, so that the time taken says nothing of how
+// much of a guessed token was right.
+bool SameSecret(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+}  // namespace
+
+std::string NewToken() {
+  std::array<unsigned char, 16> bytes{};
+  Random(bytes.data(), bytes.size());
+  std::string out;
+  for (unsigned char b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+std::string_view Code(Refusal refusal) {
+  switch (refusal) {
+    case Refusal::kNoRoom: return "no_room";
+    case Refusal::kNotTeacher: return "not_teacher";
+    case Refusal::kNotStudent: return "not_student";
+    case Refusal::kTooManyRooms: return "too_many_rooms";
+    case Refusal::kRoomFull: return "room_full";
+    case Refusal::kBadState: return "bad_state";
+    case Refusal::kBadQuestion: return "bad_question";
+    case Refusal::kNoQuestion: return "no_question";
+    case Refusal::kOtherQuestion: return "other_question";
+    case Refusal::kBadChoice: return "bad_choice";
+    case Refusal::kAnsweredAlready: return "answered_already";
+  }
+  return "unknown";
+}
+
+std::string Words(Refusal refusal, const Limits& limits) {
+  switch (refusal) {
+    case Refusal::kNoRoom: return "no lecture has this code (it may have ended)";
+    case Refusal::kNotTeacher: return "only the lecture's teacher can do this";
+    case Refusal::kNotStudent: return "join the lecture first: this student token is not one of this room's";
+    case Refusal::kTooManyRooms:
+      return fmt::format("this server holds {} lectures already; try again when one ends", limits.max_rooms);
+    case Refusal::kRoomFull:
+      return fmt::format("this lecture is full: {} students have joined", limits.max_students);
+    case Refusal::kBadState:
+      return fmt::format("the state must be a JSON object with a string \"scenario\", at most {} bytes",
+                         limits.max_state_bytes);
+    case Refusal::kBadQuestion:
+      return fmt::format("a question needs a string \"id\" and 1 to {} distinct string \"choices\", each at most {} bytes",
+                         limits.max_choices, limits.max_text);
+    case Refusal::kNoQuestion: return "no question is open for answers";
+    case Refusal::kOtherQuestion: return "this answer is to a question that is not the open one";
+    case Refusal::kBadChoice: return "this answer is not one of the question's choices";
+    case Refusal::kAnsweredAlready: return "this student has answered this question already";
+  }
+  return "refused";
+}
+
+struct Question {
+  std::string id;
+  std::vector<std::string> choices;
+  std::vector<std::uint64_t> counts;  // per choice
+  std::set<std::uint64_t> answered;   // student numbers
+  bool revealed = false;
+};
+
+struct Rooms::Room {
+  std::string code;
+  std::string token;
+  Json state = nullptr;        // null until the teacher's page first drives
+  std::uint64_t version = 0;   // how many times it has been driven
+  std::map<std::string, std::uint64_t, std::less<>> students;  // token -> number
+  std::optional<Question> question;
+  Clock::time_point last;      // the last thing anyone did in it
+
+  // The tally is the teacher's until the reveal: students answer unswayed.
+  Json QuestionView(bool teacher) const {
+    if (!question) return nullptr;
+    Json q{{"id", question->id},
+           {"choices", question->choices},
+           {"revealed", question->revealed},
+           {"answered", question->answered.size()}};
+    if (teacher || question->revealed) q["counts"] = question->counts;
+    return q;
+  }
+  Json View(bool teacher) const {
+    return Json{{"code", code},
+                {"version", version},
+                {"state", state},
+                {"students", students.size()},
+                {"question", QuestionView(teacher)},
+                {"teacher", teacher}};
+  }
+};
+
+Rooms::Rooms(Limits limits, std::function<Clock::time_point()> now)
+    : limits_(limits), now_(std::move(now)) {}
+
+Rooms::~Rooms() = default;
+
+std::size_t Rooms::size() const {
+  std::lock_guard lock(mutex_);
+  return rooms_.size();
+}
+
+void Rooms::DropExpired() {
+  const Clock::time_point now = now_();
+  std::erase_if(rooms_, [&](const auto& entry) {
+    return now - entry.second->last >= limits_.idle_lifetime;
+  });
+}
+
+Rooms::Room* Rooms::Find(std::string_view code) {
+  DropExpired();
+  auto it = rooms_.find(code);
+  return it == rooms_.end() ? nullptr : it->second.get();
+}
+
+Result<Rooms::Room*> Rooms::Teacher(std::string_view code, std::string_view token) {
+  Room* room = Find(code);
+  if (!room) return Refusal::kNoRoom;
+  if (!SameSecret(room->token, token)) return Refusal::kNotTeacher;
+  return room;
+}
+
+std::string Rooms::NewCode() {
+  for (;;) {
+    std::array<unsigned char, kCodeLength> bytes{};
+    Random(bytes.data(), bytes.size());
+    std::string code;
+    // 27 letters: a byte's value modulo 27 leans a little toward the first
+    // few, which costs a code nothing of its purpose (it is not a secret).
+    for (unsigned char b : bytes) code += kCodeAlphabet[b % kCodeAlphabet.size()];
+    if (!rooms_.contains(code)) return code;
+  }
+}
+
+Result<Created> Rooms::Create() {
+  std::lock_guard lock(mutex_);
+  DropExpired();
+  if (rooms_.size() >= limits_.max_rooms) return Refusal::kTooManyRooms;
+  auto room = std::make_unique<Room>();
+  room->code = NewCode();
+  room->token = NewToken();
+  room->last = now_();
+  Created created{room->code, room->token, room->View(true)};
+  rooms_.emplace(room->code, std::move(room));
+  return created;
+}
+
+Result<Json> Rooms::View(std::string_view code, std::string_view token) {
+  std::lock_guard lock(mutex_);
+  Room* room = Find(code);
+  if (!room) return Refusal::kNoRoom;
+  return room->View(!token.empty() && SameSecret(room->token, token));
+}
+
+Result<Json> Rooms::Join(std::string_view code, std::string_view student) {
+  std::lock_guard lock(mutex_);
+  Room* room = Find(code);
+  if (!room) return Refusal::kNoRoom;
+  room->last = now_();
+  if (!student.empty() && room->students.contains(student)) {
+    return Json{{"student", student}, {"room", room->View(false)}};
+  }
+  if (room->students.size() >= limits_.max_students) return Refusal::kRoomFull;
+  std::string token = NewToken();
+  room->students.emplace(token, room->students.size());
+  return Json{{"student", token}, {"room", room->View(false)}};
+}
+
+Result<Changed> Rooms::Drive(std::string_view code, std::string_view token, const Json& state) {
+  std::lock_guard lock(mutex_);
+  auto found = Teacher(code, token);
+  if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
+  Room* room = std::get<Room*>(found);
+  auto scenario = state.is_object() ? state.find("scenario") : state.end();
+  if (!state.is_object() || scenario == state.end() || !scenario->is_string() ||
+      state.dump().size() > limits_.max_state_bytes) {
+    return Refusal::kBadState;
+  }
+  room->state = state;
+  ++room->version;
+  room->last = now_();
+  Json data{{"version", room->version}, {"state", room->state}};
+  return Changed{data, Event{"state", data}};
+}
+
+Result<Changed> Rooms::Ask(std::string_view code, std::string_view token, const Json& question) {
+  std::lock_guard lock(mutex_);
+  auto found = Teacher(code, token);
+  if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
+  Room* room = std::get<Room*>(found);
+  auto text_ok = [&](const Json& j) {
+    return j.is_string() && !j.get_ref<const std::string&>().empty() &&
+           j.get_ref<const std::string&>().size() <= limits_.max_text;
+  };
+  if (!question.is_object() || !question.contains("id") || !text_ok(question["id"]) ||
+      !question.contains("choices") || !question["choices"].is_array() ||
+      question["choices"].empty() || question["choices"].size() > limits_.max_choices) {
+    return Refusal::kBadQuestion;
+  }
+  Question q;
+  q.id = question["id"].get<std::string>();
+  for (const Json& c : question["choices"]) {
+    if (!text_ok(c)) return Refusal::kBadQuestion;
+    std::string choice = c.get<std::string>();
+    if (std::find(q.choices.begin(), q.choices.end(), choice) != q.choices.end()) {
+      return Refusal::kBadQuestion;
+    }
+    q.choices.push_back(std::move(choice));
+  }
+  q.counts.assign(q.choices.size(), 0);
+  room->question = std::move(q);
+  room->last = now_();
+  return Changed{room->View(true), Event{"question", room->QuestionView(false)}};
+}
+
+Result<Changed> Rooms::Reveal(std::string_view code, std::string_view token) {
+  std::lock_guard lock(mutex_);
+  auto found = Teacher(code, token);
+  if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
+  Room* room = std::get<Room*>(found);
+  if (!room->question) return Refusal::kNoQuestion;
+  room->question->revealed = true;
+  room->last = now_();
+  return Changed{room->View(true), Event{"question", room->QuestionView(false)}};
+}
+
+Result<Changed> Rooms::Answer(std::string_view code, std::string_view student,
+                              std::string_view question, std::string_view choice) {
+  std::lock_guard lock(mutex_);
+  Room* room = Find(code);
+  if (!room) return Refusal::kNoRoom;
+  auto who = room->students.find(student);
+  if (who == room->students.end()) return Refusal::kNotStudent;
+  if (!room->question || room->question->revealed) return Refusal::kNoQuestion;
+  Question& q = *room->question;
+  if (q.id != question) return Refusal::kOtherQuestion;
+  auto at = std::find(q.choices.begin(), q.choices.end(), choice);
+  if (at == q.choices.end()) return Refusal::kBadChoice;
+  if (!q.answered.insert(who->second).second) return Refusal::kAnsweredAlready;
+  ++q.counts[static_cast<std::size_t>(at - q.choices.begin())];
+  room->last = now_();
+  // Everyone hears how many have answered; what they answered waits for the reveal.
+  Json data{{"id", q.id}, {"answered", q.answered.size()}};
+  return Changed{data, Event{"answers", data}};
+}
+
+}  // namespace cutline::lecture

@@ -1,0 +1,199 @@
+// Lecture rooms without a server: who may drive, who may answer and how
+// often, the limits, and what each change tells the room.
+#include "lecture/rooms.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace cutline::lecture {
+namespace {
+
+// By value: the result is a temporary more often than not.
+template <class T>
+T Ok(const Result<T>& r) {
+  if (const Refusal* refused = std::get_if<Refusal>(&r)) {
+    ADD_FAILURE() << "refused: " << Code(*refused);
+    return T{};
+  }
+  return std::get<T>(r);
+}
+
+template <class T>
+Refusal Refused(const Result<T>& r) {
+  EXPECT_TRUE(std::holds_alternative<Refusal>(r)) << "expected a refusal";
+  return std::holds_alternative<Refusal>(r) ? std::get<Refusal>(r) : Refusal::kNoRoom;
+}
+
+// A clock the test moves.
+struct FakeClock {
+  Clock::time_point t{};
+  std::function<Clock::time_point()> fn() {
+    return [this] { return t; };
+  }
+};
+
+Json State(const std::string& scenario) { return Json{{"scenario", scenario}, {"demo", nullptr}}; }
+Json Q(const std::string& id, std::vector<std::string> choices) {
+  return Json{{"id", id}, {"choices", choices}};
+}
+
+TEST(Rooms, CodesAreShortAndTokensUnguessableAndDistinct) {
+  Rooms rooms;
+  std::set<std::string> codes, tokens;
+  for (int i = 0; i < 50; ++i) {
+    Created c = Ok(rooms.Create());
+    EXPECT_EQ(c.code.size(), 6u);
+    EXPECT_EQ(c.code.find_first_not_of("ABCDEFGHJKMNPQRTUVWXY346789"), std::string::npos) << c.code;
+    EXPECT_EQ(c.token.size(), 32u);
+    EXPECT_EQ(c.token.find_first_not_of("0123456789abcdef"), std::string::npos);
+    codes.insert(c.code);
+    tokens.insert(c.token);
+  }
+  EXPECT_EQ(codes.size(), 50u);
+  EXPECT_EQ(tokens.size(), 50u);
+}
+
+TEST(Rooms, OnlyTheTeachersTokenDrivesAndARefusalChangesNothing) {
+  Rooms rooms;
+  Created c = Ok(rooms.Create());
+  Changed first = Ok(rooms.Drive(c.code, c.token, State("network P1=100 P2=100")));
+  EXPECT_EQ(first.event.name, "state");
+  EXPECT_EQ(first.event.data["version"], 1);
+  EXPECT_EQ(first.event.data["state"]["scenario"], "network P1=100 P2=100");
+
+  std::string student = Ok(rooms.Join(c.code, ""))["student"];
+  for (const std::string& forged : {std::string(), student, c.code, c.token.substr(0, 31) + "0",
+                                    std::string(c.token.size(), '0')}) {
+    if (forged == c.token) continue;
+    EXPECT_EQ(Refused(rooms.Drive(c.code, forged, State("network P1=1"))), Refusal::kNotTeacher);
+    EXPECT_EQ(Refused(rooms.Ask(c.code, forged, Q("q", {"a", "b"}))), Refusal::kNotTeacher);
+    EXPECT_EQ(Refused(rooms.Reveal(c.code, forged)), Refusal::kNotTeacher);
+  }
+  Json view = Ok(rooms.View(c.code));
+  EXPECT_EQ(view["version"], 1);
+  EXPECT_EQ(view["state"]["scenario"], "network P1=100 P2=100");
+  EXPECT_TRUE(view["question"].is_null());
+  EXPECT_FALSE(view["teacher"]);
+  EXPECT_TRUE(Ok(rooms.View(c.code, c.token))["teacher"]);
+  EXPECT_FALSE(Ok(rooms.View(c.code, student))["teacher"]);
+}
+
+TEST(Rooms, ABadStateOrQuestionIsRefusedAndTheRoomKeepsWhatItHad) {
+  Rooms rooms;
+  Created c = Ok(rooms.Create());
+  Ok(rooms.Drive(c.code, c.token, State("network P1=5")));
+  for (const Json& bad : {Json(nullptr), Json("network P1=1"), Json{{"scenario", 3}},
+                          Json{{"demo", 1}}, Json{{"scenario", std::string(70 * 1024, 'x')}}}) {
+    EXPECT_EQ(Refused(rooms.Drive(c.code, c.token, bad)), Refusal::kBadState) << bad.dump().substr(0, 40);
+  }
+  EXPECT_EQ(Ok(rooms.View(c.code))["state"]["scenario"], "network P1=5");
+  EXPECT_EQ(Ok(rooms.View(c.code))["version"], 1);
+
+  Ok(rooms.Ask(c.code, c.token, Q("first", {"yes", "no"})));
+  for (const Json& bad : {Json(nullptr), Q("", {"a"}), Q("x", {}), Q("x", {"a", "a"}),
+                          Q(std::string(201, 'q'), {"a"}),
+                          Q("x", std::vector<std::string>(13, "c")),
+                          Json{{"id", "x"}, {"choices", {1, 2}}}}) {
+    EXPECT_EQ(Refused(rooms.Ask(c.code, c.token, bad)), Refusal::kBadQuestion) << bad.dump();
+  }
+  EXPECT_EQ(Ok(rooms.View(c.code))["question"]["id"], "first");
+}
+
+TEST(Rooms, EachStudentAnswersOnceAndTheTallyWaitsForTheReveal) {
+  Rooms rooms;
+  Created c = Ok(rooms.Create());
+  std::vector<std::string> students;
+  for (int i = 0; i < 5; ++i) students.push_back(Ok(rooms.Join(c.code, ""))["student"]);
+  EXPECT_EQ(Refused(rooms.Answer(c.code, students[0], "q1", "yes")), Refusal::kNoQuestion);
+
+  Changed asked = Ok(rooms.Ask(c.code, c.token, Q("q1", {"yes", "no", "maybe"})));
+  EXPECT_EQ(asked.event.name, "question");
+  EXPECT_FALSE(asked.event.data.contains("counts"));  // what students hear
+
+  for (int i = 0; i < 4; ++i) {
+    Changed a = Ok(rooms.Answer(c.code, students[i], "q1", i < 3 ? "yes" : "no"));
+    EXPECT_EQ(a.event.name, "answers");
+    EXPECT_EQ(a.event.data["answered"], i + 1);
+    EXPECT_FALSE(a.event.data.contains("counts"));
+  }
+  // Twice, to another question, a choice it does not offer, or as nobody: refused, tally unchanged.
+  EXPECT_EQ(Refused(rooms.Answer(c.code, students[0], "q1", "no")), Refusal::kAnsweredAlready);
+  EXPECT_EQ(Refused(rooms.Answer(c.code, students[4], "q0", "no")), Refusal::kOtherQuestion);
+  EXPECT_EQ(Refused(rooms.Answer(c.code, students[4], "q1", "never")), Refusal::kBadChoice);
+  EXPECT_EQ(Refused(rooms.Answer(c.code, "not-a-student", "q1", "no")), Refusal::kNotStudent);
+  EXPECT_EQ(Refused(rooms.Answer(c.code, c.token, "q1", "no")), Refusal::kNotStudent);
+
+  Json student_view = Ok(rooms.View(c.code))["question"];
+  EXPECT_EQ(student_view["answered"], 4);
+  EXPECT_FALSE(student_view.contains("counts"));
+  EXPECT_EQ(Ok(rooms.View(c.code, c.token))["question"]["counts"], (Json{3, 1, 0}));
+
+  Changed revealed = Ok(rooms.Reveal(c.code, c.token));
+  EXPECT_EQ(revealed.event.data["counts"], (Json{3, 1, 0}));
+  EXPECT_TRUE(revealed.event.data["revealed"]);
+  // After the reveal nobody answers, and the next question starts from zero.
+  EXPECT_EQ(Refused(rooms.Answer(c.code, students[4], "q1", "yes")), Refusal::kNoQuestion);
+  Ok(rooms.Ask(c.code, c.token, Q("q2", {"yes", "no"})));
+  Ok(rooms.Answer(c.code, students[0], "q2", "no"));
+  EXPECT_EQ(Ok(rooms.View(c.code, c.token))["question"]["counts"], (Json{0, 1}));
+}
+
+TEST(Rooms, AReloadingStudentKeepsItsTokenAndPlace) {
+  Rooms rooms;
+  Created c = Ok(rooms.Create());
+  std::string s = Ok(rooms.Join(c.code, ""))["student"];
+  EXPECT_EQ(Ok(rooms.Join(c.code, s))["student"], s);
+  EXPECT_EQ(Ok(rooms.View(c.code))["students"], 1);
+  // Another room's token is no token here.
+  Created other = Ok(rooms.Create());
+  EXPECT_NE(Ok(rooms.Join(other.code, s))["student"], s);
+}
+
+TEST(Rooms, LimitsAreRefusedCleanly) {
+  Limits limits;
+  limits.max_rooms = 2;
+  limits.max_students = 3;
+  Rooms rooms(limits);
+  Created a = Ok(rooms.Create());
+  Ok(rooms.Create());
+  EXPECT_EQ(Refused(rooms.Create()), Refusal::kTooManyRooms);
+  EXPECT_EQ(rooms.size(), 2u);
+  for (int i = 0; i < 3; ++i) Ok(rooms.Join(a.code, ""));
+  EXPECT_EQ(Refused(rooms.Join(a.code, "")), Refusal::kRoomFull);
+  EXPECT_EQ(Ok(rooms.View(a.code))["students"], 3);
+  EXPECT_NE(Words(Refusal::kRoomFull, limits).find("3 students"), std::string::npos);
+  EXPECT_NE(Words(Refusal::kTooManyRooms, limits).find("2 lectures"), std::string::npos);
+}
+
+TEST(Rooms, AnIdleRoomExpiresAndAnActiveOneDoesNot) {
+  FakeClock clock;
+  Limits limits;
+  limits.idle_lifetime = std::chrono::minutes(10);
+  Rooms rooms(limits, clock.fn());
+  Created idle = Ok(rooms.Create());
+  Created busy = Ok(rooms.Create());
+  for (int minute = 0; minute < 15; ++minute) {
+    clock.t += std::chrono::minutes(1);
+    Ok(rooms.Drive(busy.code, busy.token, State("network P1=1")));
+  }
+  EXPECT_EQ(Refused(rooms.View(idle.code)), Refusal::kNoRoom);
+  EXPECT_EQ(Refused(rooms.Drive(idle.code, idle.token, State("x"))), Refusal::kNoRoom);
+  EXPECT_EQ(Ok(rooms.View(busy.code))["version"], 15);
+  EXPECT_EQ(rooms.size(), 1u);
+}
+
+TEST(Rooms, EveryRefusalHasACodeAndOneLineOfWords) {
+  std::set<std::string_view> codes;
+  for (Refusal r : {Refusal::kNoRoom, Refusal::kNotTeacher, Refusal::kNotStudent, Refusal::kTooManyRooms,
+                    Refusal::kRoomFull, Refusal::kBadState, Refusal::kBadQuestion, Refusal::kNoQuestion,
+                    Refusal::kOtherQuestion, Refusal::kBadChoice, Refusal::kAnsweredAlready}) {
+    EXPECT_TRUE(codes.insert(Code(r)).second) << Code(r);
+    std::string words = Words(r, Limits{});
+    EXPECT_FALSE(words.empty());
+    EXPECT_EQ(words.find('\n'), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace cutline::lecture

@@ -1,0 +1,193 @@
+// The lecture's HTTP API (docs/api.md, "Lecture rooms"): the teacher's page
+// creates a room and drives it, students' pages join it and follow its event
+// stream. Rooms (src/lecture) decides; this file maps paths, bodies and
+// refusals onto it and publishes what changed to the room's stream.
+#include "server/lecture_routes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "lecture/rooms.h"
+#include "server/qr_svg.h"
+
+namespace cutline::server {
+
+namespace {
+
+using lecture::Json;
+using lecture::Refusal;
+
+// The teacher's page sends its token in this header: never in a URL, which
+// logs and browser histories keep.
+constexpr const char* kTeacherHeader = "x-cutline-teacher";
+
+int HttpStatus(Refusal refusal) {
+  switch (refusal) {
+    case Refusal::kNoRoom: return 404;
+    case Refusal::kNotTeacher:
+    case Refusal::kNotStudent: return 403;
+    case Refusal::kTooManyRooms:
+    case Refusal::kRoomFull: return 503;
+    case Refusal::kBadState:
+    case Refusal::kBadQuestion:
+    case Refusal::kBadChoice: return 400;
+    case Refusal::kNoQuestion:
+    case Refusal::kOtherQuestion:
+    case Refusal::kAnsweredAlready: return 409;
+  }
+  return 400;
+}
+
+Response Refuse(Refusal refusal, const lecture::Rooms& rooms) {
+  return JsonResponse(HttpStatus(refusal),
+                      Json{{"error", lecture::Words(refusal, rooms.limits())},
+                           {"code", lecture::Code(refusal)}}
+                          .dump());
+}
+
+Response Reply(int status, const Json& body) {
+  return JsonResponse(status, body.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+// The address a student's phone opens: this server as the teacher's browser
+// reached it (its Host header), at the page, with the room's code.
+std::string JoinLink(const Request& req, std::string_view code) {
+  std::string host = req.Header("host");
+  if (host.empty()) host = "127.0.0.1";
+  return fmt::format("http://{}/?room={}", host, code);
+}
+
+// Codes are read off a projector and typed on phones: any case will do.
+std::string NormalizeCode(std::string_view text) {
+  std::string code(text);
+  for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return code;
+}
+
+// A body that must be a JSON object; nullopt (with the 400 in *bad) if not.
+std::optional<Json> ObjectBody(const Request& req, Response* bad) {
+  Json body = Json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    *bad = ErrorResponse(400, "the body is not valid JSON");
+    return std::nullopt;
+  }
+  if (!body.is_object()) {
+    *bad = ErrorResponse(400, "the body must be a JSON object");
+    return std::nullopt;
+  }
+  return body;
+}
+
+std::string StringField(const Json& body, const char* name) {
+  auto it = body.find(name);
+  return it != body.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string Topic(std::string_view code) { return fmt::format("room/{}", code); }
+
+template <class T>
+const Refusal* Refused(const lecture::Result<T>& result) {
+  return std::get_if<Refusal>(&result);
+}
+
+// Answers a change and tells the room about it.
+Response Publish(const lecture::Result<lecture::Changed>& result, std::string_view code,
+                 const Site& site) {
+  if (const Refusal* r = Refused(result)) return Refuse(*r, *site.rooms);
+  const lecture::Changed& changed = std::get<lecture::Changed>(result);
+  if (site.publish) site.publish(Topic(code), changed.event.name, changed.event.data.dump());
+  return Reply(200, changed.reply);
+}
+
+bool IsGet(const std::string& method) { return method == "GET" || method == "HEAD"; }
+
+Response WrongMethod(const Request& req) {
+  return ErrorResponse(405, fmt::format("{} is not allowed on {}", req.method, req.path));
+}
+
+}  // namespace
+
+Response LectureRoute(const Request& req, const Site& site) {
+  if (!site.rooms) return ErrorResponse(404, "not found");
+  lecture::Rooms& rooms = *site.rooms;
+  constexpr std::string_view kRoot = "/api/rooms";
+  std::string_view rest = std::string_view(req.path).substr(kRoot.size());
+
+  // POST /api/rooms: a new lecture.
+  if (rest.empty() || rest == "/") {
+    if (req.method != "POST") return WrongMethod(req);
+    auto created = rooms.Create();
+    if (const Refusal* r = Refused(created)) return Refuse(*r, rooms);
+    const lecture::Created& c = std::get<lecture::Created>(created);
+    return Reply(201, Json{{"code", c.code}, {"token", c.token}, {"join", JoinLink(req, c.code)},
+                           {"room", c.view}});
+  }
+  if (rest.front() != '/') return ErrorResponse(404, "not found");
+  rest.remove_prefix(1);
+  const std::size_t slash = rest.find('/');
+  const std::string code = NormalizeCode(rest.substr(0, slash));
+  const std::string_view action = slash == std::string_view::npos ? "" : rest.substr(slash + 1);
+  const std::string token = req.Header(kTeacherHeader);
+
+  if (action.empty()) {  // GET /api/rooms/CODE
+    if (!IsGet(req.method)) return WrongMethod(req);
+    auto view = rooms.View(code, token);
+    if (const Refusal* r = Refused(view)) return Refuse(*r, rooms);
+    Json body = std::get<Json>(view);
+    body["join"] = JoinLink(req, code);
+    return Reply(200, body);
+  }
+  if (action == "events") {
+    if (!IsGet(req.method)) return WrongMethod(req);
+    // Only a room's own stream: a mistyped code hears of its mistake at once.
+    auto view = rooms.View(code);
+    if (const Refusal* r = Refused(view)) return Refuse(*r, rooms);
+    Response stream;
+    stream.event_stream = true;
+    stream.stream_topic = Topic(code);
+    return stream;
+  }
+  if (action == "qr.svg") {
+    if (!IsGet(req.method)) return WrongMethod(req);
+    auto view = rooms.View(code);
+    if (const Refusal* r = Refused(view)) return Refuse(*r, rooms);
+    auto svg = QrSvg(JoinLink(req, code));
+    if (!svg) return ErrorResponse(500, "the QR code could not be drawn");
+    Response image;
+    image.content_type = "image/svg+xml";
+    image.body = std::move(*svg);
+    image.headers = {{"Cache-Control", "no-store"}};
+    return image;
+  }
+
+  if (req.method != "POST") {
+    return action == "join" || action == "state" || action == "question" || action == "reveal" ||
+                   action == "answer"
+               ? WrongMethod(req)
+               : ErrorResponse(404, "not found");
+  }
+  if (action == "reveal") return Publish(rooms.Reveal(code, token), code, site);
+  Response bad;
+  std::optional<Json> body = ObjectBody(req, &bad);
+  if (!body) return bad;
+  if (action == "join") {
+    auto joined = rooms.Join(code, StringField(*body, "student"));
+    if (const Refusal* r = Refused(joined)) return Refuse(*r, rooms);
+    return Reply(200, std::get<Json>(joined));
+  }
+  if (action == "state") return Publish(rooms.Drive(code, token, *body), code, site);
+  if (action == "question") return Publish(rooms.Ask(code, token, *body), code, site);
+  if (action == "answer") {
+    return Publish(rooms.Answer(code, StringField(*body, "student"), StringField(*body, "question"),
+                                StringField(*body, "choice")),
+                   code, site);
+  }
+  return ErrorResponse(404, "not found");
+}
+
+}  // namespace cutline::server
