@@ -15,6 +15,7 @@ import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } fro
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
 import { byId as $ } from './svg.js';
 import { wireCut } from './cut.js';
+import { initLecture, renderLecture, revealIfWaiting } from './lecture.js';
 
 hooks.sync = syncDemo;
 hooks.render = () => {
@@ -34,6 +35,7 @@ function applyLang(next) {
 function switchLang(next) {
   stopPlay();
   applyLang(next);
+  renderLecture();
   clearNotice();
   enqueue(async () => {
     await loadDemos();
@@ -70,7 +72,8 @@ function wire() {
     return true;
   };
   const next = () => {
-    if (waits() || !enabled('demo-next')) return;
+    // A lecture's question waiting for the reveal: the presenter's step key reveals it.
+    if (revealIfWaiting() || waits() || !enabled('demo-next')) return;
     stopPlay();
     nextStep();
   };
@@ -128,6 +131,8 @@ function init() {
     renderDemoButtons();
   });
   openFromHash();
+  // After the first run and the demo list: a lecture's room replaces the run the address holds.
+  initLecture();
 }
 
 init();

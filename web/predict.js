@@ -9,6 +9,13 @@ import { byId as $ } from './svg.js';
 
 const STORE = 'cutline.predict.v1';
 let pending = null; // the question waiting for its answer
+let classAsk = null; // lecture.js, on a teacher's page: puts a question to the class instead
+
+// Lecture mode (lecture.js): `fn(q, id)` asks question q of the class and resolves once the
+// teacher has revealed the answers; null gives the questions back to the page's own panel.
+export function askTheClassWith(fn) {
+  classAsk = fn;
+}
 
 export function isPredicting() {
   return document.body.classList.contains('predict');
@@ -18,6 +25,13 @@ export function questionPending() {
 }
 // A step key pressed while a question waits: back to the question, which nothing skips.
 export function focusQuestion() {
+  if (classAsk) {
+    // A lecture's question waits for the teacher's reveal, not for an answer on this page.
+    const reveal = $('lecture-reveal');
+    if (reveal) reveal.focus();
+    notify(`${t('lectureRevealFirst')} ${$('lecture-question').textContent}`, 'info');
+    return;
+  }
   const el = document.querySelector('#predict-answers input, #predict-answers button');
   if (el) el.focus();
   notify(`${t('pqAnswerFirst')} ${$('predict-question').textContent}`, 'info');
@@ -58,7 +72,7 @@ export function clearDemoScore(key) {
   delete all[key];
   saveScores(all);
 }
-function record(key, qkey, right) {
+export function record(key, qkey, right) {
   const all = loadScores();
   all[key] = { ...(all[key] || {}), [qkey]: right };
   saveScores(all);
@@ -68,7 +82,7 @@ function record(key, qkey, right) {
 const msgLabel = (m) => t('pqMsg', { amount: money(m.amount), from: m.from, to: m.to, seq: m.seq });
 const msgList = (ms) => ms.map(msgLabel).join(t('pqAnd'));
 
-function questionText(q) {
+export function questionText(q) {
   switch (q.kind) {
     case 'naive_total': return t('pqNaiveTotal', { b: q.branch });
     case 'balance_includes': return t('pqBalance', { b: q.branch, msg: msgLabel(q.transfer) });
@@ -89,6 +103,33 @@ function answerText(q) {
   if (q.kind === 'channel_state') return choiceText(q.choices.find((c) => c.id === q.answer));
   if (q.kind === 'cut_consistent' && !q.answer) return t('pqNoBecause', { msg: msgList(q.backward) });
   return q.answer ? t('pqYes') : t('pqNo');
+}
+
+// A question as a class answers it together (lecture.js): a list of choices, each an id the
+// room tallies and its words here. A number to type becomes the totals the reading could come to
+// (the bank's, and the bank's less what was in flight or plus what was counted twice); the
+// follow-up "which message" of an inconsistent cut is left to the reveal's explanation.
+export function classChoices(q) {
+  const yesNo = [{ id: 'yes', text: t('pqYes') }, { id: 'no', text: t('pqNo') }];
+  switch (q.kind) {
+    case 'channel_state':
+      return q.choices.map((c) => ({ id: String(c.id), text: choiceText(c) }));
+    case 'naive_total': {
+      const w = q.why || {};
+      const sum = (ms) => (ms || []).reduce((a, m) => a + m.amount, 0);
+      const totals = new Set([q.answer, w.bank_total, w.bank_total - sum(w.lost), w.bank_total + sum(w.twice)]);
+      return [...totals].filter((v) => Number.isFinite(v)).sort((a, b) => a - b)
+        .map((v) => ({ id: String(v), text: money(v) }));
+    }
+    default:
+      return yesNo;
+  }
+}
+
+// The id of the class's right choice (classChoices).
+export function rightChoice(q) {
+  if (q.kind === 'channel_state' || q.kind === 'naive_total') return String(q.answer);
+  return q.answer === true ? 'yes' : 'no';
 }
 
 export function whyText(q) {
@@ -202,6 +243,18 @@ export async function askBefore(result, step, key, { inDemo = false } = {}) {
   if (!isPredicting() || !result || !result.questions) return null;
   const qs = result.questions.filter((q) => q.step === step && !(inDemo && FREE_PLAY_ONLY.has(q.kind)));
   if (!qs.length) return null;
+  if (classAsk) {
+    // A lecture's teacher: each question goes to the class; the reveal is the feedback.
+    for (const [i, q] of qs.entries()) {
+      pending = q;
+      try {
+        await classAsk(q, `${step}-${i}`);
+      } finally {
+        pending = null;
+      }
+    }
+    return null;
+  }
   const lines = [];
   for (const [i, q] of qs.entries()) {
     let right;

@@ -21,8 +21,8 @@ export const app = {
 };
 
 // Filled in by app.js: where the run stands in its demo (before a redraw), redraw everything,
-// or only the demo controls.
-export const hooks = { sync() {}, render() {}, renderDemoUi() {} };
+// or only the demo controls; and by lecture.js: what a lecture does with each commit.
+export const hooks = { sync() {}, render() {}, renderDemoUi() {}, lecture() {} };
 
 // Actions run one at a time, in the order they were asked for.
 let queue = Promise.resolve();
@@ -50,6 +50,8 @@ export function commit(commands, result) {
   writeHash();
   hooks.sync();
   hooks.render();
+  // Lecture mode (lecture.js): the teacher's run goes to the room; a student's own step leaves it.
+  hooks.lecture();
 }
 
 export function writeHash() {

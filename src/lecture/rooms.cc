@@ -79,8 +79,9 @@ std::string Words(Refusal refusal, const Limits& limits) {
       return fmt::format("the state must be a JSON object with a string \"scenario\", at most {} bytes",
                          limits.max_state_bytes);
     case Refusal::kBadQuestion:
-      return fmt::format("a question needs a string \"id\" and 1 to {} distinct string \"choices\", each at most {} bytes",
-                         limits.max_choices, limits.max_text);
+      return fmt::format("a question needs a string \"id\" and 1 to {} distinct string \"choices\", each at most {} bytes, "
+                         "and at most {} bytes in all",
+                         limits.max_choices, limits.max_text, limits.max_state_bytes);
     case Refusal::kNoQuestion: return "no question is open for answers";
     case Refusal::kOtherQuestion: return "this answer is to a question that is not the open one";
     case Refusal::kBadChoice: return "this answer is not one of the question's choices";
@@ -92,6 +93,7 @@ std::string Words(Refusal refusal, const Limits& limits) {
 struct Question {
   std::string id;
   std::vector<std::string> choices;
+  Json detail;                        // the page's words for it, as the teacher's page sent them
   std::vector<std::uint64_t> counts;  // per choice
   std::set<std::uint64_t> answered;   // student numbers
   bool revealed = false;
@@ -111,6 +113,7 @@ struct Rooms::Room {
     if (!question) return nullptr;
     Json q{{"id", question->id},
            {"choices", question->choices},
+           {"detail", question->detail},
            {"revealed", question->revealed},
            {"answered", question->answered.size()}};
     if (teacher || question->revealed) q["counts"] = question->counts;
@@ -230,11 +233,13 @@ Result<Changed> Rooms::Ask(std::string_view code, std::string_view token, const 
   };
   if (!question.is_object() || !question.contains("id") || !text_ok(question["id"]) ||
       !question.contains("choices") || !question["choices"].is_array() ||
-      question["choices"].empty() || question["choices"].size() > limits_.max_choices) {
+      question["choices"].empty() || question["choices"].size() > limits_.max_choices ||
+      question.dump().size() > limits_.max_state_bytes) {
     return Refusal::kBadQuestion;
   }
   Question q;
   q.id = question["id"].get<std::string>();
+  q.detail = question.value("detail", Json());
   for (const Json& c : question["choices"]) {
     if (!text_ok(c)) return Refusal::kBadQuestion;
     std::string choice = c.get<std::string>();

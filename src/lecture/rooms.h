@@ -97,8 +97,9 @@ class Rooms {
 
   // The teacher's: the run every page shows now.
   Result<Changed> Drive(std::string_view code, std::string_view token, const Json& state);
-  // The teacher's: open `question` ({"id": ..., "choices": [...]}) for answers;
-  // it replaces any question before it.
+  // The teacher's: open `question` ({"id": ..., "choices": [...], "detail":
+  // ...}) for answers; it replaces any question before it. `detail` (any
+  // JSON, optional) is what pages need to ask it in their own language.
   Result<Changed> Ask(std::string_view code, std::string_view token, const Json& question);
   // The teacher's: close the open question and show its tally to everyone.
   Result<Changed> Reveal(std::string_view code, std::string_view token);

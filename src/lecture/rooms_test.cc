@@ -107,8 +107,11 @@ TEST(Rooms, EachStudentAnswersOnceAndTheTallyWaitsForTheReveal) {
   for (int i = 0; i < 5; ++i) students.push_back(Ok(rooms.Join(c.code, ""))["student"]);
   EXPECT_EQ(Refused(rooms.Answer(c.code, students[0], "q1", "yes")), Refusal::kNoQuestion);
 
-  Changed asked = Ok(rooms.Ask(c.code, c.token, Q("q1", {"yes", "no", "maybe"})));
+  Json q1 = Q("q1", {"yes", "no", "maybe"});
+  q1["detail"] = Json{{"kind", "naive_total"}, {"branch", "P3"}};
+  Changed asked = Ok(rooms.Ask(c.code, c.token, q1));
   EXPECT_EQ(asked.event.name, "question");
+  EXPECT_EQ(asked.event.data["detail"], q1["detail"]);
   EXPECT_FALSE(asked.event.data.contains("counts"));  // what students hear
 
   for (int i = 0; i < 4; ++i) {

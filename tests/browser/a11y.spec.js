@@ -1,31 +1,9 @@
 // Accessibility audit: axe-core (WCAG 2.1 A and AA plus best practices) on the page as it stands at
 // the end of every demo, on a wide screen and on a phone. The page must have no violation at all;
 // no rule is switched off, so a finding is fixed in the page, not here.
-const { AxeBuilder } = require('@axe-core/playwright');
-const { test, expect, openPage, region, demos, playDemo } = require('./fixtures');
+const { test, expect, openPage, region, demos, playDemo, audit } = require('./fixtures');
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-// axe leaves out the rules it calls experimental even when their tags are asked for. These carry
-// one of the tags above, and label-content-name-mismatch is WCAG 2.5.3 (label in name), which the
-// page failed on its demo buttons: switch them on. (hidden-content only ever asks for a review.)
-const EXPERIMENTAL = ['label-content-name-mismatch', 'css-orientation-lock', 'focus-order-semantics',
-  'p-as-heading', 'table-fake-caption', 'td-has-header'];
 const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
-
-// One line per violation and element, so that a failing run says what to fix and where.
-function describe(violations) {
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${v.help}`));
-}
-
-async function audit(page) {
-  const rules = Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }]));
-  // options() replaces every option, so it goes before withTags().
-  const results = await new AxeBuilder({ page }).options({ rules }).withTags(TAGS).analyze();
-  // Guard against an audit that looked at nothing (e.g. run before the page was drawn): the
-  // page's own regions must be among what axe checked and passed.
-  expect(results.passes.length, 'axe checked no rule at all').toBeGreaterThan(10);
-  return describe(results.violations);
-}
 
 // The demo list comes from the server; the test names are fixed so that a missing demo fails
 // (expect below) instead of silently producing fewer tests.

@@ -1,6 +1,7 @@
 // Shared fixtures for the page's browser tests: every page a test opens is watched for console
 // errors, uncaught exceptions and requests that leave the local server; the test fails on any.
 const base = require('@playwright/test');
+const { AxeBuilder } = require('@axe-core/playwright');
 
 const { expect } = base;
 
@@ -98,6 +99,29 @@ async function demo(request, id, lang = 'en') {
 const channelRow = (panel, from, to) => panel.locator(`tr[data-channel="${from}->${to}"]`);
 const recordedCell = (panel, name) => panel.locator(`.cl-branches tr[data-branch="${name}"] td`).first();
 
+// ---- The accessibility audit (axe-core), the same wherever a spec asks for it.
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+// axe leaves out the rules it calls experimental even when their tags are asked for. These carry
+// one of the tags above, and label-content-name-mismatch is WCAG 2.5.3 (label in name), which the
+// page failed on its demo buttons: switch them on. (hidden-content only ever asks for a review.)
+const EXPERIMENTAL = ['label-content-name-mismatch', 'css-orientation-lock', 'focus-order-semantics',
+  'p-as-heading', 'table-fake-caption', 'td-has-header'];
+
+// One line per violation and element, so that a failing run says what to fix and where.
+function describe(violations) {
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${v.help}`));
+}
+
+async function audit(page) {
+  const rules = Object.fromEntries(EXPERIMENTAL.map((id) => [id, { enabled: true }]));
+  // options() replaces every option, so it goes before withTags().
+  const results = await new AxeBuilder({ page }).options({ rules }).withTags(TAGS).analyze();
+  // Guard against an audit that looked at nothing (e.g. run before the page was drawn): the
+  // page's own regions must be among what axe checked and passed.
+  expect(results.passes.length, 'axe checked no rule at all').toBeGreaterThan(10);
+  return describe(results.violations);
+}
+
 module.exports = {
-  test, expect, settle, openPage, region, demos, demo, playDemo, snap, send, channelRow, recordedCell,
+  audit, test, expect, settle, openPage, region, demos, demo, playDemo, snap, send, channelRow, recordedCell,
 };
