@@ -51,3 +51,9 @@ target_link_libraries(lecture_api_test PRIVATE cutline_server PkgConfig::HTTPLIB
 target_include_directories(lecture_api_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 cutline_warnings(lecture_api_test)
 gtest_discover_tests(lecture_api_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
+
+add_executable(run_cache_test ${CMAKE_CURRENT_SOURCE_DIR}/run_cache_test.cc)
+target_link_libraries(run_cache_test PRIVATE cutline_server PkgConfig::HTTPLIB GTest::gtest_main)
+target_include_directories(run_cache_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+cutline_warnings(run_cache_test)
+gtest_discover_tests(run_cache_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)

@@ -468,6 +468,15 @@ TEST_F(CliTest, ServeLimitsOutOfRangeAreStatus2) {
       ExpectUsageError({"serve", flag, value}, flag);
     }
   }
+  for (const char* value : {"0", "-1", "lots", "100001"}) {
+    ExpectUsageError({"serve", "--max-lectures", value}, "--max-lectures");
+  }
+  for (const char* value : {"0", "-1", "a class", "1000001"}) {
+    ExpectUsageError({"serve", "--max-students", value}, "--max-students");
+  }
+  for (const char* value : {"-1", "all", "4097"}) {
+    ExpectUsageError({"serve", "--run-cache", value}, "--run-cache");
+  }
 }
 
 // ---------------------------------------------------------------------------

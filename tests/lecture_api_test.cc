@@ -140,9 +140,10 @@ TEST_F(LectureTest, TheClassAnswersOnceEachAndTheTeacherSeesTheCounts) {
   std::vector<std::string> students;
   for (int i = 0; i < 6; ++i) students.push_back(Join(code));
   auto listener = Listen(code);
-  const json question = {{"id", "demo3-step4"}, {"choices", {"yes", "no"}}};
+  const json question = {{"id", "demo3-step4"}, {"choices", {"yes", "no"}},
+                         {"detail", {{"kind", "delivery_recorded"}, {"snapshot", 1}}}};
   ASSERT_EQ(Call("POST", "/api/rooms/" + code + "/question", question, token).status, 200);
-  ASSERT_TRUE(listener->ReadUntil("event: question\n"));
+  ASSERT_TRUE(listener->ReadUntil("\"kind\":\"delivery_recorded\""));  // students ask it themselves
   for (int i = 0; i < 5; ++i) {
     Answer a = Call("POST", "/api/rooms/" + code + "/answer",
                     json{{"student", students[i]}, {"question", "demo3-step4"}, {"choice", i < 2 ? "yes" : "no"}});
@@ -220,7 +221,8 @@ TEST_F(LectureTest, BadRequestsGetOneLineAndTheRoomIsUnchanged) {
       {"POST", room + "/state", R"({"scenario": 5})", 400,
        "the state must be a JSON object with a string \"scenario\", at most 65536 bytes"},
       {"POST", room + "/question", R"({"id": "q", "choices": []})", 400,
-       "a question needs a string \"id\" and 1 to 12 distinct string \"choices\", each at most 200 bytes"},
+       "a question needs a string \"id\" and 1 to 12 distinct string \"choices\", each at most 200 bytes, "
+       "and at most 65536 bytes in all"},
       {"POST", room + "/reveal", "", 409, "no question is open for answers"},
       {"POST", room + "/nonsense", "{}", 404, "not found"},
   };

@@ -244,6 +244,18 @@ int main(int argc, char** argv) {
                     "Open connections at once; past it a new one gets 503")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  serve->add_option("--max-lectures", serve_options.lecture.max_rooms,
+                    "Lectures (rooms) held at once; past it a new one is refused")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  serve->add_option("--max-students", serve_options.lecture.max_students,
+                    "Students one lecture admits; past it a join is refused")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  serve->add_option("--run-cache", serve_options.run_cache,
+                    "Answers to /api/run kept by request, for a class asking the same run (0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{4096}));
   int idle_seconds = 60;
   int request_seconds = 10;
   serve->add_option("--idle-timeout", idle_seconds,

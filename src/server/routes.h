@@ -24,6 +24,7 @@ inline constexpr scenario::Limits kCompareLimits{
 
 class StoreWatch;
 class StaticFiles;
+class RunCache;
 }  // namespace cutline::server
 namespace cutline::lecture {
 class Rooms;
@@ -38,6 +39,7 @@ struct Site {
   const StaticFiles* files = nullptr;  // the page's files (never null in a server)
   StoreWatch* store = nullptr;         // `serve --store`; null: none
   lecture::Rooms* rooms = nullptr;     // the lectures this server holds; null: none
+  RunCache* runs = nullptr;            // the last /api/run answers; null: none kept
   Publisher publish;                   // how a route tells a room what changed
 };
 

@@ -44,7 +44,8 @@ Server::Server(const Options& options)
     : options_(options),
       files_(options.web_dir),
       rooms_(options.lecture),
-      site_{&files_, nullptr, &rooms_,
+      runs_(options.run_cache),
+      site_{&files_, nullptr, &rooms_, &runs_,
             [this](std::string_view topic, std::string_view event, std::string_view data) {
               http_.Publish(topic, event, data);
             }},

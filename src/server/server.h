@@ -10,6 +10,7 @@
 
 #include "lecture/rooms.h"
 #include "server/http_server.h"
+#include "server/run_cache.h"
 #include "server/routes.h"
 #include "server/static_files.h"
 
@@ -21,6 +22,7 @@ struct Options {
   std::string web_dir;  // empty: the copy of web/ embedded in the binary
   std::string store;    // `--store FILE`: a runtime's store, shown live
   lecture::Limits lecture;  // how many rooms, students, and for how long
+  std::size_t run_cache = 64;  // /api/run answers kept by request (0: none)
   // The transport's limits and hooks; host and port above win over its own.
   HttpOptions http;
 };
@@ -47,6 +49,7 @@ class Server {
   Options options_;
   StaticFiles files_;  // prepared once, before the first request
   lecture::Rooms rooms_;
+  RunCache runs_;
   Site site_;
   std::unique_ptr<StoreWatch> store_;
   HttpServer http_;
