@@ -43,6 +43,7 @@
 #include "scenario/demos.h"
 
 #include "machine.h"
+#include "server_process.h"
 
 namespace {
 
@@ -207,42 +208,6 @@ void Row(const std::string& what, const Latencies& l, double seconds) {
   std::fflush(stdout);
 }
 
-struct ServerProcess {
-  pid_t pid = -1;
-  int port = -1;
-  ~ServerProcess() {
-    if (pid > 0) {
-      ::kill(pid, SIGINT);
-      int status;
-      ::waitpid(pid, &status, 0);
-    }
-  }
-};
-
-// Starts `binary serve --port 0` and reads the port from its first line.
-void StartServer(const std::string& binary, ServerProcess* server) {
-  int out[2];
-  if (::pipe(out) != 0) throw std::runtime_error("pipe failed");
-  server->pid = ::fork();
-  if (server->pid == 0) {
-    ::dup2(out[1], 1);
-    ::close(out[0]);
-    ::close(out[1]);
-    ::execl(binary.c_str(), binary.c_str(), "serve", "--port", "0", nullptr);
-    _exit(127);
-  }
-  ::close(out[1]);
-  std::string line;
-  char c;
-  while (::read(out[0], &c, 1) == 1 && c != '\n') line += c;
-  ::close(out[0]);
-  auto colon = line.rfind(':');
-  if (line.rfind("cutline serving", 0) != 0 || colon == std::string::npos) {
-    throw std::runtime_error("the server did not start: " + line);
-  }
-  server->port = std::atoi(line.c_str() + colon + 1);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -271,9 +236,9 @@ int main(int argc, char** argv) {
   limit.rlim_cur = limit.rlim_max;
   setrlimit(RLIMIT_NOFILE, &limit);
 
-  ServerProcess server;
+  cutline::bench::ServerProcess server;
   try {
-    StartServer(binary, &server);
+    cutline::bench::StartServer(binary, &server);
   } catch (const std::exception& e) {
     fmt::print(stderr, "bench-serve: {}\n", e.what());
     return 1;

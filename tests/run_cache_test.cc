@@ -6,33 +6,80 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
 
 #include "server/server.h"
 
 namespace cutline::server {
 namespace {
 
-Response Answer(const std::string& body) { return JsonResponse(200, body); }
+// An answer made by `make`, counting how often it is made.
+struct Maker {
+  int made = 0;
+  std::function<Response()> For(const std::string& body) {
+    return [this, body] {
+      ++made;
+      return JsonResponse(200, body);
+    };
+  }
+};
 
 TEST(RunCache, KeepsTheNewestAndForgetsTheOldest) {
   RunCache cache(2);
-  cache.Keep("a", Answer("A"));
-  cache.Keep("b", Answer("B"));
-  ASSERT_TRUE(cache.Find("a"));  // "a" is now the newest
-  cache.Keep("c", Answer("C"));  // so "b" goes
-  EXPECT_FALSE(cache.Find("b"));
-  ASSERT_TRUE(cache.Find("a"));
-  EXPECT_EQ(cache.Find("a")->body, "A");
-  EXPECT_EQ(cache.Find("c")->body, "C");
-  EXPECT_FALSE(cache.Find("d"));
+  Maker m;
+  EXPECT_EQ(cache.Answer("a", m.For("A")).body, "A");
+  EXPECT_EQ(cache.Answer("b", m.For("B")).body, "B");
+  EXPECT_EQ(cache.Answer("a", m.For("A")).body, "A");  // kept: "a" is now the newest
+  EXPECT_EQ(m.made, 2);
+  cache.Answer("c", m.For("C"));  // so "b" goes
+  EXPECT_EQ(m.made, 3);
+  cache.Answer("a", m.For("A"));
+  EXPECT_EQ(m.made, 3);
+  cache.Answer("b", m.For("B"));  // made again
+  EXPECT_EQ(m.made, 4);
+  EXPECT_EQ(cache.size(), 2u);
 }
 
-TEST(RunCache, CapacityZeroKeepsNothing) {
-  RunCache cache(0);
-  cache.Keep("a", Answer("A"));
-  EXPECT_FALSE(cache.Find("a"));
+TEST(RunCache, OnlySuccessIsKeptAndCapacityZeroKeepsNothing) {
+  RunCache cache(4);
+  int made = 0;
+  auto refusal = [&] {
+    ++made;
+    return JsonResponse(422, "{}");
+  };
+  cache.Answer("x", refusal);
+  cache.Answer("x", refusal);
+  EXPECT_EQ(made, 2);
+  RunCache none(0);
+  Maker m;
+  none.Answer("a", m.For("A"));
+  none.Answer("a", m.For("A"));
+  EXPECT_EQ(m.made, 2);
+  EXPECT_EQ(none.size(), 0u);
+}
+
+TEST(RunCache, AHallAskingAtOnceIsAnsweredByOneRun) {
+  RunCache cache(4);
+  std::atomic<int> made{0};
+  std::vector<std::thread> hall;
+  std::vector<std::string> got(16);
+  for (int i = 0; i < 16; ++i) {
+    hall.emplace_back([&, i] {
+      got[i] = cache.Answer("same", [&] {
+        ++made;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a run takes a while
+        return JsonResponse(200, "answer");
+      }).body;
+    });
+  }
+  for (auto& t : hall) t.join();
+  EXPECT_EQ(made.load(), 1);
+  for (const std::string& g : got) EXPECT_EQ(g, "answer");
 }
 
 TEST(RunCache, TheServerAnswersARepeatedRunAlike) {

@@ -102,12 +102,8 @@ Response RunAnswer(const Request& req) {
 // A run is a function of its request: the same body always gets the same
 // answer, so a lecture's thousand identical requests after a step cost one run.
 Response HandleRun(const Request& req, const Site& site) {
-  if (site.runs) {
-    if (std::optional<Response> kept = site.runs->Find(req.body)) return std::move(*kept);
-  }
-  Response answer = RunAnswer(req);
-  if (site.runs && answer.status == 200) site.runs->Keep(req.body, answer);
-  return answer;
+  if (!site.runs) return RunAnswer(req);
+  return site.runs->Answer(req.body, [&req] { return RunAnswer(req); });
 }
 
 // POST /api/cut: a cut drawn on the space-time diagram, judged by the
