@@ -886,6 +886,26 @@ TEST_F(StoreTest, AnotherStoresWalBesideAStoreIsRefusedByEveryCommand) {
   fs::remove(store_ + "-shm");
   Outcome ok = Cutline({"store", "verify", store_});
   EXPECT_EQ(ok.status, 0) << ok;
+
+  // Two copies of one store that went their own ways: the same runs, but
+  // the WAL of the one that took fewer snapshots would hide the other's.
+  const std::string fork = (dir_ / "fork.db").string();
+  fs::copy_file(store_, fork);
+  auto snapshots = [](const std::string& path, std::uint64_t from, std::uint64_t to,
+                      const std::string& copy_wal_to) {
+    std::string error;
+    auto s = cutline::store::Store::Open(path, /*create=*/false, &error);
+    ASSERT_TRUE(s) << error;
+    for (std::uint64_t id = from; id <= to; ++id) s->SnapshotStarted(1, id, 0, 1);
+    if (!copy_wal_to.empty()) fs::copy_file(path + "-wal", copy_wal_to);
+  };
+  snapshots(store_, 100, 110, "");
+  ASSERT_FALSE(fs::exists(wal));
+  snapshots(fork, 100, 104, wal);
+  const FilesBeside forked = StateOf(store_);
+  ExpectStoreRefused({"store", "list", store_}, wal + " does not belong to " + store_);
+  ExpectRefused({"--ranks", "2", "--store", store_, "--restore"}, wal + " does not belong");
+  EXPECT_EQ(Bytes(store_) == forked.db && Bytes(wal) == forked.wal, true);
 }
 
 // Makes `dir` read-only for this process (a child's): as root, whom chmod

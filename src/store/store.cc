@@ -168,58 +168,89 @@ std::string CheckContents(sqlite3* db, const std::string& path, bool thorough) {
 }
 
 // What never changes in a run's row once written (runs are never deleted):
-// id, started_us, ranks, balance, total, restored_from.
+// id, started_us, ranks, balance, total, restored_from. And a snapshot's
+// id, run, initiator and started_us.
 using RunIdentity = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t,
                                std::int64_t, std::int64_t>;
+using SnapshotIdentity = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
 
-// Every run's identity, by id; nullopt when the runs cannot be read.
-std::optional<std::map<std::int64_t, RunIdentity>> RunIdentities(sqlite3* db) {
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT id, started_us, ranks, balance, total, "
-                         "COALESCE(restored_from, -1) FROM runs",
-                         -1, &stmt, nullptr) != SQLITE_OK) {
-    return std::nullopt;
-  }
+// What a store's later states must all keep: every run as it is, and its
+// highest snapshot id (prune never deletes it, so it never goes down).
+struct Lineage {
   std::map<std::int64_t, RunIdentity> runs;
+  std::optional<SnapshotIdentity> top;  // the highest snapshot
+};
+
+// Runs `sql` and calls `row` for each row; false when it cannot be read.
+template <typename Row>
+bool EachRow(sqlite3* db, const char* sql, std::int64_t bound, const Row& row) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) return false;
+  if (sqlite3_bind_parameter_count(stmt) > 0) sqlite3_bind_int64(stmt, 1, bound);
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    auto col = [&](int i) { return sqlite3_column_int64(stmt, i); };
-    runs[col(0)] = {col(0), col(1), col(2), col(3), col(4), col(5)};
+    row([&](int i) { return sqlite3_column_int64(stmt, i); });
   }
   sqlite3_finalize(stmt);
-  if (rc != SQLITE_DONE) return std::nullopt;
-  return runs;
+  return rc == SQLITE_DONE;
+}
+
+std::optional<Lineage> LineageOf(sqlite3* db) {
+  Lineage l;
+  bool ok = EachRow(db,
+                    "SELECT id, started_us, ranks, balance, total, COALESCE(restored_from, -1) "
+                    "FROM runs",
+                    0, [&](const auto& col) {
+                      l.runs[col(0)] = {col(0), col(1), col(2), col(3), col(4), col(5)};
+                    });
+  ok = ok && EachRow(db,
+                     "SELECT id, run, initiator, started_us FROM snapshots "
+                     "ORDER BY id DESC LIMIT 1",
+                     0, [&](const auto& col) { l.top = {col(0), col(1), col(2), col(3)}; });
+  if (!ok) return std::nullopt;
+  return l;
+}
+
+// How the store through the WAL fails to descend from the file alone, or "".
+std::string Departure(sqlite3* db, const Lineage& own, const Lineage& seen) {
+  for (const auto& [id, run] : own.runs) {
+    auto it = seen.runs.find(id);
+    if (it == seen.runs.end()) return fmt::format("the file's run {} is missing through it", id);
+    if (it->second != run) return fmt::format("the file's run {} is another run through it", id);
+  }
+  if (!own.top) return "";
+  const std::int64_t top = std::get<0>(*own.top);
+  if (!seen.top || std::get<0>(*seen.top) < top) {
+    return fmt::format("the file's highest snapshot is {}, through it {}", top,
+                       seen.top ? std::to_string(std::get<0>(*seen.top)) : "none");
+  }
+  // Snapshot `top` may be pruned once a higher one exists; if it is there,
+  // it is the same one.
+  bool other = false;
+  EachRow(db, "SELECT id, run, initiator, started_us FROM snapshots WHERE id = ?", top,
+          [&](const auto& col) {
+            other = SnapshotIdentity{col(0), col(1), col(2), col(3)} != *own.top;
+          });
+  return other ? fmt::format("the file's snapshot {} is another snapshot through it", top) : "";
 }
 
 // SQLite cannot tell whose FILE-wal it reads: a WAL left beside another
 // store (a copied or renamed file) is read over this one, and the store
-// seen is a mix of both, or the other one. A cutline store can tell: its
-// WAL only ever adds to the file, and a run's identity never changes, so
-// every run of the file alone (read as immutable, without the WAL) must be
-// there, the same, through the WAL. Returns the problem, or "" (also when
-// the file alone cannot be read: a checkpoint may be copying into it).
+// seen is a mix of both, or the other one. A cutline store can tell in
+// part: its WAL only ever adds to the file, so what the file alone (read as
+// immutable, without the WAL) holds for good must be there, the same,
+// through the WAL (Lineage). Returns the problem, or "" (also when the file
+// alone cannot be read: a checkpoint may be copying into it).
 std::string ForeignWal(sqlite3* db, const std::string& path) {
   for (int attempt = 0;; ++attempt) {
     sqlite3* alone = sqlite::OpenFileAlone(path);
     if (alone == nullptr) return "";
-    auto own = RunIdentities(alone);
+    std::optional<Lineage> own = LineageOf(alone);
     sqlite3_close(alone);
     if (!own) return "";
-    auto seen = RunIdentities(db);
+    std::optional<Lineage> seen = LineageOf(db);
     if (!seen) return "";  // the contents' check says why
-    std::string what;
-    for (const auto& [id, run] : *own) {
-      auto it = seen->find(id);
-      if (it == seen->end()) {
-        what = fmt::format("the file's run {} is missing through it", id);
-        break;
-      }
-      if (it->second != run) {
-        what = fmt::format("the file's run {} is another run through it", id);
-        break;
-      }
-    }
+    const std::string what = Departure(db, *own, *seen);
     if (what.empty()) return "";
     // A live writer's checkpoint copying pages as the file alone was read
     // could show a torn page once; a foreign WAL differs every time.
