@@ -20,8 +20,12 @@
 #include <thread>
 #include <vector>
 
+#include <sched.h>
 #include <sqlite3.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
+#include "raw_http.h"
 #include "run_cutline.h"
 #include "store/store.h"
 #include "store/summary.h"
@@ -757,6 +761,293 @@ TEST_F(StoreTest, LogFoldersThatAreNotLogsAreOneLineAndStatus2) {
   EXPECT_EQ(shiviz_alone.status, 2) << shiviz_alone;
 }
 
+// What a refusal must leave as it was: the file's bytes, and FILE-wal's and
+// FILE-shm's presence (and FILE-wal's bytes).
+struct FilesBeside {
+  std::string db, wal;
+  bool has_wal = false, has_shm = false;
+  bool operator==(const FilesBeside&) const = default;
+};
+FilesBeside StateOf(const std::string& path) {
+  FilesBeside f;
+  f.db = Bytes(path);
+  f.has_wal = fs::exists(path + "-wal");
+  f.has_shm = fs::exists(path + "-shm");
+  if (f.has_wal) f.wal = Bytes(path + "-wal");
+  return f;
+}
+void ExpectUnchanged(const FilesBeside& before, const std::string& path,
+                     const std::string& after_what) {
+  const FilesBeside after = StateOf(path);
+  EXPECT_EQ(after.db == before.db, true) << "the file changed: " << after_what;
+  EXPECT_EQ(after.has_wal, before.has_wal) << "FILE-wal came or went: " << after_what;
+  EXPECT_EQ(after.has_shm, before.has_shm) << "FILE-shm came or went: " << after_what;
+  EXPECT_EQ(after.wal == before.wal, true) << "FILE-wal changed: " << after_what;
+}
+
+// Every reason `cluster --store` refuses a store, each before any process
+// starts, and none of them touches the file or makes anything beside it,
+// whatever its journal mode (a store a person turned to rollback mode must
+// not be turned back to WAL by a run that is then refused).
+TEST_F(StoreTest, ARefusedStoreIsLeftAsItWas) {
+  ASSERT_EQ(Cluster({"--ranks", "2", "--duration", "500ms", "--snapshot-every", "100ms",
+                     "--store", store_}).status, 0);
+  const std::string base = Bytes(store_);
+  auto fresh = [&](const std::string& name, const std::string& sql) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << base;
+    if (!sql.empty()) Damage(path, sql);
+    return path;
+  };
+  const std::string live_now = std::to_string(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::system_clock::now().time_since_epoch()).count() + 3'600'000'000LL);
+  const std::string writing = "UPDATE runs SET status = 'live', updated_us = " + live_now;
+  const std::string other = (dir_ / "other.db").string();
+  Damage(other, "CREATE TABLE t (x)");
+  struct Case {
+    std::string path;
+    std::vector<std::string> args;
+    std::string mentions;
+  };
+  const std::vector<Case> cases = {
+      {other, {}, "not a cutline store"},
+      {fresh("newer.db", "PRAGMA user_version = 99"), {}, "newer cutline"},
+      {fresh("writing.db", writing), {}, "is writing this store"},
+      {fresh("writing-rollback.db", "PRAGMA journal_mode = DELETE; " + writing), {},
+       "is writing this store"},
+      {fresh("rollback.db", "PRAGMA journal_mode = DELETE"), {"--restore", "999"}, "999"},
+      {fresh("ranks.db", ""), {"--ranks", "3", "--restore"}, "--ranks 2"},
+      {fresh("damaged.db", "DELETE FROM balances WHERE rank = 1"), {"--restore"}, "damaged"},
+  };
+  for (const Case& c : cases) {
+    const FilesBeside before = StateOf(c.path);
+    std::vector<std::string> args = {"--duration", "1s", "--store", c.path};
+    if (std::find(c.args.begin(), c.args.end(), "--ranks") == c.args.end()) {
+      args.insert(args.end(), {"--ranks", "2"});
+    }
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ExpectRefused(args, c.mentions);
+    ExpectUnchanged(before, c.path, c.path);
+  }
+}
+
+// A WAL left beside another store (a copied or renamed file): SQLite reads
+// it over the file it finds it beside, and the store seen would be a mix of
+// both, or the other one. Every command refuses the pair in one line naming
+// FILE-wal, and leaves both files as they were (a run, or the WAL's
+// checkpoint, would have written the mix into the file).
+TEST_F(StoreTest, AnotherStoresWalBesideAStoreIsRefusedByEveryCommand) {
+  ASSERT_EQ(Cluster({"--ranks", "2", "--duration", "500ms", "--snapshot-every", "100ms",
+                     "--store", store_}).status, 0);
+  ASSERT_FALSE(fs::exists(store_ + "-wal"));
+  const std::string other = (dir_ / "other.db").string();
+  {
+    // The other store's WAL as a crash would leave it: taken while it is
+    // open, its writes not yet in its file.
+    std::string error;
+    auto b = cutline::store::Store::Open(other, /*create=*/true, &error);
+    ASSERT_TRUE(b) << error;
+    const std::int64_t run = b->BeginRun(2, 500, 1000, std::nullopt);
+    for (std::uint64_t id = 1; id <= 3; ++id) {
+      b->SnapshotStarted(run, id, 0, 1);
+      cutline::store::SnapshotRecord s;
+      s.id = id;
+      s.run = run;
+      s.started_us = 1;
+      s.completed_us = 2;
+      s.status = "complete";
+      s.balances = {500, 500};
+      s.channels = {{0, 1, {}}, {1, 0, {}}};
+      b->SnapshotComplete(s);
+    }
+    fs::copy_file(other + "-wal", store_ + "-wal");
+  }
+  const std::string wal = store_ + "-wal";
+  const FilesBeside before = StateOf(store_);
+  const std::vector<std::vector<std::string>> commands = {
+      {"store", "list", store_},
+      {"store", "list", store_, "--json"},
+      {"store", "show", store_, "1"},
+      {"store", "verify", store_},
+      {"store", "prune", store_, "--keep", "1"},
+      {"serve", "--store", store_, "--port", "0"},
+  };
+  for (const auto& args : commands) {
+    ExpectStoreRefused(args, wal + " does not belong to " + store_);
+    EXPECT_EQ(Bytes(store_) == before.db && Bytes(wal) == before.wal, true) << args[1];
+  }
+  ExpectRefused({"--ranks", "2", "--store", store_, "--restore"}, wal + " does not belong");
+  ExpectRefused({"--ranks", "2", "--duration", "1s", "--store", store_}, wal + " does not belong");
+  EXPECT_EQ(Bytes(store_) == before.db, true);
+  EXPECT_EQ(Bytes(wal) == before.wal, true);
+  // Its own WAL gone, the file alone is the sound store it was.
+  fs::remove(wal);
+  fs::remove(store_ + "-shm");
+  Outcome ok = Cutline({"store", "verify", store_});
+  EXPECT_EQ(ok.status, 0) << ok;
+
+  // Two copies of one store that went their own ways: the same runs, but
+  // the WAL of the one that took fewer snapshots would hide the other's.
+  const std::string fork = (dir_ / "fork.db").string();
+  fs::copy_file(store_, fork);
+  auto snapshots = [](const std::string& path, std::uint64_t from, std::uint64_t to,
+                      const std::string& copy_wal_to) {
+    std::string error;
+    auto s = cutline::store::Store::Open(path, /*create=*/false, &error);
+    ASSERT_TRUE(s) << error;
+    for (std::uint64_t id = from; id <= to; ++id) s->SnapshotStarted(1, id, 0, 1);
+    if (!copy_wal_to.empty()) fs::copy_file(path + "-wal", copy_wal_to);
+  };
+  snapshots(store_, 100, 110, "");
+  ASSERT_FALSE(fs::exists(wal));
+  snapshots(fork, 100, 104, wal);
+  const FilesBeside forked = StateOf(store_);
+  ExpectStoreRefused({"store", "list", store_}, wal + " does not belong to " + store_);
+  ExpectRefused({"--ranks", "2", "--store", store_, "--restore"}, wal + " does not belong");
+  EXPECT_EQ(Bytes(store_) == forked.db && Bytes(wal) == forked.wal, true);
+}
+
+// Makes `dir` read-only for this process (a child's): as root, whom chmod
+// does not stop, a read-only bind mount in a mount namespace of its own.
+bool MountReadOnly(const fs::path& dir) {
+  return ::unshare(CLONE_NEWNS) == 0 &&
+         ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+         ::mount(dir.c_str(), dir.c_str(), nullptr, MS_BIND, nullptr) == 0 &&
+         ::mount(nullptr, dir.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) == 0;
+}
+
+// `cutline args...` in a child for which `dir` is read-only (`mount`), or
+// as it is (chmod done by the caller); for at most `limit`.
+Outcome CutlineReadOnly(const fs::path& dir, bool mount, const std::vector<std::string>& args,
+                        std::chrono::seconds limit = std::chrono::seconds(120)) {
+  Outcome o;
+  int in = TempFd(), out = TempFd(), err = TempFd();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (mount && !MountReadOnly(dir)) ::_exit(126);
+    ExecCutline(args, in, out, err);
+  }
+  int wstatus = 0;
+  bool done = pid > 0 && WaitFor(pid, limit, &wstatus);
+  o.out = ReadFd(out);
+  o.err = ReadFd(err);
+  ::close(in);
+  ::close(out);
+  ::close(err);
+  if (done && WIFEXITED(wstatus)) {
+    o.exited = true;
+    o.status = WEXITSTATUS(wstatus);
+  }
+  return o;
+}
+
+// A sound store where it cannot be written (a read-only mount, folder or
+// file) is read by every reading command, as where it can; a writing one
+// says in one line that it is read-only, not that it is corrupt.
+TEST_F(StoreTest, AReadOnlyStoreIsReadAndNotCalledCorrupt) {
+  ASSERT_EQ(Cluster({"--ranks", "2", "--duration", "500ms", "--snapshot-every", "100ms",
+                     "--store", store_}).status, 0);
+  // Root passes chmod: a read-only mount then, where this machine lets
+  // a process have a mount namespace of its own.
+  bool mount = ::geteuid() == 0;
+  if (mount) {
+    pid_t probe = ::fork();
+    if (probe == 0) ::_exit(MountReadOnly(dir_) ? 0 : 1);
+    int wstatus = 0;
+    ::waitpid(probe, &wstatus, 0);
+    if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+      GTEST_SKIP() << "running as root without the right to mount (unshare -m): no way to "
+                      "make a folder read-only for it";
+    }
+  }
+  const std::vector<std::vector<std::string>> reading = {
+      {"store", "list", store_},
+      {"store", "list", store_, "--json"},
+      {"store", "show", store_, "1"},
+      {"store", "verify", store_},
+  };
+  std::vector<Outcome> writable;
+  for (const auto& args : reading) writable.push_back(Cutline(args));
+  const FilesBeside before = StateOf(store_);
+  auto lock = [&](bool locked) {
+    if (mount) return;
+    fs::permissions(dir_, locked ? fs::perms(0555) : fs::perms(0755));
+    fs::permissions(store_, locked ? fs::perms(0444) : fs::perms(0644));
+  };
+  lock(true);
+  for (std::size_t i = 0; i < reading.size(); ++i) {
+    Outcome o = CutlineReadOnly(dir_, mount, reading[i]);
+    EXPECT_EQ(o.status, 0) << reading[i][1] << o;
+    EXPECT_EQ(o.out, writable[i].out) << reading[i][1] << o;
+    EXPECT_EQ(o.err, "") << reading[i][1] << o;
+  }
+  const std::vector<std::vector<std::string>> writing = {
+      {"store", "prune", store_, "--keep", "1"},
+      {"cluster", "--ranks", "2", "--duration", "1s", "--store", store_},
+      {"cluster", "--ranks", "2", "--store", store_, "--restore"},
+      {"cluster", "--ranks", "2", "--duration", "1s", "--store", (dir_ / "new.db").string()},
+  };
+  for (const auto& args : writing) {
+    Outcome o = CutlineReadOnly(dir_, mount, args);
+    ExpectOneLineRefusal(o, args, "read-only");
+    EXPECT_FALSE(Contains(o.err, "corrupt")) << o;
+  }
+  // The page reads it too, and shows its runs.
+  {
+    int in = TempFd(), out = TempFd(), err = TempFd();
+    pid_t serve = ::fork();
+    if (serve == 0) {
+      if (mount && !MountReadOnly(dir_)) ::_exit(126);
+      ExecCutline({"serve", "--store", store_, "--port", "0"}, in, out, err);
+    }
+    std::smatch m;
+    std::string said;
+    for (int i = 0; i < 300 && !std::regex_search(said, m, std::regex(R"(:(\d+)/)")); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      said = ReadFd(out);
+    }
+    ASSERT_FALSE(m.empty()) << said << ReadFd(err);
+    RawResponse r = RawExchange(std::stoi(m[1]), RawGet("/api/store"));
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(Contains(r.body, "\"runs\"")) << r.body;
+    ::kill(serve, SIGTERM);
+    int wstatus = 0;
+    WaitFor(serve, std::chrono::seconds(30), &wstatus);
+    ::close(in);
+    ::close(out);
+    ::close(err);
+  }
+  lock(false);
+  ExpectUnchanged(before, store_, "read-only");
+  EXPECT_FALSE(fs::exists(dir_ / "new.db"));
+}
+
+// A full store (here its page limit; a full disk alike) ends the run at
+// once, naming the store and saying it is full, in one line, exit 1; the
+// snapshots stored before it stay whole and readable.
+TEST_F(StoreTest, AFullStoreEndsTheRunSayingSoAndKeepsWhatItHolds) {
+  Outcome o = Cluster({"--ranks", "3", "--duration", "60s", "--snapshot-every", "10ms",
+                       "--store", store_, "--store-max-pages", "14"});
+  ASSERT_TRUE(o.exited) << o;
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_EQ(Lines(o.err), 1u) << o;
+  EXPECT_EQ(o.err.rfind("cutline: error: " + store_ + ": the store is full", 0), 0u) << o;
+  EXPECT_TRUE(Contains(o.err, "last complete snapshot: #")) << o;
+  EXPECT_FALSE(Contains(o.err, "died")) << o;
+  Outcome verify = Cutline({"store", "verify", store_});
+  EXPECT_EQ(verify.status, 0) << verify;
+  const json list = List();
+  std::size_t complete = 0;
+  for (const json& s : list["snapshots"]) complete += s["status"] == "complete";
+  EXPECT_GE(complete, 1u) << list.dump();
+  std::string error;
+  auto store = cutline::store::Store::OpenReadOnly(store_, &error);
+  ASSERT_TRUE(store) << error;
+  ASSERT_EQ(store->Runs().size(), 1u);
+  EXPECT_EQ(store->Runs().at(0).status, "died");
+}
+
 TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--ranks", "1"}, "--ranks"},
@@ -784,6 +1075,8 @@ TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
       {{"--restore"}, "--restore"},
       {{"--balance", "0"}, "--balance"},
       {{"--bogus"}, "--bogus"},
+      {{"--store-max-pages", "0", "--store", "x.db"}, "--store-max-pages"},
+      {{"--store-max-pages", "10"}, "--store-max-pages needs --store"},
   };
   for (const auto& [args, mentions] : cases) ExpectRefused(args, mentions);
 }

@@ -110,6 +110,9 @@ struct RuntimeCommands::State {
                                            : "'" + s + "' is not RANK@TIME or RANK@snapshot:K";
             },
             "RANK@WHEN"));
+    cmd->add_option("--store-max-pages", n.store_max_pages,
+                    "Fault injection: the store is full past N pages (a full disk)")
+        ->check(CLI::Range(1u, 1'000'000'000u));
     cmd->add_option("--seed", n.seed, "Seed of the transfers' random amounts and peers")
         ->capture_default_str();
   }
@@ -135,6 +138,10 @@ struct RuntimeCommands::State {
         return false;
       }
       n.restore_id = id;
+    }
+    if (n.store_max_pages > 0 && n.store.empty()) {
+      *error = "--store-max-pages needs --store FILE";
+      return false;
     }
     if (n.restore && n.store.empty()) {
       *error = "--restore needs --store FILE";
@@ -178,7 +185,7 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
   const runtime::NodeOptions& node = s_->options.node;
   auto make_sink = [&node](std::uint32_t) -> std::unique_ptr<runtime::Sink> {
     if (node.store.empty()) return std::make_unique<runtime::NullSink>();
-    return runtime::MakeStoreSink(node.store);
+    return runtime::MakeStoreSink(node.store, node.store_max_pages);
   };
   if (chosen == s_->node) return runtime::RunNode(node, argc, argv, make_sink);
   // Everything that can be wrong with the store is found before any process

@@ -272,7 +272,7 @@ int StoreCommand::Run() const {
       return kUsageError;
     }
   }
-  std::optional<store::Store> store = store::Store::OpenReadOnly(path_, &error);
+  std::optional<store::Store> store = store::Store::OpenReadOnly(path_, &error, /*brief=*/true);
   if (!store) {
     fmt::print(stderr, "cutline: error: {}\n", error);
     return kUsageError;

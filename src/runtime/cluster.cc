@@ -213,6 +213,15 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
     who = fmt::format("rank {}", m[1].str());
   }
   std::string latest = after_crash ? after_crash(run["run"].get<std::int64_t>()) : "not stored";
+  // A rank that ended itself on an error (rank 0 whose store cannot be
+  // written: a full disk) said why in one line: that line is the news, not
+  // Open MPI's report of a death.
+  std::smatch own;
+  if (std::regex_search(err_text, own, std::regex(R"((?:^|\n)cutline: error: ([^\n]*))"))) {
+    fmt::print(stderr, "cutline: error: {}; the job ended; last complete snapshot: {}\n",
+               own[1].str(), latest);
+    return 1;
+  }
   fmt::print(stderr, "cutline: {} died; the job ended; last complete snapshot: {}\n", who, latest);
   return 1;
 }

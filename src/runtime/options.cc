@@ -108,6 +108,9 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
     if (o.restore_id) args.push_back(std::to_string(*o.restore_id));
   }
   if (!o.log_dir.empty()) args.insert(args.end(), {"--log-dir", o.log_dir});
+  if (o.store_max_pages > 0) {
+    args.insert(args.end(), {"--store-max-pages", std::to_string(o.store_max_pages)});
+  }
   if (o.kill) {
     args.push_back("--kill");
     args.push_back(std::to_string(o.kill->rank) + "@" +

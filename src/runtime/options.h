@@ -41,6 +41,9 @@ struct NodeOptions {
   std::string log_dir;               // empty: no logs
   Micros link_delay{0};
   std::optional<KillSpec> kill;
+  // Fault injection: the store is capped at this many pages (0: no cap),
+  // as if its disk were full past them.
+  std::uint32_t store_max_pages = 0;
   std::uint64_t seed = 1;
   // A snapshot not complete this long after it started is given up on
   // every rank and stored as failed. Far above any healthy snapshot's

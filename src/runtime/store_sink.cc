@@ -90,7 +90,8 @@ bool Silent(const store::StoredRun& r, std::int64_t now_us) {
 
 class StoreSink : public Sink {
  public:
-  explicit StoreSink(std::string path) : path_(std::move(path)) {}
+  StoreSink(std::string path, std::uint32_t max_pages)
+      : path_(std::move(path)), max_pages_(max_pages) {}
   ~StoreSink() override { Stop(); }
 
   bool Begin(std::uint32_t ranks, Amount balance, bool restore,
@@ -100,6 +101,7 @@ class StoreSink : public Sink {
     if (!opened) return false;
     store_.emplace(std::move(*opened));
     try {
+      if (max_pages_ > 0) store_->SetMaxPages(max_pages_);
       const std::int64_t now = EpochMicrosNow();
       for (const store::StoredRun& r : store_->Runs()) {
         if (store::Writing(r, now)) {
@@ -205,6 +207,7 @@ class StoreSink : public Sink {
   }
 
   std::string path_;
+  std::uint32_t max_pages_ = 0;
   std::optional<store::Store> store_;
   std::int64_t run_ = 0;
   std::thread writer_;
@@ -216,18 +219,23 @@ class StoreSink : public Sink {
 
 }  // namespace
 
-std::unique_ptr<Sink> MakeStoreSink(const std::string& path) {
-  return std::make_unique<StoreSink>(path);
+std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_pages) {
+  return std::make_unique<StoreSink>(path, max_pages);
 }
 
 std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks,
                                                bool restore,
                                                std::optional<std::uint64_t> restore_id) {
   std::error_code ec;
-  if (!restore && !std::filesystem::exists(path, ec)) return std::nullopt;  // created at start
+  if (!restore && !std::filesystem::exists(path, ec)) {  // created at start, if it can be
+    std::string why = store::CannotWrite(path);
+    return why.empty() ? std::nullopt : std::optional<std::string>(why);
+  }
   std::string error;
-  auto s = store::Store::OpenReadOnly(path, &error);
+  auto s = store::Store::OpenReadOnly(path, &error, /*brief=*/true);
   if (!s) return error;
+  // Readable is not enough: rank 0 must write it.
+  if (std::string why = store::CannotWrite(path); !why.empty()) return why;
   try {
     const std::int64_t now = EpochMicrosNow();
     for (const store::StoredRun& r : s->Runs()) {

@@ -4,6 +4,7 @@
 // starts anything, and what it does after a crash.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,7 +13,9 @@
 
 namespace cutline::runtime {
 
-std::unique_ptr<Sink> MakeStoreSink(const std::string& path);
+// `max_pages` (0: none) caps the file as a full disk would (a fault to
+// inject: --store-max-pages).
+std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_pages = 0);
 
 // Before launching: is `path` usable for this run? A missing file is fine
 // (it will be created) unless restoring; an existing one must be a cutline

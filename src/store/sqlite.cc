@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 
@@ -38,7 +39,20 @@ Connection::~Connection() {
 }
 
 void Connection::Fail(const std::string& doing) const {
-  throw StoreError(fmt::format("{}: {} (while {})", path, OneLine(sqlite3_errmsg(db)), doing));
+  const std::string reason = OneLine(sqlite3_errmsg(db));
+  switch (sqlite3_errcode(db) & 0xff) {
+    // Said in words of the store, not SQLite's alone: an operator must
+    // know at once that the file, not the run, is the problem.
+    case SQLITE_FULL:
+      throw StoreError(fmt::format("{}: the store is full (its disk, or its page limit): {} "
+                                   "(while {})",
+                                   path, reason, doing));
+    case SQLITE_READONLY:
+      throw StoreError(fmt::format("{} is read-only here: it cannot be written ({}, while {})",
+                                   path, reason, doing));
+    default:
+      throw StoreError(fmt::format("{}: {} (while {})", path, reason, doing));
+  }
 }
 
 void Connection::Refuse(const std::string& why) const {
@@ -139,6 +153,114 @@ sqlite3* Open(const std::string& path, int flags, std::string* error) {
   return db;
 }
 
+namespace {
+
+// A URI naming `path` for sqlite3_open_v2 with SQLITE_OPEN_URI: every byte
+// but the plainest percent-encoded, so that no name can add a parameter.
+std::string FileUri(const std::string& path, const char* parameters) {
+  std::string uri = path.rfind('/', 0) == 0 ? "file://" : "file:";
+  for (unsigned char ch : path) {
+    if (std::isalnum(ch) || ch == '/' || ch == '.' || ch == '_' || ch == '-') {
+      uri += static_cast<char>(ch);
+    } else {
+      uri += fmt::format("%{:02X}", ch);
+    }
+  }
+  return uri + "?" + parameters;
+}
+
+bool Exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+// The connection reads the file (the first read opens FILE-wal and
+// FILE-shm). Returns SQLite's primary result code.
+int Probe(sqlite3* db) {
+  return sqlite3_exec(db, "PRAGMA schema_version", nullptr, nullptr, nullptr) & 0xff;
+}
+
+std::string Folder(const std::string& path) {
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+sqlite3* OpenFileAlone(const std::string& path) {
+  std::string ignored;
+  return Open(FileUri(path, "immutable=1"), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, &ignored);
+}
+
+std::int64_t WalSize(const std::string& path) {
+  struct stat st {};
+  if (::stat((path + "-wal").c_str(), &st) != 0) return -1;
+  return st.st_size;
+}
+
+bool WalHasFrames(const std::string& path) {
+  constexpr std::int64_t kWalHeader = 32, kFrameHeader = 24;
+  return WalSize(path) > kWalHeader + kFrameHeader;
+}
+
+sqlite3* OpenForReading(const std::string& path, Reading reading, std::string* error) {
+  // (A hot journal, FILE-journal, would be a rollback-mode writer's, which
+  // immutable would not roll back.)
+  const bool alone = !Exists(path + "-wal") && !Exists(path + "-shm") &&
+                     !Exists(path + "-journal");
+  if (reading == Reading::kBrief && alone) {
+    sqlite3* db = OpenFileAlone(path);
+    if (db != nullptr) return db;
+  }
+  sqlite3* db = Open(path, SQLITE_OPEN_READONLY, error);
+  if (db == nullptr) {
+    *error = fmt::format("cannot open {}: {}", path, *error);
+    return nullptr;
+  }
+  const int probe = Probe(db);
+  if (probe != SQLITE_CANTOPEN && probe != SQLITE_READONLY) return db;  // read, or the checks say why
+  // FILE-shm could not be made or opened: a read-only place.
+  std::string reason = OneLine(sqlite3_errmsg(db));
+  sqlite3_close(db);
+  if (!WalHasFrames(path)) {
+    db = OpenFileAlone(path);
+    if (db != nullptr && Probe(db) == SQLITE_OK) return db;
+    sqlite3_close(db);
+  }
+  *error = WalHasFrames(path)
+               ? fmt::format("cannot read {}: its {}-wal holds writes not yet in it, and reading "
+                             "them needs {}-shm, which cannot be made here ({})",
+                             path, path, path, reason)
+               : fmt::format("cannot read {}: {}", path, reason);
+  return nullptr;
+}
+
+std::string CannotWrite(const std::string& path) {
+  auto refused = [](int e) { return e == EROFS || e == EACCES || e == EPERM; };
+  const bool exists = Exists(path);
+  if (exists && ::access(path.c_str(), W_OK) != 0 && refused(errno)) {
+    return fmt::format("{} is read-only here ({}): it cannot be written", path,
+                       std::strerror(errno));
+  }
+  // A writer makes FILE-wal and FILE-shm beside the file (and a new store
+  // its temporary file): the folder must take new files unless both are
+  // there and writable.
+  bool beside = exists;
+  for (const char* suffix : {"-wal", "-shm"}) {
+    const std::string p = path + suffix;
+    beside = beside && Exists(p) && ::access(p.c_str(), W_OK) == 0;
+  }
+  const std::string folder = Folder(path);
+  if (!beside && ::access(folder.c_str(), W_OK) != 0 && refused(errno)) {
+    return fmt::format("{} is in a read-only folder ({}: {}): it cannot be written", path,
+                       folder, std::strerror(errno));
+  }
+  return "";
+}
+
+bool OpenedReadOnly(sqlite3* db) { return sqlite3_db_readonly(db, "main") == 1; }
+
 int ReadOnlyFlags() { return SQLITE_OPEN_READONLY; }
 int ReadWriteFlags() { return SQLITE_OPEN_READWRITE; }
 
@@ -180,9 +302,11 @@ bool ReadHeader(const std::string& path, Header* header, std::string* error) {
   return true;
 }
 
-std::string QuickCheck(sqlite3* db) {
+namespace {
+
+std::string Check(sqlite3* db, const char* pragma) {
   sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db, pragma, -1, &stmt, nullptr) != SQLITE_OK) {
     return OneLine(sqlite3_errmsg(db));
   }
   std::string verdict;
@@ -196,6 +320,12 @@ std::string QuickCheck(sqlite3* db) {
   sqlite3_finalize(stmt);
   return verdict == "ok" ? "" : OneLine(verdict);
 }
+
+}  // namespace
+
+std::string QuickCheck(sqlite3* db) { return Check(db, "PRAGMA quick_check(1)"); }
+
+std::string IntegrityCheck(sqlite3* db) { return Check(db, "PRAGMA integrity_check(1)"); }
 
 bool TableNames(sqlite3* db, std::set<std::string>* names, std::string* error) {
   sqlite3_stmt* stmt = nullptr;

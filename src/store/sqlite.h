@@ -87,6 +87,35 @@ class Transaction {
 // Opens a connection (extended result codes, a busy timeout); on failure
 // returns null with SQLite's reason in *error.
 sqlite3* Open(const std::string& path, int flags, std::string* error);
+
+// How long a reading connection lives: a brief one reads and closes (a
+// command, a check before a run); a lasting one follows the file while a
+// run writes it (the page).
+enum class Reading { kBrief, kLasting };
+// Opens `path` for reading only and makes sure it can be read, without
+// creating anything beside it where that can be avoided:
+//  - brief, and no FILE-wal or FILE-shm: the file alone is the whole store
+//    (a writer always has both), so it is read as immutable, and no empty
+//    FILE-wal and FILE-shm are left behind;
+//  - otherwise as a WAL reader, which needs FILE-shm; where that cannot be
+//    made (a read-only file, folder or mount) and FILE-wal holds no frames,
+//    as immutable too: nobody can be writing there.
+// On failure returns null with one line in *error naming the file.
+sqlite3* OpenForReading(const std::string& path, Reading reading, std::string* error);
+// The file alone, as if FILE-wal were not there (immutable); null when it
+// cannot be opened.
+sqlite3* OpenFileAlone(const std::string& path);
+// FILE-wal's size in bytes; -1 when there is none.
+std::int64_t WalSize(const std::string& path);
+// True when FILE-wal holds at least one frame (more than its header).
+bool WalHasFrames(const std::string& path);
+// Why a writer could not write `path` (read-only file, folder or mount), in
+// one line naming it; "" when nothing stands in its way that can be seen
+// beforehand. For a file not there yet, its folder is asked.
+std::string CannotWrite(const std::string& path);
+// True when SQLite opened a read-write connection for reading only (it
+// does so, silently, with a file it cannot write).
+bool OpenedReadOnly(sqlite3* db);
 // SQLITE_OPEN_* flags, so that callers need not include sqlite3.h.
 int ReadOnlyFlags();
 int ReadWriteFlags();
@@ -105,6 +134,10 @@ bool ReadHeader(const std::string& path, Header* header, std::string* error);
 // PRAGMA quick_check: every page and b-tree sound (linear in the file's
 // size). Returns "" or the problem, one line.
 std::string QuickCheck(sqlite3* db);
+// PRAGMA integrity_check: quick_check's checks and every index against its
+// table, which a file read through another file's WAL can fail while
+// passing quick_check. Slower (n log n). Returns "" or the problem.
+std::string IntegrityCheck(sqlite3* db);
 // The names of the file's tables; false with SQLite's reason in *error.
 bool TableNames(sqlite3* db, std::set<std::string>* names, std::string* error);
 

@@ -11,7 +11,10 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <thread>
+#include <tuple>
 #include <utility>
+#include <sqlite3.h>
 
 #include "store/sqlite.h"
 #include "store/summary.h"
@@ -147,13 +150,14 @@ std::string CheckHeader(const std::string& path, std::uint32_t* version) {
 }
 
 // Everything SQLite can tell about the file from a read-only connection:
-// every page and b-tree sound and the store's tables there. Returns the
-// problem, or "".
-std::string CheckContents(sqlite3* db, const std::string& path) {
+// every page and b-tree sound (`thorough`: and every index agreeing with
+// its table) and the store's tables there. Returns the problem, or "".
+std::string CheckContents(sqlite3* db, const std::string& path, bool thorough) {
   auto corrupt = [&](const std::string& why) {
     return fmt::format("{} is corrupt: {}", path, sqlite::OneLine(why));
   };
-  if (std::string verdict = sqlite::QuickCheck(db); !verdict.empty()) return corrupt(verdict);
+  const std::string verdict = thorough ? sqlite::IntegrityCheck(db) : sqlite::QuickCheck(db);
+  if (!verdict.empty()) return corrupt(verdict);
   std::set<std::string> tables;
   std::string error;
   if (!sqlite::TableNames(db, &tables, &error)) return corrupt(error);
@@ -161,6 +165,113 @@ std::string CheckContents(sqlite3* db, const std::string& path) {
     if (tables.count(t) == 0) return corrupt(fmt::format("its table {} is missing", t));
   }
   return "";
+}
+
+// What never changes in a run's row once written (runs are never deleted):
+// id, started_us, ranks, balance, total, restored_from. And a snapshot's
+// id, run, initiator and started_us.
+using RunIdentity = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                               std::int64_t, std::int64_t>;
+using SnapshotIdentity = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+
+// What a store's later states must all keep: every run as it is, and its
+// highest snapshot id (prune never deletes it, so it never goes down).
+struct Lineage {
+  std::map<std::int64_t, RunIdentity> runs;
+  std::optional<SnapshotIdentity> top;  // the highest snapshot
+};
+
+// Runs `sql` and calls `row` for each row; false when it cannot be read.
+template <typename Row>
+bool EachRow(sqlite3* db, const char* sql, std::int64_t bound, const Row& row) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) return false;
+  if (sqlite3_bind_parameter_count(stmt) > 0) sqlite3_bind_int64(stmt, 1, bound);
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    row([&](int i) { return sqlite3_column_int64(stmt, i); });
+  }
+  sqlite3_finalize(stmt);
+  return rc == SQLITE_DONE;
+}
+
+std::optional<Lineage> LineageOf(sqlite3* db) {
+  Lineage l;
+  bool ok = EachRow(db,
+                    "SELECT id, started_us, ranks, balance, total, COALESCE(restored_from, -1) "
+                    "FROM runs",
+                    0, [&](const auto& col) {
+                      l.runs[col(0)] = {col(0), col(1), col(2), col(3), col(4), col(5)};
+                    });
+  ok = ok && EachRow(db,
+                     "SELECT id, run, initiator, started_us FROM snapshots "
+                     "ORDER BY id DESC LIMIT 1",
+                     0, [&](const auto& col) { l.top = {col(0), col(1), col(2), col(3)}; });
+  if (!ok) return std::nullopt;
+  return l;
+}
+
+// How the store through the WAL fails to descend from the file alone, or "".
+std::string Departure(sqlite3* db, const Lineage& own, const Lineage& seen) {
+  for (const auto& [id, run] : own.runs) {
+    auto it = seen.runs.find(id);
+    if (it == seen.runs.end()) return fmt::format("the file's run {} is missing through it", id);
+    if (it->second != run) return fmt::format("the file's run {} is another run through it", id);
+  }
+  if (!own.top) return "";
+  const std::int64_t top = std::get<0>(*own.top);
+  if (!seen.top || std::get<0>(*seen.top) < top) {
+    return fmt::format("the file's highest snapshot is {}, through it {}", top,
+                       seen.top ? std::to_string(std::get<0>(*seen.top)) : "none");
+  }
+  // Snapshot `top` may be pruned once a higher one exists; if it is there,
+  // it is the same one.
+  bool other = false;
+  EachRow(db, "SELECT id, run, initiator, started_us FROM snapshots WHERE id = ?", top,
+          [&](const auto& col) {
+            other = SnapshotIdentity{col(0), col(1), col(2), col(3)} != *own.top;
+          });
+  return other ? fmt::format("the file's snapshot {} is another snapshot through it", top) : "";
+}
+
+// SQLite cannot tell whose FILE-wal it reads: a WAL left beside another
+// store (a copied or renamed file) is read over this one, and the store
+// seen is a mix of both, or the other one. A cutline store can tell in
+// part: its WAL only ever adds to the file, so what the file alone (read as
+// immutable, without the WAL) holds for good must be there, the same,
+// through the WAL (Lineage). Returns the problem, or "" (also when the file
+// alone cannot be read: a checkpoint may be copying into it).
+std::string ForeignWal(sqlite3* db, const std::string& path) {
+  for (int attempt = 0;; ++attempt) {
+    sqlite3* alone = sqlite::OpenFileAlone(path);
+    if (alone == nullptr) return "";
+    std::optional<Lineage> own = LineageOf(alone);
+    sqlite3_close(alone);
+    if (!own) return "";
+    std::optional<Lineage> seen = LineageOf(db);
+    if (!seen) return "";  // the contents' check says why
+    const std::string what = Departure(db, *own, *seen);
+    if (what.empty()) return "";
+    // A live writer's checkpoint copying pages as the file alone was read
+    // could show a torn page once; a foreign WAL differs every time.
+    if (attempt == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    return fmt::format("{}-wal does not belong to {}: {} (another store's write-ahead log?); "
+                       "nothing was changed",
+                       path, path, what);
+  }
+}
+
+// The file alone (without its WAL) is sound: a WAL that makes it unsound
+// was written over another file. Its verdict, "" when sound.
+std::string CheckFileAlone(const std::string& path) {
+  sqlite3* alone = sqlite::OpenFileAlone(path);
+  if (alone == nullptr) return "cannot be opened";
+  std::string verdict = sqlite::IntegrityCheck(alone);
+  sqlite3_close(alone);
+  return verdict;
 }
 
 // Runs the migrations a file of `from` lacks, each in its transaction. A
@@ -211,6 +322,8 @@ SnapshotRecord SnapshotRow(const Query& q) {
 
 std::string BranchName(std::uint32_t rank) { return fmt::format("N{}", rank); }
 
+std::string CannotWrite(const std::string& path) { return sqlite::CannotWrite(path); }
+
 struct Store::Impl : Connection {
   std::uint32_t version = kSchemaVersion;
 };
@@ -230,18 +343,30 @@ namespace {
 // checks this way first, then reopens: a read-write connection closed on a
 // damaged or foreign file could still write to it (a WAL checkpoint).
 bool OpenChecked(Connection& c, const std::string& path, std::uint32_t* version,
-                 std::string* error) {
+                 sqlite::Reading reading, std::string* error) {
   if (std::string problem = CheckHeader(path, version); !problem.empty()) {
     *error = problem;
     return false;
   }
   c.path = path;
-  c.db = sqlite::Open(path, sqlite::ReadOnlyFlags(), error);
-  if (c.db == nullptr) {
-    *error = fmt::format("cannot open {}: {}", path, *error);
-    return false;
+  c.db = sqlite::OpenForReading(path, reading, error);
+  if (c.db == nullptr) return false;
+  // Frames in FILE-wal: the store seen is the file with them, and a WAL
+  // that is not this file's can hide there (integrity_check, unlike
+  // quick_check, compares every index with its table).
+  const bool frames = sqlite::WalHasFrames(path);
+  if (frames) {
+    if (std::string problem = ForeignWal(c.db, path); !problem.empty()) {
+      *error = problem;
+      return false;
+    }
   }
-  if (std::string problem = CheckContents(c.db, path); !problem.empty()) {
+  if (std::string problem = CheckContents(c.db, path, frames); !problem.empty()) {
+    if (frames && CheckFileAlone(path).empty()) {
+      problem = fmt::format("{}-wal does not belong to {}: the file alone is sound, read "
+                            "through it corrupt ({}); nothing was changed",
+                            path, path, problem.substr(problem.find(": ") + 2));
+    }
     *error = problem;
     return false;
   }
@@ -250,10 +375,12 @@ bool OpenChecked(Connection& c, const std::string& path, std::uint32_t* version,
 
 }  // namespace
 
-std::optional<Store> Store::OpenReadOnly(const std::string& path, std::string* error) {
+std::optional<Store> Store::OpenReadOnly(const std::string& path, std::string* error,
+                                         bool brief) {
   auto impl = std::make_unique<Impl>();
   // A version-1 file is read as it is: reading never writes.
-  if (!OpenChecked(*impl, path, &impl->version, error)) return std::nullopt;
+  const auto reading = brief ? sqlite::Reading::kBrief : sqlite::Reading::kLasting;
+  if (!OpenChecked(*impl, path, &impl->version, reading, error)) return std::nullopt;
   return Store(std::move(impl));
 }
 
@@ -261,6 +388,10 @@ std::optional<Store> Store::Open(const std::string& path, bool create,
                                  std::string* error) {
   struct stat st {};
   if (create && ::lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
+    if (std::string why = sqlite::CannotWrite(path); !why.empty()) {
+      *error = why;
+      return std::nullopt;
+    }
     auto setup = [](Connection& c) { Migrate(c, 0); };
     if (std::string problem = sqlite::CreateWhole(path, setup); !problem.empty()) {
       *error = problem;
@@ -270,13 +401,25 @@ std::optional<Store> Store::Open(const std::string& path, bool create,
   std::uint32_t version = 0;
   {
     Connection check;
-    if (!OpenChecked(check, path, &version, error)) return std::nullopt;
+    if (!OpenChecked(check, path, &version, sqlite::Reading::kBrief, error)) {
+      return std::nullopt;
+    }
+  }
+  // Read-only (a file, folder or mount): said so, before SQLite opens it
+  // for reading only in silence and its first write fails.
+  if (std::string why = sqlite::CannotWrite(path); !why.empty()) {
+    *error = why;
+    return std::nullopt;
   }
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->db = sqlite::Open(path, sqlite::ReadWriteFlags(), error);
   if (impl->db == nullptr) {
     *error = fmt::format("cannot open {} for writing: {}", path, *error);
+    return std::nullopt;
+  }
+  if (sqlite::OpenedReadOnly(impl->db)) {
+    *error = fmt::format("{} is read-only here: it cannot be written", path);
     return std::nullopt;
   }
   try {
@@ -997,6 +1140,11 @@ Verification Store::Verify() const {
   Transaction tx(c, false, doing);
   impl_->version = CurrentVersion(c);
   Verification v;
+  // Every index against its table first: the rows checked below are read
+  // through the indexes too.
+  if (std::string verdict = sqlite::IntegrityCheck(c.db); !verdict.empty()) {
+    v.problems.push_back({"the file", verdict});
+  }
   const std::map<std::int64_t, RunRow> runs = RunRows(c, impl_->version);
   for (const auto& [id, r] : runs) {
     if (std::string what = CheckRun(c, id, r); !what.empty()) {

@@ -67,6 +67,11 @@ struct StoredRun {
   std::optional<std::int64_t> updated_us;  // its last heartbeat (RunProgress)
 };
 
+// Why a run could not write the store at `path` (a read-only file, folder
+// or mount), one line naming it; "" when nothing seen beforehand stands in
+// its way. Asked before a run starts, so that it is refused at once.
+std::string CannotWrite(const std::string& path);
+
 // The runtime's name for the branch a rank runs: N0, N1, ...
 std::string BranchName(std::uint32_t rank);
 
@@ -102,15 +107,21 @@ class Store {
  public:
   // Opens a cutline store for reading and writing, creating it if `create`
   // and it does not exist. A new store appears whole or not at all. On
-  // failure (missing, not a cutline store, corrupt, unreadable) returns
+  // failure (missing, not a cutline store, corrupt, unreadable, read-only,
+  // beside a FILE-wal that is not its own) returns
   // nullopt with one line in *error, and the file is not modified.
   static std::optional<Store> Open(const std::string& path, bool create,
                                    std::string* error);
-  // Opens an existing store for reading only: the file is never written.
-  // SQLite may create empty FILE-wal and FILE-shm beside it (a WAL reader
-  // needs them to read safely while a run writes). Writes throw StoreError.
-  static std::optional<Store> OpenReadOnly(const std::string& path,
-                                           std::string* error);
+  // Opens an existing store for reading only: the file is never written,
+  // and a read-only one (file, folder or mount) is read. SQLite may create
+  // empty FILE-wal and FILE-shm beside it (a WAL reader needs them to read
+  // safely while a run writes), except for a `brief` reader (one that reads
+  // and closes at once: a command, a check) of a file with neither: the
+  // file alone is then the whole store, read as it is, and nothing is left
+  // behind. A FILE-wal that is not this file's is refused. Writes throw
+  // StoreError.
+  static std::optional<Store> OpenReadOnly(const std::string& path, std::string* error,
+                                           bool brief = false);
 
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
