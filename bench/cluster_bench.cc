@@ -51,12 +51,15 @@ nlohmann::json RunCluster(const std::string& binary, int ranks, const std::strin
 }
 
 
-// The 1-, 5- and 15-minute load averages, as /proc/loadavg has them.
+// The 1-, 5- and 15-minute load averages, and the processes runnable right
+// now (/proc/loadavg). The averages still carry the previous rows' ranks (64
+// runnable processes lift them for minutes); the count now, between rows,
+// is the other work on the machine.
 std::string Load() {
   std::ifstream in("/proc/loadavg");
-  std::string one, five, fifteen;
-  in >> one >> five >> fifteen;
-  return fmt::format("{} {} {}", one, five, fifteen);
+  std::string one, five, fifteen, running;
+  in >> one >> five >> fifteen >> running;
+  return fmt::format("{} {} {}, {} now", one, five, fifteen, running.substr(0, running.find('/')));
 }
 
 // CPU seconds of every descendant waited for so far (`cluster`, mpirun and,
@@ -73,7 +76,8 @@ double ChildrenCpu() {
 int Scale(const std::string& binary, const std::vector<int>& ranks, const std::string& rate,
           const std::string& every, int seconds) {
   fmt::print("Machine: {}. Each row: one `cutline cluster --rate {} --snapshot-every {} "
-             "--duration {}s --store` run (Chandy-Lamport), load average just before it.\n\n",
+             "--duration {}s --store` run (Chandy-Lamport); load: the averages just before it and "
+             "the processes runnable then.\n\n",
              cutline::bench::Machine(), rate, every, seconds);
   fmt::print("| ranks | load before | transfers/s | complete | latency p50 / p99 ms | collect p50 / "
              "p99 ms | bytes per snapshot | rank 0 peak RSS | rank 0 CPU | all ranks' CPU | "
