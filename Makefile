@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc)
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
 
-.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-cluster bench-logs fuzz clean
+.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-cluster bench-scale bench-logs fuzz clean
 
 all: build
 
@@ -82,6 +82,15 @@ bench-serve: release-build
 bench-cluster: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
 	./build-release/bench/cluster_bench --cutline ./build-release/cutline
+
+# One Chandy-Lamport run into a store at 2, 4, 8, 16, 32 and 64 ranks
+# (oversubscribed): throughput, latency, the collector's share, rank 0's
+# memory and CPU, bytes per snapshot (docs/performance.md, "Scale").
+# SCALE_RATE: transfers per second per branch, or max.
+SCALE_RATE ?= 1000
+bench-scale: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
+	./build-release/bench/cluster_bench --cutline ./build-release/cutline --scale --rate $(SCALE_RATE)
 
 # `cutline check --logs` against the size of the logs: real 4-rank runs at
 # --rate max of 3, 12 and 48 s (docs/performance.md). BEFORE=<cutline> times

@@ -13,8 +13,11 @@
 // still.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -25,13 +28,14 @@
 
 namespace {
 
-nlohmann::json RunCluster(const std::string& binary, int ranks, int rate, const std::string& delay,
-                          const std::string& algorithm, const std::string& every, int seconds) {
+nlohmann::json RunCluster(const std::string& binary, int ranks, const std::string& rate,
+                          const std::string& delay, const std::string& algorithm,
+                          const std::string& every, int seconds, const std::string& more = "") {
   std::string command = fmt::format(
       "{} cluster --json --ranks {} --rate {} --balance 10000000 --duration {}s "
-      "--link-delay {} --algorithm {}{}",
+      "--link-delay {} --algorithm {}{}{}",
       binary, ranks, rate, seconds, delay, algorithm,
-      every.empty() ? "" : " --snapshot-every " + every);
+      every.empty() ? "" : " --snapshot-every " + every, more);
   std::FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return nullptr;
   std::string out;
@@ -47,20 +51,98 @@ nlohmann::json RunCluster(const std::string& binary, int ranks, int rate, const 
 }
 
 
+// The 1-, 5- and 15-minute load averages, and the processes runnable right
+// now (/proc/loadavg). The averages still carry the previous rows' ranks (64
+// runnable processes lift them for minutes); the count now, between rows,
+// is the other work on the machine.
+std::string Load() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen, running;
+  in >> one >> five >> fifteen >> running;
+  return fmt::format("{} {} {}, {} now", one, five, fifteen, running.substr(0, running.find('/')));
+}
+
+// CPU seconds of every descendant waited for so far (`cluster`, mpirun and,
+// through them, every rank).
+double ChildrenCpu() {
+  rusage u{};
+  ::getrusage(RUSAGE_CHILDREN, &u);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(u.ru_utime) + seconds(u.ru_stime);
+}
+
+int Scale(const std::string& binary, const std::vector<int>& ranks, const std::string& rate,
+          const std::string& every, int seconds) {
+  fmt::print("Machine: {}. Each row: one `cutline cluster --rate {} --snapshot-every {} "
+             "--duration {}s --store` run (Chandy-Lamport); load: the averages just before it and "
+             "the processes runnable then.\n\n",
+             cutline::bench::Machine(), rate, every, seconds);
+  fmt::print("| ranks | load before | transfers/s | complete | latency p50 / p99 ms | collect p50 / "
+             "p99 ms | bytes per snapshot | rank 0 peak RSS | rank 0 CPU | all ranks' CPU | "
+             "rank 0 share |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   fmt::format("cutline-bench-scale-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  int failures = 0;
+  for (int n : ranks) {
+    const std::string store = (dir / fmt::format("scale-{}.db", n)).string();
+    const std::string load = Load();
+    const double cpu_before = ChildrenCpu();
+    nlohmann::json s =
+        RunCluster(binary, n, rate, "0ms", "chandy-lamport", every, seconds, " --store " + store);
+    const double job_cpu = ChildrenCpu() - cpu_before;
+    std::filesystem::remove(store);
+    if (s.is_null()) {
+      ++failures;
+      continue;
+    }
+    const double rank0_cpu = s["rank0_cpu_s"].get<double>();
+    fmt::print("| {} | {} | {:.0f} | {} | {:.2f} / {:.2f} | {:.2f} / {:.2f} | {:.0f} | {:.1f} MiB | "
+               "{:.2f} s | {:.2f} s | {:.1f}% (1/N = {:.1f}%) |\n",
+               n, load, s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
+               s["latency_p50_us"].get<double>() / 1000, s["latency_p99_us"].get<double>() / 1000,
+               s["collect_p50_us"].get<double>() / 1000, s["collect_p99_us"].get<double>() / 1000,
+               s["collected_bytes_per_snapshot"].get<double>(),
+               static_cast<double>(s["rank0_peak_rss_bytes"].get<std::uint64_t>()) / (1 << 20),
+               rank0_cpu, job_cpu, job_cpu > 0 ? 100.0 * rank0_cpu / job_cpu : 0.0, 100.0 / n);
+    std::fflush(stdout);
+  }
+  std::filesystem::remove_all(dir);
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Chandy-Lamport against stop-the-world on a running cluster"};
   std::string binary = "build-release/cutline";
-  std::vector<int> ranks = {2, 4, 8};
-  int seconds = 3;
-  int rate = 10000;
+  std::vector<int> ranks;
+  int seconds = 0;
+  std::string rate;
+  bool scale = false;
+  std::string every = "100ms";
   app.add_option("--cutline", binary, "The cutline binary")->capture_default_str();
-  app.add_option("--ranks", ranks, "Rank counts")->delimiter(',');
-  app.add_option("--seconds", seconds, "Length of each run")->capture_default_str();
-  app.add_option("--rate", rate, "Transfers per second offered by each branch")
+  app.add_option("--ranks", ranks, "Rank counts (default 2,4,8; with --scale 2,4,...,64)")
+      ->delimiter(',');
+  app.add_option("--seconds", seconds, "Length of each run (default 3; with --scale 8)");
+  app.add_option("--rate", rate,
+                 "Transfers per second offered by each branch, or max (default 10000; with "
+                 "--scale 1000)");
+  app.add_flag("--scale", scale, "How a Chandy-Lamport run grows with its ranks");
+  app.add_option("--snapshot-every", every, "With --scale: the snapshot interval")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (scale) {
+    return Scale(binary, ranks.empty() ? std::vector<int>{2, 4, 8, 16, 32, 64} : ranks,
+                 rate.empty() ? "1000" : rate, every, seconds > 0 ? seconds : 8);
+  }
+  if (ranks.empty()) ranks = {2, 4, 8};
+  if (seconds <= 0) seconds = 3;
+  if (rate.empty()) rate = "10000";
 
   fmt::print("Machine: {}. Each row: one `cutline cluster --rate {}` run of {} s.\n\n", cutline::bench::Machine(),
              rate, seconds);

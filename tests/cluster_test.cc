@@ -27,6 +27,7 @@
 
 #include "raw_http.h"
 #include "run_cutline.h"
+#include "runtime/protocol.h"
 #include "store/store.h"
 #include "store/summary.h"
 
@@ -126,6 +127,67 @@ TEST(ClusterTest, SnapshotsWhileTransfersFlowAllAddUp) {
     EXPECT_GE(s.complete, 1) << o;
     EXPECT_EQ(s.failed, 0) << o;
   }
+}
+
+// What the summary says the collector received: every complete snapshot's
+// parts, byte for byte as the protocol encodes them, rebuilt here from what
+// the store kept of each rank's part. More ranks send more (N parts of N-1
+// channels each); rank 0's peak memory is a figure a process can have.
+TEST_F(StoreTest, TheCollectorsBytesAreThePartsAsEncoded) {
+  double per_snapshot[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    const int n = i == 0 ? 2 : 4;
+    SCOPED_TRACE(n);
+    const std::string store = (dir_ / fmt::format("bank{}.db", n)).string();
+    Outcome o = Cluster({"--ranks", std::to_string(n), "--duration", "2s", "--snapshot-every",
+                         "50ms", "--rate", "100", "--store", store, "--json"});
+    ASSERT_TRUE(o.exited) << o;
+    ASSERT_EQ(o.status, 0) << o;
+    json summary = json::parse(o.out, nullptr, false);
+    ASSERT_TRUE(summary.is_object()) << o;
+
+    std::string error;
+    auto stored = cutline::store::Store::OpenReadOnly(store, &error);
+    ASSERT_TRUE(stored) << error;
+    std::uint64_t expected = 0, complete = 0;
+    for (const auto& listed : stored->Snapshots()) {
+      if (listed.status != "complete") continue;
+      auto s = stored->Find(listed.id);
+      ASSERT_TRUE(s);
+      ++complete;
+      for (int r = 0; r < n; ++r) {
+        namespace protocol = cutline::runtime::protocol;
+        protocol::Part part{.id = s->id,
+                            .balance = s->balances.at(static_cast<std::size_t>(r)),
+                            .recorded_us = s->recorded_us.at(static_cast<std::size_t>(r)),
+                            .channels = {}};
+        // A rank's incoming channels, by sender (the store's order too).
+        for (const auto& c : s->channels) {
+          if (c.to == static_cast<std::uint32_t>(r)) {
+            part.channels.push_back({c.transfers, c.marker_us.value_or(0)});
+          }
+        }
+        expected += protocol::Encode(protocol::Control{part}).size();
+      }
+    }
+    ASSERT_GE(complete, 1u) << o;
+    EXPECT_EQ(summary["complete"].get<std::uint64_t>(), complete) << o;
+    EXPECT_EQ(summary["collected_bytes"].get<std::uint64_t>(), expected) << o;
+    per_snapshot[i] = summary["collected_bytes_per_snapshot"].get<double>();
+    EXPECT_DOUBLE_EQ(per_snapshot[i], static_cast<double>(expected) / static_cast<double>(complete));
+
+    // Rank 0 is a whole process with MPI loaded: megabytes, not bytes, and
+    // far from gigabytes for a two-second run.
+    const auto peak = summary["rank0_peak_rss_bytes"].get<std::uint64_t>();
+    EXPECT_GT(peak, 1u << 20) << o;
+    EXPECT_LT(peak, 1ull << 31) << o;
+    EXPECT_GT(summary["rank0_cpu_s"].get<double>(), 0.0) << o;
+    EXPECT_LE(summary["collect_p50_us"].get<double>(), summary["collect_p99_us"].get<double>());
+    // The collector's share is a share: within the whole latency (1 ms for the
+    // two clocks it is read on).
+    EXPECT_LE(summary["collect_p99_us"].get<double>(), summary["latency_p99_us"].get<double>() + 1000);
+  }
+  EXPECT_GT(per_snapshot[1], per_snapshot[0]);
 }
 
 // A snapshot not complete --snapshot-timeout after it started is given up

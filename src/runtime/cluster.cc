@@ -54,6 +54,12 @@ void PrintSummary(const json& s) {
     fmt::print("stop time: p50 {:.2f} ms, p99 {:.2f} ms\n", s["stop_p50_us"].get<double>() / 1000,
                s["stop_p99_us"].get<double>() / 1000);
   }
+  fmt::print("collector (rank 0): {:.0f} bytes of parts per snapshot; collected p50 {:.2f} ms, "
+             "p99 {:.2f} ms after the last channel closed; peak memory {:.1f} MiB, CPU {:.2f} s\n",
+             s["collected_bytes_per_snapshot"].get<double>(), s["collect_p50_us"].get<double>() / 1000,
+             s["collect_p99_us"].get<double>() / 1000,
+             static_cast<double>(s["rank0_peak_rss_bytes"].get<std::uint64_t>()) / (1 << 20),
+             s["rank0_cpu_s"].get<double>());
   fmt::print("total at the end: ${} of ${} {}\n", s["final_total"].get<std::int64_t>(),
              s["bank_total"].get<std::int64_t>(),
              s["final_total"] == s["bank_total"] ? "(conserved)" : "(NOT conserved)");

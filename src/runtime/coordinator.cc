@@ -54,6 +54,13 @@ nlohmann::json Statistics::Summary(std::int64_t run, int ranks, Amount bank_tota
       {"latency_p99_us", Percentile(latencies_us, 99)},
       {"stop_p50_us", Percentile(stops_us, 50)},
       {"stop_p99_us", Percentile(stops_us, 99)},
+      {"collect_p50_us", Percentile(collect_us, 50)},
+      {"collect_p99_us", Percentile(collect_us, 99)},
+      {"collected_bytes", collected_bytes},
+      {"collected_bytes_per_snapshot",
+       complete > 0 ? static_cast<double>(collected_bytes) / static_cast<double>(complete) : 0.0},
+      {"rank0_peak_rss_bytes", rank0.peak_rss_bytes},
+      {"rank0_cpu_s", rank0.cpu_s},
   };
 }
 
@@ -136,10 +143,10 @@ void Coordinator::StartSnapshot() {
   transport_.SendControl(static_cast<int>(initiator), protocol::Start{id});
 }
 
-void Coordinator::OnControl(int from, const protocol::Control& message) {
+void Coordinator::OnControl(int from, const protocol::Control& message, std::size_t bytes) {
   const auto rank = static_cast<std::size_t>(from);
   std::visit(Overloaded{
-                 [&](const protocol::Part& m) { OnPart(from, m); },
+                 [&](const protocol::Part& m) { OnPart(from, m, bytes); },
                  [&](const protocol::Counts& m) { stats_.sent[rank] = m.sent; },
                  [&](const protocol::Final& m) {
                    stats_.sent[rank] = m.sent;
@@ -147,7 +154,7 @@ void Coordinator::OnControl(int from, const protocol::Control& message) {
                    ++stats_.finals;
                  },
                  [&](const protocol::Paused& m) { OnPaused(from, m); },
-                 [&](const protocol::Read& m) { OnRead(from, m); },
+                 [&](const protocol::Read& m) { OnRead(from, m, bytes); },
                  [&](const auto& m) {
                    throw std::runtime_error(fmt::format(
                        "rank {} sent the coordinator a {} message", from, protocol::Name(m)));
@@ -156,14 +163,14 @@ void Coordinator::OnControl(int from, const protocol::Control& message) {
              message);
 }
 
-void Coordinator::OnPart(int from, protocol::Part part) {
+void Coordinator::OnPart(int from, protocol::Part part, std::size_t bytes) {
   if (part.channels.size() != static_cast<std::size_t>(n_ - 1)) {
     throw std::runtime_error(fmt::format("rank {} sent a part with {} channels", from,
                                          part.channels.size()));
   }
   Collector::Part collected;
   collected.state = part.balance;
-  PartTiming timing{part.recorded_us, {}};
+  PartTiming timing{part.recorded_us, {}, bytes};
   for (auto& channel : part.channels) {
     collected.channels.push_back(std::move(channel.transfers));
     timing.marker_us.push_back(channel.marker_us);
@@ -200,7 +207,7 @@ void Coordinator::OnPaused(int from, const protocol::Paused& m) {
   }
 }
 
-void Coordinator::OnRead(int from, const protocol::Read& m) {
+void Coordinator::OnRead(int from, const protocol::Read& m, std::size_t bytes) {
   Collector::Part part;
   part.state = m.balance;
   part.channels.assign(static_cast<std::size_t>(n_ - 1), {});
@@ -209,7 +216,8 @@ void Coordinator::OnRead(int from, const protocol::Read& m) {
   // The channels were drained, not closed by markers: each closed when its
   // receiver read its balance.
   by_rank[static_cast<std::size_t>(from)] = {
-      m.recorded_us, std::vector<std::int64_t>(static_cast<std::size_t>(n_ - 1), m.recorded_us)};
+      m.recorded_us, std::vector<std::int64_t>(static_cast<std::size_t>(n_ - 1), m.recorded_us),
+      bytes};
   if (collector_.Add(m.id, static_cast<ProcessIndex>(from), std::move(part)) ==
       Collector::Added::kComplete) {
     for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Resume{});
@@ -230,9 +238,18 @@ void Coordinator::Whole(SnapshotId id, std::vector<Collector::Part> parts) {
   whole.initiator = started.initiator;
   whole.started_us = started.started_us;
   whole.completed_us = EpochMicros();
+  std::uint64_t bytes = 0;
   for (int r = 0; r < n_; ++r) {
     whole.balances.push_back(parts[static_cast<std::size_t>(r)].state);
     whole.recorded_us.push_back(timing[static_cast<std::size_t>(r)].recorded_us);
+    bytes += timing[static_cast<std::size_t>(r)].bytes;
+  }
+  // The last part became due when the last channel closed (a rank sends
+  // its part at its last marker): what comes after is the collector's.
+  std::int64_t last_closed = 0;
+  for (const PartTiming& t : timing) {
+    last_closed = std::max(last_closed, t.recorded_us);
+    for (std::int64_t at : t.marker_us) last_closed = std::max(last_closed, at);
   }
   // Channels in a fixed order: by sender, then receiver. Rank `to` numbers
   // its incoming channels by sender, skipping itself.
@@ -250,6 +267,9 @@ void Coordinator::Whole(SnapshotId id, std::vector<Collector::Part> parts) {
   }
   stats_.latencies_us.push_back(
       std::chrono::duration<double, std::micro>(Clock::now() - started.started).count());
+  stats_.collect_us.push_back(
+      static_cast<double>(std::max<std::int64_t>(0, whole.completed_us - last_closed)));
+  stats_.collected_bytes += bytes;
   Amount total = whole.total();
   stats_.latest_total = total;
   ++stats_.complete;
@@ -354,6 +374,8 @@ void Coordinator::PrintStatus(Clock::time_point now) {
 
 void Coordinator::End() {
   sink_->End(stats_.transfers());
+  // After the sink's last write: the peak covers everything the run held.
+  stats_.rank0 = OwnUsage();
   PrintStatus(Clock::now());
   fmt::print("cutline-summary {}\n",
              stats_.Summary(sink_->run_id(), n_, bank_total_,

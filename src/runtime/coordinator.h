@@ -18,6 +18,7 @@
 #include "runtime/protocol.h"
 #include "runtime/sink.h"
 #include "runtime/transport.h"
+#include "runtime/usage.h"
 
 namespace cutline::runtime {
 
@@ -33,6 +34,13 @@ struct Statistics {
   std::optional<Amount> latest_total;
   std::vector<double> latencies_us;  // start to collected, complete snapshots
   std::vector<double> stops_us;      // stop-the-world: pause to resume
+  // From the last channel closing (the last part became due) to collected,
+  // complete snapshots: the collector's share of the latency.
+  std::vector<double> collect_us;
+  // The encoded parts of complete snapshots, as they reached the collector
+  // (a stop-the-world snapshot's parts are its Read messages).
+  std::uint64_t collected_bytes = 0;
+  Usage rank0;  // rank 0's own, taken at the end of the run
   int finals = 0;
   Amount final_total = 0;
 
@@ -55,7 +63,8 @@ class Coordinator {
   bool Tick(Clock::time_point now);
   // A control message for the coordinator (a part, counts, ...); throws for
   // one that is not.
-  void OnControl(int from, const protocol::Control& message);
+  // `bytes`: its encoded size, as it arrived.
+  void OnControl(int from, const protocol::Control& message, std::size_t bytes);
   // Ends the run now, as at the end of --duration (`cluster` was asked to
   // stop): no more snapshots; those running get their usual time to finish.
   void EndEarly(Clock::time_point now);
@@ -78,6 +87,7 @@ class Coordinator {
   struct PartTiming {
     std::int64_t recorded_us = 0;
     std::vector<std::int64_t> marker_us;  // by the rank's incoming channel index
+    std::uint64_t bytes = 0;              // the part as it arrived, encoded
   };
   void StartSnapshot();
   // The end of the run's time (--duration, an early end, too many failed
@@ -87,9 +97,9 @@ class Coordinator {
   void TimeOut(SnapshotId id, Clock::time_point now);
   // A snapshot failed: counts towards --tolerable-failures.
   void Failure(SnapshotId id, Clock::time_point now);
-  void OnPart(int from, protocol::Part part);
+  void OnPart(int from, protocol::Part part, std::size_t bytes);
   void OnPaused(int from, const protocol::Paused& m);
-  void OnRead(int from, const protocol::Read& m);
+  void OnRead(int from, const protocol::Read& m, std::size_t bytes);
   void Whole(SnapshotId id, std::vector<Collector::Part> parts);
   void PrintStatus(Clock::time_point now);
 

@@ -62,7 +62,7 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
         throw std::runtime_error(fmt::format("rank {} sent a branch the coordinator's {} message",
                                              e->source, protocol::Name(message)));
       }
-      coordinator->OnControl(e->source, message);
+      coordinator->OnControl(e->source, message, e->bytes.size());
     }
     auto now = Clock::now();
     if (coordinator && g_end_early) coordinator->EndEarly(now);
