@@ -11,7 +11,7 @@ import { t } from './i18n.js';
 import { app, hooks, enqueue, run, commit } from './run.js';
 import { toCommands, toText } from './scenario.js';
 import { notify, clearNotice, showFailure } from './notice.js';
-import { askTheClassWith, questionText, classChoices, rightChoice, whyText, record } from './predict.js';
+import { askTheClassWith, questionText, classChoices, rightChoice, whyText, record, isPredicting } from './predict.js';
 import { byId as $ } from './svg.js';
 
 const TEACHER = (code) => `cutline.lecture.teacher.${code}`;
@@ -109,6 +109,7 @@ function showState(version, state) {
 // Every commit on this page: the teacher's goes to the room; a student's own action (a commit
 // whose commands are not the room's) means the student plays alone now.
 function onCommit() {
+  if (L.role) placeQuestion();
   if (L.role === 'teacher') {
     sendState();
   } else if (L.role === 'student' && L.following && toText(app.commands) !== L.scenario) {
@@ -303,9 +304,17 @@ function onQuestion(q) {
   L.question = q;
   if (L.role === 'student' && q) {
     const mine = localStorage.getItem(ANSWER(L.code, q.id));
-    if (q.revealed && (!was || !was.revealed) && mine !== null && q.detail) {
-      const right = mine === rightChoice(q.detail);
-      record(`lecture-${L.code}`, q.id, right);
+    if (q.revealed && (!was || !was.revealed) && q.detail) {
+      renderQuestion();
+      // Said where the reader is looking (the notice stays in view), and kept as this browser's score.
+      if (mine !== null) {
+        const right = mine === rightChoice(q.detail);
+        record(`lecture-${L.code}`, q.id, right);
+        notify(`${t(right ? 'pqRight' : 'pqWrongShort')} ${whyText(q.detail)}`, 'predict');
+      } else {
+        notify(`${t('lectureRevealed')} ${whyText(q.detail)}`, 'predict');
+      }
+      return;
     }
     if (!q.revealed && (!was || was.id !== q.id)) {
       renderQuestion();
@@ -344,7 +353,7 @@ function renderBar() {
   bar.dataset.role = L.role;
   $('lecture-code').textContent = L.code;
   let status;
-  if (L.role === 'teacher') status = t('lectureTeaching', { n: L.students });
+  if (L.role === 'teacher') status = t(isPredicting() ? 'lectureTeaching' : 'lectureTeachingHint', { n: L.students });
   else if (L.following) status = t('lectureFollowing');
   else status = t('lecturePlayingAlone');
   $('lecture-status').textContent = status;
@@ -354,8 +363,18 @@ function renderBar() {
   renderQuestion();
 }
 
+// Where the class's question shows: in a demo, in the step bar fixed to the bottom of the screen
+// (beside predict mode's own panel), so that the question and the network are in view together;
+// otherwise in the lecture's bar.
+function placeQuestion() {
+  const box = $('lecture-ask');
+  const home = document.body.classList.contains('demo-on') ? document.querySelector('#demo-stepbar .stepbar-inner') : $('lecture');
+  if (home && box.parentElement !== home) home.append(box);
+}
+
 function renderQuestion() {
   const box = $('lecture-ask');
+  placeQuestion();
   const q = L.question;
   if (!L.role || !q || !q.detail) {
     box.hidden = true;
@@ -415,7 +434,9 @@ function renderQuestion() {
   } else if (mine !== null) {
     after = t('lectureWaitReveal');
   }
-  $('lecture-tally').textContent = L.role === 'teacher' ? answered : t('lectureAnsweredSoFar', { n: q.answered || 0 });
+  let tally = answered;
+  if (L.role !== 'teacher') tally = t(q.revealed ? 'lectureAnsweredAll' : 'lectureAnsweredSoFar', { n: q.answered || 0 });
+  $('lecture-tally').textContent = tally;
   $('lecture-after').textContent = after;
   $('lecture-reveal').hidden = !(L.role === 'teacher' && !q.revealed);
 }
@@ -456,6 +477,8 @@ export function initLecture() {
   $('lecture-reveal').addEventListener('click', reveal);
   $('lecture-show-code').addEventListener('click', openJoinScreen);
   $('lecture-join-close').addEventListener('click', closeJoinScreen);
+  // The teacher's hint about Predict follows the switch (predict.js's listener runs first).
+  $('predict-switch').addEventListener('click', renderBar);
   const params = new URLSearchParams(location.search);
   const teach = params.get('teach');
   const room = params.get('room');
