@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc)
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
 
-.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-cluster bench-scale bench-logs fuzz clean
+.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-lecture bench-cluster bench-scale bench-logs fuzz clean
 
 all: build
 
@@ -76,6 +76,12 @@ bench: release-build
 bench-serve: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline serve_load
 	./build-release/bench/serve_load --server ./build-release/cutline
+
+# A lecture hall: 1,000 students following a teacher who steps once a second,
+# with the server's run cache and without it (docs/performance.md).
+bench-lecture: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline lecture_load
+	./build-release/bench/lecture_load --server ./build-release/cutline
 
 # Chandy-Lamport against stop-the-world on 2, 4 and 8 real ranks, with and
 # without a 2 ms link delay (docs/performance.md).
