@@ -78,7 +78,7 @@ class SnapshotAgent {
   // recorded if it records.
   Reply OnControl(SnapshotId id, ChannelIndex c, const Control& control,
                   const State& now) {
-    return Noted(rules_.OnControl(id, c, control), now);
+    return NotedControl(rules_.OnControl(id, c, control), now);
   }
   // The same for the algorithms whose controls carry nothing.
   Reply OnMarker(SnapshotId id, ChannelIndex c, const State& now)
@@ -93,8 +93,9 @@ class SnapshotAgent {
   Reply OnMessage(ChannelIndex c, const Stamp& stamp, const Payload& payload,
                   const State& now) {
     Reply r = rules_.OnMessage(c, stamp, [&](const Reply& joined) {
-      recorded_[joined.snapshot].messages.emplace_back(c, payload);
-      if (joined.part_done) finished_.push_back(joined.snapshot);
+      Entry& entry = recorded_[joined.snapshot];
+      entry.recorded.messages.emplace_back(c, payload);
+      if (joined.part_done) Finish(entry);
     });
     return Noted(r, now);
   }
@@ -106,8 +107,9 @@ class SnapshotAgent {
     if (c >= rules_.incoming_channels()) return {AgentError::kUnknownChannel, 0};
     std::size_t count = 0;
     auto join = [&](SnapshotId id, bool done) {
-      recorded_[id].messages.emplace_back(c, payload);
-      if (done) finished_.push_back(id);
+      Entry& entry = recorded_[id];
+      entry.recorded.messages.emplace_back(c, payload);
+      if (done) Finish(entry);
       ++count;
     };
     if constexpr (requires { rules_.ForEachRecording(c, [](SnapshotId) {}); }) {
@@ -140,36 +142,42 @@ class SnapshotAgent {
                                                   : AgentError::kUnknownSnapshot,
                             id);
     }
-    it->second.overtaken.emplace_back(out, payload);
+    it->second.recorded.overtaken.emplace_back(out, payload);
     return Reply::Of(id);
   }
 
   // The next finished part, in the order the parts finished, taken out of
   // the agent: the snapshot is forgotten here and stays finished.
   std::optional<FinishedPart> TakeFinished() {
-    while (!finished_.empty()) {
-      SnapshotId id = finished_.front();
-      finished_.erase(finished_.begin());  // few at a time: cheap
-      auto it = recorded_.find(id);
-      if (it == recorded_.end()) continue;  // forgotten meanwhile
-      FinishedPart out;
-      out.id = id;
-      out.part.state = std::move(it->second.state);
-      out.part.channels.resize(rules_.incoming_channels());
-      for (auto& [c, payload] : it->second.messages) {
-        out.part.channels[c].push_back(std::move(payload));
+    if (unclaimed_ == 0) return std::nullopt;
+    // The part that finished first (few are kept at a time: a scan).
+    auto it = recorded_.end();
+    for (auto at = recorded_.begin(); at != recorded_.end(); ++at) {
+      if (at->second.finished != 0 &&
+          (it == recorded_.end() || at->second.finished < it->second.finished)) {
+        it = at;
       }
-      out.part.sent.resize(rules_.outgoing_channels());
-      for (auto& [o, payload] : it->second.overtaken) {
-        out.part.sent[o].push_back(std::move(payload));
-      }
-      recorded_.erase(it);
-      Reply forgot = rules_.Forget(id);
-      assert(forgot.ok());
-      (void)forgot;
-      return out;
     }
-    return std::nullopt;
+    assert(it != recorded_.end());
+    --unclaimed_;
+    SnapshotId id = it->first;
+    Recorded& recorded = it->second.recorded;
+    FinishedPart out;
+    out.id = id;
+    out.part.state = std::move(recorded.state);
+    out.part.channels.resize(rules_.incoming_channels());
+    for (auto& [c, payload] : recorded.messages) {
+      out.part.channels[c].push_back(std::move(payload));
+    }
+    out.part.sent.resize(rules_.outgoing_channels());
+    for (auto& [o, payload] : recorded.overtaken) {
+      out.part.sent[o].push_back(std::move(payload));
+    }
+    recorded_.erase(it);
+    Reply forgot = rules_.Forget(id);
+    assert(forgot.ok());
+    (void)forgot;
+    return out;
   }
 
   bool HasRecorded(SnapshotId id) const { return rules_.HasRecorded(id); }
@@ -181,7 +189,7 @@ class SnapshotAgent {
   // nullptr if this process has not recorded `id` (or it was taken).
   const Recorded* Find(SnapshotId id) const {
     auto it = recorded_.find(id);
-    return it == recorded_.end() ? nullptr : &it->second;
+    return it == recorded_.end() ? nullptr : &it->second.recorded;
   }
   // The messages recorded so far on channel `c` for `id`, in arrival order.
   std::vector<Payload> ChannelMessages(SnapshotId id, ChannelIndex c) const {
@@ -213,34 +221,72 @@ class SnapshotAgent {
   // Entries held: the rules' plus recorded snapshots and finished parts not
   // yet taken.
   std::size_t retained() const {
-    return rules_.retained() + recorded_.size() + finished_.size();
+    return rules_.retained() + recorded_.size() + unclaimed_;
   }
 
  private:
-  // Once per marker: the flags are tested on the Step's word (StepWord).
+  // The flags are tested on the Step's word (StepWord). Most answers (a
+  // marker that closes or holds a channel, a message) keep nothing: one
+  // test. Noted keeps the rest inline: a message's path (OnMessage, once
+  // per delivery for Lai-Yang) compiles smallest that way.
   Reply Noted(const Reply& r, const State& now) {
+    if ((detail::StepWord(r) & kKeeps) == 0) return r;
+    Store(r, now);
+    return r;
+  }
+  // Once per marker: the rest out of line, so that a host's marker path
+  // saves fewer registers for it.
+  Reply NotedControl(const Reply& r, const State& now) {
+    if ((detail::StepWord(r) & kKeeps) == 0) [[likely]] return r;
+    return Keep(r, now);
+  }
+  [[gnu::noinline]] Reply Keep(Reply r, const State& now) {
+    Store(r, now);
+    return r;
+  }
+  static constexpr std::uint64_t kKeeps = detail::kStepError |
+                                          detail::kStepBit<&Step::record_state> |
+                                          detail::kStepBit<&Step::part_done>;
+  void Store(const Reply& r, const State& now) {
     constexpr std::uint64_t kRecord = detail::kStepBit<&Step::record_state>;
     constexpr std::uint64_t kDone = detail::kStepBit<&Step::part_done>;
     const std::uint64_t w = detail::StepWord(r);
-    // Most answers (a marker that closes a channel) keep nothing: one test.
-    if ((w & (detail::kStepError | kRecord | kDone)) == 0) return r;
-    if ((w & detail::kStepError) != 0) return r;
-    if ((w & kRecord) != 0) recorded_[r.snapshot].state = now;
-    if ((w & kDone) != 0) finished_.push_back(r.snapshot);
-    return r;
+    if ((w & detail::kStepError) != 0) return;
+    if ((w & kRecord) != 0) {
+      Entry& entry = recorded_[r.snapshot];
+      entry.recorded.state = now;
+      if ((w & kDone) != 0) Finish(entry);
+    } else if ((w & kDone) != 0) {
+      // Done parts were recorded (a part forgotten meanwhile is not kept).
+      if (auto it = recorded_.find(r.snapshot); it != recorded_.end()) Finish(it->second);
+    }
+  }
+  // What is kept for a snapshot: what was recorded, and whether (and when,
+  // among the parts here) it finished.
+  struct Entry {
+    Recorded recorded;
+    std::uint64_t finished = 0;  // 0 while running; else its place in finishing
+  };
+  void Finish(Entry& entry) {
+    if (entry.finished != 0) return;
+    entry.finished = ++finishes_;
+    ++unclaimed_;
   }
   void Drop(SnapshotId id) {
-    recorded_.erase(id);
-    finished_.erase(std::remove(finished_.begin(), finished_.end(), id),
-                    finished_.end());
+    auto it = recorded_.find(id);
+    if (it == recorded_.end()) return;
+    if (it->second.finished != 0) --unclaimed_;
+    recorded_.erase(it);
   }
 
   Rules rules_;
-  std::map<SnapshotId, Recorded> recorded_;
-  // Parts done and not yet taken, in the order they finished. A vector, not
-  // a deque: an empty libstdc++ deque allocates, and hosts have one agent
-  // per process (the bank, at n = 1000, a thousand).
-  std::vector<SnapshotId> finished_;
+  // The finish order lives in the entries, not in a queue of ids beside
+  // them: a host that keeps its parts here and never takes them (the bank)
+  // would grow that queue without end, allocating at each agent's first
+  // finished part (a fixed cost per process in every first snapshot).
+  std::map<SnapshotId, Entry> recorded_;
+  std::uint64_t finishes_ = 0;   // parts finished so far
+  std::size_t unclaimed_ = 0;    // finished parts not yet taken
 };
 
 }  // namespace cutline

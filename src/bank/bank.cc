@@ -368,7 +368,16 @@ void Bank::Receive(const Network::Msg& m) {
   Step step = host_->OnMarker(m.channel, ch, m.seq, marker.snapshot, balances_[to]);
   // Markers are only ever sent by this class, once per channel and id.
   assert(step.ok());
-  if (step.hold_channel) network_.Hold(m.channel);
+  // Tested on the Step's word (detail::StepWord), once per marker.
+  const std::uint64_t w = detail::StepWord(step);
+  if ((w & detail::kStepBit<&Step::hold_channel>) != 0) network_.Hold(m.channel);
+  // A barrier that only holds its channel (aligned barriers: every one at a
+  // branch but its last) leaves nothing for FinishStep to do: skipping the
+  // call spares most of an aligned snapshot's markers its prologue.
+  constexpr std::uint64_t kFinishes =
+      detail::kStepBit<&Step::record_state> | detail::kStepBit<&Step::closed_channel> |
+      detail::kStepBit<&Step::part_done> | detail::kStepBit<&Step::release_inputs>;
+  if ((w & kFinishes) == 0) return;
   FinishStep(to, step, MutableSnapshot(marker.snapshot), Cause::ByMarker(m.seq),
              m.channel);
 }

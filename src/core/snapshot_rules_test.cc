@@ -308,6 +308,35 @@ TEST(AgentContract, UnalignedPartCarriesWhatTheBarrierOvertook) {
   EXPECT_EQ(a.Forget(3).error, AgentError::kFinished);
 }
 
+// Issue 14, point 7: the agent keeps the finish order in its records, not in
+// a queue of ids beside them. Parts come out in the order they finished,
+// not by id, and a part forgotten before it is taken is not handed out.
+TEST(AgentContract, FinishedPartsComeOutInTheOrderTheyFinished) {
+  SnapshotAgent<int, int> a(2);
+  ASSERT_TRUE(a.Start(1, 10).record_state);
+  ASSERT_TRUE(a.Start(2, 20).record_state);
+  ASSERT_TRUE(a.Start(3, 30).record_state);
+  ASSERT_FALSE(a.OnMarker(3, 0, 0).part_done);
+  ASSERT_TRUE(a.OnMarker(3, 1, 0).part_done);
+  ASSERT_FALSE(a.OnMarker(1, 1, 0).part_done);
+  ASSERT_FALSE(a.OnMarker(2, 0, 0).part_done);
+  ASSERT_TRUE(a.OnMarker(1, 0, 0).part_done);
+  ASSERT_TRUE(a.OnMarker(2, 1, 0).part_done);
+  ASSERT_TRUE(a.Forget(1).ok());  // done, not taken: dropped
+  auto first = a.TakeFinished();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->id, 3u);
+  EXPECT_EQ(first->part.state, 30);
+  auto second = a.TakeFinished();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->id, 2u);
+  EXPECT_EQ(second->part.state, 20);
+  EXPECT_FALSE(a.TakeFinished());
+  EXPECT_EQ(a.Find(1), nullptr);
+  // Only the closed ids are left.
+  EXPECT_EQ(a.retained(), a.rules().retained());
+}
+
 // Issue 14: OnMessage with a channel index out of range overflowed the heap.
 TEST(AgentContract, OldOnMessageWithABadChannelIsAnError) {
   SnapshotAgent<int, int> a(2);
