@@ -186,8 +186,14 @@ function beTeacher(code, token, join) {
   askTheClassWith(askTheClass);
   listen();
   clearInterval(L.poll);
-  // Joining publishes nothing (a thousand joins would be a million events): the count is asked for.
-  L.poll = setInterval(refreshTally, 5000);
+  // Joining publishes nothing (a thousand joins would be a million events), and answers are told
+  // a few times a second at most: the teacher's page asks for the counts, every second while a
+  // question is open, every five otherwise.
+  let ticks = 0;
+  L.poll = setInterval(() => {
+    ticks += 1;
+    if ((L.question && !L.question.revealed) || ticks % 5 === 0) refreshTally();
+  }, 1000);
   renderBar();
 }
 

@@ -107,6 +107,7 @@ struct Rooms::Room {
   std::map<std::string, std::uint64_t, std::less<>> students;  // token -> number
   std::optional<Question> question;
   Clock::time_point last;      // the last thing anyone did in it
+  std::optional<Clock::time_point> answers_told;  // when pages last heard the count
 
   // The tally is the teacher's until the reveal: students answer unswayed.
   Json QuestionView(bool teacher) const {
@@ -279,9 +280,13 @@ Result<Changed> Rooms::Answer(std::string_view code, std::string_view student,
   if (at == q.choices.end()) return Refusal::kBadChoice;
   if (!q.answered.insert(who->second).second) return Refusal::kAnsweredAlready;
   ++q.counts[static_cast<std::size_t>(at - q.choices.begin())];
-  room->last = now_();
-  // Everyone hears how many have answered; what they answered waits for the reveal.
+  const Clock::time_point now = now_();
+  room->last = now;
+  // Everyone hears how many have answered (what they answered waits for the
+  // reveal), a few times a second at most.
   Json data{{"id", q.id}, {"answered", q.answered.size()}};
+  if (room->answers_told && now - *room->answers_told < limits_.answers_every) return Changed{data, std::nullopt};
+  room->answers_told = now;
   return Changed{data, Event{"answers", data}};
 }
 

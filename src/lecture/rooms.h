@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -39,6 +40,10 @@ struct Limits {
   std::size_t max_state_bytes = 64 * 1024;  // the serialized `state`
   std::size_t max_choices = 12;             // answers a question offers
   std::size_t max_text = 200;               // a question's id, a choice
+  // How often a room's pages hear how many have answered. A hall answers
+  // within seconds: an event per answer would be a thousand events to each
+  // of a thousand pages, and a page that many events behind is dropped.
+  std::chrono::milliseconds answers_every = std::chrono::milliseconds(250);
 };
 
 // Why a request was refused. The words are English and made in Words(); the
@@ -76,8 +81,8 @@ struct Created {
 };
 
 struct Changed {
-  Json reply;  // the answer to the caller
-  Event event; // for every page in the room
+  Json reply;                  // the answer to the caller
+  std::optional<Event> event;  // for every page in the room, if there is news for them
 };
 
 class Rooms {
@@ -103,7 +108,9 @@ class Rooms {
   Result<Changed> Ask(std::string_view code, std::string_view token, const Json& question);
   // The teacher's: close the open question and show its tally to everyone.
   Result<Changed> Reveal(std::string_view code, std::string_view token);
-  // A student's answer to the open question.
+  // A student's answer to the open question. Its event (how many have
+  // answered) comes at most every `answers_every`; the teacher's page asks
+  // for the tally itself while the question is open.
   Result<Changed> Answer(std::string_view code, std::string_view student,
                          std::string_view question, std::string_view choice);
 

@@ -58,9 +58,9 @@ TEST(Rooms, OnlyTheTeachersTokenDrivesAndARefusalChangesNothing) {
   Rooms rooms;
   Created c = Ok(rooms.Create());
   Changed first = Ok(rooms.Drive(c.code, c.token, State("network P1=100 P2=100")));
-  EXPECT_EQ(first.event.name, "state");
-  EXPECT_EQ(first.event.data["version"], 1);
-  EXPECT_EQ(first.event.data["state"]["scenario"], "network P1=100 P2=100");
+  EXPECT_EQ(first.event->name, "state");
+  EXPECT_EQ(first.event->data["version"], 1);
+  EXPECT_EQ(first.event->data["state"]["scenario"], "network P1=100 P2=100");
 
   std::string student = Ok(rooms.Join(c.code, ""))["student"];
   for (const std::string& forged : {std::string(), student, c.code, c.token.substr(0, 31) + "0",
@@ -110,15 +110,18 @@ TEST(Rooms, EachStudentAnswersOnceAndTheTallyWaitsForTheReveal) {
   Json q1 = Q("q1", {"yes", "no", "maybe"});
   q1["detail"] = Json{{"kind", "naive_total"}, {"branch", "P3"}};
   Changed asked = Ok(rooms.Ask(c.code, c.token, q1));
-  EXPECT_EQ(asked.event.name, "question");
-  EXPECT_EQ(asked.event.data["detail"], q1["detail"]);
-  EXPECT_FALSE(asked.event.data.contains("counts"));  // what students hear
+  EXPECT_EQ(asked.event->name, "question");
+  EXPECT_EQ(asked.event->data["detail"], q1["detail"]);
+  EXPECT_FALSE(asked.event->data.contains("counts"));  // what students hear
 
   for (int i = 0; i < 4; ++i) {
     Changed a = Ok(rooms.Answer(c.code, students[i], "q1", i < 3 ? "yes" : "no"));
-    EXPECT_EQ(a.event.name, "answers");
-    EXPECT_EQ(a.event.data["answered"], i + 1);
-    EXPECT_FALSE(a.event.data.contains("counts"));
+    EXPECT_EQ(a.reply["answered"], i + 1);
+    if (a.event) {
+      EXPECT_EQ(a.event->name, "answers");
+      EXPECT_EQ(a.event->data["answered"], i + 1);
+      EXPECT_FALSE(a.event->data.contains("counts"));
+    }
   }
   // Twice, to another question, a choice it does not offer, or as nobody: refused, tally unchanged.
   EXPECT_EQ(Refused(rooms.Answer(c.code, students[0], "q1", "no")), Refusal::kAnsweredAlready);
@@ -133,13 +136,35 @@ TEST(Rooms, EachStudentAnswersOnceAndTheTallyWaitsForTheReveal) {
   EXPECT_EQ(Ok(rooms.View(c.code, c.token))["question"]["counts"], (Json{3, 1, 0}));
 
   Changed revealed = Ok(rooms.Reveal(c.code, c.token));
-  EXPECT_EQ(revealed.event.data["counts"], (Json{3, 1, 0}));
-  EXPECT_TRUE(revealed.event.data["revealed"]);
+  EXPECT_EQ(revealed.event->data["counts"], (Json{3, 1, 0}));
+  EXPECT_TRUE(revealed.event->data["revealed"]);
   // After the reveal nobody answers, and the next question starts from zero.
   EXPECT_EQ(Refused(rooms.Answer(c.code, students[4], "q1", "yes")), Refusal::kNoQuestion);
   Ok(rooms.Ask(c.code, c.token, Q("q2", {"yes", "no"})));
   Ok(rooms.Answer(c.code, students[0], "q2", "no"));
   EXPECT_EQ(Ok(rooms.View(c.code, c.token))["question"]["counts"], (Json{0, 1}));
+}
+
+TEST(Rooms, AHallsAnswersAreToldAFewTimesASecondNotOneEventEach) {
+  FakeClock clock;
+  Rooms rooms(Limits{}, clock.fn());
+  Created c = Ok(rooms.Create());
+  Ok(rooms.Ask(c.code, c.token, Q("q", {"a", "b"})));
+  int told = 0;
+  Json last;
+  for (int i = 0; i < 100; ++i) {
+    clock.t += std::chrono::milliseconds(10);  // 100 answers in a second
+    std::string student = Ok(rooms.Join(c.code, ""))["student"];
+    Changed a = Ok(rooms.Answer(c.code, student, "q", "a"));
+    if (a.event) {
+      ++told;
+      last = a.event->data;
+    }
+  }
+  EXPECT_EQ(told, 4);  // at 10 ms, then every 250 ms
+  EXPECT_EQ(last["answered"], 76);
+  // The tally itself is whole at once.
+  EXPECT_EQ(Ok(rooms.View(c.code, c.token))["question"]["answered"], 100);
 }
 
 TEST(Rooms, AReloadingStudentKeepsItsTokenAndPlace) {

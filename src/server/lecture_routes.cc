@@ -100,7 +100,7 @@ Response Publish(const lecture::Result<lecture::Changed>& result, std::string_vi
                  const Site& site) {
   if (const Refusal* r = Refused(result)) return Refuse(*r, *site.rooms);
   const lecture::Changed& changed = std::get<lecture::Changed>(result);
-  if (site.publish) site.publish(Topic(code), changed.event.name, changed.event.data.dump());
+  if (site.publish && changed.event) site.publish(Topic(code), changed.event->name, changed.event->data.dump());
   return Reply(200, changed.reply);
 }
 
