@@ -283,13 +283,16 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
   }
   if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) {
     if (e.node != 0) return;  // one sentence for the whole stop
+    const bool money = t.bank.app().is_bank();
     t.out.push_back(
-        t.ja ? fmt::format("世界を止める: 全支店が送金を止め、{}件の配送を待ってから"
-                           "全残高をスナップショット{}として読む",
-                           info->stopped_deliveries, e.snapshot)
+        t.ja ? fmt::format("世界を止める: 全支店が{}を止め、{}件の配送を待ってから"
+                           "{}をスナップショット{}として読む",
+                           money ? "送金" : "送信", info->stopped_deliveries,
+                           money ? "全残高" : "全支店の状態", e.snapshot)
              : fmt::format("Stop the world: every branch stops sending; after "
-                           "{} deliveries every balance is read as snapshot {}",
-                           info->stopped_deliveries, e.snapshot));
+                           "{} deliveries every {} is read as snapshot {}",
+                           info->stopped_deliveries, money ? "balance" : "state",
+                           e.snapshot));
     return;
   }
   bool first = info && !info->initiators.empty() && info->initiators[0] == e.node;
