@@ -132,7 +132,7 @@ int CheckCommand(const std::string& path) {
   if (report.ok() && !bank.app().is_bank()) {
     fmt::print(
         "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
-        "states, each declared {} as at its cut\n",
+        "states, each verdict on {} the same as at its cut\n",
         report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
         bank.app().definition().property);
     return 0;
