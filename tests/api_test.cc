@@ -233,9 +233,11 @@ TEST_F(ServerTest, DemosListsEveryDemoInItsGroupAndThePresets) {
   EXPECT_EQ(en["presets"]["dataflow"],
             "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 "
             "capacity=2 snapshots=one");
-  // 1..10 in order, then the lab run (id 11), then the rules broken on
-  // purpose (16..18).
-  ASSERT_EQ(en["demos"].size(), 14u);
+  EXPECT_EQ(en["presets"]["jobs"], "network P1=1 P2=0 P3=0 app=jobs");
+  EXPECT_EQ(en["presets"]["locks"], "network P1 P2 P3 app=locks");
+  // 1..10 in order, then the lab run (id 11), the applications (12..15),
+  // then the rules broken on purpose (16..18).
+  ASSERT_EQ(en["demos"].size(), 18u);
   const std::map<int, std::string> own_network = {
       {6, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no"},
       {7, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no algorithm=lai-yang"},
@@ -246,13 +248,21 @@ TEST_F(ServerTest, DemosListsEveryDemoInItsGroupAndThePresets) {
       {17, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one algorithm=broken-late-markers"},
       {18, "network P1=100 P2=100 P3=100 capacity=2 snapshots=one algorithm=broken-stop-at-first"},
   };
-  for (int i = 0; i < 14; ++i) {
+  for (int i = 0; i < 18; ++i) {
     const json& d = en["demos"][i];
-    const int id = i < 11 ? i + 1 : i + 5;
+    const int id = i + 1;
     EXPECT_EQ(d["id"], id);
-    const std::string preset = id == 11 ? "lab" : id == 8 ? "dataflow" : "bank";
+    const std::string preset = id == 11                 ? "lab"
+                               : id == 8                ? "dataflow"
+                               : id == 12 || id == 13   ? "jobs"
+                               : id == 14 || id == 15   ? "locks"
+                                                        : "bank";
     EXPECT_EQ(d["preset"], preset) << id;
-    const std::string group = id == 11 ? "lab" : id <= 5 ? "cl" : id <= 10 ? "beyond" : "broken";
+    const std::string group = id == 11   ? "lab"
+                              : id <= 5  ? "cl"
+                              : id <= 10 ? "beyond"
+                              : id <= 15 ? "apps"
+                                         : "broken";
     EXPECT_EQ(d["group"], group) << id;
     auto own = own_network.find(id);
     EXPECT_EQ(d["network"], own != own_network.end() ? own->second : en["presets"][preset].get<std::string>())
@@ -269,7 +279,7 @@ TEST_F(ServerTest, DemosListsEveryDemoInItsGroupAndThePresets) {
   EXPECT_EQ(Demos("?lang=en"), en);
 
   json ja = Demos("?lang=ja");
-  ASSERT_EQ(ja["demos"].size(), 14u);
+  ASSERT_EQ(ja["demos"].size(), 18u);
   EXPECT_EQ(ja["presets"], en["presets"]);
   for (std::size_t i = 0; i < 14; ++i) {
     EXPECT_NE(ja["demos"][i]["title"], en["demos"][i]["title"]);
@@ -287,6 +297,45 @@ TEST_F(ServerTest, DemosListsEveryDemoInItsGroupAndThePresets) {
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->status, 400);
   EXPECT_TRUE(json::parse(bad->body)["error"].is_string());
+}
+
+// The applications' demos run on the server with the spec's keys, so that
+// the page can draw them: the run's app, each branch's state in its
+// application's words, each message's kind, every complete snapshot's
+// property and the naive detector's verdict.
+TEST_F(ServerTest, ApplicationDemosCarryTheSpecsKeys) {
+  json jobs = RunOk(DemoScenario(12));
+  EXPECT_EQ(jobs["state"]["app"], "jobs");
+  EXPECT_EQ(jobs["state"]["branches"][2], (json{{"name", "P3"}, {"jobs", 1}}));
+  const json& naive = jobs["state"]["naive"]["property"];
+  EXPECT_EQ(naive["terminated"], true);
+  EXPECT_EQ(naive["false_termination"], true);
+  bool job_sent = false;
+  for (const json& e : jobs["history"]) job_sent |= e["kind"] == "send" && e["message"] == "job";
+  EXPECT_TRUE(job_sent);
+
+  json snap = RunOk(DemoScenario(13));
+  const json& snapshots = snap["state"]["snapshots"];
+  ASSERT_EQ(snapshots.size(), 2u);
+  EXPECT_EQ(snapshots[0]["property"]["terminated"], false);
+  EXPECT_EQ(snapshots[0]["property"]["why"]["in_channels"][0],
+            (json{{"from", "P1"}, {"to", "P3"}, {"jobs", 1}}));
+  EXPECT_EQ(snapshots[1]["property"], (json{{"terminated", true}, {"why", nullptr}}));
+
+  json phantom = RunOk(DemoScenario(14));
+  EXPECT_EQ(phantom["state"]["app"], "locks");
+  EXPECT_EQ(phantom["state"]["branches"][0], (json{{"name", "P1"}, {"waiting_for", nullptr}}));
+  EXPECT_EQ(phantom["state"]["branches"][1], (json{{"name", "P2"}, {"waiting_for", "P1"}}));
+  EXPECT_EQ(phantom["state"]["naive"]["property"]["cycle"], (json{"P1", "P2"}));
+  EXPECT_EQ(phantom["state"]["naive"]["property"]["phantom"], true);
+
+  json deadlock = RunOk(DemoScenario(15));
+  const json& two = deadlock["state"]["snapshots"];
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0]["property"]["deadlocked"], false);
+  EXPECT_EQ(two[0]["property"]["dissolving"]["cycle"], (json{"P1", "P2"}));
+  EXPECT_EQ(two[1]["property"]["deadlocked"], true);
+  EXPECT_EQ(two[1]["property"]["cycle"], (json{"P1", "P2", "P3"}));
 }
 
 // ---------------------------------------------------------------------------

@@ -363,6 +363,21 @@ TEST_F(CliTest, DemosShowTheirFigures) {
                  "complete, total $330, inconsistent"}},
            {18, {"P1 stops recording P2->P1 for snapshot 1 at this first message",
                  "so the $20 is missing from it", "complete, total $280"}},
+           // The applications (../shared/spec/apps.md): termination and
+           // deadlock, wrongly read by the naive detector, rightly by a
+           // snapshot.
+           {12, {"The naive detector declares: terminated",
+                 "wrong (a false termination); when it last read: not terminated: a "
+                 "job in P1->P3",
+                 "P3 receives a job from P1 (#1); P3 now holds 1 job"}},
+           {13, {"P3 receives P1's marker of snapshot 1: P1->P3 closed with [job]",
+                 "Snapshot 1 is complete: not terminated: a job in P1->P3",
+                 "Snapshot 2 is complete: terminated"}},
+           {14, {"The naive detector declares: deadlocked: P1->P2->P1",
+                 "wrong (a phantom deadlock); when it last read: no deadlock"}},
+           {15, {"Snapshot 1 is complete: no deadlock: the wait P1->P2->P1 dissolves by "
+                 "the grant in P2->P1",
+                 "Snapshot 2 is complete: deadlocked: P1->P2->P3->P1"}},
            {10, {"naive reads: P1 $70, P2 $100, P3 $100 (total $270)",
                  "Snapshot 1 is complete: P1 $70 + P2 $110 + P3 $100 + $20 in "
                  "channels = $300",
@@ -384,6 +399,13 @@ TEST_F(CliTest, DemosShowTheirFigures) {
   EXPECT_EQ(ja.out.rfind("デモ 2: お金が二重に数えられる\n", 0), 0u) << ja;
   EXPECT_TRUE(Contains(ja.out, "（合計$330）")) << ja;
   EXPECT_TRUE(Contains(ja.out, "二重に数えた")) << ja;
+  Outcome jobs = Cutline({"demo", "12", "--lang", "ja"});
+  EXPECT_EQ(jobs.status, 0) << jobs;
+  EXPECT_EQ(jobs.out.rfind("デモ 12: 偽の終了\n", 0), 0u) << jobs;
+  EXPECT_TRUE(Contains(jobs.out, "誤り（偽の終了）")) << jobs;
+  Outcome locks = Cutline({"demo", "15", "--lang", "ja"});
+  EXPECT_EQ(locks.status, 0) << locks;
+  EXPECT_TRUE(Contains(locks.out, "デッドロック: P1->P2->P3->P1")) << locks;
 }
 
 TEST_F(CliTest, LabJapaneseIsTheStudyNoteBlockByteForByte) {
@@ -429,7 +451,7 @@ TEST_F(CliTest, BadArgumentsAreOneLineAndStatus2) {
   ExpectUsageError({}, "subcommand");
   ExpectUsageError({"frobnicate"}, "frobnicate");
   ExpectUsageError({"demo", "11"}, "11");
-  ExpectUsageError({"demo", "15"}, "15");
+  ExpectUsageError({"demo", "20"}, "20");
   ExpectUsageError({"demo", "19"}, "19");
   ExpectUsageError({"demo", "0"}, "0");
   ExpectUsageError({"demo", "x"}, "x");

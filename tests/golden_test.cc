@@ -115,7 +115,7 @@ std::string RunDirective(Runner& runner, const std::string& command,
   if (command == "check") {
     if (!bank) return "no network\n";
     check::CheckReport report = check::CheckSnapshots(*bank);
-    std::string out = Join(report.problems);
+    std::string out = Join(report.problems) + Join(PropertyCheckLines(*bank, report));
     return out + (report.ok() ? "ok: " : "FAILED: ") +
            std::to_string(report.snapshots_checked) + " complete snapshot(s) checked\n";
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "apps/app.h"
 #include "bank/history.h"
 #include "bank/snapshot_host.h"
 #include "base/status.h"
@@ -29,8 +30,10 @@ bool IsValidBranchName(std::string_view name);
 
 struct BranchSpec {
   std::string name;
-  Amount balance = 0;
+  Amount balance = 0;  // the application's initial state (apps/app.h)
 };
+
+using apps::App;
 
 // The snapshot algorithm every branch runs (the registry,
 // algorithms/algorithm.h; docs/variants in docs/scenario-language.md).
@@ -47,6 +50,7 @@ struct Config {
   bool keep_history = true;
   bool fifo = true;                       // fifo=no: channels may reorder
   Algorithm algorithm = Algorithm::kChandyLamport;
+  App app = App::kBank;  // what the branches compute (apps/app.h)
 };
 
 // The run-wide view of one snapshot (each branch's part is in its agent).
@@ -73,6 +77,15 @@ class Bank {
   static Status Create(const Config& config, std::optional<Bank>* out);
 
   Status Transfer(NodeId from, NodeId to, Amount amount);
+  // Any application's message: `word` leaves `from` (whose state the
+  // application changes) for `to`. The application's command has checked
+  // its own rule; this checks the channel and its capacity.
+  Status SendMessage(NodeId from, NodeId to, Amount word);
+  // A step of `n`'s own, no message (jobs: finishing one). The
+  // application's command has checked it may.
+  Status LocalStep(NodeId n);
+  // Fails unless from->to is a channel (then *c names it).
+  Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
   // `at`: the at-th oldest message waiting (1 = the oldest).
   Status Deliver(NodeId from, NodeId to, std::uint64_t at = 1);
   Status DeliverNext();
@@ -87,7 +100,9 @@ class Bank {
   std::size_t branch_count() const { return names_.size(); }
   const std::string& name(NodeId n) const { return names_[n]; }
   std::optional<NodeId> FindBranch(const std::string& name) const;
+  // The branch's state: a balance, a job count, whom it waits for.
   Amount balance(NodeId n) const { return balances_[n]; }
+  App app() const { return config_.app; }
   Amount total() const { return total_; }
   Amount in_flight_amount() const { return in_flight_amount_; }
   const Network& network() const { return network_; }
@@ -132,7 +147,7 @@ class Bank {
   const SnapshotHost& HostOf(SnapshotId id) const;
 
   Status CheckBranch(NodeId n) const;
-  Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
+  void SendWord(ChannelId c, NodeId from, Amount word);
   void Send(ChannelId c, const Payload& payload);
   void SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot);
   void Receive(const Network::Msg& m);
@@ -153,6 +168,7 @@ class Bank {
   // From the algorithm's traits, read on every message.
   bool sees_every_transfer_ = false;
   bool tags_messages_ = false;
+  bool app_is_bank_ = true;  // the bank's deliveries stay two additions
   std::uint32_t running_ = 0;  // snapshots started and not complete
   std::vector<Reply> replies_;  // a transfer's, reused (Receive)
   std::vector<SnapshotId> joined_;  // a transfer's, reused (Receive)

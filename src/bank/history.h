@@ -25,7 +25,8 @@ using sim::NodeId;
 using sim::Seq;
 using cutline::Amount;
 
-// What travels on a channel: money, or a marker of a snapshot (under
+// What travels on a channel: an application's message (money for the
+// bank: `amount` is the application's word, apps/app.h), or a marker of a snapshot (under
 // Lai-Yang the markers are its control messages; under the barrier
 // algorithms, its barriers). A Lai-Yang transfer's epoch and a control
 // message's count ride beside the message in the bank, not in it: both are
@@ -107,6 +108,9 @@ struct Read {  // the naive reader copied `node`'s balance
   Amount balance;
   NodeId node;
 };
+struct Local {  // `node` took a step of its own, no message (jobs: finish)
+  NodeId node;
+};
 struct Closed {  // `channel`'s receiver closed it for `snapshot`
   SnapshotId snapshot;
   ChannelId channel;
@@ -132,7 +136,7 @@ struct Overtaken {
 using Event =
     std::variant<Sent<Transfer>, Sent<Marker>, Delivered<Transfer>,
                  Delivered<Marker>, Recorded, Read, Closed, PartDone, Completed,
-                 Overtaken>;
+                 Overtaken, Local>;
 static_assert(sizeof(Event) <= 32);
 
 // The branch an event happened at: a send's or an overtaking's sender, a

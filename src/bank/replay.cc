@@ -10,11 +10,13 @@
 namespace cutline::bank {
 
 Replay::Replay(const sim::Topology& topology,
-               std::vector<Amount> initial_balances)
+               std::vector<Amount> initial_balances, apps::App app)
     : topology_(topology),
+      app_(app),
       balances_(std::move(initial_balances)),
       waiting_(topology.channel_count()) {
   balances_.resize(topology.nodes(), 0);
+  before_delivery_ = balances_;
 }
 
 namespace {
@@ -30,7 +32,7 @@ std::vector<Amount> InitialBalances(const Bank& bank) {
 }  // namespace
 
 Replay::Replay(const Bank& bank)
-    : Replay(bank.network(), InitialBalances(bank)) {}
+    : Replay(bank.network(), InitialBalances(bank), bank.app()) {}
 
 Replay Replay::Of(const Bank& bank) {
   Replay replay(bank);
@@ -91,6 +93,11 @@ Anomaly Replay::Apply(const Event& e) {
             return channel_ok(o.channel) ? Overtake(o)
                                          : Anomaly::kUnknownChannel;
           },
+          [&](const Local& l) {
+            if (!node_ok(l.node)) return Anomaly::kUnknownNode;
+            balances_[l.node] = app_.AfterLocal(balances_[l.node]);
+            return Anomaly::kNone;
+          },
       },
       e);
   ++applied_;
@@ -102,8 +109,13 @@ Anomaly Replay::Send(Seq seq, ChannelId c, const Payload& payload) {
   flights_.push_back(Flight{seq, c, payload, applied_});
   waiting_[c].push_back(seq);
   if (const Transfer* t = std::get_if<Transfer>(&payload)) {
-    Amount& b = balances_[topology_.channel(c).from];
-    if (__builtin_sub_overflow(b, t->amount, &b)) return Anomaly::kOverflow;
+    const sim::ChannelInfo& ch = topology_.channel(c);
+    Amount& b = balances_[ch.from];
+    if (!app_.is_bank()) {
+      b = app_.AfterSend(b, t->amount, ch.to);
+    } else if (__builtin_sub_overflow(b, t->amount, &b)) {
+      return Anomaly::kOverflow;
+    }
   }
   return Anomaly::kNone;
 }
@@ -144,7 +156,12 @@ Anomaly Replay::Deliver(Seq seq, ChannelId c, const Payload& payload) {
   }
   if (const Transfer* t = std::get_if<Transfer>(&payload)) {
     Amount& b = balances_[topology_.channel(c).to];
-    if (__builtin_add_overflow(b, t->amount, &b)) return Anomaly::kOverflow;
+    before_delivery_[topology_.channel(c).to] = b;
+    if (!app_.is_bank()) {
+      b = app_.AfterDeliver(b, t->amount);
+    } else if (__builtin_add_overflow(b, t->amount, &b)) {
+      return Anomaly::kOverflow;
+    }
   }
   return order;
 }

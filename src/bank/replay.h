@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "apps/app.h"
 #include "bank/history.h"
 #include "sim/network.h"
 
@@ -51,7 +52,8 @@ enum class Anomaly : std::uint8_t {
 
 class Replay {
  public:
-  Replay(const sim::Topology& topology, std::vector<Amount> initial_balances);
+  Replay(const sim::Topology& topology, std::vector<Amount> initial_balances,
+         apps::App app = apps::App::kBank);
   // At the start of bank's run: its topology and initial balances.
   explicit Replay(const Bank& bank);
   // The whole of bank's history. REQUIRES: the bank keeps its history.
@@ -64,7 +66,11 @@ class Replay {
   Anomaly ApplyAll(std::span<const Event> events);
 
   std::size_t applied() const { return applied_; }
+  // The branch's state (its balance for the bank).
   Amount balance(NodeId n) const { return balances_[n]; }
+  // Its state just before its latest delivery of a message: what a record
+  // that delivery caused (Lai-Yang) holds.
+  Amount before_delivery(NodeId n) const { return before_delivery_[n]; }
   // Every message seen, in send order.
   const std::vector<Flight>& flights() const { return flights_; }
   // nullptr if `seq` was never sent.
@@ -87,7 +93,9 @@ class Replay {
   Anomaly Overtake(const Overtaken& o);
 
   const sim::Topology& topology_;
+  apps::App app_;
   std::vector<Amount> balances_;
+  std::vector<Amount> before_delivery_;
   std::vector<Flight> flights_;
   std::unordered_map<Seq, std::size_t> by_seq_;
   std::vector<std::deque<Seq>> waiting_;  // per channel, undelivered

@@ -77,6 +77,14 @@ namespace cutline {
     /* from, to (the branch aligning), snapshot, barriers awaited */         \
   X(kStopWhileSnapshot, "stop_while_snapshot", "n")  /* id */                \
   X(kNothingDeliverable, "nothing_deliverable", "")                          \
+  /* the applications (app=, docs/scenario-language.md) */                   \
+  X(kWrongApp, "wrong_app", "sss")  /* verb, its app, the network's app */   \
+  X(kLocksStartActive, "locks_start_active", "s")  /* branch */              \
+  X(kIdleHandsOut, "idle_hands_out", "s")  /* from */                        \
+  X(kNoJobToFinish, "no_job_to_finish", "s")  /* branch */                   \
+  X(kAlreadyWaiting, "already_waiting", "ss")  /* from, whom it waits for */ \
+  X(kGrantWhileWaiting, "grant_while_waiting", "ss")  /* from, whom */       \
+  X(kNoRequestToGrant, "no_request_to_grant", "ss")  /* from, to */          \
   /* limits of one run (Limits) */                                           \
   X(kBranchLimit, "branch_limit", "n")  /* max */                            \
   X(kCommandLimit, "command_limit", "n")  /* max */                          \

@@ -162,7 +162,7 @@ class Checker {
                           run_.initial_balances.size(), nodes_));
       return false;
     }
-    replay_.emplace(net_, run_.initial_balances);
+    replay_.emplace(net_, run_.initial_balances, run_.app);
     nodes_timeline_.assign(nodes_, NodeTimeline{Clock(nodes_, 0), {}, 0});
     for (std::size_t i = 0; i < run_.events.size(); ++i) {
       const bank::Event& e = run_.events[i];
@@ -304,7 +304,9 @@ class Checker {
     cut.inside = cut.clock[r.node];
     cut.replayed = replay_->balance(r.node);
     // A transfer that caused the record is applied after it.
-    if (by_message && r.cause.by_transfer()) cut.replayed -= cause->amount();
+    if (by_message && r.cause.by_transfer()) {
+      cut.replayed = replay_->before_delivery(r.node);
+    }
     cut.record_index = i;
   }
 
@@ -354,8 +356,35 @@ class Checker {
     unrecorded_.clear();
     if (shape_ok) CheckChannels(claim, cut);
     CheckMarkers(claim, cut);
-    if (shape_ok) CheckTotal(claim);
+    if (shape_ok && run_.app.is_bank()) CheckTotal(claim);
     Judge(id, cut, claim.epochs);
+    if (shape_ok && run_.app.has_property()) CheckProperty(claim, cut);
+  }
+
+  // (g) The property the snapshot declares (read from its records) against
+  // the property of the state at its cut (replayed from the history: each
+  // branch's state at its record, and on each channel the messages sent
+  // inside the cut and received outside it).
+  void CheckProperty(const SnapshotClaim& claim, const std::vector<CutPoint>& cut) {
+    std::vector<Amount> states(nodes_);
+    for (NodeId n = 0; n < nodes_; ++n) states[n] = cut[n].replayed;
+    std::vector<std::vector<Amount>> channels(net_.channel_count());
+    for (const MessageInfo& m : messages_) {
+      if (m.flight->is_transfer() && SentInside(cut, m) && !ReceivedInside(cut, m)) {
+        channels[m.channel()].push_back(m.flight->amount());
+      }
+    }
+    apps::Verdict at_cut = run_.app.Evaluate({&net_, states, channels});
+    apps::Verdict declared = DeclaredProperty(run_.app, net_, claim);
+    SnapshotVerdict& v = report_.verdicts.back();
+    v.property = at_cut;
+    v.declared = declared;
+    if (declared.holds != at_cut.holds) {
+      Snapshot(claim.id,
+               fmt::format("declares {}{} but the state replayed at its cut is {}{}",
+                           declared.holds ? "" : "not ", run_.app.definition().property,
+                           at_cut.holds ? "" : "not ", run_.app.definition().property));
+    }
   }
 
   // Where channel c stopped recording for snapshot id, in the history: its
@@ -670,6 +699,40 @@ std::vector<EventClock> EventClocks(const RunRecord& run) {
   return Checker(run).Clocks();
 }
 
+apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
+                               const SnapshotClaim& claim) {
+  std::vector<Amount> states;
+  for (const std::optional<Amount>& b : claim.balances) states.push_back(b.value_or(0));
+  std::vector<std::vector<Amount>> channels;
+  for (const bank::ChannelRecord& r : claim.channels) channels.push_back(r.transfers);
+  return app.Evaluate({&topology, states, channels});
+}
+
+NaiveJudgement JudgeNaive(const bank::Bank& bank) {
+  NaiveJudgement j;
+  std::vector<std::optional<Amount>> reads(bank.branch_count());
+  std::size_t last = 0;
+  for (const bank::NaiveRead& r : bank.naive_reads()) {
+    reads[r.branch] = r.balance;
+    last = std::max(last, r.history_index + 1);
+  }
+  j.declared = bank.app().Naive(reads);
+  if (bank.naive_reads().empty() || !bank.history().enabled()) return j;
+  bank::Replay replay(bank);
+  replay.ApplyAll(std::span(bank.history().events()).first(last));
+  std::vector<Amount> states;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
+  std::vector<std::vector<Amount>> channels(bank.network().channel_count());
+  for (ChannelId c = 0; c < channels.size(); ++c) {
+    for (Seq seq : replay.waiting(c)) {
+      const Flight* f = replay.Find(seq);
+      if (f->is_transfer()) channels[c].push_back(f->amount());
+    }
+  }
+  j.truth = bank.app().Evaluate({&bank.network(), states, channels});
+  return j;
+}
+
 std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
   std::vector<SnapshotClaim> claims;
   const sim::Topology& net = bank.network();
@@ -704,6 +767,7 @@ RunRecord RunOf(const bank::Bank& bank) {
   }
   run.claims = ClaimsOf(bank);
   run.fifo = bank.network().fifo();
+  run.app = bank.app();
   return run;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/app.h"
 #include "bank/bank.h"
 #include "bank/history.h"
 #include "sim/network.h"
@@ -30,8 +31,15 @@ struct SnapshotVerdict {
   // in the channel state the snapshot claims: the snapshot lost it although
   // its cut is right (an algorithm that records a channel wrongly).
   std::vector<sim::Seq> unrecorded;
+  // An application with a stable property (apps/app.h): its value on the
+  // state at the cut, replayed from the history, and the value the
+  // snapshot declares from what it recorded. They differ only when the
+  // snapshot is wrong.
+  std::optional<apps::Verdict> property;
+  std::optional<apps::Verdict> declared;
   bool consistent() const {
-    return backward.empty() && extra.empty() && missed.empty() && unrecorded.empty();
+    return backward.empty() && extra.empty() && missed.empty() && unrecorded.empty() &&
+           (!property || property->holds == declared->holds);
   }
 };
 
@@ -80,6 +88,9 @@ struct RunRecord {
   std::vector<SnapshotClaim> claims;
   // False: channels may reorder (fifo=no), which is then not a problem.
   bool fifo = true;
+  // What the branches compute: money is conserved for the bank (d); an
+  // application with a stable property has it checked (g).
+  apps::App app = apps::App::kBank;
 };
 
 // Checks every claimed snapshot against the history:
@@ -91,7 +102,8 @@ struct RunRecord {
 //     history at the record;
 //  c. each channel's claimed state is closed and is exactly the transfers
 //     sent inside the cut and received outside it, in delivery order;
-//  d. recorded balances plus channel states add up to the initial total;
+//  d. (the bank) recorded balances plus channel states add up to the
+//     initial total;
 //  e. exactly one marker of the snapshot went over each channel, after its
 //     sender recorded and before anything else on that channel (none for a
 //     stop-the-world snapshot);
@@ -102,6 +114,8 @@ struct RunRecord {
 //     closed (its Closed event, or else the marker's delivery), under
 //     Lai-Yang only those sent before their sender recorded, plus those an
 //     unaligned barrier overtook.
+//  g. (not the bank) the property the snapshot declares from its records
+//     equals the property of the state replayed at its cut.
 // Also reports a malformed history: an event naming what does not exist, a
 // message sent or delivered twice, or delivered as something else (after
 // which the snapshots are not checked); a channel that is not FIFO, or a
@@ -129,6 +143,23 @@ bool IsMessageEvent(const bank::Event& e);
 // maximum with the sender's clock at the send. A history CheckRun would
 // call malformed past repair yields the clocks up to the event before that.
 std::vector<EventClock> EventClocks(const RunRecord& run);
+
+// The property a snapshot declares: the application's, evaluated on the
+// claim's recorded states and channel states.
+apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
+                               const SnapshotClaim& claim);
+
+// The naive detector's verdict (an application with a stable property): what
+// its reads declare, and the property of the real state when it declared
+// it (at its latest read, replayed from the history). Wrong = it declares
+// the property while the real state lacks it: a false termination (jobs), a
+// phantom deadlock (locks).
+struct NaiveJudgement {
+  apps::Verdict declared;
+  std::optional<apps::Verdict> truth;  // nullopt: no read, or no history
+  bool wrong() const { return declared.holds && truth && !truth->holds; }
+};
+NaiveJudgement JudgeNaive(const bank::Bank& bank);
 
 // The bank's claims for its complete snapshots, read through its accessors.
 std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank);

@@ -63,6 +63,80 @@ TEST(ConsistencyCheckerTest, ClassicMoneyInFlightPasses) {
   EXPECT_EQ(report.snapshots_checked, 1);
 }
 
+// (g) Jobs: a snapshot that recorded the job in flight declares "not
+// terminated", as at its cut; a claim that drops the job from the channel
+// state declares "terminated", and the checker names the property too.
+TEST(ConsistencyCheckerTest, JobsDeclaredTerminationIsJudgedAtTheCut) {
+  bank::Config config = Branches(3, 0);
+  config.branches[0].balance = 1;
+  config.app = bank::App::kJobs;
+  Bank bank = MakeBank(config);
+  const apps::AppCommand* job = bank::App::FindCommand("job")->second;
+  const apps::AppCommand* finish = bank::App::FindCommand("finish")->second;
+  Ok(job->run(bank, std::vector<NodeId>{kP1, kP3}));
+  Ok(finish->run(bank, std::vector<NodeId>{kP1}));
+  Ok(bank.StartSnapshot(kP3, std::nullopt));
+  Ok(bank.Deliver(kP3, kP1));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  ASSERT_EQ(report.verdicts.size(), 1u);
+  ASSERT_TRUE(report.verdicts[0].declared.has_value());
+  EXPECT_FALSE(report.verdicts[0].declared->holds);
+  EXPECT_EQ(report.verdicts[0].property, report.verdicts[0].declared);
+
+  RunRecord run = RunOf(bank);
+  for (bank::ChannelRecord& r : run.claims[0].channels) r.transfers.clear();
+  CheckReport lie = CheckRun(run);
+  EXPECT_THAT(lie.problems,
+              testing::Contains(HasSubstr("declares terminated but the state replayed at "
+                                          "its cut is not terminated")));
+  EXPECT_FALSE(lie.verdicts[0].consistent());
+}
+
+// The naive detector read P3 before the job came and P1 after it finished:
+// it declares termination, and the history shows a job in flight.
+TEST(ConsistencyCheckerTest, TheNaiveDetectorsFalseTerminationIsNamed) {
+  bank::Config config = Branches(3, 0);
+  config.branches[0].balance = 1;
+  config.app = bank::App::kJobs;
+  Bank bank = MakeBank(config);
+  Ok(bank.Read(kP3));
+  Ok(bank::App::FindCommand("job")->second->run(bank, std::vector<NodeId>{kP1, kP3}));
+  Ok(bank::App::FindCommand("finish")->second->run(bank, std::vector<NodeId>{kP1}));
+  Ok(bank.Read(kP1));
+  Ok(bank.Read(kP2));
+  NaiveJudgement j = JudgeNaive(bank);
+  EXPECT_TRUE(j.declared.holds);
+  ASSERT_TRUE(j.truth.has_value());
+  EXPECT_FALSE(j.truth->holds);
+  EXPECT_TRUE(j.wrong());
+  // Read again once the job has arrived: no longer all idle, no claim.
+  Ok(bank.Drain());
+  Ok(bank.Read(kP3));
+  EXPECT_FALSE(JudgeNaive(bank).declared.holds);
+  EXPECT_FALSE(JudgeNaive(bank).wrong());
+}
+
+// Locks: two wait cycles, one dissolving (a grant on its way to it), one
+// real; the property names the real one, from its lowest branch.
+TEST(ConsistencyCheckerTest, LocksNameTheCycleThatNoGrantDissolves) {
+  const sim::Topology net(5, sim::Topology::Complete(5));
+  using apps::locks::WaitingFor;
+  // P1 <-> P2 (a grant P2->P1 in flight), P5 -> P3 -> P4 -> P5.
+  std::vector<Amount> states{WaitingFor(1), WaitingFor(0), WaitingFor(3), WaitingFor(4),
+                             WaitingFor(2)};
+  std::vector<std::vector<Amount>> channels(net.channel_count());
+  channels[net.Find(1, 0)].push_back(apps::locks::kGrant);
+  apps::Verdict v = bank::App::kLocks.Evaluate({&net, states, channels});
+  EXPECT_TRUE(v.holds);
+  EXPECT_EQ(v.branches, (std::vector<NodeId>{2, 3, 4}));
+  channels[net.Find(2, 4)].push_back(apps::locks::kGrant);  // to P5, on the cycle
+  v = bank::App::kLocks.Evaluate({&net, states, channels});
+  EXPECT_FALSE(v.holds);
+  EXPECT_EQ(v.branches, (std::vector<NodeId>{0, 1}));  // the first cycle, dissolving
+}
+
 TEST(ConsistencyCheckerTest, IncompleteSnapshotsAreNotChecked) {
   Bank bank = MakeBank(Branches(3));
   Ok(bank.StartSnapshot(kP1, std::nullopt));

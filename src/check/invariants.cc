@@ -32,7 +32,11 @@ const char* StateWord(ChannelRecording r) {
 
 std::vector<std::string> Invariants::CheckInvariants(const bank::Bank& bank) {
   std::vector<std::string> out;
-  CheckMoney(bank, &out);
+  if (bank.app().is_bank()) {
+    CheckMoney(bank, &out);
+  } else {
+    CheckProperty(bank, &out);
+  }
   if (bank.history().enabled()) CheckHistory(bank, &out);
   if (settled_.size() < bank.snapshots().size()) {
     settled_.resize(bank.snapshots().size(), false);
@@ -84,6 +88,38 @@ void Invariants::CheckMoney(const bank::Bank& bank,
         "flight",
         Money(queued), Money(bank.in_flight_amount())));
   }
+}
+
+// The application's states make sense, and its property is stable: once it
+// holds of the live state, it holds after every later command.
+void Invariants::CheckProperty(const bank::Bank& bank, std::vector<std::string>* out) {
+  const bank::Network& net = bank.network();
+  std::vector<Amount> states;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    Amount s = bank.balance(n);
+    states.push_back(s);
+    if (s < 0) out->push_back(fmt::format("{}: its state is negative ({})", bank.name(n), s));
+    if (bank.app() == bank::App::kLocks) {
+      std::optional<NodeId> waits = apps::locks::Waits(s);
+      if (waits && (*waits >= bank.branch_count() || *waits == n)) {
+        out->push_back(fmt::format("{}: waits for branch #{}", bank.name(n), *waits));
+      }
+    }
+  }
+  std::vector<std::vector<Amount>> channels(net.channel_count());
+  for (ChannelId c = 0; c < net.channel_count(); ++c) {
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+        channels[c].push_back(t->amount);
+      }
+    });
+  }
+  bool holds = bank.app().Evaluate({&net, states, channels}).holds;
+  if (held_ && !holds) {
+    out->push_back(fmt::format("{}: held before, and no longer does (not stable)",
+                               bank.app().definition().property));
+  }
+  held_ = held_ || holds;
 }
 
 void Invariants::CheckHistory(const bank::Bank& bank,
@@ -206,7 +242,7 @@ void Invariants::CheckSnapshot(const bank::Bank& bank,
                             (!net.fifo() && !traits.correct_without_fifo &&
                              !traits.stops_the_world);
   if (s.complete) {
-    if (!may_be_wrong && bank.SnapshotTotal(s.id) != bank.total()) {
+    if (!may_be_wrong && bank.app().is_bank() && bank.SnapshotTotal(s.id) != bank.total()) {
       problem(fmt::format("adds up to {}, but the bank holds {}",
                           Money(bank.SnapshotTotal(s.id)), Money(bank.total())));
     }

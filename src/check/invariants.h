@@ -1,10 +1,12 @@
 // The bank's invariants, in one place, for the tests to check after every
 // command (the golden files, the property test and the fuzzer):
-//  1. money is conserved: balances plus money in flight equal the total, and
+//  1. (the bank) money is conserved: balances plus money in flight equal the total, and
 //     the money in flight is exactly the transfers waiting in the channels;
 //  2. the history agrees with the state: replayed, it gives every branch's
 //     balance, and every channel's queue holds what it says was sent on it
 //     and not yet delivered, in send order;
+//  1'. (jobs, locks) every state makes sense and the application's
+//     property is stable: once it holds, it holds after every command;
 //  3. each snapshot's bookkeeping agrees with its agents: markers sent, parts
 //     done, completion, initiators and channel states, and a complete
 //     snapshot adds up to the bank's total.
@@ -33,6 +35,7 @@ class Invariants {
 
  private:
   void CheckMoney(const bank::Bank& bank, std::vector<std::string>* out);
+  void CheckProperty(const bank::Bank& bank, std::vector<std::string>* out);
   void CheckHistory(const bank::Bank& bank, std::vector<std::string>* out);
   void CheckSnapshot(const bank::Bank& bank, const bank::SnapshotInfo& s,
                      std::vector<std::string>* out);
@@ -40,6 +43,7 @@ class Invariants {
   std::optional<bank::Replay> replay_;  // of the events seen so far
   // Complete snapshots already found right: they never change again.
   std::vector<bool> settled_;  // by snapshot id - 1
+  bool held_ = false;  // the application's property held at some check
 };
 
 }  // namespace cutline::check

@@ -126,6 +126,17 @@ int CheckCommand(const std::string& path) {
       fmt::print("snapshot {} is not complete: not checked\n", s.id);
     }
   }
+  for (const std::string& line : cutline::scenario::PropertyCheckLines(bank, report)) {
+    fmt::print("{}\n", line);
+  }
+  if (report.ok() && !bank.app().is_bank()) {
+    fmt::print(
+        "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
+        "states, each verdict on {} the same as at its cut\n",
+        report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
+        bank.app().definition().property);
+    return 0;
+  }
   if (report.ok()) {
     fmt::print(
         "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
@@ -218,9 +229,11 @@ int main(int argc, char** argv) {
 
   int demo_id = 0;
   auto* demo = app.add_subcommand("demo", "Narrate one of the page's demos");
-  demo->add_option("n", demo_id, "Demo number: 1 to 10, or 16 to 18 (rules broken on purpose)")
+  demo->add_option("n", demo_id,
+                   "Demo number: 1 to 10, 12 to 15 (jobs and locks), or 16 to 18 "
+                   "(rules broken on purpose)")
       ->required()
-      ->check(CLI::Range(1, 10) | CLI::Range(cutline::scenario::kFirstBrokenDemo,
+      ->check(CLI::Range(1, 10) | CLI::Range(cutline::scenario::kFirstAppDemo,
                                              cutline::scenario::kLastBrokenDemo));
   demo->add_option("--lang", lang, "Language: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));

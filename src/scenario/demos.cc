@@ -329,6 +329,152 @@ const std::vector<Demo>& Demos() {
              "BのマーカーがB->Aを[40]で確定。プロセス状態160 + 飛行中40 = 200: "
              "不変量が保たれる。"}},
        }},
+      {12, "jobs",
+       {"False termination", "偽の終了"},
+       {
+           {"read P3",
+            {"Three branches share a computation; P1 holds the only job. The "
+             "naive detector asks P3 first: no job, idle.",
+             "3つの支店が一つの計算を分け合う。仕事を持つのはP1だけ。素朴な検出器がまず"
+             "P3に尋ねる: 仕事なし、手が空いている。"}},
+           {"job P1 P3",
+            {"P1, busy, hands a new job to P3. The job travels on P1->P3; P1 "
+             "keeps its own.",
+             "仕事中のP1がP3へ新しい仕事を渡す。仕事はP1->P3を移動中。P1は自分の仕事を"
+             "持ったまま。"}},
+           {"finish P1",
+            {"P1 finishes its own job and is idle.",
+             "P1が自分の仕事を終え、手が空く。"}},
+           {"read P1",
+            {"The detector reads P1 now: idle.",
+             "検出器がここでP1を読む: 手が空いている。"}},
+           {"read P2",
+            {"And P2: idle. Every read said idle, so the detector declares the "
+             "computation terminated. It is wrong: a job is in flight on "
+             "P1->P3, read neither at P1 (already sent) nor at P3 (not yet "
+             "arrived).",
+             "P2も手が空いている。読み取りはすべて「空き」なので、検出器は計算の終了を宣言する。"
+             "誤りだ: 仕事がP1->P3を飛行中で、P1（送信済み）でもP3（未着）でも読まれていない。"}},
+           {"deliver P1 P3",
+            {"The job arrives: P3 is busy again. The computation never "
+             "finished.",
+             "仕事が届き、P3はまた仕事中になる。計算は終わっていなかった。"}},
+       }},
+      {13, "jobs",
+       {"A snapshot sees the job in flight", "スナップショットは飛行中の仕事を捉える"},
+       {
+           {"job P1 P3",
+            {"The same schedule: P1 hands a job to P3.",
+             "同じ手順: P1がP3へ仕事を渡す。"}},
+           {"finish P1",
+            {"P1 finishes its own job. Every branch is idle now, but a job is "
+             "in flight.",
+             "P1が自分の仕事を終える。どの支店も手が空いているが、仕事が一つ飛行中だ。"}},
+           {"snapshot P3",
+            {"P3 starts a snapshot: it records itself idle, sends markers and "
+             "records its incoming channels until their markers come.",
+             "P3がスナップショットを開始: 自分を「空き」と記録し、マーカーを送り、"
+             "マーカーが来るまで入力チャネルを記録する。"}},
+           {"deliver P3 P1",
+            {"P1 gets the marker: it records itself idle and sends its marker "
+             "behind the job on P1->P3.",
+             "P1がマーカーを受け取る: 自分を「空き」と記録し、P1->P3では仕事の後ろに"
+             "マーカーを送る。"}},
+           {"drain",
+            {"The job reaches P3 before P1's marker, so it is recorded in the "
+             "channel P1->P3. The snapshot says not terminated, and it is "
+             "right: P3 is busy now.",
+             "仕事はP1のマーカーより先にP3に届くので、チャネルP1->P3の状態として記録される。"
+             "スナップショットの判定は「終了していない」。正しい: P3は今仕事中だ。"}},
+           {"finish P3",
+            {"P3 finishes the job. Every branch idle, nothing in flight: the "
+             "computation has terminated, and stays so.",
+             "P3が仕事を終える。全支店が空き、飛行中のものもない: 計算は終了し、"
+             "その状態が続く。"}},
+           {"snapshot P1",
+            {"A second snapshot, started by P1.",
+             "P1が2つ目のスナップショットを開始する。"}},
+           {"drain",
+            {"Every recorded branch idle, every channel state empty: it says "
+             "terminated, and it is right.",
+             "記録された支店はすべて空き、チャネル状態もすべて空: 判定は「終了」。"
+             "正しい。"}},
+       }},
+      {14, "locks",
+       {"A phantom deadlock", "幻のデッドロック"},
+       {
+           {"request P1 P2",
+            {"P1 asks P2 for its lock and waits for P2.",
+             "P1がP2にロックを要求し、P2を待つ。"}},
+           {"read P1",
+            {"The naive detector reads P1: waiting for P2.",
+             "素朴な検出器がP1を読む: P2を待っている。"}},
+           {"deliver P1 P2",
+            {"The request reaches P2.", "要求がP2に届く。"}},
+           {"grant P2 P1",
+            {"P2, active, grants it.", "稼働中のP2が許可を返す。"}},
+           {"deliver P2 P1",
+            {"P1 gets the grant, stops waiting and goes on.",
+             "P1が許可を受け取り、待つのをやめて先へ進む。"}},
+           {"request P2 P1",
+            {"Now P2 asks P1 and waits for P1.",
+             "今度はP2がP1に要求し、P1を待つ。"}},
+           {"read P2",
+            {"The detector reads P2: waiting for P1. Its two reads make the "
+             "cycle P1->P2->P1 and it declares a deadlock. A phantom: P1 had "
+             "stopped waiting before P2 began; the two edges never existed at "
+             "once.",
+             "検出器がP2を読む: P1を待っている。2つの読み取りが循環P1->P2->P1を作り、"
+             "検出器はデッドロックを宣言する。幻だ: P2が待ち始める前にP1は待つのをやめて"
+             "いた。2本の辺は同時には存在しなかった。"}},
+       }},
+      {15, "locks",
+       {"A real deadlock, named by a snapshot", "本物のデッドロックをスナップショットが名指す"},
+       {
+           {"request P1 P2",
+            {"First a cycle that is about to dissolve. P1 asks P2 and waits.",
+             "まず、解けかけている循環。P1がP2に要求して待つ。"}},
+           {"deliver P1 P2",
+            {"P2 holds P1's request.", "P2がP1の要求を受け取る。"}},
+           {"grant P2 P1",
+            {"P2 grants it; the grant is on its way on P2->P1.",
+             "P2が許可を返す。許可はP2->P1を移動中。"}},
+           {"request P2 P1",
+            {"P2 now asks P1. P1 waits for P2 and P2 for P1, but the grant in "
+             "flight will free P1.",
+             "P2がP1に要求する。P1はP2を、P2はP1を待つが、飛行中の許可がP1を解放する。"}},
+           {"snapshot P1",
+            {"P1 starts a snapshot: it records itself waiting for P2.",
+             "P1がスナップショットを開始: 自分を「P2待ち」と記録する。"}},
+           {"drain",
+            {"P2 records itself waiting for P1, and the grant is recorded in "
+             "the channel P2->P1. The recorded edges form a cycle, but a grant "
+             "for P1 is in a channel state: no deadlock, rightly.",
+             "P2は自分を「P1待ち」と記録し、許可はチャネルP2->P1の状態として記録される。"
+             "記録された辺は循環を作るが、P1への許可がチャネル状態にある: デッドロックではない。"
+             "正しい判定だ。"}},
+           {"grant P1 P2",
+            {"P1, active again, answers P2's request.",
+             "再び稼働中のP1がP2の要求に応える。"}},
+           {"deliver P1 P2",
+            {"Every branch is active.", "全支店が稼働中になる。"}},
+           {"request P1 P2",
+            {"Now a real one: P1 waits for P2...", "今度は本物: P1がP2を待ち…"}},
+           {"request P2 P3",
+            {"...P2 for P3...", "…P2がP3を待ち…"}},
+           {"request P3 P1",
+            {"...and P3 for P1. Nobody on the cycle can grant.",
+             "…P3がP1を待つ。循環上の誰も許可を出せない。"}},
+           {"snapshot P2",
+            {"P2 starts a snapshot.", "P2がスナップショットを開始する。"}},
+           {"drain",
+            {"Every branch recorded waiting, the edges form P1->P2->P3->P1 and "
+             "no grant is in any channel state: deadlocked, with the cycle "
+             "named. A deadlock is stable, so the verdict stays true.",
+             "全支店が待ちとして記録され、辺はP1->P2->P3->P1を作り、どのチャネル状態にも"
+             "許可はない: デッドロック。循環も名指される。デッドロックは安定なので、"
+             "この判定はずっと正しい。"}},
+       }},
       {16, "bank",
        {"Broken: a channel never recorded", "破れた規則: 記録されないチャネル"},
        {
@@ -446,6 +592,7 @@ const Demo* FindDemo(int id) {
 
 const char* DemoGroup(const Demo& demo) {
   if (demo.id == kLabDemoId) return "lab";
+  if (demo.id >= kFirstAppDemo && demo.id <= kLastAppDemo) return "apps";
   if (demo.id <= 5) return "cl";
   if (demo.id >= kFirstBrokenDemo && demo.id <= kLastBrokenDemo) return "broken";
   return "beyond";
@@ -459,6 +606,8 @@ const char* PresetScenario(const Demo& demo) {
 const char* PresetNetwork(std::string_view preset) {
   if (preset == "lab") return kLabPreset;
   if (preset == "dataflow") return kDataflowPreset;
+  if (preset == "jobs") return kJobsPreset;
+  if (preset == "locks") return kLocksPreset;
   return kBankPreset;
 }
 

@@ -25,7 +25,8 @@ struct DemoStep {
 
 struct Demo {
   int id;
-  // The page's preset the demo plays on: "bank", "lab" or "dataflow".
+  // The page's preset the demo plays on: "bank", "lab", "dataflow", "jobs"
+  // or "locks".
   const char* preset;
   Text title;
   std::vector<DemoStep> steps;
@@ -44,8 +45,16 @@ inline constexpr const char* kLabPreset =
 inline constexpr const char* kDataflowPreset =
     "network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 "
     "capacity=2 snapshots=one";
+// The applications' demos (12-15): three branches computing jobs, or
+// taking locks from each other.
+inline constexpr const char* kJobsPreset = "network P1=1 P2=0 P3=0 app=jobs";
+inline constexpr const char* kLocksPreset = "network P1 P2 P3 app=locks";
 // The lab run is listed after the numbered demos; `cutline lab` plays it.
 inline constexpr int kLabDemoId = 11;
+
+// The applications' demos (../shared/spec/apps.md): 12-13 jobs, 14-15 locks.
+inline constexpr int kFirstAppDemo = 12;
+inline constexpr int kLastAppDemo = 15;
 
 // Rules broken on purpose (16: a channel never recorded, 17: markers sent
 // after the next transfer, 18: recording stopped at the first message).
@@ -55,11 +64,12 @@ inline constexpr int kLastBrokenDemo = 18;
 
 // Ids 1..5 (Chandy-Lamport on the bank), 6..10 (the variants: non-FIFO
 // Chandy-Lamport, Lai-Yang, aligned and unaligned barriers, stop-the-world),
-// kLabDemoId, then 16..18 (rules broken on purpose), in that order.
+// kLabDemoId, 12..15 (the applications), then 16..18 (rules broken on
+// purpose), in that order.
 const std::vector<Demo>& Demos();
 const Demo* FindDemo(int id);
 // The group the page shows a demo in: "cl" (1..5), "beyond" (6..10),
-// "broken" (16..18) or "lab".
+// "apps" (12..15), "broken" (16..18) or "lab".
 const char* DemoGroup(const Demo& demo);
 // The network line a preset name stands for ("bank" for unknown names).
 const char* PresetNetwork(std::string_view preset);

@@ -25,13 +25,86 @@ std::string ChannelName(const bank::Bank& bank, bank::ChannelId c) {
   return bank.name(ch.from) + "->" + bank.name(ch.to);
 }
 
-std::string Balances(const bank::Bank& bank) {
+std::string Balances(const bank::Bank& bank, Lang lang) {
   std::string out;
   for (bank::NodeId n = 0; n < bank.branch_count(); ++n) {
     out += fmt::format("{}{} {}", n ? ", " : "", bank.name(n),
-                       Money(bank.balance(n)));
+                       StateText(bank, bank.balance(n), lang));
   }
   return out;
+}
+
+std::string StateText(const bank::Bank& bank, bank::Amount state, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  if (bank.app() == apps::App::kJobs) {
+    if (state == 0) return ja ? "仕事なし" : "no job";
+    return ja ? fmt::format("仕事{}件", state)
+              : fmt::format("{} job{}", state, state == 1 ? "" : "s");
+  }
+  if (bank.app() == apps::App::kLocks) {
+    std::optional<bank::NodeId> waits = apps::locks::Waits(state);
+    if (!waits) return ja ? "稼働中" : "active";
+    return ja ? fmt::format("{}を待機中", bank.name(*waits))
+              : fmt::format("waiting for {}", bank.name(*waits));
+  }
+  return Money(state);
+}
+
+std::string MessageText(const bank::Bank& bank, bank::Amount word, Lang lang) {
+  if (bank.app().is_bank()) return Money(word);
+  std::string_view kind = bank.app().MessageKind(word);
+  if (lang == Lang::kEn) return std::string(kind);
+  return kind == "job" ? "仕事" : kind == "request" ? "要求" : "許可";
+}
+
+std::string MessagesText(const bank::Bank& bank, const std::vector<bank::Amount>& words,
+                         Lang lang) {
+  if (bank.app().is_bank()) return AmountList(words);
+  std::string out = "[";
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    out += (i ? ", " : "") + MessageText(bank, words[i], lang);
+  }
+  return out + "]";
+}
+
+std::string VerdictText(const bank::Bank& bank, const apps::Verdict& v, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  std::vector<std::string> names;
+  for (bank::NodeId n : v.branches) names.push_back(bank.name(n));
+  std::vector<std::string> channels;
+  for (bank::ChannelId c : v.channels) channels.push_back(ChannelName(bank, c));
+  if (bank.app() == apps::App::kJobs) {
+    if (v.holds) return ja ? "終了している" : "terminated";
+    std::string why;
+    if (!names.empty()) {
+      why += ja ? fmt::format("{}が仕事中", JoinNames(names, lang))
+                : fmt::format("{} {} busy", JoinNames(names, lang),
+                              names.size() == 1 ? "is" : "are");
+    }
+    if (!channels.empty()) {
+      if (!why.empty()) why += ja ? "、" : "; ";
+      why += ja ? fmt::format("{}に仕事が飛行中", JoinNames(channels, lang))
+                : fmt::format("a job in {}", JoinNames(channels, lang));
+    }
+    if (why.empty()) return ja ? "終了していない" : "not terminated";
+    return ja ? fmt::format("終了していない（{}）", why)
+              : fmt::format("not terminated: {}", why);
+  }
+  if (bank.app() == apps::App::kLocks) {
+    std::string cycle;
+    for (const std::string& n : names) cycle += n + "->";
+    if (!names.empty()) cycle += names.front();
+    if (v.holds) {
+      return ja ? fmt::format("デッドロック: {}", cycle)
+                : fmt::format("deadlocked: {}", cycle);
+    }
+    if (names.empty()) return ja ? "デッドロックなし" : "no deadlock";
+    return ja ? fmt::format("デッドロックなし（{}の待ちは{}の許可で解ける）", cycle,
+                            JoinNames(channels, lang))
+              : fmt::format("no deadlock: the wait {} dissolves by the grant in {}",
+                            cycle, JoinNames(channels, lang));
+  }
+  return "";
 }
 
 }  // namespace cutline::scenario

@@ -16,6 +16,19 @@ using bank::AmountList;  // [$40, $10]
 using bank::Money;       // $30
 std::string JoinNames(const std::vector<std::string>& names, Lang lang);
 std::string ChannelName(const bank::Bank& bank, bank::ChannelId c);  // P1->P2
-std::string Balances(const bank::Bank& bank);  // P1 $70, P2 $100, P3 $100
+// P1 $70, P2 $100, P3 $100 (or the application's states).
+std::string Balances(const bank::Bank& bank, Lang lang = Lang::kEn);
+
+// A branch's state in its application's words: "$70" (bank), "2 jobs",
+// "no job" (jobs), "waiting for P2", "active" (locks).
+std::string StateText(const bank::Bank& bank, bank::Amount state, Lang lang);
+// A message's content: "$30", "job", "request", "grant".
+std::string MessageText(const bank::Bank& bank, bank::Amount word, Lang lang);
+// A channel's recorded state: "[$40, $10]", "[job, job]".
+std::string MessagesText(const bank::Bank& bank, const std::vector<bank::Amount>& words,
+                         Lang lang);
+// A stable property's verdict with its reason: "not terminated: P3 is
+// busy; a job in P1->P3", "deadlocked: P1->P2->P1".
+std::string VerdictText(const bank::Bank& bank, const apps::Verdict& v, Lang lang);
 
 }  // namespace cutline::scenario

@@ -37,20 +37,92 @@ const char* ChannelRecordingName(ChannelRecording r) {
 namespace {
 
 json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
-  return json{{"seq", m.seq},
-              {"from", bank.name(m.from)},
-              {"to", bank.name(m.to)},
-              {"kind", m.is_transfer() ? "transfer" : "marker"},
-              {"amount", m.amount()}};
+  json j{{"seq", m.seq},
+         {"from", bank.name(m.from)},
+         {"to", bank.name(m.to)},
+         {"kind", m.is_transfer() ? "transfer" : "marker"},
+         {"amount", m.amount()}};
+  if (!bank.app().is_bank()) {
+    j.erase("amount");
+    if (m.is_transfer()) j["kind"] = bank.app().MessageKind(m.amount());
+  }
+  return j;
+}
+
+// A branch's state under its application's key: "balance": 70, "jobs": 2,
+// "waiting_for": "P2" or null.
+json StateValue(const bank::Bank& bank, bank::Amount state) {
+  if (bank.app() == bank::App::kLocks) {
+    std::optional<NodeId> waits = apps::locks::Waits(state);
+    return waits ? json(bank.name(*waits)) : json(nullptr);
+  }
+  return json(state);
+}
+json BranchJson(const bank::Bank& bank, NodeId n, bank::Amount state) {
+  return json{{"name", bank.name(n)},
+              {std::string(bank.app().definition().state_key), StateValue(bank, state)}};
 }
 
 // The naive reader's table, in the order branches were first read.
 json ReadsJson(const bank::Bank& bank) {
   json reads = json::array();
   for (const bank::NaiveRead& r : bank.naive_reads()) {
-    reads.push_back({{"name", bank.name(r.branch)}, {"balance", r.balance}});
+    reads.push_back(BranchJson(bank, r.branch, r.balance));
   }
   return reads;
+}
+
+json NamesJson(const bank::Bank& bank, const std::vector<NodeId>& nodes) {
+  json out = json::array();
+  for (NodeId n : nodes) out.push_back(bank.name(n));
+  return out;
+}
+
+}  // namespace
+
+// A stable property's verdict under the spec's keys.
+json PropertyJson(const bank::Bank& bank, const apps::Verdict& v) {
+  const auto& net = bank.network();
+  if (bank.app() == bank::App::kJobs) {
+    json why = nullptr;
+    if (!v.holds) {
+      // One entry per channel, with how many jobs it holds.
+      json channels = json::array();
+      for (std::size_t i = 0; i < v.channels.size();) {
+        std::size_t k = i;
+        while (k < v.channels.size() && v.channels[k] == v.channels[i]) ++k;
+        const auto& ch = net.channel(v.channels[i]);
+        channels.push_back({{"from", bank.name(ch.from)},
+                            {"to", bank.name(ch.to)},
+                            {"jobs", k - i}});
+        i = k;
+      }
+      why = {{"busy", NamesJson(bank, v.branches)}, {"in_channels", channels}};
+    }
+    return json{{"terminated", v.holds}, {"why", why}};
+  }
+  json j{{"deadlocked", v.holds},
+         {"cycle", v.holds ? NamesJson(bank, v.branches) : json::array()}};
+  if (!v.holds && !v.branches.empty()) {
+    // A wait cycle a grant on its way is about to dissolve.
+    json grants = json::array();
+    for (bank::ChannelId c : v.channels) {
+      grants.push_back({{"from", bank.name(net.channel(c).from)},
+                        {"to", bank.name(net.channel(c).to)}});
+    }
+    j["dissolving"] = {{"cycle", NamesJson(bank, v.branches)}, {"grants", grants}};
+  }
+  return j;
+}
+
+namespace {
+
+// The naive detector's verdict, and whether the history shows it wrong.
+json NaivePropertyJson(const bank::Bank& bank) {
+  check::NaiveJudgement n = check::JudgeNaive(bank);
+  json j = PropertyJson(bank, n.declared);
+  j[bank.app() == bank::App::kJobs ? "false_termination" : "phantom"] = n.wrong();
+  return j;
 }
 
 }  // namespace
@@ -90,10 +162,13 @@ json TransfersJson(const bank::Bank& bank, const bank::Replay& replay,
   for (sim::Seq seq : seqs) {
     const bank::Flight* f = replay.Find(seq);
     const auto& ch = bank.network().channel(f->channel);
-    arr.push_back({{"seq", seq},
-                   {"from", bank.name(ch.from)},
-                   {"to", bank.name(ch.to)},
-                   {"amount", f->amount()}});
+    json item{{"seq", seq}, {"from", bank.name(ch.from)}, {"to", bank.name(ch.to)}};
+    if (bank.app().is_bank()) {
+      item["amount"] = f->amount();
+    } else {
+      item["kind"] = bank.app().MessageKind(f->amount());
+    }
+    arr.push_back(item);
   }
   return arr;
 }
@@ -115,7 +190,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   json out = json::object();
   json branches = json::array();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    branches.push_back({{"name", bank.name(n)}, {"balance", bank.balance(n)}});
+    branches.push_back(BranchJson(bank, n, bank.balance(n)));
   }
   out["branches"] = branches;
   json channels = json::array();
@@ -125,6 +200,9 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
       if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
         json entry = {{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}};
+        if (!bank.app().is_bank()) {
+          entry = {{"kind", bank.app().MessageKind(t->amount)}, {"seq", m.seq}};
+        }
         if (tags) entry["epoch"] = bank.MessageTag(m.seq);
         queue.push_back(entry);
       } else if (tags) {
@@ -142,7 +220,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
         {{"from", bank.name(ch.from)}, {"to", bank.name(ch.to)}, {"queue", queue}});
   }
   out["channels"] = channels;
-  out["total"] = bank.total();
+  if (bank.app().is_bank()) out["total"] = bank.total();
   json snapshots = json::array();
   for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
     const bank::SnapshotInfo& s = bank.snapshots()[at];
@@ -152,7 +230,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     json parts_done = json::array();
     for (NodeId n = 0; n < bank.branch_count(); ++n) {
       if (auto b = bank.RecordedBalance(n, s.id)) {
-        recorded.push_back({{"name", bank.name(n)}, {"balance", *b}});
+        recorded.push_back(BranchJson(bank, n, *b));
       }
       if (bank.PartDone(n, s.id)) parts_done.push_back(bank.name(n));
     }
@@ -164,6 +242,12 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
                       {"to", bank.name(ch.to)},
                       {"state", ChannelRecordingName(r.state)},
                       {"transfers", r.transfers}};
+      if (!bank.app().is_bank()) {
+        json kinds = json::array();
+        for (bank::Amount w : r.transfers) kinds.push_back(bank.app().MessageKind(w));
+        channel.erase("transfers");
+        channel["messages"] = kinds;
+      }
       if (bank.AlgorithmOf(s.id).traits().sender_records_overtaken) {
         channel["overtaken"] = r.overtaken;
       }
@@ -175,7 +259,18 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
                      {"markers_sent", s.markers_sent},
                      {"recorded", recorded},
                      {"channels", snapshot_channels}};
-    if (s.complete) snapshot["total"] = bank.SnapshotTotal(s.id);
+    if (s.complete && bank.app().is_bank()) snapshot["total"] = bank.SnapshotTotal(s.id);
+    if (s.complete && bank.app().has_property()) {
+      check::SnapshotClaim claim;
+      for (NodeId n = 0; n < bank.branch_count(); ++n) {
+        claim.balances.push_back(bank.RecordedBalance(n, s.id));
+      }
+      for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+        claim.channels.push_back(bank.RecordedChannel(s.id, c));
+      }
+      snapshot["property"] =
+          PropertyJson(bank, check::DeclaredProperty(bank.app(), net, claim));
+    }
     snapshot["parts_done"] = parts_done;
     snapshot["markers_expected"] = net.channel_count();
     snapshot["algorithm"] = bank.AlgorithmOf(s.id).name();
@@ -201,10 +296,14 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     snapshots.push_back(snapshot);
   }
   out["snapshots"] = snapshots;
-  bank::Amount naive_total = 0;
-  for (const bank::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
-  out["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
-  out["in_flight"] = bank.in_flight_amount();
+  if (bank.app().is_bank()) {
+    bank::Amount naive_total = 0;
+    for (const bank::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
+    out["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
+    out["in_flight"] = bank.in_flight_amount();
+  } else {
+    out["naive"] = {{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
+  }
   const auto& config = bank.config();
   out["capacity"] = config.capacity_transfers == 0
                         ? json(nullptr)
@@ -214,10 +313,14 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   out["running"] = running ? json(running->id) : json(nullptr);
   out["fifo"] = config.fifo;
   out["algorithm"] = config.algorithm.name();
+  out["app"] = bank.app().name();
   return out;
 }
 
 json NaiveJson(const bank::Bank& bank, const bank::Replay& replay) {
+  if (!bank.app().is_bank()) {
+    return json{{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
+  }
   bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, replay);
   auto list = [&](const std::vector<bank::CrossingMessage>& ms) {
     json arr = json::array();
@@ -249,8 +352,8 @@ void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
   // message after it has left.
   const bool tags = bank.algorithm().traits().tags_messages;
   if (const auto* t = std::get_if<bank::Transfer>(&what)) {
-    j["message"] = "transfer";
-    j["amount"] = t->amount;
+    j["message"] = bank.app().MessageKind(t->amount);
+    if (bank.app().is_bank()) j["amount"] = t->amount;
     if (tags) j["epoch"] = bank.MessageTag(seq);
   } else {
     j["message"] = "marker";
@@ -277,7 +380,8 @@ json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
           [&](const bank::Recorded& r) {
             j["kind"] = "record";
             j["snapshot"] = r.snapshot;
-            j["balance"] = bank.RecordedBalance(r.node, r.snapshot).value_or(0);
+            j[std::string(bank.app().definition().state_key)] =
+                StateValue(bank, bank.RecordedBalance(r.node, r.snapshot).value_or(0));
             if (r.cause.by_transfer()) {
               j["cause"] = "transfer";
               j["transfer_seq"] = r.cause.message_seq();
@@ -290,8 +394,9 @@ json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
           },
           [&](const bank::Read& r) {
             j["kind"] = "read";
-            j["balance"] = r.balance;
+            j[std::string(bank.app().definition().state_key)] = StateValue(bank, r.balance);
           },
+          [&](const bank::Local&) { j["kind"] = "finish"; },
           [&](const bank::Closed& c) {
             const auto& ch = bank.network().channel(c.channel);
             j["kind"] = "close";

@@ -26,6 +26,10 @@ std::string Dump(const Json& j, int indent = -1);
 // page and `cutline store show --json` use too.
 const char* ChannelRecordingName(ChannelRecording r);
 
+// A stable property's verdict: {"terminated", "why"} (jobs) or
+// {"deadlocked", "cycle"} (locks), docs/scenario-language.md.
+Json PropertyJson(const bank::Bank& bank, const apps::Verdict& v);
+
 // A snapshot's "cost" object (docs/api.md).
 Json CostJson(const check::SnapshotCost& cost);
 

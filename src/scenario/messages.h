@@ -40,6 +40,7 @@ struct MarkerTale {
   std::string markers;    // "sends markers to P2 and P3"
   std::uint64_t count = 0;               // a control message's count
   std::vector<std::int64_t> contents;    // the channel's recorded state (amounts)
+  std::string listed;  // the same in the application's words; "" = amounts
 };
 std::string FirstMarkerSentence(algorithms::FirstMarkerTale tale,
                                 const MarkerTale& t, Lang lang);

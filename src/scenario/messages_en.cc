@@ -151,6 +151,23 @@ std::string EnglishReason(const Status& s) {
     case Code::kNothingDeliverable:
       return "nothing can be delivered now: every message in flight waits "
              "behind a barrier";
+    case Code::kWrongApp:
+      return fmt::format("'{}' is a command of app={}, and this network runs app={}",
+                         w(0), w(1), w(2));
+    case Code::kLocksStartActive:
+      return fmt::format("under app=locks every branch starts active: write {} or {}=0",
+                         w(0), w(0));
+    case Code::kIdleHandsOut:
+      return fmt::format("{} is idle: only a busy branch hands out work", w(0));
+    case Code::kNoJobToFinish:
+      return fmt::format("{} holds no job to finish", w(0));
+    case Code::kAlreadyWaiting:
+      return fmt::format("{} is already waiting for {}", w(0), w(1));
+    case Code::kGrantWhileWaiting:
+      return fmt::format("{} is waiting for {}, and a waiting branch grants nothing",
+                         w(0), w(1));
+    case Code::kNoRequestToGrant:
+      return fmt::format("{} holds no unanswered request from {}", w(0), w(1));
     case Code::kBranchLimit:
       return fmt::format("at most {} branches are allowed here", n(0));
     case Code::kCommandLimit:
@@ -229,7 +246,7 @@ std::string EnglishLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTal
   std::string how = t.contents.empty()
                         ? fmt::format("{} closed, empty", t.channel)
                         : fmt::format("{} closed with {}", t.channel,
-                                      bank::AmountList(t.contents));
+                                      (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
   return fmt::format("{} receives {}'s {} of snapshot {}: {}", t.to, t.from, t.marker,
                      t.id, how);
 }
@@ -241,7 +258,7 @@ std::string EnglishClose(algorithms::CloseTale tale, const MarkerTale& t) {
       return fmt::format(
           "every transfer sent on {} before its sender recorded has come: {} closed for "
           "snapshot {} with {}",
-          t.channel, t.channel, t.id, bank::AmountList(t.contents));
+          t.channel, t.channel, t.id, (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
     case CloseTale::kWithMarker:
       break;
   }

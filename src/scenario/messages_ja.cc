@@ -164,6 +164,22 @@ std::string JapaneseReason(const Status& s) {
           "スナップショット{}の実行中は stop-the-world を実行できません", n(0));
     case Code::kNothingDeliverable:
       return "いま届けられるメッセージはありません（すべてバリアの後ろで待っています）";
+    case Code::kWrongApp:
+      return fmt::format("「{}」は app={} のコマンドです（このネットワークは app={}）",
+                         w(0), w(1), w(2));
+    case Code::kLocksStartActive:
+      return fmt::format("app=locks では支店は動いている状態から始まります（{} または {}=0 と書いてください）",
+                         w(0), w(0));
+    case Code::kIdleHandsOut:
+      return fmt::format("{}は手が空いています。仕事を渡せるのは仕事中の支店だけです", w(0));
+    case Code::kNoJobToFinish:
+      return fmt::format("{}には終える仕事がありません", w(0));
+    case Code::kAlreadyWaiting:
+      return fmt::format("{}はすでに{}を待っています", w(0), w(1));
+    case Code::kGrantWhileWaiting:
+      return fmt::format("{}は{}を待っています。待っている支店は許可を出せません", w(0), w(1));
+    case Code::kNoRequestToGrant:
+      return fmt::format("{}は{}からの未回答の要求を持っていません", w(0), w(1));
     case Code::kBranchLimit:
       return fmt::format("ここで使える支店は{}までです", n(0));
     case Code::kCommandLimit:
@@ -237,7 +253,7 @@ std::string JapaneseLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTa
   std::string how = t.contents.empty()
                         ? fmt::format("{}は空で確定", t.channel)
                         : fmt::format("{}を{}で確定", t.channel,
-                                      bank::AmountList(t.contents));
+                                      (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
   return fmt::format("{}が{}からスナップショット{}の{}を受信: {}", t.to, t.from, t.id,
                      t.marker, how);
 }
@@ -247,7 +263,7 @@ std::string JapaneseClose(algorithms::CloseTale tale, const MarkerTale& t) {
   switch (tale) {
     case CloseTale::kCountReached:
       return fmt::format("{}の送金がすべて届いたので、スナップショット{}の{}を{}で確定",
-                         t.channel, t.id, t.channel, bank::AmountList(t.contents));
+                         t.channel, t.id, t.channel, (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
     case CloseTale::kWithMarker:
       break;
   }

@@ -56,7 +56,7 @@ const std::set<std::string> kLanguageWords = {
     "network", "transfer", "deliver", "drain", "read", "snapshot", "show",
     "links", "capacity", "snapshots", "one", "many", "id", "FROM", "TO",
     "NAME", "BALANCE", "fifo", "algorithm", "aligned", "chandy", "lamport",
-    "at", "stop", "the", "world", "FIFO", "yes", "no"};
+    "at", "stop", "the", "world", "FIFO", "yes", "no", "app", "bank", "jobs", "locks"};
 
 TEST(MessagesTest, EveryCodeHasOneLineInEachLanguage) {
   std::set<std::string_view> names;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "check/consistency_checker.h"
 #include "scenario/format.h"
 
 namespace cutline::scenario {
@@ -97,6 +98,27 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
 void Narrator::Tell(Telling& t, const bank::Sent<bank::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   Amount now = replay_->balance(ch.from);
+  if (!t.bank.app().is_bank()) {
+    const std::string from = t.name(ch.from), to = t.name(ch.to);
+    std::string_view kind = t.bank.app().MessageKind(e.what.amount);
+    if (kind == "job") {
+      t.out.push_back(t.ja ? fmt::format("{}が{}へ仕事を渡す（メッセージ#{}）。{}は{}のまま",
+                                         from, to, e.seq, from, StateText(t.bank, now, t.lang))
+                           : fmt::format("{} hands a job to {} (message #{}); {} still holds {}",
+                                         from, to, e.seq, from, StateText(t.bank, now, t.lang)));
+    } else if (kind == "request") {
+      t.out.push_back(t.ja ? fmt::format("{}が{}へ要求を送り（メッセージ#{}）、{}を待つ", from,
+                                         to, e.seq, to)
+                           : fmt::format("{} requests {} (message #{}) and waits for it",
+                                         from, to, e.seq));
+    } else {
+      t.out.push_back(t.ja ? fmt::format("{}が{}の要求に許可を返す（メッセージ#{}）", from, to,
+                                         e.seq)
+                           : fmt::format("{} grants {}'s request (message #{})", from, to,
+                                         e.seq));
+    }
+    return;
+  }
   t.out.push_back(
       t.ja ? fmt::format("{}が{}へ{}を送金（メッセージ#{}）。{}の残高は{}",
                          t.name(ch.from), t.name(ch.to), Money(e.what.amount),
@@ -129,6 +151,27 @@ void Narrator::Tell(Telling& t, const bank::Sent<bank::Marker>& e) {
 void Narrator::Tell(Telling& t, const bank::Delivered<bank::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   Amount now = replay_->balance(ch.to);
+  if (!t.bank.app().is_bank()) {
+    const std::string from = t.name(ch.from), to = t.name(ch.to);
+    std::string_view kind = t.bank.app().MessageKind(e.what.amount);
+    std::string s;
+    if (kind == "job") {
+      s = t.ja ? fmt::format("{}が{}から仕事を受信（#{}）。{}は{}", to, from, e.seq, to,
+                             StateText(t.bank, now, t.lang))
+               : fmt::format("{} receives a job from {} (#{}); {} now holds {}", to, from,
+                             e.seq, to, StateText(t.bank, now, t.lang));
+    } else if (kind == "request") {
+      s = t.ja ? fmt::format("{}が{}の要求を受信（#{}）。未回答のまま持つ", to, from, e.seq)
+               : fmt::format("{} receives {}'s request (#{}) and holds it unanswered", to,
+                             from, e.seq);
+    } else {
+      s = t.ja ? fmt::format("{}が{}の許可を受信（#{}）。{}は再び稼働中", to, from, e.seq, to)
+               : fmt::format("{} receives {}'s grant (#{}) and is active again", to, from,
+                             e.seq);
+    }
+    t.out.push_back(s + Recording(t, e));
+    return;
+  }
   std::string s =
       t.ja ? fmt::format("{}が{}から{}を受信（#{}）。{}の残高は{}", t.name(ch.to),
                          t.name(ch.from), Money(e.what.amount), e.seq,
@@ -145,7 +188,7 @@ std::string Narrator::Recording(const Telling& t,
                                 const bank::Delivered<bank::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   std::string channel = ChannelName(t.bank, e.channel);
-  std::string money = Money(e.what.amount);
+  std::string money = MessageText(t.bank, e.what.amount, t.lang);
   // The host says which snapshots the transfer joined; a snapshot the
   // receiver recorded that it did not join has closed the channel, or
   // (a rule broken on purpose) fails to record it.
@@ -207,12 +250,13 @@ void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
   MarkerTale tale = t.Tale(id, e.channel);
   tale.count = t.bank.MessageTag(e.seq);
   if (t.caused.count(e.seq)) {
-    tale.balance = Money(t.RecordedBalance(ch.to, id));
+    tale.balance = StateText(t.bank, t.RecordedBalance(ch.to, id), t.lang);
     tale.markers = t.Markers(id, ch.to);
     t.out.push_back(FirstMarkerSentence(t.words.first_marker, tale, t.lang));
     return;
   }
   tale.contents = t.bank.RecordedChannel(id, e.channel).transfers;
+  tale.listed = MessagesText(t.bank, tale.contents, t.lang);
   t.out.push_back(LaterMarkerSentence(t.words.later_marker, tale, t.lang));
 }
 
@@ -225,7 +269,7 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
   if (e.cause.by_transfer()) {
     // Lai-Yang: a transfer of a newer epoch made the branch record first.
     const bank::Seq seq = e.cause.message_seq();
-    std::string balance = Money(t.RecordedBalance(e.node, e.snapshot));
+    std::string balance = StateText(t.bank, t.RecordedBalance(e.node, e.snapshot), t.lang);
     t.out.push_back(
         t.ja ? fmt::format("メッセージ#{}はエポック{}なので、{}は適用する前に"
                            "スナップショット{}の{}を記録し、{}",
@@ -239,17 +283,20 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
   }
   if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) {
     if (e.node != 0) return;  // one sentence for the whole stop
+    const bool money = t.bank.app().is_bank();
     t.out.push_back(
-        t.ja ? fmt::format("世界を止める: 全支店が送金を止め、{}件の配送を待ってから"
-                           "全残高をスナップショット{}として読む",
-                           info->stopped_deliveries, e.snapshot)
+        t.ja ? fmt::format("世界を止める: 全支店が{}を止め、{}件の配送を待ってから"
+                           "{}をスナップショット{}として読む",
+                           money ? "送金" : "送信", info->stopped_deliveries,
+                           money ? "全残高" : "全支店の状態", e.snapshot)
              : fmt::format("Stop the world: every branch stops sending; after "
-                           "{} deliveries every balance is read as snapshot {}",
-                           info->stopped_deliveries, e.snapshot));
+                           "{} deliveries every {} is read as snapshot {}",
+                           info->stopped_deliveries, money ? "balance" : "state",
+                           e.snapshot));
     return;
   }
   bool first = info && !info->initiators.empty() && info->initiators[0] == e.node;
-  std::string balance = Money(t.RecordedBalance(e.node, e.snapshot));
+  std::string balance = StateText(t.bank, t.RecordedBalance(e.node, e.snapshot), t.lang);
   std::string markers = t.Markers(e.snapshot, e.node);
   t.out.push_back(
       first ? (t.ja ? fmt::format("{}がスナップショット{}を開始: {}を記録し、{}",
@@ -269,7 +316,7 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
 void Narrator::Tell(Telling& t, const bank::Overtaken& e) {
   const bank::Flight* f = replay_->Find(e.transfer);
   std::string channel = ChannelName(t.bank, e.channel);
-  std::string money = Money(f ? f->amount() : 0);
+  std::string money = MessageText(t.bank, f ? f->amount() : 0, t.lang);
   t.out.push_back(
       t.ja ? fmt::format("バリア#{}が{}で{}（メッセージ#{}）を追い越す: {}は"
                          "チャネル状態として記録",
@@ -300,6 +347,7 @@ void Narrator::Tell(Telling& t, const bank::Closed& e) {
   // (Lai-Yang: the control message's count is reached).
   MarkerTale tale = t.Tale(e.snapshot, e.channel);
   tale.contents = t.bank.RecordedChannel(e.snapshot, e.channel).transfers;
+  tale.listed = MessagesText(t.bank, tale.contents, t.lang);
   std::string s =
       CloseSentence(t.bank.AlgorithmOf(e.snapshot).words().close, tale, t.lang);
   if (!s.empty()) t.out.push_back(std::move(s));
@@ -322,12 +370,34 @@ void Narrator::Tell(Telling& t, const bank::PartDone& e) {
   }
 }
 
+void Narrator::Tell(Telling& t, const bank::Local& e) {
+  std::string state = StateText(t.bank, replay_->balance(e.node), t.lang);
+  t.out.push_back(t.ja ? fmt::format("{}が仕事を1件終える。{}は{}", t.name(e.node),
+                                     t.name(e.node), state)
+                       : fmt::format("{} finishes a job; {} now holds {}", t.name(e.node),
+                                     t.name(e.node), state));
+}
+
 void Narrator::Tell(Telling& t, const bank::Completed& e) {
   // A complete snapshot records nothing more: forget it, so that a delivery
   // only looks at the snapshots still running.
   std::erase_if(recorded_, [&](const auto& p) { return p.first == e.snapshot; });
   std::erase_if(closed_, [&](const auto& p) { return p.first == e.snapshot; });
   std::erase_if(marked_, [&](const auto& p) { return p.first == e.snapshot; });
+  if (t.bank.app().has_property()) {
+    check::SnapshotClaim claim;
+    for (NodeId n = 0; n < t.bank.branch_count(); ++n) {
+      claim.balances.push_back(t.bank.RecordedBalance(n, e.snapshot));
+    }
+    for (bank::ChannelId c = 0; c < t.bank.network().channel_count(); ++c) {
+      claim.channels.push_back(t.bank.RecordedChannel(e.snapshot, c));
+    }
+    std::string verdict = VerdictText(
+        t.bank, check::DeclaredProperty(t.bank.app(), t.bank.network(), claim), t.lang);
+    t.out.push_back(t.ja ? fmt::format("スナップショット{}が完了: {}", e.snapshot, verdict)
+                         : fmt::format("Snapshot {} is complete: {}", e.snapshot, verdict));
+    return;
+  }
   std::string sum;
   Amount balances = 0;
   for (NodeId n = 0; n < t.bank.branch_count(); ++n) {
@@ -345,6 +415,22 @@ void Narrator::Tell(Telling& t, const bank::Completed& e) {
 }
 
 void Narrator::Tell(Telling& t, const bank::Read& e) {
+  if (!t.bank.app().is_bank()) {
+    std::string state = StateText(t.bank, e.balance, t.lang);
+    t.out.push_back(t.ja ? fmt::format("素朴な検出: {}の状態（{}）を写す", t.name(e.node), state)
+                         : fmt::format("The naive detector copies {}'s state: {}",
+                                       t.name(e.node), state));
+    reads_[e.node] = e.balance;
+    std::vector<std::optional<Amount>> reads(t.bank.branch_count());
+    for (const auto& [node, value] : reads_) reads[node] = value;
+    apps::Verdict v = t.bank.app().Naive(reads);
+    if (v.holds) {
+      std::string verdict = VerdictText(t.bank, v, t.lang);
+      t.out.push_back(t.ja ? fmt::format("素朴な検出の判定: {}", verdict)
+                           : fmt::format("The naive detector declares: {}", verdict));
+    }
+    return;
+  }
   t.out.push_back(t.ja ? fmt::format("素朴な読み取り: {}の残高{}を写す",
                                      t.name(e.node), Money(e.balance))
                        : fmt::format("The naive reader copies {}'s balance: {}",

@@ -38,6 +38,7 @@ class Narrator {
   void Tell(Telling& t, const bank::Read& e);
   void Tell(Telling& t, const bank::Sent<bank::Marker>& e);
   void Tell(Telling& t, const bank::Overtaken& e);
+  void Tell(Telling& t, const bank::Local& e);
 
   std::string Recording(const Telling& t, const bank::Delivered<bank::Transfer>& e);
 

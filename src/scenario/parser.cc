@@ -65,12 +65,21 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
                     std::optional<Command>* out) {
   NetworkCmd cmd;
   bool capacity_seen = false, snapshots_seen = false, fifo_seen = false,
-       algorithm_seen = false;
+       algorithm_seen = false, app_seen = false;
+  // A branch named alone (app=locks), and the first one written with a
+  // state that is not 0, which app=locks refuses: app= may come last.
+  std::optional<std::string_view> bare;
+  std::optional<std::string> busy;
   for (std::size_t i = 1; i < w.size(); ++i) {
     std::string_view word = w[i];
     auto eq = word.find('=');
     if (eq == std::string_view::npos) {
-      return Status::Error(Code::kExpectedBranchOrOption, Shown(word));
+      if (!IsName(word)) {
+        return Status::Error(Code::kExpectedBranchOrOption, Shown(word));
+      }
+      if (!bare) bare = word;
+      cmd.branches.push_back(bank::BranchSpec{std::string(word), 0});
+      continue;
     }
     std::string_view key = word.substr(0, eq);
     std::string_view value = word.substr(eq + 1);
@@ -127,6 +136,12 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
         return Status::Error(Code::kUnknownOption, Shown(word));
       }
       cmd.algorithm = *a;
+    } else if (key == "app") {
+      if (app_seen) return Status::Error(Code::kOptionTwice, "app");
+      app_seen = true;
+      std::optional<bank::App> a = bank::App::Find(value);
+      if (!a) return Status::Error(Code::kUnknownOption, Shown(word));
+      cmd.app = *a;
     } else if (!IsName(key)) {
       return Status::Error(Code::kNotBranchOrOption, Shown(key));
     } else if (!value.empty() && std::isalpha(static_cast<unsigned char>(value[0]))) {
@@ -137,8 +152,14 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
       bank::BranchSpec branch;
       branch.name = std::string(key);
       if (Status s = ParseAmount(value, "balance", &branch.balance); !s.ok()) return s;
+      if (branch.balance != 0 && !busy) busy = branch.name;
       cmd.branches.push_back(std::move(branch));
     }
+  }
+  if (cmd.app == bank::App::kLocks) {
+    if (busy) return Status::Error(Code::kLocksStartActive, *busy);
+  } else if (bare) {
+    return Status::Error(Code::kExpectedBranchOrOption, Shown(*bare));
   }
   if (cmd.branches.size() < 2) {
     return Status::Error(Code::kNetworkTooSmall);
@@ -257,6 +278,17 @@ Status ParseLine(std::string_view line, std::optional<Command>* out) {
       std::int64_t id;
       if (Status s = ParseAmount(opt.substr(3), "id", &id); !s.ok()) return s;
       cmd.id = static_cast<SnapshotId>(id);
+    }
+    *out = std::move(cmd);
+    return Status::Ok();
+  }
+  if (auto found = bank::App::FindCommand(verb)) {
+    const apps::AppCommand& c = *found->second;
+    if (w.size() != c.names + 1) return WrongArity(verb, c.usage);
+    AppCmd cmd;
+    cmd.verb = std::string(verb);
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      if (Status s = ParseName(w[i], &cmd.branches.emplace_back()); !s.ok()) return s;
     }
     *out = std::move(cmd);
     return Status::Ok();

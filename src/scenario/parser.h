@@ -21,6 +21,7 @@ struct NetworkCmd {
   bool one_snapshot_at_a_time = false;
   bool fifo = true;
   bank::Algorithm algorithm = bank::Algorithm::kChandyLamport;
+  bank::App app = bank::App::kBank;
 };
 struct TransferCmd {
   std::string from, to;
@@ -41,10 +42,15 @@ struct SnapshotCmd {
   std::optional<SnapshotId> id;
 };
 struct ShowCmd {};
+// A command an application adds (apps/app.h: AppCommand), e.g. `job P1 P2`.
+struct AppCmd {
+  std::string verb;
+  std::vector<std::string> branches;
+};
 
 using Command = std::variant<NetworkCmd, TransferCmd, DeliverCmd,
                              DeliverNextCmd, DrainCmd, ReadCmd, SnapshotCmd,
-                             ShowCmd, StopTheWorldCmd>;
+                             ShowCmd, StopTheWorldCmd, AppCmd>;
 
 // The words of a line: split on spaces and tabs (and a CR, so that files
 // with CRLF line ends read the same), comment dropped.

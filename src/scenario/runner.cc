@@ -98,6 +98,7 @@ Status Runner::Apply(const Command& command, int line_no) {
     config.one_snapshot_at_a_time = network->one_snapshot_at_a_time;
     config.fifo = network->fifo;
     config.algorithm = algorithm_.value_or(network->algorithm);
+    config.app = network->app;
     if (Status s = bank::Bank::Create(config, &bank_); !s.ok()) return s;
     network_line_ = line_no;
     return Status::Ok();
@@ -110,6 +111,10 @@ Status Runner::Apply(const Command& command, int line_no) {
       Overloaded{
           [](const NetworkCmd&) { return Status::Ok(); },  // handled above
           [&](const TransferCmd& c) {
+            if (!b.app().is_bank()) {
+              return Status::Error(Code::kWrongApp, "transfer", "bank",
+                                   std::string(b.app().name()));
+            }
             bank::NodeId from, to;
             if (Status s = Branch(c.from, &from); !s.ok()) return s;
             if (Status s = Branch(c.to, &to); !s.ok()) return s;
@@ -135,6 +140,19 @@ Status Runner::Apply(const Command& command, int line_no) {
           },
           [](const ShowCmd&) { return Status::Ok(); },
           [&](const StopTheWorldCmd&) { return b.StopTheWorld(); },
+          [&](const AppCmd& c) {
+            // The parser found the verb in the registry.
+            auto [app, command] = *bank::App::FindCommand(c.verb);
+            if (app != b.app()) {
+              return Status::Error(Code::kWrongApp, c.verb, std::string(app.name()),
+                                   std::string(b.app().name()));
+            }
+            std::vector<bank::NodeId> nodes(c.branches.size());
+            for (std::size_t i = 0; i < nodes.size(); ++i) {
+              if (Status s = Branch(c.branches[i], &nodes[i]); !s.ok()) return s;
+            }
+            return command->run(b, nodes);
+          },
       },
       command);
 }

@@ -29,12 +29,12 @@ class Describer {
   std::string operator()(const bank::Sent<bank::Transfer>& e) {
     amounts_[e.seq] = e.what.amount;
     const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
-    return fmt::format("{} sends {} to {} ({})", Name(ch.from), Money(e.what.amount), Name(ch.to),
+    return fmt::format("{} sends {} to {} ({})", Name(ch.from), MessageText(bank_, e.what.amount, Lang::kEn), Name(ch.to),
                        Tag(e.seq, "epoch"));
   }
   std::string operator()(const bank::Delivered<bank::Transfer>& e) {
     const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
-    return fmt::format("{} receives {} from {} ({})", Name(ch.to), Money(e.what.amount),
+    return fmt::format("{} receives {} from {} ({})", Name(ch.to), MessageText(bank_, e.what.amount, Lang::kEn),
                        Name(ch.from), Tag(e.seq, "epoch"));
   }
   std::string operator()(const bank::Sent<bank::Marker>& e) {
@@ -57,12 +57,12 @@ class Describer {
             ? "the world is stopped"
                                             : "on its own";
     return fmt::format("{} records {} for snapshot {} ({})", Name(e.node),
-                       Money(bank_.RecordedBalance(e.node, e.snapshot).value_or(0)), e.snapshot,
+                       StateText(bank_, bank_.RecordedBalance(e.node, e.snapshot).value_or(0), Lang::kEn), e.snapshot,
                        why);
   }
   std::string operator()(const bank::Read& e) {
     return fmt::format("the naive reader copies {}'s balance: {}", Name(e.node),
-                       Money(e.balance));
+                       StateText(bank_, e.balance, Lang::kEn));
   }
   std::string operator()(const bank::Closed& e) {
     return fmt::format("{} closes {} for snapshot {}, recording {}",
@@ -74,14 +74,18 @@ class Describer {
     return fmt::format("{} has done its part of snapshot {}", Name(e.node), e.snapshot);
   }
   std::string operator()(const bank::Completed& e) {
+    if (!bank_.app().is_bank()) return fmt::format("snapshot {} is complete", e.snapshot);
     return fmt::format("snapshot {} is complete: total {}", e.snapshot,
                        Money(bank_.SnapshotTotal(e.snapshot)));
+  }
+  std::string operator()(const bank::Local& e) {
+    return fmt::format("{} finishes a job", Name(e.node));
   }
   std::string operator()(const bank::Overtaken& e) {
     auto amount = amounts_.find(e.transfer);
     return fmt::format("{}'s barrier #{} overtakes #{} ({}) on {}",
                        Name(bank_.network().channel(e.channel).from), e.barrier, e.transfer,
-                       amount == amounts_.end() ? "?" : Money(amount->second),
+                       amount == amounts_.end() ? "?" : MessageText(bank_, amount->second, Lang::kEn),
                        ChannelName(bank_, e.channel));
   }
 

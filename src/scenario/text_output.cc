@@ -17,7 +17,7 @@ using bank::NodeId;
 
 std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
-  std::string branches = Balances(bank);
+  std::string branches = Balances(bank, lang);
   const auto& config = bank.config();
   std::string rules;
   if (config.capacity_transfers > 0) {
@@ -35,6 +35,12 @@ std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
   }
   rules += RuleNoteText(config.algorithm.words().rule, lang);
   std::size_t channels = bank.network().channel_count();
+  if (!bank.app().is_bank()) {
+    return ja ? fmt::format("ネットワーク: {}（app={}）、チャネル{}本{}", branches,
+                            bank.app().name(), channels, rules)
+              : fmt::format("Network: {} (app={}); {} channel{}{}", branches,
+                            bank.app().name(), channels, channels == 1 ? "" : "s", rules);
+  }
   return ja ? fmt::format("ネットワーク: {}（総額{}）、チャネル{}本{}", branches,
                           Money(bank.total()), channels, rules)
             : fmt::format("Network: {} (total {}); {} channel{}{}", branches,
@@ -46,8 +52,11 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   const auto& net = bank.network();
   std::vector<std::string> out;
-  std::string balances = Balances(bank);
+  std::string balances = Balances(bank, lang);
   Amount in_branches = bank.total() - bank.in_flight_amount();
+  if (!bank.app().is_bank()) {
+    out.push_back(fmt::format("{}: {}", ja ? "状態" : "states", balances));
+  } else
   out.push_back(ja ? fmt::format("残高: {}（支店 {} + 飛行中 {} = {}）", balances,
                                  Money(in_branches), Money(bank.in_flight_amount()),
                                  Money(bank.total()))
@@ -60,7 +69,7 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
     net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
       queue += queue.empty() ? "" : ", ";
       if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
-        queue += fmt::format("{} #{}", Money(t->amount), m.seq);
+        queue += fmt::format("{} #{}", MessageText(bank, t->amount, lang), m.seq);
       } else {
         queue += fmt::format("marker({}) #{}",
                              std::get<bank::Marker>(m.payload).snapshot, m.seq);
@@ -85,6 +94,18 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
             ? (ja ? fmt::format("完了、総額{}", Money(bank.SnapshotTotal(s.id)))
                   : fmt::format("complete, total {}", Money(bank.SnapshotTotal(s.id))))
             : (ja ? "実行中" : "running");
+    if (s.complete && bank.app().has_property()) {
+      check::SnapshotClaim claim;
+      for (NodeId n = 0; n < bank.branch_count(); ++n) {
+        claim.balances.push_back(bank.RecordedBalance(n, s.id));
+      }
+      for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+        claim.channels.push_back(bank.RecordedChannel(s.id, c));
+      }
+      status = fmt::format(
+          "{}: {}", ja ? "完了" : "complete",
+          VerdictText(bank, check::DeclaredProperty(bank.app(), net, claim), lang));
+    }
     if (inconsistent.count(s.id)) status += ja ? "、一貫していない" : ", inconsistent";
     if (s.stop_the_world) {
       out.push_back(
@@ -104,7 +125,7 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
     for (NodeId n = 0; n < bank.branch_count(); ++n) {
       if (auto b = bank.RecordedBalance(n, s.id)) {
         recorded += fmt::format("{}{} {}{}", recorded.empty() ? "" : ", ",
-                                bank.name(n), Money(*b),
+                                bank.name(n), StateText(bank, *b, lang),
                                 bank.PartDone(n, s.id) ? (ja ? "（完了）" : " (done)") : "");
       }
     }
@@ -119,11 +140,11 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
           break;
         case ChannelRecording::kRecording:
           state = fmt::format("{} {}", ja ? "記録中" : "recording",
-                              AmountList(r.transfers));
+                              MessagesText(bank, r.transfers, lang));
           break;
         case ChannelRecording::kClosed:
           state = fmt::format("{} {}", ja ? "確定" : "closed",
-                              AmountList(r.transfers));
+                              MessagesText(bank, r.transfers, lang));
           break;
         case ChannelRecording::kHeldBack:
           state = ja ? "保留中" : "held back";
@@ -136,10 +157,12 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
   Amount total = 0;
   for (const bank::NaiveRead& r : bank.naive_reads()) {
     reads += fmt::format("{}{} {}", reads.empty() ? "" : ", ", bank.name(r.branch),
-                         Money(r.balance));
+                         StateText(bank, r.balance, lang));
     total += r.balance;
   }
-  if (!reads.empty()) {
+  if (!reads.empty() && !bank.app().is_bank()) {
+    out.push_back(fmt::format("{}: {}", ja ? "素朴な読み取り" : "naive reads", reads));
+  } else if (!reads.empty()) {
     out.push_back(ja ? fmt::format("素朴な読み取り: {}（合計{}）", reads, Money(total))
                      : fmt::format("naive reads: {} (total {})", reads, Money(total)));
   }
@@ -151,10 +174,53 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
   return out;
 }
 
+std::vector<std::string> PropertyCheckLines(const bank::Bank& bank,
+                                            const check::CheckReport& report) {
+  std::vector<std::string> out;
+  if (!bank.app().has_property()) return out;
+  for (const check::SnapshotVerdict& v : report.verdicts) {
+    if (!v.property) continue;
+    out.push_back(fmt::format("snapshot {} declares {}; at its cut: {}", v.id,
+                              VerdictText(bank, *v.declared, Lang::kEn),
+                              VerdictText(bank, *v.property, Lang::kEn)));
+  }
+  check::NaiveJudgement j = check::JudgeNaive(bank);
+  if (j.truth) {
+    out.push_back(fmt::format(
+        "naive detector declares {}{}", VerdictText(bank, j.declared, Lang::kEn),
+        !j.wrong() ? ""
+        : bank.app() == bank::App::kJobs
+            ? fmt::format(", a false termination; when it last read: {}",
+                          VerdictText(bank, *j.truth, Lang::kEn))
+            : fmt::format(", a phantom deadlock; when it last read: {}",
+                          VerdictText(bank, *j.truth, Lang::kEn))));
+  }
+  return out;
+}
+
 std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
-  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, bank::Replay::Of(bank));
   std::vector<std::string> out;
+  if (!bank.app().is_bank()) {
+    if (bank.naive_reads().empty()) return out;
+    // What the detector declares, and (when it declares the property) the
+    // real state at its last read, which the history knows.
+    check::NaiveJudgement j = check::JudgeNaive(bank);
+    out.push_back(fmt::format("{}: {}", ja ? "素朴な検出の判定" : "the naive detector says",
+                              VerdictText(bank, j.declared, lang)));
+    if (j.wrong()) {
+      const bool jobs = bank.app() == bank::App::kJobs;
+      out.push_back(
+          ja ? fmt::format("誤り（{}）。最後の読み取りの時点の実際: {}",
+                           jobs ? "偽の終了" : "幻のデッドロック",
+                           VerdictText(bank, *j.truth, lang))
+             : fmt::format("wrong ({}); when it last read: {}",
+                           jobs ? "a false termination" : "a phantom deadlock",
+                           VerdictText(bank, *j.truth, lang)));
+    }
+    return out;
+  }
+  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, bank::Replay::Of(bank));
   auto describe = [&](const bank::CrossingMessage& m) {
     return ja ? fmt::format("{}から{}への{}（#{}）", bank.name(m.from),
                             bank.name(m.to), Money(m.amount()), m.seq)

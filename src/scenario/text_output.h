@@ -7,9 +7,16 @@
 #include <vector>
 
 #include "bank/bank.h"
+#include "check/consistency_checker.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario {
+
+// An application with a stable property: for each snapshot the checker
+// judged, what it declares and what held at its cut; then the naive
+// detector's declaration and whether the history shows it wrong.
+std::vector<std::string> PropertyCheckLines(const bank::Bank& bank,
+                                            const check::CheckReport& report);
 
 std::string NetworkSummary(const bank::Bank& bank, Lang lang);
 std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang);

@@ -211,7 +211,7 @@ Response HandleDemos(const Request& req, const Site&) {
                      {"steps", steps}});
   }
   json presets = json::object();
-  for (const char* name : {"bank", "lab", "dataflow"}) {
+  for (const char* name : {"bank", "lab", "dataflow", "jobs", "locks"}) {
     presets[name] = scenario::PresetNetwork(name);
   }
   return Json(200, json{{"presets", presets}, {"demos", demos}});

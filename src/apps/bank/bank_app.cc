@@ -1,0 +1,26 @@
+// The bank as an application: a branch's state is its balance, a message
+// is a transfer of money. Its invariant is conservation of money
+// (check/invariants.h), not a stable property read from a snapshot.
+#include "apps/app.h"
+
+namespace cutline::apps {
+
+namespace {
+Verdict NoProperty(const GlobalState&) { return {}; }
+Verdict NoNaive(std::span<const std::optional<Amount>>) { return {}; }
+}  // namespace
+
+const AppDefinition kBankDefinition{
+    .name = "bank",
+    .property = "",
+    .state_key = "balance",
+    .after_send = [](Amount sender, Amount word, NodeId) { return sender - word; },
+    .after_deliver = [](Amount receiver, Amount word) { return receiver + word; },
+    .after_local = [](Amount state) { return state; },
+    .message_kind = [](Amount) -> std::string_view { return "transfer"; },
+    .evaluate = NoProperty,
+    .naive = NoNaive,
+    .commands = {},
+};
+
+}  // namespace cutline::apps

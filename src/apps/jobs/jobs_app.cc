@@ -1,0 +1,81 @@
+// Jobs: a branch's state is how many jobs it holds; a message is one job.
+// Terminated (every branch idle, no job in flight) is stable because only a
+// busy branch hands out work.
+#include "apps/app.h"
+#include "bank/bank.h"
+
+namespace cutline::apps {
+
+namespace {
+
+Verdict Terminated(const GlobalState& g) {
+  Verdict v;
+  for (NodeId n = 0; n < g.states.size(); ++n) {
+    if (g.states[n] > 0) v.branches.push_back(n);
+  }
+  for (ChannelId c = 0; c < g.channels.size(); ++c) {
+    for (Amount word : g.channels[c]) {
+      if (word == jobs::kJob) v.channels.push_back(c);
+    }
+  }
+  v.holds = v.branches.empty() && v.channels.empty();
+  return v;
+}
+
+// The naive detector sees no channel: every branch read idle is enough.
+Verdict NaiveTerminated(std::span<const std::optional<Amount>> reads) {
+  Verdict v;
+  bool all_read = true;
+  for (NodeId n = 0; n < reads.size(); ++n) {
+    if (!reads[n]) {
+      all_read = false;
+    } else if (*reads[n] > 0) {
+      v.branches.push_back(n);
+    }
+  }
+  v.holds = all_read && v.branches.empty();
+  return v;
+}
+
+// `job FROM TO`: busy FROM hands a new job to TO and keeps its own.
+Status HandOut(bank::Bank& bank, std::span<const NodeId> b) {
+  const NodeId from = b[0], to = b[1];
+  ChannelId c;
+  if (Status s = bank.CheckChannel(from, to, &c); !s.ok()) return s;
+  if (bank.balance(from) < 1) {
+    return Status::Error(Code::kIdleHandsOut, bank.name(from));
+  }
+  return bank.SendMessage(from, to, jobs::kJob);
+}
+
+// `finish P`: P completes one job it holds.
+Status Finish(bank::Bank& bank, std::span<const NodeId> b) {
+  const NodeId n = b[0];
+  if (bank.balance(n) < 1) {
+    return Status::Error(Code::kNoJobToFinish, bank.name(n));
+  }
+  return bank.LocalStep(n);
+}
+
+const AppCommand kCommands[] = {
+    {"job", "job FROM TO", 2, HandOut},
+    {"finish", "finish P", 1, Finish},
+};
+
+}  // namespace
+
+const AppDefinition kJobsDefinition{
+    .name = "jobs",
+    .property = "terminated",
+    .state_key = "jobs",
+    // The sender keeps its own job: handing out work is a new job.
+    .after_send = [](Amount sender, Amount, NodeId) { return sender; },
+    .after_deliver = [](Amount receiver, Amount) { return receiver + 1; },
+    .after_local = [](Amount state) { return state - 1; },
+    .message_kind = [](Amount) -> std::string_view { return "job"; },
+    .evaluate = Terminated,
+    .naive = NaiveTerminated,
+    .commands = kCommands,
+};
+
+}  // namespace cutline::apps
