@@ -13,6 +13,9 @@ const STORE_PORT = PORT + 1;
 const STORE_FILE = path.join(os.tmpdir(), `cutline-browser-store-${STORE_PORT}.db`);
 process.env.CUTLINE_STORE_PORT = String(STORE_PORT);
 process.env.CUTLINE_STORE_FILE = STORE_FILE;
+// A third server with the smallest lecture limits, whose refusals lecture.spec.js tests.
+const LIMITS_PORT = PORT + 2;
+process.env.CUTLINE_LIMITS_PORT = String(LIMITS_PORT);
 const BIN = process.env.CUTLINE_BIN || './build/cutline';
 const WEB_DIR = process.env.CUTLINE_WEB_DIR ? ` --web-dir ${process.env.CUTLINE_WEB_DIR}` : '';
 
@@ -52,6 +55,13 @@ module.exports = defineConfig({
     command: `rm -f ${STORE_FILE} ${STORE_FILE}-wal ${STORE_FILE}-shm && ` +
       `${BIN} serve --host 127.0.0.1 --port ${STORE_PORT}${WEB_DIR} --store ${STORE_FILE}`,
     url: `http://127.0.0.1:${STORE_PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  }, {
+    command: `${BIN} serve --host 127.0.0.1 --port ${LIMITS_PORT}${WEB_DIR} --max-lectures 1 --max-students 1`,
+    url: `http://127.0.0.1:${LIMITS_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 30_000,
     stdout: 'ignore',

@@ -4,7 +4,7 @@
 // question put to the class collects the answers and the teacher's bars count them; the reveal
 // reaches every page; a student cannot drive; the join screen's QR code scans to the join link.
 const jsQR = require('jsqr');
-const { test, expect, settle, openPage, demo, audit } = require('./fixtures');
+const { test, expect, settle, openPage, demo, audit, send } = require('./fixtures');
 
 // A page in a fresh context (a device of its own), watched like every page of the suite.
 async function device(browser, watch, { viewport = { width: 1280, height: 800 } } = {}) {
@@ -191,6 +191,40 @@ test('a bad code is refused in words; an ended lecture says so', async ({ browse
   await expect(gone.locator('#lecture')).toBeHidden();
   await context.close();
   void watch;
+});
+
+test('past its limits the server refuses, and the page says so in words', async ({ browser }) => {
+  // A server with room for one lecture of one student (playwright.config.js). Its 503s are
+  // answers, which the browser logs as failed loads: these pages are not watched for console errors.
+  const base = `http://127.0.0.1:${process.env.CUTLINE_LIMITS_PORT}`;
+  const open = async () => {
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    await p.goto(`${base}/`);
+    await settle(p);
+    return p;
+  };
+  const teacher = await open();
+  await teacher.getByRole('button', { name: 'Teach a lecture' }).click();
+  await teacher.getByRole('button', { name: 'Close' }).click();
+  const code = (await teacher.locator('#lecture-code').textContent()).trim();
+  const second = await open();
+  await second.getByRole('button', { name: 'Teach a lecture' }).click();
+  await expect(second.locator('#notice')).toHaveText('The server holds as many lectures as it can; try again when one ends.');
+  await expect(second.locator('#lecture')).toBeHidden();
+  const first = await open();
+  await first.goto(`${base}/?room=${code}`);
+  await expect(first.locator('#lecture-status')).toContainText('Following');
+  const late = await open();
+  await late.goto(`${base}/?room=${code}`);
+  await expect(late.locator('#notice')).toHaveText('This lecture is full.');
+  await expect(late.locator('#lecture')).toBeHidden();
+  // The room is as it was: one student, and the teacher still drives it.
+  const view = await (await teacher.request.get(`${base}/api/rooms/${code}`)).json();
+  expect(view.students).toBe(1);
+  await send(teacher, 'P1', 'P2', 30);
+  await expect(first.locator('#scenario-pre')).toHaveText(await teacher.locator('#scenario-pre').textContent());
+  await expect(first.locator('#scenario-pre')).toContainText('transfer P1 P2 30');
 });
 
 test('the join screen: a QR code that scans to the join link, and the code to read out', async ({ browser, watch }) => {
