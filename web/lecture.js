@@ -473,6 +473,12 @@ export function renderLecture() {
 // from a join link or its QR code).
 export function initLecture() {
   hooks.lecture = onCommit;
+  // Ending a demo changes the page without a commit: the room hears of it too.
+  const drawDemoUi = hooks.renderDemoUi;
+  hooks.renderDemoUi = () => {
+    drawDemoUi();
+    if (L.role === 'teacher') sendState();
+  };
   $('lecture-start').addEventListener('click', startLecture);
   $('lecture-join-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -78,6 +78,12 @@ test('students follow every step of a demo in their own language, and a late joi
   // The same numbers on every page: the snapshot's total as the teacher sees it.
   const total = await teacher.locator('.cl-total').first().textContent();
   await expect(alice.locator('.cl-total').first()).toHaveText(total);
+  // The teacher ends the demo: so does every page (the run stays).
+  await expect(alice.locator('body')).toHaveClass(/demo-on/);
+  await teacher.getByRole('button', { name: 'End the demo' }).click();
+  await expect(alice.locator('body')).not.toHaveClass(/demo-on/);
+  await expect(kenji.locator('body')).not.toHaveClass(/demo-on/);
+  await expect(scenario(alice)).toHaveText(await scenario(teacher).textContent());
 
   // A step of a student's own leaves the lecture (the room is untouched); Rejoin brings it back.
   await alice.getByRole('button', { name: 'Undo the last step' }).click();
