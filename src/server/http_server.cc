@@ -471,14 +471,16 @@ void HttpServer::Impl::Beat() {
 
 void HttpServer::Impl::Broadcast(const std::string* topic,
                                  std::shared_ptr<const std::string> message) {
-  // Enqueue may close a listener, which leaves its set: walk a copy, and ask
-  // before each whether it still listens.
-  std::vector<Session*> now;
+  // Enqueue may close a listener, which leaves its set (and an emptied set
+  // leaves the map): walk a copy, and ask before each, by the copy's own
+  // topic, whether it still listens.
+  std::vector<std::pair<std::string, Session*>> now;
   for (const auto& [name, set] : listeners) {
-    if (!topic || name == *topic) now.insert(now.end(), set.begin(), set.end());
+    if (topic && name != *topic) continue;
+    for (Session* s : set) now.emplace_back(name, s);
   }
-  for (Session* s : now) {
-    auto set = listeners.find(s->topic_);
+  for (const auto& [name, s] : now) {
+    auto set = listeners.find(name);
     if (set != listeners.end() && set->second.count(s)) s->Enqueue(message);
   }
 }
