@@ -51,11 +51,13 @@ function region(page, name) {
   return page.getByRole('region', { name, exact: true });
 }
 
-// The demo list as the server gives it.
+// The demos the page shows. The server lists demos 12-15 too (jobs and locks, group "apps"),
+// which the page leaves out until it can draw those applications (issue 16, part 3).
+const ON_THE_PAGE = new Set(['cl', 'beyond', 'broken', 'lab']);
 async function demos(request, lang = 'en') {
   const res = await request.get(`/api/demos?lang=${lang}`);
   expect(res.ok()).toBeTruthy();
-  return (await res.json()).demos;
+  return (await res.json()).demos.filter((d) => ON_THE_PAGE.has(d.group));
 }
 
 // Clicks a demo, then Next step until the script ends, checking each step's caption;
