@@ -983,25 +983,7 @@ bool MountReadOnly(const fs::path& dir) {
 // as it is (chmod done by the caller); for at most `limit`.
 Outcome CutlineReadOnly(const fs::path& dir, bool mount, const std::vector<std::string>& args,
                         std::chrono::seconds limit = std::chrono::seconds(120)) {
-  Outcome o;
-  int in = TempFd(), out = TempFd(), err = TempFd();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    if (mount && !MountReadOnly(dir)) ::_exit(126);
-    ExecCutline(args, in, out, err);
-  }
-  int wstatus = 0;
-  bool done = pid > 0 && WaitFor(pid, limit, &wstatus);
-  o.out = ReadFd(out);
-  o.err = ReadFd(err);
-  ::close(in);
-  ::close(out);
-  ::close(err);
-  if (done && WIFEXITED(wstatus)) {
-    o.exited = true;
-    o.status = WEXITSTATUS(wstatus);
-  }
-  return o;
+  return Cutline(args, "", limit, [&] { return !mount || MountReadOnly(dir); });
 }
 
 // A sound store where it cannot be written (a read-only mount, folder or

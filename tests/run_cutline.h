@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstdlib>
 #include <ostream>
 #include <string>
@@ -86,9 +87,12 @@ inline bool WaitFor(pid_t pid, std::chrono::milliseconds limit, int* wstatus) {
 }
 
 // Runs `cutline args...` with `input` on standard input, for at most
-// `limit` (then it is killed, and `exited` is false).
+// `limit` (then it is killed, and `exited` is false). `in_child`, if given,
+// runs in the child before the exec (a mount namespace of its own, say); its
+// false ends the child with status 126.
 inline Outcome Cutline(const std::vector<std::string>& args, const std::string& input = "",
-                       std::chrono::seconds limit = std::chrono::seconds(60)) {
+                       std::chrono::seconds limit = std::chrono::seconds(60),
+                       const std::function<bool()>& in_child = {}) {
   Outcome o;
   int in = TempFd(input), out = TempFd(), err = TempFd();
   if (in < 0 || out < 0 || err < 0) {
@@ -96,7 +100,10 @@ inline Outcome Cutline(const std::vector<std::string>& args, const std::string& 
     return o;
   }
   pid_t pid = ::fork();
-  if (pid == 0) ExecCutline(args, in, out, err);
+  if (pid == 0) {
+    if (in_child && !in_child()) ::_exit(126);
+    ExecCutline(args, in, out, err);
+  }
   int wstatus = 0;
   bool done = pid > 0 && WaitFor(pid, limit, &wstatus);
   o.out = ReadFd(out);

@@ -30,6 +30,18 @@ async function joinByLink(page, code, hash = '') {
   await expect(page.locator('#lecture-code')).toHaveText(code);
 }
 
+// The teacher turns Predict on and plays demo 3 to its second step, whose question (does P1's
+// recorded balance include the $40 in flight? docs/page.md) goes to the class.
+async function askTheClass(teacher) {
+  await teacher.getByRole('button', { name: 'Predict', exact: true }).click();
+  await teacher.getByRole('button', { name: /^Demo 3:/ }).click();
+  await settle(teacher);
+  const next = teacher.getByRole('button', { name: 'Next step', exact: true });
+  await next.click();
+  await settle(teacher);
+  await next.click();
+}
+
 const caption = (page) => page.locator('#demo-caption');
 const scenario = (page) => page.locator('#scenario-pre');
 
@@ -118,14 +130,7 @@ test('a question put to the class: answers come in as counts, the reveal reaches
     students.push(s);
   }
   await expect(teacher.locator('#lecture-status')).toContainText('3 students', { timeout: 15_000 });
-  await teacher.getByRole('button', { name: 'Predict', exact: true }).click();
-  await teacher.getByRole('button', { name: /^Demo 3:/ }).click();
-  await settle(teacher);
-  const next = teacher.getByRole('button', { name: 'Next step', exact: true });
-  await next.click();
-  await settle(teacher);
-  // Step 2 of demo 3 asks whether P1's recorded balance includes the $40 in flight (docs/page.md).
-  await next.click();
+  await askTheClass(teacher);
   const reveal = teacher.getByRole('button', { name: 'Reveal the answers' });
   await expect(reveal).toBeVisible();
   await expect(teacher.locator('#lecture-question')).toHaveText("Will P1's recorded balance include the $40 P2→P1?");
@@ -271,13 +276,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     await teacher.getByRole('button', { name: 'Close' }).click();
     const student = await device(browser, watch, { viewport: size });
     await joinByLink(student, code);
-    await teacher.getByRole('button', { name: 'Predict', exact: true }).click();
-    await teacher.getByRole('button', { name: /^Demo 3:/ }).click();
-    await settle(teacher);
-    const next = teacher.getByRole('button', { name: 'Next step', exact: true });
-    await next.click();
-    await settle(teacher);
-    await next.click();
+    await askTheClass(teacher);
     await expect(student.locator('#lecture-choices button')).toHaveCount(2);
     let found = await audit(student);
     expect(found, `axe violations, student, question open, ${size.width} px:\n${found.join('\n')}`).toEqual([]);
