@@ -64,6 +64,18 @@ export function sendTransfer() {
   act(() => `transfer ${from} ${to} ${raw.replace(/^0+/, '')}`);
 }
 
+// Jobs and locks: `job FROM TO`, `request FROM TO`, `grant FROM TO`. The server refuses what the
+// application does not allow (an idle branch handing out work, a grant nobody asked for).
+export function sendAppMessage(verb) {
+  const from = $('tr-from').value;
+  const to = $('tr-to').value;
+  act(() => `${verb} ${from} ${to}`);
+}
+
+export function finishJob(name) {
+  act(() => `finish ${name}`);
+}
+
 export function undo() {
   stopPlay();
   enqueue(async () => {

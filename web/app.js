@@ -6,7 +6,7 @@ import { setLang, lang, applyStatic } from './i18n.js';
 import { parseHash } from './scenario.js';
 import { app, hooks, enqueue, run, commit } from './run.js';
 import { clearNotice } from './notice.js';
-import { act, sendTransfer, undo, reset, loadPreset, changeNetwork, stopTheWorld } from './actions.js';
+import { act, sendTransfer, sendAppMessage, undo, reset, loadPreset, changeNetwork, stopTheWorld } from './actions.js';
 import { captionFor, stopPlay, nextStep, prevStep, restartDemo, endDemo, togglePlay, loadDemos, syncDemo } from './demos.js';
 import { wireStageKeys, showStage } from './stage.js';
 import { initPresent } from './present.js';
@@ -54,13 +54,20 @@ function wire() {
   $('preset-bank').addEventListener('click', () => loadPreset('bank'));
   $('preset-lab').addEventListener('click', () => loadPreset('lab'));
   $('preset-dataflow').addEventListener('click', () => loadPreset('dataflow'));
+  $('preset-jobs').addEventListener('click', () => loadPreset('jobs'));
+  $('preset-locks').addEventListener('click', () => loadPreset('locks'));
   $('algorithm').addEventListener('change', (e) => changeNetwork({ algorithm: e.target.value }));
   $('fifo').addEventListener('change', (e) => changeNetwork({ fifo: e.target.checked }));
   $('stop-the-world').addEventListener('click', stopTheWorld);
   $('transfer-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    sendTransfer();
+    // Enter in the form sends what its first button sends: a transfer, or a job.
+    if (!$('tr-send').hidden) sendTransfer();
+    else if (!$('job-send').hidden) sendAppMessage('job');
   });
+  $('job-send').addEventListener('click', () => sendAppMessage('job'));
+  $('lock-request').addEventListener('click', () => sendAppMessage('request'));
+  $('lock-grant').addEventListener('click', () => sendAppMessage('grant'));
   $('deliver-next').addEventListener('click', () => act(() => 'deliver'));
   $('undo').addEventListener('click', undo);
   $('reset').addEventListener('click', reset);

@@ -4,6 +4,7 @@
 import { html } from './svg.js';
 import { t, lang, money } from './i18n.js';
 import { Refusal } from './api.js';
+import { appOf, propertyText } from './appwords.js';
 import { toText } from './scenario.js';
 import { app } from './run.js';
 import { showFailure } from './notice.js';
@@ -31,8 +32,10 @@ function chainText(chain) {
     { n: chain.longest, e: chain.eccentricity, l: chain.least });
 }
 
-function recordedText(r) {
+// Jobs and locks record messages, not money: their count alone.
+function recordedText(r, bank) {
   if (r.transfers === 0) return t('costRecordedNone');
+  if (!bank) return t(r.transfers === 1 ? 'costRecordedMsgOne' : 'costRecordedMsgs', { n: r.transfers });
   return t(r.transfers === 1 ? 'costRecordedOne' : 'costRecorded', { n: r.transfers, a: money(r.amount) });
 }
 
@@ -50,7 +53,7 @@ export function renderCost(body, state, snap) {
     row('control', t(CONTROL[state.markers] || CONTROL.marker, { s: c.control.sent, l: c.control.least }));
   }
   if (c.chain) row('chain', chainText(c.chain));
-  row('recorded', recordedText(c.recorded));
+  row('recorded', recordedText(c.recorded, appOf(state) === 'bank'));
   if (algorithm === 'aligned') row('held', t('costHeld', { n: c.held_back }));
   if (algorithm === 'unaligned') row('twice', t('costTwice', { n: c.carried_twice }));
 
@@ -97,7 +100,8 @@ function renderComparison(out, { result, refusal }, id) {
   const tb = html('table', { class: 'cost-table' }, wrap);
   html('caption', { id: 'cost-caption' }, tb, t('compareCaption', { id }));
   const head = html('tr', {}, html('thead', {}, tb));
-  for (const k of ['colAlgorithm', 'colControl', 'colChain', 'colChanState', 'colHeld', 'colTwice', 'colSnapTotal']) {
+  const last = appOf(app.result && app.result.state) === 'bank' ? 'colSnapTotal' : 'colSnapVerdict';
+  for (const k of ['colAlgorithm', 'colControl', 'colChain', 'colChanState', 'colHeld', 'colTwice', last]) {
     html('th', { scope: 'col' }, head, t(k));
   }
   const rows = html('tbody', {}, tb);
@@ -114,10 +118,11 @@ function renderComparison(out, { result, refusal }, id) {
     const c = s.cost;
     html('td', { 'data-col': 'control' }, tr, `${c.control.sent} / ${c.control.least}`);
     html('td', { 'data-col': 'chain' }, tr, c.chain ? `${c.chain.longest} / ${c.chain.eccentricity}` : '—');
-    html('td', { 'data-col': 'recorded' }, tr, `${c.recorded.transfers} (${money(c.recorded.amount)})`);
+    html('td', { 'data-col': 'recorded' }, tr, s.property ? String(c.recorded.transfers) : `${c.recorded.transfers} (${money(c.recorded.amount)})`);
     html('td', { 'data-col': 'held' }, tr, String(c.held_back));
     html('td', { 'data-col': 'twice' }, tr, String(c.carried_twice));
-    let total = s.complete ? money(s.total) : t('running');
+    // Jobs and locks: the snapshot's verdict in place of its total.
+    let total = !s.complete ? t('running') : s.property ? propertyText(s.property) : money(s.total);
     if (s.consistent === false) total += ` (${t('inconsistent')})`;
     html('td', { 'data-col': 'total' }, tr, total);
   }

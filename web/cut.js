@@ -186,7 +186,7 @@ function wireHandle(h, i) {
 
 function describe(m, history, markers) {
   const send = history.find((e) => e.kind === 'send' && e.seq === m.seq);
-  const what = m.kind === 'transfer' ? money(m.amount) : messageLabel(fromEvent(send), markers);
+  const what = m.kind === 'transfer' ? money(m.amount) : messageLabel(m.kind === 'marker' ? fromEvent(send) : m, markers);
   return { what, ch: `${m.from}→${m.to}` };
 }
 
@@ -242,6 +242,9 @@ function renderVerdict(v, history, markers) {
   } else {
     para(out, 'cut-forward-head', t('cutForwardNone'));
   }
+  // The sum is the bank's: jobs and locks are judged on consistency alone (what holds at a cut
+  // is a snapshot's to say, in the snapshot panel).
+  if (app.result && app.result.state.property) return;
   const parts = v.branches.map((b) => `${b.name} ${money(b.balance)}`);
   parts.push(t('cutChannels', { v: money(v.in_channels) }));
   const sum = para(out, `cut-sum${v.total === v.bank_total ? '' : ' bad'}`, t('cutSum', { parts: parts.join(' + '), total: money(v.total), bank: money(v.bank_total) }));

@@ -4,6 +4,7 @@
 // calls its markers comes from the server (the run's state.markers: "marker", "control" or
 // "barrier", the algorithm's words in src/algorithms), so nothing here knows the algorithms.
 import { t, money } from './i18n.js';
+import { APP_KINDS } from './appwords.js';
 
 // Barriers travel as markers in the JSON; only their name differs.
 export function isBarrier(markers) {
@@ -19,6 +20,7 @@ export function fromEvent(e) {
 
 // Short text drawn on (or beside) the message: "$30", "$30 e1", "ctl 1 (2)", "marker", "barrier".
 export function messageLabel(m, markers) {
+  if (APP_KINDS.includes(m.kind)) return t(`kind_${m.kind}`);
   if (m.kind === 'transfer') {
     return m.epoch === undefined ? money(m.amount) : t('epochLabel', { amt: money(m.amount), e: m.epoch });
   }
@@ -29,7 +31,9 @@ export function messageLabel(m, markers) {
 // The longer words behind the label (a title, a sentence).
 export function messageTitle(m, markers) {
   let what;
-  if (m.kind === 'transfer') {
+  if (APP_KINDS.includes(m.kind)) {
+    what = t(`kindTitle_${m.kind}`);
+  } else if (m.kind === 'transfer') {
     what = money(m.amount);
     if (m.epoch !== undefined) what += `, ${epochTitle(m.epoch)}`;
   } else if (m.kind === 'control') {

@@ -3,6 +3,7 @@
 import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
 import { messageLabel, messageTitle, isBarrier } from './labels.js';
+import { appOf, stateText, stateClass, propertyText, holds } from './appwords.js';
 
 const VIEW_W = 600; // layout space; the viewBox is fitted around the boxes
 const VIEW_H = 440;
@@ -244,15 +245,18 @@ function drawChannel(root, ch, stateName, pos, box, onDeliver, run, m) {
   if (!anyOrder) onActivate(g, () => onDeliver(ch.from, ch.to));
 }
 
+// `recorded`: the branch's recorded state in the snapshot on display (an object with its
+// application's key), or undefined.
 function drawBranch(root, br, p, box, recorded, centre, m) {
+  const kind = stateClass(br);
   const g = svg('g', {
-    class: `branch${recorded !== undefined ? ' recorded' : ''}`, 'data-name': br.name,
+    class: `branch${recorded !== undefined ? ' recorded' : ''}${kind ? ` ${kind}` : ''}`, 'data-name': br.name,
   }, root);
   svg('rect', { x: p.x - box.w / 2, y: p.y - box.h / 2, width: box.w, height: box.h, rx: 8, class: 'branch-box' }, g);
   svg('text', { x: p.x, y: p.y - box.h * 0.08, 'text-anchor': 'middle', class: 'branch-name', 'font-size': m.nameFont }, g, br.name);
-  svg('text', { x: p.x, y: p.y + box.h * 0.36, 'text-anchor': 'middle', class: 'branch-balance', 'font-size': m.balFont }, g, money(br.balance));
+  svg('text', { x: p.x, y: p.y + box.h * 0.36, 'text-anchor': 'middle', class: 'branch-balance', 'font-size': m.balFont }, g, stateText(br));
   if (recorded !== undefined) {
-    const label = t('recordedTag', { v: money(recorded) });
+    const label = t('recordedTag', { v: stateText(recorded) });
     const w = m.tagFont * 1.4 + textWidth(label, m.tagFont);
     const h = m.tagFont * 1.8;
     const above = p.y <= centre.y;
@@ -300,15 +304,20 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   const recorded = new Map();
   if (snap) {
     for (const c of snap.channels || []) chState.set(`${c.from}>${c.to}`, c.state);
-    for (const r of snap.recorded || []) recorded.set(r.name, r.balance);
+    for (const r of snap.recorded || []) recorded.set(r.name, r);
   }
   const channelLayer = svg('g', { class: 'channels' }, svgEl);
   for (const ch of state.channels) {
     drawChannel(channelLayer, ch, chState.get(`${ch.from}>${ch.to}`), pos, box, onDeliver, run, m);
   }
+  drawWaits(svgEl, state, pos, box, m);
   const branchLayer = svg('g', { class: 'branches' }, svgEl);
   for (const br of state.branches) drawBranch(branchLayer, br, pos.get(br.name), box, recorded.get(br.name), centre, m);
 
+  if (state.property) {
+    renderTruth(invariantEl, state.property);
+    return;
+  }
   const balances = state.branches.reduce((s, b) => s + b.balance, 0);
   const holds = balances + state.in_flight === state.total;
   invariantEl.textContent = '';
@@ -319,15 +328,62 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   invariantEl.append(mark);
 }
 
+// Locks: who waits for whom, as a dashed arrow from the waiting branch to the one it waits for,
+// along the middle of their pair of channels (the channels run beside it, one on each side). The
+// edges of a deadlock the live state has (the server's `property`) are drawn as such.
+function drawWaits(root, state, pos, box, m) {
+  const waiting = state.branches.filter((b) => b.waiting_for);
+  if (!waiting.length) return;
+  const cycle = state.property && state.property.deadlocked ? state.property.cycle : [];
+  const layer = svg('g', { class: 'waits', 'aria-hidden': 'true' }, root);
+  const defs = svg('defs', {}, layer);
+  const head = svg('marker', {
+    id: 'nw-arrow-wait', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 14, markerHeight: 14,
+    orient: 'auto', markerUnits: 'userSpaceOnUse',
+  }, defs);
+  svg('path', { d: 'M0,1 L10,5 L0,9 Z', class: 'wait-head' }, head);
+  for (const b of waiting) {
+    const a = pos.get(b.name);
+    const c = pos.get(b.waiting_for);
+    if (!a || !c) continue;
+    const len = Math.hypot(c.x - a.x, c.y - a.y);
+    const dx = (c.x - a.x) / len;
+    const dy = (c.y - a.y) / len;
+    const ca = clipDistance(box, dx, dy) + 2;
+    const inCycle = cycle.includes(b.name) && cycle.includes(b.waiting_for);
+    svg('line', {
+      x1: a.x + dx * ca, y1: a.y + dy * ca, x2: c.x - dx * ca, y2: c.y - dy * ca,
+      class: `wait-edge${inCycle ? ' deadlocked' : ''}`, 'marker-end': 'url(#nw-arrow-wait)',
+      'data-from': b.name, 'data-to': b.waiting_for, 'stroke-width': Math.max(2.5, m.hit / 9),
+    }, layer);
+  }
+}
+
+// Jobs and locks: under the network, what is true of the whole system right now (the page sees
+// every branch and every channel at once, which no branch can): the baseline the naive detector
+// and the snapshot are judged against.
+function renderTruth(el, property) {
+  el.textContent = '';
+  el.append(t('truthNow'), ' ');
+  const strong = document.createElement('strong');
+  strong.className = holds(property) ? 'truth-holds' : 'truth-not';
+  strong.textContent = propertyText(property);
+  el.append(strong);
+}
+
 // The legend and the hint under the network say only what this run can show: epochs and control
 // messages under Lai-Yang, held-back channels under aligned barriers, "barrier" for the barrier
 // algorithms' markers, and how to deliver when channels may reorder.
 export function renderNetworkLegend(legendEl, hintEl, state) {
   const algorithm = state.algorithm || 'chandy-lamport';
+  const application = appOf(state);
   const show = {
     'lai-yang': algorithm === 'lai-yang',
     aligned: algorithm === 'aligned',
     marker: algorithm !== 'lai-yang',
+    bank: application === 'bank',
+    jobs: application === 'jobs',
+    locks: application === 'locks',
   };
   for (const li of legendEl.querySelectorAll('li[data-show]')) li.hidden = !show[li.dataset.show];
   legendEl.querySelector('[data-legend="marker"]').textContent = t(isBarrier(state.markers) ? 'legendBarrier' : 'legendMarker');

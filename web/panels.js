@@ -4,6 +4,7 @@ import { html } from './svg.js';
 import { t, money } from './i18n.js';
 import { STATE_CLASS } from './network.js';
 import { renderCost } from './cost.js';
+import { stateText, propertyText, holds, messageWhat } from './appwords.js';
 
 function table(parent, headers, cls) {
   const tb = html('table', { class: cls }, parent);
@@ -33,15 +34,15 @@ export function renderSnapshotHeading(heading, state) {
 // Under the barrier algorithms the markers are barriers; under Lai-Yang, control messages.
 const MARKERS = { 'lai-yang': 'markersLaiYang', aligned: 'markersBarrier', unaligned: 'markersBarrier' };
 
-// A channel's recorded amounts; under unaligned barriers, the ones the barrier overtook (they come
-// first in `transfers`) are marked, since that is the point of the algorithm.
+// A channel's recorded messages in words ("$40", "job"); under unaligned barriers, the ones the
+// barrier overtook (they come first) are marked, since that is the point of the algorithm.
 function channelAmounts(c, none) {
-  const over = c.overtaken || [];
-  if (!c.transfers.length) return none;
-  if (!over.length) return amounts(c.transfers);
-  const rest = c.transfers.slice(over.length);
-  const marked = t('overtakenMark', { list: amounts(over) });
-  return rest.length ? `${marked}, ${amounts(rest)}` : marked;
+  const words = c.messages ? c.messages.map((k) => t(`kind_${k}`)) : c.transfers.map(money);
+  const over = (c.overtaken || []).length;
+  if (!words.length) return none;
+  if (!over) return words.join(', ');
+  const marked = t('overtakenMark', { list: words.slice(0, over).join(', ') });
+  return over < words.length ? `${marked}, ${words.slice(over).join(', ')}` : marked;
 }
 
 // Lai-Yang: a branch that recorded because a transfer of a newer epoch reached it (the server
@@ -57,14 +58,15 @@ function epochRecords(snap, history) {
 // The checker's verdict on a complete snapshot, in words: each transfer it counted twice or lost.
 function renderVerdict(body, snap) {
   const items = [
-    ...(snap.backward || []).map((m) => t('backwardItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
-    ...(snap.extra || []).map((m) => t('extraItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
-    ...(snap.missed || []).map((m) => t('missedItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
-    ...(snap.unrecorded || []).map((m) => t('unrecordedItem', { amt: money(m.amount), from: m.from, to: m.to, seq: m.seq })),
+    ...(snap.backward || []).map((m) => t('backwardItem', { amt: messageWhat(m), from: m.from, to: m.to, seq: m.seq })),
+    ...(snap.extra || []).map((m) => t('extraItem', { amt: messageWhat(m), from: m.from, to: m.to, seq: m.seq })),
+    ...(snap.missed || []).map((m) => t('missedItem', { amt: messageWhat(m), from: m.from, to: m.to, seq: m.seq })),
+    ...(snap.unrecorded || []).map((m) => t('unrecordedItem', { amt: messageWhat(m), from: m.from, to: m.to, seq: m.seq })),
   ];
   // Not by colour alone: a mark (✓/✗), the word, and for a wrong snapshot a bordered box.
   const box = html('div', { class: `cl-verdict ${snap.consistent ? 'ok' : 'bad'}`, 'data-consistent': String(snap.consistent) }, body);
-  html('p', {}, box, snap.consistent ? t('verdictOk') : t('verdictBad'));
+  const bank = !snap.property;
+  html('p', {}, box, snap.consistent ? t(bank ? 'verdictOk' : 'verdictOkApp') : t('verdictBad'));
   if (items.length) {
     const ul = html('ul', { class: 'cl-why' }, box);
     for (const text of items) html('li', {}, ul, text);
@@ -87,7 +89,12 @@ function renderHeadline(body, state, snap) {
   head.append(' ');
   html('span', { class: `badge ${snap.complete ? 'badge-done' : 'badge-run'}`, 'data-status': snap.complete ? 'complete' : 'running' },
     head, snap.complete ? t('complete') : t('running'));
-  if (snap.complete && snap.total !== undefined) {
+  if (snap.complete && snap.property) {
+    // Jobs and locks: what the snapshot declares, and why not when it does not.
+    const p = html('p', { class: `cl-total snap-property ${holds(snap.property) ? 'holds' : 'not'}`, 'data-holds': String(holds(snap.property)) }, headline);
+    html('strong', {}, p, t('snapSays', { v: propertyText(snap.property) }));
+    if (snap.consistent !== undefined) renderVerdict(headline, snap);
+  } else if (snap.complete && snap.total !== undefined) {
     const terms = [
       ...snap.recorded.map((r) => `${r.name} ${money(r.balance)}`),
       ...snap.channels.filter((c) => c.transfers.length).map((c) => `${c.from}→${c.to} ${amounts(c.transfers).replace(/, /g, ' + ')}`),
@@ -120,14 +127,14 @@ export function renderSnapshot(body, state, snap, lab, history = []) {
     html('p', { class: 'snap-algo', 'data-algorithm': algorithm }, body, t('snapAlgo', { name }));
   }
 
-  const recorded = new Map(snap.recorded.map((r) => [r.name, r.balance]));
+  const recorded = new Map(snap.recorded.map((r) => [r.name, r]));
   const done = new Set(snap.parts_done || []);
-  const rows = table(body, [t('colBranch'), t('colRecorded'), t('colPartDone')], 'cl-branches');
+  const rows = table(body, [t('colBranch'), t(state.property ? 'colRecordedState' : 'colRecorded'), t('colPartDone')], 'cl-branches');
   for (const b of state.branches) {
     const tr = html('tr', { 'data-branch': b.name }, rows);
     html('th', { scope: 'row' }, tr, b.name);
     html('td', { class: recorded.has(b.name) ? 'is-recorded' : 'muted' }, tr,
-      recorded.has(b.name) ? money(recorded.get(b.name)) : t('notYet'));
+      recorded.has(b.name) ? stateText(recorded.get(b.name)) : t('notYet'));
     html('td', {}, tr, done.has(b.name) ? `✓ ${t('yes')}` : t('no'));
   }
   if (algorithm === 'lai-yang') {
@@ -175,7 +182,8 @@ export function renderSnapshot(body, state, snap, lab, history = []) {
       list: earlier.map((s) => {
         const what = s.algorithm ? `${t(`algoShort_${s.algorithm}`)} ` : '';
         const verdict = s.consistent === false ? ` (${t('inconsistent')})` : '';
-        return `#${s.id} ${what}${s.complete ? money(s.total) : t('running')}${verdict}`;
+        const result = !s.complete ? t('running') : s.property ? propertyText(s.property) : money(s.total);
+        return `#${s.id} ${what}${result}${verdict}`;
       }).join(', '),
     }));
   }
@@ -190,14 +198,19 @@ export function renderNaive(body, state, naive) {
   body.textContent = '';
   const reads = naive ? naive.reads : state.naive.reads;
   if (!reads.length) {
-    html('p', { class: 'muted' }, body, t('noReads'));
+    html('p', { class: 'muted' }, body, t(state.property ? 'noReadsApp' : 'noReads'));
     return;
   }
-  const rows = table(body, [t('colBranch'), t('colCopied')], 'naive-reads');
+  const rows = table(body, [t('colBranch'), t(state.property ? 'colCopiedState' : 'colCopied')], 'naive-reads');
   for (const r of reads) {
     const tr = html('tr', { 'data-branch': r.name }, rows);
     html('th', { scope: 'row' }, tr, r.name);
-    html('td', {}, tr, money(r.balance));
+    html('td', {}, tr, stateText(r));
+  }
+  const property = naive ? naive.property : state.naive.property;
+  if (property) {
+    renderNaiveProperty(body, property, reads.length, state.branches.length);
+    return;
   }
   const total = naive ? naive.total : state.naive.total;
   const bankTotal = naive && naive.bank_total !== undefined ? naive.bank_total : state.total;
@@ -229,6 +242,22 @@ export function renderNaive(body, state, naive) {
       ? t('msgTransfer', { seq: m.seq, amt: money(m.amount), from: m.from, to: m.to })
       : t('msgMarker', { seq: m.seq, from: m.from, to: m.to }))).join(', ');
     html('p', { class: 'naive-cut bad' }, body, t('cutInconsistent', { list }));
+  }
+}
+
+// Jobs and locks: what the naive detector declares from its reads, and, when the run shows it
+// wrong (a false termination, a phantom deadlock), what was really true when it last read.
+function renderNaiveProperty(body, p, k, n) {
+  const says = html('p', { class: 'naive-total naive-property', 'data-holds': String(holds(p)) }, body);
+  html('strong', {}, says, t('naiveSays', { v: propertyText(p) }));
+  if (!holds(p) && p.terminated !== undefined && k < n) says.append(' ', t('partial', { k, n }));
+  const wrong = p.false_termination || p.phantom;
+  if (wrong) {
+    const box = html('div', { class: 'verdict bad naive-wrong' }, body);
+    html('p', {}, box, t(p.phantom ? 'naivePhantom' : 'naiveFalseTermination'));
+    if (p.truth) html('p', {}, box, t('naiveTruth', { v: propertyText(p.truth) }));
+  } else if (holds(p)) {
+    html('p', { class: 'verdict ok' }, body, t('naiveRightApp'));
   }
 }
 

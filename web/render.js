@@ -1,12 +1,13 @@
 // Drawing the run: the panels, the branch table and its buttons, the demo controls, the scenario.
-import { t, lang, money } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { toText } from './scenario.js';
 import { renderNetwork, renderNetworkLegend } from './network.js';
 import { renderSpacetime, renderSpacetimeLegend } from './spacetime.js';
 import { renderSnapshot, renderSnapshotHeading, renderNaive, renderLog } from './panels.js';
 import { html, byId as $ } from './svg.js';
 import { app } from './run.js';
-import { act, deliverOn, startSnapshot } from './actions.js';
+import { act, deliverOn, startSnapshot, finishJob } from './actions.js';
+import { appOf, stateText } from './appwords.js';
 import { demoById, startDemo, canGoBack } from './demos.js';
 
 export function displayedSnapshot(state) {
@@ -18,22 +19,46 @@ export function displayedSnapshot(state) {
   return state.snapshots[state.snapshots.length - 1];
 }
 
+// What the controls say and offer under each application: the column of a branch's state, the
+// read button, and the form that sends the application's messages.
+const APP_CONTROLS = {
+  bank: { col: 'colBalance', read: 'readBalance', readAria: 'readBalanceAria', legend: 'transferLegend' },
+  jobs: { col: 'colJobs', read: 'readState', readAria: 'readStateAria', legend: 'jobsLegend' },
+  locks: { col: 'colWaits', read: 'readState', readAria: 'readStateAria', legend: 'locksLegend' },
+};
+
+function renderAppForm(application) {
+  const c = APP_CONTROLS[application] || APP_CONTROLS.bank;
+  for (const el of $('transfer-form').querySelectorAll('[data-app]')) el.hidden = el.dataset.app !== application;
+  for (const [id, key] of [['tr-legend', c.legend], ['col-state', c.col]]) {
+    $(id).dataset.i18n = key;
+    $(id).textContent = t(key);
+  }
+}
+
 export function renderBranchControls(state) {
   const names = state.branches.map((b) => b.name);
-  const key = `${lang()}|${names.join(',')}`;
+  const application = appOf(state);
+  const c = APP_CONTROLS[application] || APP_CONTROLS.bank;
+  const key = `${lang()}|${application}|${names.join(',')}`;
   const rows = $('branch-rows');
   if (key !== app.branchKey) {
     app.branchKey = key;
+    renderAppForm(application);
     rows.textContent = '';
     for (const name of names) {
       const tr = html('tr', { 'data-branch': name }, rows);
       html('th', { scope: 'row' }, tr, name);
       html('td', { class: 'bal' }, tr);
       const td = html('td', { class: 'actions' }, tr);
-      const read = html('button', { type: 'button', 'aria-label': t('readBalanceAria', { b: name }), 'data-focus-key': `read-${name}` }, td, t('readBalance'));
+      const read = html('button', { type: 'button', 'aria-label': t(c.readAria, { b: name }), 'data-focus-key': `read-${name}` }, td, t(c.read));
       read.addEventListener('click', () => act(() => `read ${name}`));
       const snap = html('button', { type: 'button', 'aria-label': t('startSnapshotAria', { b: name }), 'data-focus-key': `snap-${name}` }, td, t('startSnapshot'));
       snap.addEventListener('click', () => startSnapshot(name));
+      if (application === 'jobs') {
+        const finish = html('button', { type: 'button', 'aria-label': t('finishJobAria', { b: name }), 'data-focus-key': `finish-${name}` }, td, t('finishJob'));
+        finish.addEventListener('click', () => finishJob(name));
+      }
     }
     for (const id of ['tr-from', 'tr-to']) {
       const sel = $(id);
@@ -45,17 +70,19 @@ export function renderBranchControls(state) {
     if ($('tr-from').value === $('tr-to').value && names.length > 1) $('tr-to').value = names[1];
   }
   for (const b of state.branches) {
-    rows.querySelector(`tr[data-branch="${CSS.escape(b.name)}"] .bal`).textContent = money(b.balance);
+    rows.querySelector(`tr[data-branch="${CSS.escape(b.name)}"] .bal`).textContent = stateText(b);
   }
 }
 
 // The demo groups, in the order shown: the Chandy-Lamport demos on the bank (1-5), the ones
-// beyond FIFO channels and Chandy-Lamport (6-10: the variants and stop-the-world), the rules
-// broken on purpose (16-18), the lab run. The server says which group a demo is in.
+// beyond FIFO channels and Chandy-Lamport (6-10: the variants and stop-the-world), what a
+// snapshot is for beyond money (12-15: termination and deadlock), the rules broken on purpose
+// (16-18), the lab run. The server says which group a demo is in.
 const demoGroup = (d) => d.group;
 const DEMO_GROUPS = [
   ['cl', 'demoGroupCl'],
   ['beyond', 'demoGroupBeyond'],
+  ['apps', 'demoGroupApps'],
   ['broken', 'demoGroupBroken'],
   ['lab', 'demoGroupLab'],
 ];

@@ -4,8 +4,9 @@
 // reorder, a message delivered before older ones on its channel (the server lists them in the
 // deliver event's "overtook") is drawn as overtaking. The student's own cut is cut.js's.
 import { svg, clearSvg } from './svg.js';
-import { t, money } from './i18n.js';
+import { t } from './i18n.js';
 import { messageLabel, messageTitle, fromEvent } from './labels.js';
+import { appOf, stateText, APP_KINDS } from './appwords.js';
 import { renderCut, drawnBackward } from './cut.js';
 
 // The geometry grows with the diagram's type (12 px; 20 px and up in presentation mode, style.css),
@@ -26,7 +27,7 @@ function msgText(e) {
 
 function addDefs(root) {
   const defs = svg('defs', {}, root);
-  for (const kind of ['transfer', 'marker', 'backward']) {
+  for (const kind of ['transfer', 'marker', 'backward', ...APP_KINDS]) {
     const m = svg('marker', {
       id: `st-arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5,
       markerWidth: 6, markerHeight: 6, orient: 'auto', markerUnits: 'strokeWidth',
@@ -127,7 +128,7 @@ function drawMessages(layer, g, sends, delivers, backwardSeqs) {
       class: backward ? 'msg-backward' : `msg-${s.message}`,
       'marker-end': d ? `url(#st-arrow-${backward ? 'backward' : s.message})` : null,
     }, grp);
-    if (s.message === 'transfer') {
+    if (s.message === 'transfer' || APP_KINDS.includes(s.message)) {
       svg('text', { x: (x1 + x2) / 2 + 4 * K, y: (y1 + y2) / 2 - 4 * K, class: 'st-amount' }, grp, msgText(s));
     }
   }
@@ -165,11 +166,11 @@ function drawPoints(layer, g, history) {
       title = t('evDeliver', { b: e.branch, from: e.from, what: msgText(e) });
     } else if (e.kind === 'record') {
       p = svg('rect', { x: x - 5 * K, y: y - 5 * K, width: 10 * K, height: 10 * K, class: 'pt-record' }, layer);
-      title = t('evRecord', { b: e.branch, v: money(e.balance), id: e.snapshot });
+      title = t('evRecord', { b: e.branch, v: stateText(e), id: e.snapshot });
     } else {
       const d = 6 * K;
       p = svg('path', { d: `M${x} ${y - d} L${x + d} ${y} L${x} ${y + d} L${x - d} ${y} Z`, class: 'pt-read' }, layer);
-      title = t('evRead', { b: e.branch, v: money(e.balance) });
+      title = t('evRead', { b: e.branch, v: stateText(e) });
     }
     p.setAttribute('data-kind', e.kind);
     svg('title', {}, p, title);
@@ -180,7 +181,7 @@ function drawPoints(layer, g, history) {
 function describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward, anyCut) {
   const describe = (seqs) => [...seqs].map((seq) => {
     const s = sends.find((e) => e.seq === seq);
-    if (s.message === 'transfer') return t('msgTransfer', { seq, amt: msgText(s), from: s.from, to: s.to });
+    if (s.message === 'transfer' || APP_KINDS.includes(s.message)) return t('msgTransfer', { seq, amt: msgText(s), from: s.from, to: s.to });
     if (s.message === 'marker' && algorithm === 'chandy-lamport') return t('msgMarker', { seq, from: s.from, to: s.to });
     return t('msgOther', { seq, label: msgText(s), from: s.from, to: s.to });
   }).join(', ');
@@ -229,8 +230,11 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
     drawCut(cutLayer, labelLayer, g, recAt, 'cut-snapshot', t('cutLabel', { cut: t('snapCut'), status }), snapBackward.size > 0, false);
   }
   if (readAt.size) {
+    // The naive detectors of jobs and locks are judged by their verdict (the naive panel), not by
+    // their cut: the server says nothing of the cut there, so the label says nothing either.
+    const judged = !!(naive && naive.backward);
     const status = naiveBackward.size ? t('inconsistent') : t('consistent');
-    drawCut(cutLayer, labelLayer, g, readAt, 'cut-naive', t('cutLabel', { cut: t('naiveCut'), status }), naiveBackward.size > 0, true);
+    drawCut(cutLayer, labelLayer, g, readAt, 'cut-naive', judged ? t('cutLabel', { cut: t('naiveCut'), status }) : t('naiveCut'), naiveBackward.size > 0, true);
   }
   const pts = svg('g', { class: 'st-points' }, svgEl);
   svgEl.appendChild(labelLayer);
@@ -249,5 +253,7 @@ export function renderSpacetimeLegend(legendEl, state) {
   const key = { control: 'lgControl', barrier: 'lgBarrier' }[state.markers] || 'lgMarker';
   legendEl.querySelector('[data-legend="marker"]').textContent = t(key);
   const overtakes = state.fifo === false || algo === 'unaligned';
-  for (const li of legendEl.querySelectorAll('li[data-show="overtakes"]')) li.hidden = !overtakes;
+  const application = appOf(state);
+  const show = { overtakes, bank: application === 'bank', jobs: application === 'jobs', locks: application === 'locks' };
+  for (const li of legendEl.querySelectorAll('li[data-show]')) li.hidden = !show[li.dataset.show];
 }

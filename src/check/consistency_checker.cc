@@ -708,6 +708,21 @@ apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
   return app.Evaluate({&topology, states, channels});
 }
 
+apps::Verdict PropertyNow(const bank::Bank& bank) {
+  const bank::Network& net = bank.network();
+  std::vector<Amount> states;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(bank.balance(n));
+  std::vector<std::vector<Amount>> channels(net.channel_count());
+  for (ChannelId c = 0; c < net.channel_count(); ++c) {
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+        channels[c].push_back(t->amount);
+      }
+    });
+  }
+  return bank.app().Evaluate({&net, states, channels});
+}
+
 NaiveJudgement JudgeNaive(const bank::Bank& bank) {
   NaiveJudgement j;
   std::vector<std::optional<Amount>> reads(bank.branch_count());

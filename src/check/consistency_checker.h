@@ -149,6 +149,11 @@ std::vector<EventClock> EventClocks(const RunRecord& run);
 apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
                                const SnapshotClaim& claim);
 
+// The property of the live state: every branch's state now and every
+// message in flight now (what an observer who sees everything at once
+// would say; the page shows it beside the naive and the snapshot verdicts).
+apps::Verdict PropertyNow(const bank::Bank& bank);
+
 // The naive detector's verdict (an application with a stable property): what
 // its reads declare, and the property of the real state when it declared
 // it (at its latest read, replayed from the history). Wrong = it declares

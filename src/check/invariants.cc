@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bank/money.h"
+#include "check/consistency_checker.h"
 
 namespace cutline::check {
 
@@ -93,11 +94,8 @@ void Invariants::CheckMoney(const bank::Bank& bank,
 // The application's states make sense, and its property is stable: once it
 // holds of the live state, it holds after every later command.
 void Invariants::CheckProperty(const bank::Bank& bank, std::vector<std::string>* out) {
-  const bank::Network& net = bank.network();
-  std::vector<Amount> states;
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     Amount s = bank.balance(n);
-    states.push_back(s);
     if (s < 0) out->push_back(fmt::format("{}: its state is negative ({})", bank.name(n), s));
     if (bank.app() == bank::App::kLocks) {
       std::optional<NodeId> waits = apps::locks::Waits(s);
@@ -106,15 +104,7 @@ void Invariants::CheckProperty(const bank::Bank& bank, std::vector<std::string>*
       }
     }
   }
-  std::vector<std::vector<Amount>> channels(net.channel_count());
-  for (ChannelId c = 0; c < net.channel_count(); ++c) {
-    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
-      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
-        channels[c].push_back(t->amount);
-      }
-    });
-  }
-  bool holds = bank.app().Evaluate({&net, states, channels}).holds;
+  bool holds = PropertyNow(bank).holds;
   if (held_ && !holds) {
     out->push_back(fmt::format("{}: held before, and no longer does (not stable)",
                                bank.app().definition().property));

@@ -122,6 +122,8 @@ json NaivePropertyJson(const bank::Bank& bank) {
   check::NaiveJudgement n = check::JudgeNaive(bank);
   json j = PropertyJson(bank, n.declared);
   j[bank.app() == bank::App::kJobs ? "false_termination" : "phantom"] = n.wrong();
+  // What was true when it last read: the page says why a wrong verdict is.
+  if (n.truth) j["truth"] = PropertyJson(bank, *n.truth);
   return j;
 }
 
@@ -303,6 +305,8 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
     out["in_flight"] = bank.in_flight_amount();
   } else {
     out["naive"] = {{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
+    // The property of the live state, as someone who sees everything at once.
+    out["property"] = PropertyJson(bank, check::PropertyNow(bank));
   }
   const auto& config = bank.config();
   out["capacity"] = config.capacity_transfers == 0

@@ -112,13 +112,19 @@ Response HandleRun(const Request& req, const Site& site) {
 json CrossingsJson(const std::vector<check::CutCrossing>& list, const bank::Bank& bank) {
   json out = json::array();
   for (const check::CutCrossing& m : list) {
-    out.push_back({{"seq", m.seq},
-                   {"kind", m.transfer ? "transfer" : "marker"},
-                   {"amount", m.amount},
-                   {"from", bank.name(m.from)},
-                   {"to", bank.name(m.to)},
-                   {"send", m.send},
-                   {"deliver", m.deliver == 0 ? json(nullptr) : json(m.deliver)}});
+    json item{{"seq", m.seq},
+              {"kind", m.transfer ? "transfer" : "marker"},
+              {"amount", m.amount},
+              {"from", bank.name(m.from)},
+              {"to", bank.name(m.to)},
+              {"send", m.send},
+              {"deliver", m.deliver == 0 ? json(nullptr) : json(m.deliver)}};
+    // Jobs and locks: a message is its kind ("job", "request", "grant"), as in /api/run.
+    if (m.transfer && !bank.app().is_bank()) {
+      item["kind"] = bank.app().MessageKind(m.amount);
+      item.erase("amount");
+    }
+    out.push_back(std::move(item));
   }
   return out;
 }

@@ -7,7 +7,7 @@ const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
 
 // The demo list comes from the server; the test names are fixed so that a missing demo fails
 // (expect below) instead of silently producing fewer tests.
-const DEMOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'lab', 16, 17, 18];
+const DEMOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'lab', 12, 13, 14, 15, 16, 17, 18];
 
 for (const size of WIDTHS) {
   for (const which of DEMOS) {
@@ -34,7 +34,7 @@ for (const which of DEMOS) {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto('/?present=1');
     await expect(page.locator('body')).toHaveClass(/present/);
-    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(14);
+    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(18);
     await playDemo(page, d);
     const found = await audit(page);
     expect(found, `axe violations at the end of ${label} in presentation mode:\n${found.join('\n')}`).toEqual([]);

@@ -183,7 +183,7 @@ test('a Japanese page shows no untranslated English label', async ({ page, reque
   test.setTimeout(120_000);
   await page.goto('/#lang=ja');
   await settle(page);
-  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(14);
+  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(18);
   const check = async (where) => {
     const words = await page.evaluate(() => {
       const seen = [];

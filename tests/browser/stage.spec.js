@@ -199,7 +199,7 @@ test('README screenshots: Demo 3 mid-step at 1366x768, and in presentation mode'
     await page.setViewportSize(size);
     await page.goto(url);
     await settle(page);
-    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(14);
+    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(18);
     await page.locator('.demo-button[data-demo="3"]').click();
     await settle(page);
     for (let k = 0; k < 5; k++) {
@@ -302,7 +302,7 @@ test('the keys are listed in the step bar while a demo runs (laptop, projector, 
     await page.setViewportSize(size);
     await page.goto(url);
     await settle(page);
-    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(14);
+    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(18);
     const keys = page.locator('#stepbar-keys');
     await expect(keys).toBeHidden();
     await page.locator('.demo-button[data-demo="2"]').click();

@@ -180,14 +180,15 @@ test('the snapshot region is named after the run\'s algorithm, in both languages
   await page.getByRole('button', { name: /^デモ 3：/ }).click();
   await settle(page);
   await expect(region(page, 'Chandy-Lamport スナップショット')).toBeVisible();
-  expect(await demos(request)).toHaveLength(14);
+  expect(await demos(request)).toHaveLength(18);
 });
 
-test('the demo buttons come in four named groups, each button named by its visible text', async ({ page }) => {
+test('the demo buttons come in five named groups, each button named by its visible text', async ({ page }) => {
   await openPage(page);
   const groups = [
     ['Chandy-Lamport on the bank', ['Demo 1', 'Demo 2', 'Demo 3', 'Demo 4', 'Demo 5']],
     ['Beyond FIFO: other algorithms', ['Demo 6', 'Demo 7', 'Demo 8', 'Demo 9', 'Demo 10']],
+    ['Beyond money: termination and deadlock', ['Demo 12', 'Demo 13', 'Demo 14', 'Demo 15']],
     ['Rules broken on purpose: watch the checker catch them', ['Demo 16', 'Demo 17', 'Demo 18']],
     ['The study note', ['Lab demo']],
   ];

@@ -1,0 +1,210 @@
+// Beyond money (issue 16, part 3; docs/spec apps.md): the Jobs and Locks presets drawn in their own
+// terms, their controls and refusals, and demos 12-15 played to the end with the verdicts of the
+// naive detector and of the snapshot, in English and in Japanese. Every state, verdict and refusal
+// on screen comes from the server; these tests check that the page shows them where a student
+// looks, in words.
+const { test, expect, openPage, settle, region, demo, playDemo, audit } = require('./fixtures');
+
+const notice = (page) => page.getByRole('status');
+const branchCell = (page, name) => page.locator(`#branch-rows tr[data-branch="${name}"] .bal`);
+const branchBox = (page, name) => page.locator(`#network-svg .branch[data-name="${name}"]`);
+const channel = (page, from, to) => page.locator(`#network-svg .channel[data-from="${from}"][data-to="${to}"]`);
+const commands = (page) => page.locator('#scenario-pre');
+
+async function preset(page, name) {
+  await page.getByRole('button', { name, exact: true }).click();
+  await settle(page);
+}
+
+async function between(page, from, to) {
+  await page.getByLabel('From', { exact: true }).selectOption(from);
+  await page.getByLabel('To', { exact: true }).selectOption(to);
+}
+
+test('the Jobs preset: job counts, busy and idle branches, jobs in the channels, Finish a job, and the live verdict', async ({ page }) => {
+  await openPage(page);
+  await preset(page, 'Jobs: P1, P2, P3');
+  // The controls speak of jobs: no amount, no Send; a Hand out button and Finish a job per branch.
+  await expect(page.getByRole('group', { name: 'Hand out a job' })).toBeVisible();
+  await expect(page.getByLabel('Amount ($)', { exact: true })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Send transfer' })).toBeHidden();
+  await expect(page.locator('#col-state')).toHaveText('Jobs');
+  await expect(branchCell(page, 'P1')).toHaveText('1 job');
+  await expect(branchCell(page, 'P2')).toHaveText('idle');
+  await expect(branchBox(page, 'P1')).toHaveClass(/\bbusy\b/);
+  await expect(branchBox(page, 'P2')).toHaveClass(/\bidle\b/);
+  await expect(page.locator('#invariant')).toContainText('not terminated: P1 busy');
+
+  await between(page, 'P1', 'P3');
+  await page.getByRole('button', { name: /^Hand out/ }).click();
+  await settle(page);
+  await expect(channel(page, 'P1', 'P3').locator('.nmsg-job')).toHaveCount(1);
+  await expect(channel(page, 'P1', 'P3')).toHaveAttribute('aria-label', /job/);
+  await page.getByRole('button', { name: 'Finish a job at P1' }).click();
+  await settle(page);
+  await expect(branchCell(page, 'P1')).toHaveText('idle');
+  // Every branch idle, and still not terminated: the job is in flight, and the page says where.
+  await expect(page.locator('#invariant')).toContainText('not terminated: a job on P1→P3');
+  await channel(page, 'P1', 'P3').click();
+  await settle(page);
+  await expect(branchCell(page, 'P3')).toHaveText('1 job');
+  await page.getByRole('button', { name: 'Finish a job at P3' }).click();
+  await settle(page);
+  await expect(page.locator('#invariant')).toContainText('terminated');
+  await expect(page.locator('#invariant')).not.toContainText('not terminated');
+
+  // The legend shows jobs, not transfers.
+  await expect(page.locator('#network-legend li:visible')).toContainText(['job', 'busy branch (holds a job)']);
+  await expect(page.locator('#network-legend li:visible', { hasText: /^transfer$/ })).toHaveCount(0);
+});
+
+test('jobs: a refused command shows the server\'s reason and changes nothing', async ({ page }) => {
+  await openPage(page);
+  await preset(page, 'Jobs: P1, P2, P3');
+  const before = await commands(page).textContent();
+  await page.getByRole('button', { name: 'Finish a job at P2' }).click();
+  await expect(notice(page)).toHaveText('Refused: P2 holds no job to finish');
+  await between(page, 'P2', 'P1');
+  await page.getByRole('button', { name: /^Hand out/ }).click();
+  await expect(notice(page)).toHaveText('Refused: P2 is idle: only a busy branch hands out work');
+  await expect(commands(page)).toHaveText(before);
+  await expect(branchCell(page, 'P1')).toHaveText('1 job');
+  await expect(branchCell(page, 'P2')).toHaveText('idle');
+});
+
+test('the Locks preset: waits-for arrows, requests and grants in the channels, and a refused grant', async ({ page }) => {
+  await openPage(page);
+  await preset(page, 'Locks: P1, P2, P3');
+  await expect(page.getByRole('group', { name: 'Request or grant' })).toBeVisible();
+  await expect(page.locator('#col-state')).toHaveText('Waits for');
+  await expect(branchCell(page, 'P1')).toHaveText('active');
+  await expect(page.locator('#network-svg .wait-edge')).toHaveCount(0);
+
+  await between(page, 'P1', 'P2');
+  await page.getByRole('button', { name: /^Request/ }).click();
+  await settle(page);
+  await expect(branchCell(page, 'P1')).toHaveText('waits for P2');
+  await expect(branchBox(page, 'P1')).toHaveClass(/\bwaiting\b/);
+  await expect(page.locator('#network-svg .wait-edge[data-from="P1"][data-to="P2"]')).toHaveCount(1);
+  await expect(channel(page, 'P1', 'P2').locator('.nmsg-request')).toHaveCount(1);
+
+  // P1 waits: it grants nothing. Refused with the server's words; nothing changes.
+  const before = await commands(page).textContent();
+  await page.getByRole('button', { name: /^Grant/ }).click();
+  await expect(notice(page)).toHaveText('Refused: P1 is waiting for P2, and a waiting branch grants nothing');
+  await expect(commands(page)).toHaveText(before);
+
+  await channel(page, 'P1', 'P2').click();
+  await settle(page);
+  await between(page, 'P2', 'P1');
+  await page.getByRole('button', { name: /^Grant/ }).click();
+  await settle(page);
+  await expect(channel(page, 'P2', 'P1').locator('.nmsg-grant')).toHaveCount(1);
+  await channel(page, 'P2', 'P1').click();
+  await settle(page);
+  await expect(branchCell(page, 'P1')).toHaveText('active');
+  await expect(page.locator('#network-svg .wait-edge')).toHaveCount(0);
+  await expect(page.locator('#invariant')).toContainText('not deadlocked');
+});
+
+test('Demo 12: the naive detector declares a false termination, and the page says what was in flight', async ({ page, request }) => {
+  await openPage(page);
+  const d = await demo(request, 12);
+  await playDemo(page, d, {
+    atStep: async (k) => {
+      // After P2's read (step 5) every read says idle: the verdict, and why it is wrong.
+      if (k !== 5) return;
+      const naive = region(page, 'Naive reading');
+      await expect(naive.locator('.naive-property')).toHaveText('The naive detector says: terminated');
+      await expect(naive.locator('.naive-wrong')).toContainText('Wrong: a false termination.');
+      await expect(naive.locator('.naive-wrong')).toContainText('At its last read, the truth was: not terminated: a job on P1→P3.');
+      await expect(page.locator('#invariant')).toContainText('not terminated: a job on P1→P3');
+    },
+  });
+  // The job arrived: P3 busy again, which no idle branch could have caused.
+  await expect(branchCell(page, 'P3')).toHaveText('1 job');
+  await expect(page.locator('#invariant')).toContainText('not terminated: P3 busy');
+  await expect(page.locator('#st-svg .st-job')).toHaveCount(1);
+});
+
+test('Demo 13: the snapshot records the job in its channel and says not terminated; the second one says terminated', async ({ page, request }) => {
+  await openPage(page);
+  const d = await demo(request, 13);
+  const cl = region(page, 'Chandy-Lamport snapshot');
+  await playDemo(page, d, {
+    atStep: async (k) => {
+      if (k !== 5) return; // drained: snapshot 1 complete
+      await expect(cl.locator('.snap-property')).toHaveText('The snapshot says: not terminated: a job on P1→P3');
+      await expect(cl.locator('.snap-property')).toHaveAttribute('data-holds', 'false');
+      await expect(cl.locator('tr[data-channel="P1->P3"]')).toContainText('closed: state job');
+      await expect(cl.locator('.cl-verdict')).toHaveAttribute('data-consistent', 'true');
+    },
+  });
+  await expect(cl.locator('.snap-property')).toHaveText('The snapshot says: terminated');
+  await expect(cl.locator('.snap-head')).toContainText('Snapshot 2');
+  await expect(cl.locator('.cl-earlier')).toContainText('#1 Chandy-Lamport not terminated: a job on P1→P3');
+  await expect(page.locator('#invariant')).toContainText('terminated');
+});
+
+test('Demo 14: reads taken at different moments make a phantom deadlock', async ({ page, request }) => {
+  await openPage(page);
+  const d = await demo(request, 14);
+  await playDemo(page, d);
+  const naive = region(page, 'Naive reading');
+  await expect(naive.locator('tr[data-branch="P1"] td')).toHaveText('waits for P2');
+  await expect(naive.locator('tr[data-branch="P2"] td')).toHaveText('waits for P1');
+  await expect(naive.locator('.naive-property')).toHaveText('The naive detector says: deadlocked: P1 → P2 → P1');
+  await expect(naive.locator('.naive-wrong')).toContainText('Wrong: a phantom deadlock.');
+  await expect(naive.locator('.naive-wrong')).toContainText('not deadlocked: no cycle of waiting branches');
+  // Seen from above: only P2 waits; its one arrow is no cycle.
+  await expect(page.locator('#network-svg .wait-edge')).toHaveCount(1);
+  await expect(page.locator('#network-svg .wait-edge.deadlocked')).toHaveCount(0);
+  await expect(page.locator('#invariant')).toContainText('not deadlocked');
+});
+
+test('Demo 15: a grant in flight keeps the first snapshot from a deadlock; the second names the cycle', async ({ page, request }) => {
+  await openPage(page);
+  const d = await demo(request, 15);
+  const cl = region(page, 'Chandy-Lamport snapshot');
+  await playDemo(page, d, {
+    atStep: async (k) => {
+      if (k !== 6) return; // snapshot 1, drained
+      await expect(cl.locator('.snap-property')).toHaveAttribute('data-holds', 'false');
+      await expect(cl.locator('.snap-property')).toContainText('not deadlocked');
+    },
+  });
+  await expect(cl.locator('.snap-property')).toHaveText('The snapshot says: deadlocked: P1 → P2 → P3 → P1');
+  await expect(cl.locator('.snap-property')).toHaveAttribute('data-holds', 'true');
+  for (const [b, w] of [['P1', 'waits for P2'], ['P2', 'waits for P3'], ['P3', 'waits for P1']]) {
+    await expect(cl.locator(`.cl-branches tr[data-branch="${b}"] td`).first()).toHaveText(w);
+  }
+  // The live state has the cycle too: its three arrows drawn as a deadlock.
+  await expect(page.locator('#network-svg .wait-edge.deadlocked')).toHaveCount(3);
+  await expect(page.locator('#invariant')).toContainText('deadlocked: P1 → P2 → P3 → P1');
+});
+
+test('Demos 12 and 15 in Japanese: captions, states and verdicts in Japanese', async ({ page, request }) => {
+  await openPage(page);
+  await page.getByRole('button', { name: '日本語' }).click();
+  await settle(page);
+  await playDemo(page, await demo(request, 12, 'ja'), { demoName: /^デモ 12：/, nextName: '次の手順' });
+  const naive = region(page, '素朴な読み取り');
+  await expect(naive.locator('.naive-property')).toHaveText('素朴な検出の判定：終了');
+  await expect(naive.locator('.naive-wrong')).toContainText('誤り：偽の終了。');
+  await expect(branchCell(page, 'P3')).toHaveText('仕事 1 件');
+  await playDemo(page, await demo(request, 15, 'ja'), { demoName: /^デモ 15：/, nextName: '次の手順' });
+  const cl = region(page, 'Chandy-Lamport スナップショット');
+  await expect(cl.locator('.snap-property')).toHaveText('スナップショットの判定：デッドロック：P1 → P2 → P3 → P1');
+  await expect(page.locator('#col-state')).toHaveText('待っている相手');
+});
+
+test('the Jobs and Locks presets pass the accessibility audit, with messages in flight and a deadlock drawn', async ({ page, request }) => {
+  await openPage(page);
+  await preset(page, 'Jobs: P1, P2, P3');
+  await between(page, 'P1', 'P2');
+  await page.getByRole('button', { name: /^Hand out/ }).click();
+  await settle(page);
+  expect(await audit(page)).toEqual([]);
+  await playDemo(page, await demo(request, 15));
+  expect(await audit(page)).toEqual([]);
+});
