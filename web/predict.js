@@ -6,6 +6,7 @@
 import { t, money } from './i18n.js';
 import { notify } from './notice.js';
 import { byId as $ } from './svg.js';
+import { propertyText } from './appwords.js';
 
 const STORE = 'cutline.predict.v1';
 let pending = null; // the question waiting for its answer
@@ -90,6 +91,8 @@ export function questionText(q) {
     case 'cut_consistent': return t('pqCut', { b: q.branch, list: q.read.join(', ') });
     case 'delivery_recorded':
       return t('pqDelivery', { s: q.snapshot, amount: money(q.transfer.amount), seq: q.transfer.seq, from: q.from, to: q.to });
+    case 'property_declared':
+      return t(`${q.by === 'naive' ? 'pqPropNaive' : 'pqPropSnap'}_${q.property}`, { b: q.branch, s: q.snapshot });
     default: return q.kind;
   }
 }
@@ -143,6 +146,7 @@ export function whyText(q) {
     mfrom: w.message ? w.message.from : '', mto: w.message ? w.message.to : '',
     s: q.snapshot, amount: q.transfer ? money(q.transfer.amount) : '', epoch: w.epoch,
     missing: w.missing ? msgList(w.missing) : '', extra: w.extra ? msgList(w.extra) : '',
+    verdict: w.verdict ? propertyText(w.verdict) : '', truth: w.truth ? propertyText(w.truth) : '',
   };
   return t(`why_${w.code}`, p);
 }

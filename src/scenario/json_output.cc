@@ -544,6 +544,15 @@ json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
         }
         break;
       }
+      case QuestionKind::kPropertyDeclared:
+        // Who declares: the naive detector (no snapshot) or snapshot N.
+        j["by"] = q.snapshot == 0 ? "naive" : "snapshot";
+        if (q.snapshot != 0) j["snapshot"] = q.snapshot;
+        j["property"] = bank.app().definition().property;
+        j["answer"] = q.yes;
+        why["verdict"] = PropertyJson(bank, q.verdict);
+        if (q.truth) why["truth"] = PropertyJson(bank, *q.truth);
+        break;
       case QuestionKind::kCutConsistent: {
         json read = json::array();
         for (bank::NodeId n : q.read) read.push_back(bank.name(n));

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "base/overloaded.h"
+#include "check/consistency_checker.h"
 
 namespace cutline::scenario {
 
@@ -32,6 +33,8 @@ const char* QuestionKindName(QuestionKind k) {
       return "channel_state";
     case QuestionKind::kCutConsistent:
       return "cut_consistent";
+    case QuestionKind::kPropertyDeclared:
+      return "property_declared";
     case QuestionKind::kDeliveryRecorded:
       return "delivery_recorded";
   }
@@ -57,11 +60,26 @@ const char* WhyCodeName(WhyCode c) {
     case WhyCode::kNewerEpoch: return "newer_epoch";
     case WhyCode::kBrokenRule: return "broken_rule";
     case WhyCode::kBrokenRuleExtra: return "broken_rule_extra";
+    case WhyCode::kNaiveWrong: return "naive_wrong";
+    case WhyCode::kNaiveRight: return "naive_right";
+    case WhyCode::kNaiveNot: return "naive_not";
+    case WhyCode::kSnapshotHolds: return "snapshot_holds";
+    case WhyCode::kSnapshotNot: return "snapshot_not";
   }
   return "?";
 }
 
 namespace {
+
+// The step whose events hold event i: the last to begin at or before it
+// (steps are in history order; a step without events holds none).
+std::size_t StepHolding(const std::vector<StepResult>& steps, std::size_t i) {
+  auto it = std::upper_bound(steps.begin(), steps.end(), i, [](std::size_t e, const StepResult& s) {
+    return e < s.history_begin;
+  });
+  while (it != steps.begin() && (it - 1)->history_end <= i) --it;
+  return it == steps.begin() ? 0 : static_cast<std::size_t>(it - steps.begin() - 1);
+}
 
 bool DeliveredBefore(const Flight& f, std::size_t i) {
   return f.delivered() && f.delivered_at < i;
@@ -100,15 +118,7 @@ class Deriver {
   }
 
  private:
-  // The step whose events hold event i: the last to begin at or before it
-  // (steps are in history order; a step without events holds none).
-  std::size_t StepOf(std::size_t i) const {
-    auto it = std::upper_bound(steps_.begin(), steps_.end(), i, [](std::size_t e, const StepResult& s) {
-      return e < s.history_begin;
-    });
-    while (it != steps_.begin() && (it - 1)->history_end <= i) --it;
-    return it == steps_.begin() ? 0 : static_cast<std::size_t>(it - steps_.begin() - 1);
-  }
+  std::size_t StepOf(std::size_t i) const { return StepHolding(steps_, i); }
 
   Question Make(QuestionKind kind, std::size_t i, NodeId branch) const {
     Question q;
@@ -389,11 +399,91 @@ class Deriver {
 
 }  // namespace
 
+namespace {
+
+// Jobs and locks: the questions are about the stable property. The naive
+// detector is asked about at each read that gives it something to declare
+// (jobs: the read that completes its table; locks: every read from the
+// second on, since a cycle needs two); a snapshot as it completes.
+class PropertyDeriver {
+ public:
+  PropertyDeriver(const bank::Bank& bank, const std::vector<StepResult>& steps)
+      : bank_(bank), steps_(steps), walk_(bank), reads_(bank.branch_count()) {
+    for (const check::SnapshotClaim& c : check::ClaimsOf(bank)) claims_.emplace(c.id, c);
+  }
+
+  std::vector<Question> Run() {
+    const auto& events = bank_.history().events();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (const auto* r = std::get_if<bank::Read>(&events[i])) OnRead(*r, i);
+      if (const auto* c = std::get_if<bank::Completed>(&events[i])) OnCompleted(*c, i);
+      walk_.Apply(events[i]);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  Question Make(std::size_t i, NodeId branch) const {
+    Question q;
+    q.kind = QuestionKind::kPropertyDeclared;
+    q.at = i;
+    q.branch = branch;
+    q.step = StepHolding(steps_, i);
+    return q;
+  }
+
+  void OnRead(const bank::Read& r, std::size_t i) {
+    reads_[r.node] = r.balance;
+    const std::size_t read = static_cast<std::size_t>(
+        std::count_if(reads_.begin(), reads_.end(), [](const auto& v) { return v.has_value(); }));
+    const bool jobs = bank_.app() == bank::App::kJobs;
+    if (jobs ? read != bank_.branch_count() || asked_full_ : read < 2) return;
+    asked_full_ = asked_full_ || read == bank_.branch_count();
+    Question q = Make(i, r.node);
+    q.verdict = bank_.app().Naive(reads_);
+    q.yes = q.verdict.holds;
+    // The real state at the read (a read changes nothing): the branches'
+    // states and every message in flight.
+    const sim::Topology& net = bank_.network();
+    std::vector<bank::Amount> states;
+    for (NodeId n = 0; n < bank_.branch_count(); ++n) states.push_back(walk_.balance(n));
+    std::vector<std::vector<bank::Amount>> channels(net.channel_count());
+    for (ChannelId c = 0; c < channels.size(); ++c) {
+      for (Seq seq : walk_.waiting(c)) {
+        const Flight* f = walk_.Find(seq);
+        if (f->is_transfer()) channels[c].push_back(f->amount());
+      }
+    }
+    q.truth = bank_.app().Evaluate({&net, states, channels});
+    q.why = !q.yes ? WhyCode::kNaiveNot : q.truth->holds ? WhyCode::kNaiveRight : WhyCode::kNaiveWrong;
+    out_.push_back(std::move(q));
+  }
+
+  void OnCompleted(const bank::Completed& c, std::size_t i) {
+    auto claim = claims_.find(c.snapshot);
+    if (claim == claims_.end()) return;
+    Question q = Make(i, c.node);
+    q.snapshot = c.snapshot;
+    q.verdict = check::DeclaredProperty(bank_.app(), bank_.network(), claim->second);
+    q.yes = q.verdict.holds;
+    q.why = q.yes ? WhyCode::kSnapshotHolds : WhyCode::kSnapshotNot;
+    out_.push_back(std::move(q));
+  }
+
+  const bank::Bank& bank_;
+  const std::vector<StepResult>& steps_;
+  bank::Replay walk_;  // the events before the current one
+  std::vector<std::optional<bank::Amount>> reads_;  // by NodeId
+  bool asked_full_ = false;
+  std::map<SnapshotId, check::SnapshotClaim> claims_;
+  std::vector<Question> out_;
+};
+
+}  // namespace
+
 std::vector<Question> DeriveQuestions(const bank::Bank& bank, const bank::Replay& replay,
                                       const std::vector<StepResult>& steps) {
-  // The questions are about money (totals, balances, transfers); the other
-  // applications' questions are the page's to come.
-  if (!bank.app().is_bank()) return {};
+  if (!bank.app().is_bank()) return PropertyDeriver(bank, steps).Run();
   return Deriver(bank, replay, steps).Run();
 }
 

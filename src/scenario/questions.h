@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "apps/app.h"
 #include "bank/bank.h"
 #include "bank/replay.h"
 #include "scenario/runner.h"
@@ -24,6 +27,9 @@ enum class QuestionKind {
   // channel's state (its receiver has recorded it). The page asks it in
   // free play only: the demos keep their curated questions (docs/page.md).
   kDeliveryRecorded,
+  // Jobs and locks: will the naive detector (after this read) or a snapshot
+  // (as it completes) declare the application's stable property.
+  kPropertyDeclared,
 };
 
 // Why the right answer is right: a code (words: web/i18n.js, "why_" + code).
@@ -47,6 +53,15 @@ enum class WhyCode {
   // records (kBrokenRule), or recorded what the rule leaves out.
   kBrokenRule,
   kBrokenRuleExtra,
+  // kPropertyDeclared: the naive detector declares and is wrong (what it
+  // read was true at different moments), declares and is right, or does not
+  // declare (a read shows the property does not hold); a snapshot declares
+  // (its recorded state has the property) or does not (why: the verdict).
+  kNaiveWrong,
+  kNaiveRight,
+  kNaiveNot,
+  kSnapshotHolds,
+  kSnapshotNot,
 };
 
 const char* QuestionKindName(QuestionKind k);
@@ -84,6 +99,11 @@ struct Question {
   std::vector<bank::Seq> missing;
   std::vector<bank::Seq> extra;
   std::uint64_t epoch = 0;  // kNewerEpoch: the transfer's epoch (its tag)
+  // kPropertyDeclared: `snapshot` 0 for the naive detector. The verdict
+  // declared (its reason when it does not hold), and for the naive detector
+  // the property of the real state at this read.
+  apps::Verdict verdict;
+  std::optional<apps::Verdict> truth;
 };
 
 // Every question of the run, in history order. `replay`: Replay::Of(bank).

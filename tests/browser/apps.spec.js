@@ -208,3 +208,22 @@ test('the Jobs and Locks presets pass the accessibility audit, with messages in 
   await playDemo(page, await demo(request, 15));
   expect(await audit(page)).toEqual([]);
 });
+
+test('predict mode asks what the naive detector and the snapshot will declare, and explains the answer', async ({ page, request }) => {
+  await openPage(page, '?predict=1');
+  await page.getByRole('button', { name: /^Demo 12:/ }).click();
+  await settle(page);
+  const next = page.getByRole('button', { name: 'Next step', exact: true });
+  for (let k = 0; k < 4; k++) {
+    await next.click();
+    await settle(page);
+  }
+  // Step 5 reads P2: the question comes before the step plays.
+  await next.click();
+  await expect(page.locator('#predict-question')).toHaveText('The naive detector reads P2 now. Will it declare the computation terminated?');
+  await page.locator('#predict-answers').getByRole('button', { name: 'No', exact: true }).click();
+  await settle(page);
+  const feedback = page.locator('#predict-feedback');
+  await expect(feedback).toContainText('Not quite: the answer is');
+  await expect(feedback).toContainText('Its reads say terminated, but when it read, the truth was not terminated: a job on P1→P3');
+});
