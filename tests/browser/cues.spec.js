@@ -177,7 +177,9 @@ test('the English and Japanese dictionaries have the same keys and placeholders'
 
 // Latin words that are names, not English: branch names, algorithm and tool names, units.
 const NAMES = new Set(['cutline', 'Chandy', 'Lamport', 'Lai', 'Yang', 'FIFO', 'ShiViz', 'Mattern', 'Apache', 'Flink',
-  'Home', 'Page', 'Up', 'Down', 'Tab', 'Enter', 'txt', 'log', 'ctl', 'e0', 'e1', 'n', 'id', 'at', 'API', 'MPI', 'cluster', 'store', 'FILE']);
+  'Home', 'Page', 'Up', 'Down', 'Tab', 'Enter', 'txt', 'log', 'ctl', 'e0', 'e1', 'n', 'id', 'at', 'API', 'MPI', 'cluster', 'store', 'FILE',
+  // The language's own words, quoted by the Japanese log's network line ("（app=jobs）").
+  'app', 'jobs', 'locks']);
 
 test('a Japanese page shows no untranslated English label', async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -204,7 +206,7 @@ test('a Japanese page shows no untranslated English label', async ({ page, reque
     expect(english, `English words on the Japanese page (${where})`).toEqual([]);
   };
   await check('at the start');
-  for (const d of (await demos(request, 'ja')).filter((x) => [3, 6, 7, 8, 10, 16, 17, 18].includes(x.id))) {
+  for (const d of (await demos(request, 'ja')).filter((x) => [3, 6, 7, 8, 10, 12, 13, 14, 15, 16, 17, 18].includes(x.id))) {
     await playDemo(page, d, { demoName: new RegExp(`^デモ ${d.id}：`), nextName: '次の手順' });
     await check(`at the end of demo ${d.id}`);
   }
@@ -251,7 +253,7 @@ test('390 px: every target is at least 24x24 px, and the two directions of a cha
   }, where);
   expect(await problems('the bank')).toEqual([]);
   // Mid-demo, with messages waiting, and on channels that reorder (each message a button).
-  for (const [id, steps] of [[3, 4], [6, 2], [9, 3]]) {
+  for (const [id, steps] of [[3, 4], [6, 2], [9, 3], [13, 1], [15, 4]]) {
     await page.locator(`.demo-button[data-demo="${id}"]`).click();
     await settle(page);
     for (let k = 0; k < steps; k++) {
@@ -262,5 +264,5 @@ test('390 px: every target is at least 24x24 px, and the two directions of a cha
     expect(await problems(`demo ${id} step ${steps}`)).toEqual([]);
   }
   await page.screenshot({ path: testInfo.outputPath('phone-targets.png') });
-  expect((await demos(request)).length).toBe(14);
+  expect((await demos(request)).length).toBe(18);
 });

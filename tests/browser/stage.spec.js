@@ -65,7 +65,7 @@ for (const size of SIZES) {
     await openPage(page, size.present ? '?present=1' : '');
     if (size.present) await expect(page.locator('body')).toHaveClass(/present/);
     const list = await demos(request);
-    expect(list.length).toBe(14);
+    expect(list.length).toBe(18);
     const next = page.locator('#demo-next');
     for (const d of list) {
       // Chosen from the list, wherever it has been scrolled to.
@@ -83,7 +83,8 @@ for (const size of SIZES) {
       await page.locator('#demo-prev').click();
       await settle(page);
       await expectStage(page, size, `demo ${d.id} after Previous step`);
-      await page.getByRole('button', { name: `Read Balance of ${d.preset === 'lab' ? 'A' : 'P1'}` }).click();
+      // Read Balance on the bank, Read State under jobs and locks.
+      await page.getByRole('button', { name: new RegExp(`^Read (Balance|State) of ${d.preset === 'lab' ? 'A' : 'P1'}$`) }).click();
       await settle(page);
       await expectStage(page, size, `demo ${d.id} after a free action`);
     }
