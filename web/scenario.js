@@ -4,6 +4,8 @@ export const PRESETS_FALLBACK = {
   bank: 'network P1=100 P2=100 P3=100 capacity=2 snapshots=one',
   lab: 'network A=100 B=100 capacity=2 snapshots=one',
   dataflow: 'network P1=100 P2=100 P3=100 P4=100 links=P1>P2,P1>P3,P2>P4,P3>P4 capacity=2 snapshots=one',
+  jobs: 'network P1=1 P2=0 P3=0 app=jobs',
+  locks: 'network P1 P2 P3 app=locks',
 };
 
 // The one place that edits the run's network line (its first command): sets the snapshot

@@ -227,3 +227,19 @@ test('predict mode asks what the naive detector and the snapshot will declare, a
   await expect(feedback).toContainText('Not quite: the answer is');
   await expect(feedback).toContainText('Its reads say terminated, but when it read, the truth was not terminated: a job on P1→P3');
 });
+
+test('a cut drawn on a jobs run is judged for consistency, names the job crossing it, and adds up no money', async ({ page, request }) => {
+  await openPage(page);
+  await playDemo(page, await demo(request, 12));
+  await page.getByRole('button', { name: 'Draw a cut' }).click();
+  const verdict = page.locator('#cut-verdict');
+  await expect(verdict).toHaveAttribute('data-consistent', 'true');
+  // Back on P1 to before it handed out the job, P3 left after it received it: the job crosses
+  // the cut backwards, named by its kind.
+  const p1 = page.getByRole('slider', { name: 'Cut point on P1' });
+  await p1.focus();
+  await page.keyboard.press('Home');
+  await expect(verdict).toHaveAttribute('data-consistent', 'false');
+  await expect(verdict.locator('.cut-backward li')).toHaveText(['✗ job (P1→P3): received before the cut, sent after it']);
+  await expect(page.locator('#cut-sum')).toHaveCount(0);
+});
