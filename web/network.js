@@ -337,11 +337,13 @@ function drawWaits(root, state, pos, box, m) {
   const cycle = state.property && state.property.deadlocked ? state.property.cycle : [];
   const layer = svg('g', { class: 'waits', 'aria-hidden': 'true' }, root);
   const defs = svg('defs', {}, layer);
-  const head = svg('marker', {
-    id: 'nw-arrow-wait', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 14, markerHeight: 14,
-    orient: 'auto', markerUnits: 'userSpaceOnUse',
-  }, defs);
-  svg('path', { d: 'M0,1 L10,5 L0,9 Z', class: 'wait-head' }, head);
+  for (const kind of ['wait', 'deadlock']) {
+    const head = svg('marker', {
+      id: `nw-arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 14, markerHeight: 14,
+      orient: 'auto', markerUnits: 'userSpaceOnUse',
+    }, defs);
+    svg('path', { d: 'M0,1 L10,5 L0,9 Z', class: `${kind}-head` }, head);
+  }
   for (const b of waiting) {
     const a = pos.get(b.name);
     const c = pos.get(b.waiting_for);
@@ -353,7 +355,7 @@ function drawWaits(root, state, pos, box, m) {
     const inCycle = cycle.includes(b.name) && cycle.includes(b.waiting_for);
     svg('line', {
       x1: a.x + dx * ca, y1: a.y + dy * ca, x2: c.x - dx * ca, y2: c.y - dy * ca,
-      class: `wait-edge${inCycle ? ' deadlocked' : ''}`, 'marker-end': 'url(#nw-arrow-wait)',
+      class: `wait-edge${inCycle ? ' deadlocked' : ''}`, 'marker-end': `url(#nw-arrow-${inCycle ? 'deadlock' : 'wait'})`,
       'data-from': b.name, 'data-to': b.waiting_for, 'stroke-width': Math.max(2.5, m.hit / 9),
     }, layer);
   }
