@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -109,24 +110,48 @@ json VerdictOf(const std::vector<std::vector<json>>& logs, std::uint64_t id) {
   return nullptr;
 }
 
+// A run that found its property: the run, every rank's log, and rank 0's
+// logged verdict on the detecting snapshot `id`, which must hold.
+struct Detected {
+  AppRun run;
+  std::vector<std::vector<json>> lines;
+  json verdict;
+  std::uint64_t id = 0;
+};
+
+// Runs `app` with `seed` and checks what every such run must show; nothing
+// (and a failure) if it found no property.
+std::optional<Detected> RunAndDetect(const std::string& app, int ranks, int seed,
+                                     const fs::path& dir) {
+  const fs::path logs = dir / fmt::format("{}-{}", app, seed);
+  Detected d;
+  d.run = RunApp(app, ranks, seed, logs);
+  SCOPED_TRACE(fmt::format("seed {}: {}", seed, d.run.Replay()));
+  d.id = ExpectDetectedAndChecked(d.run, logs);
+  if (d.id == 0) return std::nullopt;
+  d.lines = ReadLogs(logs, ranks);
+  d.verdict = VerdictOf(d.lines, d.id);
+  if (!d.verdict.is_object()) {
+    ADD_FAILURE() << "rank 0 logged no verdict on snapshot " << d.id;
+    return std::nullopt;
+  }
+  EXPECT_TRUE(d.verdict["holds"].get<bool>());
+  return d;
+}
+
 TEST_F(AppsClusterTest, AJobsRunAlwaysTerminatesAndIsNeverDeclaredEarly) {
   for (int seed = 1; seed <= 6; ++seed) {
     const int ranks = 2 + seed % 3;
-    const fs::path logs = dir_ / fmt::format("jobs-{}", seed);
-    AppRun run = RunApp("jobs", ranks, seed, logs);
-    SCOPED_TRACE(fmt::format("seed {}: {}", seed, run.Replay()));
-    const std::uint64_t id = ExpectDetectedAndChecked(run, logs);
-    if (id == 0) continue;
+    std::optional<Detected> d = RunAndDetect("jobs", ranks, seed, dir_);
+    if (!d) continue;
+    SCOPED_TRACE(fmt::format("seed {}: {}", seed, d->run.Replay()));
     // From the logs: once each rank recorded for that snapshot, no job was
     // ever worked, handed out or received again anywhere.
-    const auto lines = ReadLogs(logs, ranks);
-    json verdict = VerdictOf(lines, id);
-    ASSERT_TRUE(verdict.is_object());
-    EXPECT_TRUE(verdict["holds"].get<bool>());
     for (int r = 0; r < ranks; ++r) {
-      for (const json& line : AfterRecord(lines[static_cast<std::size_t>(r)], id)) {
+      for (const json& line : AfterRecord(d->lines[static_cast<std::size_t>(r)], d->id)) {
         EXPECT_TRUE(line["e"] != "local" && line["e"] != "send" && line["e"] != "receive")
-            << "rank " << r << " worked after the cut of snapshot " << id << ": " << line.dump();
+            << "rank " << r << " worked after the cut of snapshot " << d->id << ": "
+            << line.dump();
       }
     }
   }
@@ -135,15 +160,13 @@ TEST_F(AppsClusterTest, AJobsRunAlwaysTerminatesAndIsNeverDeclaredEarly) {
 TEST_F(AppsClusterTest, ALocksRunsDetectedCycleIsRealByTheLogs) {
   for (int seed = 1; seed <= 6; ++seed) {
     const int ranks = 3 + seed % 2;
-    const fs::path logs = dir_ / fmt::format("locks-{}", seed);
-    AppRun run = RunApp("locks", ranks, seed, logs);
-    SCOPED_TRACE(fmt::format("seed {}: {}", seed, run.Replay()));
-    const std::uint64_t id = ExpectDetectedAndChecked(run, logs);
-    if (id == 0) continue;
-    const auto lines = ReadLogs(logs, ranks);
-    json verdict = VerdictOf(lines, id);
-    ASSERT_TRUE(verdict.is_object());
-    EXPECT_TRUE(verdict["holds"].get<bool>());
+    std::optional<Detected> d = RunAndDetect("locks", ranks, seed, dir_);
+    if (!d) continue;
+    SCOPED_TRACE(fmt::format("seed {}: {}", seed, d->run.Replay()));
+    const std::uint64_t id = d->id;
+    const json& verdict = d->verdict;
+    const auto& lines = d->lines;
+    const AppRun& run = d->run;
     std::vector<std::string> cycle;
     for (const json& b : verdict["branches"]) cycle.push_back(fmt::format("N{}", b.get<int>()));
     EXPECT_GE(cycle.size(), 2u);
