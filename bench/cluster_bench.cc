@@ -123,11 +123,13 @@ int Scale(const std::string& binary, const std::vector<int>& ranks, const std::s
 // whole on rank 0. The aim: within one interval (the termination can fall
 // just after a snapshot started) plus one snapshot's latency.
 int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, int jobs) {
-  fmt::print("Machine: {}. Each row: {} runs (seeds 1..{}) of `cutline cluster --app jobs --jobs {} "
+  fmt::print("Machine: {}. Each row: {} runs (seeds 1..{}) of `cutline cluster --app jobs "
+             "--jobs {} "
              "--snapshot-every E --link-delay D`. Delay: from the last job's finish to the "
              "detecting snapshot collected. Aim: E + that run's snapshot latency p99.\n\n",
              cutline::bench::Machine(), runs, runs, jobs);
-  fmt::print("| ranks | link delay | every | delay p50 / max ms | latency p50 / p99 ms | within aim | "
+  fmt::print("| ranks | link delay | every | delay p50 / max ms | latency p50 / p99 ms | "
+             "within aim | "
              "snapshots to detect (mean) | naive: false / declared |\n");
   fmt::print("|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
@@ -172,10 +174,11 @@ int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, i
         std::sort(delays.begin(), delays.end());
         std::sort(p50s.begin(), p50s.end());
         std::sort(p99s.begin(), p99s.end());
-        fmt::print("| {} | {} | {} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {} of {} | {:.1f} | {} / {} |\n",
-                   n, delay, every, delays[delays.size() / 2], delays.back(), p50s[p50s.size() / 2],
-                   p99s.back(), within, delays.size(), snapshots / static_cast<double>(delays.size()),
-                   naive_false, naive_declared);
+        const double count = static_cast<double>(delays.size());
+        fmt::print(
+            "| {} | {} | {} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {} of {} | {:.1f} | {} / {} |\n", n,
+            delay, every, delays[delays.size() / 2], delays.back(), p50s[p50s.size() / 2],
+            p99s.back(), within, delays.size(), snapshots / count, naive_false, naive_declared);
         std::fflush(stdout);
       }
     }

@@ -236,7 +236,8 @@ TEST_F(AppsClusterTest, BadAppFlagsAreOneLineAndExitTwo) {
   const Case cases[] = {
       {{"--app", "chess"}, "--app: 'chess' is not an application (bank, jobs, locks)"},
       {{"--app", "jobs", "--restore"}, "--restore is the bank's; --app jobs does not take it"},
-      {{"--app", "locks", "--balance", "5"}, "--balance is the bank's; --app locks does not take it"},
+      {{"--app", "locks", "--balance", "5"},
+       "--balance is the bank's; --app locks does not take it"},
       {{"--app", "jobs", "--rate", "max"}, "--rate is the bank's; --app jobs does not take it"},
       {{"--app", "locks", "--jobs", "3"}, "--jobs is for --app jobs, not --app locks"},
       {{"--jobs", "3"}, "--jobs is for --app jobs, not --app bank"},

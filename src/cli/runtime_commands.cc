@@ -130,7 +130,9 @@ struct RuntimeCommands::State {
     auto found = apps::App::Find(app);
     if (!found) {
       std::string names;
-      for (const apps::App& a : apps::App::All()) names += (names.empty() ? "" : ", ") + std::string(a.name());
+      for (const apps::App& a : apps::App::All()) {
+        names += (names.empty() ? "" : ", ") + std::string(a.name());
+      }
       *error = "--app: '" + app + "' is not an application (" + names + ")";
       return false;
     }

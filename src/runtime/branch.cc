@@ -236,7 +236,8 @@ bool Branch::OnControl(const protocol::Control& message) {
             return true;
           },
           [&](const protocol::Query& m) {
-            transport_.SendControl(kCoordinator, protocol::Answer{m.round, balance_, EpochMicros()});
+            transport_.SendControl(kCoordinator,
+                                   protocol::Answer{m.round, balance_, EpochMicros()});
             return true;
           },
           [&](const protocol::Resume&) {

@@ -33,7 +33,14 @@ std::vector<std::string> MpirunCommand(const ClusterOptions& o, const std::strin
   return argv;
 }
 
-std::string StatusLine(const json& s) {
+std::string StatusLine(const json& s, bool bank) {
+  if (!bank) {
+    // jobs, locks: their words add up to nothing worth showing.
+    return fmt::format("{:.0f} messages/s | snapshots: {} complete, {} failed | {:.1f} s left",
+                       s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
+                       s["failed"].get<std::uint64_t>(),
+                       static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
+  }
   std::string total = s["latest_total"].is_null() ? "-" : fmt::format("${}", s["latest_total"].get<std::int64_t>());
   return fmt::format("{:.0f} transfers/s | snapshots: {} complete, {} failed | latest total {} | {:.1f} s left",
                      s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
@@ -51,7 +58,10 @@ void PrintProperty(const json& p) {
     fmt::print("{}: no snapshot found it before the run ended{}\n", property,
                p["true_us"].is_null() ? "" : " (it did become true)");
   } else {
-    std::string what = jobs ? "terminated" : fmt::format("deadlocked: {}", fmt::join(p["cycle"].get<std::vector<std::string>>(), " -> "));
+    std::string what =
+        jobs ? "terminated"
+             : fmt::format("deadlocked: {}",
+                           fmt::join(p["cycle"].get<std::vector<std::string>>(), " -> "));
     std::string truth = p["delay_us"].is_null()
                             ? "which the ranks' final states do not bear out"
                             : fmt::format("{:.2f} ms after {}", p["delay_us"].get<double>() / 1000,
@@ -186,7 +196,7 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
         if (kind == "cutline-run" && !body.is_discarded()) {
           run = body;
         } else if (kind == "cutline-status" && !body.is_discarded()) {
-          if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body));
+          if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body, run.value("app", "bank") == "bank"));
         } else if (kind == "cutline-summary" && !body.is_discarded()) {
           summary = body;
         } else {

@@ -154,8 +154,8 @@ bool Coordinator::Begin() {
   std::uint64_t first_id = 1;
   std::optional<RestorePoint> from;
   std::string error;
-  if (!sink_->Begin(o_.app.name(), static_cast<std::uint32_t>(n_), opening, o_.restore, o_.restore_id, &from,
-                    &first_id, &error)) {
+  if (!sink_->Begin(o_.app.name(), static_cast<std::uint32_t>(n_), opening, o_.restore,
+                    o_.restore_id, &from, &first_id, &error)) {
     fmt::print(stderr, "cutline: error: {}\n", error);
     return false;
   }

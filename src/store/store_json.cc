@@ -58,7 +58,9 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
     std::vector<std::string> branches;
     for (std::uint32_t b : s.verdict->branches) branches.push_back(BranchName(b));
     std::vector<std::pair<std::string, std::string>> why;
-    for (const auto& [from, to] : s.verdict->channels) why.emplace_back(BranchName(from), BranchName(to));
+    for (const auto& [from, to] : s.verdict->channels) {
+      why.emplace_back(BranchName(from), BranchName(to));
+    }
     out["property"] = scenario::PropertyJson(s.verdict->property == "terminated",
                                              s.verdict->holds, branches, why);
   }
@@ -75,11 +77,11 @@ Json ListJson(const Store& store) {
     out["runs"].push_back(
         {{"id", r.id},
          {"ranks", r.ranks},
-         {"app", r.app},
          {"total", r.total},
          {"balance", r.balance},
          {"started_us", r.started_us},
-         {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)}});
+         {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)},
+         {"app", r.app}});
   }
   for (const SnapshotRecord& s : snapshots) {
     Json j = {{"id", s.id},
