@@ -688,6 +688,9 @@ class Stream {
     return true;
   }
 
+  // A log was cut where its rank's sender's log ended (a crash).
+  void CutShort() { cut_short_ = true; }
+
   // Rank r's log is over: a snapshot it has not finished cannot complete.
   void RankEnded(std::uint32_t r) {
     any_ended_ = true;
@@ -746,8 +749,12 @@ class Stream {
     out->app = std::string(app_.name());
     if (!app_.has_property()) return;
     const std::string_view property = app_.definition().property;
+    // Where the logs end is the run's end unless a log was cut short (a
+    // crash) or is empty.
+    const bool whole = !cut_short_ && std::find(started_.begin(), started_.end(), false) ==
+                                          started_.end();
     std::optional<apps::Verdict> at_end;
-    if (!any_ended_) {
+    if (whole) {
       std::vector<std::vector<Amount>> channels(topology_.channel_count());
       for (ChannelId c = 0; c < channels.size(); ++c) {
         for (const Msg& m : in_flight_[c]) {
@@ -761,18 +768,16 @@ class Stream {
       if (declared.holds) ++out->declared_holding;
       auto it = computed_.find(id);
       if (it == computed_.end()) {
-        if (any_ended_) continue;  // its parts were lost with a rank's log
-        out->report.problems.push_back(fmt::format(
-            "snapshot {}: rank 0 declared it {}{}, but it is not complete in the logs", id,
-            declared.holds ? "" : "not ", property));
-        continue;
-      }
-      if (it->second != declared) {
+        // No cut of it in the logs (stop-the-world logs none; a crash
+        // loses parts): its verdict cannot be replayed, only its stability.
+        ++out->unchecked;
+      } else if (it->second != declared) {
         out->report.problems.push_back(fmt::format(
             "snapshot {}: declared {}{} ({}), but the state replayed at its cut says {}{} ({})", id,
             declared.holds ? "" : "not ", property, Why(declared), it->second.holds ? "" : "not ",
             property, Why(it->second)));
-      } else if (declared.holds && at_end && !at_end->holds) {
+      }
+      if (declared.holds && at_end && !at_end->holds) {
         out->report.problems.push_back(fmt::format(
             "snapshot {}: declared {}, but where the logs end it is not ({}): declared too early",
             id, property, Why(*at_end)));
@@ -1172,6 +1177,7 @@ class Stream {
   std::vector<std::map<SnapshotId, Amount>> rank_records_;
   std::map<SnapshotId, OpenSnapshot> open_;
   bool any_ended_ = false;
+  bool cut_short_ = false;
   Seq next_seq_ = 1;
   std::size_t events_ = 0;  // as the old history counted them
   int checked_ = 0;
@@ -1252,6 +1258,7 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
       // A receipt whose send no log holds (its sender's log ended first):
       // this log is cut here, at a consistent point; the rest is counted.
       ++out.dropped;
+      stream.CutShort();
       Line rest;
       while (logs[r]->Next(ranks, &rest, error)) ++out.dropped;
       if (!error->empty()) return std::nullopt;

@@ -41,6 +41,9 @@ struct LogCheck {
   std::string app = "bank";
   std::size_t declared = 0;
   std::size_t declared_holding = 0;
+  // Of those, the ones whose snapshot has no cut in the logs (stop-the-world
+  // logs none): only checked for stability.
+  std::size_t unchecked = 0;
 };
 
 // Reads DIR/rank-*.jsonl and checks every snapshot whose every part is in
