@@ -765,8 +765,8 @@ class Stream {
     }
     for (const auto& [id, declared] : declared_) {
       ++out->declared;
-      if (declared.holds) ++out->declared_holding;
       auto it = computed_.find(id);
+      if (declared.holds && it != computed_.end()) ++out->declared_holding;
       if (it == computed_.end()) {
         // No cut of it in the logs (stop-the-world logs none; a crash
         // loses parts): its verdict cannot be replayed, only its stability.

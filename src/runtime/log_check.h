@@ -40,7 +40,7 @@ struct LogCheck {
   // holds must hold at the end of the logs too (it is stable).
   std::string app = "bank";
   std::size_t declared = 0;
-  std::size_t declared_holding = 0;
+  std::size_t declared_holding = 0;  // of the ones checked at their cut
   // Of those, the ones whose snapshot has no cut in the logs (stop-the-world
   // logs none): only checked for stability.
   std::size_t unchecked = 0;
