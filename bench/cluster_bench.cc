@@ -29,14 +29,9 @@
 
 namespace {
 
-nlohmann::json RunCluster(const std::string& binary, int ranks, const std::string& rate,
-                          const std::string& delay, const std::string& algorithm,
-                          const std::string& every, int seconds, const std::string& more = "") {
-  std::string command = fmt::format(
-      "{} cluster --json --ranks {} --rate {} --balance 10000000 --duration {}s "
-      "--link-delay {} --algorithm {}{}{}",
-      binary, ranks, rate, seconds, delay, algorithm,
-      every.empty() ? "" : " --snapshot-every " + every, more);
+// Runs `command` (a `cutline cluster --json`) and returns its summary; null
+// (said on standard error) if it failed.
+nlohmann::json RunJson(const std::string& command) {
   std::FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return nullptr;
   std::string out;
@@ -49,6 +44,17 @@ nlohmann::json RunCluster(const std::string& binary, int ranks, const std::strin
     return nullptr;
   }
   return summary;
+}
+
+nlohmann::json RunCluster(const std::string& binary, int ranks, const std::string& rate,
+                          const std::string& delay, const std::string& algorithm,
+                          const std::string& every, int seconds, const std::string& more = "") {
+  std::string command = fmt::format(
+      "{} cluster --json --ranks {} --rate {} --balance 10000000 --duration {}s "
+      "--link-delay {} --algorithm {}{}{}",
+      binary, ranks, rate, seconds, delay, algorithm,
+      every.empty() ? "" : " --snapshot-every " + every, more);
+  return RunJson(command);
 }
 
 
@@ -124,13 +130,11 @@ int Scale(const std::string& binary, const std::vector<int>& ranks, const std::s
 // just after a snapshot started) plus one snapshot's latency.
 int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, int jobs) {
   fmt::print("Machine: {}. Each row: {} runs (seeds 1..{}) of `cutline cluster --app jobs "
-             "--jobs {} "
-             "--snapshot-every E --link-delay D`. Delay: from the last job's finish to the "
+             "--jobs {} --snapshot-every E --link-delay D`. Delay: from the last job's finish to the "
              "detecting snapshot collected. Aim: E + that run's snapshot latency p99.\n\n",
              cutline::bench::Machine(), runs, runs, jobs);
   fmt::print("| ranks | link delay | every | delay p50 / max ms | latency p50 / p99 ms | "
-             "within aim | "
-             "snapshots to detect (mean) | naive: false / declared |\n");
+             "within aim | snapshots to detect (mean) | naive: false / declared |\n");
   fmt::print("|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   int failures = 0;
@@ -146,15 +150,9 @@ int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, i
               "{} cluster --json --app jobs --jobs {} --ranks {} --link-delay {} "
               "--snapshot-every {} --duration 60s --seed {}",
               binary, jobs, n, delay, every, seed);
-          std::FILE* pipe = ::popen(command.c_str(), "r");
-          if (pipe == nullptr) continue;
-          std::string out;
-          char buf[4096];
-          while (std::size_t got = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
-          int status = ::pclose(pipe);
-          auto s = nlohmann::json::parse(out, nullptr, false);
-          if (status != 0 || s.is_discarded() || s["property"]["delay_us"].is_null()) {
-            fmt::print(stderr, "bench-detect: `{}` failed or never detected:\n{}\n", command, out);
+          const nlohmann::json s = RunJson(command);
+          if (s.is_null() || s["property"]["delay_us"].is_null()) {
+            if (!s.is_null()) fmt::print(stderr, "bench-detect: `{}` never detected\n", command);
             ++failures;
             continue;
           }
