@@ -144,8 +144,10 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                    if (log_) log_->Receive(from, ++in_n_[static_cast<std::size_t>(from)], t.amount, r);
                    // Recorded first (if a snapshot is recording this channel), then applied.
                    agent_.OnMessage(c, t.amount);
+                   const Amount before = balance_;
                    balance_ = o_.app.AfterDeliver(balance_, t.amount);
                    ++received_from_[static_cast<std::size_t>(from)];
+                   if (balance_ != before) Changed();  // a request leaves a state as it was
                    if (!o_.app.is_bank()) Delivered(from, t.amount);
                    CheckDrained();
                  },
@@ -280,7 +282,6 @@ bool Branch::MaybeTransfer(Clock::time_point now) {
 }
 
 void Branch::Delivered(int from, Amount word) {
-  Changed();
   if (o_.app == apps::App::kLocks) {
     if (word == apps::locks::kRequest) {
       // Granted after a while, if this rank is active by then.
