@@ -198,6 +198,28 @@ TEST_F(AppsClusterTest, ALocksRunsDetectedCycleIsRealByTheLogs) {
   }
 }
 
+// Stopping the world detects termination too (its snapshots drain every
+// channel, so a job in flight is never missed); its logs hold no cut, so
+// `check --logs` checks each declaration only for stability.
+TEST_F(AppsClusterTest, StopTheWorldDetectsTerminationToo) {
+  for (int seed = 1; seed <= 2; ++seed) {
+    const fs::path logs = dir_ / fmt::format("stw-{}", seed);
+    std::vector<std::string> args = {"cluster", "--app", "jobs", "--ranks", "3", "--seed",
+                                     std::to_string(seed), "--algorithm", "stop-the-world",
+                                     "--snapshot-every", "5ms", "--duration", "20s",
+                                     "--log-dir", logs.string(), "--json"};
+    SCOPED_TRACE(fmt::format("cutline {}", fmt::join(args, " ")));
+    Outcome o = Cutline(args);
+    ASSERT_EQ(o.status, 0) << o;
+    const json p = json::parse(o.out)["property"];
+    EXPECT_FALSE(p["detected_by"].is_null()) << p.dump();
+    EXPECT_FALSE(p["early"].get<bool>()) << p.dump();
+    Outcome check = Cutline({"check", "--logs", logs.string()});
+    EXPECT_EQ(check.status, 0) << check;
+    EXPECT_NE(check.out.find("checked for stability only"), std::string::npos) << check;
+  }
+}
+
 // The store keeps a run's application and each snapshot's verdict; a bank
 // run cannot restore from a jobs snapshot, and the refusal changes nothing.
 TEST_F(AppsClusterTest, TheStoreKeepsTheVerdictsAndRefusesToRestoreThem) {
