@@ -130,8 +130,8 @@ int Scale(const std::string& binary, const std::vector<int>& ranks, const std::s
 // just after a snapshot started) plus one snapshot's latency.
 int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, int jobs) {
   fmt::print("Machine: {}. Each row: {} runs (seeds 1..{}) of `cutline cluster --app jobs "
-             "--jobs {} --snapshot-every E --link-delay D`. Delay: from the last job's finish to the "
-             "detecting snapshot collected. Aim: E + that run's snapshot latency p99.\n\n",
+             "--jobs {} --snapshot-every E --link-delay D`. Delay: from the last job's finish "
+             "to the detecting snapshot collected. Aim: E + that run's snapshot latency p99.\n\n",
              cutline::bench::Machine(), runs, runs, jobs);
   fmt::print("| ranks | link delay | every | delay p50 / max ms | latency p50 / p99 ms | "
              "within aim | snapshots to detect (mean) | naive: false / declared |\n");

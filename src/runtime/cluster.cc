@@ -196,7 +196,10 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
         if (kind == "cutline-run" && !body.is_discarded()) {
           run = body;
         } else if (kind == "cutline-status" && !body.is_discarded()) {
-          if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body, run.value("app", "bank") == "bank"));
+          if (live) {
+            const bool bank = run.value("app", "bank") == "bank";
+            fmt::print(stderr, "\r\033[K{}", StatusLine(body, bank));
+          }
         } else if (kind == "cutline-summary" && !body.is_discarded()) {
           summary = body;
         } else {

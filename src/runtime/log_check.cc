@@ -674,9 +674,10 @@ class Stream {
         ++events_;
         balance_[r] = app_.AfterLocal(balance_[r]);
         if (balance_[r] != e.amount) {
-          history_.push_back(fmt::format("history: {} says its state is {} after a step of its own, "
-                                         "but replayed it is {} ({})",
-                                         Name(r), e.amount, balance_[r], Where(r, e)));
+          history_.push_back(
+              fmt::format("history: {} says its state is {} after a step of its own, but "
+                          "replayed it is {} ({})",
+                          Name(r), e.amount, balance_[r], Where(r, e)));
         }
         return true;
       case Kind::kVerdict:
@@ -808,9 +809,16 @@ class Stream {
     const sim::ChannelInfo& ch = topology_.channel(c);
     return fmt::format("{}->{}", Name(ch.from), Name(ch.to));
   }
+  // A message's content in findings: the bank's amount, or the
+  // application's kind of message ("job", "grant").
+  std::string Word(Amount a) const {
+    return app_.is_bank() ? fmt::format("{}", Money(a)) : std::string(app_.MessageKind(a));
+  }
   std::string Describe(const Msg& m) const {
     const std::uint32_t from = topology_.channel(m.channel).from;
-    if (!m.marker) return fmt::format("message #{} ({} from {})", m.seq, Money(m.amount), Name(from));
+    if (!m.marker) {
+      return fmt::format("message #{} ({} from {})", m.seq, Word(m.amount), Name(from));
+    }
     return fmt::format("message #{} (marker of snapshot {} from {})", m.seq, m.snapshot, Name(from));
   }
 
@@ -908,7 +916,7 @@ class Stream {
         ChannelCut& ch = s.channels[c];
         const bool in_state = !ch.closed;
         auto what = [&] {
-          return fmt::format("{} (message #{}, {})", Money(m.amount), m.seq, ChannelName(c));
+          return fmt::format("{} (message #{}, {})", Word(m.amount), m.seq, ChannelName(c));
         };
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
@@ -1037,7 +1045,7 @@ class Stream {
           v.backward.push_back(m.seq);
           say(fmt::format("inconsistent cut: {} (message #{}, {}) counted twice: {} received it "
                           "before recording, {} sent it after recording",
-                          Money(m.amount), m.seq, ChannelName(m.channel), Name(ch.to),
+                          Word(m.amount), m.seq, ChannelName(m.channel), Name(ch.to),
                           Name(ch.from)));
         } else {
           say(fmt::format("inconsistent cut: {} recorded the receipt of {} but {} recorded "
@@ -1057,7 +1065,7 @@ class Stream {
           s.judged.emplace_back(
               m.seq, fmt::format("{} (message #{}, {}) missed: {} sent it before recording, but "
                                  "it is neither in {}'s record nor in the channel's recorded state",
-                                 Money(m.amount), m.seq, ChannelName(c), Name(ch.from),
+                                 Word(m.amount), m.seq, ChannelName(c), Name(ch.from),
                                  Name(ch.to)));
         }
       }
@@ -1148,7 +1156,7 @@ class Stream {
           for (const Msg& m : ch.expected) {
             if (m.seq == q) {
               say(fmt::format("{} (message #{}) in flight on {} is missing from the snapshot",
-                              Money(m.amount), q, ChannelName(m.channel)));
+                              Word(m.amount), q, ChannelName(m.channel)));
             }
           }
         }
