@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc)
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
 
-.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-lecture bench-cluster bench-scale bench-logs fuzz clean
+.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-logs fuzz clean
 
 all: build
 
@@ -88,6 +88,13 @@ bench-lecture: release-build
 bench-cluster: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
 	./build-release/bench/cluster_bench --cutline ./build-release/cutline
+
+# Termination detection on real ranks: how long after a jobs computation
+# really finished a snapshot says so, at 2, 4 and 8 ranks, snapshots every
+# 10, 50 and 200 ms, link delay 0 and 2 ms (docs/performance.md).
+bench-detect: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
+	./build-release/bench/cluster_bench --cutline ./build-release/cutline --detect
 
 # One Chandy-Lamport run into a store at 2, 4, 8, 16, 32 and 64 ranks
 # (oversubscribed): throughput, latency, the collector's share, rank 0's

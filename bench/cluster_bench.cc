@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -28,14 +29,9 @@
 
 namespace {
 
-nlohmann::json RunCluster(const std::string& binary, int ranks, const std::string& rate,
-                          const std::string& delay, const std::string& algorithm,
-                          const std::string& every, int seconds, const std::string& more = "") {
-  std::string command = fmt::format(
-      "{} cluster --json --ranks {} --rate {} --balance 10000000 --duration {}s "
-      "--link-delay {} --algorithm {}{}{}",
-      binary, ranks, rate, seconds, delay, algorithm,
-      every.empty() ? "" : " --snapshot-every " + every, more);
+// Runs `command` (a `cutline cluster --json`) and returns its summary; null
+// (said on standard error) if it failed.
+nlohmann::json RunJson(const std::string& command) {
   std::FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return nullptr;
   std::string out;
@@ -48,6 +44,17 @@ nlohmann::json RunCluster(const std::string& binary, int ranks, const std::strin
     return nullptr;
   }
   return summary;
+}
+
+nlohmann::json RunCluster(const std::string& binary, int ranks, const std::string& rate,
+                          const std::string& delay, const std::string& algorithm,
+                          const std::string& every, int seconds, const std::string& more = "") {
+  std::string command = fmt::format(
+      "{} cluster --json --ranks {} --rate {} --balance 10000000 --duration {}s "
+      "--link-delay {} --algorithm {}{}{}",
+      binary, ranks, rate, seconds, delay, algorithm,
+      every.empty() ? "" : " --snapshot-every " + every, more);
+  return RunJson(command);
 }
 
 
@@ -115,6 +122,68 @@ int Scale(const std::string& binary, const std::vector<int>& ranks, const std::s
   return failures == 0 ? 0 : 1;
 }
 
+// `make bench-detect`: how long after a jobs computation really finished a
+// snapshot says so, against the snapshot interval. Each setting runs a few
+// seeds of `cutline cluster --app jobs`; the summary gives the delay from
+// the last job's finish (the ranks' clocks) to the detecting snapshot being
+// whole on rank 0. The aim: within one interval (the termination can fall
+// just after a snapshot started) plus one snapshot's latency.
+int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, int jobs) {
+  fmt::print("Machine: {}. Each row: {} runs (seeds 1..{}) of `cutline cluster --app jobs "
+             "--jobs {} --snapshot-every E --link-delay D`. Delay: from the last job's finish "
+             "to the detecting snapshot collected. Aim: E + that run's snapshot latency p99.\n\n",
+             cutline::bench::Machine(), runs, runs, jobs);
+  fmt::print("| ranks | link delay | every | delay p50 / max ms | latency p50 / p99 ms | "
+             "within aim | snapshots to detect (mean) | naive: false / declared |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
+  int failures = 0;
+  for (int n : ranks) {
+    for (const char* delay : {"0ms", "2ms"}) {
+      for (const char* every : {"10ms", "50ms", "200ms"}) {
+        std::vector<double> delays, p50s, p99s;
+        int within = 0;
+        double snapshots = 0;
+        std::uint64_t naive_false = 0, naive_declared = 0;
+        for (int seed = 1; seed <= runs; ++seed) {
+          std::string command = fmt::format(
+              "{} cluster --json --app jobs --jobs {} --ranks {} --link-delay {} "
+              "--snapshot-every {} --duration 60s --seed {}",
+              binary, jobs, n, delay, every, seed);
+          const nlohmann::json s = RunJson(command);
+          if (s.is_null() || s["property"]["delay_us"].is_null()) {
+            if (!s.is_null()) fmt::print(stderr, "bench-detect: `{}` never detected\n", command);
+            ++failures;
+            continue;
+          }
+          const nlohmann::json& p = s["property"];
+          const double d = p["delay_us"].get<double>() / 1000;
+          const double p99 = s["latency_p99_us"].get<double>() / 1000;
+          delays.push_back(d);
+          p50s.push_back(s["latency_p50_us"].get<double>() / 1000);
+          p99s.push_back(p99);
+          const double interval = std::stod(every);  // "50ms": 50
+          if (d <= interval + p99) ++within;
+          snapshots += static_cast<double>(s["complete"].get<std::uint64_t>());
+          naive_false += p["naive_false"].get<std::uint64_t>();
+          naive_declared += p["naive_declared"].get<std::uint64_t>();
+        }
+        if (delays.empty()) continue;
+        std::sort(delays.begin(), delays.end());
+        std::sort(p50s.begin(), p50s.end());
+        std::sort(p99s.begin(), p99s.end());
+        const double count = static_cast<double>(delays.size());
+        fmt::print(
+            "| {} | {} | {} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {} of {} | {:.1f} | {} / {} |\n", n,
+            delay, every, delays[delays.size() / 2], delays.back(), p50s[p50s.size() / 2],
+            p99s.back(), within, delays.size(), snapshots / count, naive_false, naive_declared);
+        std::fflush(stdout);
+      }
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,9 +202,16 @@ int main(int argc, char** argv) {
                  "Transfers per second offered by each branch, or max (default 10000; with "
                  "--scale 1000)");
   app.add_flag("--scale", scale, "How a Chandy-Lamport run grows with its ranks");
+  bool detect = false;
+  int runs = 5, jobs = 30;
+  app.add_flag("--detect", detect, "Termination detection delay of --app jobs runs");
+  app.add_option("--runs", runs, "With --detect: runs (seeds) per setting")->capture_default_str();
+  app.add_option("--jobs", jobs, "With --detect: each branch's jobs at the start")
+      ->capture_default_str();
   app.add_option("--snapshot-every", every, "With --scale: the snapshot interval")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (detect) return Detect(binary, ranks.empty() ? std::vector<int>{2, 4, 8} : ranks, runs, jobs);
   if (scale) {
     return Scale(binary, ranks.empty() ? std::vector<int>{2, 4, 8, 16, 32, 64} : ranks,
                  rate.empty() ? "1000" : rate, every, seconds > 0 ? seconds : 8);

@@ -736,7 +736,8 @@ TEST_F(CliTest, StoreListJson) {
   std::vector<std::string> run_keys;
   for (const auto& [key, value] : j["runs"][0].items()) run_keys.push_back(key);
   EXPECT_EQ(run_keys, (std::vector<std::string>{"id", "ranks", "total", "balance",
-                                                "started_us", "restored_from"}));
+                                                "started_us", "restored_from", "app"}));
+  EXPECT_EQ(j["runs"][0]["app"], "bank");
   EXPECT_EQ(j["runs"][0]["id"], 1);
   EXPECT_EQ(j["runs"][0]["ranks"], 3);
   EXPECT_EQ(j["runs"][0]["total"], 300);

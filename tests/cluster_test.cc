@@ -517,7 +517,7 @@ TEST_F(StoreTest, TheStoreKeepsCompleteSnapshotsThatAddUp) {
   std::string error;
   auto store = cutline::store::Store::OpenReadOnly(store_, &error);
   ASSERT_TRUE(store) << error;
-  EXPECT_EQ(store->schema_version(), 3u);
+  EXPECT_EQ(store->schema_version(), 4u);
   cutline::store::StoredRun run = store->Runs().at(0);
   EXPECT_EQ(run.status, "ended");
   std::smatch m;

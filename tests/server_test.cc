@@ -395,7 +395,7 @@ TEST_F(StoreRoutesTest, SummariesAndTheCriticalPath) {
   EXPECT_EQ(sum["latency_max_us"], 4000);
   EXPECT_TRUE(list["now_us"].is_number());
   // The list itself keeps `cutline store list --json`'s shape.
-  EXPECT_EQ(list["runs"][0].size(), 6u) << list["runs"][0];
+  EXPECT_EQ(list["runs"][0].size(), 7u) << list["runs"][0];
 
   json three = Get("/api/store/snapshot?id=3", 200);
   const json& path = three["critical_path"];

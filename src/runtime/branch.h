@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,6 +45,9 @@ class Branch {
   bool Tick(Clock::time_point now);
   // Flushes the log (the end of a run).
   void Finish();
+  // Rank 0: the coordinator's verdict on a complete snapshot, into this
+  // rank's log (for `cutline check --logs`).
+  void LogVerdict(SnapshotId id, const apps::Verdict& verdict);
 
   // The final balance went to the coordinator: this rank has nothing left
   // to do.
@@ -70,6 +74,15 @@ class Branch {
   void AfterStep(SnapshotId id, const Step& step, bool started_here);
   void Recorded(SnapshotId id, bool started_here);
   bool MaybeTransfer(Clock::time_point now);
+  // jobs and locks: the application's own steps that fell due.
+  bool StepJobs(Clock::time_point now);
+  bool StepLocks(Clock::time_point now);
+  // A word of the application arrived from `from` (after it was applied).
+  void Delivered(int from, Amount word);
+  // The state word changed now (the truth the detectors are judged by).
+  void Changed() { changed_us_ = EpochMicros(); }
+  Clock::duration Between(std::chrono::microseconds lo, std::chrono::microseconds hi);
+  int RandomPeer();
   void CheckDrained();
   void BeginFlush();
   void MaybeFinal();
@@ -99,6 +112,17 @@ class Branch {
   Clock::time_point next_counts_;
   // Logged messages (transfers and markers) per channel, for the log's "n".
   std::vector<std::uint64_t> out_n_, in_n_;
+
+  // jobs: the job being worked on ends at work_until_ (if working_); new
+  // jobs this rank may still hand out.
+  bool working_ = false;
+  Clock::time_point work_until_;
+  std::uint64_t budget_ = 0;
+  // locks: requests received and not yet granted, each with when it will
+  // be (an active rank holds a lock a little while); the next request.
+  std::deque<std::pair<int, Clock::time_point>> requests_;
+  Clock::time_point next_request_;
+  std::int64_t changed_us_ = 0;
 };
 
 }  // namespace cutline::runtime

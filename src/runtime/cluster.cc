@@ -33,7 +33,14 @@ std::vector<std::string> MpirunCommand(const ClusterOptions& o, const std::strin
   return argv;
 }
 
-std::string StatusLine(const json& s) {
+std::string StatusLine(const json& s, bool bank) {
+  if (!bank) {
+    // jobs, locks: their words add up to nothing worth showing.
+    return fmt::format("{:.0f} messages/s | snapshots: {} complete, {} failed | {:.1f} s left",
+                       s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
+                       s["failed"].get<std::uint64_t>(),
+                       static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
+  }
   std::string total = s["latest_total"].is_null() ? "-" : fmt::format("${}", s["latest_total"].get<std::int64_t>());
   return fmt::format("{:.0f} transfers/s | snapshots: {} complete, {} failed | latest total {} | {:.1f} s left",
                      s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
@@ -41,10 +48,46 @@ std::string StatusLine(const json& s) {
                      static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
 }
 
+// jobs and locks: what the run was for. When the first snapshot found the
+// property, against when it became true by the ranks' clocks, and how often
+// the naive detector was wrong.
+void PrintProperty(const json& p) {
+  const bool jobs = p["app"] == "jobs";
+  const std::string property = p["property"];
+  if (p["detected_by"].is_null()) {
+    fmt::print("{}: no snapshot found it before the run ended{}\n", property,
+               p["true_us"].is_null() ? "" : " (it did become true)");
+  } else {
+    std::string what =
+        jobs ? "terminated"
+             : fmt::format("deadlocked: {}",
+                           fmt::join(p["cycle"].get<std::vector<std::string>>(), " -> "));
+    std::string truth = p["delay_us"].is_null()
+                            ? "which the ranks' final states do not bear out"
+                            : fmt::format("{:.2f} ms after {}", p["delay_us"].get<double>() / 1000,
+                                          jobs ? "the last job finished" : "the cycle closed");
+    fmt::print("{}: detected by snapshot {}, {}\n", what, p["detected_by"].get<std::uint64_t>(),
+               truth);
+  }
+  fmt::print("naive detector: {} rounds of reads, {} declared {}, {} of them {}\n",
+             p["naive_rounds"].get<std::uint64_t>(), p["naive_declared"].get<std::uint64_t>(),
+             property, p["naive_false"].get<std::uint64_t>(),
+             jobs ? "false (work remained)" : "phantoms (no such deadlock then)");
+}
+
 void PrintSummary(const json& s) {
-  fmt::print("run {}: {} ranks, {} transfers ({:.0f}/s)\n", s["run"].get<std::int64_t>(),
+  const bool bank = !s.contains("property");
+  fmt::print("run {}: {} ranks, {} {} ({:.0f}/s)\n", s["run"].get<std::int64_t>(),
              s["ranks"].get<int>(), s["transfers"].get<std::uint64_t>(),
-             s["transfers_per_s"].get<double>());
+             bank ? "transfers" : "messages", s["transfers_per_s"].get<double>());
+  if (!bank) {
+    fmt::print("snapshots: {} complete, {} failed; latency p50 {:.2f} ms, p99 {:.2f} ms\n",
+               s["complete"].get<std::uint64_t>(), s["failed"].get<std::uint64_t>(),
+               s["latency_p50_us"].get<double>() / 1000, s["latency_p99_us"].get<double>() / 1000);
+    PrintProperty(s["property"]);
+    std::fflush(stdout);
+    return;
+  }
   fmt::print("snapshots: {} complete ({} with a wrong total), {} failed ({} timed out); latency "
              "p50 {:.2f} ms, p99 {:.2f} ms\n",
              s["complete"].get<std::uint64_t>(), s["wrong_totals"].get<std::uint64_t>(),
@@ -153,7 +196,10 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
         if (kind == "cutline-run" && !body.is_discarded()) {
           run = body;
         } else if (kind == "cutline-status" && !body.is_discarded()) {
-          if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body));
+          if (live) {
+            const bool bank = run.value("app", "bank") == "bank";
+            fmt::print(stderr, "\r\033[K{}", StatusLine(body, bank));
+          }
         } else if (kind == "cutline-summary" && !body.is_discarded()) {
           summary = body;
         } else {
@@ -186,6 +232,10 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
                  "(--tolerable-failures {}): the run was stopped\n",
                  fmt::join(ids, ", "), ids.size());
       return 1;
+    }
+    if (summary.contains("property")) {
+      // A snapshot's declaration before the truth: never expected.
+      return summary["wrong_totals"] == 0 && !summary["property"]["early"].get<bool>() ? 0 : 1;
     }
     return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
   }

@@ -11,6 +11,7 @@
 #include "base/overloaded.h"
 #include "base/percentile.h"
 #include "runtime/branch.h"
+#include "store/store.h"
 
 namespace cutline::runtime {
 
@@ -64,6 +65,67 @@ nlohmann::json Statistics::Summary(std::int64_t run, int ranks, Amount bank_tota
   };
 }
 
+std::optional<std::int64_t> Statistics::TrueSince(apps::App app,
+                                                  const std::vector<sim::NodeId>& cycle) const {
+  if (final_states.empty()) return std::nullopt;
+  std::int64_t since = 0;
+  if (app == apps::App::kJobs) {
+    // Terminated at the last job's finish, if every rank ended idle (after
+    // Stop every channel was drained: no job in flight).
+    for (std::size_t r = 0; r < final_states.size(); ++r) {
+      if (final_states[r] != 0) return std::nullopt;
+      since = std::max(since, changed_us[r]);
+    }
+    return since;
+  }
+  // A cycle still in the final states has been one since its last branch
+  // began its wait: a grant for an earlier wait was delivered before that
+  // branch could ask again, and a waiting branch asks no one else.
+  if (cycle.empty()) return std::nullopt;
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    const sim::NodeId b = cycle[i];
+    if (b >= final_states.size() ||
+        apps::locks::Waits(final_states[b]) != cycle[(i + 1) % cycle.size()]) {
+      return std::nullopt;
+    }
+    since = std::max(since, changed_us[b]);
+  }
+  return since;
+}
+
+nlohmann::json Statistics::Property(apps::App app) const {
+  auto names = [](const std::vector<sim::NodeId>& branches) {
+    std::vector<std::string> out;
+    for (sim::NodeId b : branches) out.push_back(store::BranchName(b));
+    return out;
+  };
+  nlohmann::json p = {{"app", app.name()}, {"property", app.definition().property}};
+  p["detected_by"] = detected_by ? nlohmann::json(*detected_by) : nlohmann::json();
+  std::optional<std::int64_t> truth;
+  if (detected_by) {
+    p["detected_us"] = detected_us;
+    p["cycle"] = app == apps::App::kLocks ? nlohmann::json(names(detected.branches))
+                                          : nlohmann::json();
+    truth = TrueSince(app, detected.branches);
+  } else if (app == apps::App::kJobs) {
+    truth = TrueSince(app, {});
+  }
+  p["true_us"] = truth ? nlohmann::json(*truth) : nlohmann::json();
+  p["delay_us"] = detected_by && truth ? nlohmann::json(detected_us - *truth) : nlohmann::json();
+  // A snapshot's declaration the truth does not bear out: early (before
+  // the property held) or wrong (it never did). Never expected.
+  p["early"] = detected_by.has_value() && (!truth || detected_us < *truth);
+  std::uint64_t wrong = 0;
+  for (const Declaration& d : naive) {
+    std::optional<std::int64_t> since = TrueSince(app, d.verdict.branches);
+    if (!since || d.at_us < *since) ++wrong;
+  }
+  p["naive_rounds"] = naive_rounds;
+  p["naive_declared"] = naive.size();
+  p["naive_false"] = wrong;
+  return p;
+}
+
 // --- the coordinator ------------------------------------------------------------
 
 Coordinator::Coordinator(const NodeOptions& options, int ranks, Transport& transport,
@@ -72,7 +134,9 @@ Coordinator::Coordinator(const NodeOptions& options, int ranks, Transport& trans
       n_(ranks),
       transport_(transport),
       sink_(std::move(sink)),
-      collector_(static_cast<ProcessIndex>(ranks)) {
+      collector_(static_cast<ProcessIndex>(ranks)),
+      topology_(static_cast<std::uint32_t>(ranks),
+                sim::Topology::Complete(static_cast<std::uint32_t>(ranks))) {
   stats_.sent.assign(static_cast<std::size_t>(n_), 0);
   paused_counts_.assign(static_cast<std::size_t>(n_),
                         std::vector<std::uint64_t>(static_cast<std::size_t>(n_), 0));
@@ -81,13 +145,17 @@ Coordinator::Coordinator(const NodeOptions& options, int ranks, Transport& trans
 bool Coordinator::Begin() {
   // Where every rank starts: fresh balances, or a stored snapshot. Rank 0
   // reads the store (only it needs to reach the file) and tells the others.
-  std::vector<Amount> balances(static_cast<std::size_t>(n_), o_.balance);
+  // jobs: each branch holds --jobs; locks: each is active.
+  const Amount opening = o_.app.is_bank()                ? o_.balance
+                         : o_.app == apps::App::kJobs ? Amount{o_.jobs}
+                                                       : apps::locks::kActive;
+  std::vector<Amount> balances(static_cast<std::size_t>(n_), opening);
   std::vector<RecordedChannel> replay;
   std::uint64_t first_id = 1;
   std::optional<RestorePoint> from;
   std::string error;
-  if (!sink_->Begin(static_cast<std::uint32_t>(n_), o_.balance, o_.restore, o_.restore_id, &from,
-                    &first_id, &error)) {
+  if (!sink_->Begin(o_.app.name(), static_cast<std::uint32_t>(n_), opening, o_.restore,
+                    o_.restore_id, &from, &first_id, &error)) {
     fmt::print(stderr, "cutline: error: {}\n", error);
     return false;
   }
@@ -102,6 +170,7 @@ bool Coordinator::Begin() {
   fmt::print("cutline-run {}\n",
              nlohmann::json{{"run", sink_->run_id()},
                             {"ranks", n_},
+                            {"app", o_.app.name()},
                             {"total", bank_total_},
                             {"first_snapshot", first_id},
                             {"restored_from", from ? nlohmann::json(from->snapshot) : nlohmann::json()}}
@@ -127,6 +196,7 @@ void Coordinator::Started(Clock::time_point now) {
   next_snapshot_ = now + o_.snapshot_every.value_or(Micros(0));
   next_status_ = now;
   next_progress_ = now;
+  next_naive_ = now;
 }
 
 void Coordinator::StartSnapshot() {
@@ -151,8 +221,13 @@ void Coordinator::OnControl(int from, const protocol::Control& message, std::siz
                  [&](const protocol::Final& m) {
                    stats_.sent[rank] = m.sent;
                    stats_.final_total += m.balance;
+                   stats_.final_states.resize(static_cast<std::size_t>(n_), 0);
+                   stats_.changed_us.resize(static_cast<std::size_t>(n_), 0);
+                   stats_.final_states[rank] = m.balance;
+                   stats_.changed_us[rank] = m.changed_us;
                    ++stats_.finals;
                  },
+                 [&](const protocol::Answer& m) { OnAnswer(from, m); },
                  [&](const protocol::Paused& m) { OnPaused(from, m); },
                  [&](const protocol::Read& m) { OnRead(from, m, bytes); },
                  [&](const auto& m) {
@@ -274,8 +349,51 @@ void Coordinator::Whole(SnapshotId id, std::vector<Collector::Part> parts) {
   stats_.latest_total = total;
   ++stats_.complete;
   failed_in_a_row_.clear();
-  if (total != bank_total_) ++stats_.wrong;
+  if (o_.app.is_bank() && total != bank_total_) ++stats_.wrong;
+  if (o_.app.has_property()) {
+    // The property on the recorded states and channel states: the
+    // application's own rule (src/apps), as the simulator applies it.
+    std::vector<std::vector<Amount>> channels;
+    for (const RecordedChannel& c : whole.channels) channels.push_back(c.transfers);
+    apps::GlobalState g{&topology_, whole.balances, channels};
+    whole.verdict = o_.app.Evaluate(g);
+    if (log_verdict_) log_verdict_(id, *whole.verdict);
+    if (whole.verdict->holds && !stats_.detected_by) {
+      // Stable: it holds from here on. The run has found what it ran for.
+      stats_.detected_by = id;
+      stats_.detected_us = whole.completed_us;
+      stats_.detected = *whole.verdict;
+      if (scheduling_) StopScheduling(Clock::now());
+    }
+  }
   sink_->Complete(whole);
+}
+
+bool Coordinator::TickNaive(Clock::time_point now) {
+  if (!o_.app.has_property() || !scheduling_ || naive_asked_ || now < next_naive_) return false;
+  if (naive_reads_.empty()) naive_reads_.assign(static_cast<std::size_t>(n_), std::nullopt);
+  // One rank after another, as a reader walking the branches would.
+  int next = 0;
+  while (naive_reads_[static_cast<std::size_t>(next)]) ++next;
+  naive_asked_ = next;
+  transport_.SendControl(next, protocol::Query{stats_.naive_rounds});
+  return true;
+}
+
+void Coordinator::OnAnswer(int from, const protocol::Answer& m) {
+  if (naive_asked_ != from || m.round != stats_.naive_rounds) {
+    throw std::runtime_error(fmt::format("rank {} answered a query it was not asked", from));
+  }
+  naive_asked_.reset();
+  naive_reads_[static_cast<std::size_t>(from)] = m.state;
+  if (from + 1 < n_) return;
+  apps::Verdict v = o_.app.Naive(naive_reads_);
+  if (v.holds) stats_.naive.push_back({m.at_us, std::move(v)});
+  ++stats_.naive_rounds;
+  naive_reads_.clear();
+  // Rounds a millisecond apart: often enough to be fooled, rarely enough
+  // to leave the ranks their work.
+  next_naive_ = Clock::now() + std::chrono::milliseconds(1);
 }
 
 void Coordinator::EndEarly(Clock::time_point now) {
@@ -330,6 +448,7 @@ bool Coordinator::Tick(Clock::time_point now) {
     PrintStatus(now);
     next_status_ = now + std::chrono::milliseconds(250);
   }
+  any |= TickNaive(now);
   if (now >= next_progress_) {
     // The store's heartbeat: what a reader of the file calls live.
     sink_->Progress(stats_.transfers());
@@ -377,14 +496,19 @@ void Coordinator::End() {
   // After the sink's last write: the peak covers everything the run held.
   stats_.rank0 = OwnUsage();
   PrintStatus(Clock::now());
-  fmt::print("cutline-summary {}\n",
-             stats_.Summary(sink_->run_id(), n_, bank_total_,
-                            std::chrono::duration<double>(stopped_scheduling_ - start_).count())
-                 .dump());
+  nlohmann::json summary =
+      stats_.Summary(sink_->run_id(), n_, bank_total_,
+                     std::chrono::duration<double>(stopped_scheduling_ - start_).count());
+  summary["app"] = o_.app.name();
+  if (o_.app.has_property()) summary["property"] = stats_.Property(o_.app);
+  fmt::print("cutline-summary {}\n", summary.dump());
   std::fflush(stdout);
 }
 
 int Coordinator::exit_code() const {
+  if (o_.app.has_property()) {
+    return stats_.wrong > 0 || stats_.Property(o_.app)["early"].get<bool>() ? 1 : 0;
+  }
   return stats_.wrong > 0 || stats_.final_total != bank_total_ ? 1 : 0;
 }
 

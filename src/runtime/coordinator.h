@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "runtime/sink.h"
 #include "runtime/transport.h"
 #include "runtime/usage.h"
+#include "sim/network.h"
 
 namespace cutline::runtime {
 
@@ -44,9 +46,34 @@ struct Statistics {
   int finals = 0;
   Amount final_total = 0;
 
+  // jobs and locks. Each rank's final state word and when it last changed
+  // (from Final): the truth both detectors are judged by.
+  std::vector<Amount> final_states;
+  std::vector<std::int64_t> changed_us;
+  // The first complete snapshot whose property held, and when rank 0 had
+  // it whole.
+  std::optional<SnapshotId> detected_by;
+  std::int64_t detected_us = 0;
+  apps::Verdict detected;
+  // The naive detector's declarations: when its last read came, and what
+  // it declared (the cycle, for locks).
+  struct Declaration {
+    std::int64_t at_us = 0;
+    apps::Verdict verdict;
+  };
+  std::vector<Declaration> naive;
+  std::uint64_t naive_rounds = 0;
+
   std::uint64_t transfers() const;
   nlohmann::json Status(double elapsed_s, double left_s) const;
   nlohmann::json Summary(std::int64_t run, int ranks, Amount bank_total, double seconds) const;
+  // The summary's application part (jobs, locks): detection against the
+  // truth, and the naive detector's false declarations.
+  nlohmann::json Property(apps::App app) const;
+  // When the property really became true (the ranks' clocks), if it did by
+  // the end of the run: for locks, that of the cycle `cycle` (its branches'
+  // last changes), which must still be one in the final states.
+  std::optional<std::int64_t> TrueSince(apps::App app, const std::vector<sim::NodeId>& cycle) const;
 };
 
 class Coordinator {
@@ -72,6 +99,10 @@ class Coordinator {
   bool finished() const { return finished_; }
   // Closes the sink and prints the last status and the summary.
   void End();
+  // Where rank 0's log takes the verdicts (`cutline check --logs`).
+  void OnVerdict(std::function<void(SnapshotId, const apps::Verdict&)> log) {
+    log_verdict_ = std::move(log);
+  }
   // 0, or 1 for a wrong total (a snapshot's, or the bank's at the end).
   int exit_code() const;
 
@@ -102,6 +133,9 @@ class Coordinator {
   void OnRead(int from, const protocol::Read& m, std::size_t bytes);
   void Whole(SnapshotId id, std::vector<Collector::Part> parts);
   void PrintStatus(Clock::time_point now);
+  // The naive detector: asks the next rank, or starts a round when due.
+  bool TickNaive(Clock::time_point now);
+  void OnAnswer(int from, const protocol::Answer& m);
 
   const NodeOptions& o_;
   const int n_;
@@ -127,6 +161,14 @@ class Coordinator {
   // Stop-the-world bookkeeping for the one snapshot at a time it allows.
   std::vector<std::vector<std::uint64_t>> paused_counts_;  // [sender][receiver]
   int paused_replies_ = 0;
+  // jobs and locks.
+  sim::Topology topology_;
+  std::function<void(SnapshotId, const apps::Verdict&)> log_verdict_;
+  // The naive detector's round: the reads so far (by rank), the rank asked
+  // and waited for (if any), and when the next round starts.
+  std::vector<std::optional<Amount>> naive_reads_;
+  std::optional<int> naive_asked_;
+  Clock::time_point next_naive_;
 };
 
 }  // namespace cutline::runtime

@@ -11,7 +11,7 @@
 
 namespace cutline::runtime {
 
-EventLog::EventLog(const std::string& dir, int rank, int ranks)
+EventLog::EventLog(const std::string& dir, int rank, int ranks, apps::App app)
     : rank_(rank), clock_(static_cast<std::size_t>(ranks), 0) {
   std::error_code ignored;  // if it cannot be made, opening the file says why
   std::filesystem::create_directories(dir, ignored);
@@ -27,8 +27,9 @@ EventLog::EventLog(const std::string& dir, int rank, int ranks)
   // The host it ran on: across hosts, which rank ran where.
   char host[256] = "";
   ::gethostname(host, sizeof host - 1);
-  fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{},\"host\":{}}}\n", rank, ranks,
-             nlohmann::json(std::string(host)).dump());
+  std::string which = app.is_bank() ? "" : fmt::format(",\"app\":\"{}\"", app.name());
+  fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{},\"host\":{}{}}}\n", rank, ranks,
+             nlohmann::json(std::string(host)).dump(), which);
 }
 
 EventLog::~EventLog() {
@@ -102,6 +103,19 @@ void EventLog::Part(SnapshotId id, Amount balance,
   Tick();
   Write(fmt::format("{{\"e\":\"part\",\"snapshot\":{},\"balance\":{},\"channels\":{{{}}}", id,
                     balance, channels));
+}
+
+void EventLog::Local(Amount state) {
+  Tick();
+  Write(fmt::format("{{\"e\":\"local\",\"state\":{}", state));
+}
+
+void EventLog::Verdict(SnapshotId id, const apps::Verdict& verdict) {
+  Tick();
+  Write(fmt::format("{{\"e\":\"verdict\",\"snapshot\":{},\"holds\":{},\"branches\":[{}],"
+                    "\"channels\":[{}]",
+                    id, verdict.holds, fmt::join(verdict.branches, ","),
+                    fmt::join(verdict.channels, ",")));
 }
 
 void EventLog::Flush() { std::fflush(file_); }

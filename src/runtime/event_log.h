@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/app.h"
 #include "cutline/marker_rules.h"
 #include "runtime/bytes.h"
 #include "runtime/sink.h"
@@ -18,7 +19,9 @@ namespace cutline::runtime {
 class EventLog {
  public:
   // Opens DIR/rank-<rank>.jsonl for writing; throws with a one-line reason.
-  EventLog(const std::string& dir, int rank, int ranks);
+  // The header names the application unless it is the bank (a bank's log
+  // reads as it always did).
+  EventLog(const std::string& dir, int rank, int ranks, apps::App app = apps::App());
   ~EventLog();
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
@@ -39,6 +42,12 @@ class EventLog {
   // What the rank claims for its part: its recorded balance and, by sender
   // rank, the transfers recorded on each incoming channel.
   void Part(SnapshotId id, Amount balance, const std::vector<std::vector<Amount>>& by_sender);
+  // jobs: a step of the rank's own (a job finished); its state after it.
+  void Local(Amount state);
+  // Rank 0: the property the coordinator declared on complete snapshot
+  // `id` (the branches and channels of its "why", as the checker's
+  // topology numbers them).
+  void Verdict(SnapshotId id, const apps::Verdict& verdict);
   void Flush();
 
  private:

@@ -1,6 +1,7 @@
 #include "runtime/log_check.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "apps/app.h"
 #include "bank/history.h"
 #include "bank/money.h"
 #include "check/shiviz.h"
@@ -57,6 +59,8 @@ const std::vector<Shape>& Shapes() {
       {"receive_marker", {"from", "n", "snapshot"}},
       {"record", {"snapshot", "balance"}},
       {"part", {"snapshot", "balance"}},
+      {"local", {"state"}},
+      {"verdict", {"snapshot"}},
   };
   return shapes;
 }
@@ -85,6 +89,11 @@ std::string ShapeError(const json& body, std::uint32_t rank, std::uint32_t ranks
     }
     if (kind == "part" && !(body.contains("channels") && body["channels"].is_object())) {
       return "a \"part\" line without its \"channels\"";
+    }
+    if (kind == "verdict" && !(body.contains("holds") && body["holds"].is_boolean() &&
+                               body.contains("branches") && body["branches"].is_array() &&
+                               body.contains("channels") && body["channels"].is_array())) {
+      return "a \"verdict\" line without \"holds\", \"branches\" and \"channels\"";
     }
   }
   return "";
@@ -223,7 +232,9 @@ using bank::Money;
 using sim::ChannelId;
 using sim::Seq;
 
-enum class Kind : std::uint8_t { kStart, kSend, kSendMarker, kReceive, kReceiveMarker, kRecord, kPart, kOther };
+enum class Kind : std::uint8_t {
+  kStart, kSend, kSendMarker, kReceive, kReceiveMarker, kRecord, kPart, kLocal, kVerdict, kOther
+};
 
 // One log line, parsed.
 struct Line {
@@ -234,6 +245,7 @@ struct Line {
   Amount amount = 0;           // a transfer's amount, or a balance
   bool by_marker = false;      // record
   std::vector<std::pair<std::uint32_t, std::vector<Amount>>> channels;  // part
+  apps::Verdict verdict;       // verdict
   std::uint64_t sum = 0;       // of the vector clock
   std::size_t line = 0;        // in its file, from 1
 };
@@ -307,6 +319,9 @@ bool FastParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
   } else if (c.Lit("receive_marker\"")) {
     e->kind = Kind::kReceiveMarker;
     if (!peer("from") || !number("n", &e->n) || !number("snapshot", &e->snapshot)) return false;
+  } else if (c.Lit("local\"")) {
+    e->kind = Kind::kLocal;
+    if (!number("state", &e->amount)) return false;
   } else if (c.Lit("start\"")) {
     e->kind = Kind::kStart;
     if (!number("balance", &e->amount)) return false;
@@ -409,6 +424,15 @@ bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
         e->channels.emplace_back(static_cast<std::uint32_t>(p),
                                  transfers.get<std::vector<Amount>>());
       }
+    } else if (kind == "local") {
+      e->kind = Kind::kLocal;
+      e->amount = body["state"].get<Amount>();
+    } else if (kind == "verdict") {
+      e->kind = Kind::kVerdict;
+      e->snapshot = body["snapshot"].get<SnapshotId>();
+      e->verdict.holds = body["holds"].get<bool>();
+      e->verdict.branches = body["branches"].get<std::vector<sim::NodeId>>();
+      e->verdict.channels = body["channels"].get<std::vector<ChannelId>>();
     } else {
       e->kind = Kind::kOther;
     }
@@ -449,8 +473,19 @@ class RankLog {
       *error = fmt::format("{} does not begin as rank {}'s log", path_.string(), rank_);
       return std::nullopt;
     }
+    if (body.contains("app")) {
+      std::optional<apps::App> app =
+          body["app"].is_string() ? apps::App::Find(body["app"].get<std::string>()) : std::nullopt;
+      if (!app) {
+        *error = fmt::format("{} names an application cutline does not know: {}", path_.string(),
+                             body["app"].dump());
+        return std::nullopt;
+      }
+      app_ = *app;
+    }
     return body["ranks"].get<std::uint32_t>();
   }
+  apps::App app() const { return app_; }
 
   // The next event, or false at the end of the log (or on an error, set).
   bool Next(std::uint32_t ranks, Line* e, std::string* error) {
@@ -535,6 +570,7 @@ class RankLog {
 
   std::uint32_t rank_;
   fs::path path_;
+  apps::App app_;  // the bank unless the header names another
   std::FILE* file_ = nullptr;
   std::vector<char> buf_;
   std::size_t begin_ = 0;  // the next line's start
@@ -592,8 +628,8 @@ struct OpenSnapshot {
 
 class Stream {
  public:
-  Stream(std::uint32_t n, const std::vector<std::string>& names)
-      : n_(n), topology_(n, sim::Topology::Complete(n)), names_(names) {
+  Stream(std::uint32_t n, const std::vector<std::string>& names, apps::App app)
+      : n_(n), app_(app), topology_(n, sim::Topology::Complete(n)), names_(names) {
     const std::size_t channels = topology_.channel_count();
     channel_of_.assign(static_cast<std::size_t>(n) * n, sim::kNoChannel);
     for (std::uint32_t f = 0; f < n; ++f) {
@@ -634,11 +670,27 @@ class Stream {
       case Kind::kPart:
         OnPart(r, e);
         return true;
+      case Kind::kLocal:
+        ++events_;
+        balance_[r] = app_.AfterLocal(balance_[r]);
+        if (balance_[r] != e.amount) {
+          history_.push_back(
+              fmt::format("history: {} says its state is {} after a step of its own, but "
+                          "replayed it is {} ({})",
+                          Name(r), e.amount, balance_[r], Where(r, e)));
+        }
+        return true;
+      case Kind::kVerdict:
+        declared_[e.snapshot] = e.verdict;
+        return true;
       case Kind::kOther:
         return true;
     }
     return true;
   }
+
+  // A log was cut where its rank's sender's log ended (a crash).
+  void CutShort() { cut_short_ = true; }
 
   // Rank r's log is over: a snapshot it has not finished cannot complete.
   void RankEnded(std::uint32_t r) {
@@ -664,6 +716,7 @@ class Stream {
       for (std::string& l : lines) out->report.problems.push_back(std::move(l));
     }
     for (std::string& l : part_findings_) out->report.problems.push_back(std::move(l));
+    CheckDeclared(out);
     out->report.snapshots_checked = checked_;
     out->report.verdicts = std::move(verdicts_);
     out->peak_state = peak_state_;
@@ -690,6 +743,63 @@ class Stream {
     return fmt::format("{}:{}", names_[r], e.line);
   }
 
+  // Each declared property against the one on the state replayed at its
+  // cut; one that held must still hold where the logs end (it is stable: a
+  // declaration that work or a grant later undid was made too early).
+  void CheckDeclared(LogCheck* out) {
+    out->app = std::string(app_.name());
+    if (!app_.has_property()) return;
+    const std::string_view property = app_.definition().property;
+    // Where the logs end is the run's end unless a log was cut short (a
+    // crash) or is empty.
+    const bool whole = !cut_short_ && std::find(started_.begin(), started_.end(), false) ==
+                                          started_.end();
+    std::optional<apps::Verdict> at_end;
+    if (whole) {
+      std::vector<std::vector<Amount>> channels(topology_.channel_count());
+      for (ChannelId c = 0; c < channels.size(); ++c) {
+        for (const Msg& m : in_flight_[c]) {
+          if (!m.marker) channels[c].push_back(m.amount);
+        }
+      }
+      at_end = app_.Evaluate({&topology_, balance_, channels});
+    }
+    for (const auto& [id, declared] : declared_) {
+      ++out->declared;
+      auto it = computed_.find(id);
+      if (declared.holds && it != computed_.end()) ++out->declared_holding;
+      if (it == computed_.end()) {
+        // No cut of it in the logs (stop-the-world logs none; a crash
+        // loses parts): its verdict cannot be replayed, only its stability.
+        ++out->unchecked;
+      } else if (it->second != declared) {
+        out->report.problems.push_back(fmt::format(
+            "snapshot {}: declared {}{} ({}), but the state replayed at its cut says {}{} ({})", id,
+            declared.holds ? "" : "not ", property, Why(declared), it->second.holds ? "" : "not ",
+            property, Why(it->second)));
+      }
+      if (declared.holds && at_end && !at_end->holds) {
+        out->report.problems.push_back(fmt::format(
+            "snapshot {}: declared {}, but where the logs end it is not ({}): declared too early",
+            id, property, Why(*at_end)));
+      }
+    }
+  }
+
+  std::string Why(const apps::Verdict& v) const {
+    std::vector<std::string> parts;
+    for (sim::NodeId b : v.branches) parts.push_back(Name(b));
+    std::string out = fmt::format("{}", fmt::join(parts, app_ == apps::App::kLocks ? "->" : ", "));
+    if (out.empty()) out = app_ == apps::App::kLocks ? "no cycle" : "no branch busy";
+    if (!v.channels.empty()) {
+      parts.clear();
+      for (ChannelId c : v.channels) parts.push_back(ChannelName(c));
+      out += fmt::format("; {} on {}", app_ == apps::App::kLocks ? "grants" : "jobs",
+                         fmt::join(parts, ", "));
+    }
+    return out;
+  }
+
  private:
   std::string Name(std::uint32_t r) const { return store::BranchName(r); }
   ChannelId ChannelOf(std::uint32_t from, std::uint32_t to) const {
@@ -699,9 +809,16 @@ class Stream {
     const sim::ChannelInfo& ch = topology_.channel(c);
     return fmt::format("{}->{}", Name(ch.from), Name(ch.to));
   }
+  // A message's content in findings: the bank's amount, or the
+  // application's kind of message ("job", "grant").
+  std::string Word(Amount a) const {
+    return app_.is_bank() ? fmt::format("{}", Money(a)) : std::string(app_.MessageKind(a));
+  }
   std::string Describe(const Msg& m) const {
     const std::uint32_t from = topology_.channel(m.channel).from;
-    if (!m.marker) return fmt::format("message #{} ({} from {})", m.seq, Money(m.amount), Name(from));
+    if (!m.marker) {
+      return fmt::format("message #{} ({} from {})", m.seq, Word(m.amount), Name(from));
+    }
     return fmt::format("message #{} (marker of snapshot {} from {})", m.seq, m.snapshot, Name(from));
   }
 
@@ -737,7 +854,7 @@ class Stream {
       m.snapshot = e.snapshot;
     } else {
       m.amount = e.amount;
-      balance_[r] -= e.amount;
+      balance_[r] = app_.AfterSend(balance_[r], e.amount, e.peer);
     }
     last_delivered_[r] = 0;
     last_delivered_marker_[r].reset();
@@ -783,7 +900,7 @@ class Stream {
           events_, Describe(m)));
     }
     ++events_;
-    if (!m.marker) balance_[r] += m.amount;
+    if (!m.marker) balance_[r] = app_.AfterDeliver(balance_[r], m.amount);
     last_delivered_[r] = m.seq;
     last_delivered_marker_[r] = m.marker ? std::optional<SnapshotId>(m.snapshot) : std::nullopt;
     if (m.marker) {
@@ -799,7 +916,7 @@ class Stream {
         ChannelCut& ch = s.channels[c];
         const bool in_state = !ch.closed;
         auto what = [&] {
-          return fmt::format("{} (message #{}, {})", Money(m.amount), m.seq, ChannelName(c));
+          return fmt::format("{} (message #{}, {})", Word(m.amount), m.seq, ChannelName(c));
         };
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
@@ -928,7 +1045,7 @@ class Stream {
           v.backward.push_back(m.seq);
           say(fmt::format("inconsistent cut: {} (message #{}, {}) counted twice: {} received it "
                           "before recording, {} sent it after recording",
-                          Money(m.amount), m.seq, ChannelName(m.channel), Name(ch.to),
+                          Word(m.amount), m.seq, ChannelName(m.channel), Name(ch.to),
                           Name(ch.from)));
         } else {
           say(fmt::format("inconsistent cut: {} recorded the receipt of {} but {} recorded "
@@ -948,7 +1065,7 @@ class Stream {
           s.judged.emplace_back(
               m.seq, fmt::format("{} (message #{}, {}) missed: {} sent it before recording, but "
                                  "it is neither in {}'s record nor in the channel's recorded state",
-                                 Money(m.amount), m.seq, ChannelName(c), Name(ch.from),
+                                 Word(m.amount), m.seq, ChannelName(c), Name(ch.from),
                                  Name(ch.to)));
         }
       }
@@ -1006,7 +1123,18 @@ class Stream {
         for (Amount a : ch.transfers) overflow |= __builtin_add_overflow(channels, a, &channels);
       }
       overflow |= __builtin_add_overflow(balances, channels, &sum);
-      if (overflow) {
+      if (app_.has_property()) {
+        // The property on the state replayed at the cut: each rank's state
+        // at its record, each channel's words sent inside the cut and
+        // received outside it.
+        std::vector<Amount> states;
+        for (const RankCut& rc : s.ranks) states.push_back(rc.replayed);
+        std::vector<std::vector<Amount>> words(s.channels.size());
+        for (ChannelId c = 0; c < s.channels.size(); ++c) {
+          for (const Msg& m : s.channels[c].expected) words[c].push_back(m.amount);
+        }
+        computed_[id] = app_.Evaluate({&topology_, states, words});
+      } else if (overflow) {
         say("its recorded amounts overflow 64 bits");
       } else if (sum != bank_total) {
         say(fmt::format("money is not conserved: recorded balances {} + channel states {} = {}, "
@@ -1028,7 +1156,7 @@ class Stream {
           for (const Msg& m : ch.expected) {
             if (m.seq == q) {
               say(fmt::format("{} (message #{}) in flight on {} is missing from the snapshot",
-                              Money(m.amount), q, ChannelName(m.channel)));
+                              Word(m.amount), q, ChannelName(m.channel)));
             }
           }
         }
@@ -1039,8 +1167,12 @@ class Stream {
   }
 
   const std::uint32_t n_;
+  const apps::App app_;
   sim::Topology topology_;
   const std::vector<std::string>& names_;
+  // jobs and locks: what rank 0 declared and what the replay finds, by
+  // snapshot (a run of these ends at its first holding one: few).
+  std::map<SnapshotId, apps::Verdict> declared_, computed_;
   std::vector<ChannelId> channel_of_;
   std::vector<std::deque<Msg>> in_flight_;  // by channel, in send order
   std::vector<std::uint64_t> sends_;        // by channel
@@ -1053,6 +1185,7 @@ class Stream {
   std::vector<std::map<SnapshotId, Amount>> rank_records_;
   std::map<SnapshotId, OpenSnapshot> open_;
   bool any_ended_ = false;
+  bool cut_short_ = false;
   Seq next_seq_ = 1;
   std::size_t events_ = 0;  // as the old history counted them
   int checked_ = 0;
@@ -1071,10 +1204,18 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
   const std::map<std::uint32_t, fs::path>& files = *found;
   std::vector<std::unique_ptr<RankLog>> logs;
   std::uint32_t ranks = 0;
+  apps::App app;
   for (const auto& [rank, path] : files) {
     auto log = std::make_unique<RankLog>(rank, path);
     auto r = log->Open(error);
     if (!r) return std::nullopt;
+    if (rank == 0) {
+      app = log->app();
+    } else if (*r != 0 && log->app() != app) {
+      *error = fmt::format("{} is a log of {}, but rank 0's is of {}", path.string(),
+                           log->app().name(), app.name());
+      return std::nullopt;
+    }
     if (*r != 0) {
       if (ranks != 0 && ranks != *r) {
         *error = fmt::format("{} belongs to a run of {} ranks, not {}", path.string(), *r, ranks);
@@ -1099,7 +1240,7 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
 
   LogCheck out;
   out.ranks = ranks;
-  Stream stream(ranks, names);
+  Stream stream(ranks, names, app);
   std::vector<Line> head(ranks);
   // The merge: the lowest (clock sum, rank) first.
   using Key = std::pair<std::uint64_t, std::uint32_t>;
@@ -1125,6 +1266,7 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
       // A receipt whose send no log holds (its sender's log ended first):
       // this log is cut here, at a consistent point; the rest is counted.
       ++out.dropped;
+      stream.CutShort();
       Line rest;
       while (logs[r]->Next(ranks, &rest, error)) ++out.dropped;
       if (!error->empty()) return std::nullopt;

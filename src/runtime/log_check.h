@@ -34,6 +34,16 @@ struct LogCheck {
   // channels and open snapshots, not by the length of the logs.
   std::size_t peak_state = 0;
   std::size_t peak_open_snapshots = 0;
+  // The application the logs' header names ("bank" when none), and for
+  // jobs and locks the properties rank 0 declared: each is checked against
+  // the property on the state replayed at its snapshot's cut, and one that
+  // holds must hold at the end of the logs too (it is stable).
+  std::string app = "bank";
+  std::size_t declared = 0;
+  std::size_t declared_holding = 0;  // of the ones checked at their cut
+  // Of those, the ones whose snapshot has no cut in the logs (stop-the-world
+  // logs none): only checked for stability.
+  std::size_t unchecked = 0;
 };
 
 // Reads DIR/rank-*.jsonl and checks every snapshot whose every part is in

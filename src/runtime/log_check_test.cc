@@ -410,3 +410,135 @@ TEST_F(LogCheckTest, ALongLogIsCheckedInBoundedState) {
 
 }  // namespace
 }  // namespace cutline::runtime
+
+namespace cutline::runtime {
+namespace {
+
+// jobs on two ranks: N0 holds one job, hands a new one to N1, finishes its
+// own and starts snapshot 1; N1 gets the job before the marker, so it
+// records itself busy, then finishes it. Rank 0 declares `holds`.
+std::vector<std::string> JobsRank0(const std::string& verdict) {
+  return {R"({"e":"rank","rank":0,"ranks":2,"app":"jobs"})",
+          R"({"e":"start","balance":1,"vc":[1,0]})",
+          R"({"e":"send","to":1,"n":1,"amount":1,"vc":[2,0]})",
+          R"({"e":"local","state":0,"vc":[3,0]})",
+          R"({"e":"record","snapshot":1,"balance":0,"cause":"start","vc":[4,0]})",
+          R"({"e":"send_marker","to":1,"n":2,"snapshot":1,"vc":[5,0]})",
+          R"({"e":"receive_marker","from":1,"n":1,"snapshot":1,"vc":[6,5]})",
+          R"({"e":"part","snapshot":1,"balance":0,"channels":{"1":[]},"vc":[7,5]})",
+          R"({"e":"verdict","snapshot":1,)" + verdict + R"(,"vc":[8,5]})"};
+}
+std::vector<std::string> JobsRank1(const std::string& last_state = "0") {
+  return {R"({"e":"rank","rank":1,"ranks":2,"app":"jobs"})",
+          R"({"e":"start","balance":0,"vc":[0,1]})",
+          R"({"e":"receive","from":0,"n":1,"amount":1,"vc":[2,2]})",
+          R"({"e":"receive_marker","from":0,"n":2,"snapshot":1,"vc":[5,3]})",
+          R"({"e":"record","snapshot":1,"balance":1,"cause":"marker","vc":[5,4]})",
+          R"({"e":"send_marker","to":0,"n":1,"snapshot":1,"vc":[5,5]})",
+          R"({"e":"part","snapshot":1,"balance":1,"channels":{"0":[]},"vc":[5,6]})",
+          R"({"e":"local","state":)" + last_state + R"(,"vc":[5,7]})"};
+}
+
+class AppLogCheckTest : public LogCheckTest {};
+
+TEST_F(AppLogCheckTest, ARightDeclarationPasses) {
+  Write(0, JobsRank0(R"("holds":false,"branches":[1],"channels":[])"));
+  Write(1, JobsRank1());
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(r->report.ok()) << r->report.problems.front();
+  EXPECT_EQ(r->app, "jobs");
+  EXPECT_EQ(r->declared, 1u);
+  EXPECT_EQ(r->declared_holding, 0u);
+}
+
+TEST_F(AppLogCheckTest, ADeclarationTheCutDoesNotBearOutIsNamed) {
+  Write(0, JobsRank0(R"("holds":true,"branches":[],"channels":[])"));
+  Write(1, JobsRank1());
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  ASSERT_EQ(r->report.problems.size(), 1u);
+  EXPECT_EQ(r->report.problems[0],
+            "snapshot 1: declared terminated (no branch busy), but the state replayed at its "
+            "cut says not terminated (N1)");
+}
+
+TEST_F(AppLogCheckTest, AStepThatDisagreesWithTheReplayIsNamed) {
+  Write(0, JobsRank0(R"("holds":false,"branches":[1],"channels":[])"));
+  Write(1, JobsRank1("3"));
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  ASSERT_FALSE(r->report.ok());
+  EXPECT_EQ(r->report.problems[0],
+            "history: N1 says its state is 3 after a step of its own, but replayed it is 0 "
+            "(rank-1.jsonl:8)");
+}
+
+// Both ranks idle at snapshot 1, declared terminated, rightly at its cut;
+// then N0 (idle, against the rules) hands N1 a job: where the logs end the
+// computation is not terminated, so the declaration was early. Without the
+// cut in the logs (as stop-the-world leaves them) only that is checked.
+TEST_F(AppLogCheckTest, ADeclarationTheEndOfTheLogsUndoesWasEarly) {
+  const std::vector<std::string> rank0 = {
+      R"({"e":"rank","rank":0,"ranks":2,"app":"jobs"})",
+      R"({"e":"start","balance":0,"vc":[1,0]})",
+      R"({"e":"record","snapshot":1,"balance":0,"cause":"start","vc":[2,0]})",
+      R"({"e":"send_marker","to":1,"n":1,"snapshot":1,"vc":[3,0]})",
+      R"({"e":"receive_marker","from":1,"n":1,"snapshot":1,"vc":[4,5]})",
+      R"({"e":"part","snapshot":1,"balance":0,"channels":{"1":[]},"vc":[5,5]})",
+      R"({"e":"verdict","snapshot":1,"holds":true,"branches":[],"channels":[],"vc":[6,5]})",
+      R"({"e":"send","to":1,"n":2,"amount":1,"vc":[7,5]})"};
+  const std::vector<std::string> rank1 = {
+      R"({"e":"rank","rank":1,"ranks":2,"app":"jobs"})",
+      R"({"e":"start","balance":0,"vc":[0,1]})",
+      R"({"e":"receive_marker","from":0,"n":1,"snapshot":1,"vc":[3,2]})",
+      R"({"e":"record","snapshot":1,"balance":0,"cause":"marker","vc":[3,3]})",
+      R"({"e":"send_marker","to":0,"n":1,"snapshot":1,"vc":[3,4]})",
+      R"({"e":"part","snapshot":1,"balance":0,"channels":{"0":[]},"vc":[3,5]})",
+      R"({"e":"receive","from":0,"n":2,"amount":1,"vc":[7,6]})"};
+  Write(0, rank0);
+  Write(1, rank1);
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  ASSERT_EQ(r->report.problems.size(), 1u);
+  EXPECT_EQ(r->report.problems[0],
+            "snapshot 1: declared terminated, but where the logs end it is not (N1): declared "
+            "too early");
+  EXPECT_EQ(r->unchecked, 0u);
+
+  // The same without the snapshot's cut: unchecked, and still early.
+  std::vector<std::string> bare0 = {rank0[0], rank0[1], rank0[6], rank0[7]};
+  std::vector<std::string> bare1 = {rank1[0], rank1[1], rank1[6]};
+  Write(0, bare0);
+  Write(1, bare1);
+  r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->unchecked, 1u);
+  ASSERT_EQ(r->report.problems.size(), 1u);
+  EXPECT_NE(r->report.problems[0].find("declared too early"), std::string::npos);
+}
+
+TEST_F(AppLogCheckTest, LogsOfTwoApplicationsAreRefused) {
+  Write(0, JobsRank0(R"("holds":false,"branches":[1],"channels":[])"));
+  std::vector<std::string> locks = JobsRank1();
+  locks[0] = R"({"e":"rank","rank":1,"ranks":2,"app":"locks"})";
+  Write(1, locks);
+  std::string error;
+  EXPECT_FALSE(Check(&error));
+  EXPECT_NE(error.find("rank-1.jsonl is a log of locks, but rank 0's is of jobs"),
+            std::string::npos)
+      << error;
+  locks[0] = R"({"e":"rank","rank":1,"ranks":2,"app":"chess"})";
+  Write(1, locks);
+  EXPECT_FALSE(Check(&error));
+  EXPECT_NE(error.find("names an application cutline does not know: \"chess\""),
+            std::string::npos)
+      << error;
+}
+
+}  // namespace
+}  // namespace cutline::runtime

@@ -34,6 +34,8 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
   std::unique_ptr<Coordinator> coordinator;
   if (rank == kCoordinator) {
     coordinator = std::make_unique<Coordinator>(o, ranks, transport, std::move(sink));
+    coordinator->OnVerdict(
+        [&branch](SnapshotId id, const apps::Verdict& v) { branch.LogVerdict(id, v); });
     if (!coordinator->Begin()) MPI_Abort(MPI_COMM_WORLD, 2);
   }
   // Blocking: nothing else can have been sent to this rank yet.

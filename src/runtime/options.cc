@@ -90,8 +90,7 @@ std::vector<std::string> RuntimeAlgorithmNames() {
 
 std::vector<std::string> NodeArguments(const NodeOptions& o) {
   std::vector<std::string> args = {
-      "--balance",  std::to_string(o.balance),
-      "--rate",     o.rate == 0 ? "max" : fmt::format("{}", o.rate),
+      "--app",      std::string(o.app.name()),
       "--duration", FormatDuration(o.duration),
       "--link-delay", FormatDuration(o.link_delay),
       "--seed",     std::to_string(o.seed),
@@ -99,6 +98,13 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
       "--snapshot-timeout", FormatDuration(o.snapshot_timeout),
       "--tolerable-failures", std::to_string(o.tolerable_failures),
   };
+  // Each application's own flags only (the others refuse them).
+  if (o.app.is_bank()) {
+    args.insert(args.end(), {"--balance", std::to_string(o.balance), "--rate",
+                             o.rate == 0 ? "max" : fmt::format("{}", o.rate)});
+  } else if (o.app == apps::App::kJobs) {
+    args.insert(args.end(), {"--jobs", std::to_string(o.jobs)});
+  }
   if (o.snapshot_every) {
     args.insert(args.end(), {"--snapshot-every", FormatDuration(*o.snapshot_every)});
   }

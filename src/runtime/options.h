@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "apps/app.h"
 
 namespace cutline::runtime {
 
@@ -29,8 +30,15 @@ using algorithms::Algorithm;
 // The names --algorithm accepts, in the registry's order.
 std::vector<std::string> RuntimeAlgorithmNames();
 
+// The application the branches run (src/apps/): the bank, jobs or locks.
+using apps::App;
+
 struct NodeOptions {
-  std::int64_t balance = 1000;
+  App app;  // the bank unless --app names another
+  std::int64_t balance = 1000;       // the bank's opening balance per branch
+  // jobs: the jobs each branch starts with; it may hand out twice as many
+  // new ones in all (the limit that makes the computation finish).
+  std::uint32_t jobs = 8;
   double rate = 1000;                // transfers per second per branch; 0: as fast as it can
   Micros duration = std::chrono::seconds(5);
   std::optional<Micros> snapshot_every;  // none: no snapshots

@@ -125,11 +125,24 @@ Part Part::Get(Reader& in) {
 void Counts::Put(Bytes& out) const { out.U64(sent); }
 Counts Counts::Get(Reader& in) { return {in.U64()}; }
 
-void Final::Put(Bytes& out) const { out.U64(sent).I64(balance); }
+void Final::Put(Bytes& out) const { out.U64(sent).I64(balance).I64(changed_us); }
 Final Final::Get(Reader& in) {
   Final m;
   m.sent = in.U64();
   m.balance = in.I64();
+  m.changed_us = in.I64();
+  return m;
+}
+
+void Query::Put(Bytes& out) const { out.U64(round); }
+Query Query::Get(Reader& in) { return {in.U64()}; }
+
+void Answer::Put(Bytes& out) const { out.U64(round).I64(state).I64(at_us); }
+Answer Answer::Get(Reader& in) {
+  Answer m;
+  m.round = in.U64();
+  m.state = in.I64();
+  m.at_us = in.I64();
   return m;
 }
 
@@ -187,7 +200,8 @@ BankPayload DecodeBank(Reader& rest) {
 
 const char* Name(const Control& message) {
   constexpr const char* kNames[] = {"Init",  "Start",  "Part",  "Counts", "Stop",   "Final",
-                                    "Pause", "Paused", "Drain", "Read",   "Resume", "Abort"};
+                                    "Pause", "Paused", "Drain", "Read",   "Resume", "Abort",
+                                    "Query", "Answer"};
   static_assert(std::size(kNames) == std::variant_size_v<Control>);
   return kNames[message.index()];
 }

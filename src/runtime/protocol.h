@@ -20,7 +20,8 @@ namespace cutline::runtime::protocol {
 
 // --- inside a bank frame (wire::EncodeApplication) ----------------------
 
-// Money on its way. When logging, the sender's vector clock follows the
+// Money on its way (or, for jobs and locks, the application's message
+// word: a job, a request, a grant). When logging, the sender's vector clock follows the
 // transfer's bytes (EventLog reads it from the same Reader).
 struct Transfer {
   static constexpr char kCode = 'T';
@@ -102,11 +103,14 @@ struct Stop {
   bool operator==(const Stop&) const = default;
 };
 
-// Rank -> coordinator: every transfer sent to it has arrived.
+// Rank -> coordinator: every transfer sent to it has arrived. For jobs and
+// locks, `balance` is the final state word and `changed_us` when it last
+// changed (the rank's clock): the truth the detectors are judged by.
 struct Final {
   static constexpr char kCode = 'F';
   std::uint64_t sent = 0;
   Amount balance = 0;
+  std::int64_t changed_us = 0;
   void Put(Bytes& out) const;
   static Final Get(Reader& in);
   bool operator==(const Final&) const = default;
@@ -172,8 +176,29 @@ struct Abort {
   bool operator==(const Abort&) const = default;
 };
 
+// The naive detector (jobs, locks), coordinator -> one rank: what is your
+// state now? Asked of one rank after another, never of all at once.
+struct Query {
+  static constexpr char kCode = 'Q';
+  std::uint64_t round = 0;
+  void Put(Bytes& out) const;
+  static Query Get(Reader& in);
+  bool operator==(const Query&) const = default;
+};
+
+// Rank -> coordinator: its state word when the Query came, and when.
+struct Answer {
+  static constexpr char kCode = 'A';
+  std::uint64_t round = 0;
+  Amount state = 0;
+  std::int64_t at_us = 0;
+  void Put(Bytes& out) const;
+  static Answer Get(Reader& in);
+  bool operator==(const Answer&) const = default;
+};
+
 using Control = std::variant<Init, Start, Part, Counts, Stop, Final, Pause, Paused, Drain, Read,
-                             Resume, Abort>;
+                             Resume, Abort, Query, Answer>;
 
 std::string Encode(const BankPayload& message);
 std::string Encode(const Control& message);

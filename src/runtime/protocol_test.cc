@@ -30,7 +30,9 @@ std::vector<Control> Examples() {
       Counts{.sent = 0},
       Counts{.sent = kMax},
       Stop{},
-      Final{.sent = 12, .balance = -3},
+      Final{.sent = 12, .balance = -3, .changed_us = 1700000000000000},
+      Query{.round = 4},
+      Answer{.round = 4, .state = 3, .at_us = 1700000000000001},
       Pause{.id = 9},
       Paused{.id = 9, .sent_to = {0, 5, kMax}},
       Drain{.id = 9, .expect_from = {3, 0, 1}},
@@ -92,7 +94,7 @@ TEST(ProtocolTest, BytesLeftOverAreRefused) {
 }
 
 TEST(ProtocolTest, UnknownCodesAreRefused) {
-  for (char code : {'\0', 'Z', 'A', 'M', 'T'}) {
+  for (char code : {'\0', 'Z', 'B', 'M', 'T'}) {
     try {
       DecodeControl(std::string(1, code) + std::string(8, '\0'));
       ADD_FAILURE() << "code " << int{code} << " was accepted";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/app.h"
 #include "store/store.h"
 
 namespace cutline::runtime {
@@ -25,6 +26,8 @@ struct WholeSnapshot {
   std::vector<std::int64_t> recorded_us;  // by rank: when each recorded its state
   // Every ordered pair, each with when its marker arrived (its receiver's clock).
   std::vector<RecordedChannel> channels;
+  // jobs and locks: the property on this snapshot (apps' Evaluate).
+  std::optional<apps::Verdict> verdict;
   Amount total() const {
     Amount sum = 0;
     for (Amount b : balances) sum += b;
@@ -48,7 +51,8 @@ class Sink {
   virtual ~Sink() = default;
   // Before anything else: where to start (a restored run) and the first
   // snapshot id to use. Errors are one line in *error.
-  virtual bool Begin(std::uint32_t ranks, Amount balance, bool restore,
+  // `app`: the application the branches run ("bank", "jobs", "locks").
+  virtual bool Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
                      std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
                      std::uint64_t* first_snapshot, std::string* error) = 0;
   virtual void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) = 0;
@@ -68,7 +72,7 @@ class Sink {
 // Keeps nothing: a run without --store.
 class NullSink : public Sink {
  public:
-  bool Begin(std::uint32_t, Amount, bool restore, std::optional<std::uint64_t>,
+  bool Begin(std::string_view, std::uint32_t, Amount, bool restore, std::optional<std::uint64_t>,
              std::optional<RestorePoint>*, std::uint64_t* first, std::string* error) override {
     if (restore) {
       *error = "--restore needs --store";

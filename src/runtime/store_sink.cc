@@ -65,6 +65,15 @@ std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::u
     *error = fmt::format("snapshot {} is no longer complete in {}", *target, s.path());
     return std::nullopt;
   }
+  for (const store::StoredRun& r : s.Runs()) {
+    if (r.id == snapshot->run && r.app != "bank") {
+      // Its words are jobs or waits, not money: a bank would start with
+      // balances of 0 and 1.
+      *error = fmt::format("snapshot {} is of a {} run: only a bank's snapshot can be restored",
+                           snapshot->id, r.app);
+      return std::nullopt;
+    }
+  }
   if (snapshot->balances.size() != ranks) {
     *error = fmt::format("snapshot {} has {} ranks, not {}: run with --ranks {}", snapshot->id,
                          snapshot->balances.size(), ranks, snapshot->balances.size());
@@ -94,9 +103,10 @@ class StoreSink : public Sink {
       : path_(std::move(path)), max_pages_(max_pages) {}
   ~StoreSink() override { Stop(); }
 
-  bool Begin(std::uint32_t ranks, Amount balance, bool restore,
+  bool Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
              std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
              std::uint64_t* first_snapshot, std::string* error) override {
+    if (auto a = apps::App::Find(app)) property_ = a->definition().property;
     auto opened = store::Store::Open(path_, /*create=*/!restore, error);
     if (!opened) return false;
     store_.emplace(std::move(*opened));
@@ -132,7 +142,8 @@ class StoreSink : public Sink {
       *from = std::move(point);
     }
     *first_snapshot = store_->NextSnapshotId();
-    run_ = store_->BeginRun(ranks, balance, total, restored_from);
+    run_ = store_->BeginRun(ranks, balance, total, restored_from, std::string(app));
+    topology_.emplace(ranks, sim::Topology::Complete(ranks));
     writer_ = std::thread([this] { Write(); });
     return true;
   }
@@ -151,6 +162,17 @@ class StoreSink : public Sink {
     record.balances = w.balances;
     record.recorded_us = w.recorded_us;
     record.channels = w.channels;
+    if (w.verdict) {
+      // The store names channels by their ends, not by the topology's ids.
+      store::StoredVerdict v;
+      v.property = property_;
+      v.holds = w.verdict->holds;
+      v.branches.assign(w.verdict->branches.begin(), w.verdict->branches.end());
+      for (sim::ChannelId c : w.verdict->channels) {
+        v.channels.emplace_back(topology_->channel(c).from, topology_->channel(c).to);
+      }
+      record.verdict = std::move(v);
+    }
     Post([record = std::move(record)](store::Store& s) { s.SnapshotComplete(record); });
   }
   void Failed(std::uint64_t id, bool timed_out) override {
@@ -209,6 +231,8 @@ class StoreSink : public Sink {
   std::string path_;
   std::uint32_t max_pages_ = 0;
   std::optional<store::Store> store_;
+  std::optional<sim::Topology> topology_;
+  std::string property_;  // the application's, for its verdicts
   std::int64_t run_ = 0;
   std::thread writer_;
   std::mutex mu_;

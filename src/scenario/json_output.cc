@@ -72,47 +72,46 @@ json ReadsJson(const bank::Bank& bank) {
   return reads;
 }
 
-json NamesJson(const bank::Bank& bank, const std::vector<NodeId>& nodes) {
-  json out = json::array();
-  for (NodeId n : nodes) out.push_back(bank.name(n));
-  return out;
-}
-
 }  // namespace
 
-// A stable property's verdict under the spec's keys.
-json PropertyJson(const bank::Bank& bank, const apps::Verdict& v) {
-  const auto& net = bank.network();
-  if (bank.app() == bank::App::kJobs) {
+// A stable property's verdict under the spec's keys, from names.
+json PropertyJson(bool jobs, bool holds, const std::vector<std::string>& branches,
+                  const std::vector<std::pair<std::string, std::string>>& channels) {
+  if (jobs) {
     json why = nullptr;
-    if (!v.holds) {
+    if (!holds) {
       // One entry per channel, with how many jobs it holds.
-      json channels = json::array();
-      for (std::size_t i = 0; i < v.channels.size();) {
+      json in_channels = json::array();
+      for (std::size_t i = 0; i < channels.size();) {
         std::size_t k = i;
-        while (k < v.channels.size() && v.channels[k] == v.channels[i]) ++k;
-        const auto& ch = net.channel(v.channels[i]);
-        channels.push_back({{"from", bank.name(ch.from)},
-                            {"to", bank.name(ch.to)},
-                            {"jobs", k - i}});
+        while (k < channels.size() && channels[k] == channels[i]) ++k;
+        in_channels.push_back(
+            {{"from", channels[i].first}, {"to", channels[i].second}, {"jobs", k - i}});
         i = k;
       }
-      why = {{"busy", NamesJson(bank, v.branches)}, {"in_channels", channels}};
+      why = {{"busy", branches}, {"in_channels", in_channels}};
     }
-    return json{{"terminated", v.holds}, {"why", why}};
+    return json{{"terminated", holds}, {"why", why}};
   }
-  json j{{"deadlocked", v.holds},
-         {"cycle", v.holds ? NamesJson(bank, v.branches) : json::array()}};
-  if (!v.holds && !v.branches.empty()) {
+  json j{{"deadlocked", holds}, {"cycle", holds ? json(branches) : json::array()}};
+  if (!holds && !branches.empty()) {
     // A wait cycle a grant on its way is about to dissolve.
     json grants = json::array();
-    for (bank::ChannelId c : v.channels) {
-      grants.push_back({{"from", bank.name(net.channel(c).from)},
-                        {"to", bank.name(net.channel(c).to)}});
-    }
-    j["dissolving"] = {{"cycle", NamesJson(bank, v.branches)}, {"grants", grants}};
+    for (const auto& [from, to] : channels) grants.push_back({{"from", from}, {"to", to}});
+    j["dissolving"] = {{"cycle", branches}, {"grants", grants}};
   }
   return j;
+}
+
+json PropertyJson(const bank::Bank& bank, const apps::Verdict& v) {
+  const auto& net = bank.network();
+  std::vector<std::string> branches;
+  for (NodeId n : v.branches) branches.emplace_back(bank.name(n));
+  std::vector<std::pair<std::string, std::string>> channels;
+  for (bank::ChannelId c : v.channels) {
+    channels.emplace_back(bank.name(net.channel(c).from), bank.name(net.channel(c).to));
+  }
+  return PropertyJson(bank.app() == bank::App::kJobs, v.holds, branches, channels);
 }
 
 namespace {

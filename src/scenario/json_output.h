@@ -29,6 +29,10 @@ const char* ChannelRecordingName(ChannelRecording r);
 // A stable property's verdict: {"terminated", "why"} (jobs) or
 // {"deadlocked", "cycle"} (locks), docs/scenario-language.md.
 Json PropertyJson(const bank::Bank& bank, const apps::Verdict& v);
+// The same keys from names (a stored verdict): the branches of its reason,
+// and each channel of its reason as (from, to), once per message.
+Json PropertyJson(bool jobs, bool holds, const std::vector<std::string>& branches,
+                  const std::vector<std::pair<std::string, std::string>>& channels);
 
 // A snapshot's "cost" object (docs/api.md).
 Json CostJson(const check::SnapshotCost& cost);

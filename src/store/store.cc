@@ -16,6 +16,8 @@
 #include <utility>
 #include <sqlite3.h>
 
+#include <nlohmann/json.hpp>
+
 #include "store/sqlite.h"
 #include "store/summary.h"
 
@@ -100,6 +102,19 @@ PRAGMA user_version = 2;
 ALTER TABLE snapshots ADD COLUMN failure TEXT
   CHECK (failure IN ('timeout', 'run_ended', 'run_died'));
 PRAGMA user_version = 3;
+)sql",
+    // 4: runs of jobs and locks, and the property each of their complete
+    // snapshots was found to have. A run of NULL app is a bank's.
+    R"sql(
+ALTER TABLE runs ADD COLUMN app TEXT CHECK (app IN ('bank', 'jobs', 'locks'));
+CREATE TABLE verdicts (
+  snapshot INTEGER PRIMARY KEY REFERENCES snapshots (id),
+  property TEXT NOT NULL CHECK (property IN ('terminated', 'deadlocked')),
+  holds    INTEGER NOT NULL CHECK (holds IN (0, 1)),
+  branches TEXT NOT NULL,
+  channels TEXT NOT NULL
+);
+PRAGMA user_version = 4;
 )sql",
 };
 constexpr std::uint32_t kSchemaVersion = std::size(kMigrations);
@@ -445,7 +460,7 @@ std::optional<Store> Store::Open(const std::string& path, bool create,
 }
 
 std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
-                             std::optional<std::uint64_t> restored_from) {
+                             std::optional<std::uint64_t> restored_from, const std::string& app) {
   Connection& c = *impl_;
   const std::string doing = "beginning a run";
   if (ranks == 0) c.Refuse("a run needs at least one rank");
@@ -470,10 +485,10 @@ std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
   {
     Query q(c,
             "INSERT INTO runs (started_us, ranks, balance, total, restored_from, status, "
-            "transfers, updated_us) VALUES (?, ?, ?, ?, ?, 'live', 0, ?)",
+            "transfers, updated_us, app) VALUES (?, ?, ?, ?, ?, 'live', 0, ?, ?)",
             doing);
     const std::int64_t now = NowUs();
-    q.Bind(1, now).Bind(2, ranks).Bind(3, balance).Bind(4, total).Bind(6, now);
+    q.Bind(1, now).Bind(2, ranks).Bind(3, balance).Bind(4, total).Bind(6, now).Bind(7, app.c_str());
     if (restored_from) {
       q.Bind(5, SqlId(c, *restored_from));
     } else {
@@ -612,6 +627,20 @@ void Store::SnapshotComplete(const SnapshotRecord& s) {
             doing);
     q.Bind(1, s.completed_us).Bind(2, total).Bind(3, id).Run();
   }
+  if (s.verdict) {
+    const StoredVerdict& v = *s.verdict;
+    std::vector<std::vector<std::uint32_t>> pairs;
+    for (const auto& [from, to] : v.channels) pairs.push_back({from, to});
+    // Bound texts must outlive the statement's run.
+    const std::string branches = nlohmann::json(v.branches).dump();
+    const std::string channels = nlohmann::json(pairs).dump();
+    Query q(c,
+            "INSERT INTO verdicts (snapshot, property, holds, branches, channels) "
+            "VALUES (?, ?, ?, ?, ?)",
+            doing);
+    q.Bind(1, id).Bind(2, v.property.c_str()).Bind(3, std::int64_t{v.holds ? 1 : 0})
+        .Bind(4, branches.c_str()).Bind(5, channels.c_str()).Run();
+  }
   tx.Commit();
 }
 
@@ -712,11 +741,13 @@ std::vector<StoredRun> Store::Runs() const {
   impl_->version = CurrentVersion(c);
   // Schema 1 has none of the last four columns: read as unknown.
   Query q(c,
-          impl_->version >= 2
-              ? "SELECT id, started_us, ranks, balance, total, restored_from, status, "
-                "ended_us, transfers, updated_us FROM runs ORDER BY id"
-              : "SELECT id, started_us, ranks, balance, total, restored_from, NULL, NULL, "
-                "NULL, NULL FROM runs ORDER BY id",
+          impl_->version >= 4   ? "SELECT id, started_us, ranks, balance, total, restored_from, "
+                                  "status, ended_us, transfers, updated_us, app FROM runs ORDER BY id"
+          : impl_->version >= 2 ? "SELECT id, started_us, ranks, balance, total, restored_from, "
+                                  "status, ended_us, transfers, updated_us, NULL FROM runs "
+                                  "ORDER BY id"
+                                : "SELECT id, started_us, ranks, balance, total, restored_from, "
+                                  "NULL, NULL, NULL, NULL, NULL FROM runs ORDER BY id",
           "listing runs");
   while (q.Step()) {
     StoredRun r;
@@ -730,6 +761,7 @@ std::vector<StoredRun> Store::Runs() const {
     if (!q.IsNull(7)) r.ended_us = q.Int(7);
     if (!q.IsNull(8)) r.transfers = static_cast<std::uint64_t>(q.Int(8));
     if (!q.IsNull(9)) r.updated_us = q.Int(9);
+    if (!q.IsNull(10)) r.app = q.Text(10);
     runs.push_back(r);
   }
   return runs;
@@ -801,6 +833,28 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::
       s.channels[it->second].transfers.push_back(q.Int(2));
     }
   }
+  if (version >= 4) {
+    Query q(c, "SELECT property, holds, branches, channels FROM verdicts WHERE snapshot = ?",
+            doing);
+    q.Bind(1, id);
+    if (q.Step()) {
+      StoredVerdict v;
+      v.property = q.Text(0);
+      v.holds = q.Int(1) != 0;
+      const nlohmann::json branches = nlohmann::json::parse(q.Text(2), nullptr, false);
+      const nlohmann::json channels = nlohmann::json::parse(q.Text(3), nullptr, false);
+      try {
+        v.branches = branches.get<std::vector<std::uint32_t>>();
+        for (const auto& p : channels.get<std::vector<std::vector<std::uint32_t>>>()) {
+          if (p.size() != 2) throw std::invalid_argument("not a pair");
+          v.channels.emplace_back(p[0], p[1]);
+        }
+      } catch (const std::exception&) {
+        c.Refuse(fmt::format("snapshot {}: its verdict's reason is damaged", id));
+      }
+      s.verdict = std::move(v);
+    }
+  }
   return s;
 }
 
@@ -848,13 +902,15 @@ struct RunRow {
   Amount balance = 0, total = 0;
   std::optional<std::int64_t> restored_from;
   std::optional<std::string> status;  // nullopt: NULL (a version-1 row, or no column)
+  bool bank = true;  // schema 4: a run of jobs or locks conserves no total
 };
 
 std::map<std::int64_t, RunRow> RunRows(Connection& c, std::uint32_t version) {
   std::map<std::int64_t, RunRow> runs;
   Query q(c,
-          version >= 2 ? "SELECT id, ranks, balance, total, restored_from, status FROM runs"
-                       : "SELECT id, ranks, balance, total, restored_from, NULL FROM runs",
+          version >= 4   ? "SELECT id, ranks, balance, total, restored_from, status, app FROM runs"
+          : version >= 2 ? "SELECT id, ranks, balance, total, restored_from, status, NULL FROM runs"
+                         : "SELECT id, ranks, balance, total, restored_from, NULL, NULL FROM runs",
           "verifying the runs");
   while (q.Step()) {
     RunRow r;
@@ -863,6 +919,7 @@ std::map<std::int64_t, RunRow> RunRows(Connection& c, std::uint32_t version) {
     r.total = q.Int(3);
     if (!q.IsNull(4)) r.restored_from = q.Int(4);
     if (!q.IsNull(5)) r.status = q.Text(5);
+    r.bank = q.IsNull(6) || q.Text(6) == "bank";
     runs[q.Int(0)] = r;
   }
   return runs;
@@ -1062,7 +1119,7 @@ std::string CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& r
     } else if (sum != *s.total) {
       problems.push_back(fmt::format("its parts add up to ${}, not its total ${}", sum, *s.total));
     }
-    if (s.total && run != nullptr && *s.total != run->total) {
+    if (s.total && run != nullptr && run->bank && *s.total != run->total) {
       problems.push_back(
           fmt::format("its total ${} is not run {}'s ${}", *s.total, s.run, run->total));
     }
@@ -1256,7 +1313,9 @@ PruneResult Store::Prune(std::uint32_t keep, std::int64_t now_us) {
     doomed.push_back(static_cast<std::int64_t>(s.id));
   }
   // Parts first, then the snapshot: the foreign keys point that way.
-  for (const char* sql : {"DELETE FROM transfers WHERE snapshot = ?",
+  // (A store open for writing has the latest schema: verdicts exist.)
+  for (const char* sql : {"DELETE FROM verdicts WHERE snapshot = ?",
+                          "DELETE FROM transfers WHERE snapshot = ?",
                           "DELETE FROM channels WHERE snapshot = ?",
                           "DELETE FROM balances WHERE snapshot = ?",
                           "DELETE FROM snapshots WHERE id = ?"}) {

@@ -34,6 +34,18 @@ struct StoredChannel {
   std::optional<std::int64_t> marker_us = std::nullopt;
 };
 
+// jobs and locks (schema 4): the stable property the run's collector
+// evaluated on a complete snapshot, with its reason: the busy branches and
+// the channels holding a job (jobs, not terminated), or the wait-for cycle
+// (locks) and the channels holding a grant that dissolves it.
+struct StoredVerdict {
+  std::string property;  // "terminated" | "deadlocked"
+  bool holds = false;
+  std::vector<std::uint32_t> branches;  // ranks
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> channels;  // (from, to), once per message
+  bool operator==(const StoredVerdict&) const = default;
+};
+
 struct SnapshotRecord {
   std::uint64_t id = 0;
   std::int64_t run = 0;
@@ -51,6 +63,8 @@ struct SnapshotRecord {
   // Filled when read back (balances plus channel transfers, computed by the
   // store as it writes them); ignored by SnapshotComplete.
   std::optional<Amount> total;
+  // jobs and locks: written with the snapshot, read back by Find.
+  std::optional<StoredVerdict> verdict;
 };
 
 struct StoredRun {
@@ -65,6 +79,10 @@ struct StoredRun {
   std::optional<std::int64_t> ended_us;  // when it ended or was found dead
   std::optional<std::uint64_t> transfers;  // sent so far, or in all once ended
   std::optional<std::int64_t> updated_us;  // its last heartbeat (RunProgress)
+  // Schema 4: the application its branches ran; "bank" before it. For jobs
+  // `balance` is the jobs each branch started with, for locks 0, and a
+  // snapshot's total is no invariant (only the bank conserves its words).
+  std::string app = "bank";
 };
 
 // Why a run could not write the store at `path` (a read-only file, folder
@@ -130,7 +148,8 @@ class Store {
   // A new run; returns its id. `restored_from`, if given, must be a complete
   // snapshot of a run with the same number of ranks.
   std::int64_t BeginRun(std::uint32_t ranks, Amount balance, Amount total,
-                        std::optional<std::uint64_t> restored_from);
+                        std::optional<std::uint64_t> restored_from,
+                        const std::string& app = "bank");
   // Snapshot `id` of `run` has started (status running). Ids are unique in
   // the store, across runs.
   void SnapshotStarted(std::int64_t run, std::uint64_t id, std::uint32_t initiator,

@@ -53,6 +53,17 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
               {"recorded", recorded},
               {"channels", channels}};
   if (complete) out["total"] = *s.total;
+  if (s.verdict) {
+    // jobs, locks: what the run's collector found, under run --json's keys.
+    std::vector<std::string> branches;
+    for (std::uint32_t b : s.verdict->branches) branches.push_back(BranchName(b));
+    std::vector<std::pair<std::string, std::string>> why;
+    for (const auto& [from, to] : s.verdict->channels) {
+      why.emplace_back(BranchName(from), BranchName(to));
+    }
+    out["property"] = scenario::PropertyJson(s.verdict->property == "terminated",
+                                             s.verdict->holds, branches, why);
+  }
   out["parts_done"] = parts_done;
   out["markers_expected"] = channel_count;
   return out;
@@ -69,7 +80,8 @@ Json ListJson(const Store& store) {
          {"total", r.total},
          {"balance", r.balance},
          {"started_us", r.started_us},
-         {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)}});
+         {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)},
+         {"app", r.app}});
   }
   for (const SnapshotRecord& s : snapshots) {
     Json j = {{"id", s.id},

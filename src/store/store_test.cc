@@ -392,9 +392,9 @@ TEST_F(StoreTest, ACorruptStoreIsRefusedUntouched) {
 
   // Written by a later schema (user_version, big-endian at offset 60).
   std::string newer = good;
-  newer[63] = 4;
+  newer[63] = 5;
   Write(path, newer);
-  ExpectRefused(path, "was written by a newer cutline (store schema 4; this one reads 3)");
+  ExpectRefused(path, "was written by a newer cutline (store schema 5; this one reads 4)");
 }
 
 TEST_F(StoreTest, ReadingOnlyNeverWritesTheFile) {
@@ -647,7 +647,7 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
   }
   {
     Store s = MustOpen(path, false);
-    EXPECT_EQ(s.schema_version(), 3u);
+    EXPECT_EQ(s.schema_version(), 4u);
     ASSERT_EQ(s.Snapshots().size(), old_snapshots.size());
     EXPECT_EQ(s.Find(13)->balances, old13->balances);
     EXPECT_EQ(s.Find(13)->channels[0].transfers, old13->channels[0].transfers);
@@ -656,8 +656,9 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
     EXPECT_EQ(run, 4);
     EXPECT_EQ(s.Runs()[3].status, "live");
     EXPECT_EQ(s.Runs()[0].status, "");  // the old runs stay unknown
+    EXPECT_EQ(s.Runs()[0].app, "bank");  // and were the bank's (schema 4)
   }
-  EXPECT_EQ(Bytes(path)[63], 3);
+  EXPECT_EQ(Bytes(path)[63], 4);
   const std::string fresh = PathOf("fresh.db");
   MustOpen(fresh);
   EXPECT_EQ(SchemaOf(path), SchemaOf(fresh));
@@ -681,13 +682,50 @@ TEST_F(StoreTest, AReaderFollowsAMigrationMadeWhileItWasOpen) {
     writer.RunProgress(run, 42, 5'000'000);
   }
   std::vector<StoredRun> runs = reader->Runs();
-  EXPECT_EQ(reader->schema_version(), 3u);
+  EXPECT_EQ(reader->schema_version(), 4u);
   ASSERT_EQ(runs.size(), 4u);
   EXPECT_EQ(runs[3].transfers, 42u);
 }
 
 // Schema 3: why each failed snapshot failed, as the run said (given up at
 // its timeout), or as its run's end or death left it.
+// Schema 4: a run of jobs or locks says so, and each of its complete
+// snapshots keeps the property found on it. Its totals vary (jobs are made
+// and finished), which Verify accepts for it and only for it.
+TEST_F(StoreTest, ARunOfJobsKeepsEachSnapshotsVerdict) {
+  Store s = MustOpen(PathOf("jobs.db"));
+  std::mt19937_64 rng(11);
+  const std::int64_t run = s.BeginRun(3, 4, 12, std::nullopt, "jobs");
+  s.SnapshotStarted(run, 1, 0, 1);
+  SnapshotRecord busy = MakeSnapshot(run, 1, 3, 40, rng, 1);
+  busy.verdict = StoredVerdict{"terminated", false, {0, 2}, {{1, 2}, {1, 2}}};
+  s.SnapshotComplete(busy);
+  s.SnapshotStarted(run, 2, 1, 2);
+  SnapshotRecord idle = MakeSnapshot(run, 2, 3, 0, rng, 0);
+  idle.verdict = StoredVerdict{"terminated", true, {}, {}};
+  s.SnapshotComplete(idle);
+  EXPECT_EQ(s.Runs().at(0).app, "jobs");
+  EXPECT_EQ(s.Find(1)->verdict, busy.verdict);
+  EXPECT_EQ(s.Find(2)->verdict, idle.verdict);
+  EXPECT_TRUE(s.Verify().ok()) << s.Verify().problems.front().Line();
+
+  // The bank's snapshots keep no verdict, and their totals stay checked.
+  const std::int64_t bank = s.BeginRun(3, 4, 12, std::nullopt);
+  s.SnapshotStarted(bank, 3, 0, 3);
+  s.SnapshotComplete(MakeSnapshot(bank, 3, 3, 41, rng, 1));
+  EXPECT_EQ(s.Runs().at(1).app, "bank");
+  EXPECT_FALSE(s.Find(3)->verdict);
+  Verification v = s.Verify();
+  ASSERT_EQ(v.problems.size(), 1u);
+  EXPECT_EQ(v.problems[0].subject, "snapshot 3");
+  EXPECT_TRUE(Has(v.problems[0].what, "is not run 2's $12")) << v.problems[0].what;
+
+  // Pruning takes a snapshot's verdict with it.
+  EXPECT_EQ(s.Prune(1, 1LL << 62).runs.at(0).removed_complete, 1u);
+  EXPECT_FALSE(s.Find(1));
+  EXPECT_EQ(s.Find(2)->verdict, idle.verdict);
+}
+
 TEST_F(StoreTest, AFailedSnapshotSaysWhy) {
   Store s = MustOpen(PathOf("why.db"));
   std::int64_t run = s.BeginRun(2, 100, 200, std::nullopt);
