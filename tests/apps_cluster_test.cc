@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -235,6 +236,27 @@ TEST_F(AppsClusterTest, TheStoreKeepsTheVerdictsAndRefusesToRestoreThem) {
   Outcome show = Cutline({"store", "show", store, std::to_string(id), "--json"});
   ASSERT_EQ(show.status, 0) << show;
   EXPECT_EQ(json::parse(show.out)["property"], (json{{"terminated", true}, {"why", nullptr}}));
+  // In the application's words, as run --json writes them: job counts, and
+  // the kinds of the recorded messages (none: it terminated).
+  const json shown = json::parse(show.out);
+  for (const json& r : shown["recorded"]) {
+    EXPECT_EQ(r["jobs"], 0) << r;
+    EXPECT_FALSE(r.contains("balance")) << r;
+  }
+  for (const json& c : shown["channels"]) EXPECT_EQ(c["messages"], json::array()) << c;
+  // The listing names each verdict; the text too, in place of a total.
+  const json listed = json::parse(list.out)["snapshots"];
+  const auto detected = std::find_if(listed.begin(), listed.end(),
+                                     [&](const json& s) { return s["id"] == id; });
+  ASSERT_NE(detected, listed.end());
+  EXPECT_EQ((*detected)["property"]["terminated"], true);
+  Outcome text = Cutline({"store", "list", store});
+  EXPECT_NE(text.out.find("app=jobs"), std::string::npos) << text;
+  EXPECT_NE(text.out.find("  terminated\n"), std::string::npos) << text;
+  Outcome shown_text = Cutline({"store", "show", store, std::to_string(id)});
+  EXPECT_NE(shown_text.out.find("it says: terminated\nrecorded states: N0 no job, N1 no job, N2 no job\n"),
+            std::string::npos)
+      << shown_text;
   if (id > 1) {
     Outcome before = Cutline({"store", "show", store, "1", "--json"});
     EXPECT_EQ(json::parse(before.out)["property"]["terminated"], false) << before;

@@ -8,8 +8,11 @@
 #include <charconv>
 #include <chrono>
 #include <ctime>
+#include <functional>
+#include <map>
 #include <optional>
 
+#include "scenario/format.h"
 #include "scenario/json_output.h"
 #include "store/store.h"
 #include "store/store_json.h"
@@ -39,6 +42,23 @@ std::string Latency(const SnapshotRecord& s) {
   return fmt::format("{:.3f} ms", static_cast<double>(s.completed_us - s.started_us) / 1000);
 }
 
+// The application a stored run ran (the bank for an unknown name: a file
+// written by a newer cutline is refused before this).
+apps::App AppOf(const store::StoredRun& r) {
+  return apps::App::Find(r.app).value_or(apps::App::kBank);
+}
+
+// Jobs and locks: a snapshot's verdict in words, in place of a total that
+// no rule keeps ("deadlocked: N0->N2->N0", "not terminated: N1 is busy").
+std::string VerdictWords(apps::App app, const store::StoredVerdict& v) {
+  std::vector<std::string> branches, channels;
+  for (std::uint32_t b : v.branches) branches.push_back(store::BranchName(b));
+  for (const auto& [from, to] : v.channels) {
+    channels.push_back(store::BranchName(from) + "->" + store::BranchName(to));
+  }
+  return scenario::VerdictText(app, v.holds, branches, channels, scenario::Lang::kEn);
+}
+
 int List(const store::Store& store, bool json) {
   std::vector<store::StoredRun> runs = store.Runs();
   std::vector<SnapshotRecord> snapshots = store.Snapshots();
@@ -47,7 +67,18 @@ int List(const store::Store& store, bool json) {
     return 0;
   }
   if (runs.empty()) fmt::print("no runs\n");
+  std::map<std::int64_t, apps::App> app_of;
   for (const store::StoredRun& r : runs) {
+    const apps::App app = AppOf(r);
+    app_of[r.id] = app;
+    if (!app.is_bank()) {
+      std::string start = app == apps::App::kJobs
+                              ? fmt::format(", {} jobs each", r.balance)
+                              : std::string();
+      fmt::print("run {}: {} ranks, app={}{}, started {}\n", r.id, r.ranks, app.name(), start,
+                 When(r.started_us));
+      continue;
+    }
     std::string from = r.restored_from
                            ? fmt::format("restored from snapshot {}", *r.restored_from)
                            : fmt::format("${} each", r.balance);
@@ -61,10 +92,55 @@ int List(const store::Store& store, bool json) {
   fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", "snapshot", "run", "status",
              "initiator", "total", "latency");
   for (const SnapshotRecord& s : snapshots) {
-    fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", s.id, s.run, s.status,
-               store::BranchName(s.initiator),
-               s.total ? fmt::format("${}", *s.total) : "-", Latency(s));
+    const apps::App app = app_of.contains(s.run) ? app_of[s.run] : apps::App::kBank;
+    std::string total = s.total ? fmt::format("${}", *s.total) : "-";
+    // A jobs or locks snapshot: its verdict after the latency, the total
+    // column left empty (their words are not conserved).
+    std::string verdict;
+    if (!app.is_bank()) {
+      total = "-";
+      if (s.verdict) verdict = "  " + VerdictWords(app, *s.verdict);
+    }
+    fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}{}\n", s.id, s.run, s.status,
+               store::BranchName(s.initiator), total, Latency(s), verdict);
   }
+  return 0;
+}
+
+// "in the channels: N1->N0 [$40]; the other 5 empty", each recorded message
+// in `word`'s words.
+void PrintChannels(const SnapshotRecord& s, const std::function<std::string(Amount)>& word) {
+  std::string busy;
+  std::size_t empty = 0;
+  for (const store::StoredChannel& c : s.channels) {
+    if (c.transfers.empty()) {
+      ++empty;
+      continue;
+    }
+    std::string words;
+    for (Amount a : c.transfers) words += (words.empty() ? "" : " ") + word(a);
+    busy += fmt::format("{}{}->{} [{}]", busy.empty() ? "" : ", ", store::BranchName(c.from),
+                        store::BranchName(c.to), words);
+  }
+  fmt::print("in the channels: {}{}{} empty\n", busy, busy.empty() ? "" : "; ",
+             busy.empty() ? fmt::format("all {}", empty) : fmt::format("the other {}", empty));
+}
+
+// A complete jobs or locks snapshot: its verdict, each branch's recorded
+// state and the messages in its channel states, in the application's words.
+int ShowApp(const SnapshotRecord& s, apps::App app) {
+  std::vector<std::string> names;
+  for (std::uint32_t r = 0; r < s.balances.size(); ++r) names.push_back(store::BranchName(r));
+  fmt::print("snapshot {} of run {} (app={}): complete, started by {}, latency {}\n", s.id,
+             s.run, app.name(), store::BranchName(s.initiator), Latency(s));
+  if (s.verdict) fmt::print("it says: {}\n", VerdictWords(app, *s.verdict));
+  std::string states;
+  for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
+    states += fmt::format("{}{} {}", r ? ", " : "", names[r],
+                          scenario::StateText(app, s.balances[r], names, scenario::Lang::kEn));
+  }
+  fmt::print("recorded states: {}\n", states);
+  PrintChannels(s, [&](Amount a) { return std::string(app.MessageKind(a)); });
   return 0;
 }
 
@@ -83,6 +159,11 @@ int Show(const store::Store& store, std::uint64_t id, bool json) {
                s->id, s->run, s->status, store::BranchName(s->initiator));
     return 0;
   }
+  apps::App app = apps::App::kBank;
+  for (const store::StoredRun& r : store.Runs()) {
+    if (r.id == s->run) app = AppOf(r);
+  }
+  if (!app.is_bank()) return ShowApp(*s, app);
   fmt::print("snapshot {} of run {}: complete, started by {}, total ${}, latency {}\n",
              s->id, s->run, store::BranchName(s->initiator), *s->total, Latency(*s));
   std::string balances;
@@ -90,20 +171,7 @@ int Show(const store::Store& store, std::uint64_t id, bool json) {
     balances += fmt::format("{}{} ${}", r ? ", " : "", store::BranchName(r), s->balances[r]);
   }
   fmt::print("recorded balances: {}\n", balances);
-  std::string busy;
-  std::size_t empty = 0;
-  for (const store::StoredChannel& c : s->channels) {
-    if (c.transfers.empty()) {
-      ++empty;
-      continue;
-    }
-    std::string amounts;
-    for (Amount a : c.transfers) amounts += fmt::format("{}${}", amounts.empty() ? "" : " ", a);
-    busy += fmt::format("{}{}->{} [{}]", busy.empty() ? "" : ", ",
-                        store::BranchName(c.from), store::BranchName(c.to), amounts);
-  }
-  fmt::print("in the channels: {}{}{} empty\n", busy, busy.empty() ? "" : "; ",
-             busy.empty() ? fmt::format("all {}", empty) : fmt::format("the other {}", empty));
+  PrintChannels(*s, [](Amount a) { return fmt::format("${}", a); });
   return 0;
 }
 

@@ -34,20 +34,30 @@ std::string Balances(const bank::Bank& bank, Lang lang) {
   return out;
 }
 
-std::string StateText(const bank::Bank& bank, bank::Amount state, Lang lang) {
+std::string StateText(apps::App app, bank::Amount state, const std::vector<std::string>& names,
+                      Lang lang) {
   const bool ja = lang == Lang::kJa;
-  if (bank.app() == apps::App::kJobs) {
+  if (app == apps::App::kJobs) {
     if (state == 0) return ja ? "仕事なし" : "no job";
     return ja ? fmt::format("仕事{}件", state)
               : fmt::format("{} job{}", state, state == 1 ? "" : "s");
   }
-  if (bank.app() == apps::App::kLocks) {
+  if (app == apps::App::kLocks) {
     std::optional<bank::NodeId> waits = apps::locks::Waits(state);
     if (!waits) return ja ? "稼働中" : "active";
-    return ja ? fmt::format("{}を待機中", bank.name(*waits))
-              : fmt::format("waiting for {}", bank.name(*waits));
+    const std::string who = *waits < names.size() ? names[*waits] : fmt::format("#{}", *waits);
+    return ja ? fmt::format("{}を待機中", who) : fmt::format("waiting for {}", who);
   }
   return Money(state);
+}
+
+std::string StateText(const bank::Bank& bank, bank::Amount state, Lang lang) {
+  std::vector<std::string> names;
+  // Only a wait names another branch; the bank's and jobs' words need none.
+  if (bank.app() == apps::App::kLocks) {
+    for (bank::NodeId n = 0; n < bank.branch_count(); ++n) names.push_back(bank.name(n));
+  }
+  return StateText(bank.app(), state, names, lang);
 }
 
 std::string MessageText(const bank::Bank& bank, bank::Amount word, Lang lang) {
@@ -68,13 +78,18 @@ std::string MessagesText(const bank::Bank& bank, const std::vector<bank::Amount>
 }
 
 std::string VerdictText(const bank::Bank& bank, const apps::Verdict& v, Lang lang) {
-  const bool ja = lang == Lang::kJa;
   std::vector<std::string> names;
   for (bank::NodeId n : v.branches) names.push_back(bank.name(n));
   std::vector<std::string> channels;
   for (bank::ChannelId c : v.channels) channels.push_back(ChannelName(bank, c));
-  if (bank.app() == apps::App::kJobs) {
-    if (v.holds) return ja ? "終了している" : "terminated";
+  return VerdictText(bank.app(), v.holds, names, channels, lang);
+}
+
+std::string VerdictText(apps::App app, bool holds, const std::vector<std::string>& names,
+                        const std::vector<std::string>& channels, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  if (app == apps::App::kJobs) {
+    if (holds) return ja ? "終了している" : "terminated";
     std::string why;
     if (!names.empty()) {
       why += ja ? fmt::format("{}が仕事中", JoinNames(names, lang))
@@ -90,11 +105,11 @@ std::string VerdictText(const bank::Bank& bank, const apps::Verdict& v, Lang lan
     return ja ? fmt::format("終了していない（{}）", why)
               : fmt::format("not terminated: {}", why);
   }
-  if (bank.app() == apps::App::kLocks) {
+  if (app == apps::App::kLocks) {
     std::string cycle;
     for (const std::string& n : names) cycle += n + "->";
     if (!names.empty()) cycle += names.front();
-    if (v.holds) {
+    if (holds) {
       return ja ? fmt::format("デッドロック: {}", cycle)
                 : fmt::format("deadlocked: {}", cycle);
     }

@@ -22,6 +22,10 @@ std::string Balances(const bank::Bank& bank, Lang lang = Lang::kEn);
 // A branch's state in its application's words: "$70" (bank), "2 jobs",
 // "no job" (jobs), "waiting for P2", "active" (locks).
 std::string StateText(const bank::Bank& bank, bank::Amount state, Lang lang);
+// The same from the application and the branches' names alone (the
+// runtime's store has no Bank): `names[n]` is branch n's.
+std::string StateText(apps::App app, bank::Amount state, const std::vector<std::string>& names,
+                      Lang lang);
 // A message's content: "$30", "job", "request", "grant".
 std::string MessageText(const bank::Bank& bank, bank::Amount word, Lang lang);
 // A channel's recorded state: "[$40, $10]", "[job, job]".
@@ -30,5 +34,9 @@ std::string MessagesText(const bank::Bank& bank, const std::vector<bank::Amount>
 // A stable property's verdict with its reason: "not terminated: P3 is
 // busy; a job in P1->P3", "deadlocked: P1->P2->P1".
 std::string VerdictText(const bank::Bank& bank, const apps::Verdict& v, Lang lang);
+// The same from names: the verdict's branches, and its channels as "P1->P3"
+// (once per message).
+std::string VerdictText(apps::App app, bool holds, const std::vector<std::string>& branches,
+                        const std::vector<std::string>& channels, Lang lang);
 
 }  // namespace cutline::scenario

@@ -767,12 +767,52 @@ std::vector<StoredRun> Store::Runs() const {
   return runs;
 }
 
+namespace {
+
+// A verdict's row from column `at` on (property, holds, branches, channels):
+// its reason's two JSON lists parsed, or the snapshot refused as damaged.
+StoredVerdict VerdictRow(Connection& c, Query& q, int at, std::int64_t id) {
+  StoredVerdict v;
+  v.property = q.Text(at);
+  v.holds = q.Int(at + 1) != 0;
+  const nlohmann::json branches = nlohmann::json::parse(q.Text(at + 2), nullptr, false);
+  const nlohmann::json channels = nlohmann::json::parse(q.Text(at + 3), nullptr, false);
+  try {
+    v.branches = branches.get<std::vector<std::uint32_t>>();
+    for (const auto& p : channels.get<std::vector<std::vector<std::uint32_t>>>()) {
+      if (p.size() != 2) throw std::invalid_argument("not a pair");
+      v.channels.emplace_back(p[0], p[1]);
+    }
+  } catch (const std::exception&) {
+    c.Refuse(fmt::format("snapshot {}: its verdict's reason is damaged", id));
+  }
+  return v;
+}
+
+}  // namespace
+
 std::vector<SnapshotRecord> Store::Snapshots() const {
   Connection& c = *impl_;
   std::vector<SnapshotRecord> snapshots;
   impl_->version = CurrentVersion(c);
-  Query q(c, SnapshotsSql(impl_->version, false), "listing snapshots");
-  while (q.Step()) snapshots.push_back(SnapshotRow(q));
+  {
+    Query q(c, SnapshotsSql(impl_->version, false), "listing snapshots");
+    while (q.Step()) snapshots.push_back(SnapshotRow(q));
+  }
+  // Jobs and locks: each complete snapshot's verdict, which a listing shows
+  // in place of a total (one query; the rows are by id, as the list is).
+  if (impl_->version >= 4) {
+    Query q(c, "SELECT snapshot, property, holds, branches, channels FROM verdicts ORDER BY snapshot",
+            "listing verdicts");
+    auto at = snapshots.begin();
+    while (q.Step()) {
+      const std::int64_t id = q.Int(0);
+      while (at != snapshots.end() && static_cast<std::int64_t>(at->id) < id) ++at;
+      if (at != snapshots.end() && static_cast<std::int64_t>(at->id) == id) {
+        at->verdict = VerdictRow(c, q, 1, id);
+      }
+    }
+  }
   return snapshots;
 }
 
@@ -837,23 +877,7 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::
     Query q(c, "SELECT property, holds, branches, channels FROM verdicts WHERE snapshot = ?",
             doing);
     q.Bind(1, id);
-    if (q.Step()) {
-      StoredVerdict v;
-      v.property = q.Text(0);
-      v.holds = q.Int(1) != 0;
-      const nlohmann::json branches = nlohmann::json::parse(q.Text(2), nullptr, false);
-      const nlohmann::json channels = nlohmann::json::parse(q.Text(3), nullptr, false);
-      try {
-        v.branches = branches.get<std::vector<std::uint32_t>>();
-        for (const auto& p : channels.get<std::vector<std::vector<std::uint32_t>>>()) {
-          if (p.size() != 2) throw std::invalid_argument("not a pair");
-          v.channels.emplace_back(p[0], p[1]);
-        }
-      } catch (const std::exception&) {
-        c.Refuse(fmt::format("snapshot {}: its verdict's reason is damaged", id));
-      }
-      s.verdict = std::move(v);
-    }
+    if (q.Step()) s.verdict = VerdictRow(c, q, 0, id);
   }
   return s;
 }

@@ -177,7 +177,7 @@ class Store {
               std::int64_t now_us);
 
   std::vector<StoredRun> Runs() const;                 // by id
-  std::vector<SnapshotRecord> Snapshots() const;       // by id; without balances and channels
+  std::vector<SnapshotRecord> Snapshots() const;       // by id; with verdicts, without balances and channels
   std::optional<SnapshotRecord> Find(std::uint64_t id) const;  // the full record
   std::optional<SnapshotRecord> LatestComplete() const;        // the full record
   std::uint64_t NextSnapshotId() const;  // max id + 1 (1 for an empty store)

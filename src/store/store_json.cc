@@ -1,11 +1,34 @@
 #include "store/store_json.h"
 
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "apps/app.h"
 #include "scenario/json_output.h"
 #include "store/summary.h"
 
 namespace cutline::store {
 
 namespace {
+
+// A branch's state under its application's key, as run --json writes it:
+// "balance": 70, "jobs": 2, "waiting_for": "N2" or null.
+std::pair<std::string, Json> StateEntry(apps::App app, Amount state) {
+  std::string key(app.definition().state_key);
+  if (app != apps::App::kLocks) return {key, state};
+  std::optional<sim::NodeId> waits = apps::locks::Waits(state);
+  return {key, waits ? Json(BranchName(*waits)) : Json(nullptr)};
+}
+
+// A jobs or locks snapshot's stored verdict, under run --json's keys.
+Json VerdictJson(const StoredVerdict& v) {
+  std::vector<std::string> branches;
+  for (std::uint32_t b : v.branches) branches.push_back(BranchName(b));
+  std::vector<std::pair<std::string, std::string>> why;
+  for (const auto& [from, to] : v.channels) why.emplace_back(BranchName(from), BranchName(to));
+  return scenario::PropertyJson(v.property == "terminated", v.holds, branches, why);
+}
 
 template <typename T>
 Json Nullable(const std::optional<T>& v) {
@@ -26,8 +49,11 @@ Json MomentJson(const CriticalPath::Moment& m) {
 // left out, as `run --json` does without a history: no history is stored.
 Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
   std::uint32_t ranks = 0;
+  apps::App app = apps::App::kBank;
   for (const StoredRun& r : store.Runs()) {
-    if (r.id == s.run) ranks = r.ranks;
+    if (r.id != s.run) continue;
+    ranks = r.ranks;
+    app = apps::App::Find(r.app).value_or(apps::App::kBank);
   }
   const bool complete = s.status == "complete";
   const Json channel_count = std::uint64_t{ranks} * (ranks - 1);
@@ -35,14 +61,22 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
   if (complete) {
     parts_done = Json::array();
     for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
-      recorded.push_back({{"name", BranchName(r)}, {"balance", s.balances[r]}});
+      recorded.push_back({{"name", BranchName(r)}, StateEntry(app, s.balances[r])});
       parts_done.push_back(BranchName(r));
     }
     for (const StoredChannel& c : s.channels) {
-      channels.push_back({{"from", BranchName(c.from)},
-                          {"to", BranchName(c.to)},
-                          {"state", scenario::ChannelRecordingName(ChannelRecording::kClosed)},
-                          {"transfers", c.transfers}});
+      Json channel = {{"from", BranchName(c.from)},
+                      {"to", BranchName(c.to)},
+                      {"state", scenario::ChannelRecordingName(ChannelRecording::kClosed)},
+                      {"transfers", c.transfers}};
+      if (!app.is_bank()) {
+        // As run --json: the messages' kinds, not their words.
+        Json kinds = Json::array();
+        for (Amount w : c.transfers) kinds.push_back(app.MessageKind(w));
+        channel.erase("transfers");
+        channel["messages"] = kinds;
+      }
+      channels.push_back(std::move(channel));
     }
   }
   Json out = {{"id", s.id},
@@ -53,17 +87,8 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
               {"recorded", recorded},
               {"channels", channels}};
   if (complete) out["total"] = *s.total;
-  if (s.verdict) {
-    // jobs, locks: what the run's collector found, under run --json's keys.
-    std::vector<std::string> branches;
-    for (std::uint32_t b : s.verdict->branches) branches.push_back(BranchName(b));
-    std::vector<std::pair<std::string, std::string>> why;
-    for (const auto& [from, to] : s.verdict->channels) {
-      why.emplace_back(BranchName(from), BranchName(to));
-    }
-    out["property"] = scenario::PropertyJson(s.verdict->property == "terminated",
-                                             s.verdict->holds, branches, why);
-  }
+  // jobs, locks: what the run's collector found.
+  if (s.verdict) out["property"] = VerdictJson(*s.verdict);
   out["parts_done"] = parts_done;
   out["markers_expected"] = channel_count;
   return out;
@@ -93,6 +118,8 @@ Json ListJson(const Store& store) {
               {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}};
     // Why it failed (schema 3), where the store knows.
     if (!s.failure.empty()) j["failure"] = s.failure;
+    // A jobs or locks snapshot's verdict, which the store page lists.
+    if (s.verdict) j["property"] = VerdictJson(*s.verdict);
     out["snapshots"].push_back(std::move(j));
   }
   return out;
