@@ -9,6 +9,7 @@
 import { html } from './svg.js';
 import { t, money, setLang, lang, applyStatic } from './i18n.js';
 import { renderSnapshot } from './panels.js';
+import { propertyText } from './appwords.js';
 
 const statusEl = document.getElementById('store-status');
 const runsEl = document.getElementById('store-runs');
@@ -69,10 +70,12 @@ function renderRuns() {
     const sum = bySummary.get(r.id);
     const card = html('article', { class: 'run-card', 'data-run': r.id, 'data-state': sum.state,
       'aria-labelledby': `run-${r.id}-title` }, runsEl);
-    const head = html('h3', { id: `run-${r.id}-title` }, card, t('storeRun', {
+    // Jobs and locks keep no money: the run says which application ran instead of a total.
+    const app = r.app || 'bank';
+    const head = html('h3', { id: `run-${r.id}-title` }, card, app === 'bank' ? t('storeRun', {
       id: r.id, ranks: r.ranks, total: money(r.total),
       restored: r.restored_from ? t('storeRestored', { id: r.restored_from }) : '',
-    }));
+    }) : t('storeRunApp', { id: r.id, ranks: r.ranks, app: t(`storeApp_${app}`) }));
     head.append(' ');
     // The state is a word on a badge, never only its colour.
     html('span', { class: `run-state run-state-${sum.state}` }, head, t(`storeState_${sum.state}`));
@@ -122,7 +125,8 @@ function renderList() {
     }, cell, `#${s.id}`);
     button.addEventListener('click', () => (open ? close(true) : choose(s.id)));
     const values = [String(s.run), t(`storeStatus_${s.status}`), s.initiators.join(', '),
-      s.total === null ? '-' : money(s.total), latency(s)];
+      // A jobs or locks snapshot: its verdict in the total's column.
+      s.property ? propertyText(s.property) : s.total === null ? '-' : money(s.total), latency(s)];
     values.forEach((v, i) => {
       html('td', { 'data-label': t(COLUMNS[i + 1]), class: i === 1 ? `status-${s.status}` : null }, tr, v);
     });
@@ -190,7 +194,10 @@ function renderDetail(cell) {
   const run = store.runs.find((r) => entry && r.id === entry.run);
   const ranks = run ? run.ranks : snap.recorded.length;
   const branches = Array.from({ length: ranks }, (_, i) => ({ name: `N${i}` }));
-  renderSnapshot(panel, { branches, channels: snap.channels, total: run ? run.total : snap.total, snapshots: [snap] }, snap, null);
+  renderSnapshot(panel, {
+    branches, channels: snap.channels, total: run ? run.total : snap.total, snapshots: [snap],
+    app: run ? run.app : undefined, property: snap.property,
+  }, snap, null);
 }
 
 // Focus moves into the open snapshot, and its row comes to the top of the

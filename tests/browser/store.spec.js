@@ -276,6 +276,31 @@ for (const size of [LAPTOP, PHONE]) {
   });
 }
 
+// A locks run (the third in the store): its card says which application ran, its snapshots list
+// their verdicts instead of a total, and the one that found the deadlock opens in its words.
+test('a locks run: the card names the application, each snapshot its verdict, the deadlock opens in words', async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`${STORE}/store.html`);
+  await expect(page.locator('.run-card')).toHaveCount(2);
+  const { code, out } = await runCluster(['--app', 'locks', '--ranks', '3', '--snapshot-every', '10ms',
+    '--duration', '20s', '--store', FILE, '--json']);
+  expect(code, out).toBe(0);
+  const summary = JSON.parse(out);
+  const id = summary.property.detected_by;
+  const cycle = summary.property.cycle;
+  const card = page.locator('.run-card[data-run="3"]');
+  await expect(card.locator('h3')).toContainText('Run 3: 3 branches, locks (deadlock)');
+  const row = page.locator(`#store-list tr[data-snapshot="${id}"]`);
+  await expect(row).toContainText(`deadlocked: ${[...cycle, cycle[0]].join(' → ')}`);
+  await expect(row).not.toContainText('$');
+  const detail = await openSnapshot(page, id);
+  await expect(detail.locator('.snap-property')).toHaveText(`The snapshot says: deadlocked: ${[...cycle, cycle[0]].join(' → ')}`);
+  await expect(detail.locator('.cl-branches tbody tr').first().locator('td').first()).toContainText(/^(waits for N\d|active)$/);
+  expect(problems).toEqual([]);
+});
+
 test('a server without a store says so, and the bank page has no link', async ({ page }) => {
   const problems = watch(page);
   await page.goto('/store.html');
