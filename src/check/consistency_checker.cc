@@ -723,6 +723,19 @@ apps::Verdict PropertyNow(const bank::Bank& bank) {
   return bank.app().Evaluate({&net, states, channels});
 }
 
+apps::Verdict PropertyOfReplay(const bank::Bank& bank, const bank::Replay& replay) {
+  std::vector<Amount> states;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
+  std::vector<std::vector<Amount>> channels(bank.network().channel_count());
+  for (ChannelId c = 0; c < channels.size(); ++c) {
+    for (Seq seq : replay.waiting(c)) {
+      const Flight* f = replay.Find(seq);
+      if (f->is_transfer()) channels[c].push_back(f->amount());
+    }
+  }
+  return bank.app().Evaluate({&bank.network(), states, channels});
+}
+
 NaiveJudgement JudgeNaive(const bank::Bank& bank) {
   NaiveJudgement j;
   std::vector<std::optional<Amount>> reads(bank.branch_count());
@@ -735,16 +748,7 @@ NaiveJudgement JudgeNaive(const bank::Bank& bank) {
   if (bank.naive_reads().empty() || !bank.history().enabled()) return j;
   bank::Replay replay(bank);
   replay.ApplyAll(std::span(bank.history().events()).first(last));
-  std::vector<Amount> states;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
-  std::vector<std::vector<Amount>> channels(bank.network().channel_count());
-  for (ChannelId c = 0; c < channels.size(); ++c) {
-    for (Seq seq : replay.waiting(c)) {
-      const Flight* f = replay.Find(seq);
-      if (f->is_transfer()) channels[c].push_back(f->amount());
-    }
-  }
-  j.truth = bank.app().Evaluate({&bank.network(), states, channels});
+  j.truth = PropertyOfReplay(bank, replay);
   return j;
 }
 

@@ -12,6 +12,7 @@
 #include "apps/app.h"
 #include "bank/bank.h"
 #include "bank/history.h"
+#include "bank/replay.h"
 #include "sim/network.h"
 
 namespace cutline::check {
@@ -153,6 +154,9 @@ apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
 // message in flight now (what an observer who sees everything at once
 // would say; the page shows it beside the naive and the snapshot verdicts).
 apps::Verdict PropertyNow(const bank::Bank& bank);
+// The property of the state a replay has reached: its branches' states and
+// the messages it has in flight (the truth at a moment of the history).
+apps::Verdict PropertyOfReplay(const bank::Bank& bank, const bank::Replay& replay);
 
 // The naive detector's verdict (an application with a stable property): what
 // its reads declare, and the property of the real state when it declared

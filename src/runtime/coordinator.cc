@@ -65,17 +65,16 @@ nlohmann::json Statistics::Summary(std::int64_t run, int ranks, Amount bank_tota
   };
 }
 
-std::optional<std::int64_t> Statistics::TrueSince(apps::App app,
+std::optional<std::int64_t> Statistics::TrueSince(apps::App app, const sim::Topology& topology,
                                                   const std::vector<sim::NodeId>& cycle) const {
   if (final_states.empty()) return std::nullopt;
   std::int64_t since = 0;
   if (app == apps::App::kJobs) {
-    // Terminated at the last job's finish, if every rank ended idle (after
-    // Stop every channel was drained: no job in flight).
-    for (std::size_t r = 0; r < final_states.size(); ++r) {
-      if (final_states[r] != 0) return std::nullopt;
-      since = std::max(since, changed_us[r]);
-    }
+    // Terminated at the last job's finish, if the application says the
+    // final state is (after Stop every channel was drained: none in flight).
+    const std::vector<std::vector<Amount>> drained(topology.channel_count());
+    if (!app.Evaluate({&topology, final_states, drained}).holds) return std::nullopt;
+    for (std::int64_t changed : changed_us) since = std::max(since, changed);
     return since;
   }
   // A cycle still in the final states has been one since its last branch
@@ -93,7 +92,7 @@ std::optional<std::int64_t> Statistics::TrueSince(apps::App app,
   return since;
 }
 
-nlohmann::json Statistics::Property(apps::App app) const {
+nlohmann::json Statistics::Property(apps::App app, const sim::Topology& topology) const {
   auto names = [](const std::vector<sim::NodeId>& branches) {
     std::vector<std::string> out;
     for (sim::NodeId b : branches) out.push_back(store::BranchName(b));
@@ -106,9 +105,9 @@ nlohmann::json Statistics::Property(apps::App app) const {
     p["detected_us"] = detected_us;
     p["cycle"] = app == apps::App::kLocks ? nlohmann::json(names(detected.branches))
                                           : nlohmann::json();
-    truth = TrueSince(app, detected.branches);
+    truth = TrueSince(app, topology, detected.branches);
   } else if (app == apps::App::kJobs) {
-    truth = TrueSince(app, {});
+    truth = TrueSince(app, topology, {});
   }
   p["true_us"] = truth ? nlohmann::json(*truth) : nlohmann::json();
   p["delay_us"] = detected_by && truth ? nlohmann::json(detected_us - *truth) : nlohmann::json();
@@ -116,8 +115,12 @@ nlohmann::json Statistics::Property(apps::App app) const {
   // the property held) or wrong (it never did). Never expected.
   p["early"] = detected_by.has_value() && (!truth || detected_us < *truth);
   std::uint64_t wrong = 0;
+  // Jobs have one truth whatever was declared; a locks declaration names its cycle.
+  const std::optional<std::int64_t> terminated =
+      app == apps::App::kJobs ? TrueSince(app, topology, {}) : std::nullopt;
   for (const Declaration& d : naive) {
-    std::optional<std::int64_t> since = TrueSince(app, d.verdict.branches);
+    std::optional<std::int64_t> since =
+        app == apps::App::kJobs ? terminated : TrueSince(app, topology, d.verdict.branches);
     if (!since || d.at_us < *since) ++wrong;
   }
   p["naive_rounds"] = naive_rounds;
@@ -500,14 +503,14 @@ void Coordinator::End() {
       stats_.Summary(sink_->run_id(), n_, bank_total_,
                      std::chrono::duration<double>(stopped_scheduling_ - start_).count());
   summary["app"] = o_.app.name();
-  if (o_.app.has_property()) summary["property"] = stats_.Property(o_.app);
+  if (o_.app.has_property()) summary["property"] = stats_.Property(o_.app, topology_);
   fmt::print("cutline-summary {}\n", summary.dump());
   std::fflush(stdout);
 }
 
 int Coordinator::exit_code() const {
   if (o_.app.has_property()) {
-    return stats_.wrong > 0 || stats_.Property(o_.app)["early"].get<bool>() ? 1 : 0;
+    return stats_.wrong > 0 || stats_.Property(o_.app, topology_)["early"].get<bool>() ? 1 : 0;
   }
   return stats_.wrong > 0 || stats_.final_total != bank_total_ ? 1 : 0;
 }

@@ -69,11 +69,13 @@ struct Statistics {
   nlohmann::json Summary(std::int64_t run, int ranks, Amount bank_total, double seconds) const;
   // The summary's application part (jobs, locks): detection against the
   // truth, and the naive detector's false declarations.
-  nlohmann::json Property(apps::App app) const;
+  nlohmann::json Property(apps::App app, const sim::Topology& topology) const;
   // When the property really became true (the ranks' clocks), if it did by
-  // the end of the run: for locks, that of the cycle `cycle` (its branches'
-  // last changes), which must still be one in the final states.
-  std::optional<std::int64_t> TrueSince(apps::App app, const std::vector<sim::NodeId>& cycle) const;
+  // the end of the run: for jobs, the last job's finish if the final state
+  // is terminated; for locks, that of the cycle `cycle` (its branches' last
+  // changes), which must still be one in the final states.
+  std::optional<std::int64_t> TrueSince(apps::App app, const sim::Topology& topology,
+                                        const std::vector<sim::NodeId>& cycle) const;
 };
 
 class Coordinator {

@@ -442,19 +442,8 @@ class PropertyDeriver {
     Question q = Make(i, r.node);
     q.verdict = bank_.app().Naive(reads_);
     q.yes = q.verdict.holds;
-    // The real state at the read (a read changes nothing): the branches'
-    // states and every message in flight.
-    const sim::Topology& net = bank_.network();
-    std::vector<bank::Amount> states;
-    for (NodeId n = 0; n < bank_.branch_count(); ++n) states.push_back(walk_.balance(n));
-    std::vector<std::vector<bank::Amount>> channels(net.channel_count());
-    for (ChannelId c = 0; c < channels.size(); ++c) {
-      for (Seq seq : walk_.waiting(c)) {
-        const Flight* f = walk_.Find(seq);
-        if (f->is_transfer()) channels[c].push_back(f->amount());
-      }
-    }
-    q.truth = bank_.app().Evaluate({&net, states, channels});
+    // The real state at the read (a read changes nothing).
+    q.truth = check::PropertyOfReplay(bank_, walk_);
     q.why = !q.yes ? WhyCode::kNaiveNot : q.truth->holds ? WhyCode::kNaiveRight : WhyCode::kNaiveWrong;
     out_.push_back(std::move(q));
   }
