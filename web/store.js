@@ -243,23 +243,39 @@ function redraw() {
   }
 }
 
-// Refreshes overlap (a commit's event, the heartbeat timer) and the reader
-// acts while one waits for the server: a refresh that an older one outran is
-// dropped, and one that finds the reader has opened or closed a snapshot in
-// the meantime keeps the reader's choice instead of bringing back its own.
-let refreshes = 0;
-async function refresh() {
-  const mine = ++refreshes;
+// Refreshes are asked for by each commit's event and by the heartbeat timer,
+// and a running store commits about every 200 ms: faster than a loaded server
+// may answer. So one refresh runs at a time, and asks that come while it
+// waits make one more run after it. (Dropping an answer that a newer request
+// outran starved the page: nothing was drawn until the run stopped writing.)
+// A refresh that finds the reader opened or closed a snapshot while it waited
+// keeps the reader's choice instead of bringing back its own.
+async function refreshOnce() {
   const wanted = chosen;
   const fresh = await getJson('api/store');
   let next = null;
   if (wanted !== null && fresh.snapshots.some((s) => s.id === wanted.id)) {
     next = { id: wanted.id, snap: await getJson(`api/store/snapshot?id=${wanted.id}`) };
   }
-  if (mine !== refreshes) return;
   store = fresh;
   if (chosen === wanted) chosen = next;
   redraw();
+}
+
+let refreshing = null;
+let askedAgain = false;
+function refresh() {
+  if (refreshing) {
+    askedAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      askedAgain = false;
+      await refreshOnce();
+    } while (askedAgain);
+  })().finally(() => { refreshing = null; });
+  return refreshing;
 }
 
 function applyLang(next) {

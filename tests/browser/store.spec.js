@@ -106,6 +106,12 @@ test('a run is followed live, then summed up as ended; a snapshot opens beside i
   await expect(page.getByText('No snapshots yet')).toBeVisible();
   await expect(page.locator('#store-status')).toHaveText('Waiting for a run to write the store.');
 
+  // On a loaded machine the server answers more slowly than the run commits
+  // (every 200 ms or so). CI caught the page drawing nothing while the run was
+  // live, because each answer was dropped for a newer request still on its
+  // way. Here every list request is held 600 ms, so that is not left to timing.
+  const slowList = async (route) => { await new Promise((r) => setTimeout(r, 600)); await route.continue(); };
+  await page.route('**/api/store', slowList);
   const run = runCluster(['--ranks', '3', '--duration', '4s', '--snapshot-every', '200ms',
     '--rate', '2000', '--store', FILE]);
   // While it runs: rows arrive with no reload, and the run is live.
@@ -113,6 +119,7 @@ test('a run is followed live, then summed up as ended; a snapshot opens beside i
   await expect(complete.first()).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('#store-status')).toHaveText(/^Run 1 is live/);
   await expect(page.locator('.run-card[data-run="1"] .run-state')).toHaveText('Live');
+  await page.unrouteAll({ behavior: 'wait' });  // lets a held request finish first
   const { code, out } = await run;
   expect(code, out).toBe(0);
 
