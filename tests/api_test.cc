@@ -1263,6 +1263,34 @@ TEST_F(CutTest, Demo3HoldingTheFortysReceiptButNotItsSendIsInconsistent) {
   EXPECT_EQ(j["total"], 340);
 }
 
+// Jobs and locks keep no money: each branch's state under its application's
+// key, the property a snapshot recording at the cut would declare, and no sum.
+TEST_F(CutTest, Demo12AtTheNaiveReadsHoldsTheJobInFlight) {
+  // P1: job sent (1), finished after it; P3: the job delivered (1). The
+  // cut where the detector read P1 and P3 holds the job on its way.
+  json j = CutOk(DemoScenario(12), {1, 0, 0});
+  EXPECT_EQ(j["consistent"], true);
+  EXPECT_EQ(j["branches"][0]["jobs"], 0);
+  EXPECT_EQ(j["branches"][2]["jobs"], 0);
+  EXPECT_FALSE(j["branches"][0].contains("balance"));
+  ASSERT_EQ(j["forward"].size(), 1u);
+  EXPECT_EQ(j["forward"][0]["kind"], "job");
+  EXPECT_EQ(j["property"],
+            (json{{"terminated", false},
+                  {"why", {{"busy", json::array()},
+                           {"in_channels", {{{"from", "P1"}, {"to", "P3"}, {"jobs", 1}}}}}}}));
+  for (const char* money : {"in_channels", "total", "bank_total"}) EXPECT_FALSE(j.contains(money)) << money;
+}
+
+TEST_F(CutTest, Demo14AtTheEndsNamesWhomEachBranchWaitsFor) {
+  json j = CutOk(DemoScenario(14), {2, 3, 0});
+  EXPECT_EQ(j["branches"][0]["waiting_for"], nullptr);
+  EXPECT_EQ(j["branches"][1]["waiting_for"], "P1");
+  EXPECT_EQ(j["property"]["deadlocked"], false);
+  // The bank's cut names no property.
+  EXPECT_FALSE(CutOk(DemoScenario(1), {0, 0, 0}).contains("property"));
+}
+
 TEST_F(CutTest, JapaneseRefusalsAreJapanese) {
   json e = CutError(json{{"scenario", kBank}, {"cut", {0, 0}}, {"lang", "ja"}}, 422);
   EXPECT_EQ(e["code"], "cut_wrong_size");

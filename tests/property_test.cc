@@ -18,12 +18,14 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include "bank/bank.h"
 #include "bank/cuts.h"
 #include "check/consistency_checker.h"
+#include "check/cut.h"
 #include "check/invariants.h"
 
 namespace cutline {
@@ -909,6 +911,77 @@ TEST(PropertyTest, LocksUnderAlignedBarriers) {
 TEST(PropertyTest, LocksUnderUnalignedBarriers) {
   CheckApp(bank::App::kLocks, bank::Algorithm::kUnaligned, /*fifo=*/true);
 }
+
+// A cut drawn on a jobs or locks run (check/cut.h). The property is stable
+// along the consistent cuts as along the run: once it holds at a consistent
+// cut it holds at every consistent cut that is as late or later on every
+// line. The cut at the lines' ends is the state now. Cuts are taken at
+// moments of the history (consistent by construction) and at random points
+// (mostly inconsistent, which must not matter to the rule).
+constexpr int kRunsPerDrawnCutApp = 500;
+
+void CheckDrawnCuts(bank::App app) {
+  CheckProperty(kRunsPerDrawnCutApp, [app] {
+    NetSpec spec = GenNetwork(/*complete=*/*rc::gen::arbitrary<bool>());
+    spec.app = app;
+    for (Amount& b : spec.balances) b = app == bank::App::kJobs ? b % 3 : 0;
+    const Driver driver = RandomRun(spec, /*force_snapshot=*/false, /*stop=*/false, /*reads=*/0);
+    const Bank& bank = driver.bank();
+    const check::RunRecord run = check::RunOf(bank);
+    const std::vector<std::uint32_t> ends = check::MessageEventCounts(run);
+    auto judge = [&](const std::vector<std::int64_t>& cut) {
+      check::CutJudgement j;
+      Status s = check::JudgeCut(run, cut, &j);
+      if (!s.ok() || !j.property) Fail("a cut within the lines was not judged", driver.script());
+      return j;
+    };
+
+    std::vector<std::vector<std::int64_t>> cuts;
+    // Moments of the history, about 30 evenly spaced, and the end.
+    const auto& events = bank.history().events();
+    std::vector<std::int64_t> at(bank.branch_count(), 0);
+    const std::size_t every = std::max<std::size_t>(1, events.size() / 30);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (check::IsMessageEvent(events[i])) ++at[bank::NodeOf(events[i], bank.network())];
+      if (i % every == 0) cuts.push_back(at);
+    }
+    cuts.push_back(at);
+    for (int k = 0; k < 30; ++k) {
+      std::vector<std::int64_t> cut;
+      for (std::uint32_t e : ends) cut.push_back(*rc::gen::inRange<std::int64_t>(0, e + 1));
+      cuts.push_back(std::move(cut));
+    }
+
+    const check::CutJudgement now = judge(at);
+    if (*now.property != check::PropertyNow(bank)) {
+      Fail("the cut at the lines' ends is not the state now", driver.script());
+    }
+    std::vector<std::pair<std::vector<std::int64_t>, bool>> consistent;
+    for (const auto& cut : cuts) {
+      const check::CutJudgement j = judge(cut);
+      if (j.consistent) consistent.emplace_back(cut, j.property->holds);
+    }
+    bool held = false;
+    for (const auto& [early, holds] : consistent) {
+      if (!holds) continue;
+      held = true;
+      for (const auto& [late, later_holds] : consistent) {
+        bool later = true;
+        for (std::size_t n = 0; n < early.size(); ++n) later &= late[n] >= early[n];
+        if (later && !later_holds) {
+          Fail(fmt::format("{} holds at the cut ({}) and not at the later cut ({})",
+                           app.definition().property, fmt::join(early, ", "),
+                           fmt::join(late, ", ")),
+               driver.script());
+        }
+      }
+    }
+    RC_TAG(held ? "the property held at a consistent cut" : "it held at no cut");
+  });
+}
+
+TEST(PropertyTest, JobsAtDrawnCutsIsStable) { CheckDrawnCuts(bank::App::kJobs); }
+TEST(PropertyTest, LocksAtDrawnCutsIsStable) { CheckDrawnCuts(bank::App::kLocks); }
 
 }  // namespace
 }  // namespace cutline

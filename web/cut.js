@@ -7,6 +7,7 @@ import { svg, byId as $ } from './svg.js';
 import { judgeCut } from './api.js';
 import { toText } from './scenario.js';
 import { messageLabel, fromEvent } from './labels.js';
+import { propertyText, holds } from './appwords.js';
 import { app } from './run.js';
 import { renderSpacetimeOnly } from './render.js';
 
@@ -240,11 +241,20 @@ function renderVerdict(v, history, markers) {
     for (const m of v.forward) li(ul, t('cutForwardItem', describe(m, history, markers)));
     out.appendChild(ul);
   } else {
-    para(out, 'cut-forward-head', t('cutForwardNone'));
+    para(out, 'cut-forward-head', t(v.property ? 'cutForwardNoneApp' : 'cutForwardNone'));
   }
-  // The sum is the bank's: jobs and locks are judged on consistency alone (what holds at a cut
-  // is a snapshot's to say, in the snapshot panel).
-  if (app.result && app.result.state.property) return;
+  // Jobs and locks keep no money: the cut shows the property that a snapshot recording there
+  // would declare (the checker's, in `property`), and whether a consistent cut vouches for it.
+  if (v.property) {
+    const yes = holds(v.property);
+    const p = para(out, `cut-property ${yes ? 'holds' : 'not'}${v.consistent ? '' : ' bad'}`, '');
+    p.id = 'cut-property';
+    p.dataset.holds = String(yes);
+    const strong = document.createElement('strong');
+    strong.textContent = t('cutProperty', { v: propertyText(v.property) });
+    p.append(strong, ` ${t(v.consistent ? 'cutPropertyConsistent' : 'cutPropertyInconsistent')}`);
+    return;
+  }
   const parts = v.branches.map((b) => `${b.name} ${money(b.balance)}`);
   parts.push(t('cutChannels', { v: money(v.in_channels) }));
   const sum = para(out, `cut-sum${v.total === v.bank_total ? '' : ' bad'}`, t('cutSum', { parts: parts.join(' + '), total: money(v.total), bank: money(v.bank_total) }));

@@ -1,6 +1,7 @@
 // JudgeCut: the checker's vector clocks decide whether a drawn cut is
 // consistent; the replay's flights, placed on each line by message event,
-// say which messages cross it and what the cut adds up to.
+// say which messages cross it and what the cut adds up to (the bank) or
+// which property holds at it (jobs, locks).
 #include "check/cut.h"
 
 #include <string>
@@ -35,6 +36,29 @@ Lines LinesOf(const RunRecord& run) {
 }
 
 bool Add(Amount* sum, Amount a) { return !__builtin_add_overflow(*sum, a, sum); }
+
+// An application's branch states at the cut, by its own rules: each node's
+// events walked in order while it has walked no more than cut[n] message
+// events, and its steps of its own up to its next message event. (The bank
+// sums the crossings instead, which also catches overflow.)
+std::vector<Amount> StatesAt(const RunRecord& run, std::span<const std::int64_t> cut) {
+  const sim::Topology& net = *run.topology;
+  std::vector<Amount> states = run.initial_balances;
+  std::vector<std::int64_t> walked(states.size(), 0);
+  for (const bank::Event& e : run.events) {
+    const NodeId n = bank::NodeOf(e, net);
+    if (IsMessageEvent(e) && ++walked[n] > cut[n]) continue;
+    if (walked[n] > cut[n]) continue;
+    if (const auto* s = std::get_if<bank::Sent<bank::Transfer>>(&e)) {
+      states[n] = run.app.AfterSend(states[n], s->what.amount, net.channel(s->channel).to);
+    } else if (const auto* d = std::get_if<bank::Delivered<bank::Transfer>>(&e)) {
+      states[n] = run.app.AfterDeliver(states[n], d->what.amount);
+    } else if (std::holds_alternative<bank::Local>(e)) {
+      states[n] = run.app.AfterLocal(states[n]);
+    }
+  }
+  return states;
+}
 
 }  // namespace
 
@@ -83,11 +107,15 @@ Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
   }
 
   // (2) The messages, placed on the lines, and the money at the cut.
-  bank::Replay replay(net, run.initial_balances);
+  const bool money = run.app.is_bank();
+  bank::Replay replay(net, run.initial_balances, run.app);
   replay.ApplyAll(run.events);
-  j.balances = run.initial_balances;
+  j.balances = money ? run.initial_balances : StatesAt(run, cut);
   bool ok = true;
-  for (Amount a : run.initial_balances) ok &= Add(&j.bank_total, a);
+  if (money) {
+    for (Amount a : run.initial_balances) ok &= Add(&j.bank_total, a);
+  }
+  std::vector<std::vector<Amount>> channels(net.channel_count());
   for (const bank::Flight& f : replay.flights()) {
     const sim::ChannelInfo& ch = net.channel(f.channel);
     CutCrossing m{f.seq, f.is_transfer(), f.amount(), ch.from, ch.to,
@@ -95,17 +123,21 @@ Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
                   f.delivered() ? lines.position.at(f.delivered_at) : 0};
     const bool sent_inside = m.send <= cut[ch.from];
     const bool received_inside = f.delivered() && m.deliver <= cut[ch.to];
-    if (sent_inside) ok &= Add(&j.balances[ch.from], -m.amount);
-    if (received_inside) ok &= Add(&j.balances[ch.to], m.amount);
+    if (money && sent_inside) ok &= Add(&j.balances[ch.from], -m.amount);
+    if (money && received_inside) ok &= Add(&j.balances[ch.to], m.amount);
     if (received_inside && !sent_inside) j.backward.push_back(m);
     if (sent_inside && !received_inside && m.transfer) {
-      ok &= Add(&j.in_channels, m.amount);
+      if (money) ok &= Add(&j.in_channels, m.amount);
+      channels[f.channel].push_back(m.amount);
       j.forward.push_back(m);
     }
   }
-  for (Amount b : j.balances) ok &= Add(&j.total, b);
-  ok &= Add(&j.total, j.in_channels);
+  if (money) {
+    for (Amount b : j.balances) ok &= Add(&j.total, b);
+    ok &= Add(&j.total, j.in_channels);
+  }
   if (!ok) return Status::Error(Code::kTotalOverflow);
+  if (run.app.has_property()) j.property = run.app.Evaluate({&net, j.balances, channels});
   *out = std::move(j);
   return Status::Ok();
 }

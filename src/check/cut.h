@@ -1,12 +1,16 @@
 // A cut the student draws, judged from a run's history alone: one point per
 // branch, "after its first k message events"; whether it is consistent, the
-// messages crossing it either way, and what a snapshot at it would add up to.
+// messages crossing it either way, and what a snapshot at it would add up to
+// (the bank) or declare (an application with a stable property).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
+
+#include "apps/app.h"
 
 #include "base/status.h"
 #include "check/consistency_checker.h"
@@ -37,10 +41,20 @@ struct CutJudgement {
   // snapshot at this cut must record as channel state. Markers carry no
   // money and are not recorded, so they are not listed. In send order.
   std::vector<CutCrossing> forward;
-  std::vector<bank::Amount> balances;  // by NodeId, at the cut
+  // Each branch's state at the cut, by NodeId, in its application's word
+  // (the bank: its balance). A branch's own steps (Local: finishing a job)
+  // between its point's message event and the next belong inside: a point
+  // at the end of a line is the branch as it is now.
+  std::vector<bank::Amount> balances;
+  // The bank's money (0 for the other applications).
   bank::Amount in_channels = 0;  // the forward transfers' sum
   bank::Amount total = 0;        // balances + in_channels
   bank::Amount bank_total = 0;   // the initial balances' sum
+  // An application with a stable property: its value on the states above
+  // with the forward messages in the channels. At an inconsistent cut this
+  // is what a snapshot recording there would declare (a phantom deadlock,
+  // say), not a state the run ever passed through.
+  std::optional<apps::Verdict> property;
 };
 
 // How many message events (sends and deliveries, of transfers and markers)

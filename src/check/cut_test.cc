@@ -192,6 +192,95 @@ std::uint64_t SeedFromEnv() {
   return std::random_device{}();
 }
 
+// Jobs: P1 hands its job to P3 and finishes; P3 receives it and finishes.
+// P1's line: send (1), then its finish; P3's line: delivery (1), then its
+// finish. A branch's own steps after its point's event and before its next
+// one are inside the cut, so a point at a line's end is the branch now.
+Bank JobHandedOnAndFinished() {
+  bank::Config config;
+  for (const char* name : {"P1", "P2", "P3"}) config.branches.push_back({name, 0});
+  config.branches[kP1].balance = 1;
+  config.app = bank::App::kJobs;
+  std::optional<Bank> bank;
+  EXPECT_TRUE(Bank::Create(config, &bank).ok());
+  const apps::AppCommand* job = bank::App::FindCommand("job")->second;
+  const apps::AppCommand* finish = bank::App::FindCommand("finish")->second;
+  EXPECT_TRUE(job->run(*bank, std::vector<NodeId>{kP1, kP3}).ok());
+  EXPECT_TRUE(finish->run(*bank, std::vector<NodeId>{kP1}).ok());
+  EXPECT_TRUE(bank->Deliver(kP1, kP3).ok());
+  EXPECT_TRUE(finish->run(*bank, std::vector<NodeId>{kP3}).ok());
+  return std::move(*bank);
+}
+
+TEST(CutTest, JobsAtACutNamesTheJobInFlightOrTermination) {
+  const Bank bank = JobHandedOnAndFinished();
+  const sim::ChannelId p1_p3 = bank.network().Find(kP1, kP3);
+
+  // Before anything: P1 holds its job.
+  CutJudgement start = Judge(bank, {0, 0, 0});
+  ASSERT_TRUE(start.property.has_value());
+  EXPECT_EQ(*start.property, (apps::Verdict{false, {kP1}, {}}));
+  EXPECT_EQ(start.balances, (std::vector<Amount>{1, 0, 0}));
+
+  // P1 has sent and finished; the job is on its way: not terminated.
+  CutJudgement sent = Judge(bank, {1, 0, 0});
+  EXPECT_TRUE(sent.consistent);
+  EXPECT_EQ(sent.balances, (std::vector<Amount>{0, 0, 0}));
+  EXPECT_EQ(*sent.property, (apps::Verdict{false, {}, {p1_p3}}));
+  ASSERT_EQ(sent.forward.size(), 1u);
+  // Jobs keep no money: no sum is made.
+  EXPECT_EQ(sent.total, 0);
+  EXPECT_EQ(sent.in_channels, 0);
+  EXPECT_EQ(sent.bank_total, 0);
+
+  // Both lines at their ends: P3 has finished the job too. Terminated, as now.
+  CutJudgement end = Judge(bank, {1, 0, 1});
+  EXPECT_TRUE(end.consistent);
+  EXPECT_EQ(end.balances, (std::vector<Amount>{0, 0, 0}));
+  EXPECT_EQ(*end.property, (apps::Verdict{true, {}, {}}));
+  EXPECT_EQ(*end.property, PropertyNow(bank));
+
+  // P3 received a job P1 has not sent: inconsistent, and P1 is still busy.
+  CutJudgement backward = Judge(bank, {0, 0, 1});
+  EXPECT_FALSE(backward.consistent);
+  EXPECT_EQ(*backward.property, (apps::Verdict{false, {kP1}, {}}));
+}
+
+// Locks: P1 asks P2, P2 grants and P1 receives the grant; then P1 and P3 ask
+// each other. A cut with the grant on its way sees P1 waiting but no
+// deadlock; the cut at the ends sees P1 and P3 deadlocked. The bank has no
+// property, so its judgement carries none.
+TEST(CutTest, LocksAtACutSeeADissolvingWaitAndThenTheDeadlock) {
+  bank::Config config;
+  for (const char* name : {"P1", "P2", "P3"}) config.branches.push_back({name, 0});
+  config.app = bank::App::kLocks;
+  std::optional<Bank> made;
+  ASSERT_TRUE(Bank::Create(config, &made).ok());
+  Bank& bank = *made;
+  const apps::AppCommand* request = bank::App::FindCommand("request")->second;
+  const apps::AppCommand* grant = bank::App::FindCommand("grant")->second;
+  Ok(request->run(bank, std::vector<NodeId>{kP1, kP2}));  // P1: 1; P2 gets it: 1
+  Ok(bank.Deliver(kP1, kP2));
+  Ok(grant->run(bank, std::vector<NodeId>{kP2, kP1}));    // P2: 2
+  Ok(bank.Deliver(kP2, kP1));                             // P1: 2
+  Ok(request->run(bank, std::vector<NodeId>{kP1, kP3}));  // P1: 3
+  Ok(request->run(bank, std::vector<NodeId>{kP3, kP1}));  // P3: 1
+  using apps::locks::WaitingFor;
+
+  CutJudgement granting = Judge(bank, {1, 2, 0});
+  EXPECT_TRUE(granting.consistent);
+  EXPECT_EQ(granting.balances, (std::vector<Amount>{WaitingFor(kP2), apps::locks::kActive,
+                                                    apps::locks::kActive}));
+  EXPECT_FALSE(granting.property->holds);
+
+  CutJudgement end = Judge(bank, {3, 2, 1});
+  EXPECT_TRUE(end.consistent);
+  EXPECT_EQ(*end.property, (apps::Verdict{true, {kP1, kP3}, {}}));
+  EXPECT_EQ(*end.property, PropertyNow(bank));
+
+  EXPECT_FALSE(Judge(ThirtyDelivered(), {1, 0, 1}).property.has_value());
+}
+
 // Over random schedules of 2-5 branches (transfers, deliveries, snapshots)
 // and random cuts: the total is the bank's iff no transfer crosses
 // backwards, consistent iff nothing does (clocks and messages agree), and

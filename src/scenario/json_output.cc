@@ -34,6 +34,14 @@ const char* ChannelRecordingName(ChannelRecording r) {
   return "?";
 }
 
+json StateValue(const bank::Bank& bank, bank::Amount state) {
+  if (bank.app() == bank::App::kLocks) {
+    std::optional<NodeId> waits = apps::locks::Waits(state);
+    return waits ? json(bank.name(*waits)) : json(nullptr);
+  }
+  return json(state);
+}
+
 namespace {
 
 json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
@@ -49,15 +57,6 @@ json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
   return j;
 }
 
-// A branch's state under its application's key: "balance": 70, "jobs": 2,
-// "waiting_for": "P2" or null.
-json StateValue(const bank::Bank& bank, bank::Amount state) {
-  if (bank.app() == bank::App::kLocks) {
-    std::optional<NodeId> waits = apps::locks::Waits(state);
-    return waits ? json(bank.name(*waits)) : json(nullptr);
-  }
-  return json(state);
-}
 json BranchJson(const bank::Bank& bank, NodeId n, bank::Amount state) {
   return json{{"name", bank.name(n)},
               {std::string(bank.app().definition().state_key), StateValue(bank, state)}};

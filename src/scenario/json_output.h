@@ -26,6 +26,10 @@ std::string Dump(const Json& j, int indent = -1);
 // page and `cutline store show --json` use too.
 const char* ChannelRecordingName(ChannelRecording r);
 
+// A branch's state as its application's key holds it: the bank's balance
+// (70), a count of jobs (2), or whom it waits for ("P2", or null).
+Json StateValue(const bank::Bank& bank, bank::Amount state);
+
 // A stable property's verdict: {"terminated", "why"} (jobs) or
 // {"deadlocked", "cycle"} (locks), docs/scenario-language.md.
 Json PropertyJson(const bank::Bank& bank, const apps::Verdict& v);

@@ -169,18 +169,23 @@ Response HandleCut(const Request& req, const Site&) {
   const std::vector<std::uint32_t> events = check::MessageEventCounts(run);
   json branches = json::array();
   for (std::size_t n = 0; n < cut.size(); ++n) {
-    branches.push_back({{"name", bank.name(static_cast<sim::NodeId>(n))},
-                        {"point", cut[n]},
-                        {"events", events[n]},
-                        {"balance", j.balances[n]}});
+    json b{{"name", bank.name(static_cast<sim::NodeId>(n))}, {"point", cut[n]}, {"events", events[n]}};
+    // "balance", "jobs" or "waiting_for", as /api/run names a branch's state.
+    b[std::string(bank.app().definition().state_key)] = scenario::StateValue(bank, j.balances[n]);
+    branches.push_back(std::move(b));
   }
-  return Json(200, json{{"consistent", j.consistent},
-                        {"branches", std::move(branches)},
-                        {"backward", CrossingsJson(j.backward, bank)},
-                        {"forward", CrossingsJson(j.forward, bank)},
-                        {"in_channels", j.in_channels},
-                        {"total", j.total},
-                        {"bank_total", j.bank_total}});
+  json out{{"consistent", j.consistent},
+           {"branches", std::move(branches)},
+           {"backward", CrossingsJson(j.backward, bank)},
+           {"forward", CrossingsJson(j.forward, bank)}};
+  if (bank.app().is_bank()) {
+    out["in_channels"] = j.in_channels;
+    out["total"] = j.total;
+    out["bank_total"] = j.bank_total;
+  }
+  // Jobs and locks: what a snapshot recording at this cut would declare.
+  if (j.property) out["property"] = scenario::PropertyJson(bank, *j.property);
+  return Json(200, out);
 }
 
 // POST /api/compare: the scenario under each algorithm (scenario/compare.h).

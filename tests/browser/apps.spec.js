@@ -228,18 +228,66 @@ test('predict mode asks what the naive detector and the snapshot will declare, a
   await expect(feedback).toContainText('Its reads say terminated, but when it read, the truth was not terminated: a job on P1→P3');
 });
 
-test('a cut drawn on a jobs run is judged for consistency, names the job crossing it, and adds up no money', async ({ page, request }) => {
+test('a cut drawn on a jobs run is judged for consistency, names the job crossing it, says what holds at it, and adds up no money', async ({ page, request }) => {
   await openPage(page);
   await playDemo(page, await demo(request, 12));
   await page.getByRole('button', { name: 'Draw a cut' }).click();
   const verdict = page.locator('#cut-verdict');
+  const property = page.locator('#cut-property');
+  // At the lines' ends: the run now, with the job arrived at P3.
   await expect(verdict).toHaveAttribute('data-consistent', 'true');
+  await expect(property).toHaveAttribute('data-holds', 'false');
+  await expect(property).toHaveText('At this cut: not terminated: P3 busy. A consistent cut is a state the run could '
+    + 'have been in, so a snapshot recording here tells the truth.');
+  await expect(page.locator('#cut-sum')).toHaveCount(0);
+
+  // P3 back to before the job arrived: where the naive detector read each branch. The cut is
+  // consistent, and it holds what the detector's reads missed: the job on its way.
+  const p3 = page.getByRole('slider', { name: 'Cut point on P3' });
+  await p3.focus();
+  await page.keyboard.press('Home');
+  await expect(verdict.locator('.cut-forward li')).toHaveText(['job on P1→P3: sent before the cut, received after it']);
+  await expect(verdict).toHaveAttribute('data-consistent', 'true');
+  await expect(property.locator('strong')).toHaveText('At this cut: not terminated: a job on P1→P3.');
+
   // Back on P1 to before it handed out the job, P3 left after it received it: the job crosses
-  // the cut backwards, named by its kind.
+  // the cut backwards, named by its kind, and the verdict is flagged as one no state had.
+  await page.keyboard.press('End');
   const p1 = page.getByRole('slider', { name: 'Cut point on P1' });
   await p1.focus();
   await page.keyboard.press('Home');
   await expect(verdict).toHaveAttribute('data-consistent', 'false');
   await expect(verdict.locator('.cut-backward li')).toHaveText(['✗ job (P1→P3): received before the cut, sent after it']);
+  await expect(property).toHaveText('At this cut: not terminated: P1, P3 busy. But the run was never in this state: '
+    + 'a verdict read from an inconsistent cut can be a phantom.');
+  await expect(property).toHaveClass(/\bbad\b/);
   await expect(page.locator('#cut-sum')).toHaveCount(0);
+  expect(await audit(page)).toEqual([]);
+});
+
+// Demo 14's phantom deadlock, drawn: the cut through the naive detector's reads (P1 after its
+// request, P2 at its end) is consistent, and it holds what the reads missed: the grant on its way,
+// which dissolves the cycle the detector declared.
+test('a cut drawn on a locks run through the naive reads shows the grant that makes the deadlock a phantom', async ({ page, request }) => {
+  await openPage(page);
+  await playDemo(page, await demo(request, 14));
+  await page.getByRole('button', { name: 'Draw a cut' }).click();
+  const verdict = page.locator('#cut-verdict');
+  const property = page.locator('#cut-property');
+  await expect(verdict).toHaveAttribute('data-consistent', 'true');
+  await expect(property.locator('strong')).toHaveText('At this cut: not deadlocked: no cycle of waiting branches.');
+  const p1 = page.getByRole('slider', { name: 'Cut point on P1' });
+  await p1.focus();
+  await page.keyboard.press('ArrowLeft');
+  // (P2's request is still on its way too, at the ends as here.)
+  await expect(verdict.locator('.cut-forward li')).toHaveText(['grant on P2→P1: sent before the cut, received after it',
+    'request on P2→P1: sent before the cut, received after it']);
+  await expect(verdict).toHaveAttribute('data-consistent', 'true');
+  await expect(property).toHaveAttribute('data-holds', 'false');
+  await expect(property.locator('strong')).toHaveText('At this cut: not deadlocked: the cycle P1 → P2 → P1 is '
+    + 'dissolving, a grant is on its way (P2→P1).');
+  // In Japanese too.
+  await page.getByRole('button', { name: '日本語' }).click();
+  await expect(property.locator('strong')).toHaveText('このカットでは：デッドロックではない：循環 P1 → P2 → P1 は許可が'
+    + '届く途中で解ける（P2→P1）。');
 });
