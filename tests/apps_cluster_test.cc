@@ -253,6 +253,8 @@ TEST_F(AppsClusterTest, TheStoreKeepsTheVerdictsAndRefusesToRestoreThem) {
   Outcome text = Cutline({"store", "list", store});
   EXPECT_NE(text.out.find("app=jobs"), std::string::npos) << text;
   EXPECT_NE(text.out.find("  terminated\n"), std::string::npos) << text;
+  // The verdicts have a column of their own, named in the header.
+  EXPECT_NE(text.out.find("  total  latency     verdict\n"), std::string::npos) << text;
   Outcome shown_text = Cutline({"store", "show", store, std::to_string(id)});
   EXPECT_NE(shown_text.out.find("it says: terminated\nrecorded states: N0 no job, N1 no job, N2 no job\n"),
             std::string::npos)

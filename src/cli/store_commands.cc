@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <ctime>
@@ -89,20 +90,25 @@ int List(const store::Store& store, bool json) {
     fmt::print("no snapshots\n");
     return 0;
   }
+  // A store that holds a jobs or locks run gets a last column for their
+  // snapshots' verdicts.
+  const bool verdicts = std::any_of(runs.begin(), runs.end(),
+                                    [](const store::StoredRun& r) { return !AppOf(r).is_bank(); });
+  const std::string latency_header = verdicts ? fmt::format("{:<10}  verdict", "latency") : "latency";
   fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", "snapshot", "run", "status",
-             "initiator", "total", "latency");
+             "initiator", "total", latency_header);
   for (const SnapshotRecord& s : snapshots) {
     const apps::App app = app_of.contains(s.run) ? app_of[s.run] : apps::App::kBank;
     std::string total = s.total ? fmt::format("${}", *s.total) : "-";
-    // A jobs or locks snapshot: its verdict after the latency, the total
+    // A jobs or locks snapshot: its verdict in the last column, the total
     // column left empty (their words are not conserved).
-    std::string verdict;
+    std::string latency = Latency(s);
     if (!app.is_bank()) {
       total = "-";
-      if (s.verdict) verdict = "  " + VerdictWords(app, *s.verdict);
+      if (s.verdict) latency = fmt::format("{:<10}  {}", latency, VerdictWords(app, *s.verdict));
     }
-    fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}{}\n", s.id, s.run, s.status,
-               store::BranchName(s.initiator), total, Latency(s), verdict);
+    fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", s.id, s.run, s.status,
+               store::BranchName(s.initiator), total, latency);
   }
   return 0;
 }
