@@ -21,8 +21,10 @@ let store = null;     // the last GET /api/store
 let chosen = null;    // { id, snap }: the open snapshot, as GET /api/store/snapshot gave it
 let connection = 'ok';  // 'ok' | 'lost' (the event stream's state)
 
+// A request the server never answers gives up after 15 s: refreshes run one at a time, and one
+// stuck for good would hold back every later one.
 async function getJson(url) {
-  const res = await fetch(url);
+  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.json();
 }
