@@ -93,6 +93,11 @@ void Branch::SendTransfer(int to, Amount amount) {
   ++sent_to_[static_cast<std::size_t>(to)];
 }
 
+void Branch::SendNew(int to, Amount word) {
+  SendTransfer(to, word);
+  ++transfers_sent_;
+}
+
 void Branch::SendMarker(int to, SnapshotId id) {
   std::string clock;
   if (log_) clock = log_->SendMarker(to, ++out_n_[static_cast<std::size_t>(to)], id);
@@ -274,8 +279,7 @@ bool Branch::MaybeTransfer(Clock::time_point now) {
     Amount most = std::min<Amount>(balance_, kMostPerTransfer);
     Amount amount = 1 + static_cast<Amount>(rng_() % static_cast<std::uint64_t>(most));
     balance_ -= amount;
-    SendTransfer(to, amount);
-    ++transfers_sent_;
+    SendNew(to, amount);
     sent = true;
   }
   return sent;
@@ -307,8 +311,7 @@ bool Branch::StepJobs(Clock::time_point now) {
     --budget_;
     const int to = RandomPeer();
     balance_ = o_.app.AfterSend(balance_, apps::jobs::kJob, to);
-    SendTransfer(to, apps::jobs::kJob);
-    ++transfers_sent_;
+    SendNew(to, apps::jobs::kJob);
   }
   balance_ = o_.app.AfterLocal(balance_);
   if (log_) log_->Local(balance_);
@@ -324,16 +327,14 @@ bool Branch::StepLocks(Clock::time_point now) {
   if (apps::locks::Waits(balance_)) return false;
   bool any = false;
   while (!requests_.empty() && requests_.front().second <= now) {
-    SendTransfer(requests_.front().first, apps::locks::kGrant);
-    ++transfers_sent_;
+    SendNew(requests_.front().first, apps::locks::kGrant);
     requests_.pop_front();
     any = true;
   }
   if (now >= next_request_) {
     const int to = RandomPeer();
     balance_ = o_.app.AfterSend(balance_, apps::locks::kRequest, to);
-    SendTransfer(to, apps::locks::kRequest);
-    ++transfers_sent_;
+    SendNew(to, apps::locks::kRequest);
     Changed();
     any = true;
   }

@@ -69,6 +69,10 @@ class Branch {
     return static_cast<int>(c) < rank_ ? static_cast<int>(c) : static_cast<int>(c) + 1;
   }
   void SendTransfer(int to, Amount amount);
+  // A new message of the application (a transfer, a job, a request, a
+  // grant): sent and counted. A restored channel's messages are sent again
+  // with SendTransfer alone: the run that sent them counted them.
+  void SendNew(int to, Amount word);
   void SendMarker(int to, SnapshotId id);
   [[noreturn]] void Die();
   void AfterStep(SnapshotId id, const Step& step, bool started_here);
