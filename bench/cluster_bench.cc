@@ -122,62 +122,72 @@ int Scale(const std::string& binary, const std::vector<int>& ranks, const std::s
   return failures == 0 ? 0 : 1;
 }
 
-// `make bench-detect`: how long after a jobs computation really finished a
-// snapshot says so, against the snapshot interval. Each setting runs a few
-// seeds of `cutline cluster --app jobs`; the summary gives the delay from
-// the last job's finish (the ranks' clocks) to the detecting snapshot being
-// whole on rank 0. The aim: within one interval (the termination can fall
-// just after a snapshot started) plus one snapshot's latency.
+// `make bench-detect`: how long after a stable property really began to
+// hold a snapshot says so, against the snapshot interval. Each setting runs
+// a few seeds of `cutline cluster --app jobs` (termination: from the last
+// job's finish) and `--app locks` (deadlock: from the request that closed
+// the cycle), by the ranks' clocks, to the detecting snapshot being whole on
+// rank 0. The aim: within one interval (the property can begin just after a
+// snapshot started) plus one snapshot's latency.
 int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, int jobs) {
-  fmt::print("Machine: {}. Each row: {} runs (seeds 1..{}) of `cutline cluster --app jobs "
-             "--jobs {} --snapshot-every E --link-delay D`. Delay: from the last job's finish "
-             "to the detecting snapshot collected. Aim: E + that run's snapshot latency p99.\n\n",
+  fmt::print("Machine: {}. Each row: {} runs (seeds 1..{}) of `cutline cluster --app A "
+             "--snapshot-every E --link-delay D` (jobs: `--jobs {}`). Delay: from the moment the "
+             "property began to hold (jobs: the last job's finish; locks: the request that closed "
+             "the cycle) to the detecting snapshot collected. Aim: E + that run's snapshot latency "
+             "p99. Naive: its wrong declarations (false terminations, phantom deadlocks) of all it "
+             "made.\n\n",
              cutline::bench::Machine(), runs, runs, jobs);
-  fmt::print("| ranks | link delay | every | delay p50 / max ms | latency p50 / p99 ms | "
-             "within aim | snapshots to detect (mean) | naive: false / declared |\n");
-  fmt::print("|---|---|---|---|---|---|---|---|\n");
+  fmt::print("| app | ranks | link delay | every | delay p50 / max ms | latency p50 / p99 ms | "
+             "within aim | snapshots to detect (mean) | naive: wrong / declared |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   int failures = 0;
-  for (int n : ranks) {
-    for (const char* delay : {"0ms", "2ms"}) {
-      for (const char* every : {"10ms", "50ms", "200ms"}) {
-        std::vector<double> delays, p50s, p99s;
-        int within = 0;
-        double snapshots = 0;
-        std::uint64_t naive_false = 0, naive_declared = 0;
-        for (int seed = 1; seed <= runs; ++seed) {
-          std::string command = fmt::format(
-              "{} cluster --json --app jobs --jobs {} --ranks {} --link-delay {} "
-              "--snapshot-every {} --duration 60s --seed {}",
-              binary, jobs, n, delay, every, seed);
-          const nlohmann::json s = RunJson(command);
-          if (s.is_null() || s["property"]["delay_us"].is_null()) {
-            if (!s.is_null()) fmt::print(stderr, "bench-detect: `{}` never detected\n", command);
-            ++failures;
-            continue;
+  for (const char* app : {"jobs", "locks"}) {
+    const std::string app_flags = std::string(app) == "jobs"
+                                      ? fmt::format("--app jobs --jobs {}", jobs)
+                                      : std::string("--app locks");
+    for (int n : ranks) {
+      for (const char* delay : {"0ms", "2ms"}) {
+        for (const char* every : {"10ms", "50ms", "200ms"}) {
+          std::vector<double> delays, p50s, p99s;
+          int within = 0;
+          double snapshots = 0;
+          std::uint64_t naive_wrong = 0, naive_declared = 0;
+          for (int seed = 1; seed <= runs; ++seed) {
+            std::string command = fmt::format(
+                "{} cluster --json {} --ranks {} --link-delay {} --snapshot-every {} "
+                "--duration 60s --seed {}",
+                binary, app_flags, n, delay, every, seed);
+            const nlohmann::json s = RunJson(command);
+            if (s.is_null() || s["property"]["delay_us"].is_null()) {
+              if (!s.is_null()) fmt::print(stderr, "bench-detect: `{}` never detected\n", command);
+              ++failures;
+              continue;
+            }
+            const nlohmann::json& p = s["property"];
+            const double d = p["delay_us"].get<double>() / 1000;
+            const double p99 = s["latency_p99_us"].get<double>() / 1000;
+            delays.push_back(d);
+            p50s.push_back(s["latency_p50_us"].get<double>() / 1000);
+            p99s.push_back(p99);
+            const double interval = std::stod(every);  // "50ms": 50
+            if (d <= interval + p99) ++within;
+            snapshots += static_cast<double>(s["complete"].get<std::uint64_t>());
+            naive_wrong += p["naive_false"].get<std::uint64_t>();
+            naive_declared += p["naive_declared"].get<std::uint64_t>();
           }
-          const nlohmann::json& p = s["property"];
-          const double d = p["delay_us"].get<double>() / 1000;
-          const double p99 = s["latency_p99_us"].get<double>() / 1000;
-          delays.push_back(d);
-          p50s.push_back(s["latency_p50_us"].get<double>() / 1000);
-          p99s.push_back(p99);
-          const double interval = std::stod(every);  // "50ms": 50
-          if (d <= interval + p99) ++within;
-          snapshots += static_cast<double>(s["complete"].get<std::uint64_t>());
-          naive_false += p["naive_false"].get<std::uint64_t>();
-          naive_declared += p["naive_declared"].get<std::uint64_t>();
+          if (delays.empty()) continue;
+          std::sort(delays.begin(), delays.end());
+          std::sort(p50s.begin(), p50s.end());
+          std::sort(p99s.begin(), p99s.end());
+          const double count = static_cast<double>(delays.size());
+          fmt::print(
+              "| {} | {} | {} | {} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {} of {} | {:.1f} | {} / {} "
+              "|\n",
+              app, n, delay, every, delays[delays.size() / 2], delays.back(), p50s[p50s.size() / 2],
+              p99s.back(), within, delays.size(), snapshots / count, naive_wrong, naive_declared);
+          std::fflush(stdout);
         }
-        if (delays.empty()) continue;
-        std::sort(delays.begin(), delays.end());
-        std::sort(p50s.begin(), p50s.end());
-        std::sort(p99s.begin(), p99s.end());
-        const double count = static_cast<double>(delays.size());
-        fmt::print(
-            "| {} | {} | {} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {} of {} | {:.1f} | {} / {} |\n", n,
-            delay, every, delays[delays.size() / 2], delays.back(), p50s[p50s.size() / 2],
-            p99s.back(), within, delays.size(), snapshots / count, naive_false, naive_declared);
-        std::fflush(stdout);
       }
     }
   }
@@ -204,7 +214,7 @@ int main(int argc, char** argv) {
   app.add_flag("--scale", scale, "How a Chandy-Lamport run grows with its ranks");
   bool detect = false;
   int runs = 5, jobs = 30;
-  app.add_flag("--detect", detect, "Termination detection delay of --app jobs runs");
+  app.add_flag("--detect", detect, "Detection delay of --app jobs and --app locks runs");
   app.add_option("--runs", runs, "With --detect: runs (seeds) per setting")->capture_default_str();
   app.add_option("--jobs", jobs, "With --detect: each branch's jobs at the start")
       ->capture_default_str();

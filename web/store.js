@@ -20,11 +20,12 @@ const SHOWN = 200;
 let store = null;     // the last GET /api/store
 let chosen = null;    // { id, snap }: the open snapshot, as GET /api/store/snapshot gave it
 let connection = 'ok';  // 'ok' | 'lost' (the event stream's state)
+let failure = '';     // why the latest refresh failed; '' once one succeeds
 
-// A request the server never answers gives up after 15 s: refreshes run one at a time, and one
+// A request the server never answers gives up after 30 s: refreshes run one at a time, and one
 // stuck for good would hold back every later one.
 async function getJson(url) {
-  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.json();
 }
@@ -42,6 +43,11 @@ function renderStatus() {
   if (connection === 'lost') {
     statusEl.textContent = t('storeReconnecting');
     statusEl.dataset.state = 'lost';
+    return;
+  }
+  if (failure) {
+    statusEl.textContent = `${t('storeFailed')} (${failure})`;
+    statusEl.dataset.state = 'failed';
     return;
   }
   const last = store && store.summaries.length ? store.summaries[store.summaries.length - 1] : null;
@@ -260,6 +266,7 @@ async function refreshOnce() {
     next = { id: wanted.id, snap: await getJson(`api/store/snapshot?id=${wanted.id}`) };
   }
   store = fresh;
+  failure = '';
   if (chosen === wanted) chosen = next;
   redraw();
 }
@@ -274,7 +281,14 @@ function refresh() {
   refreshing = (async () => {
     do {
       askedAgain = false;
-      await refreshOnce();
+      try {
+        await refreshOnce();
+      } catch (e) {
+        // Said on the status line, over what the page last drew; the next commit's event or
+        // the timer asks again.
+        failure = e.message || String(e);
+        renderStatus();
+      }
     } while (askedAgain);
   })().finally(() => { refreshing = null; });
   return refreshing;
@@ -298,7 +312,6 @@ async function main() {
     runsEl.textContent = '';
     return;
   }
-  await refresh();
   // Each commit to the store is announced; fetch the list again then.
   const events = new EventSource('api/events');
   events.addEventListener('ready', () => {
@@ -310,6 +323,8 @@ async function main() {
   events.addEventListener('error', () => { connection = 'lost'; renderStatus(); });
   // A live run's heartbeat stopping changes nothing in the file: ask now and then.
   setInterval(() => { if (connection === 'ok') refresh(); }, 5000);
+  // Set up first, so that a first load that fails is asked again like any other.
+  await refresh();
 }
 
 main().catch((e) => { statusEl.textContent = `${t('storeFailed')} (${e.message})`; });

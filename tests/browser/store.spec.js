@@ -242,6 +242,24 @@ test('a snapshot closed while the page refreshes stays closed', async ({ page })
   expect(problems).toEqual([]);
 });
 
+test('a refresh that fails says so on the status line, and the next one puts the page back', async ({ page }) => {
+  const problems = watch(page);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`${STORE}/store.html`);
+  const status = page.locator('#store-status');
+  await expect(status).toHaveText(/^Run 1 ended/);
+  const rows = await page.locator('#store-list tr[data-snapshot]').count();
+  // The page asks again every 5 s; the server fails that once.
+  await page.route('**/api/store', (route) => route.fulfill({ status: 500, body: 'no' }), { times: 1 });
+  await expect(status).toHaveText('The store could not be read (HTTP 500)', { timeout: 15_000 });
+  await expect(status).toHaveAttribute('data-state', 'failed');
+  // What was drawn stays; the next refresh finds the store again.
+  await expect(page.locator('#store-list tr[data-snapshot]')).toHaveCount(rows);
+  await expect(status).toHaveText(/^Run 1 ended/, { timeout: 15_000 });
+  // The browser logs the failed request itself; nothing else went wrong.
+  expect(problems.filter((p) => !p.includes('500'))).toEqual([]);
+});
+
 test('a run whose rank is killed is shown as died, its snapshots failed', async ({ page, request }) => {
   test.setTimeout(120_000);
   const problems = watch(page);
