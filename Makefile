@@ -89,9 +89,9 @@ bench-cluster: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
 	./build-release/bench/cluster_bench --cutline ./build-release/cutline
 
-# Termination detection on real ranks: how long after a jobs computation
-# really finished a snapshot says so, at 2, 4 and 8 ranks, snapshots every
-# 10, 50 and 200 ms, link delay 0 and 2 ms (docs/performance.md).
+# Detection on real ranks: how long after a jobs computation really finished
+# (or a locks run really deadlocked) a snapshot says so, at 2, 4 and 8 ranks,
+# snapshots every 10, 50 and 200 ms, link delay 0 and 2 ms (docs/performance.md).
 bench-detect: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
 	./build-release/bench/cluster_bench --cutline ./build-release/cutline --detect

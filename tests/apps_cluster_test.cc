@@ -254,7 +254,9 @@ TEST_F(AppsClusterTest, TheStoreKeepsTheVerdictsAndRefusesToRestoreThem) {
   EXPECT_NE(text.out.find("app=jobs"), std::string::npos) << text;
   EXPECT_NE(text.out.find("  terminated\n"), std::string::npos) << text;
   // The verdicts have a column of their own, named in the header.
-  EXPECT_NE(text.out.find("  total  latency     verdict\n"), std::string::npos) << text;
+  const std::size_t header = text.out.find("snapshot   run  status    initiator         total  latency ");
+  ASSERT_NE(header, std::string::npos) << text;
+  EXPECT_EQ(text.out.substr(text.out.find('\n', header) - 9, 9), "  verdict") << text;
   Outcome shown_text = Cutline({"store", "show", store, std::to_string(id)});
   EXPECT_NE(shown_text.out.find("it says: terminated\nrecorded states: N0 no job, N1 no job, N2 no job\n"),
             std::string::npos)

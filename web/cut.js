@@ -7,7 +7,7 @@ import { svg, byId as $ } from './svg.js';
 import { judgeCut } from './api.js';
 import { toText } from './scenario.js';
 import { messageLabel, fromEvent } from './labels.js';
-import { propertyText, holds } from './appwords.js';
+import { appOf, propertyText, holds } from './appwords.js';
 import { app } from './run.js';
 import { renderSpacetimeOnly } from './render.js';
 
@@ -241,7 +241,8 @@ function renderVerdict(v, history, markers) {
     for (const m of v.forward) li(ul, t('cutForwardItem', describe(m, history, markers)));
     out.appendChild(ul);
   } else {
-    para(out, 'cut-forward-head', t(v.property ? 'cutForwardNoneApp' : 'cutForwardNone'));
+    const kind = appOf(app.result && app.result.state);
+    para(out, 'cut-forward-head', t(kind === 'bank' ? 'cutForwardNone' : `cutForwardNone_${kind}`));
   }
   // Jobs and locks keep no money: the cut shows the property that a snapshot recording there
   // would declare (the checker's, in `property`), and whether a consistent cut vouches for it.

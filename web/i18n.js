@@ -876,10 +876,11 @@ const cutWords = {
     cutSumEqual: 'Equal, as for every consistent cut.',
     cutSumTwice: 'Not the bank\'s total: {v} counted twice.',
     cutSumMarkers: 'Equal, yet the cut is inconsistent: only markers cross it backwards, and they carry no money.',
-    cutForwardNoneApp: 'No message crosses the cut forwards: a snapshot at it records every channel empty.',
+    cutForwardNone_jobs: 'No job crosses the cut forwards: a snapshot at it records every channel empty.',
+    cutForwardNone_locks: 'No request or grant crosses the cut forwards: a snapshot at it records every channel empty.',
     cutProperty: 'At this cut: {v}.',
     cutPropertyConsistent: 'A consistent cut is a state the run could have been in, so a snapshot recording here tells the truth.',
-    cutPropertyInconsistent: 'But the run was never in this state: a verdict read from an inconsistent cut can be a phantom.',
+    cutPropertyInconsistent: 'But this cut is no moment of the run: a verdict read from an inconsistent cut can be a phantom.',
   },
   ja: {
     cutButton: 'カットを描く',
@@ -900,10 +901,11 @@ const cutWords = {
     cutSumEqual: '一貫したカットでは常にこのとおり等しくなります。',
     cutSumTwice: '銀行の総額と違います：{v} が二重に数えられています。',
     cutSumMarkers: '等しいものの、カットは一貫していません：逆向きに横切るのはマーカーだけで、お金を運びません。',
-    cutForwardNoneApp: 'カットを順方向に横切るメッセージはありません：このカットのスナップショットではすべてのチャネルが空です。',
+    cutForwardNone_jobs: 'カットを順方向に横切る仕事はありません：このカットのスナップショットではすべてのチャネルが空です。',
+    cutForwardNone_locks: 'カットを順方向に横切る要求や許可はありません：このカットのスナップショットではすべてのチャネルが空です。',
     cutProperty: 'このカットでは：{v}。',
     cutPropertyConsistent: '一貫したカットは実行がとりえた状態なので、ここで記録するスナップショットは正しい判定を出します。',
-    cutPropertyInconsistent: 'ただし実行がこの状態になったことはありません：一貫しないカットから読んだ判定は幻でありえます。',
+    cutPropertyInconsistent: 'ただしこのカットは実行のどの瞬間でもありません：一貫しないカットから読んだ判定は幻でありえます。',
   },
 };
 addWords(cutWords);

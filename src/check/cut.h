@@ -52,8 +52,8 @@ struct CutJudgement {
   bank::Amount bank_total = 0;   // the initial balances' sum
   // An application with a stable property: its value on the states above
   // with the forward messages in the channels. At an inconsistent cut this
-  // is what a snapshot recording there would declare (a phantom deadlock,
-  // say), not a state the run ever passed through.
+  // is what a reader of those states would declare, read from no moment of
+  // the run: it can be a phantom.
   std::optional<apps::Verdict> property;
 };
 
@@ -66,7 +66,9 @@ std::vector<std::uint32_t> MessageEventCounts(const RunRecord& run);
 // kCutPastEnd (a point past its node's last event), kCutBadPoint (a negative
 // point) or kTotalOverflow; *out is then untouched. Records, reads and the
 // other bookkeeping events change no balance and move no message, so they
-// do not count as points.
+// do not count as points; neither does a branch's own step (Local, which
+// changes its state but moves no message): it belongs to the gap after the
+// message event before it.
 // REQUIRES: run.topology set, a history CheckRun would not call malformed.
 Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
                 CutJudgement* out);

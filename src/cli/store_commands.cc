@@ -94,7 +94,10 @@ int List(const store::Store& store, bool json) {
   // snapshots' verdicts.
   const bool verdicts = std::any_of(runs.begin(), runs.end(),
                                     [](const store::StoredRun& r) { return !AppOf(r).is_bank(); });
-  const std::string latency_header = verdicts ? fmt::format("{:<10}  verdict", "latency") : "latency";
+  std::size_t latency_width = std::string_view("latency").size();
+  for (const SnapshotRecord& s : snapshots) latency_width = std::max(latency_width, Latency(s).size());
+  const std::string latency_header =
+      verdicts ? fmt::format("{:<{}}  verdict", "latency", latency_width) : "latency";
   fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", "snapshot", "run", "status",
              "initiator", "total", latency_header);
   for (const SnapshotRecord& s : snapshots) {
@@ -105,7 +108,9 @@ int List(const store::Store& store, bool json) {
     std::string latency = Latency(s);
     if (!app.is_bank()) {
       total = "-";
-      if (s.verdict) latency = fmt::format("{:<10}  {}", latency, VerdictWords(app, *s.verdict));
+      if (s.verdict) {
+        latency = fmt::format("{:<{}}  {}", latency, latency_width, VerdictWords(app, *s.verdict));
+      }
     }
     fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", s.id, s.run, s.status,
                store::BranchName(s.initiator), total, latency);

@@ -240,6 +240,8 @@ test('a cut drawn on a jobs run is judged for consistency, names the job crossin
   await expect(property).toHaveText('At this cut: not terminated: P3 busy. A consistent cut is a state the run could '
     + 'have been in, so a snapshot recording here tells the truth.');
   await expect(page.locator('#cut-sum')).toHaveCount(0);
+  await expect(verdict.locator('.cut-forward-head')).toHaveText('No job crosses the cut forwards: a snapshot at it '
+    + 'records every channel empty.');
 
   // P3 back to before the job arrived: where the naive detector read each branch. The cut is
   // consistent, and it holds what the detector's reads missed: the job on its way.
@@ -258,7 +260,7 @@ test('a cut drawn on a jobs run is judged for consistency, names the job crossin
   await page.keyboard.press('Home');
   await expect(verdict).toHaveAttribute('data-consistent', 'false');
   await expect(verdict.locator('.cut-backward li')).toHaveText(['✗ job (P1→P3): received before the cut, sent after it']);
-  await expect(property).toHaveText('At this cut: not terminated: P1, P3 busy. But the run was never in this state: '
+  await expect(property).toHaveText('At this cut: not terminated: P1, P3 busy. But this cut is no moment of the run: '
     + 'a verdict read from an inconsistent cut can be a phantom.');
   await expect(property).toHaveClass(/\bbad\b/);
   await expect(page.locator('#cut-sum')).toHaveCount(0);
