@@ -23,10 +23,16 @@ const cut = {
   errorKey: '', // a request that failed is not asked again until the cut or the run changes
 };
 
-// A branch's message events (what a cut point counts), in order.
+// A branch's message events (what a cut point counts), in order. Each line also keeps, as `steps`,
+// the branch's own steps (a jobs branch finishing one): they count as no point, and the checker
+// puts each in the gap after the message event before it, so the handle is drawn after them.
 function linesOf(history, names) {
-  const lines = new Map(names.map((n) => [n, []]));
-  for (const e of history) if ((e.kind === 'send' || e.kind === 'deliver') && lines.has(e.branch)) lines.get(e.branch).push(e);
+  const lines = new Map(names.map((n) => [n, Object.assign([], { steps: [] })]));
+  for (const e of history) {
+    if (!lines.has(e.branch)) continue;
+    if (e.kind === 'send' || e.kind === 'deliver') lines.get(e.branch).push(e);
+    else if (e.kind === 'finish') lines.get(e.branch).steps.push(e);
+  }
   return names.map((n) => lines.get(n));
 }
 
@@ -94,12 +100,19 @@ function ask() {
     });
 }
 
-// x of each gap on a line: gap k lies between its k-th and (k+1)-th events ("now" after the last).
+// x of each gap on a line: gap k lies between its k-th and (k+1)-th events ("now" after the last),
+// after any step of the branch's own in between.
 function gaps(g, line) {
   const xs = line.map((e) => g.xAt(e.i));
-  const start = g.x0 - 14 * g.k;
-  return xs.length === 0 ? [(g.x0 + g.xNow) / 2]
-    : [...Array(xs.length + 1).keys()].map((k) => ((k === 0 ? start : xs[k - 1]) + (k === xs.length ? g.xNow : xs[k])) / 2);
+  const lefts = [g.x0 - 14 * g.k, ...xs];
+  for (const s of line.steps || []) {
+    if (!g.has(s.i)) continue;
+    const k = line.filter((e) => e.i < s.i).length;
+    lefts[k] = Math.max(lefts[k], g.xAt(s.i));
+  }
+  const rights = [...xs, g.xNow];
+  if (xs.length === 0 && !(line.steps || []).length) return [(g.x0 + g.xNow) / 2];
+  return rights.map((r, k) => (lefts[k] + r) / 2);
 }
 
 function valueText(k, n) {

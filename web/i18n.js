@@ -189,6 +189,7 @@ const en = {
   lgDeliver: 'delivery',
   lgRecord: 'record',
   lgRead: 'read',
+  lgFinish: 'finishes a job',
   lgTransfer: 'transfer',
   lgMarker: 'marker',
   lgBackward: '✗ crosses a cut backwards',
@@ -198,6 +199,7 @@ const en = {
   evDeliver: '{b} receives {what} from {from}',
   evRecord: '{b} records {v} (snapshot {id})',
   evRead: 'the reader copies {b}: {v}',
+  evFinish: '{b} finishes a job',
 
   logHeading: 'Event log',
   logEmpty: 'Nothing has happened yet.',
@@ -539,6 +541,7 @@ const ja = {
   lgDeliver: '配送',
   lgRecord: '記録',
   lgRead: '読み取り',
+  lgFinish: '仕事を終える',
   lgTransfer: '送金',
   lgMarker: 'マーカー',
   lgBackward: '✗ カットを逆向きに横切る',
@@ -548,6 +551,7 @@ const ja = {
   evDeliver: '{b} が {from} から {what} を受信',
   evRecord: '{b} が {v} を記録（スナップショット {id}）',
   evRead: '読み取り：{b} は {v}',
+  evFinish: '{b} が仕事を 1 件終える',
 
   logHeading: 'イベントログ',
   logEmpty: 'まだ何も起きていません。',

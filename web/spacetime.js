@@ -43,7 +43,7 @@ function layoutColumns(history) {
   const deliveryCol = new Map(); // message seq -> column of its delivery
   let c = -1;
   for (const e of history) {
-    if (!['send', 'deliver', 'record', 'read'].includes(e.kind)) continue;
+    if (!['send', 'deliver', 'record', 'read', 'finish'].includes(e.kind)) continue;
     const by = e.kind === 'record' ? (e.cause === 'transfer' ? e.transfer_seq : e.marker_seq) : undefined;
     if (by !== undefined && deliveryCol.has(by)) {
       col.set(e.i, deliveryCol.get(by));
@@ -150,7 +150,8 @@ function drawCut(cutLayer, labelLayer, g, at, cls, label, bad, labelBelow) {
   svg('text', { x: lx, y: ly, 'text-anchor': anchor, class: `cut-label${bad ? ' bad' : ''}`, 'data-cut': cls }, labelLayer, label);
 }
 
-// The point events on top: sends, deliveries, records (squares) and reads (diamonds).
+// The point events on top: sends, deliveries, records (squares), reads (diamonds) and, for jobs, a
+// branch finishing one (a tick: a step of its own, no message).
 function drawPoints(layer, g, history) {
   for (const e of history) {
     if (!g.has(e.i)) continue;
@@ -167,6 +168,9 @@ function drawPoints(layer, g, history) {
     } else if (e.kind === 'record') {
       p = svg('rect', { x: x - 5 * K, y: y - 5 * K, width: 10 * K, height: 10 * K, class: 'pt-record' }, layer);
       title = t('evRecord', { b: e.branch, v: stateText(e), id: e.snapshot });
+    } else if (e.kind === 'finish') {
+      p = svg('path', { d: `M${x - 5 * K} ${y - 1 * K} L${x - 1.5 * K} ${y + 4 * K} L${x + 5 * K} ${y - 6 * K}`, class: 'pt-finish' }, layer);
+      title = t('evFinish', { b: e.branch });
     } else {
       const d = 6 * K;
       p = svg('path', { d: `M${x} ${y - d} L${x + d} ${y} L${x} ${y + d} L${x - d} ${y} Z`, class: 'pt-read' }, layer);

@@ -242,6 +242,15 @@ test('a cut drawn on a jobs run is judged for consistency, names the job crossin
   await expect(page.locator('#cut-sum')).toHaveCount(0);
   await expect(verdict.locator('.cut-forward-head')).toHaveText('No job crosses the cut forwards: a snapshot at it '
     + 'records every channel empty.');
+  // P1 finishing its job is drawn on its line (a tick), and the handle in that gap stands after
+  // it: the finish is inside the cut, so P1 is idle there.
+  const finish = page.locator('#st-svg [data-kind="finish"]');
+  await expect(finish).toHaveCount(1);
+  await expect(finish.locator('title')).toHaveText('P1 finishes a job');
+  const tick = await finish.boundingBox();
+  const handle = await page.getByRole('slider', { name: 'Cut point on P1' }).boundingBox();
+  expect(handle.x + handle.width / 2).toBeGreaterThan(tick.x + tick.width);
+  await expect(page.locator('#st-legend li[data-show="jobs"]').filter({ hasText: 'finishes a job' })).toBeVisible();
 
   // P3 back to before the job arrived: where the naive detector read each branch. The cut is
   // consistent, and it holds what the detector's reads missed: the job on its way.
@@ -265,6 +274,39 @@ test('a cut drawn on a jobs run is judged for consistency, names the job crossin
   await expect(property).toHaveClass(/\bbad\b/);
   await expect(page.locator('#cut-sum')).toHaveCount(0);
   expect(await audit(page)).toEqual([]);
+});
+
+// A finish between two deliveries: P2 receives a job, finishes it, and receives another. The
+// handle in the gap between the deliveries stands after the finish's tick (the checker puts the
+// finish inside that cut), and the cut there has P2 idle.
+test('a handle stands after the finishes in its gap, as the checker counts them', async ({ page }) => {
+  await openPage(page);
+  await preset(page, 'Jobs: P1, P2, P3');
+  const handOut = async (from, to) => {
+    await between(page, from, to);
+    await page.getByRole('button', { name: /^Hand out/ }).click();
+    await settle(page);
+  };
+  await handOut('P1', 'P2');
+  await channel(page, 'P1', 'P2').click();
+  await settle(page);
+  await handOut('P1', 'P3');
+  await page.getByRole('button', { name: 'Finish a job at P2' }).click();
+  await settle(page);
+  await handOut('P1', 'P2');
+  await channel(page, 'P1', 'P2').click();
+  await settle(page);
+  await page.getByRole('button', { name: 'Draw a cut' }).click();
+  const p2 = page.getByRole('slider', { name: 'Cut point on P2' });
+  await p2.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(p2).toHaveAttribute('aria-valuetext', 'after 1 of 2 events');
+  const tick = await page.locator('#st-svg [data-kind="finish"]').boundingBox();
+  const handle = await p2.boundingBox();
+  expect(handle.x + handle.width / 2).toBeGreaterThan(tick.x + tick.width);
+  const verdict = page.locator('#cut-verdict');
+  await expect(verdict).toHaveAttribute('data-consistent', 'true');
+  await expect(page.locator('#cut-property strong')).toHaveText('At this cut: not terminated: P1 busy; a job on P1→P2; a job on P1→P3.');
 });
 
 // Demo 14's phantom deadlock, drawn: the cut through the naive detector's reads (P1 after its
