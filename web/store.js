@@ -50,7 +50,9 @@ function renderStatus() {
     statusEl.dataset.state = 'failed';
     return;
   }
-  const last = store && store.summaries.length ? store.summaries[store.summaries.length - 1] : null;
+  // Nothing read yet: the page's first words stay until the first list arrives.
+  if (store === null) return;
+  const last = store.summaries.length ? store.summaries[store.summaries.length - 1] : null;
   if (!last) {
     statusEl.textContent = t('storeWaiting');
     statusEl.dataset.state = 'waiting';
