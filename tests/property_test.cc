@@ -817,18 +817,7 @@ void CheckApp(bank::App app, bank::Algorithm algorithm, bool fifo) {
     // When the property first held of the live state (history position).
     std::optional<std::size_t> held;
     bank::Replay replay(bank);
-    auto holds_now = [&] {
-      std::vector<Amount> states;
-      for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
-      std::vector<std::vector<Amount>> channels(bank.network().channel_count());
-      for (ChannelId c = 0; c < channels.size(); ++c) {
-        for (sim::Seq q : replay.waiting(c)) {
-          const bank::Flight* f = replay.Find(q);
-          if (f->is_transfer()) channels[c].push_back(f->amount());
-        }
-      }
-      return app.Evaluate({&bank.network(), states, channels}).holds;
-    };
+    auto holds_now = [&] { return check::PropertyOfReplay(bank, replay).holds; };
     if (holds_now()) held = 0;
     for (std::size_t i = 0; i < events.size() && !held; ++i) {
       replay.Apply(events[i]);
@@ -961,16 +950,9 @@ void CheckDrawnCuts(bank::App app) {
         if (check::IsMessageEvent(events[k])) next_seen[n] = true;
         else if (std::holds_alternative<bank::Local>(events[k])) states[n] = app.AfterLocal(states[n]);
       }
-      std::vector<std::vector<Amount>> channels(net.channel_count());
-      for (ChannelId c = 0; c < channels.size(); ++c) {
-        for (sim::Seq q : replay.waiting(c)) {
-          const bank::Flight* f = replay.Find(q);
-          if (f->is_transfer()) channels[c].push_back(f->amount());
-        }
-      }
       const check::CutJudgement j = judge(at);
       if (!j.consistent || j.balances != states ||
-          j.property != app.Evaluate({&net, states, channels})) {
+          j.property != app.Evaluate({&net, states, check::InFlightWords(net, replay)})) {
         Fail(fmt::format("the cut ({}) is not the state after event {}", fmt::join(at, ", "), i),
              driver.script());
       }

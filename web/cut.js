@@ -105,13 +105,13 @@ function ask() {
 function gaps(g, line) {
   const xs = line.map((e) => g.xAt(e.i));
   const lefts = [g.x0 - 14 * g.k, ...xs];
-  for (const s of line.steps || []) {
+  for (const s of line.steps) {
     if (!g.has(s.i)) continue;
     const k = line.filter((e) => e.i < s.i).length;
     lefts[k] = Math.max(lefts[k], g.xAt(s.i));
   }
   const rights = [...xs, g.xNow];
-  if (xs.length === 0 && !(line.steps || []).length) return [(g.x0 + g.xNow) / 2];
+  if (xs.length === 0 && !line.steps.length) return [(g.x0 + g.xNow) / 2];
   return rights.map((r, k) => (lefts[k] + r) / 2);
 }
 

@@ -723,17 +723,22 @@ apps::Verdict PropertyNow(const bank::Bank& bank) {
   return bank.app().Evaluate({&net, states, channels});
 }
 
-apps::Verdict PropertyOfReplay(const bank::Bank& bank, const bank::Replay& replay) {
-  std::vector<Amount> states;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
-  std::vector<std::vector<Amount>> channels(bank.network().channel_count());
+std::vector<std::vector<Amount>> InFlightWords(const sim::Topology& topology,
+                                               const bank::Replay& replay) {
+  std::vector<std::vector<Amount>> channels(topology.channel_count());
   for (ChannelId c = 0; c < channels.size(); ++c) {
     for (Seq seq : replay.waiting(c)) {
       const Flight* f = replay.Find(seq);
       if (f->is_transfer()) channels[c].push_back(f->amount());
     }
   }
-  return bank.app().Evaluate({&bank.network(), states, channels});
+  return channels;
+}
+
+apps::Verdict PropertyOfReplay(const bank::Bank& bank, const bank::Replay& replay) {
+  std::vector<Amount> states;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
+  return bank.app().Evaluate({&bank.network(), states, InFlightWords(bank.network(), replay)});
 }
 
 NaiveJudgement JudgeNaive(const bank::Bank& bank) {

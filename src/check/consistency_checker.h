@@ -154,6 +154,10 @@ apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
 // message in flight now (what an observer who sees everything at once
 // would say; the page shows it beside the naive and the snapshot verdicts).
 apps::Verdict PropertyNow(const bank::Bank& bank);
+// The application's messages a replay has in flight, by channel, oldest
+// first (markers left out): a global state's channels at that moment.
+std::vector<std::vector<bank::Amount>> InFlightWords(const sim::Topology& topology,
+                                                     const bank::Replay& replay);
 // The property of the state a replay has reached: its branches' states and
 // the messages it has in flight (the truth at a moment of the history).
 apps::Verdict PropertyOfReplay(const bank::Bank& bank, const bank::Replay& replay);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -192,24 +193,36 @@ std::uint64_t SeedFromEnv() {
   return std::random_device{}();
 }
 
+// A bank running `app`, its branches P1, P2, ... starting in `states`.
+Bank MakeAppBank(bank::App app, const std::vector<Amount>& states) {
+  bank::Config config;
+  for (std::size_t n = 0; n < states.size(); ++n) {
+    config.branches.push_back({"P" + std::to_string(n + 1), states[n]});
+  }
+  config.app = app;
+  std::optional<Bank> bank;
+  Status s = Bank::Create(config, &bank);
+  EXPECT_TRUE(s.ok()) << CodeName(s.code());
+  return std::move(*bank);
+}
+
+// The application's command `verb` ("job", "finish", "request", "grant")
+// on the given branches.
+void Do(Bank& bank, std::string_view verb, std::vector<NodeId> branches) {
+  Ok(bank::App::FindCommand(verb)->second->run(bank, branches));
+}
+
 // Jobs: P1 hands its job to P3 and finishes; P3 receives it and finishes.
 // P1's line: send (1), then its finish; P3's line: delivery (1), then its
 // finish. A branch's own steps after its point's event and before its next
 // one are inside the cut, so a point at a line's end is the branch now.
 Bank JobHandedOnAndFinished() {
-  bank::Config config;
-  for (const char* name : {"P1", "P2", "P3"}) config.branches.push_back({name, 0});
-  config.branches[kP1].balance = 1;
-  config.app = bank::App::kJobs;
-  std::optional<Bank> bank;
-  EXPECT_TRUE(Bank::Create(config, &bank).ok());
-  const apps::AppCommand* job = bank::App::FindCommand("job")->second;
-  const apps::AppCommand* finish = bank::App::FindCommand("finish")->second;
-  EXPECT_TRUE(job->run(*bank, std::vector<NodeId>{kP1, kP3}).ok());
-  EXPECT_TRUE(finish->run(*bank, std::vector<NodeId>{kP1}).ok());
-  EXPECT_TRUE(bank->Deliver(kP1, kP3).ok());
-  EXPECT_TRUE(finish->run(*bank, std::vector<NodeId>{kP3}).ok());
-  return std::move(*bank);
+  Bank bank = MakeAppBank(apps::App::kJobs, {1, 0, 0});
+  Do(bank, "job", {kP1, kP3});
+  Do(bank, "finish", {kP1});
+  Ok(bank.Deliver(kP1, kP3));
+  Do(bank, "finish", {kP3});
+  return bank;
 }
 
 TEST(CutTest, JobsAtACutNamesTheJobInFlightOrTermination) {
@@ -251,20 +264,13 @@ TEST(CutTest, JobsAtACutNamesTheJobInFlightOrTermination) {
 // deadlock; the cut at the ends sees P1 and P3 deadlocked. The bank has no
 // property, so its judgement carries none.
 TEST(CutTest, LocksAtACutSeeADissolvingWaitAndThenTheDeadlock) {
-  bank::Config config;
-  for (const char* name : {"P1", "P2", "P3"}) config.branches.push_back({name, 0});
-  config.app = bank::App::kLocks;
-  std::optional<Bank> made;
-  ASSERT_TRUE(Bank::Create(config, &made).ok());
-  Bank& bank = *made;
-  const apps::AppCommand* request = bank::App::FindCommand("request")->second;
-  const apps::AppCommand* grant = bank::App::FindCommand("grant")->second;
-  Ok(request->run(bank, std::vector<NodeId>{kP1, kP2}));  // P1: 1; P2 gets it: 1
+  Bank bank = MakeAppBank(apps::App::kLocks, {0, 0, 0});
+  Do(bank, "request", {kP1, kP2});  // P1: 1; P2 gets it: 1
   Ok(bank.Deliver(kP1, kP2));
-  Ok(grant->run(bank, std::vector<NodeId>{kP2, kP1}));    // P2: 2
-  Ok(bank.Deliver(kP2, kP1));                             // P1: 2
-  Ok(request->run(bank, std::vector<NodeId>{kP1, kP3}));  // P1: 3
-  Ok(request->run(bank, std::vector<NodeId>{kP3, kP1}));  // P3: 1
+  Do(bank, "grant", {kP2, kP1});    // P2: 2
+  Ok(bank.Deliver(kP2, kP1));       // P1: 2
+  Do(bank, "request", {kP1, kP3});  // P1: 3
+  Do(bank, "request", {kP3, kP1});  // P3: 1
   using apps::locks::WaitingFor;
 
   CutJudgement granting = Judge(bank, {1, 2, 0});
@@ -287,19 +293,11 @@ TEST(CutTest, LocksAtACutSeeADissolvingWaitAndThenTheDeadlock) {
 // finishes it, and receives another. Its finish lies in the gap after its
 // first delivery, so the point there already has it idle.
 TEST(CutTest, AStepOfABranchsOwnBelongsToTheGapAfterTheEventBeforeIt) {
-  bank::Config config;
-  for (const char* name : {"P1", "P2"}) config.branches.push_back({name, 0});
-  config.branches[kP2].balance = 2;
-  config.app = bank::App::kJobs;
-  std::optional<Bank> made;
-  ASSERT_TRUE(Bank::Create(config, &made).ok());
-  Bank& bank = *made;
-  const apps::AppCommand* job = bank::App::FindCommand("job")->second;
-  const apps::AppCommand* finish = bank::App::FindCommand("finish")->second;
-  Ok(job->run(bank, std::vector<NodeId>{kP2, kP1}));
+  Bank bank = MakeAppBank(apps::App::kJobs, {0, 2});
+  Do(bank, "job", {kP2, kP1});
   Ok(bank.Deliver(kP2, kP1));
-  Ok(finish->run(bank, std::vector<NodeId>{kP1}));
-  Ok(job->run(bank, std::vector<NodeId>{kP2, kP1}));
+  Do(bank, "finish", {kP1});
+  Do(bank, "job", {kP2, kP1});
   Ok(bank.Deliver(kP2, kP1));
   EXPECT_EQ(Judge(bank, {0, 0}).balances[kP1], 0);
   EXPECT_EQ(Judge(bank, {1, 1}).balances[kP1], 0);  // received, and finished
@@ -315,19 +313,12 @@ TEST(CutTest, AStepOfABranchsOwnBelongsToTheGapAfterTheEventBeforeIt) {
 // its end. Both wait, for each other, but P2's grant to P1 is in the
 // channel: the cycle is dissolving, not a deadlock.
 TEST(CutTest, LocksAtTheNaiveReadsFindACycleThatAGrantDissolves) {
-  bank::Config config;
-  for (const char* name : {"P1", "P2", "P3"}) config.branches.push_back({name, 0});
-  config.app = bank::App::kLocks;
-  std::optional<Bank> made;
-  ASSERT_TRUE(Bank::Create(config, &made).ok());
-  Bank& bank = *made;
-  const apps::AppCommand* request = bank::App::FindCommand("request")->second;
-  const apps::AppCommand* grant = bank::App::FindCommand("grant")->second;
-  Ok(request->run(bank, std::vector<NodeId>{kP1, kP2}));
+  Bank bank = MakeAppBank(apps::App::kLocks, {0, 0, 0});
+  Do(bank, "request", {kP1, kP2});
   Ok(bank.Deliver(kP1, kP2));
-  Ok(grant->run(bank, std::vector<NodeId>{kP2, kP1}));
+  Do(bank, "grant", {kP2, kP1});
   Ok(bank.Deliver(kP2, kP1));
-  Ok(request->run(bank, std::vector<NodeId>{kP2, kP1}));
+  Do(bank, "request", {kP2, kP1});
   CutJudgement j = Judge(bank, {1, 3, 0});
   EXPECT_TRUE(j.consistent);
   const sim::ChannelId p2_p1 = bank.network().Find(kP2, kP1);

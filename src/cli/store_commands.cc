@@ -94,18 +94,23 @@ int List(const store::Store& store, bool json) {
   // snapshots' verdicts.
   const bool verdicts = std::any_of(runs.begin(), runs.end(),
                                     [](const store::StoredRun& r) { return !AppOf(r).is_bank(); });
+  std::vector<std::string> latencies;
   std::size_t latency_width = std::string_view("latency").size();
-  for (const SnapshotRecord& s : snapshots) latency_width = std::max(latency_width, Latency(s).size());
+  for (const SnapshotRecord& s : snapshots) {
+    latencies.push_back(Latency(s));
+    latency_width = std::max(latency_width, latencies.back().size());
+  }
   const std::string latency_header =
       verdicts ? fmt::format("{:<{}}  verdict", "latency", latency_width) : "latency";
   fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", "snapshot", "run", "status",
              "initiator", "total", latency_header);
-  for (const SnapshotRecord& s : snapshots) {
+  for (std::size_t i = 0; i < snapshots.size(); ++i) {
+    const SnapshotRecord& s = snapshots[i];
     const apps::App app = app_of.contains(s.run) ? app_of[s.run] : apps::App::kBank;
     std::string total = s.total ? fmt::format("${}", *s.total) : "-";
     // A jobs or locks snapshot: its verdict in the last column, the total
     // column left empty (their words are not conserved).
-    std::string latency = Latency(s);
+    std::string latency = latencies[i];
     if (!app.is_bank()) {
       total = "-";
       if (s.verdict) {
