@@ -3,7 +3,6 @@
 # nothing but `make`.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 PORT       ?= 8080
 JOBS       ?= $(shell nproc)
@@ -11,31 +10,87 @@ JOBS       ?= $(shell nproc)
 # (Debian 12's g++ and clang++), so a warning fails them. A plain `cmake`
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
+# ccache (installed by scripts/install-deps.sh) makes a rebuild of unchanged
+# sources nearly free; a fresh machine's first build pays a few per cent.
+LAUNCHER   := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# How many of each property's cases a run makes, in per cent of its full
+# count (tests/property_test.cc): all of them in the plain build, a fifth
+# under ASan (which runs each case about ten times slower).
+PROPERTY_SHARE      ?= 100
+ASAN_PROPERTY_SHARE ?= 20
 
-.PHONY: all deps build release-build run test test-unit test-install test-asan test-fuzz test-browser bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-logs fuzz clean
+.PHONY: all deps deps-all build asan-build release-build run test test-long test-unit test-install \
+        test-asan test-fuzz test-browser test-browser-steady long-unit long-asan long-browser \
+        bench-build \
+        bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-logs fuzz clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
+# Everything make test needs: the Debian packages, Chromium, and the npm
+# packages of the browser tests.
+deps-all:
+	@scripts/install-deps.sh --browser
+	npm ci --no-audit --no-fund --loglevel=error
+
+# Build 1 of 2 that make test needs: g++ at -O2, as users run it (make run)
+# and as the unit, API, cluster and browser tests run it. Debug information
+# is line tables only (-g1): enough for a backtrace, and a quarter less
+# compile time than full -g. No benchmarks: they build in build-release
+# (make bench; make test-long compiles them).
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCUTLINE_BENCH=OFF \
+	  $(LAUNCHER) $(WERROR) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# Build 2 of 2: clang with AddressSanitizer and UBSan, and libFuzzer's
+# coverage, so that the same objects run the tests under the sanitizers and
+# feed the fuzzer (clang because libFuzzer is clang's; a second compiler's
+# warnings come free). -O1, as ASan advises: its reports stay exact and the
+# tests run about three times faster than at -O0; line tables (-g1) are all
+# its reports need. Debug otherwise, so that assert() stays on.
+asan-build: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" -DCUTLINE_SANITIZE=ON -DCUTLINE_FUZZ=ON \
+	  -DCUTLINE_BENCH=OFF $(LAUNCHER) $(WERROR) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # The main job: the teaching page at http://127.0.0.1:$(PORT)/
 run: build
 	./$(BUILD)/cutline serve --port $(PORT)
 
-# Everything: unit, golden, property and API tests; the library installed on
-# its own and used by the examples (plain, ASan+UBSan, TSan); the tests again
-# under ASan and UBSan; the parser fuzzer for $(FUZZ_SECONDS) s; the browser
-# tests.
-test: test-unit test-install test-asan test-fuzz test-browser
-	@echo "make test: all suites passed"
+# Everything, within 30 minutes on 2 cores from a fresh clone: unit, golden,
+# property, API and real-MPI tests; the library installed on its own and used
+# by the examples (plain, ASan+UBSan, TSan); the tests again under ASan and
+# UBSan; the parser fuzzer for $(FUZZ_SECONDS) s; the browser tests. Ends with
+# one line per stage and its seconds (scripts/stages.sh).
+test:
+	@scripts/stages.sh "make test" install=deps-all build=build unit=test-unit \
+	  install-test=test-install build-asan=asan-build asan=test-asan fuzz=test-fuzz \
+	  browser=test-browser
+
+# What make test leaves out, about 15 minutes: the tests named Long* (a
+# million snapshots through the rules) and ten times every property's cases
+# in the plain build, the same at full counts under ASan, and the benchmarks
+# compiled. Run it before a release and after touching src/core or src/check.
+test-long:
+	@scripts/stages.sh "make test-long" install=deps-all build=build long-unit=long-unit \
+	  build-asan=asan-build long-asan=long-asan long-browser=long-browser build-bench=bench-build
+
+# Tests named Long* (tests/unit.cmake) are make test-long's; so are ten times
+# the property tests' cases (PropertyTest.*).
+NOT_LONG := -E '\.Long'
+LONG     := -R '\.Long|^PropertyTest\.'
 
 test-unit: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	CUTLINE_PROPERTY_SHARE=$(PROPERTY_SHARE) ctest --test-dir $(BUILD) --output-on-failure \
+	  -j $(JOBS) $(NOT_LONG)
+
+long-unit: build
+	CUTLINE_PROPERTY_SHARE=1000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) $(LONG)
 
 # The library alone (no dependency but a C++20 compiler and CMake) into a
 # temporary prefix; every example in examples/CMakeLists.txt built against it
@@ -44,28 +99,34 @@ test-unit: build
 test-install: deps
 	scripts/test-install.sh
 
-test-asan: deps
-	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUTLINE_SANITIZE=ON \
-	  -DCUTLINE_BENCH=OFF $(WERROR) >/dev/null
-	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+test-asan: asan-build
+	CUTLINE_PROPERTY_SHARE=$(ASAN_PROPERTY_SHARE) ctest --test-dir $(ASAN_BUILD) \
+	  --output-on-failure -j $(JOBS) $(NOT_LONG)
 
-test-fuzz: fuzz-build
-	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+long-asan: asan-build
+	CUTLINE_PROPERTY_SHARE=100 ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) $(LONG)
 
-test-browser: build
-	@scripts/install-deps.sh --browser
-	npm ci --no-audit --no-fund --loglevel=error
-	CUTLINE_BIN=./$(BUILD)/cutline npx playwright test
+test-fuzz: asan-build
+	scripts/run-fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
 
-fuzz-build: deps
-	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCUTLINE_FUZZ=ON $(WERROR) >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+# The browser tests (tests/browser) in Debian's Chromium against the real
+# server, two workers with servers of their own (playwright.config.js); those
+# tagged @long (the accessibility audit of every demo at every layout) are
+# make test-long's.
+test-browser: build deps-all
+	CUTLINE_BIN=./$(BUILD)/cutline npx playwright test --grep-invert @long
+
+long-browser: build deps-all
+	CUTLINE_BIN=./$(BUILD)/cutline npx playwright test --grep @long
+
+# The browser suite three times in a row beside two busy loops, as on a
+# loaded machine: steady means no failure (scripts/browser-steady.sh).
+test-browser-steady: build deps-all
+	CUTLINE_BIN=./$(BUILD)/cutline scripts/browser-steady.sh 3 --grep-invert @long
 
 # The parser fuzzer until stopped (Ctrl-C); the corpus grows in fuzz-corpus/.
-fuzz: fuzz-build
-	scripts/run-fuzz.sh $(FUZZ_BUILD) 0
+fuzz: asan-build
+	scripts/run-fuzz.sh $(ASAN_BUILD) 0
 
 bench: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline_bench
@@ -112,8 +173,14 @@ bench-logs: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline
 	bench/log_check_bench.sh ./build-release/cutline
 
+# Release, for measuring (the benchmarks): no tests, no debug information.
 release-build: deps
-	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLINE_TESTS=OFF >/dev/null
+	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLINE_TESTS=OFF \
+	  $(LAUNCHER) >/dev/null
+
+# Every benchmark compiled, so that make test-long catches one that no longer builds.
+bench-build: release-build
+	@cmake --build build-release -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-release
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-release

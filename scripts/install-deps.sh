@@ -2,7 +2,7 @@
 # Installs the Debian packages cutline needs, only those missing, so that a
 # fresh Debian 12 machine needs nothing else. Usage: install-deps.sh [--browser]
 #   (no flag)  build the C++ code and its tests
-#   --browser  also Chromium and Node.js for the browser tests
+#   --browser  also Chromium's headless shell, CJK fonts and Node.js for the browser tests
 set -euo pipefail
 
 packages=(cmake ninja-build g++ clang pkg-config
@@ -10,9 +10,12 @@ packages=(cmake ninja-build g++ clang pkg-config
           libbenchmark-dev librapidcheck-dev libcpp-httplib-dev libclang-rt-14-dev
           libboost-dev libsqlite3-dev zlib1g-dev openmpi-bin libopenmpi-dev
           libqrencode-dev  # the lecture's QR code of its join link
-          iproute2)  # ip netns: the local hosts of tests/hosts_test.sh
+          iproute2  # ip netns: the local hosts of tests/hosts_test.sh
+          ccache)   # rebuilds of unchanged sources (the Makefile uses it when present)
 if [[ "${1:-}" == "--browser" ]]; then
-  packages+=(chromium fonts-noto-cjk)
+  # The headless shell, not the full browser: the same engine without a browser window's own
+  # pages, about a third less CPU per test, and the browser tests are CPU-bound on 2 cores.
+  packages+=(chromium-headless-shell fonts-noto-cjk)
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 

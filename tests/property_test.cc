@@ -36,8 +36,9 @@ using bank::Bank;
 using sim::ChannelId;
 using sim::NodeId;
 
-// How many random runs each property makes unless RC_PARAMS sets
-// max_success; together 15,000 per normal test run (at least 10,000 wanted).
+// How many random runs each property makes at its full count (below, each
+// property names its own), unless RC_PARAMS sets max_success; the bank's
+// three make 15,000 together (at least 10,000 wanted).
 constexpr int kRunsPerTopology = 6000;
 constexpr int kRunsCorrupted = 3000;
 
@@ -50,7 +51,35 @@ bool MaxSuccessGiven() {
          std::string(params).find("max_success") != std::string::npos;
 }
 
-// Like RC_GTEST_PROP, but with `runs` cases by default, and on failure the
+// The share of each property's full count a run makes, in percent, from
+// CUTLINE_PROPERTY_SHARE (default 100). The properties stay the same; only
+// their number of cases is sized per build: `make test` runs the full counts
+// in the plain build and a fifth of them under ASan (which runs each case
+// about ten times slower), `make test-long` ten times the full counts
+// (1000) and the full counts under ASan. Never fewer than 50 cases.
+int PropertyShare() {
+  static const int share = [] {
+    const char* text = std::getenv("CUTLINE_PROPERTY_SHARE");
+    if (text == nullptr || *text == '\0') return 100;
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 1 || value > 100'000) {
+      std::cerr << "CUTLINE_PROPERTY_SHARE must be a whole percentage from 1 to 100000, not '"
+                << text << "'\n";
+      std::exit(2);
+    }
+    return static_cast<int>(value);
+  }();
+  return share;
+}
+
+int PropertyRuns(int full) {
+  if (MaxSuccessGiven()) return full;  // RC_PARAMS decides (CheckProperty)
+  return std::max(50, static_cast<int>(static_cast<long long>(full) * PropertyShare() / 100));
+}
+
+// Like RC_GTEST_PROP, but with `runs` cases by default (sized by
+// PropertyRuns), and on failure the
 // exact command that replays the minimal failing case of this property.
 // (rapidcheck itself prints the reproduce string only at exit, without the
 // program to run it with.)
@@ -68,7 +97,11 @@ void CheckProperty(int runs, Property property, std::uint64_t batch = 0) {
   // Loading the configuration prints "Using configuration: seed=..." first.
   const rc::detail::Configuration& config = rc::detail::configuration();
   rc::detail::TestParams params = config.testParams;
-  if (!MaxSuccessGiven()) params.maxSuccess = runs;
+  if (!MaxSuccessGiven()) {
+    params.maxSuccess = PropertyRuns(runs);
+    std::cout << params.maxSuccess << " cases (" << PropertyShare() << " % of " << runs
+              << ", CUTLINE_PROPERTY_SHARE)\n";
+  }
   params.seed += batch;
 
   const rc::detail::TestResult result =
@@ -866,10 +899,12 @@ void CheckApp(bank::App app, bank::Algorithm algorithm, bool fifo) {
   // Aligned barriers run on acyclic networks, where no wait cycle forms.
   if (app == bank::App::kLocks && algorithm == bank::Algorithm::kAligned) return;
   // The naive detector goes wrong in a few runs per thousand under some
-  // algorithms: one batch can miss it by chance (1 in 20 for the rarest),
-  // so further batches are drawn, each checked in full, until one catches
-  // it. Twenty batches without a single catch means it is never wrong.
-  for (std::uint64_t batch = 1; naive_wrong == 0 && batch <= 20 && !::testing::Test::HasFailure(); ++batch) {
+  // algorithms: one batch can miss it by chance (1 in 20 for the rarest at
+  // the full count), so further batches are drawn, each checked in full,
+  // until one catches it. 42,000 cases without a single catch means it is
+  // never wrong, whatever the share a batch holds.
+  const std::uint64_t batches = (20 * kRunsPerApp + PropertyRuns(kRunsPerApp) - 1) / PropertyRuns(kRunsPerApp);
+  for (std::uint64_t batch = 1; naive_wrong == 0 && batch <= batches && !::testing::Test::HasFailure(); ++batch) {
     CheckProperty(kRunsPerApp, one_run, batch);
   }
   EXPECT_GT(naive_wrong, 0) << "the naive detector was never caught in 42,000 runs: the property "
@@ -990,7 +1025,8 @@ void CheckDrawnCuts(bank::App app) {
     RC_TAG(held ? "the property held at a consistent cut" : "it held at no cut");
   });
   // The stability rule is only tested where the property held somewhere.
-  EXPECT_GT(held_runs, kRunsPerDrawnCutApp / 10) << "the property held in too few runs to test much";
+  EXPECT_GT(held_runs, PropertyRuns(kRunsPerDrawnCutApp) / 10)
+      << "the property held in too few runs to test much";
 }
 
 TEST(PropertyTest, JobsAtDrawnCutsIsStable) { CheckDrawnCuts(bank::App::kJobs); }

@@ -1,10 +1,15 @@
 # Unit tests of core, bank and the consistency checker, and the randomized
 # property test. Test names in CTest are the GoogleTest "Suite.Name".
+#
+# A test whose name starts with Long (a million snapshots through the rules)
+# is left by `make test` to `make test-long` (the Makefile selects them by
+# the name, `\.Long`), beside a shorter test of the same property that
+# `make test` runs.
 function(cutline_unit_test target source)
   add_executable(${target} ${source})
   target_link_libraries(${target} PRIVATE ${ARGN} GTest::gtest_main)
   cutline_warnings(${target})
-  gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 1800)
 endfunction()
 
 cutline_unit_test(marker_rules_test
@@ -23,7 +28,8 @@ cutline_unit_test(consistency_checker_test
 cutline_unit_test(cut_test ${PROJECT_SOURCE_DIR}/src/check/cut_test.cc cutline_check)
 
 # Random runs (rapidcheck) judged by the checker. A failure prints the
-# command that replays it, naming this binary.
+# command that replays it, naming this binary. CUTLINE_PROPERTY_SHARE sizes
+# their case counts (the Makefile sets it per build; property_test.cc).
 add_executable(property_test ${PROJECT_SOURCE_DIR}/tests/property_test.cc)
 target_link_libraries(property_test PRIVATE cutline_check rapidcheck
                       GTest::gtest_main)

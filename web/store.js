@@ -275,6 +275,9 @@ async function refreshOnce() {
 
 let refreshing = null;
 let askedAgain = false;
+// How many refreshes have finished drawing (or failed), on the body as
+// data-refreshes: what a test waits on to know a refresh is over.
+let refreshes = 0;
 function refresh() {
   if (refreshing) {
     askedAgain = true;
@@ -291,6 +294,7 @@ function refresh() {
         failure = e.message || String(e);
         renderStatus();
       }
+      document.body.dataset.refreshes = String(++refreshes);
     } while (askedAgain);
   })().finally(() => { refreshing = null; });
   return refreshing;

@@ -9,10 +9,20 @@ const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
 // (expect below) instead of silently producing fewer tests.
 const DEMOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 'lab', 12, 13, 14, 15, 16, 17, 18];
 
+// Every demo at every layout is 54 audits of about 3 s of CPU each: `make test` audits one demo
+// of each family (Chandy-Lamport, the variants, the lab, the applications, the broken rules) per
+// layout, a different one at each, and `make test-long` the rest (tagged @long).
+const SAMPLED = {
+  1280: [1, 6, 'lab', 12, 16],
+  390: [2, 8, 'lab', 14, 17],
+  present: [3, 9, 'lab', 13, 18],
+};
+const tagFor = (layout, which) => (SAMPLED[layout].includes(which) ? {} : { tag: '@long' });
+
 for (const size of WIDTHS) {
   for (const which of DEMOS) {
     const label = which === 'lab' ? 'Lab demo' : `Demo ${which}`;
-    test(`axe: no violation at the end of ${label}, ${size.width} px`, async ({ page, request }) => {
+    test(`axe: no violation at the end of ${label}, ${size.width} px`, tagFor(size.width, which), async ({ page, request }) => {
       const [d] = (await demos(request)).filter((x) => (which === 'lab' ? x.preset === 'lab' : x.id === which));
       expect(d, `${label} is in /api/demos`).toBeTruthy();
       await page.setViewportSize(size);
@@ -28,7 +38,7 @@ for (const size of WIDTHS) {
 // Presentation mode (?present=1) at 1920x1080: its palette and its type sizes are audited too.
 for (const which of DEMOS) {
   const label = which === 'lab' ? 'Lab demo' : `Demo ${which}`;
-  test(`axe: no violation at the end of ${label}, presentation mode, 1920 px`, async ({ page, request }) => {
+  test(`axe: no violation at the end of ${label}, presentation mode, 1920 px`, tagFor('present', which), async ({ page, request }) => {
     const [d] = (await demos(request)).filter((x) => (which === 'lab' ? x.preset === 'lab' : x.id === which));
     expect(d, `${label} is in /api/demos`).toBeTruthy();
     await page.setViewportSize({ width: 1920, height: 1080 });

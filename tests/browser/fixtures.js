@@ -2,10 +2,12 @@
 // errors, uncaught exceptions and requests that leave the local server; the test fails on any.
 const base = require('@playwright/test');
 const { AxeBuilder } = require('@axe-core/playwright');
+const { serverFixtures } = require('./servers');
 
 const { expect } = base;
 
-const test = base.test.extend({
+// Every test gets this worker's own servers (servers.js) and a watched page.
+const test = base.test.extend(serverFixtures).extend({
   // watch(page): start collecting problems on a page (the default `page` is watched already).
   watch: async ({ baseURL }, use) => {
     const problems = [];
@@ -31,9 +33,12 @@ const test = base.test.extend({
   },
 });
 
-// Waits until the page has no request to the server in progress and has drawn a run.
+// Waits until the page has no request to the server in progress and has drawn a run. A named
+// step, so that a test that times out here says what it was waiting for.
 async function settle(page) {
-  await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector('#network-svg .branch'));
+  await test.step('wait until the page is idle (no request in flight) and has drawn a run', async () => {
+    await page.waitForFunction(() => !document.body.dataset.busy && document.querySelector('#network-svg .branch'));
+  }, { box: true });
 }
 
 // The demos the server lists: 1-5 (Chandy-Lamport), 6-10 (the variants), the lab run (11), 12-15
@@ -42,9 +47,11 @@ const DEMO_COUNT = 18;
 
 // Opens the page (optionally with a hash) and waits for the first run and the demo list.
 async function openPage(page, hash = '') {
-  await page.goto(`/${hash}`);
-  await settle(page);
-  await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(DEMO_COUNT);
+  await test.step(`open the page at /${hash} and wait for its first run and the ${DEMO_COUNT} demos`, async () => {
+    await page.goto(`/${hash}`);
+    await settle(page);
+    await expect(page.locator('#demo-buttons .demo-button')).toHaveCount(DEMO_COUNT);
+  }, { box: true });
 }
 
 function region(page, name) {
@@ -62,17 +69,21 @@ async function demos(request, lang = 'en') {
 // atStep(k), if given, runs after step k (1 = the first) to check that step's state.
 async function playDemo(page, demo, { demoName, nextName = 'Next step', atStep } = {}) {
   const name = demoName || (demo.preset === 'lab' ? /^Lab demo:/ : new RegExp(`^Demo ${demo.id}:`));
-  await page.getByRole('button', { name }).click();
-  await settle(page);
+  await test.step(`start demo ${demo.id}`, async () => {
+    await page.getByRole('button', { name }).click();
+    await settle(page);
+  });
   const next = page.getByRole('button', { name: nextName, exact: true });
   for (const [i, step] of demo.steps.entries()) {
-    await expect(next).toHaveAttribute('aria-disabled', 'false');
-    await next.click();
-    await settle(page);
-    await expect(page.locator('#demo-caption')).toContainText(step.caption);
-    if (atStep) await atStep(i + 1);
+    await test.step(`demo ${demo.id}, step ${i + 1} of ${demo.steps.length}: "${step.caption.slice(0, 60)}"`, async () => {
+      await expect(next, `${nextName} is enabled`).toHaveAttribute('aria-disabled', 'false');
+      await next.click();
+      await settle(page);
+      await expect(page.locator('#demo-caption')).toContainText(step.caption);
+      if (atStep) await atStep(i + 1);
+    });
   }
-  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  await expect(next, `${nextName} is disabled at the end of demo ${demo.id}`).toHaveAttribute('aria-disabled', 'true');
 }
 
 async function snap(page, testInfo, name) {
@@ -81,6 +92,9 @@ async function snap(page, testInfo, name) {
 
 // Fills the Transfer form and presses Send, as a visitor would.
 async function send(page, from, to, amount) {
+  await test.step(`send $${amount} from ${from} to ${to}`, () => sendNow(page, from, to, amount), { box: true });
+}
+async function sendNow(page, from, to, amount) {
   await page.getByLabel('From', { exact: true }).selectOption(from);
   await page.getByLabel('To', { exact: true }).selectOption(to);
   await page.getByLabel('Amount ($)', { exact: true }).fill(String(amount));

@@ -204,11 +204,11 @@ test('a bad code is refused in words; an ended lecture says so', async ({ browse
   void watch;
 });
 
-test('past its limits the server refuses, and the page says so in words', async ({ browser }) => {
+test('past its limits the server refuses, and the page says so in words', async ({ browser, limitsServer }) => {
   test.setTimeout(120_000);  // four devices
-  // A server with room for one lecture of one student (playwright.config.js). Its 503s are
-  // answers, which the browser logs as failed loads: these pages are not watched for console errors.
-  const base = `http://127.0.0.1:${process.env.CUTLINE_LIMITS_PORT}`;
+  // A server with room for one lecture of one student (fixtures.js). Its 503s are answers, which
+  // the browser logs as failed loads: these pages are not watched for console errors.
+  const base = limitsServer.url;
   const open = async () => {
     const context = await browser.newContext();
     const p = await context.newPage();

@@ -6,11 +6,19 @@
 // languages, and with no axe violation at either width.
 const { spawn } = require('child_process');
 const { AxeBuilder } = require('@axe-core/playwright');
-const { test, expect } = require('@playwright/test');
+const base = require('@playwright/test');
+const { BIN, ports, storeFile, serverFixtures } = require('./servers');
 
-const STORE = `http://127.0.0.1:${process.env.CUTLINE_STORE_PORT}`;
-const FILE = process.env.CUTLINE_STORE_FILE;
-const BIN = process.env.CUTLINE_BIN || './build/cutline';
+const { expect } = base;
+// This worker's store server (servers.js), over a store that no run has created yet.
+const STORE = `http://127.0.0.1:${ports().store}`;
+const FILE = storeFile();
+// The servers of fixtures.js (the page's server is the baseURL of the last test), with the store
+// server started for every test here. Not fixtures.js's watched page: some tests here make the
+// page log a failed request on purpose, so each test watches its page itself (watch below).
+const test = base.test.extend(serverFixtures).extend({
+  storeStarted: [async ({ storeServer }, use) => use(storeServer), { scope: 'worker', auto: true }],
+});
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 
@@ -231,11 +239,12 @@ test('a snapshot closed while the page refreshes stays closed', async ({ page })
   await refreshAsked;
   await page.locator('#store-detail').getByRole('button', { name: 'Close' }).click();
   await expect(page.locator('#store-detail')).toHaveCount(0);
-  const answered = page.waitForResponse('**/api/store/snapshot?id=1');
+  const before = Number(await page.locator('body').getAttribute('data-refreshes'));
   release();
-  await answered;
-  // The refresh has finished drawing once its answer is in; it must not have re-opened #1.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+  // Once the held refresh has drawn (the page counts its finished refreshes), it must not have
+  // re-opened #1.
+  await expect.poll(async () => Number(await page.locator('body').getAttribute('data-refreshes')),
+    { message: 'the held refresh finishes drawing (body[data-refreshes] goes up)' }).toBeGreaterThan(before);
   await expect(page.locator('#store-detail')).toHaveCount(0);
   await expect(page.locator('#store-list tr[data-snapshot="1"] button')).toHaveAttribute('aria-expanded', 'false');
   await page.unroute('**/api/store/snapshot?id=1');
