@@ -109,7 +109,7 @@ long-asan: asan-build
 test-fuzz: asan-build
 	scripts/run-fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
 
-# The browser tests (tests/browser) in Debian's Chromium against the real
+# The browser tests (tests/browser) in Debian's chromium-headless-shell against the real
 # server, two workers with servers of their own (playwright.config.js); those
 # tagged @long (the accessibility audit of every demo at every layout) are
 # make test-long's.
