@@ -72,7 +72,7 @@ test:
 	  install-test=test-install build-asan=asan-build asan=test-asan fuzz=test-fuzz \
 	  browser=test-browser
 
-# What make test leaves out, about 15 minutes: the tests named Long* (a
+# What make test leaves out, about 20 minutes after it: the tests named Long* (a
 # million snapshots through the rules) and ten times every property's cases
 # in the plain build, the same at full counts under ASan, and the benchmarks
 # compiled. Run it before a release and after touching src/core or src/check.
