@@ -33,6 +33,11 @@ deps:
 # packages of the browser tests.
 deps-all:
 	@scripts/install-deps.sh --browser
+	@$(MAKE) --no-print-directory node_modules/.package-lock.json
+
+# npm ci once per package-lock.json (npm writes node_modules/.package-lock.json
+# last), not again for every target that needs the browser tests' packages.
+node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
 # Build 1 of 2 that make test needs: g++ at -O2, as users run it (make run)

@@ -92,14 +92,13 @@ async function snap(page, testInfo, name) {
 
 // Fills the Transfer form and presses Send, as a visitor would.
 async function send(page, from, to, amount) {
-  await test.step(`send $${amount} from ${from} to ${to}`, () => sendNow(page, from, to, amount), { box: true });
-}
-async function sendNow(page, from, to, amount) {
-  await page.getByLabel('From', { exact: true }).selectOption(from);
-  await page.getByLabel('To', { exact: true }).selectOption(to);
-  await page.getByLabel('Amount ($)', { exact: true }).fill(String(amount));
-  await page.getByRole('button', { name: 'Send transfer' }).click();
-  await settle(page);
+  await test.step(`send $${amount} from ${from} to ${to}`, async () => {
+    await page.getByLabel('From', { exact: true }).selectOption(from);
+    await page.getByLabel('To', { exact: true }).selectOption(to);
+    await page.getByLabel('Amount ($)', { exact: true }).fill(String(amount));
+    await page.getByRole('button', { name: 'Send transfer' }).click();
+    await settle(page);
+  }, { box: true });
 }
 
 // One demo of /api/demos by id, checked to be there.
