@@ -29,6 +29,7 @@
 #include "run_cutline.h"
 #include "runtime/protocol.h"
 #include "store/store.h"
+#include "store/writer_lock.h"
 #include "store/summary.h"
 
 namespace {
@@ -350,9 +351,9 @@ TEST_F(StoreTest, ASecondRunOnAStoreBeingWrittenIsRefused) {
   ASSERT_GT(first, 0);
   ASSERT_TRUE(AStoredSnapshot([&] { return fs::exists(store_) ? List() : json(); }));
   ExpectRefused({"--ranks", "2", "--duration", "1s", "--store", store_},
-                "run 1 is writing this store");
+                "run 1 is writing this store (process ");
   ExpectRefused({"--ranks", "2", "--duration", "1s", "--store", store_, "--restore"},
-                "run 1 is writing this store");
+                "run 1 is writing this store (process ");
   ::kill(first, SIGINT);
   int wstatus = 0;
   EXPECT_TRUE(WaitFor(first, std::chrono::seconds(60), &wstatus));
@@ -363,9 +364,9 @@ TEST_F(StoreTest, ASecondRunOnAStoreBeingWrittenIsRefused) {
 }
 
 // The whole job killed from outside (SIGKILL to `cluster`, mpirun and every
-// rank): nothing marks the run died, and its snapshots stay running. The
-// next run on the store finds it silent (no heartbeat for 5 s), marks it
-// died and fails its running snapshots, then restores from it.
+// rank): nothing marks the run died, and its snapshots stay running. A
+// restore started at once finds the store's writer lock free (it died with
+// rank 0), marks the run died, fails its running snapshots and restores.
 TEST_F(StoreTest, AJobKilledFromOutsideLeavesAStoreThatRestores) {
   int out = -1, err = -1;
   pid_t pid = StartCluster({"--ranks", "3", "--duration", "120s", "--snapshot-every", "20ms",
@@ -393,12 +394,12 @@ TEST_F(StoreTest, AJobKilledFromOutsideLeavesAStoreThatRestores) {
     ASSERT_TRUE(store) << error;
     EXPECT_EQ(store->Runs().at(0).status, "live");  // nothing could say otherwise
   }
-  // The heartbeat must be older than 5 s for the run to count as gone.
-  std::this_thread::sleep_for(std::chrono::milliseconds(5500));
+  // At once: the writer's lock died with rank 0, so nothing waits for a
+  // heartbeat to grow old.
   Outcome restored = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "50ms",
                               "--store", store_, "--restore"});
   ExpectAddsUp(restored, 3000);
-  EXPECT_TRUE(Contains(restored.out, "run 1 had gone silent")) << restored;
+  EXPECT_TRUE(Contains(restored.out, "run 1 had stopped without a word")) << restored;
   std::string error;
   auto store = cutline::store::Store::OpenReadOnly(store_, &error);
   ASSERT_TRUE(store) << error;
@@ -861,28 +862,35 @@ TEST_F(StoreTest, ARefusedStoreIsLeftAsItWas) {
     if (!sql.empty()) Damage(path, sql);
     return path;
   };
-  const std::string live_now = std::to_string(
-      std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::system_clock::now().time_since_epoch()).count() + 3'600'000'000LL);
-  const std::string writing = "UPDATE runs SET status = 'live', updated_us = " + live_now;
+  // A live writer is a process holding the store's writer lock, whatever
+  // the rows say: the test holds it for the "writing" cases, as run 1.
+  const std::string live = "UPDATE runs SET status = 'live'";
   const std::string other = (dir_ / "other.db").string();
   Damage(other, "CREATE TABLE t (x)");
   struct Case {
     std::string path;
     std::vector<std::string> args;
     std::string mentions;
+    bool held = false;
   };
   const std::vector<Case> cases = {
       {other, {}, "not a cutline store"},
       {fresh("newer.db", "PRAGMA user_version = 99"), {}, "newer cutline"},
-      {fresh("writing.db", writing), {}, "is writing this store"},
-      {fresh("writing-rollback.db", "PRAGMA journal_mode = DELETE; " + writing), {},
-       "is writing this store"},
+      {fresh("writing.db", live), {}, "run 1 is writing this store (process ", true},
+      {fresh("writing-rollback.db", "PRAGMA journal_mode = DELETE; " + live), {},
+       "run 1 is writing this store (process ", true},
       {fresh("rollback.db", "PRAGMA journal_mode = DELETE"), {"--restore", "999"}, "999"},
       {fresh("ranks.db", ""), {"--ranks", "3", "--restore"}, "--ranks 2"},
       {fresh("damaged.db", "DELETE FROM balances WHERE rank = 1"), {"--restore"}, "damaged"},
   };
   for (const Case& c : cases) {
+    std::optional<cutline::store::WriterLock> writer;
+    if (c.held) {
+      std::string why;
+      writer = cutline::store::WriterLock::Take(c.path, &why);
+      ASSERT_TRUE(writer) << why;
+      writer->SetRun(1);
+    }
     const FilesBeside before = StateOf(c.path);
     std::vector<std::string> args = {"--duration", "1s", "--store", c.path};
     if (std::find(c.args.begin(), c.args.end(), "--ranks") == c.args.end()) {

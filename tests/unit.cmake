@@ -40,6 +40,8 @@ gtest_discover_tests(property_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 600 LABELS property)
 cutline_unit_test(store_test
   ${PROJECT_SOURCE_DIR}/src/store/store_test.cc cutline_store)
+cutline_unit_test(writer_lock_test
+  ${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc cutline_store)
 cutline_unit_test(messages_test
   ${PROJECT_SOURCE_DIR}/src/scenario/messages_test.cc cutline_scenario)
 cutline_unit_test(invariants_test

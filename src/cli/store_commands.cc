@@ -260,10 +260,7 @@ int Prune(const std::string& path, std::uint32_t keep) {
   }
   store::PruneResult pruned;
   try {
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-    pruned = store->Prune(keep, now);
+    pruned = store->Prune(keep);
   } catch (const store::StoreError& e) {
     // Refused, or failed midway: the transaction rolled back, nothing changed.
     fmt::print(stderr, "cutline: error: {}\n", e.what());

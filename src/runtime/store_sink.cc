@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "store/summary.h"
+#include "store/writer_lock.h"
 
 namespace cutline::runtime {
 
@@ -82,21 +83,6 @@ std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::u
   return snapshot;
 }
 
-// Another run writes the store: a second writer would interleave its
-// snapshots with that run's, and a restore would race it.
-std::string OtherWriter(const store::StoredRun& r, std::int64_t now_us) {
-  const std::int64_t last = r.updated_us.value_or(r.started_us);
-  return fmt::format("run {} is writing this store (its heartbeat {:.1f} s ago): one run at a "
-                     "time per store",
-                     r.id, static_cast<double>(now_us - last) / 1e6);
-}
-
-// A run whose status is live but no longer writing: its job was killed
-// from outside, so nothing marked it died.
-bool Silent(const store::StoredRun& r, std::int64_t now_us) {
-  return r.status == "live" && !store::Writing(r, now_us);
-}
-
 class StoreSink : public Sink {
  public:
   StoreSink(std::string path, std::uint32_t max_pages)
@@ -107,6 +93,9 @@ class StoreSink : public Sink {
              std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
              std::uint64_t* first_snapshot, std::string* error) override {
     if (auto a = apps::App::Find(app)) property_ = a->definition().property;
+    // The lock first: nothing is opened for writing while another holds it.
+    lock_ = store::WriterLock::Take(path_, error);
+    if (!lock_) return false;
     auto opened = store::Store::Open(path_, /*create=*/!restore, error);
     if (!opened) return false;
     store_.emplace(std::move(*opened));
@@ -114,16 +103,13 @@ class StoreSink : public Sink {
       if (max_pages_ > 0) store_->SetMaxPages(max_pages_);
       const std::int64_t now = EpochMicrosNow();
       for (const store::StoredRun& r : store_->Runs()) {
-        if (store::Writing(r, now)) {
-          *error = OtherWriter(r, now);
-          return false;
-        }
-        // Its job was killed from outside (nothing marked it died): it is
-        // now, and its running snapshots fail, before this run begins.
-        if (Silent(r, now)) {
+        // Still "live", yet its writer's lock was free: its job was ended
+        // from outside and nothing marked it died. It is now, and its
+        // running snapshots fail, before this run begins.
+        if (r.status == "live") {
           store_->EndRun(r.id, /*died=*/true, std::nullopt, now);
-          fmt::print("cutline: run {} had gone silent (its job was ended from outside): marked "
-                     "died, its running snapshots failed\n",
+          fmt::print("cutline: run {} had stopped without a word (its job was ended from "
+                     "outside): marked died, its running snapshots failed\n",
                      r.id);
         }
       }
@@ -143,6 +129,7 @@ class StoreSink : public Sink {
     }
     *first_snapshot = store_->NextSnapshotId();
     run_ = store_->BeginRun(ranks, balance, total, restored_from, std::string(app));
+    lock_->SetRun(run_);
     topology_.emplace(ranks, sim::Topology::Complete(ranks));
     writer_ = std::thread([this] { Write(); });
     return true;
@@ -230,6 +217,7 @@ class StoreSink : public Sink {
 
   std::string path_;
   std::uint32_t max_pages_ = 0;
+  std::optional<store::WriterLock> lock_;  // declared first: released after the store closes
   std::optional<store::Store> store_;
   std::optional<sim::Topology> topology_;
   std::string property_;  // the application's, for its verdicts
@@ -261,10 +249,7 @@ std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uin
   // Readable is not enough: rank 0 must write it.
   if (std::string why = store::CannotWrite(path); !why.empty()) return why;
   try {
-    const std::int64_t now = EpochMicrosNow();
-    for (const store::StoredRun& r : s->Runs()) {
-      if (store::Writing(r, now)) return OtherWriter(r, now);
-    }
+    if (auto writer = store::WriterLock::Holder(path)) return store::WriterRefusal(*writer);
     if (restore && !RestoreTarget(*s, ranks, restore_id, &error)) return error;
   } catch (const store::StoreError& e) {
     return std::string(e.what());  // an unreadable file: one line, nothing started
@@ -274,6 +259,8 @@ std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uin
 
 std::string FailUnfinished(const std::string& path, std::int64_t run) {
   std::string error;
+  auto lock = store::WriterLock::Take(path, &error);
+  if (!lock) return "unknown (" + error + ")";
   auto s = store::Store::Open(path, false, &error);
   if (!s) return "unknown (" + error + ")";
   try {

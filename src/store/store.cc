@@ -20,6 +20,7 @@
 
 #include "store/sqlite.h"
 #include "store/summary.h"
+#include "store/writer_lock.h"
 
 namespace cutline::store {
 namespace {
@@ -1288,21 +1289,19 @@ std::optional<Verification> Store::Verify(std::uint64_t id) const {
 
 // ---- Pruning ------------------------------------------------------------
 
-PruneResult Store::Prune(std::uint32_t keep, std::int64_t now_us) {
+PruneResult Store::Prune(std::uint32_t keep) {
   Connection& c = *impl_;
   const std::string doing = "pruning the store";
   if (keep == 0) c.Refuse("prune keeps at least the latest complete snapshot of each run");
+  // A run that holds the writer's lock may yet write the snapshots pruned;
+  // one that does not has stopped, whatever its status says.
+  std::string held;
+  std::optional<WriterLock> lock = WriterLock::Take(path(), &held);
+  if (!lock) c.Refuse(held);
   // One transaction: the runs are read, judged and pruned at one moment, and
   // a refusal or a failure midway leaves every row where it was.
   Transaction tx(c, true, doing);
   const std::vector<StoredRun> runs = Runs();
-  for (const StoredRun& r : runs) {
-    if (Writing(r, now_us)) {
-      c.Refuse(fmt::format("run {} is live (its heartbeat {:.1f} s ago): prune once it has ended",
-                           r.id, r.updated_us ? static_cast<double>(now_us - *r.updated_us) / 1e6
-                                              : 0.0));
-    }
-  }
   const std::vector<SnapshotRecord> snapshots = Snapshots();
   std::set<std::uint64_t> origins;  // snapshots a run was restored from
   for (const StoredRun& r : runs) {

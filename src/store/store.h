@@ -203,10 +203,10 @@ class Store {
   // (its origin; runs.restored_from points at them), and the file's highest
   // snapshot id (new ids are MAX(id) + 1: an id once given never comes back).
   // Runs are never deleted. Refused (StoreError, nothing written) when keep
-  // is 0 or when a run is live at `now_us` (its heartbeat younger than
-  // kSilentAfterUs, summary.h): the transaction holds the write lock while
-  // it deletes, and the run's collector would wait for it, then fail.
-  PruneResult Prune(std::uint32_t keep, std::int64_t now_us);
+  // is 0 or when another process holds the store's writer lock
+  // (writer_lock.h): the transaction holds SQLite's write lock while it
+  // deletes, and that run's collector would wait for it, then fail.
+  PruneResult Prune(std::uint32_t keep);
 
   // Caps the file at `pages` database pages (PRAGMA max_page_count, for
   // this connection); past it a write fails as on a full disk. Lets a test

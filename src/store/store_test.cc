@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "store/summary.h"
+#include "store/writer_lock.h"
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -721,7 +722,7 @@ TEST_F(StoreTest, ARunOfJobsKeepsEachSnapshotsVerdict) {
   EXPECT_TRUE(Has(v.problems[0].what, "is not run 2's $12")) << v.problems[0].what;
 
   // Pruning takes a snapshot's verdict with it.
-  EXPECT_EQ(s.Prune(1, 1LL << 62).runs.at(0).removed_complete, 1u);
+  EXPECT_EQ(s.Prune(1).runs.at(0).removed_complete, 1u);
   EXPECT_FALSE(s.Find(1));
   EXPECT_EQ(s.Find(2)->verdict, idle.verdict);
 }
@@ -1090,7 +1091,7 @@ TEST_F(StoreTest, PruneKeepsEachRunsLatestCompleteSnapshots) {
   const auto before = RowCounts(path);
   {
     Store store = MustOpen(path, false);
-    PruneResult pruned = store.Prune(1, 10'000'000);
+    PruneResult pruned = store.Prune(1);
     // Run 1 keeps 6 (its latest) and 2 (run 2 began from it); run 2 keeps 9
     // and failed 10 (the highest id: the next run numbers from 11).
     EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 6, 9, 10}));
@@ -1120,7 +1121,7 @@ TEST_F(StoreTest, PruneKeepsEachRunsLatestCompleteSnapshots) {
     EXPECT_EQ(pruned.rows, static_cast<std::uint64_t>(removed));
     EXPECT_EQ(removed - before.at("transfers") + after.at("transfers"), 5 * 10 + 1);
     // Again: nothing more to remove.
-    PruneResult again = store.Prune(1, 10'000'000);
+    PruneResult again = store.Prune(1);
     EXPECT_EQ(again.rows, 0u);
     EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 6, 9, 10}));
   }
@@ -1129,16 +1130,15 @@ TEST_F(StoreTest, PruneKeepsEachRunsLatestCompleteSnapshots) {
   fs::remove(path + "-shm");
   {
     Store store = MustOpen(path, false);
-    store.Prune(2, 10'000'000);
+    store.Prune(2);
     EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 5, 6, 8, 9, 10}));
-    store.Prune(100, 10'000'000);  // more than there are: nothing goes
+    store.Prune(100);  // more than there are: nothing goes
     EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 5, 6, 8, 9, 10}));
   }
 }
 
 TEST_F(StoreTest, ARefusedOrFailedPruneChangesNothing) {
   const std::string path = PathOf("s.db");
-  std::int64_t heartbeat = 0;
   {
     Store store = MustOpen(path);
     MakePrunable(store);
@@ -1149,24 +1149,27 @@ TEST_F(StoreTest, ARefusedOrFailedPruneChangesNothing) {
     store.SnapshotComplete(MakeSnapshot(three, 11, 3, 300, rng));
     store.SnapshotStarted(three, 12, 0, 31);
     store.RunProgress(three, 5, 50'000'000);
-    heartbeat = 50'000'000;
   }
   const std::string before = Bytes(path);
   const auto counts = RowCounts(path);
   {
     Store store = MustOpen(path, false);
     try {
-      store.Prune(0, heartbeat);
+      store.Prune(0);
       ADD_FAILURE() << "kept nothing";
     } catch (const StoreError& e) {
       EXPECT_TRUE(Has(e.what(), "at least the latest complete snapshot")) << e.what();
     }
-    // Its heartbeat is 1 s old: the run is live, its collector writing.
+    // Run 3 holds the writer's lock: its collector may write at any time.
+    std::string why;
+    std::optional<WriterLock> writer = WriterLock::Take(path, &why);
+    ASSERT_TRUE(writer) << why;
+    writer->SetRun(3);
     try {
-      store.Prune(1, heartbeat + 1'000'000);
+      store.Prune(1);
       ADD_FAILURE() << "pruned under a live run";
     } catch (const StoreError& e) {
-      EXPECT_TRUE(Has(e.what(), "run 3 is live")) << e.what();
+      EXPECT_TRUE(Has(e.what(), "run 3 is writing this store (process ")) << e.what();
       EXPECT_FALSE(Has(e.what(), "\n"));
     }
   }
@@ -1182,7 +1185,7 @@ TEST_F(StoreTest, ARefusedOrFailedPruneChangesNothing) {
   {
     Store store = MustOpen(path, false);
     try {
-      store.Prune(1, heartbeat + kSilentAfterUs + 1);
+      store.Prune(1);
       ADD_FAILURE() << "the trigger did not fire";
     } catch (const StoreError& e) {
       EXPECT_TRUE(Has(e.what(), "snapshot 5 stays")) << e.what();
@@ -1192,11 +1195,11 @@ TEST_F(StoreTest, ARefusedOrFailedPruneChangesNothing) {
   }
   Damage(path, "DROP TRIGGER keep5");
   {
-    // Silent for longer than kSilentAfterUs: its processes are gone. Its
-    // running snapshot stays (it may yet come back), as does its latest
-    // complete one; failed 10 is no longer the highest id and goes.
+    // Its lock is free: its processes are gone. Its running snapshot stays
+    // (a restore may yet fail it), as does its latest complete one; failed
+    // 10 is no longer the highest id and goes.
     Store store = MustOpen(path, false);
-    store.Prune(1, heartbeat + kSilentAfterUs + 1);
+    store.Prune(1);
     EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 6, 9, 11, 12}));
     EXPECT_EQ(store.Find(12)->status, "running");
   }

@@ -17,9 +17,9 @@ namespace cutline::store {
 inline constexpr std::int64_t kSilentAfterUs = 5'000'000;
 
 // The run is live and its heartbeat (or, before the first, its start) is
-// younger than kSilentAfterUs at `now_us`: it is still writing its store.
-// The store page's state, prune's refusal and `cluster --store`'s one
-// writer at a time all ask this.
+// younger than kSilentAfterUs at `now_us`: the store page calls it live.
+// Who may write the store is not decided by this (a heartbeat's age cannot
+// tell a dead writer from a slow one) but by its writer lock, writer_lock.h.
 inline bool Writing(const StoredRun& run, std::int64_t now_us) {
   return run.status == "live" && now_us - run.updated_us.value_or(run.started_us) <= kSilentAfterUs;
 }
