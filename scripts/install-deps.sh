@@ -11,6 +11,7 @@ packages=(cmake ninja-build g++ clang pkg-config
           libboost-dev libsqlite3-dev zlib1g-dev openmpi-bin libopenmpi-dev
           libqrencode-dev  # the lecture's QR code of its join link
           iproute2  # ip netns: the local hosts of tests/hosts_test.sh
+          python3   # examples/events_log, whose logs tests/events_log_test.cc checks
           ccache)   # rebuilds of unchanged sources (the Makefile uses it when present)
 if [[ "${1:-}" == "--browser" ]]; then
   # The headless shell, not the full browser: the same engine without a browser window's own

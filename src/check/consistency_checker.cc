@@ -107,6 +107,15 @@ class Checker {
   std::string Name(NodeId n) const {
     return n < run_.names.size() ? run_.names[n] : fmt::format("#{}", n);
   }
+  // "#7", or the name the log gave message 7 ("m7"; a foreign log's
+  // marker is named by the line that sent it, "P1.jsonl:20").
+  std::string Ref(Seq seq) const {
+    if (seq < run_.message_names.size() && !run_.message_names[seq].empty()) {
+      return run_.message_names[seq];
+    }
+    return fmt::format("#{}", seq);
+  }
+  std::string Msg(Seq seq) const { return "message " + Ref(seq); }
   std::string ChannelName(ChannelId c) const {
     const sim::ChannelInfo& ch = net_.channel(c);
     return fmt::format("{}->{}", Name(ch.from), Name(ch.to));
@@ -114,22 +123,20 @@ class Checker {
   std::string Describe(const MessageInfo& m) const {
     NodeId from = net_.channel(m.channel()).from;
     if (const auto* t = std::get_if<bank::Transfer>(&m.flight->payload)) {
-      return fmt::format("message #{} ({} from {})", m.seq(), Money(t->amount),
-                         Name(from));
+      return fmt::format("{} ({} from {})", Msg(m.seq()), Money(t->amount), Name(from));
     }
-    return fmt::format("message #{} (marker of snapshot {} from {})", m.seq(),
-                       std::get<bank::Marker>(m.flight->payload).snapshot,
-                       Name(from));
+    return fmt::format("{} (marker of snapshot {} from {})", Msg(m.seq()),
+                       std::get<bank::Marker>(m.flight->payload).snapshot, Name(from));
   }
   // A message the cut has received but not sent. A transfer is then money
   // in two places: said as the student would, "counted twice" and why.
   std::string CrossingBackward(const MessageInfo& m) const {
     const sim::ChannelInfo& ch = net_.channel(m.channel());
     if (m.flight->is_transfer()) {
-      return fmt::format("inconsistent cut: {} (message #{}, {}) counted twice: "
+      return fmt::format("inconsistent cut: {} ({}, {}) counted twice: "
                          "{} received it before recording, {} sent it after "
                          "recording",
-                         Money(m.flight->amount()), m.seq(), ChannelName(m.channel()),
+                         Money(m.flight->amount()), Msg(m.seq()), ChannelName(m.channel()),
                          Name(ch.to), Name(ch.from));
     }
     return fmt::format("inconsistent cut: {} recorded the receipt of {} but {} "
@@ -216,10 +223,9 @@ class Checker {
         if (!run_.fifo) return true;
         const Flight& f = *replay_->Find(seq);
         History(fmt::format(
-            "channel {} is not FIFO: {} arrived while #{}, sent earlier, was "
+            "channel {} is not FIFO: {} arrived while {}, sent earlier, was "
             "still waiting",
-            ChannelName(f.channel), Describe(MessageInfo{&f}),
-            replay_->overtaken()));
+            ChannelName(f.channel), Describe(MessageInfo{&f}), Ref(replay_->overtaken())));
         return true;
       }
       case Anomaly::kUnknownNode:
@@ -421,8 +427,8 @@ class Checker {
                         (!epochs || sent_inside) &&
                         m.deliver_index() > cut[ch.to].record_index &&
                         m.deliver_index() < close[m.channel()]);
-      std::string what = fmt::format("{} (message #{}, {})", Money(m.flight->amount()),
-                                     m.seq(), ChannelName(m.channel()));
+      std::string what = fmt::format("{} ({}, {})", Money(m.flight->amount()), Msg(m.seq()),
+                                     ChannelName(m.channel()));
       // A backward transfer is named by (a) already, as crossing the cut.
       if (received_inside && !sent_inside) v.backward.push_back(m.seq());
       if (in_state && !sent_inside) {
@@ -451,8 +457,8 @@ class Checker {
     std::sort(v.unrecorded.begin(), v.unrecorded.end());
     for (Seq q : v.unrecorded) {
       MessageInfo m{replay_->Find(q)};
-      Snapshot(id, fmt::format("{} (message #{}) in flight on {} is missing from the snapshot",
-                               Money(m.flight->amount()), q, ChannelName(m.channel())));
+      Snapshot(id, fmt::format("{} ({}) in flight on {} is missing from the snapshot",
+                               Money(m.flight->amount()), Msg(q), ChannelName(m.channel())));
     }
     report_.verdicts.push_back(std::move(v));
   }
@@ -592,13 +598,12 @@ class Checker {
       const MessageInfo& marker = *markers[c].front();
       NodeId from = net_.channel(c).from;
       if (SentInside(cut, marker)) {
-        Snapshot(id, fmt::format("{} sent its marker on {} (#{}) before "
-                                 "recording",
-                                 Name(from), ChannelName(c), marker.seq()));
+        Snapshot(id, fmt::format("{} sent its marker on {} ({}) before recording", Name(from),
+                                 ChannelName(c), Ref(marker.seq())));
       }
       if (!marker.delivered()) {
-        Snapshot(id, fmt::format("the marker on {} (#{}) was never delivered",
-                                 ChannelName(c), marker.seq()));
+        Snapshot(id, fmt::format("the marker on {} ({}) was never delivered", ChannelName(c),
+                                 Ref(marker.seq())));
       }
     }
     // Rule 1: after recording, the marker goes out on a channel before

@@ -85,6 +85,10 @@ struct RunRecord {
   std::vector<bank::Amount> initial_balances;  // by NodeId
   // For messages; a node without a name is written "#<id>".
   std::vector<std::string> names;
+  // By Seq, the name a log gave each message (a foreign log's ids, and for
+  // its markers the line that sent them: events_log.h); a message without
+  // one is written "#<seq>".
+  std::vector<std::string> message_names;
   // One per snapshot the implementation says is complete.
   std::vector<SnapshotClaim> claims;
   // False: channels may reorder (fifo=no), which is then not a problem.

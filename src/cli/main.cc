@@ -13,6 +13,7 @@
 
 #include "bank/money.h"
 #include "check/consistency_checker.h"
+#include "check/events_log.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
@@ -108,6 +109,31 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
     }
     fmt::print("{}", *block);
   }
+  return 0;
+}
+
+// Any implementation's logs in the open events format (docs/logs.md),
+// judged by the same checker as a scenario's run.
+int CheckEventsCommand(const std::string& dir) {
+  std::string error;
+  std::optional<cutline::check::EventsLog> log = cutline::check::ReadEventsLog(dir, &error);
+  if (!log) {
+    fmt::print(stderr, "cutline: error: {}\n", error);
+    return kUsageError;
+  }
+  const cutline::check::CheckReport report = cutline::check::CheckEventsLog(*log);
+  for (const std::string& problem : report.problems) fmt::print("FAIL {}\n", problem);
+  for (cutline::SnapshotId id : log->incomplete) {
+    fmt::print("snapshot {} is not complete (some process logged no part-done): not checked\n",
+               id);
+  }
+  if (!report.ok()) return 1;
+  cutline::bank::Amount total = 0;
+  for (cutline::bank::Amount a : log->initial) total += a;
+  fmt::print("ok: {} complete snapshot{} of {} processes checked from {} logged events: "
+             "consistent cuts, exact channel states, total {} conserved\n",
+             report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
+             log->processes.size(), log->lines, cutline::bank::Money(total));
   return 0;
 }
 
@@ -218,13 +244,17 @@ int main(int argc, char** argv) {
       "check", "Verify every complete snapshot: of a scenario, or of a real run's logs");
   auto* check_file =
       check->add_option("file", check_path, "Scenario file, or - for standard input");
-  auto* logs_option = check->add_option("--logs", check_logs,
-                                        "A cluster run's --log-dir, instead of a scenario")
-                          ->excludes(check_file);
+  auto* logs_option =
+      check->add_option("--logs", check_logs,
+                        "A folder of logs: a cluster run's --log-dir, or any implementation's "
+                        "logs in the events format (--format events)")
+          ->excludes(check_file);
   check->add_option("--format", check_format,
-                    "With --logs: text (the check) or shiviz (the logs for ShiViz)")
+                    "With --logs: text (check a cluster run's logs), events (check logs in the "
+                    "open events format, docs/logs.md) or shiviz (a cluster run's logs for "
+                    "ShiViz)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"text", "shiviz"}))
+      ->check(CLI::IsMember({"text", "events", "shiviz"}))
       ->needs(logs_option);
 
   int demo_id = 0;
@@ -311,6 +341,7 @@ int main(int argc, char** argv) {
       return RunCommand(run_path, run_json ? "json" : run_format, ParseLang(lang));
     }
     if (*check) {
+      if (!check_logs.empty() && check_format == "events") return CheckEventsCommand(check_logs);
       if (!check_logs.empty()) return cutline::cli::CheckLogsCommand(check_logs, check_format);
       if (check_path.empty()) {
         fmt::print(stderr, "cutline: error: check needs a scenario FILE or --logs DIR\n");

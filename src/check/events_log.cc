@@ -1,0 +1,571 @@
+#include "check/events_log.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "bank/money.h"
+
+namespace cutline::check {
+
+namespace {
+
+using json = nlohmann::json;
+using sim::ChannelId;
+using sim::NodeId;
+using sim::Seq;
+
+enum class Kind { kStart, kSend, kReceive, kRecord, kMarkerSend, kMarkerReceive, kPartDone };
+
+struct KindName {
+  Kind kind;
+  std::string_view name;
+};
+constexpr KindName kKinds[] = {
+    {Kind::kStart, "start"},         {Kind::kSend, "send"},
+    {Kind::kReceive, "receive"},     {Kind::kRecord, "record"},
+    {Kind::kMarkerSend, "marker-send"}, {Kind::kMarkerReceive, "marker-receive"},
+    {Kind::kPartDone, "part-done"},
+};
+
+// A line that is not what the format says: its place and one sentence.
+struct Malformed {
+  std::string text;
+};
+
+// One event, its shape checked; names are resolved once every file is read.
+struct Line {
+  Kind kind = Kind::kStart;
+  std::string where;  // "P1.jsonl:7", for the words of a refusal or finding
+  std::string peer;   // send and marker-send: `to`; receive and marker-receive: `from`
+  std::string msg;    // send and receive
+  SnapshotId snapshot = 0;
+  bank::Amount value = 0;  // start and record: the state; send: the amount
+  std::vector<std::string> inputs;  // start
+  std::vector<std::pair<std::string, std::vector<std::string>>> channels;  // part-done
+};
+
+struct Process {
+  std::string file;
+  std::vector<Line> lines;
+};
+
+[[noreturn]] void Refuse(const std::string& where, const std::string& what) {
+  throw Malformed{where + ": " + what};
+}
+
+// A message id: a string, or a whole number written as one.
+std::string Id(const json& value, const std::string& where, std::string_view key) {
+  if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
+  if (value.is_number_integer()) return value.dump();
+  Refuse(where, fmt::format("\"{}\" must be a message id (a string or a whole number)", key));
+}
+
+const json& Field(const json& o, const std::string& where, std::string_view key) {
+  auto it = o.find(key);
+  if (it == o.end()) Refuse(where, fmt::format("no \"{}\"", key));
+  return *it;
+}
+
+std::string Name(const json& o, const std::string& where, std::string_view key) {
+  const json& v = Field(o, where, key);
+  if (!v.is_string() || v.get<std::string>().empty()) {
+    Refuse(where, fmt::format("\"{}\" must be a process name (a non-empty string)", key));
+  }
+  return v.get<std::string>();
+}
+
+bank::Amount Whole(const json& o, const std::string& where, std::string_view key,
+                   bank::Amount least) {
+  const json& v = Field(o, where, key);
+  if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() >
+                                                              static_cast<std::uint64_t>(
+                                                                  INT64_MAX)) ||
+      v.get<std::int64_t>() < least) {
+    Refuse(where, fmt::format("\"{}\" must be a whole number of at least {}", key, least));
+  }
+  return v.get<std::int64_t>();
+}
+
+std::vector<std::string> Names(const json& v, const std::string& where, std::string_view key) {
+  if (!v.is_array()) Refuse(where, fmt::format("\"{}\" must be a list of process names", key));
+  std::vector<std::string> names;
+  for (const json& n : v) {
+    if (!n.is_string() || n.get<std::string>().empty()) {
+      Refuse(where, fmt::format("\"{}\" must be a list of process names", key));
+    }
+    names.push_back(n.get<std::string>());
+  }
+  return names;
+}
+
+// The fields each kind must carry (docs/logs.md); other fields are ignored,
+// so a writer may add its own (a clock, a time).
+void ReadFields(const json& o, Line* line) {
+  const std::string& at = line->where;
+  switch (line->kind) {
+    case Kind::kStart:
+      line->value = Whole(o, at, "state", INT64_MIN);
+      line->inputs = Names(Field(o, at, "inputs"), at, "inputs");
+      return;
+    case Kind::kSend:
+      line->peer = Name(o, at, "to");
+      line->msg = Id(Field(o, at, "msg"), at, "msg");
+      line->value = Whole(o, at, "amount", 0);
+      return;
+    case Kind::kReceive:
+      line->peer = Name(o, at, "from");
+      line->msg = Id(Field(o, at, "msg"), at, "msg");
+      return;
+    case Kind::kRecord:
+      line->snapshot = static_cast<SnapshotId>(Whole(o, at, "snapshot", 1));
+      line->value = Whole(o, at, "state", INT64_MIN);
+      return;
+    case Kind::kMarkerSend:
+    case Kind::kMarkerReceive:
+      line->peer = Name(o, at, line->kind == Kind::kMarkerSend ? "to" : "from");
+      line->snapshot = static_cast<SnapshotId>(Whole(o, at, "snapshot", 1));
+      return;
+    case Kind::kPartDone: {
+      line->snapshot = static_cast<SnapshotId>(Whole(o, at, "snapshot", 1));
+      const json& channels = Field(o, at, "channels");
+      if (!channels.is_object()) {
+        Refuse(at, "\"channels\" must map each input to the message ids recorded on it");
+      }
+      for (const auto& [from, ids] : channels.items()) {
+        if (!ids.is_array()) Refuse(at, fmt::format("channel from {} must be a list of ids", from));
+        std::vector<std::string> list;
+        for (const json& id : ids) list.push_back(Id(id, at, "channels"));
+        line->channels.emplace_back(from, std::move(list));
+      }
+      return;
+    }
+  }
+}
+
+// One line of a file, or nothing for a blank one; `process` is its process.
+std::optional<Line> ReadLine(const std::string& text, const std::string& where,
+                             std::string* process) {
+  if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
+  json o = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!o.is_object()) Refuse(where, "not a JSON object");
+  *process = Name(o, where, "process");
+  const json& kind = Field(o, where, "kind");
+  Line line;
+  line.where = where;
+  auto known = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& k) {
+    return kind.is_string() && kind.get<std::string>() == k.name;
+  });
+  if (known == std::end(kKinds)) {
+    Refuse(where, fmt::format("kind {} is not one of start, send, receive, record, "
+                              "marker-send, marker-receive, part-done",
+                              kind.dump()));
+  }
+  line.kind = known->kind;
+  ReadFields(o, &line);
+  return line;
+}
+
+void ReadHeader(const std::string& text, const std::string& where) {
+  json o = json::parse(text, nullptr, false);
+  const std::string expected =
+      fmt::format("{{\"format\": \"{}\", \"version\": {}}}", kEventsFormat, kEventsVersion);
+  if (!o.is_object() || o.value("format", json()) != kEventsFormat ||
+      !o.value("version", json()).is_number_integer()) {
+    Refuse(where, "not an events log: its first line must be " + expected);
+  }
+  const std::int64_t version = o["version"].get<std::int64_t>();
+  if (version < 1 || version > kEventsVersion) {
+    Refuse(where, fmt::format("version {} of {} is not one this cutline reads (it reads {})",
+                              version, kEventsFormat, kEventsVersion));
+  }
+}
+
+void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>* processes,
+              std::size_t* lines) {
+  const std::string file = path.filename().string();
+  std::ifstream in(path);
+  if (!in) throw Malformed{fmt::format("{}: cannot be read", path.string())};
+  std::string text;
+  for (std::size_t number = 1; std::getline(in, text); ++number) {
+    const std::string where = fmt::format("{}:{}", file, number);
+    if (number == 1) {
+      ReadHeader(text, where);
+      continue;
+    }
+    std::string name;
+    std::optional<Line> line = ReadLine(text, where, &name);
+    if (!line) continue;
+    Process& p = (*processes)[name];
+    if (p.file.empty()) p.file = file;
+    if (p.file != file) {
+      Refuse(where, fmt::format("{}'s events are also in {}: one file per process", name, p.file));
+    }
+    const bool first = p.lines.empty();
+    if (first != (line->kind == Kind::kStart)) {
+      Refuse(where, first ? fmt::format("{}'s first event must be its start", name)
+                          : fmt::format("{} starts twice", name));
+    }
+    p.lines.push_back(std::move(*line));
+    ++*lines;
+  }
+  if (in.bad()) throw Malformed{fmt::format("{}: cannot be read", path.string())};
+}
+
+// A message sent, as the merge knows it.
+struct SentMessage {
+  Seq seq = 0;
+  ChannelId channel = 0;
+  bank::Amount amount = 0;
+};
+
+// Puts every process's events in one causal order: a receipt after its
+// send, each process's events in their own order. Any order that keeps
+// these is a causal order; the checker's vector clocks need no more.
+class Merge {
+ public:
+  Merge(const std::vector<Process*>& by_node, EventsLog* log)
+      : by_node_(by_node), log_(log), net_(*log->topology), next_(by_node.size(), 0),
+        last_marker_(by_node.size()) {
+    for (const Process* p : by_node_) {
+      for (const Line& l : p->lines) {
+        if (l.kind == Kind::kSend) sent_anywhere_.insert(l.msg);
+      }
+    }
+  }
+
+  // False (with a finding) when no causal order exists.
+  bool Run() {
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (NodeId n = 0; n < by_node_.size(); ++n) {
+        while (next_[n] < by_node_[n]->lines.size() && Emit(n, by_node_[n]->lines[next_[n]])) {
+          ++next_[n];
+          moved = true;
+        }
+        if (!log_->ordered) return false;
+      }
+    }
+    for (NodeId n = 0; n < by_node_.size(); ++n) {
+      if (next_[n] < by_node_[n]->lines.size()) return Stuck(by_node_[n]->lines[next_[n]], n);
+    }
+    return true;
+  }
+
+  const std::map<SnapshotId, std::uint64_t>& markers_sent() const { return markers_sent_; }
+  const std::unordered_map<std::string, SentMessage>& sent() const { return sent_; }
+
+ private:
+  // False when the event must wait for a send not yet emitted.
+  bool Emit(NodeId n, const Line& l) {
+    switch (l.kind) {
+      case Kind::kStart:
+        return true;
+      case Kind::kSend:
+        Send(n, l);
+        return true;
+      case Kind::kReceive:
+        return Receive(n, l);
+      case Kind::kRecord:
+        Record(n, l);
+        return true;
+      case Kind::kMarkerSend: {
+        const ChannelId c = net_.Find(n, Node(l.peer));
+        const Seq seq = NextSeq(l.where);
+        log_->events.push_back(bank::Sent<bank::Marker>{seq, c, {l.snapshot}});
+        markers_[{c, l.snapshot}].push_back(seq);
+        ++markers_sent_[l.snapshot];
+        last_marker_[n].reset();
+        return true;
+      }
+      case Kind::kMarkerReceive:
+        return ReceiveMarker(n, l);
+      case Kind::kPartDone:
+        log_->events.push_back(bank::PartDone{l.snapshot, n});
+        if (++parts_[l.snapshot] == by_node_.size()) {
+          log_->events.push_back(bank::Completed{l.snapshot, n});
+        }
+        return true;
+    }
+    return true;
+  }
+
+  void Send(NodeId n, const Line& l) {
+    const ChannelId c = net_.Find(n, Node(l.peer));
+    const Seq seq = NextSeq(l.msg);
+    sent_[l.msg] = {seq, c, l.value};
+    log_->events.push_back(bank::Sent<bank::Transfer>{seq, c, {l.value}});
+    last_marker_[n].reset();
+  }
+
+  bool Receive(NodeId n, const Line& l) {
+    auto it = sent_.find(l.msg);
+    if (it == sent_.end()) return false;
+    const SentMessage& m = it->second;
+    const sim::ChannelInfo& ch = net_.channel(m.channel);
+    if (ch.to != n || ch.from != Node(l.peer)) {
+      return Unordered(fmt::format("history: {} receives message {} from {} ({}), but {} sent "
+                                   "it to {}",
+                                   Name(n), l.msg, l.peer, l.where, Name(ch.from), Name(ch.to)));
+    }
+    if (!received_.insert(l.msg).second) {
+      return Unordered(
+          fmt::format("history: message {} is received twice ({})", l.msg, l.where));
+    }
+    log_->events.push_back(bank::Delivered<bank::Transfer>{m.seq, m.channel, {m.amount}});
+    last_marker_[n].reset();
+    return true;
+  }
+
+  bool ReceiveMarker(NodeId n, const Line& l) {
+    const ChannelId c = net_.Find(Node(l.peer), n);
+    std::deque<Seq>& waiting = markers_[{c, l.snapshot}];
+    if (waiting.empty()) return false;
+    const Seq seq = waiting.front();
+    waiting.pop_front();
+    log_->events.push_back(bank::Delivered<bank::Marker>{seq, c, {l.snapshot}});
+    last_marker_[n] = std::make_pair(l.snapshot, seq);
+    return true;
+  }
+
+  // A record right after a marker of its snapshot came is that marker's
+  // doing (the checker cuts just before the marker); any other starts it.
+  void Record(NodeId n, const Line& l) {
+    const bool by_marker = last_marker_[n] && last_marker_[n]->first == l.snapshot;
+    const bank::Cause cause =
+        by_marker ? bank::Cause::ByMarker(last_marker_[n]->second) : bank::Cause::Start();
+    log_->events.push_back(bank::Recorded{l.snapshot, cause, n});
+  }
+
+  // Every process left waits on a receipt: name the first one's reason.
+  bool Stuck(const Line& l, NodeId n) {
+    if (l.kind == Kind::kReceive && !sent_anywhere_.contains(l.msg)) {
+      return Unordered(fmt::format("history: {} receives message {} ({}), which no process's "
+                                   "log sends",
+                                   Name(n), l.msg, l.where));
+    }
+    if (l.kind == Kind::kMarkerReceive) {
+      return Unordered(fmt::format("history: {} receives a marker of snapshot {} from {} ({}) "
+                                   "that {}'s log does not send before it",
+                                   Name(n), l.snapshot, l.peer, l.where, l.peer));
+    }
+    return Unordered(fmt::format("history: the logs cannot be put in a causal order: each "
+                                 "process waits on a receipt whose send comes after it ({} "
+                                 "first)",
+                                 l.where));
+  }
+
+  bool Unordered(std::string finding) {
+    log_->problems.push_back(std::move(finding));
+    log_->ordered = false;
+    return false;
+  }
+
+  Seq NextSeq(const std::string& name) {
+    log_->message_names.push_back(name);
+    return static_cast<Seq>(log_->message_names.size() - 1);
+  }
+  NodeId Node(const std::string& name) const {
+    auto it = std::lower_bound(log_->processes.begin(), log_->processes.end(), name);
+    return static_cast<NodeId>(it - log_->processes.begin());
+  }
+  const std::string& Name(NodeId n) const { return log_->processes[n]; }
+
+  const std::vector<Process*>& by_node_;
+  EventsLog* log_;
+  const sim::Topology& net_;
+  std::vector<std::size_t> next_;
+  std::set<std::string> sent_anywhere_;
+  std::unordered_map<std::string, SentMessage> sent_;
+  std::set<std::string> received_;
+  std::map<std::pair<ChannelId, SnapshotId>, std::deque<Seq>> markers_;
+  std::map<SnapshotId, std::uint64_t> markers_sent_;
+  std::map<SnapshotId, std::size_t> parts_;
+  // By node: the marker its last message event received, if it was one.
+  std::vector<std::optional<std::pair<SnapshotId, Seq>>> last_marker_;
+};
+
+// The names every line uses must be processes, and channels the inputs
+// their receivers declared; a message id is sent once.
+void CheckNames(const std::map<std::string, Process>& processes) {
+  std::map<std::string, std::string> first_send;  // id -> where
+  for (const auto& [name, p] : processes) {
+    const std::vector<std::string>& inputs = p.lines.front().inputs;
+    auto has_input = [&](const std::string& from) {
+      return std::find(inputs.begin(), inputs.end(), from) != inputs.end();
+    };
+    for (const std::string& in : inputs) {
+      if (in == name) Refuse(p.lines.front().where, fmt::format("{} lists itself as an input", name));
+      if (!processes.contains(in)) {
+        Refuse(p.lines.front().where,
+               fmt::format("{} lists input {}, which logs no events", name, in));
+      }
+    }
+    for (const Line& l : p.lines) {
+      const bool sends = l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
+      const bool receives = l.kind == Kind::kReceive || l.kind == Kind::kMarkerReceive;
+      if (sends) {
+        auto to = processes.find(l.peer);
+        const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs;
+        if (to == processes.end() || std::find(their.begin(), their.end(), name) == their.end()) {
+          Refuse(l.where, fmt::format("{} sends to {}, which lists no input from {}", name,
+                                      l.peer, name));
+        }
+      }
+      if (receives && !has_input(l.peer)) {
+        Refuse(l.where, fmt::format("{} receives from {}, which is not among its inputs", name,
+                                    l.peer));
+      }
+      if (l.kind == Kind::kSend && !first_send.emplace(l.msg, l.where).second) {
+        Refuse(l.where, fmt::format("message {} is sent twice (first at {})", l.msg,
+                                    first_send[l.msg]));
+      }
+      for (const auto& [from, ids] : l.channels) {
+        if (!has_input(from)) {
+          Refuse(l.where, fmt::format("{}'s part names a channel from {}, which is not among "
+                                      "its inputs",
+                                      name, from));
+        }
+      }
+    }
+  }
+}
+
+sim::Topology TopologyOf(const std::vector<std::string>& names,
+                         const std::map<std::string, Process>& processes) {
+  std::vector<sim::Link> links;
+  for (NodeId to = 0; to < names.size(); ++to) {
+    for (const std::string& from : processes.at(names[to]).lines.front().inputs) {
+      const auto it = std::lower_bound(names.begin(), names.end(), from);
+      const sim::Link link{static_cast<NodeId>(it - names.begin()), to};
+      if (std::find(links.begin(), links.end(), link) == links.end()) links.push_back(link);
+    }
+  }
+  return sim::Topology(static_cast<std::uint32_t>(names.size()), links);
+}
+
+// The claims of the snapshots every process finished, from their records
+// and their parts' channel contents; the others are listed as incomplete.
+void Claim(const std::vector<Process*>& by_node, const Merge& merge, EventsLog* log) {
+  std::map<SnapshotId, std::vector<const Line*>> parts, records;
+  std::set<SnapshotId> seen;
+  for (const Process* p : by_node) {
+    for (const Line& l : p->lines) {
+      if (l.snapshot == 0) continue;
+      seen.insert(l.snapshot);
+      if (l.kind == Kind::kPartDone) parts[l.snapshot].push_back(&l);
+    }
+  }
+  const sim::Topology& net = *log->topology;
+  for (SnapshotId id : seen) {
+    std::set<NodeId> done;
+    for (NodeId n = 0; n < by_node.size(); ++n) {
+      for (const Line& l : by_node[n]->lines) {
+        if (l.kind == Kind::kPartDone && l.snapshot == id) done.insert(n);
+      }
+    }
+    if (done.size() < by_node.size()) {
+      log->incomplete.push_back(id);
+      continue;
+    }
+    SnapshotClaim claim;
+    claim.id = id;
+    claim.markers_sent = merge.markers_sent().contains(id) ? merge.markers_sent().at(id) : 0;
+    claim.balances.assign(by_node.size(), std::nullopt);
+    claim.channels.assign(net.channel_count(), bank::ChannelRecord{});
+    for (NodeId n = 0; n < by_node.size(); ++n) {
+      for (const Line& l : by_node[n]->lines) {
+        if (l.snapshot != id) continue;
+        if (l.kind == Kind::kRecord && !claim.balances[n]) claim.balances[n] = l.value;
+        if (l.kind != Kind::kPartDone) continue;
+        for (const auto& [from, ids] : l.channels) {
+          const auto it = std::lower_bound(log->processes.begin(), log->processes.end(), from);
+          bank::ChannelRecord& r =
+              claim.channels[net.Find(static_cast<NodeId>(it - log->processes.begin()), n)];
+          r.state = ChannelRecording::kClosed;
+          for (const std::string& msg : ids) {
+            auto m = merge.sent().find(msg);
+            if (m == merge.sent().end()) {
+              log->problems.push_back(fmt::format(
+                  "snapshot {}: {}'s recorded channel from {} holds message {} ({}), which no "
+                  "process's log sends",
+                  id, log->processes[n], from, msg, l.where));
+              continue;
+            }
+            r.transfers.push_back(m->second.amount);
+          }
+        }
+      }
+    }
+    log->claims.push_back(std::move(claim));
+  }
+}
+
+}  // namespace
+
+RunRecord EventsLog::Record() const {
+  RunRecord run;
+  run.events = events;
+  run.topology = &*topology;
+  run.initial_balances = initial;
+  run.names = processes;
+  run.message_names = message_names;
+  run.claims = claims;
+  return run;
+}
+
+std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".jsonl") files.push_back(entry.path());
+  }
+  if (ec) {
+    *error = fmt::format("{}: {}", dir, ec.message());
+    return std::nullopt;
+  }
+  if (files.empty()) {
+    *error = fmt::format("{} holds no .jsonl files (docs/logs.md)", dir);
+    return std::nullopt;
+  }
+  std::sort(files.begin(), files.end());
+  EventsLog log;
+  std::map<std::string, Process> processes;
+  try {
+    for (const fs::path& f : files) ReadFile(f, &processes, &log.lines);
+    if (processes.empty()) throw Malformed{fmt::format("{} holds no events", dir)};
+    CheckNames(processes);
+  } catch (const Malformed& m) {
+    *error = m.text;
+    return std::nullopt;
+  }
+  std::vector<Process*> by_node;
+  for (auto& [name, p] : processes) {
+    log.processes.push_back(name);
+    log.initial.push_back(p.lines.front().value);
+    by_node.push_back(&p);
+  }
+  log.topology.emplace(TopologyOf(log.processes, processes));
+  log.message_names.push_back("");  // message numbers start at 1
+  Merge merge(by_node, &log);
+  if (merge.Run()) Claim(by_node, merge, &log);
+  return log;
+}
+
+CheckReport CheckEventsLog(const EventsLog& log) {
+  CheckReport report;
+  if (log.ordered) report = CheckRun(log.Record());
+  report.problems.insert(report.problems.begin(), log.problems.begin(), log.problems.end());
+  return report;
+}
+
+}  // namespace cutline::check
