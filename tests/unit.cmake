@@ -52,6 +52,8 @@ cutline_unit_test(network_test
   ${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)
 cutline_unit_test(cost_test
   ${PROJECT_SOURCE_DIR}/src/check/cost_test.cc cutline_scenario)
+cutline_unit_test(events_log_test_unit
+  ${PROJECT_SOURCE_DIR}/src/check/events_log_test.cc cutline_scenario)
 cutline_unit_test(questions_test
   ${PROJECT_SOURCE_DIR}/src/scenario/questions_test.cc cutline_scenario)
 # It checks docs/page.md's list of the demos' questions against the engine.
