@@ -1117,13 +1117,20 @@ TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
       {{"--kill", "1@"}, "--kill"},
       {{"--kill", "1@snapshot:0"}, "--kill"},
       {{"--ranks", "3", "--kill", "3@1s"}, "--kill"},
-      {{"--algorithm", "paxos"}, "--algorithm"},
+      {{"--algorithm", "paxos"},
+       "no algorithm is called paxos: the ranks run chandy-lamport or stop-the-world"},
+      // The registry's facts, in one line: where an algorithm does run.
+      {{"--algorithm", "lai-yang"},
+       "lai-yang runs in scenarios only (algorithm=lai-yang in cutline run): the ranks run "
+       "chandy-lamport or stop-the-world"},
       {{"--snapshot-timeout", "0s"}, "--snapshot-timeout"},
       {{"--snapshot-timeout", "soon"}, "--snapshot-timeout"},
       {{"--tolerable-failures", "0"}, "--tolerable-failures"},
       {{"--tolerable-failures", "x"}, "--tolerable-failures"},
       // Broken on purpose: the scenario's (testdata/broken_*.txt), never the runtime's.
-      {{"--algorithm", "broken-unrecorded-channel"}, "--algorithm"},
+      {{"--algorithm", "broken-unrecorded-channel"},
+       "broken-unrecorded-channel is broken on purpose, for teaching, and runs in scenarios "
+       "only"},
       {{"--restore"}, "--restore"},
       {{"--balance", "0"}, "--balance"},
       {{"--bogus"}, "--bogus"},

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cstddef>
 #include <concepts>
 #include <memory>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/check.h"
 #include "algorithms/message_tags.h"
 #include "bank/snapshot_host.h"
 #include "cutline/snapshot_agent.h"
@@ -70,7 +70,7 @@ class AgentHost : public bank::SnapshotHost {
       Agent& agent = agents_[ch.to];
       if (stamp == agent.rules().Epoch()) [[likely]] {
         Reply r = agent.OnMessage(ch.in_index, stamp, amount, now);
-        assert(r.ok() && !r.record_state && !r.part_done);
+        CUTLINE_CHECK(r.ok() && !r.record_state && !r.part_done);
         (void)r;
         return;
       }
@@ -85,19 +85,19 @@ class AgentHost : public bank::SnapshotHost {
 
   void OnSendTransfer(const sim::ChannelInfo& ch, bank::Seq seq) override {
     Result<Stamp> stamp = agents_[ch.from].OnOutgoing(ch.out_index);
-    assert(stamp.ok());
+    CUTLINE_CHECK(stamp.ok());
     if constexpr (kStamps) tags_.Add(seq, stamp.value);
   }
   void OnSendMarker(const sim::ChannelInfo& ch, bank::Seq seq, SnapshotId id) override {
     Result<Control> control = agents_[ch.from].ControlFor(id, ch.out_index);
-    assert(control.ok());
+    CUTLINE_CHECK(control.ok());
     if constexpr (kCounts) tags_.Add(seq, control.value);
   }
   std::uint64_t Tag(bank::Seq seq) const override { return tags_.Find(seq); }
 
   void OnOvertaken(SnapshotId id, const sim::ChannelInfo& ch, bank::Amount amount) override {
     Reply r = agents_[ch.from].RecordOvertaken(id, ch.out_index, amount);
-    assert(r.ok());
+    CUTLINE_CHECK(r.ok());
     (void)r;
   }
 
@@ -151,7 +151,7 @@ class AgentHost : public bank::SnapshotHost {
   // Keeps open_[n]: the snapshots n has recorded whose part is not done.
   // Once per marker: the flags are tested on the Step's word (StepWord).
   const Reply& Track(bank::NodeId n, const Reply& r) {
-    assert(r.ok());
+    CUTLINE_CHECK(r.ok());
     constexpr std::uint64_t kDone = detail::kStepBit<&Step::part_done>;
     constexpr std::uint64_t kRecord = detail::kStepBit<&Step::record_state>;
     const std::uint64_t w = detail::StepWord(r);
@@ -176,7 +176,7 @@ class AgentHost : public bank::SnapshotHost {
                                             bank::Amount amount, bank::Amount now,
                                             std::vector<Reply>* out) {
     Reply r = agents_[ch.to].OnMessage(ch.in_index, stamp, amount, now);
-    assert(r.ok());
+    CUTLINE_CHECK(r.ok());
     if (r.record_state) out->push_back(Track(ch.to, r));
   }
   // OnTransfer at a branch with a snapshot open. The agent tells a record,
@@ -197,7 +197,7 @@ class AgentHost : public bank::SnapshotHost {
       kept_.emplace_back(id, Kept(agent, id));
     });
     Reply r = agent.OnMessage(ch.in_index, StampOf(seq), amount, now);
-    assert(r.ok());
+    CUTLINE_CHECK(r.ok());
     if (r.record_state) out->push_back(Track(ch.to, r));
     // A snapshot's recorded messages grew: the transfer joined its channel
     // state (what the agent kept, whatever the channel's state says).
@@ -244,7 +244,7 @@ class AgentHost : public bank::SnapshotHost {
    public:
     bool empty() const { return first_ == 0; }  // id 0 names no snapshot
     void Add(SnapshotId id) {
-      assert(id != 0);
+      CUTLINE_CHECK(id != 0);
       if (first_ == 0) {
         first_ = id;
       } else {

@@ -24,6 +24,8 @@ class SnapshotHost;
 
 namespace cutline::algorithms {
 
+class RankAgent;
+
 // What the hosts (the bank, the parser, the checker's adapter, the runtime)
 // need to know about an algorithm, instead of asking which one it is.
 struct Traits {
@@ -62,11 +64,12 @@ struct Traits {
   bool markers_after_next_transfer = false;
 };
 
-// Who runs an algorithm: the simulated bank (scenario algorithm=, or the
-// stop-the-world command) and the MPI runtime (cutline cluster --algorithm).
+// Whether the simulated bank runs an algorithm by name (algorithm=NAME in
+// a network line; stop-the-world is the bank's own command instead). Who
+// else runs it is said by what its Definition provides: the MPI runtime
+// runs the algorithms that name a rank agent (Algorithm::runs_on_ranks).
 struct Hosts {
-  bool scenario = false;  // algorithm=NAME in a network line
-  bool runtime = false;   // --algorithm NAME
+  bool scenario = false;
 };
 
 // One algorithm, as its folder defines it. Literal types only, so that every
@@ -79,6 +82,10 @@ struct Definition {
   // The bank's side of the algorithm at every branch of `topology`.
   std::unique_ptr<bank::SnapshotHost> (*make_bank_host)(
       const sim::Topology& topology, bool keep_history) = nullptr;
+  // The runtime's side at one rank (rank_agent.h: MakeRankAgent<Rules>);
+  // none for an algorithm the cluster's ranks cannot run.
+  std::unique_ptr<RankAgent> (*make_rank_agent)(std::uint32_t incoming,
+                                                std::uint32_t outgoing) = nullptr;
 };
 
 // A handle on one registered algorithm: cheap to copy, compared by identity.
@@ -95,6 +102,12 @@ class Algorithm {
   const Traits& traits() const { return d_->traits; }
   const Words& words() const { return d_->words; }
   const Hosts& hosts() const { return d_->hosts; }
+  // `cutline cluster --algorithm NAME` runs it: its ranks host its rules
+  // (make_rank_agent), or it stops the world (the coordinator's rounds,
+  // no agent at all).
+  bool runs_on_ranks() const {
+    return d_->make_rank_agent != nullptr || d_->traits.stops_the_world;
+  }
   const Definition& definition() const { return *d_; }
 
   bool operator==(const Algorithm& o) const { return d_ == o.d_; }

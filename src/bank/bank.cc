@@ -1,9 +1,9 @@
 // Bank: validation first, then the change; markers follow the Steps of the
 // algorithm's host, which is the only part that knows which algorithm runs.
 #include "bank/bank.h"
+#include "base/check.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cctype>
 #include <limits>
 #include <set>
@@ -192,6 +192,9 @@ Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
+  // Money conserved, the cheap half (check::Invariants sums the rest): what
+  // travels is never more than the bank holds.
+  CUTLINE_CHECK(in_flight_amount_ <= total_);
   SendWord(c, from, amount);
   return Status::Ok();
 }
@@ -231,7 +234,7 @@ Status Bank::Deliver(NodeId from, NodeId to, std::uint64_t at) {
     // Only aligned barriers hold channels, and they run one snapshot at a
     // time (traits: not concurrent_snapshots).
     const SnapshotInfo* running = Running();
-    assert(running != nullptr);
+    CUTLINE_CHECK(running != nullptr);
     std::string waits;
     for (ChannelId w : AlignmentWaits(to, running->id)) {
       if (!waits.empty()) waits += ", ";
@@ -347,7 +350,7 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   SnapshotInfo& snapshot = MutableSnapshot(*id);
   snapshot.initiators.push_back(branch);
   Step step = host_->Start(branch, *id, balances_[branch]);
-  assert(step.ok() && step.record_state);
+  CUTLINE_CHECK(step.ok() && step.record_state);
   FinishStep(branch, step, snapshot, Cause::Start(), std::nullopt);
   return Status::Ok();
 }
@@ -381,13 +384,14 @@ void Bank::Receive(const Network::Msg& m) {
         joined_.clear();
       }
       for (const Reply& r : replies_) {
-        assert(r.ok());
+        CUTLINE_CHECK(r.ok());
         FinishStep(to, r, MutableSnapshot(r.snapshot), Cause::ByTransfer(m.seq), m.channel);
       }
     }
     if (app_is_bank_) [[likely]] {
       balances_[to] += transfer->amount;
       in_flight_amount_ -= transfer->amount;
+      CUTLINE_CHECK(in_flight_amount_ >= 0);  // nothing arrives that was not sent
     } else {
       balances_[to] = config_.app.AfterDeliver(balances_[to], transfer->amount);
     }
@@ -397,7 +401,7 @@ void Bank::Receive(const Network::Msg& m) {
   history_.Add(Delivered<Marker>{m.seq, m.channel, marker});
   Step step = host_->OnMarker(m.channel, ch, m.seq, marker.snapshot, balances_[to]);
   // Markers are only ever sent by this class, once per channel and id.
-  assert(step.ok());
+  CUTLINE_CHECK(step.ok());
   // Tested on the Step's word (detail::StepWord), once per marker.
   const std::uint64_t w = detail::StepWord(step);
   if ((w & detail::kStepBit<&Step::hold_channel>) != 0) network_.Hold(m.channel);
@@ -467,7 +471,7 @@ void Bank::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
 }
 
 SnapshotInfo& Bank::MutableSnapshot(SnapshotId id) {
-  assert(id >= 1 && id <= snapshots_.size());
+  CUTLINE_CHECK(id >= 1 && id <= snapshots_.size());
   return snapshots_[id - 1];
 }
 
@@ -485,7 +489,7 @@ const SnapshotInfo* Bank::Running() const {
 
 Algorithm Bank::AlgorithmOf(SnapshotId id) const {
   const SnapshotInfo* s = FindSnapshot(id);
-  assert(s != nullptr);
+  CUTLINE_CHECK(s != nullptr);
   return s->stop_the_world ? Algorithm::kStopTheWorld : config_.algorithm;
 }
 

@@ -589,7 +589,7 @@ TEST(BrokenRulesTest, NeverOfferedToTheRuntime) {
     if (!a.traits().broken_on_purpose) continue;
     ++broken;
     EXPECT_TRUE(a.hosts().scenario) << a.name();
-    EXPECT_FALSE(a.hosts().runtime) << a.name();
+    EXPECT_FALSE(a.runs_on_ranks()) << a.name();
   }
   EXPECT_EQ(broken, 3);
 }

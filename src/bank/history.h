@@ -7,12 +7,12 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cstdint>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "base/check.h"
 #include "base/amount.h"
 #include "base/overloaded.h"
 #include "cutline/marker_rules.h"
@@ -61,11 +61,11 @@ class Cause {
  public:
   static Cause Start() { return Cause(0); }
   static Cause ByMarker(Seq marker) {
-    assert(marker != 0 && marker < kTransferBit);
+    CUTLINE_CHECK(marker != 0 && marker < kTransferBit);
     return Cause(marker);
   }
   static Cause ByTransfer(Seq transfer) {
-    assert(transfer != 0 && transfer < kTransferBit);
+    CUTLINE_CHECK(transfer != 0 && transfer < kTransferBit);
     return Cause(transfer | kTransferBit);
   }
   bool by_message() const { return word_ != 0; }
@@ -73,7 +73,7 @@ class Cause {
   bool by_transfer() const { return (word_ & kTransferBit) != 0; }
   // REQUIRES: by_message().
   Seq message_seq() const {
-    assert(by_message());
+    CUTLINE_CHECK(by_message());
     return word_ & ~kTransferBit;
   }
   bool operator==(const Cause&) const = default;

@@ -4,7 +4,6 @@
 // (src/scenario/messages.h). Every module below the edge speaks only codes.
 #pragma once
 
-#include <cassert>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,6 +11,8 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "base/check.h"
 
 namespace cutline {
 
@@ -140,7 +141,7 @@ class [[nodiscard]] Status {
   static Status Ok() { return Status(); }
   template <class... Args>
   static Status Error(Code code, Args&&... args) {
-    assert(sizeof...(Args) == ArgKinds(code).size());
+    CUTLINE_CHECK(sizeof...(Args) == ArgKinds(code).size());
     Status s;
     s.code_ = code;
     (s.args_.push_back(Arg(std::forward<Args>(args))), ...);
@@ -150,7 +151,7 @@ class [[nodiscard]] Status {
   // The same from arguments gathered at run time.
   // REQUIRES: their kinds are ArgKinds(code).
   static Status Error(Code code, std::vector<ErrorArg> args) {
-    assert(args.size() == ArgKinds(code).size());
+    CUTLINE_CHECK(args.size() == ArgKinds(code).size());
     Status s;
     s.code_ = code;
     s.args_ = std::move(args);

@@ -2,9 +2,9 @@
 // balances, vector clocks here) finds each node's cut point per snapshot;
 // then every claimed snapshot is compared with what that cut implies.
 #include "check/consistency_checker.h"
+#include "base/check.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstddef>
 #include <optional>
 #include <map>
@@ -695,12 +695,12 @@ bool IsMessageEvent(const bank::Event& e) {
 }
 
 CheckReport CheckRun(const RunRecord& run) {
-  assert(run.topology != nullptr);
+  CUTLINE_CHECK(run.topology != nullptr);
   return Checker(run).Run();
 }
 
 std::vector<EventClock> EventClocks(const RunRecord& run) {
-  assert(run.topology != nullptr);
+  CUTLINE_CHECK(run.topology != nullptr);
   return Checker(run).Clocks();
 }
 

@@ -1,8 +1,8 @@
 #include "check/shiviz.h"
+#include "base/check.h"
 
 #include <fmt/format.h>
 
-#include <cassert>
 #include <iterator>
 
 namespace cutline::check {
@@ -33,7 +33,7 @@ ShiVizWriter::ShiVizWriter() : text_(kShiVizRegex) { text_ += "\n\n"; }
 template <class Count>
 void ShiVizWriter::AddEvent(std::string_view host, std::span<const std::string> hosts,
                          std::span<const Count> clock, std::string_view description) {
-  assert(clock.size() <= hosts.size());
+  CUTLINE_CHECK(clock.size() <= hosts.size());
   text_ += host;
   text_ += " {";
   bool first = true;

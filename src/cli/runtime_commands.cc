@@ -100,7 +100,8 @@ struct RuntimeCommands::State {
     for (const std::string& name : names) choices += (choices.empty() ? "" : " or ") + name;
     cmd->add_option("--algorithm", algorithm, choices)
         ->capture_default_str()
-        ->check(CLI::IsMember(names));
+        ->check(CLI::Validator(
+            [](std::string& name) { return runtime::AlgorithmRefusal(name); }, "ALGORITHM"));
     cmd->add_option("--store", n.store, "SQLite file to keep complete snapshots in");
     cmd->add_option("--restore", restore,
                     "Start from stored snapshot ID (default: the latest complete one)")

@@ -33,12 +33,33 @@ std::int64_t EpochMicros() {
       .count();
 }
 
+namespace {
+
+// The algorithm's agent for a rank with `peers` channels each way, as the
+// registry makes it; none for stop-the-world.
+std::unique_ptr<algorithms::RankAgent> MakeAgent(Algorithm a, std::uint32_t peers) {
+  auto make = a.definition().make_rank_agent;
+  return make ? make(peers, peers) : nullptr;
+}
+
+}  // namespace
+
+algorithms::RankAgent& Branch::agent() {
+  // The coordinator sends no start and the ranks no marker under an
+  // algorithm without an agent (stop-the-world): one that came is a bug.
+  if (!agent_) {
+    throw std::runtime_error(fmt::format("{} has no rank agent, yet a snapshot message came",
+                                         o_.algorithm.name()));
+  }
+  return *agent_;
+}
+
 Branch::Branch(const NodeOptions& options, int rank, int ranks, Transport& transport)
     : o_(options),
       rank_(rank),
       n_(ranks),
       transport_(transport),
-      agent_(static_cast<std::uint32_t>(ranks - 1)),
+      agent_(MakeAgent(options.algorithm, static_cast<std::uint32_t>(ranks - 1))),
       rng_(options.seed * 1000003u + static_cast<unsigned>(rank)),
       sent_to_(static_cast<std::size_t>(ranks), 0),
       received_from_(static_cast<std::size_t>(ranks), 0),
@@ -125,10 +146,10 @@ void Branch::OnFrame(int from, std::string_view bytes) {
     // recorded now too): the moments the critical path is made of.
     const std::int64_t now_us = EpochMicros();
     Timing& t = timing_[id];
-    if (t.marker_us.empty()) t.marker_us.assign(agent_.incoming_channels(), 0);
+    if (t.marker_us.empty()) t.marker_us.assign(agent().incoming_channels(), 0);
     t.marker_us[c] = now_us;
     if (t.recorded_us == 0) t.recorded_us = now_us;
-    Step step = agent_.OnMarker(id, c, balance_);
+    Step step = agent().OnMarker(id, c, balance_);
     if (step.error == AgentError::kFinished) {
       timing_.erase(id);  // a marker of a snapshot given up (Abort): ignored
       return;
@@ -148,7 +169,7 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                  [&](const protocol::Transfer& t) {
                    if (log_) log_->Receive(from, ++in_n_[static_cast<std::size_t>(from)], t.amount, r);
                    // Recorded first (if a snapshot is recording this channel), then applied.
-                   agent_.OnMessage(c, t.amount);
+                   if (agent_) agent_->OnMessage(c, t.amount);
                    const Amount before = balance_;
                    balance_ = o_.app.AfterDeliver(balance_, t.amount);
                    ++received_from_[static_cast<std::size_t>(from)];
@@ -187,21 +208,21 @@ void Branch::Recorded(SnapshotId id, bool started_here) {
 void Branch::AfterStep(SnapshotId id, const Step& step, bool started_here) {
   if (step.record_state) Recorded(id, started_here);
   if (!step.part_done) return;
-  const Agent::Recorded* recorded = agent_.Find(id);
+  const std::optional<Amount> recorded = agent().RecordedState(id);
   Timing& timing = timing_[id];
   protocol::Part part{.id = id,
-                      .balance = recorded->state,
+                      .balance = *recorded,
                       .recorded_us = timing.recorded_us,
                       .channels = {}};
   std::vector<std::vector<Amount>> by_sender(static_cast<std::size_t>(n_));
-  for (ChannelIndex c = 0; c < agent_.incoming_channels(); ++c) {
-    std::vector<Amount> messages = agent_.ChannelMessages(id, c);
+  for (ChannelIndex c = 0; c < agent().incoming_channels(); ++c) {
+    std::vector<Amount> messages = agent().ChannelMessages(id, c);
     by_sender[static_cast<std::size_t>(SenderOf(c))] = messages;
     part.channels.push_back({std::move(messages), timing.marker_us.empty() ? 0 : timing.marker_us[c]});
   }
-  if (log_) log_->Part(id, recorded->state, by_sender);
+  if (log_) log_->Part(id, *recorded, by_sender);
   transport_.SendControl(kCoordinator, part);
-  agent_.Forget(id);
+  agent().Forget(id);
   timing_.erase(id);
 }
 
@@ -210,7 +231,7 @@ bool Branch::OnControl(const protocol::Control& message) {
       Overloaded{
           [&](const protocol::Start& m) {
             timing_[m.id].recorded_us = EpochMicros();
-            Step step = agent_.Start(m.id, balance_);
+            Step step = agent().Start(m.id, balance_);
             if (!step.ok()) throw std::runtime_error(fmt::format("snapshot {} started twice", m.id));
             AfterStep(m.id, step, true);
             return true;
@@ -237,7 +258,7 @@ bool Branch::OnControl(const protocol::Control& message) {
             // Given up by the coordinator: what was recorded is freed, and
             // the id stays finished (its later markers are ignored). An id
             // whose part is done was forgotten already: nothing to free.
-            agent_.Abort(m.id);
+            if (agent_) agent_->Abort(m.id);
             timing_.erase(m.id);
             if (draining_ == m.id) draining_.reset();  // stop-the-world's
             return true;

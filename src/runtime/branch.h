@@ -15,6 +15,7 @@
 
 #include "cutline/snapshot_agent.h"
 #include "runtime/event_log.h"
+#include "algorithms/rank_agent.h"
 #include "runtime/options.h"
 #include "runtime/protocol.h"
 #include "runtime/transport.h"
@@ -54,7 +55,6 @@ class Branch {
   bool final_sent() const { return final_sent_; }
 
  private:
-  using Agent = SnapshotAgent<Amount, Amount>;
   // When this rank recorded its state for a snapshot, and when each incoming
   // channel's marker came (the moment that channel was closed).
   struct Timing {
@@ -95,7 +95,10 @@ class Branch {
   const int rank_;
   const int n_;
   Transport& transport_;
-  Agent agent_;
+  // The algorithm's rules at this rank, from the registry (rank_agent.h);
+  // none under stop-the-world, whose rounds need no agent.
+  std::unique_ptr<algorithms::RankAgent> agent_;
+  algorithms::RankAgent& agent();
   std::mt19937_64 rng_;
   std::unique_ptr<EventLog> log_;  // --log-dir
 

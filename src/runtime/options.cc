@@ -83,9 +83,26 @@ std::optional<KillSpec> ParseKill(const std::string& text) {
 std::vector<std::string> RuntimeAlgorithmNames() {
   std::vector<std::string> names;
   for (Algorithm a : Algorithm::All()) {
-    if (a.hosts().runtime) names.emplace_back(a.name());
+    if (a.runs_on_ranks()) names.emplace_back(a.name());
   }
   return names;
+}
+
+std::string AlgorithmRefusal(std::string_view name) {
+  const std::optional<Algorithm> a = Algorithm::Find(name);
+  if (a && a->runs_on_ranks()) return "";
+  std::string ranks_run;
+  for (const std::string& n : RuntimeAlgorithmNames()) {
+    ranks_run += (ranks_run.empty() ? "" : " or ") + n;
+  }
+  if (!a) return fmt::format("no algorithm is called {}: the ranks run {}", name, ranks_run);
+  if (a->traits().broken_on_purpose) {
+    return fmt::format("{} is broken on purpose, for teaching, and runs in scenarios only "
+                       "(algorithm={}): the ranks run {}",
+                       name, name, ranks_run);
+  }
+  return fmt::format("{} runs in scenarios only (algorithm={} in cutline run): the ranks run {}",
+                     name, name, ranks_run);
 }
 
 std::vector<std::string> NodeArguments(const NodeOptions& o) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -25,10 +26,14 @@ struct KillSpec {
 };
 
 // The snapshot algorithm of a run: one of the registry's (src/algorithms/)
-// whose hosts include the runtime (Definition::hosts.runtime).
+// that its ranks can run (Algorithm::runs_on_ranks).
 using algorithms::Algorithm;
-// The names --algorithm accepts, in the registry's order.
+// The names --algorithm accepts, in the registry's order: the algorithms
+// that run on ranks (Algorithm::runs_on_ranks).
 std::vector<std::string> RuntimeAlgorithmNames();
+// Why --algorithm NAME is refused, in one line from the registry's facts
+// (unknown, broken on purpose, or scenarios only); empty if the ranks run it.
+std::string AlgorithmRefusal(std::string_view name);
 
 // The application the branches run (src/apps/): the bank, jobs or locks.
 using apps::App;

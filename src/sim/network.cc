@@ -1,9 +1,9 @@
 // Topology: the channel tables, built once. (Network, a template, is all
 // in the header.)
 #include "sim/network.h"
+#include "base/check.h"
 
 #include <algorithm>
-#include <cassert>
 
 namespace cutline::sim {
 
@@ -30,7 +30,7 @@ Topology::Topology(std::uint32_t nodes, const std::vector<Link>& links)
   out_begin_.assign(nodes + 1, 0);
   in_begin_.assign(nodes + 1, 0);
   for (const auto& [from, to] : sorted) {
-    assert(from < nodes && to < nodes && from != to);
+    CUTLINE_CHECK(from < nodes && to < nodes && from != to);
     ++out_begin_[from + 1];
     ++in_begin_[to + 1];
   }

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -15,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/check.h"
 #include "cutline/marker_rules.h"
 
 namespace cutline::sim {
@@ -244,7 +244,7 @@ template <class Payload, class Bounded>
 auto Network<Payload, Bounded>::Send(ChannelId c, const Payload& payload)
     -> Msg {
   const bool bounded = Bounded{}(payload);
-  assert(!bounded || !Full(c));
+  CUTLINE_CHECK(!bounded || !Full(c));
   std::uint32_t slot = NewSlot();
   Seq seq = next_seq_++;
   slots_[slot] = Slot{payload, seq, c, kNil};
@@ -265,7 +265,7 @@ auto Network<Payload, Bounded>::Send(ChannelId c, const Payload& payload)
 template <class Payload, class Bounded>
 auto Network<Payload, Bounded>::SendAhead(ChannelId c, const Payload& payload)
     -> Msg {
-  assert(!Bounded{}(payload));
+  CUTLINE_CHECK(!Bounded{}(payload));
   std::uint32_t slot = NewSlot();
   Seq seq = next_seq_++;
   Queue& q = queues_[c];
@@ -354,7 +354,7 @@ void Network<Payload, Bounded>::Settle() {
 template <class Payload, class Bounded>
 auto Network<Payload, Bounded>::DeliverAt(ChannelId c, std::uint32_t k)
     -> Msg {
-  assert(k >= 1 && k <= Size(c) && (!fifo_ || k == 1));
+  CUTLINE_CHECK(k >= 1 && k <= Size(c) && (!fifo_ || k == 1));
   std::uint32_t prev = kNil, slot = queues_[c].head;
   for (std::uint32_t i = 1; i < k; ++i) {
     prev = slot;
@@ -392,7 +392,7 @@ bool Network<Payload, Bounded>::AnyReadyWhileHeld() const {
 
 template <class Payload, class Bounded>
 inline auto Network<Payload, Bounded>::DeliverNext() -> Msg {
-  assert(AnyInFlight());
+  CUTLINE_CHECK(AnyInFlight());
   DropDelivered();
   // The common case: the front of order_ is the head of its channel (FIFO
   // channels keep every earlier message of that channel ahead of it, and all
@@ -416,7 +416,7 @@ auto Network<Payload, Bounded>::DeliverFirstReady() -> Msg {
   if (!ready_.empty() && (!from_order || ready_.front().first < order_.front().first)) {
     from_order = false;
   }
-  assert(from_order || !ready_.empty());
+  CUTLINE_CHECK(from_order || !ready_.empty());
   std::uint32_t slot;
   if (from_order) {
     slot = order_.front().second;

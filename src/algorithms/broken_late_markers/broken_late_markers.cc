@@ -22,7 +22,7 @@ const Definition kDefinition{
                .broken_on_purpose = true,
                .markers_after_next_transfer = true},
     .words = kMarkerWords,
-    .hosts = {.scenario = true, .runtime = false},
+    .hosts = {.scenario = true},
     .make_bank_host = &MakeAgentHost<MarkerRules>,
 };
 

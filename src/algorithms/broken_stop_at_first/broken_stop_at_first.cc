@@ -81,7 +81,7 @@ const Definition kDefinition{
     .name = "broken-stop-at-first",
     .traits = {.concurrent_snapshots = true, .broken_on_purpose = true},
     .words = kMarkerWords,
-    .hosts = {.scenario = true, .runtime = false},
+    .hosts = {.scenario = true},
     .make_bank_host = &MakeAgentHost<StopAtFirstRules>,
 };
 

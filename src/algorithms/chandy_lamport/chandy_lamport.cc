@@ -4,6 +4,7 @@
 // number of snapshots at once. Rules: cutline::MarkerRules.
 #include "algorithms/agent_host.h"
 #include "algorithms/algorithm.h"
+#include "algorithms/rank_agent.h"
 #include "cutline/marker_rules.h"
 
 namespace cutline::algorithms {
@@ -14,8 +15,9 @@ const Definition kDefinition{
     .name = "chandy-lamport",
     .traits = {.concurrent_snapshots = true},
     .words = kMarkerWords,
-    .hosts = {.scenario = true, .runtime = true},
+    .hosts = {.scenario = true},
     .make_bank_host = &MakeAgentHost<MarkerRules>,
+    .make_rank_agent = &MakeRankAgent<MarkerRules>,
 };
 
 }  // namespace chandy_lamport

@@ -7,6 +7,7 @@
 #include <map>
 #include <utility>
 
+#include "base/check.h"
 #include "algorithms/algorithm.h"
 #include "bank/snapshot_host.h"
 
@@ -35,7 +36,7 @@ class Host : public bank::SnapshotHost {
   }
   Step OnMarker(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, SnapshotId,
                 Amount) override {
-    assert(false && "stopping the world sends no markers");
+    CUTLINE_CHECK(!"stopping the world sends no markers");
     return {};
   }
   bool HasRecorded(NodeId n, SnapshotId id) const override {
@@ -68,7 +69,7 @@ const Definition kDefinition{
     .name = "stop-the-world",
     .traits = {.stops_the_world = true},
     .words = {},
-    .hosts = {.scenario = false, .runtime = true},
+    .hosts = {.scenario = false},
     .make_bank_host = &MakeHost,
 };
 
