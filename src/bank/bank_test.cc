@@ -1,6 +1,7 @@
 // Unit tests of Bank: each operation's effect, each refusal's code and that
 // an error changes nothing, and the naive reader's two classic failures.
 #include "bank/bank.h"
+#include "base/check.h"
 
 #include <cstdint>
 #include <limits>
@@ -784,6 +785,26 @@ TEST(SnapshotCutTest, BackwardAcrossFindsTheCountedTwiceReceipt) {
   EXPECT_EQ(BackwardAcross(*bank, replay, Cut{reads[0], kFuture}).size(), 1u);
   // Before P1's read nothing was sent: no crossing.
   EXPECT_TRUE(BackwardAcross(*bank, replay, Cut{kFuture, reads[1]}).empty());
+}
+
+}  // namespace
+}  // namespace cutline::bank
+
+namespace cutline::bank {
+namespace {
+
+// CUTLINE_CHECK stays on where assert() is compiled out: this test is built
+// with the project's default flags (-DNDEBUG included) and still sees it
+// stop the process, naming the condition.
+TEST(CutlineCheckTest, StaysOnInTheDefaultBuild) {
+#ifdef NDEBUG
+  const bool asserts_compiled_out = true;
+#else
+  const bool asserts_compiled_out = false;
+#endif
+  RecordProperty("asserts_compiled_out", asserts_compiled_out ? "yes" : "no");
+  volatile int two = 2;
+  EXPECT_DEATH(CUTLINE_CHECK(two == 3), "CUTLINE_CHECK\\(two == 3\\) failed");
 }
 
 }  // namespace
