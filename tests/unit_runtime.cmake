@@ -8,5 +8,9 @@ target_compile_definitions(store_test PRIVATE
 # check --logs on hand-written logs: what a crash or damage leaves.
 cutline_unit_test(log_check_test
   ${PROJECT_SOURCE_DIR}/src/runtime/log_check_test.cc cutline_runtime)
+# The two doors into the judge: cutline check on a simulated run, and
+# check --logs on the same run written as its ranks' logs.
+cutline_unit_test(log_check_agrees_test
+  ${PROJECT_SOURCE_DIR}/src/runtime/log_check_agrees_test.cc cutline_runtime cutline_scenario)
 # Rank 0's own figures for the summary (peak memory, CPU time).
 cutline_unit_test(usage_test ${PROJECT_SOURCE_DIR}/src/runtime/usage_test.cc cutline_runtime)
