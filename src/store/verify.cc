@@ -95,6 +95,187 @@ std::string Channel(std::int64_t from, std::int64_t to) {
 // Adds without overflowing; false once the sum no longer fits.
 bool Add(Amount* sum, Amount a) { return !__builtin_add_overflow(*sum, a, sum); }
 
+// CheckSnapshot's steps. It reads a snapshot's parts in three passes
+// (balances, channels, transfers), then judges what they show against the
+// snapshot's status; one function per pass and per judgement keeps each
+// short enough to read, and PartsSeen carries what the passes found to the
+// judgements. The problems come out in the order they always have.
+
+// The ranks of the snapshot's run, as the checks ask about one. Without a
+// run's row every rank is taken as in range: the missing run is the news,
+// not its parts.
+struct RunRanks {
+  const RunRow* run = nullptr;
+  std::int64_t n = 0;  // its ranks; 0 without a run
+  bool Has(std::int64_t r) const { return run == nullptr || (r >= 0 && r < n); }
+};
+
+// What the three passes found in one snapshot's parts.
+struct PartsSeen {
+  std::int64_t balance_rows = 0, channel_rows = 0, transfer_rows = 0;
+  bool overflow = false;  // the parts add up to more than 64 bits hold
+  Amount sum = 0;
+  std::vector<bool> has_part;                // by rank of the run: its balance is there
+  std::vector<std::string> stray, negative;  // balances of no rank; negative amounts
+  std::set<std::pair<std::int64_t, std::int64_t>> channels;  // recorded, (from, to)
+  std::vector<std::string> stray_channels;  // recorded channels that are not the run's
+  std::vector<std::string> unrecorded, gaps;  // transfers on no recorded channel; gaps
+};
+
+// Balances: one per rank of the run, none negative.
+void ReadBalances(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
+                  const std::string& doing, PartsSeen* seen) {
+  PartsSeen& p = *seen;
+  p.has_part.assign(static_cast<std::size_t>(std::max<std::int64_t>(ranks.n, 0)), false);
+  Query q(c, "SELECT rank, balance FROM balances WHERE snapshot = ? ORDER BY rank", doing);
+  q.Bind(1, s.id);
+  while (q.Step()) {
+    ++p.balance_rows;
+    const std::int64_t r = q.Int(0);
+    const Amount b = q.Int(1);
+    if (!ranks.Has(r)) {
+      p.stray.push_back(Rank(r));
+    } else if (ranks.run != nullptr) {
+      p.has_part[static_cast<std::size_t>(r)] = true;
+    }
+    if (b < 0) p.negative.push_back(fmt::format("{}'s recorded balance is ${}", Rank(r), b));
+    p.overflow |= !Add(&p.sum, b);
+  }
+}
+
+// Channels: every ordered pair of the run's ranks, once (the primary key).
+void ReadChannels(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
+                  const std::string& doing, PartsSeen* seen) {
+  PartsSeen& p = *seen;
+  Query q(c, "SELECT from_rank, to_rank FROM channels WHERE snapshot = ?", doing);
+  q.Bind(1, s.id);
+  while (q.Step()) {
+    ++p.channel_rows;
+    const std::int64_t from = q.Int(0), to = q.Int(1);
+    if (!ranks.Has(from) || !ranks.Has(to) || from == to) {
+      p.stray_channels.push_back(Channel(from, to));
+    }
+    p.channels.insert({from, to});
+  }
+}
+
+// Transfers: on a recorded channel (ReadChannels first), at positions 0,
+// 1, ... , none negative.
+void ReadTransfers(Connection& c, const SnapshotRow_& s, const std::string& doing,
+                   PartsSeen* seen) {
+  PartsSeen& p = *seen;
+  Query q(c,
+          "SELECT from_rank, to_rank, position, amount FROM transfers WHERE snapshot = ? "
+          "ORDER BY from_rank, to_rank, position",
+          doing);
+  q.Bind(1, s.id);
+  std::pair<std::int64_t, std::int64_t> at{-1, -1};
+  std::int64_t next = 0;
+  while (q.Step()) {
+    ++p.transfer_rows;
+    const std::pair<std::int64_t, std::int64_t> ch{q.Int(0), q.Int(1)};
+    const std::int64_t position = q.Int(2);
+    const Amount amount = q.Int(3);
+    if (ch != at) {
+      at = ch;
+      next = 0;
+      if (p.channels.count(ch) == 0) p.unrecorded.push_back(Channel(ch.first, ch.second));
+    }
+    if (position != next) {
+      p.gaps.push_back(fmt::format("a transfer of {} is at position {} where {} belongs",
+                                   Channel(ch.first, ch.second), position, next));
+      next = position;  // one report per gap, not one per later transfer
+    }
+    ++next;
+    if (amount < 0) {
+      p.negative.push_back(
+          fmt::format("a transfer of ${} on {}", amount, Channel(ch.first, ch.second)));
+    }
+    p.overflow |= !Add(&p.sum, amount);
+  }
+}
+
+// A complete snapshot of a run in the store: the ranks' parts and the
+// channels it lacks.
+void JudgeMissing(const RunRanks& ranks, const PartsSeen& p, std::vector<std::string>* problems) {
+  const std::int64_t n = ranks.n;
+  std::vector<std::string> missing;
+  for (std::int64_t r = 0; r < n; ++r) {
+    if (!p.has_part[static_cast<std::size_t>(r)]) missing.push_back(Rank(r));
+  }
+  if (missing.size() == 1) {
+    problems->push_back(fmt::format("rank {}'s part is missing", missing[0]));
+  } else if (!missing.empty()) {
+    problems->push_back(fmt::format("the parts of {} are missing ({} of {} ranks)",
+                                    FirstFew(missing), missing.size(), n));
+  }
+  std::vector<std::string> missing_channels;
+  for (std::int64_t from = 0; from < n; ++from) {
+    for (std::int64_t to = 0; to < n; ++to) {
+      if (from != to && p.channels.count({from, to}) == 0) {
+        missing_channels.push_back(Channel(from, to));
+      }
+    }
+  }
+  if (!missing_channels.empty()) {
+    problems->push_back(fmt::format("channel{} {} {} missing ({} of {})",
+                                    missing_channels.size() == 1 ? "" : "s",
+                                    FirstFew(missing_channels),
+                                    missing_channels.size() == 1 ? "is" : "are",
+                                    missing_channels.size(), n * (n - 1)));
+  }
+}
+
+// A complete snapshot: whole, every part in its place and its shape, and
+// adding up to its total (and, for the bank, to its run's).
+void JudgeComplete(const SnapshotRow_& s, const RunRanks& ranks, const PartsSeen& p,
+                   std::vector<std::string>* problems) {
+  const RunRow* run = ranks.run;
+  if (!s.completed_us) problems->push_back("it is complete without a completion time");
+  if (run != nullptr) JudgeMissing(ranks, p, problems);
+  if (!p.stray.empty()) {
+    problems->push_back(fmt::format("it has a part for {}, not a rank of run {}",
+                                    FirstFew(p.stray), s.run));
+  }
+  if (!p.stray_channels.empty()) {
+    problems->push_back(fmt::format("it has channel {}, not one of run {}'s",
+                                    FirstFew(p.stray_channels), s.run));
+  }
+  if (!p.unrecorded.empty()) {
+    problems->push_back(fmt::format("it has transfers on {}, a channel it did not record",
+                                    FirstFew(p.unrecorded)));
+  }
+  if (!p.gaps.empty()) problems->push_back(FirstFew(p.gaps));
+  if (!p.negative.empty()) problems->push_back(FirstFew(p.negative));
+  if (!s.total) {
+    problems->push_back("it is complete without a total");
+  } else if (p.overflow) {
+    problems->push_back("its parts add up to more than 64 bits hold");
+  } else if (p.sum != *s.total) {
+    problems->push_back(
+        fmt::format("its parts add up to ${}, not its total ${}", p.sum, *s.total));
+  }
+  if (s.total && run != nullptr && run->bank && *s.total != run->total) {
+    problems->push_back(
+        fmt::format("its total ${} is not run {}'s ${}", *s.total, s.run, run->total));
+  }
+}
+
+// A failed or running snapshot: only a complete snapshot has parts, a total
+// and a completion time.
+void JudgeIncomplete(const SnapshotRow_& s, const PartsSeen& p,
+                     std::vector<std::string>* problems) {
+  if (s.total) problems->push_back(fmt::format("it is {} yet has a total", s.status));
+  if (s.completed_us) {
+    problems->push_back(fmt::format("it is {} yet has a completion time", s.status));
+  }
+  if (p.balance_rows + p.channel_rows + p.transfer_rows > 0) {
+    problems->push_back(fmt::format("it is {} yet holds parts ({} balance, {} channel and {} "
+                                    "transfer rows)",
+                                    s.status, p.balance_rows, p.channel_rows, p.transfer_rows));
+  }
+}
+
 // Everything wrong with one snapshot, joined by "; " ("" when sound). Runs
 // inside the caller's read transaction.
 std::string CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& runs,
@@ -104,7 +285,7 @@ std::string CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& r
   auto run_it = runs.find(s.run);
   const RunRow* run = run_it == runs.end() ? nullptr : &run_it->second;
   const std::int64_t n = run ? run->ranks : 0;
-  auto in_range = [&](std::int64_t r) { return run == nullptr || (r >= 0 && r < n); };
+  const RunRanks ranks{run, n};
 
   if (run == nullptr) problems.push_back(fmt::format("its run {} is not in the store", s.run));
   // A rank count no run could have (the row is damaged) would have the
@@ -118,147 +299,19 @@ std::string CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& r
     problems.push_back(
         fmt::format("its status '{}' is not running, complete or failed", s.status));
   }
-  if (!in_range(s.initiator)) {
+  if (!ranks.Has(s.initiator)) {
     problems.push_back(fmt::format("its initiator {} is not a rank of run {} ({} ranks)",
                                    Rank(s.initiator), s.run, n));
   }
 
-  std::int64_t balance_rows = 0, channel_rows = 0, transfer_rows = 0;
-  bool overflow = false;
-  Amount sum = 0;
-  // Balances: one per rank of the run, none negative.
-  std::vector<bool> has_part(static_cast<std::size_t>(std::max<std::int64_t>(n, 0)), false);
-  std::vector<std::string> stray, negative;
-  {
-    Query q(c, "SELECT rank, balance FROM balances WHERE snapshot = ? ORDER BY rank", doing);
-    q.Bind(1, s.id);
-    while (q.Step()) {
-      ++balance_rows;
-      const std::int64_t r = q.Int(0);
-      const Amount b = q.Int(1);
-      if (!in_range(r)) {
-        stray.push_back(Rank(r));
-      } else if (run != nullptr) {
-        has_part[static_cast<std::size_t>(r)] = true;
-      }
-      if (b < 0) negative.push_back(fmt::format("{}'s recorded balance is ${}", Rank(r), b));
-      overflow |= !Add(&sum, b);
-    }
-  }
-  // Channels: every ordered pair of the run's ranks, once (the primary key).
-  std::set<std::pair<std::int64_t, std::int64_t>> channels;
-  std::vector<std::string> stray_channels;
-  {
-    Query q(c, "SELECT from_rank, to_rank FROM channels WHERE snapshot = ?", doing);
-    q.Bind(1, s.id);
-    while (q.Step()) {
-      ++channel_rows;
-      const std::int64_t from = q.Int(0), to = q.Int(1);
-      if (!in_range(from) || !in_range(to) || from == to) {
-        stray_channels.push_back(Channel(from, to));
-      }
-      channels.insert({from, to});
-    }
-  }
-  // Transfers: on a recorded channel, at positions 0, 1, ... , none negative.
-  std::vector<std::string> unrecorded, gaps;
-  {
-    Query q(c,
-            "SELECT from_rank, to_rank, position, amount FROM transfers WHERE snapshot = ? "
-            "ORDER BY from_rank, to_rank, position",
-            doing);
-    q.Bind(1, s.id);
-    std::pair<std::int64_t, std::int64_t> at{-1, -1};
-    std::int64_t next = 0;
-    while (q.Step()) {
-      ++transfer_rows;
-      const std::pair<std::int64_t, std::int64_t> ch{q.Int(0), q.Int(1)};
-      const std::int64_t position = q.Int(2);
-      const Amount amount = q.Int(3);
-      if (ch != at) {
-        at = ch;
-        next = 0;
-        if (channels.count(ch) == 0) unrecorded.push_back(Channel(ch.first, ch.second));
-      }
-      if (position != next) {
-        gaps.push_back(fmt::format("a transfer of {} is at position {} where {} belongs",
-                                   Channel(ch.first, ch.second), position, next));
-        next = position;  // one report per gap, not one per later transfer
-      }
-      ++next;
-      if (amount < 0) {
-        negative.push_back(
-            fmt::format("a transfer of ${} on {}", amount, Channel(ch.first, ch.second)));
-      }
-      overflow |= !Add(&sum, amount);
-    }
-  }
-
+  PartsSeen seen;
+  ReadBalances(c, s, ranks, doing, &seen);
+  ReadChannels(c, s, ranks, doing, &seen);
+  ReadTransfers(c, s, doing, &seen);
   if (complete) {
-    if (!s.completed_us) problems.push_back("it is complete without a completion time");
-    if (run != nullptr) {
-      std::vector<std::string> missing;
-      for (std::int64_t r = 0; r < n; ++r) {
-        if (!has_part[static_cast<std::size_t>(r)]) missing.push_back(Rank(r));
-      }
-      if (missing.size() == 1) {
-        problems.push_back(fmt::format("rank {}'s part is missing", missing[0]));
-      } else if (!missing.empty()) {
-        problems.push_back(fmt::format("the parts of {} are missing ({} of {} ranks)",
-                                       FirstFew(missing), missing.size(), n));
-      }
-      std::vector<std::string> missing_channels;
-      for (std::int64_t from = 0; from < n; ++from) {
-        for (std::int64_t to = 0; to < n; ++to) {
-          if (from != to && channels.count({from, to}) == 0) {
-            missing_channels.push_back(Channel(from, to));
-          }
-        }
-      }
-      if (!missing_channels.empty()) {
-        problems.push_back(fmt::format("channel{} {} {} missing ({} of {})",
-                                       missing_channels.size() == 1 ? "" : "s",
-                                       FirstFew(missing_channels),
-                                       missing_channels.size() == 1 ? "is" : "are",
-                                       missing_channels.size(), n * (n - 1)));
-      }
-    }
-    if (!stray.empty()) {
-      problems.push_back(fmt::format("it has a part for {}, not a rank of run {}",
-                                     FirstFew(stray), s.run));
-    }
-    if (!stray_channels.empty()) {
-      problems.push_back(fmt::format("it has channel {}, not one of run {}'s",
-                                     FirstFew(stray_channels), s.run));
-    }
-    if (!unrecorded.empty()) {
-      problems.push_back(fmt::format("it has transfers on {}, a channel it did not record",
-                                     FirstFew(unrecorded)));
-    }
-    if (!gaps.empty()) problems.push_back(FirstFew(gaps));
-    if (!negative.empty()) problems.push_back(FirstFew(negative));
-    if (!s.total) {
-      problems.push_back("it is complete without a total");
-    } else if (overflow) {
-      problems.push_back("its parts add up to more than 64 bits hold");
-    } else if (sum != *s.total) {
-      problems.push_back(fmt::format("its parts add up to ${}, not its total ${}", sum, *s.total));
-    }
-    if (s.total && run != nullptr && run->bank && *s.total != run->total) {
-      problems.push_back(
-          fmt::format("its total ${} is not run {}'s ${}", *s.total, s.run, run->total));
-    }
+    JudgeComplete(s, ranks, seen, &problems);
   } else {
-    // Only a complete snapshot has parts, a total and a completion time.
-    if (s.total) problems.push_back(fmt::format("it is {} yet has a total", s.status));
-    if (s.completed_us) {
-      problems.push_back(fmt::format("it is {} yet has a completion time", s.status));
-    }
-    if (balance_rows + channel_rows + transfer_rows > 0) {
-      problems.push_back(fmt::format("it is {} yet holds parts ({} balance, {} channel and {} "
-                                     "transfer rows)",
-                                     s.status, balance_rows, channel_rows, transfer_rows));
-    }
+    JudgeIncomplete(s, seen, &problems);
   }
   std::string joined;
   for (const std::string& p : problems) joined += (joined.empty() ? "" : "; ") + p;

@@ -24,6 +24,125 @@ std::int64_t NowUs() {
       .count();
 }
 
+// SnapshotComplete's steps, one function each so that its one transaction
+// reads as what it does: find the snapshot running, refuse a record that is
+// not whole, write the parts, write the verdict. A refusal (StoreError) in
+// any of them rolls the caller's transaction back: nothing is written.
+
+// The snapshot's row as completing it requires: there, of run `s.run`, and
+// running. Returns its run's ranks.
+std::int64_t RunningSnapshotRanks(Connection& c, const SnapshotRecord& s, std::int64_t id,
+                                  const std::string& doing) {
+  Query q(c,
+          "SELECT s.run, s.status, r.ranks FROM snapshots s "
+          "JOIN runs r ON r.id = s.run WHERE s.id = ?",
+          doing);
+  q.Bind(1, id);
+  if (!q.Step()) c.Refuse(fmt::format("no snapshot {} to complete", s.id));
+  if (q.Int(0) != s.run) {
+    c.Refuse(fmt::format("snapshot {} belongs to run {}, not {}", s.id, q.Int(0), s.run));
+  }
+  if (q.Text(1) != "running") {
+    c.Refuse(fmt::format("snapshot {} is {}; only a running one can complete", s.id,
+                         q.Text(1)));
+  }
+  return q.Int(2);
+}
+
+// Whole or refused: a balance for every rank, every ordered pair once, and
+// a recording time for every rank if any.
+void RefuseUnlessWhole(const Connection& c, const SnapshotRecord& s, std::size_t n) {
+  if (s.balances.size() != n) {
+    c.Refuse(fmt::format("snapshot {} has {} balances for {} ranks", s.id,
+                         s.balances.size(), n));
+  }
+  if (s.channels.size() != n * (n - 1)) {
+    c.Refuse(fmt::format("snapshot {} has {} channels; {} ranks have {}", s.id,
+                         s.channels.size(), n, n * (n - 1)));
+  }
+  std::vector<bool> seen(n * n, false);
+  for (const StoredChannel& ch : s.channels) {
+    if (ch.from >= n || ch.to >= n || ch.from == ch.to || seen[ch.from * n + ch.to]) {
+      c.Refuse(fmt::format("snapshot {}: channel {}->{} is not one of the run's, or twice",
+                           s.id, ch.from, ch.to));
+    }
+    seen[ch.from * n + ch.to] = true;
+  }
+  if (!s.recorded_us.empty() && s.recorded_us.size() != n) {
+    c.Refuse(fmt::format("snapshot {} has {} recording times for {} ranks", s.id,
+                         s.recorded_us.size(), n));
+  }
+}
+
+// Writes the balances, the channels and their transfers of `s`, whole for
+// `n` ranks, and returns their sum: the snapshot's total, refused when it
+// does not fit in 64 bits.
+Amount WriteParts(Connection& c, const SnapshotRecord& s, std::int64_t id, std::size_t n,
+                  const std::string& doing) {
+  Amount total = 0;
+  auto add = [&](Amount a) {
+    if (__builtin_add_overflow(total, a, &total)) {
+      c.Refuse(fmt::format("snapshot {}: its total does not fit in 64 bits", s.id));
+    }
+  };
+  {
+    Query q(c,
+            "INSERT INTO balances (snapshot, rank, balance, recorded_us) VALUES (?, ?, ?, ?)",
+            doing);
+    for (std::size_t r = 0; r < n; ++r) {
+      q.Bind(1, id).Bind(2, static_cast<std::int64_t>(r)).Bind(3, s.balances[r]);
+      if (s.recorded_us.empty() || s.recorded_us[r] == 0) {
+        q.BindNull(4);
+      } else {
+        q.Bind(4, s.recorded_us[r]);
+      }
+      q.Run();
+      add(s.balances[r]);
+    }
+  }
+  {
+    Query channel(c,
+                  "INSERT INTO channels (snapshot, from_rank, to_rank, marker_us) "
+                  "VALUES (?, ?, ?, ?)",
+                  doing);
+    Query transfer(c,
+                   "INSERT INTO transfers (snapshot, from_rank, to_rank, position, amount) "
+                   "VALUES (?, ?, ?, ?, ?)",
+                   doing);
+    for (const StoredChannel& ch : s.channels) {
+      channel.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to);
+      if (ch.marker_us) {
+        channel.Bind(4, *ch.marker_us);
+      } else {
+        channel.BindNull(4);
+      }
+      channel.Run();
+      for (std::size_t i = 0; i < ch.transfers.size(); ++i) {
+        transfer.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to)
+            .Bind(4, static_cast<std::int64_t>(i)).Bind(5, ch.transfers[i]).Run();
+        add(ch.transfers[i]);
+      }
+    }
+  }
+  return total;
+}
+
+// A jobs or locks snapshot's verdict, its reason as two JSON lists.
+void WriteVerdict(Connection& c, std::int64_t id, const StoredVerdict& v,
+                  const std::string& doing) {
+  std::vector<std::vector<std::uint32_t>> pairs;
+  for (const auto& [from, to] : v.channels) pairs.push_back({from, to});
+  // Bound texts must outlive the statement's run.
+  const std::string branches = nlohmann::json(v.branches).dump();
+  const std::string channels = nlohmann::json(pairs).dump();
+  Query q(c,
+          "INSERT INTO verdicts (snapshot, property, holds, branches, channels) "
+          "VALUES (?, ?, ?, ?, ?)",
+          doing);
+  q.Bind(1, id).Bind(2, v.property.c_str()).Bind(3, std::int64_t{v.holds ? 1 : 0})
+      .Bind(4, branches.c_str()).Bind(5, channels.c_str()).Run();
+}
+
 }  // namespace
 
 std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
@@ -102,91 +221,9 @@ void Store::SnapshotComplete(const SnapshotRecord& s) {
   const std::string doing = fmt::format("completing snapshot {}", s.id);
   const std::int64_t id = SqlId(c, s.id);
   Transaction tx(c, true, doing);
-  std::int64_t ranks = 0;
-  {
-    Query q(c,
-            "SELECT s.run, s.status, r.ranks FROM snapshots s "
-            "JOIN runs r ON r.id = s.run WHERE s.id = ?",
-            doing);
-    q.Bind(1, id);
-    if (!q.Step()) c.Refuse(fmt::format("no snapshot {} to complete", s.id));
-    if (q.Int(0) != s.run) {
-      c.Refuse(fmt::format("snapshot {} belongs to run {}, not {}", s.id, q.Int(0), s.run));
-    }
-    if (q.Text(1) != "running") {
-      c.Refuse(fmt::format("snapshot {} is {}; only a running one can complete", s.id,
-                           q.Text(1)));
-    }
-    ranks = q.Int(2);
-  }
-  // Whole or refused: a balance for every rank, every ordered pair once.
-  const auto n = static_cast<std::size_t>(ranks);
-  if (s.balances.size() != n) {
-    c.Refuse(fmt::format("snapshot {} has {} balances for {} ranks", s.id,
-                         s.balances.size(), n));
-  }
-  if (s.channels.size() != n * (n - 1)) {
-    c.Refuse(fmt::format("snapshot {} has {} channels; {} ranks have {}", s.id,
-                         s.channels.size(), n, n * (n - 1)));
-  }
-  std::vector<bool> seen(n * n, false);
-  for (const StoredChannel& ch : s.channels) {
-    if (ch.from >= n || ch.to >= n || ch.from == ch.to || seen[ch.from * n + ch.to]) {
-      c.Refuse(fmt::format("snapshot {}: channel {}->{} is not one of the run's, or twice",
-                           s.id, ch.from, ch.to));
-    }
-    seen[ch.from * n + ch.to] = true;
-  }
-
-  Amount total = 0;
-  auto add = [&](Amount a) {
-    if (__builtin_add_overflow(total, a, &total)) {
-      c.Refuse(fmt::format("snapshot {}: its total does not fit in 64 bits", s.id));
-    }
-  };
-  if (!s.recorded_us.empty() && s.recorded_us.size() != n) {
-    c.Refuse(fmt::format("snapshot {} has {} recording times for {} ranks", s.id,
-                         s.recorded_us.size(), n));
-  }
-  {
-    Query q(c,
-            "INSERT INTO balances (snapshot, rank, balance, recorded_us) VALUES (?, ?, ?, ?)",
-            doing);
-    for (std::size_t r = 0; r < n; ++r) {
-      q.Bind(1, id).Bind(2, static_cast<std::int64_t>(r)).Bind(3, s.balances[r]);
-      if (s.recorded_us.empty() || s.recorded_us[r] == 0) {
-        q.BindNull(4);
-      } else {
-        q.Bind(4, s.recorded_us[r]);
-      }
-      q.Run();
-      add(s.balances[r]);
-    }
-  }
-  {
-    Query channel(c,
-                  "INSERT INTO channels (snapshot, from_rank, to_rank, marker_us) "
-                  "VALUES (?, ?, ?, ?)",
-                  doing);
-    Query transfer(c,
-                   "INSERT INTO transfers (snapshot, from_rank, to_rank, position, amount) "
-                   "VALUES (?, ?, ?, ?, ?)",
-                   doing);
-    for (const StoredChannel& ch : s.channels) {
-      channel.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to);
-      if (ch.marker_us) {
-        channel.Bind(4, *ch.marker_us);
-      } else {
-        channel.BindNull(4);
-      }
-      channel.Run();
-      for (std::size_t i = 0; i < ch.transfers.size(); ++i) {
-        transfer.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to)
-            .Bind(4, static_cast<std::int64_t>(i)).Bind(5, ch.transfers[i]).Run();
-        add(ch.transfers[i]);
-      }
-    }
-  }
+  const auto n = static_cast<std::size_t>(RunningSnapshotRanks(c, s, id, doing));
+  RefuseUnlessWhole(c, s, n);
+  const Amount total = WriteParts(c, s, id, n, doing);
   {
     Query q(c,
             "UPDATE snapshots SET status = 'complete', completed_us = ?, total = ? "
@@ -194,20 +231,7 @@ void Store::SnapshotComplete(const SnapshotRecord& s) {
             doing);
     q.Bind(1, s.completed_us).Bind(2, total).Bind(3, id).Run();
   }
-  if (s.verdict) {
-    const StoredVerdict& v = *s.verdict;
-    std::vector<std::vector<std::uint32_t>> pairs;
-    for (const auto& [from, to] : v.channels) pairs.push_back({from, to});
-    // Bound texts must outlive the statement's run.
-    const std::string branches = nlohmann::json(v.branches).dump();
-    const std::string channels = nlohmann::json(pairs).dump();
-    Query q(c,
-            "INSERT INTO verdicts (snapshot, property, holds, branches, channels) "
-            "VALUES (?, ?, ?, ?, ?)",
-            doing);
-    q.Bind(1, id).Bind(2, v.property.c_str()).Bind(3, std::int64_t{v.holds ? 1 : 0})
-        .Bind(4, branches.c_str()).Bind(5, channels.c_str()).Run();
-  }
+  if (s.verdict) WriteVerdict(c, id, *s.verdict, doing);
   tx.Commit();
 }
 
