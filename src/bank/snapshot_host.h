@@ -28,6 +28,25 @@ struct ChannelRecord {
   std::vector<Amount> overtaken;
 };
 
+// A recorded channel's state as a snapshot's channel "state" word
+// (docs/scenario-language.md): "closed", "recording", ... Here, beside the
+// state it names, so that both JSONs that write it, the scenario's
+// (`run --json`, the page) and the store's (`cutline store show --json`),
+// have it from below.
+inline const char* ChannelRecordingName(ChannelRecording r) {
+  switch (r) {
+    case ChannelRecording::kNotRecorded:
+      return "not recorded";
+    case ChannelRecording::kRecording:
+      return "recording";
+    case ChannelRecording::kClosed:
+      return "closed";
+    case ChannelRecording::kHeldBack:
+      return "held back";
+  }
+  return "?";
+}
+
 // Not thread-safe: it belongs to one Bank. Every input comes from the bank,
 // which checks what a person can get wrong first; a host asserts the rest.
 class SnapshotHost {

@@ -18,7 +18,7 @@ using sim::ChannelId;
 
 namespace {
 
-// For the diagnostics only (the JSON's words live in src/scenario).
+// For the diagnostics only (the JSON's words are bank::ChannelRecordingName's).
 const char* StateWord(ChannelRecording r) {
   switch (r) {
     case ChannelRecording::kNotRecorded: return "not recorded";

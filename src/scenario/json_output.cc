@@ -20,20 +20,6 @@ std::string Dump(const Json& j, int indent) {
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-const char* ChannelRecordingName(ChannelRecording r) {
-  switch (r) {
-    case ChannelRecording::kNotRecorded:
-      return "not recorded";
-    case ChannelRecording::kRecording:
-      return "recording";
-    case ChannelRecording::kClosed:
-      return "closed";
-    case ChannelRecording::kHeldBack:
-      return "held back";
-  }
-  return "?";
-}
-
 json StateValue(const bank::Bank& bank, bank::Amount state) {
   if (bank.app() == bank::App::kLocks) {
     std::optional<NodeId> waits = apps::locks::Waits(state);
@@ -73,35 +59,6 @@ json ReadsJson(const bank::Bank& bank) {
 
 }  // namespace
 
-// A stable property's verdict under the spec's keys, from names.
-json PropertyJson(bool jobs, bool holds, const std::vector<std::string>& branches,
-                  const std::vector<std::pair<std::string, std::string>>& channels) {
-  if (jobs) {
-    json why = nullptr;
-    if (!holds) {
-      // One entry per channel, with how many jobs it holds.
-      json in_channels = json::array();
-      for (std::size_t i = 0; i < channels.size();) {
-        std::size_t k = i;
-        while (k < channels.size() && channels[k] == channels[i]) ++k;
-        in_channels.push_back(
-            {{"from", channels[i].first}, {"to", channels[i].second}, {"jobs", k - i}});
-        i = k;
-      }
-      why = {{"busy", branches}, {"in_channels", in_channels}};
-    }
-    return json{{"terminated", holds}, {"why", why}};
-  }
-  json j{{"deadlocked", holds}, {"cycle", holds ? json(branches) : json::array()}};
-  if (!holds && !branches.empty()) {
-    // A wait cycle a grant on its way is about to dissolve.
-    json grants = json::array();
-    for (const auto& [from, to] : channels) grants.push_back({{"from", from}, {"to", to}});
-    j["dissolving"] = {{"cycle", branches}, {"grants", grants}};
-  }
-  return j;
-}
-
 json PropertyJson(const bank::Bank& bank, const apps::Verdict& v) {
   const auto& net = bank.network();
   std::vector<std::string> branches;
@@ -110,7 +67,7 @@ json PropertyJson(const bank::Bank& bank, const apps::Verdict& v) {
   for (bank::ChannelId c : v.channels) {
     channels.emplace_back(bank.name(net.channel(c).from), bank.name(net.channel(c).to));
   }
-  return PropertyJson(bank.app() == bank::App::kJobs, v.holds, branches, channels);
+  return apps::PropertyJson(bank.app() == bank::App::kJobs, v.holds, branches, channels);
 }
 
 namespace {
@@ -240,7 +197,7 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
       bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
       json channel = {{"from", bank.name(ch.from)},
                       {"to", bank.name(ch.to)},
-                      {"state", ChannelRecordingName(r.state)},
+                      {"state", bank::ChannelRecordingName(r.state)},
                       {"transfers", r.transfers}};
       if (!bank.app().is_bank()) {
         json kinds = json::array();

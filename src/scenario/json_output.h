@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "apps/property_json.h"
 #include "bank/bank.h"
 #include "bank/replay.h"
 #include "check/cost.h"
@@ -15,28 +16,23 @@
 
 namespace cutline::scenario {
 
-// Keys stay in the order they are written: the order is part of the contract.
-using Json = nlohmann::ordered_json;
+// Keys stay in the order they are written: the order is part of the contract
+// (apps/property_json.h, where the store's JSON has it too).
+using Json = apps::Json;
 
 // Serializes for output; bytes that are not UTF-8 (a scenario may hold
 // anything) become U+FFFD instead of throwing.
 std::string Dump(const Json& j, int indent = -1);
-
-// A snapshot channel's "state" word (docs/scenario-language.md), which the
-// page and `cutline store show --json` use too.
-const char* ChannelRecordingName(ChannelRecording r);
 
 // A branch's state as its application's key holds it: the bank's balance
 // (70), a count of jobs (2), or whom it waits for ("P2", or null).
 Json StateValue(const bank::Bank& bank, bank::Amount state);
 
 // A stable property's verdict: {"terminated", "why"} (jobs) or
-// {"deadlocked", "cycle"} (locks), docs/scenario-language.md.
+// {"deadlocked", "cycle"} (locks), docs/scenario-language.md; written by
+// apps::PropertyJson (apps/property_json.h), which a stored verdict's names
+// go to directly.
 Json PropertyJson(const bank::Bank& bank, const apps::Verdict& v);
-// The same keys from names (a stored verdict): the branches of its reason,
-// and each channel of its reason as (from, to), once per message.
-Json PropertyJson(bool jobs, bool holds, const std::vector<std::string>& branches,
-                  const std::vector<std::pair<std::string, std::string>>& channels);
 
 // A snapshot's "cost" object (docs/api.md).
 Json CostJson(const check::SnapshotCost& cost);

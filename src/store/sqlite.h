@@ -1,7 +1,7 @@
 // The store's generic SQLite layer, apart from the schema: a connection with
 // its cached statements and the error rule, a statement in use, a
 // transaction, and the checks and the whole-or-nothing creation a file
-// format on SQLite needs. It knows no table of cutline's (store.cc does).
+// format on SQLite needs. It knows no table of cutline's (schema.cc does).
 #pragma once
 
 #include <cstdint>

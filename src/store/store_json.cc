@@ -5,7 +5,8 @@
 #include <utility>
 
 #include "apps/app.h"
-#include "scenario/json_output.h"
+#include "apps/property_json.h"
+#include "bank/snapshot_host.h"
 #include "store/summary.h"
 
 namespace cutline::store {
@@ -27,7 +28,7 @@ Json VerdictJson(const StoredVerdict& v) {
   for (std::uint32_t b : v.branches) branches.push_back(BranchName(b));
   std::vector<std::pair<std::string, std::string>> why;
   for (const auto& [from, to] : v.channels) why.emplace_back(BranchName(from), BranchName(to));
-  return scenario::PropertyJson(v.property == "terminated", v.holds, branches, why);
+  return apps::PropertyJson(v.property == "terminated", v.holds, branches, why);
 }
 
 template <typename T>
@@ -67,7 +68,7 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
     for (const StoredChannel& c : s.channels) {
       Json channel = {{"from", BranchName(c.from)},
                       {"to", BranchName(c.to)},
-                      {"state", scenario::ChannelRecordingName(ChannelRecording::kClosed)},
+                      {"state", bank::ChannelRecordingName(ChannelRecording::kClosed)},
                       {"transfers", c.transfers}};
       if (!app.is_bank()) {
         // As run --json: the messages' kinds, not their words.

@@ -2,12 +2,13 @@
 // (`cutline serve --store`): one shape, written once.
 #pragma once
 
-#include "scenario/json_output.h"
+#include "apps/property_json.h"
 #include "store/store.h"
 
 namespace cutline::store {
 
-using scenario::Json;
+// The JSON of run --json (keys in the order written).
+using apps::Json;
 
 // {"runs": [...], "snapshots": [...]} (docs/store.md).
 Json ListJson(const Store& store);

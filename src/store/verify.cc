@@ -1,0 +1,443 @@
+// Verifying the store: every run's row and every snapshot re-checked
+// against the store's rules, reading only, in one read transaction
+// (docs/store.md, "Verifying a store").
+#include "store/store.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/schema.h"
+#include "store/sqlite.h"
+#include "store/store_internal.h"
+
+namespace cutline::store {
+namespace {
+
+// A run's row as Verify needs it.
+struct RunRow {
+  std::int64_t ranks = 0;
+  Amount balance = 0, total = 0;
+  std::optional<std::int64_t> restored_from;
+  std::optional<std::string> status;  // nullopt: NULL (a version-1 row, or no column)
+  bool bank = true;  // schema 4: a run of jobs or locks conserves no total
+};
+
+std::map<std::int64_t, RunRow> RunRows(Connection& c, std::uint32_t version) {
+  std::map<std::int64_t, RunRow> runs;
+  Query q(c,
+          version >= 4   ? "SELECT id, ranks, balance, total, restored_from, status, app FROM runs"
+          : version >= 2 ? "SELECT id, ranks, balance, total, restored_from, status, NULL FROM runs"
+                         : "SELECT id, ranks, balance, total, restored_from, NULL, NULL FROM runs",
+          "verifying the runs");
+  while (q.Step()) {
+    RunRow r;
+    r.ranks = q.Int(1);
+    r.balance = q.Int(2);
+    r.total = q.Int(3);
+    if (!q.IsNull(4)) r.restored_from = q.Int(4);
+    if (!q.IsNull(5)) r.status = q.Text(5);
+    r.bank = q.IsNull(6) || q.Text(6) == "bank";
+    runs[q.Int(0)] = r;
+  }
+  return runs;
+}
+
+// A snapshot's row, read raw: Verify must see a NULL where SnapshotRow
+// would read 0.
+struct SnapshotRow_ {
+  std::int64_t id = 0, run = 0, initiator = 0;
+  std::optional<std::int64_t> completed_us, total;
+  std::string status;
+};
+
+constexpr const char* kRawSnapshotColumns =
+    "SELECT id, run, initiator, completed_us, status, total FROM snapshots";
+
+SnapshotRow_ RawSnapshotRow(const Query& q) {
+  SnapshotRow_ s;
+  s.id = q.Int(0);
+  s.run = q.Int(1);
+  s.initiator = q.Int(2);
+  if (!q.IsNull(3)) s.completed_us = q.Int(3);
+  s.status = q.Text(4);
+  if (!q.IsNull(5)) s.total = q.Int(5);
+  return s;
+}
+
+// "N0->N1, N0->N2 and 4 more": a list, its first few named.
+std::string FirstFew(const std::vector<std::string>& items) {
+  constexpr std::size_t kNamed = 3;
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < kNamed; ++i) {
+    out += (i ? ", " : "") + items[i];
+  }
+  if (items.size() > kNamed) out += fmt::format(" and {} more", items.size() - kNamed);
+  return out;
+}
+
+std::string Rank(std::int64_t r) {
+  return r >= 0 && r <= std::numeric_limits<std::uint32_t>::max()
+             ? BranchName(static_cast<std::uint32_t>(r))
+             : fmt::format("rank {}", r);
+}
+std::string Channel(std::int64_t from, std::int64_t to) {
+  return Rank(from) + "->" + Rank(to);
+}
+
+// Adds without overflowing; false once the sum no longer fits.
+bool Add(Amount* sum, Amount a) { return !__builtin_add_overflow(*sum, a, sum); }
+
+// CheckSnapshot's steps. It reads a snapshot's parts in three passes
+// (balances, channels, transfers), then judges what they show against the
+// snapshot's status; one function per pass and per judgement keeps each
+// short enough to read, and PartsSeen carries what the passes found to the
+// judgements. The problems come out in the order they always have.
+
+// The ranks of the snapshot's run, as the checks ask about one. Without a
+// run's row every rank is taken as in range: the missing run is the news,
+// not its parts.
+struct RunRanks {
+  const RunRow* run = nullptr;
+  std::int64_t n = 0;  // its ranks; 0 without a run
+  bool Has(std::int64_t r) const { return run == nullptr || (r >= 0 && r < n); }
+};
+
+// What the three passes found in one snapshot's parts.
+struct PartsSeen {
+  std::int64_t balance_rows = 0, channel_rows = 0, transfer_rows = 0;
+  bool overflow = false;  // the parts add up to more than 64 bits hold
+  Amount sum = 0;
+  std::vector<bool> has_part;                // by rank of the run: its balance is there
+  std::vector<std::string> stray, negative;  // balances of no rank; negative amounts
+  std::set<std::pair<std::int64_t, std::int64_t>> channels;  // recorded, (from, to)
+  std::vector<std::string> stray_channels;  // recorded channels that are not the run's
+  std::vector<std::string> unrecorded, gaps;  // transfers on no recorded channel; gaps
+};
+
+// Balances: one per rank of the run, none negative.
+void ReadBalances(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
+                  const std::string& doing, PartsSeen* seen) {
+  PartsSeen& p = *seen;
+  p.has_part.assign(static_cast<std::size_t>(std::max<std::int64_t>(ranks.n, 0)), false);
+  Query q(c, "SELECT rank, balance FROM balances WHERE snapshot = ? ORDER BY rank", doing);
+  q.Bind(1, s.id);
+  while (q.Step()) {
+    ++p.balance_rows;
+    const std::int64_t r = q.Int(0);
+    const Amount b = q.Int(1);
+    if (!ranks.Has(r)) {
+      p.stray.push_back(Rank(r));
+    } else if (ranks.run != nullptr) {
+      p.has_part[static_cast<std::size_t>(r)] = true;
+    }
+    if (b < 0) p.negative.push_back(fmt::format("{}'s recorded balance is ${}", Rank(r), b));
+    p.overflow |= !Add(&p.sum, b);
+  }
+}
+
+// Channels: every ordered pair of the run's ranks, once (the primary key).
+void ReadChannels(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
+                  const std::string& doing, PartsSeen* seen) {
+  PartsSeen& p = *seen;
+  Query q(c, "SELECT from_rank, to_rank FROM channels WHERE snapshot = ?", doing);
+  q.Bind(1, s.id);
+  while (q.Step()) {
+    ++p.channel_rows;
+    const std::int64_t from = q.Int(0), to = q.Int(1);
+    if (!ranks.Has(from) || !ranks.Has(to) || from == to) {
+      p.stray_channels.push_back(Channel(from, to));
+    }
+    p.channels.insert({from, to});
+  }
+}
+
+// Transfers: on a recorded channel (ReadChannels first), at positions 0,
+// 1, ... , none negative.
+void ReadTransfers(Connection& c, const SnapshotRow_& s, const std::string& doing,
+                   PartsSeen* seen) {
+  PartsSeen& p = *seen;
+  Query q(c,
+          "SELECT from_rank, to_rank, position, amount FROM transfers WHERE snapshot = ? "
+          "ORDER BY from_rank, to_rank, position",
+          doing);
+  q.Bind(1, s.id);
+  std::pair<std::int64_t, std::int64_t> at{-1, -1};
+  std::int64_t next = 0;
+  while (q.Step()) {
+    ++p.transfer_rows;
+    const std::pair<std::int64_t, std::int64_t> ch{q.Int(0), q.Int(1)};
+    const std::int64_t position = q.Int(2);
+    const Amount amount = q.Int(3);
+    if (ch != at) {
+      at = ch;
+      next = 0;
+      if (p.channels.count(ch) == 0) p.unrecorded.push_back(Channel(ch.first, ch.second));
+    }
+    if (position != next) {
+      p.gaps.push_back(fmt::format("a transfer of {} is at position {} where {} belongs",
+                                   Channel(ch.first, ch.second), position, next));
+      next = position;  // one report per gap, not one per later transfer
+    }
+    ++next;
+    if (amount < 0) {
+      p.negative.push_back(
+          fmt::format("a transfer of ${} on {}", amount, Channel(ch.first, ch.second)));
+    }
+    p.overflow |= !Add(&p.sum, amount);
+  }
+}
+
+// A complete snapshot of a run in the store: the ranks' parts and the
+// channels it lacks.
+void JudgeMissing(const RunRanks& ranks, const PartsSeen& p, std::vector<std::string>* problems) {
+  const std::int64_t n = ranks.n;
+  std::vector<std::string> missing;
+  for (std::int64_t r = 0; r < n; ++r) {
+    if (!p.has_part[static_cast<std::size_t>(r)]) missing.push_back(Rank(r));
+  }
+  if (missing.size() == 1) {
+    problems->push_back(fmt::format("rank {}'s part is missing", missing[0]));
+  } else if (!missing.empty()) {
+    problems->push_back(fmt::format("the parts of {} are missing ({} of {} ranks)",
+                                    FirstFew(missing), missing.size(), n));
+  }
+  std::vector<std::string> missing_channels;
+  for (std::int64_t from = 0; from < n; ++from) {
+    for (std::int64_t to = 0; to < n; ++to) {
+      if (from != to && p.channels.count({from, to}) == 0) {
+        missing_channels.push_back(Channel(from, to));
+      }
+    }
+  }
+  if (!missing_channels.empty()) {
+    problems->push_back(fmt::format("channel{} {} {} missing ({} of {})",
+                                    missing_channels.size() == 1 ? "" : "s",
+                                    FirstFew(missing_channels),
+                                    missing_channels.size() == 1 ? "is" : "are",
+                                    missing_channels.size(), n * (n - 1)));
+  }
+}
+
+// A complete snapshot: whole, every part in its place and its shape, and
+// adding up to its total (and, for the bank, to its run's).
+void JudgeComplete(const SnapshotRow_& s, const RunRanks& ranks, const PartsSeen& p,
+                   std::vector<std::string>* problems) {
+  const RunRow* run = ranks.run;
+  if (!s.completed_us) problems->push_back("it is complete without a completion time");
+  if (run != nullptr) JudgeMissing(ranks, p, problems);
+  if (!p.stray.empty()) {
+    problems->push_back(fmt::format("it has a part for {}, not a rank of run {}",
+                                    FirstFew(p.stray), s.run));
+  }
+  if (!p.stray_channels.empty()) {
+    problems->push_back(fmt::format("it has channel {}, not one of run {}'s",
+                                    FirstFew(p.stray_channels), s.run));
+  }
+  if (!p.unrecorded.empty()) {
+    problems->push_back(fmt::format("it has transfers on {}, a channel it did not record",
+                                    FirstFew(p.unrecorded)));
+  }
+  if (!p.gaps.empty()) problems->push_back(FirstFew(p.gaps));
+  if (!p.negative.empty()) problems->push_back(FirstFew(p.negative));
+  if (!s.total) {
+    problems->push_back("it is complete without a total");
+  } else if (p.overflow) {
+    problems->push_back("its parts add up to more than 64 bits hold");
+  } else if (p.sum != *s.total) {
+    problems->push_back(
+        fmt::format("its parts add up to ${}, not its total ${}", p.sum, *s.total));
+  }
+  if (s.total && run != nullptr && run->bank && *s.total != run->total) {
+    problems->push_back(
+        fmt::format("its total ${} is not run {}'s ${}", *s.total, s.run, run->total));
+  }
+}
+
+// A failed or running snapshot: only a complete snapshot has parts, a total
+// and a completion time.
+void JudgeIncomplete(const SnapshotRow_& s, const PartsSeen& p,
+                     std::vector<std::string>* problems) {
+  if (s.total) problems->push_back(fmt::format("it is {} yet has a total", s.status));
+  if (s.completed_us) {
+    problems->push_back(fmt::format("it is {} yet has a completion time", s.status));
+  }
+  if (p.balance_rows + p.channel_rows + p.transfer_rows > 0) {
+    problems->push_back(fmt::format("it is {} yet holds parts ({} balance, {} channel and {} "
+                                    "transfer rows)",
+                                    s.status, p.balance_rows, p.channel_rows, p.transfer_rows));
+  }
+}
+
+// Everything wrong with one snapshot, joined by "; " ("" when sound). Runs
+// inside the caller's read transaction.
+std::string CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& runs,
+                          const SnapshotRow_& s) {
+  const std::string doing = fmt::format("verifying snapshot {}", s.id);
+  std::vector<std::string> problems;
+  auto run_it = runs.find(s.run);
+  const RunRow* run = run_it == runs.end() ? nullptr : &run_it->second;
+  const std::int64_t n = run ? run->ranks : 0;
+  const RunRanks ranks{run, n};
+
+  if (run == nullptr) problems.push_back(fmt::format("its run {} is not in the store", s.run));
+  // A rank count no run could have (the row is damaged) would have the
+  // checks below list billions of missing parts: that run's row is the news.
+  constexpr std::int64_t kMostRanks = 1 << 20;
+  if (run != nullptr && (n < 1 || n > kMostRanks)) {
+    return fmt::format("its run {} has {} ranks", s.run, n);
+  }
+  const bool complete = s.status == "complete";
+  if (!complete && s.status != "failed" && s.status != "running") {
+    problems.push_back(
+        fmt::format("its status '{}' is not running, complete or failed", s.status));
+  }
+  if (!ranks.Has(s.initiator)) {
+    problems.push_back(fmt::format("its initiator {} is not a rank of run {} ({} ranks)",
+                                   Rank(s.initiator), s.run, n));
+  }
+
+  PartsSeen seen;
+  ReadBalances(c, s, ranks, doing, &seen);
+  ReadChannels(c, s, ranks, doing, &seen);
+  ReadTransfers(c, s, doing, &seen);
+  if (complete) {
+    JudgeComplete(s, ranks, seen, &problems);
+  } else {
+    JudgeIncomplete(s, seen, &problems);
+  }
+  std::string joined;
+  for (const std::string& p : problems) joined += (joined.empty() ? "" : "; ") + p;
+  return joined;
+}
+
+// Everything wrong with a run's row, "" when sound.
+std::string CheckRun(Connection& c, std::int64_t id, const RunRow& r) {
+  const std::string doing = fmt::format("verifying run {}", id);
+  std::vector<std::string> problems;
+  if (r.ranks < 1) problems.push_back(fmt::format("it has {} ranks", r.ranks));
+  if (r.balance < 0) {
+    problems.push_back(fmt::format("its starting balance ${} is negative", r.balance));
+  }
+  if (r.status && *r.status != "live" && *r.status != "ended" && *r.status != "died") {
+    problems.push_back(fmt::format("its status '{}' is not live, ended or died", *r.status));
+  }
+  if (!r.restored_from) {
+    Amount total = 0;
+    if (__builtin_mul_overflow(r.balance, r.ranks, &total) || total != r.total) {
+      problems.push_back(fmt::format("its total ${} is not {} ranks of ${}", r.total, r.ranks,
+                                     r.balance));
+    }
+  } else {
+    // The run began from that snapshot: it must be there, complete, of the
+    // same ranks, and the run's total is its total.
+    Query q(c,
+            "SELECT s.status, s.total, r.ranks FROM snapshots s LEFT JOIN runs r ON r.id = s.run "
+            "WHERE s.id = ?",
+            doing);
+    q.Bind(1, *r.restored_from);
+    if (!q.Step()) {
+      problems.push_back(fmt::format("it was restored from snapshot {}, which is not in the store",
+                                     *r.restored_from));
+    } else if (q.Text(0) != "complete") {
+      problems.push_back(fmt::format("it was restored from snapshot {}, which is {}",
+                                     *r.restored_from, q.Text(0)));
+    } else {
+      if (!q.IsNull(2) && q.Int(2) != r.ranks) {
+        problems.push_back(fmt::format("it has {} ranks, but snapshot {} it was restored from "
+                                       "has {}",
+                                       r.ranks, *r.restored_from, q.Int(2)));
+      }
+      if (!q.IsNull(1) && q.Int(1) != r.total) {
+        problems.push_back(fmt::format("its total ${} is not ${}, that of snapshot {} it was "
+                                       "restored from",
+                                       r.total, q.Int(1), *r.restored_from));
+      }
+    }
+  }
+  std::string joined;
+  for (const std::string& p : problems) joined += (joined.empty() ? "" : "; ") + p;
+  return joined;
+}
+
+}  // namespace
+
+Verification Store::Verify() const {
+  Connection& c = *impl_;
+  const std::string doing = "verifying the store";
+  Transaction tx(c, false, doing);
+  impl_->version = CurrentVersion(c);
+  Verification v;
+  // Every index against its table first: the rows checked below are read
+  // through the indexes too.
+  if (std::string verdict = sqlite::IntegrityCheck(c.db); !verdict.empty()) {
+    v.problems.push_back({"the file", verdict});
+  }
+  const std::map<std::int64_t, RunRow> runs = RunRows(c, impl_->version);
+  for (const auto& [id, r] : runs) {
+    if (std::string what = CheckRun(c, id, r); !what.empty()) {
+      v.problems.push_back({fmt::format("run {}", id), what});
+    }
+  }
+  // By snapshot id: the snapshots' own problems, and parts of snapshots
+  // that are not there (possible only where foreign keys were off).
+  std::map<std::int64_t, std::string> bad;
+  {
+    static const std::string sql = std::string(kRawSnapshotColumns) + " ORDER BY id";
+    std::vector<SnapshotRow_> rows;
+    {
+      Query q(c, sql.c_str(), doing);
+      while (q.Step()) rows.push_back(RawSnapshotRow(q));
+    }
+    for (const SnapshotRow_& s : rows) {
+      ++(s.status == "complete" ? v.complete : v.other);
+      if (std::string what = CheckSnapshot(c, runs, s); !what.empty()) bad[s.id] = what;
+    }
+  }
+  {
+    Query q(c,
+            "SELECT snapshot, COUNT(*) FROM (SELECT snapshot FROM balances UNION ALL "
+            "SELECT snapshot FROM channels UNION ALL SELECT snapshot FROM transfers) "
+            "WHERE snapshot NOT IN (SELECT id FROM snapshots) GROUP BY snapshot",
+            doing);
+    while (q.Step()) {
+      bad[q.Int(0)] = fmt::format("it is not in the store, yet parts of it are ({} rows)",
+                                  q.Int(1));
+    }
+  }
+  for (const auto& [id, what] : bad) v.problems.push_back({fmt::format("snapshot {}", id), what});
+  tx.Commit();
+  return v;
+}
+
+std::optional<Verification> Store::Verify(std::uint64_t id) const {
+  Connection& c = *impl_;
+  const std::int64_t sql_id = SqlId(c, id);
+  const std::string doing = fmt::format("verifying snapshot {}", id);
+  Transaction tx(c, false, doing);
+  impl_->version = CurrentVersion(c);
+  std::optional<SnapshotRow_> row;
+  {
+    static const std::string sql = std::string(kRawSnapshotColumns) + " WHERE id = ?";
+    Query q(c, sql.c_str(), doing);
+    q.Bind(1, sql_id);
+    if (q.Step()) row = RawSnapshotRow(q);
+  }
+  if (!row) return std::nullopt;
+  Verification v;
+  ++(row->status == "complete" ? v.complete : v.other);
+  if (std::string what = CheckSnapshot(c, RunRows(c, impl_->version), *row); !what.empty()) {
+    v.problems.push_back({fmt::format("snapshot {}", id), what});
+  }
+  tx.Commit();
+  return v;
+}
+
+}  // namespace cutline::store

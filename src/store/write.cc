@@ -1,0 +1,335 @@
+// Writing the store: runs begun, progressing and ended, snapshots started,
+// completed with every part (and a jobs or locks snapshot's verdict) and
+// failed. Each write checks the store's rules first and refuses with
+// StoreError (docs/store.md, "One transaction per complete snapshot").
+#include "store/store.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "store/store_internal.h"
+
+namespace cutline::store {
+namespace {
+
+std::int64_t NowUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// SnapshotComplete's steps, one function each so that its one transaction
+// reads as what it does: find the snapshot running, refuse a record that is
+// not whole, write the parts, write the verdict. A refusal (StoreError) in
+// any of them rolls the caller's transaction back: nothing is written.
+
+// The snapshot's row as completing it requires: there, of run `s.run`, and
+// running. Returns its run's ranks.
+std::int64_t RunningSnapshotRanks(Connection& c, const SnapshotRecord& s, std::int64_t id,
+                                  const std::string& doing) {
+  Query q(c,
+          "SELECT s.run, s.status, r.ranks FROM snapshots s "
+          "JOIN runs r ON r.id = s.run WHERE s.id = ?",
+          doing);
+  q.Bind(1, id);
+  if (!q.Step()) c.Refuse(fmt::format("no snapshot {} to complete", s.id));
+  if (q.Int(0) != s.run) {
+    c.Refuse(fmt::format("snapshot {} belongs to run {}, not {}", s.id, q.Int(0), s.run));
+  }
+  if (q.Text(1) != "running") {
+    c.Refuse(fmt::format("snapshot {} is {}; only a running one can complete", s.id,
+                         q.Text(1)));
+  }
+  return q.Int(2);
+}
+
+// Whole or refused: a balance for every rank, every ordered pair once, and
+// a recording time for every rank if any.
+void RefuseUnlessWhole(const Connection& c, const SnapshotRecord& s, std::size_t n) {
+  if (s.balances.size() != n) {
+    c.Refuse(fmt::format("snapshot {} has {} balances for {} ranks", s.id,
+                         s.balances.size(), n));
+  }
+  if (s.channels.size() != n * (n - 1)) {
+    c.Refuse(fmt::format("snapshot {} has {} channels; {} ranks have {}", s.id,
+                         s.channels.size(), n, n * (n - 1)));
+  }
+  std::vector<bool> seen(n * n, false);
+  for (const StoredChannel& ch : s.channels) {
+    if (ch.from >= n || ch.to >= n || ch.from == ch.to || seen[ch.from * n + ch.to]) {
+      c.Refuse(fmt::format("snapshot {}: channel {}->{} is not one of the run's, or twice",
+                           s.id, ch.from, ch.to));
+    }
+    seen[ch.from * n + ch.to] = true;
+  }
+  if (!s.recorded_us.empty() && s.recorded_us.size() != n) {
+    c.Refuse(fmt::format("snapshot {} has {} recording times for {} ranks", s.id,
+                         s.recorded_us.size(), n));
+  }
+}
+
+// Writes the balances, the channels and their transfers of `s`, whole for
+// `n` ranks, and returns their sum: the snapshot's total, refused when it
+// does not fit in 64 bits.
+Amount WriteParts(Connection& c, const SnapshotRecord& s, std::int64_t id, std::size_t n,
+                  const std::string& doing) {
+  Amount total = 0;
+  auto add = [&](Amount a) {
+    if (__builtin_add_overflow(total, a, &total)) {
+      c.Refuse(fmt::format("snapshot {}: its total does not fit in 64 bits", s.id));
+    }
+  };
+  {
+    Query q(c,
+            "INSERT INTO balances (snapshot, rank, balance, recorded_us) VALUES (?, ?, ?, ?)",
+            doing);
+    for (std::size_t r = 0; r < n; ++r) {
+      q.Bind(1, id).Bind(2, static_cast<std::int64_t>(r)).Bind(3, s.balances[r]);
+      if (s.recorded_us.empty() || s.recorded_us[r] == 0) {
+        q.BindNull(4);
+      } else {
+        q.Bind(4, s.recorded_us[r]);
+      }
+      q.Run();
+      add(s.balances[r]);
+    }
+  }
+  {
+    Query channel(c,
+                  "INSERT INTO channels (snapshot, from_rank, to_rank, marker_us) "
+                  "VALUES (?, ?, ?, ?)",
+                  doing);
+    Query transfer(c,
+                   "INSERT INTO transfers (snapshot, from_rank, to_rank, position, amount) "
+                   "VALUES (?, ?, ?, ?, ?)",
+                   doing);
+    for (const StoredChannel& ch : s.channels) {
+      channel.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to);
+      if (ch.marker_us) {
+        channel.Bind(4, *ch.marker_us);
+      } else {
+        channel.BindNull(4);
+      }
+      channel.Run();
+      for (std::size_t i = 0; i < ch.transfers.size(); ++i) {
+        transfer.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to)
+            .Bind(4, static_cast<std::int64_t>(i)).Bind(5, ch.transfers[i]).Run();
+        add(ch.transfers[i]);
+      }
+    }
+  }
+  return total;
+}
+
+// A jobs or locks snapshot's verdict, its reason as two JSON lists.
+void WriteVerdict(Connection& c, std::int64_t id, const StoredVerdict& v,
+                  const std::string& doing) {
+  std::vector<std::vector<std::uint32_t>> pairs;
+  for (const auto& [from, to] : v.channels) pairs.push_back({from, to});
+  // Bound texts must outlive the statement's run.
+  const std::string branches = nlohmann::json(v.branches).dump();
+  const std::string channels = nlohmann::json(pairs).dump();
+  Query q(c,
+          "INSERT INTO verdicts (snapshot, property, holds, branches, channels) "
+          "VALUES (?, ?, ?, ?, ?)",
+          doing);
+  q.Bind(1, id).Bind(2, v.property.c_str()).Bind(3, std::int64_t{v.holds ? 1 : 0})
+      .Bind(4, branches.c_str()).Bind(5, channels.c_str()).Run();
+}
+
+}  // namespace
+
+std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
+                             std::optional<std::uint64_t> restored_from, const std::string& app) {
+  Connection& c = *impl_;
+  const std::string doing = "beginning a run";
+  if (ranks == 0) c.Refuse("a run needs at least one rank");
+  Transaction tx(c, true, doing);
+  if (restored_from) {
+    Query q(c,
+            "SELECT s.status, r.ranks FROM snapshots s JOIN runs r ON r.id = s.run "
+            "WHERE s.id = ?",
+            doing);
+    q.Bind(1, SqlId(c, *restored_from));
+    if (!q.Step()) c.Refuse(fmt::format("no snapshot {} to restore from", *restored_from));
+    if (q.Text(0) != "complete") {
+      c.Refuse(fmt::format("snapshot {} is {}, not complete: a run cannot restore from it",
+                           *restored_from, q.Text(0)));
+    }
+    if (q.Int(1) != ranks) {
+      c.Refuse(fmt::format("snapshot {} has {} ranks, not {}", *restored_from, q.Int(1),
+                           ranks));
+    }
+  }
+  std::int64_t id = 0;
+  {
+    Query q(c,
+            "INSERT INTO runs (started_us, ranks, balance, total, restored_from, status, "
+            "transfers, updated_us, app) VALUES (?, ?, ?, ?, ?, 'live', 0, ?, ?)",
+            doing);
+    const std::int64_t now = NowUs();
+    q.Bind(1, now).Bind(2, ranks).Bind(3, balance).Bind(4, total).Bind(6, now).Bind(7, app.c_str());
+    if (restored_from) {
+      q.Bind(5, SqlId(c, *restored_from));
+    } else {
+      q.BindNull(5);
+    }
+    q.Run();
+    id = c.LastInsertRowid();
+  }
+  tx.Commit();
+  return id;
+}
+
+void Store::SnapshotStarted(std::int64_t run, std::uint64_t id, std::uint32_t initiator,
+                            std::int64_t started_us) {
+  Connection& c = *impl_;
+  const std::string doing = fmt::format("starting snapshot {}", id);
+  Transaction tx(c, true, doing);
+  {
+    Query q(c, "SELECT ranks FROM runs WHERE id = ?", doing);
+    q.Bind(1, run);
+    if (!q.Step()) c.Refuse(fmt::format("no run {}", run));
+    if (initiator >= q.Int(0)) {
+      c.Refuse(fmt::format("run {} has no rank {}", run, initiator));
+    }
+  }
+  {
+    Query q(c, "SELECT 1 FROM snapshots WHERE id = ?", doing);
+    q.Bind(1, SqlId(c, id));
+    if (q.Step()) c.Refuse(fmt::format("snapshot {} is already in the store", id));
+  }
+  {
+    Query q(c,
+            "INSERT INTO snapshots (id, run, initiator, started_us, status) "
+            "VALUES (?, ?, ?, ?, 'running')",
+            doing);
+    q.Bind(1, SqlId(c, id)).Bind(2, run).Bind(3, initiator).Bind(4, started_us);
+    q.Run();
+  }
+  tx.Commit();
+}
+
+void Store::SnapshotComplete(const SnapshotRecord& s) {
+  Connection& c = *impl_;
+  const std::string doing = fmt::format("completing snapshot {}", s.id);
+  const std::int64_t id = SqlId(c, s.id);
+  Transaction tx(c, true, doing);
+  const auto n = static_cast<std::size_t>(RunningSnapshotRanks(c, s, id, doing));
+  RefuseUnlessWhole(c, s, n);
+  const Amount total = WriteParts(c, s, id, n, doing);
+  {
+    Query q(c,
+            "UPDATE snapshots SET status = 'complete', completed_us = ?, total = ? "
+            "WHERE id = ?",
+            doing);
+    q.Bind(1, s.completed_us).Bind(2, total).Bind(3, id).Run();
+  }
+  if (s.verdict) WriteVerdict(c, id, *s.verdict, doing);
+  tx.Commit();
+}
+
+const char* Store::FailureName(Failure f) {
+  switch (f) {
+    case Failure::kTimeout: return "timeout";
+    case Failure::kRunEnded: return "run_ended";
+    case Failure::kRunDied: return "run_died";
+  }
+  return "run_ended";
+}
+
+void Store::SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why) {
+  Connection& c = *impl_;
+  const std::string doing = fmt::format("failing snapshot {}", id);
+  Transaction tx(c, true, doing);
+  {
+    Query q(c, "SELECT run, status FROM snapshots WHERE id = ?", doing);
+    q.Bind(1, SqlId(c, id));
+    if (!q.Step()) c.Refuse(fmt::format("no snapshot {} to fail", id));
+    if (q.Int(0) != run) {
+      c.Refuse(fmt::format("snapshot {} belongs to run {}, not {}", id, q.Int(0), run));
+    }
+    if (q.Text(1) == "complete") {
+      c.Refuse(fmt::format("snapshot {} is complete; it cannot fail", id));
+    }
+  }
+  {
+    Query q(c,
+            "UPDATE snapshots SET status = 'failed', failure = ? "
+            "WHERE id = ? AND status = 'running'",
+            doing);
+    q.Bind(1, FailureName(why)).Bind(2, SqlId(c, id)).Run();
+  }
+  tx.Commit();
+}
+
+void Store::FailRunning(std::int64_t run) {
+  Connection& c = *impl_;
+  Query q(c,
+          "UPDATE snapshots SET status = 'failed', failure = 'run_died' "
+          "WHERE run = ? AND status = 'running'",
+          fmt::format("failing the running snapshots of run {}", run));
+  q.Bind(1, run).Run();
+}
+
+void Store::RunProgress(std::int64_t run, std::uint64_t transfers, std::int64_t now_us) {
+  Connection& c = *impl_;
+  const std::string doing = fmt::format("recording the progress of run {}", run);
+  Query q(c,
+          "UPDATE runs SET transfers = ?, updated_us = ? WHERE id = ? AND status = 'live'",
+          doing);
+  q.Bind(1, static_cast<std::int64_t>(transfers)).Bind(2, now_us).Bind(3, run).Run();
+}
+
+void Store::EndRun(std::int64_t run, bool died, std::optional<std::uint64_t> transfers,
+                   std::int64_t now_us) {
+  Connection& c = *impl_;
+  const std::string doing = fmt::format("ending run {}", run);
+  Transaction tx(c, true, doing);
+  {
+    Query q(c, "SELECT status FROM runs WHERE id = ?", doing);
+    q.Bind(1, run);
+    if (!q.Step()) c.Refuse(fmt::format("no run {}", run));
+    if (q.Text(0) != "live") {
+      c.Refuse(fmt::format("run {} is {}, not live: it cannot end again", run,
+                           q.IsNull(0) ? "of schema 1" : q.Text(0)));
+    }
+  }
+  {
+    Query q(c,
+            "UPDATE runs SET status = ?, ended_us = ?, "
+            "updated_us = CASE WHEN ? THEN updated_us ELSE ? END, "
+            "transfers = COALESCE(?, transfers) WHERE id = ?",
+            doing);
+    // A run that died keeps its last heartbeat: its count is that moment's.
+    q.Bind(1, died ? "died" : "ended").Bind(2, now_us).Bind(3, died ? 1 : 0).Bind(4, now_us);
+    if (transfers) {
+      q.Bind(5, static_cast<std::int64_t>(*transfers));
+    } else {
+      q.BindNull(5);
+    }
+    q.Bind(6, run).Run();
+  }
+  {
+    Query q(c,
+            "UPDATE snapshots SET status = 'failed', failure = ? "
+            "WHERE run = ? AND status = 'running'",
+            doing);
+    q.Bind(1, FailureName(died ? Failure::kRunDied : Failure::kRunEnded)).Bind(2, run).Run();
+  }
+  tx.Commit();
+}
+
+void Store::SetMaxPages(std::uint32_t pages) {
+  Connection& c = *impl_;
+  std::string sql = fmt::format("PRAGMA max_page_count = {}", pages);
+  c.Exec(sql.c_str(), "limiting the file's size");
+}
+
+}  // namespace cutline::store
