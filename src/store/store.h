@@ -214,8 +214,9 @@ class Store {
   void SetMaxPages(std::uint32_t pages);
 
   const std::string& path() const;
-  // The schema this file has: 1 (read as it is, when opened read-only) or
-  // 2. A store opened for writing is always 2 (docs/store.md, "Versions").
+  // The schema this file has: anything from 1 to kSchemaVersion (4) when
+  // opened read-only, read as it is; a store opened for writing is always
+  // migrated to kSchemaVersion first (docs/store.md, "Versions").
   std::uint32_t schema_version() const;
 
  private:
