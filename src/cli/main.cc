@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "bank/money.h"
@@ -217,102 +218,123 @@ int LabCommand(Lang lang) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{
-      "cutline: global snapshots (Chandy-Lamport) of a bank that never stops"};
-  app.require_subcommand(1);
-  app.set_help_all_flag("--help-all", "Show help for every subcommand");
-
+// What the scenario commands (run, check, demo, lab) were given. CLI11
+// writes into it while parsing, so it lives as long as main.
+struct ScenarioArgs {
+  CLI::App* run = nullptr;
+  CLI::App* check = nullptr;
+  CLI::App* demo = nullptr;
+  CLI::App* lab = nullptr;
   std::string run_path, run_format = "text";
   bool run_json = false;
-  auto* run = app.add_subcommand("run", "Run a scenario file (or - for stdin)");
-  run->add_option("file", run_path, "Scenario file, or - for standard input")
+  std::string lang = "en";  // run's, demo's and lab's --lang
+  std::string check_path, check_logs, check_format = "text";
+  int demo_id = 0;
+};
+
+// `run FILE` and its options. Each command is added by a function of its
+// own, so that main reads as the list of them.
+void AddRunCommand(CLI::App& app, ScenarioArgs& a) {
+  a.run = app.add_subcommand("run", "Run a scenario file (or - for stdin)");
+  a.run->add_option("file", a.run_path, "Scenario file, or - for standard input")
       ->required();
-  auto* json_flag = run->add_flag("--json", run_json, "Print the final state as JSON");
-  run->add_option("--format", run_format,
-                  "Output: text, json, lab or shiviz (the history for ShiViz)")
+  auto* json_flag = a.run->add_flag("--json", a.run_json, "Print the final state as JSON");
+  a.run->add_option("--format", a.run_format,
+                    "Output: text, json, lab or shiviz (the history for ShiViz)")
       ->check(CLI::IsMember({"text", "json", "lab", "shiviz"}))
       ->excludes(json_flag);
-  std::string lang = "en";
-  run->add_option("--lang", lang, "Language of the narration: en or ja")
+  a.run->add_option("--lang", a.lang, "Language of the narration: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
+}
 
-  std::string check_path, check_logs, check_format = "text";
-  auto* check = app.add_subcommand(
+// `check FILE` or `check --logs DIR [--format ...]`.
+void AddCheckCommand(CLI::App& app, ScenarioArgs& a) {
+  a.check = app.add_subcommand(
       "check", "Verify every complete snapshot: of a scenario, or of a real run's logs");
   auto* check_file =
-      check->add_option("file", check_path, "Scenario file, or - for standard input");
+      a.check->add_option("file", a.check_path, "Scenario file, or - for standard input");
   auto* logs_option =
-      check->add_option("--logs", check_logs,
-                        "A folder of logs: a cluster run's --log-dir, or any implementation's "
-                        "logs in the events format (--format events)")
+      a.check->add_option("--logs", a.check_logs,
+                          "A folder of logs: a cluster run's --log-dir, or any implementation's "
+                          "logs in the events format (--format events)")
           ->excludes(check_file);
-  check->add_option("--format", check_format,
-                    "With --logs: text (check a cluster run's logs), events (check logs in the "
-                    "open events format, docs/logs.md) or shiviz (a cluster run's logs for "
-                    "ShiViz)")
+  a.check->add_option("--format", a.check_format,
+                      "With --logs: text (check a cluster run's logs), events (check logs in the "
+                      "open events format, docs/logs.md) or shiviz (a cluster run's logs for "
+                      "ShiViz)")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "events", "shiviz"}))
       ->needs(logs_option);
+}
 
-  int demo_id = 0;
-  auto* demo = app.add_subcommand("demo", "Narrate one of the page's demos");
-  demo->add_option("n", demo_id,
-                   "Demo number: 1 to 10, 12 to 15 (jobs and locks), or 16 to 18 "
-                   "(rules broken on purpose)")
+// `demo N` and `lab`: the demos' table played with narration.
+void AddDemoCommands(CLI::App& app, ScenarioArgs& a) {
+  a.demo = app.add_subcommand("demo", "Narrate one of the page's demos");
+  a.demo->add_option("n", a.demo_id,
+                     "Demo number: 1 to 10, 12 to 15 (jobs and locks), or 16 to 18 "
+                     "(rules broken on purpose)")
       ->required()
       ->check(CLI::Range(1, 10) | CLI::Range(cutline::scenario::kFirstAppDemo,
                                              cutline::scenario::kLastBrokenDemo));
-  demo->add_option("--lang", lang, "Language: en or ja")
+  a.demo->add_option("--lang", a.lang, "Language: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
 
-  auto* lab = app.add_subcommand("lab", "The study note's two-account run");
-  lab->add_option("--lang", lang, "Language: en or ja")
+  a.lab = app.add_subcommand("lab", "The study note's two-account run");
+  a.lab->add_option("--lang", a.lang, "Language: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
+}
 
-  cutline::server::Options serve_options;
-  auto* serve = app.add_subcommand("serve", "Serve the teaching page");
-  serve->add_option("--host", serve_options.host, "Address to bind")
-      ->capture_default_str();
-  serve->add_option("--port", serve_options.port, "Port to listen on")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 65535));
-  serve->add_option("--web-dir", serve_options.web_dir,
-                    "Serve the page from this folder instead of the embedded copy");
-  serve->add_option("--store", serve_options.store,
-                    "Also show this runtime store's snapshots, live while a run writes it");
-  serve->add_option("--max-connections", serve_options.http.max_connections,
-                    "Open connections at once; past it a new one gets 503")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
-  serve->add_option("--max-lectures", serve_options.lecture.max_rooms,
-                    "Lectures (rooms) held at once; past it a new one is refused")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
-  serve->add_option("--max-students", serve_options.lecture.max_students,
-                    "Students one lecture admits; past it a join is refused")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
-  serve->add_option("--run-cache", serve_options.run_cache,
-                    "Answers to /api/run kept by request, for a class asking the same run (0: none)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{0}, std::size_t{4096}));
+// What `serve` was given: the server's options, and its timeouts in seconds
+// until they are set in those options after parsing.
+struct ServeArgs {
+  CLI::App* serve = nullptr;
+  cutline::server::Options options;
   int idle_seconds = 60;
   int request_seconds = 10;
-  serve->add_option("--idle-timeout", idle_seconds,
-                    "Seconds a silent connection stays open between requests")
+};
+
+// `serve` and its options: where, and the server's limits and timeouts.
+void AddServeCommand(CLI::App& app, ServeArgs& a) {
+  cutline::server::Options& o = a.options;
+  a.serve = app.add_subcommand("serve", "Serve the teaching page");
+  a.serve->add_option("--host", o.host, "Address to bind")->capture_default_str();
+  a.serve->add_option("--port", o.port, "Port to listen on")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  a.serve->add_option("--web-dir", o.web_dir,
+                      "Serve the page from this folder instead of the embedded copy");
+  a.serve->add_option("--store", o.store,
+                      "Also show this runtime store's snapshots, live while a run writes it");
+  a.serve->add_option("--max-connections", o.http.max_connections,
+                      "Open connections at once; past it a new one gets 503")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  a.serve->add_option("--max-lectures", o.lecture.max_rooms,
+                      "Lectures (rooms) held at once; past it a new one is refused")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  a.serve->add_option("--max-students", o.lecture.max_students,
+                      "Students one lecture admits; past it a join is refused")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  a.serve->add_option("--run-cache", o.run_cache,
+                      "Answers to /api/run kept by request, for a class asking the same run "
+                      "(0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{4096}));
+  a.serve->add_option("--idle-timeout", a.idle_seconds,
+                      "Seconds a silent connection stays open between requests")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
-  serve->add_option("--request-timeout", request_seconds,
-                    "Seconds a request may take to arrive, once begun")
+  a.serve->add_option("--request-timeout", a.request_seconds,
+                      "Seconds a request may take to arrive, once begun")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
+}
 
-  cutline::cli::RuntimeCommands runtime_commands(app);
-  cutline::cli::StoreCommand store_command(app);
-
+// Parses the command line: nothing to go on with, else the exit code (the
+// help was printed, or the usage error in one line).
+std::optional<int> ParseArguments(CLI::App& app, int argc, char** argv) {
   // CLI11 would call an unknown word "a missing subcommand"; say what it is.
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
         return sub->get_name() == argv[1];
@@ -333,30 +355,59 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "cutline: error: {} (see cutline --help)\n", what);
     return kUsageError;
   }
+  return std::nullopt;
+}
+
+// run, check, demo or lab, if one was chosen: its exit code.
+std::optional<int> RunScenarioCommand(const ScenarioArgs& a) {
+  if (*a.run) {
+    return RunCommand(a.run_path, a.run_json ? "json" : a.run_format, ParseLang(a.lang));
+  }
+  if (*a.check) {
+    if (!a.check_logs.empty() && a.check_format == "events") {
+      return CheckEventsCommand(a.check_logs);
+    }
+    if (!a.check_logs.empty()) return cutline::cli::CheckLogsCommand(a.check_logs, a.check_format);
+    if (a.check_path.empty()) {
+      fmt::print(stderr, "cutline: error: check needs a scenario FILE or --logs DIR\n");
+      return kUsageError;
+    }
+    return CheckCommand(a.check_path);
+  }
+  if (*a.demo) return DemoCommand(a.demo_id, ParseLang(a.lang));
+  if (*a.lab) return LabCommand(ParseLang(a.lang));
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "cutline: global snapshots (Chandy-Lamport) of a bank that never stops"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every subcommand");
+
+  ScenarioArgs scenario;
+  AddRunCommand(app, scenario);
+  AddCheckCommand(app, scenario);
+  AddDemoCommands(app, scenario);
+  ServeArgs serve;
+  AddServeCommand(app, serve);
+  cutline::cli::RuntimeCommands runtime_commands(app);
+  cutline::cli::StoreCommand store_command(app);
+
+  if (std::optional<int> code = ParseArguments(app, argc, argv)) return *code;
 
   // A scenario can ask for more than the machine has (a network line of
   // thousands of branches has millions of channels): one line, not a crash.
   try {
-    if (*run) {
-      return RunCommand(run_path, run_json ? "json" : run_format, ParseLang(lang));
-    }
-    if (*check) {
-      if (!check_logs.empty() && check_format == "events") return CheckEventsCommand(check_logs);
-      if (!check_logs.empty()) return cutline::cli::CheckLogsCommand(check_logs, check_format);
-      if (check_path.empty()) {
-        fmt::print(stderr, "cutline: error: check needs a scenario FILE or --logs DIR\n");
-        return kUsageError;
-      }
-      return CheckCommand(check_path);
-    }
-    if (*demo) return DemoCommand(demo_id, ParseLang(lang));
-    if (*lab) return LabCommand(ParseLang(lang));
+    if (std::optional<int> code = RunScenarioCommand(scenario)) return *code;
     if (auto code = runtime_commands.Run(&argc, &argv)) return *code;
     if (store_command.chosen()) return store_command.Run();
-    if (*serve) {
-      serve_options.http.idle_timeout = std::chrono::seconds(idle_seconds);
-      serve_options.http.request_timeout = std::chrono::seconds(request_seconds);
-      return cutline::server::Serve(serve_options);
+    if (*serve.serve) {
+      serve.options.http.idle_timeout = std::chrono::seconds(serve.idle_seconds);
+      serve.options.http.request_timeout = std::chrono::seconds(serve.request_seconds);
+      return cutline::server::Serve(serve.options);
     }
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "cutline: error: out of memory: the scenario is too large\n");

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 
 namespace cutline::runtime {
@@ -119,15 +120,29 @@ extern "C" void OnStop(int sig) {
   g_stops = g_stops + 1;
 }
 
-int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCrash& after_crash) {
-  std::vector<std::string> command = MpirunCommand(o, self);
+namespace {
+
+// RunCluster's steps, each a function of its own: start the job, watch it,
+// then report how it ended.
+
+// The job while it runs: mpirun's pid, and the read ends of its standard
+// output and error.
+struct Job {
+  pid_t pid = -1;
+  int out = -1;
+  int err = -1;
+};
+
+// Starts mpirun in a process group of its own, its output and error piped
+// back; nothing (after one line on standard error) if the pipes fail.
+std::optional<Job> StartJob(std::vector<std::string> command) {
   int out[2], err[2];
   if (::pipe(out) != 0 || ::pipe(err) != 0) {
     fmt::print(stderr, "cutline: error: cannot start mpirun: {}\n", std::strerror(errno));
-    return 2;
+    return std::nullopt;
   }
-  // Asked to stop, `cluster` ends the run itself (below), so the job has a
-  // process group of its own: a terminal's Ctrl-C reaches `cluster` only,
+  // Asked to stop, `cluster` ends the run itself (WatchJob), so the job has
+  // a process group of its own: a terminal's Ctrl-C reaches `cluster` only,
   // not mpirun, which would kill the ranks mid-snapshot.
   struct sigaction stop {};
   stop.sa_handler = OnStop;
@@ -155,11 +170,42 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
   }
   ::close(out[1]);
   ::close(err[1]);
+  return Job{pid, out[0], err[0]};
+}
 
-  bool live = ::isatty(2);
-  std::string out_buffer, err_text;
+// What the job said: rank 0's run line and summary, and its standard error,
+// which tells how it failed if it did.
+struct JobOutput {
   json run, summary;
-  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  std::string err_text;
+};
+
+// One line of the job's standard output: rank 0's run, status or summary
+// line, else a rank's own output, printed as it is.
+void TakeLine(const std::string& line, bool live, JobOutput& got) {
+  auto space = line.find(' ');
+  std::string kind = line.substr(0, space);
+  json body = json::parse(space == std::string::npos ? "" : line.substr(space + 1), nullptr, false);
+  if (kind == "cutline-run" && !body.is_discarded()) {
+    got.run = body;
+  } else if (kind == "cutline-status" && !body.is_discarded()) {
+    if (live) {
+      const bool bank = got.run.value("app", "bank") == "bank";
+      fmt::print(stderr, "\r\033[K{}", StatusLine(body, bank));
+    }
+  } else if (kind == "cutline-summary" && !body.is_discarded()) {
+    got.summary = body;
+  } else {
+    fmt::print("{}\n", line);  // a rank's own output
+  }
+}
+
+// Reads the job's output and error until both close, passing a stop
+// (Ctrl-C, SIGTERM) on to it as it comes.
+JobOutput WatchJob(const Job& job, bool live) {
+  JobOutput got;
+  std::string out_buffer;
+  pollfd fds[2] = {{job.out, POLLIN, 0}, {job.err, POLLIN, 0}};
   int open = 2;
   int stops_passed = 0;
   while (open > 0) {
@@ -167,7 +213,7 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
       // The first: mpirun passes SIGUSR1 on to every rank, and rank 0 ends
       // the run as at the end of --duration (summary, store, exit). A
       // second: mpirun ends the job at once.
-      ::kill(pid, stops_passed == 0 ? SIGUSR1 : SIGTERM);
+      ::kill(job.pid, stops_passed == 0 ? SIGUSR1 : SIGTERM);
       stops_passed = g_stops;
     }
     if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
@@ -182,7 +228,7 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
         continue;
       }
       if (i == 1) {
-        err_text.append(buf, static_cast<std::size_t>(n));
+        got.err_text.append(buf, static_cast<std::size_t>(n));
         continue;
       }
       out_buffer.append(buf, static_cast<std::size_t>(n));
@@ -190,72 +236,66 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
       while ((end = out_buffer.find('\n')) != std::string::npos) {
         std::string line = out_buffer.substr(0, end);
         out_buffer.erase(0, end + 1);
-        auto space = line.find(' ');
-        std::string kind = line.substr(0, space);
-        json body = json::parse(space == std::string::npos ? "" : line.substr(space + 1), nullptr, false);
-        if (kind == "cutline-run" && !body.is_discarded()) {
-          run = body;
-        } else if (kind == "cutline-status" && !body.is_discarded()) {
-          if (live) {
-            const bool bank = run.value("app", "bank") == "bank";
-            fmt::print(stderr, "\r\033[K{}", StatusLine(body, bank));
-          }
-        } else if (kind == "cutline-summary" && !body.is_discarded()) {
-          summary = body;
-        } else {
-          fmt::print("{}\n", line);  // a rank's own output
-        }
+        TakeLine(line, live, got);
       }
     }
   }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (live) fmt::print(stderr, "\r\033[K");
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-  const int signalled = g_stops > 0 ? static_cast<int>(g_stop_signal) : 0;
-  const char* signal_name = signalled == SIGINT ? "SIGINT" : "SIGTERM";
+  return got;
+}
 
-  if (code == 0 && summary.is_object()) {
-    if (o.json) {
-      fmt::print("{}\n", summary.dump());
-    } else {
-      PrintSummary(summary);
-    }
-    if (signalled) {
-      fmt::print(stderr, "cutline: stopped by {}: the run ended early\n", signal_name);
-      return 128 + signalled;
-    }
-    if (!summary["gave_up"].empty()) {
-      const auto ids = summary["gave_up"].get<std::vector<std::uint64_t>>();
-      fmt::print(stderr,
-                 "cutline: error: snapshots {} failed one after another "
-                 "(--tolerable-failures {}): the run was stopped\n",
-                 fmt::join(ids, ", "), ids.size());
-      return 1;
-    }
-    if (summary.contains("property")) {
-      // A snapshot's declaration before the truth: never expected.
-      return summary["wrong_totals"] == 0 && !summary["property"]["early"].get<bool>() ? 0 : 1;
-    }
-    return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
+// The job ended and rank 0 wrote its summary: prints it; the exit code says
+// whether the run was stopped early, gave up, or found a wrong total. (Not
+// const: on a mutable json, operator[] reads a missing field as null.)
+int ReportSummary(const ClusterOptions& o, json& summary, int signalled,
+                  const char* signal_name) {
+  if (o.json) {
+    fmt::print("{}\n", summary.dump());
+  } else {
+    PrintSummary(summary);
   }
-  if (!run.is_object()) {
-    // It never started: the node's one-line error, which Open MPI's abort
-    // banner may come before (the ranks' standard errors interleave), else
-    // mpirun's own complaint.
-    std::smatch own;
-    if (std::regex_search(err_text, own, std::regex(R"((?:^|\n)(cutline: error: [^\n]*))"))) {
-      fmt::print(stderr, "{}\n", own[1].str());
-      return 2;
-    }
-    std::string first = err_text.substr(0, err_text.find('\n'));
-    fmt::print(stderr, "cutline: error: mpirun failed (status {}): {}\n", code, first);
+  if (signalled) {
+    fmt::print(stderr, "cutline: stopped by {}: the run ended early\n", signal_name);
+    return 128 + signalled;
+  }
+  if (!summary["gave_up"].empty()) {
+    const auto ids = summary["gave_up"].get<std::vector<std::uint64_t>>();
+    fmt::print(stderr,
+               "cutline: error: snapshots {} failed one after another "
+               "(--tolerable-failures {}): the run was stopped\n",
+               fmt::join(ids, ", "), ids.size());
+    return 1;
+  }
+  if (summary.contains("property")) {
+    // A snapshot's declaration before the truth: never expected.
+    return summary["wrong_totals"] == 0 && !summary["property"]["early"].get<bool>() ? 0 : 1;
+  }
+  return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
+}
+
+// The job never started: the node's one-line error, which Open MPI's abort
+// banner may come before (the ranks' standard errors interleave), else
+// mpirun's own complaint.
+int ReportNotStarted(const std::string& err_text, int code) {
+  std::smatch own;
+  if (std::regex_search(err_text, own, std::regex(R"((?:^|\n)(cutline: error: [^\n]*))"))) {
+    fmt::print(stderr, "{}\n", own[1].str());
     return 2;
   }
+  std::string first = err_text.substr(0, err_text.find('\n'));
+  fmt::print(stderr, "cutline: error: mpirun failed (status {}): {}\n", code, first);
+  return 2;
+}
+
+// The job started but ended without a summary: stopped twice, or a rank
+// died and Open MPI ended the job. Says so, with the last complete snapshot.
+// (`got` not const, as for ReportSummary.)
+int ReportCutShort(JobOutput& got, int signalled, const char* signal_name,
+                   const AfterCrash& after_crash) {
+  const std::string& err_text = got.err_text;
   std::string latest_stored;
   if (signalled) {
     // Stopped twice: the job was ended at once, like a crash.
-    latest_stored = after_crash ? after_crash(run["run"].get<std::int64_t>()) : "not stored";
+    latest_stored = after_crash ? after_crash(got.run["run"].get<std::int64_t>()) : "not stored";
     fmt::print(stderr, "cutline: stopped by {} twice: the job was ended; last complete snapshot: {}\n",
                signal_name, latest_stored);
     return 128 + signalled;
@@ -268,7 +308,7 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
   } else if (std::regex_search(err_text, m, std::regex(R"(rank (\d+))"))) {
     who = fmt::format("rank {}", m[1].str());
   }
-  std::string latest = after_crash ? after_crash(run["run"].get<std::int64_t>()) : "not stored";
+  std::string latest = after_crash ? after_crash(got.run["run"].get<std::int64_t>()) : "not stored";
   // A rank that ended itself on an error (rank 0 whose store cannot be
   // written: a full disk) said why in one line: that line is the news, not
   // Open MPI's report of a death.
@@ -280,6 +320,27 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
   }
   fmt::print(stderr, "cutline: {} died; the job ended; last complete snapshot: {}\n", who, latest);
   return 1;
+}
+
+}  // namespace
+
+int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCrash& after_crash) {
+  std::optional<Job> job = StartJob(MpirunCommand(o, self));
+  if (!job) return 2;
+  bool live = ::isatty(2);
+  JobOutput got = WatchJob(*job, live);
+  int status = 0;
+  ::waitpid(job->pid, &status, 0);
+  if (live) fmt::print(stderr, "\r\033[K");
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  const int signalled = g_stops > 0 ? static_cast<int>(g_stop_signal) : 0;
+  const char* signal_name = signalled == SIGINT ? "SIGINT" : "SIGTERM";
+
+  if (code == 0 && got.summary.is_object()) {
+    return ReportSummary(o, got.summary, signalled, signal_name);
+  }
+  if (!got.run.is_object()) return ReportNotStarted(got.err_text, code);
+  return ReportCutShort(got, signalled, signal_name, after_crash);
 }
 
 }  // namespace cutline::runtime

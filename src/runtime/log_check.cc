@@ -999,11 +999,43 @@ class Stream {
     }
   }
 
-  // The checker's findings on a complete snapshot, in its order.
+  // One complete snapshot under judgement: its findings so far, each said as
+  // "snapshot N: ..."; the verdict the checker's tests compare; and the
+  // transfers a channel's recorded state lacks, which (f) names.
+  struct Judgement {
+    const SnapshotId id;
+    OpenSnapshot& s;
+    std::vector<std::string> out;
+    check::SnapshotVerdict v;
+    std::vector<Seq> unrecorded;
+    void Say(std::string text) { out.push_back(fmt::format("snapshot {}: {}", id, text)); }
+  };
+
+  // The checker's findings on a complete snapshot, in its order. Each step
+  // is a function of its own below; (a) to (f) need every rank's record.
   void Judge(SnapshotId id, OpenSnapshot& s) {
     ++checked_;
-    std::vector<std::string> out;
-    auto say = [&](std::string text) { out.push_back(fmt::format("snapshot {}: {}", id, text)); };
+    Judgement j{id, s, {}, {}, {}};
+    j.v.id = id;
+    NoteBadCauses(j);
+    if (JudgeRecords(j)) {
+      JudgeBalances(j);   // (b)
+      JudgeCut(j);        // (a)
+      AddUnsentInFlight(j);
+      JudgeChannels(j);   // (c)
+      JudgeMarkers(j);    // (e)
+      JudgeTotal(j);      // (d)
+      JudgeVerdict(j);    // (f)
+    }
+    if (!j.out.empty()) findings_[id] = std::move(j.out);
+    if (!j.v.consistent()) verdicts_.push_back(std::move(j.v));
+  }
+
+  // A record naming as its cause a marker that is not its last receipt: a
+  // fault in the history, not in the snapshot.
+  void NoteBadCauses(const Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    const SnapshotId id = j.id;
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].bad_cause) {
         history_.push_back(fmt::format(
@@ -1012,158 +1044,203 @@ class Stream {
             s.ranks[r].record_event, Name(r), id, *s.ranks[r].bad_cause));
       }
     }
+  }
+
+  // Each rank recorded exactly once, else says so; false if one never
+  // recorded, when there is no cut to judge.
+  bool JudgeRecords(Judgement& j) {
+    const OpenSnapshot& s = j.s;
     bool all_recorded = true;
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].records == 0) {
-        say(fmt::format("{} never recorded its state", Name(r)));
+        j.Say(fmt::format("{} never recorded its state", Name(r)));
         all_recorded = false;
       } else if (s.ranks[r].records > 1) {
-        say(fmt::format("{} recorded its state {} times", Name(r), s.ranks[r].records));
+        j.Say(fmt::format("{} recorded its state {} times", Name(r), s.ranks[r].records));
       }
     }
-    check::SnapshotVerdict v;
-    v.id = id;
-    if (all_recorded) {
-      // (b) balances
-      for (std::uint32_t r = 0; r < n_; ++r) {
-        const RankCut& rc = s.ranks[r];
-        const std::optional<Amount> claimed = rc.recorded ? rc.recorded : rc.said;
-        if (!claimed) {
-          say(fmt::format("{} claims no recorded balance", Name(r)));
-        } else if (*claimed != rc.replayed) {
-          say(fmt::format("{} recorded {} but its balance replayed from the history at its "
+    return all_recorded;
+  }
+
+  // (b) each rank's recorded balance against its balance replayed from the
+  // history at its record.
+  void JudgeBalances(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      const RankCut& rc = s.ranks[r];
+      const std::optional<Amount> claimed = rc.recorded ? rc.recorded : rc.said;
+      if (!claimed) {
+        j.Say(fmt::format("{} claims no recorded balance", Name(r)));
+      } else if (*claimed != rc.replayed) {
+        j.Say(fmt::format("{} recorded {} but its balance replayed from the history at its "
                           "record is {}",
                           Name(r), Money(*claimed), Money(rc.replayed)));
-        }
       }
-      // (a) the cut
-      std::sort(s.backward.begin(), s.backward.end(),
-                [](const Msg& a, const Msg& b) { return a.seq < b.seq; });
-      for (const Msg& m : s.backward) {
-        const sim::ChannelInfo& ch = topology_.channel(m.channel);
-        if (!m.marker) {
-          v.backward.push_back(m.seq);
-          say(fmt::format("inconsistent cut: {} (message #{}, {}) counted twice: {} received it "
+    }
+  }
+
+  // (a) the cut: a message received before its receiver recorded but sent
+  // after its sender did.
+  void JudgeCut(Judgement& j) {
+    OpenSnapshot& s = j.s;
+    check::SnapshotVerdict& v = j.v;
+    std::sort(s.backward.begin(), s.backward.end(),
+              [](const Msg& a, const Msg& b) { return a.seq < b.seq; });
+    for (const Msg& m : s.backward) {
+      const sim::ChannelInfo& ch = topology_.channel(m.channel);
+      if (!m.marker) {
+        v.backward.push_back(m.seq);
+        j.Say(fmt::format("inconsistent cut: {} (message #{}, {}) counted twice: {} received it "
                           "before recording, {} sent it after recording",
                           Word(m.amount), m.seq, ChannelName(m.channel), Name(ch.to),
                           Name(ch.from)));
-        } else {
-          say(fmt::format("inconsistent cut: {} recorded the receipt of {} but {} recorded "
+      } else {
+        j.Say(fmt::format("inconsistent cut: {} recorded the receipt of {} but {} recorded "
                           "before sending it",
                           Name(ch.to), Describe(m), Name(ch.from)));
-        }
       }
-      // Transfers sent inside the cut and not delivered (yet): part of
-      // their channel's state, after the delivered ones, and missed.
-      for (ChannelId c = 0; c < s.channels.size(); ++c) {
-        for (const Msg& m : in_flight_[c]) {
-          if (SentOutside(s, m)) break;  // and so are the later ones
-          if (m.marker) continue;
-          s.channels[c].expected.push_back(m);
-          const sim::ChannelInfo& ch = topology_.channel(c);
-          s.missed.push_back(m.seq);
-          s.judged.emplace_back(
-              m.seq, fmt::format("{} (message #{}, {}) missed: {} sent it before recording, but "
-                                 "it is neither in {}'s record nor in the channel's recorded state",
-                                 Word(m.amount), m.seq, ChannelName(c), Name(ch.from),
-                                 Name(ch.to)));
-        }
+    }
+  }
+
+  // Transfers sent inside the cut and not delivered (yet): part of their
+  // channel's state, after the delivered ones, and missed.
+  void AddUnsentInFlight(Judgement& j) {
+    OpenSnapshot& s = j.s;
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      for (const Msg& m : in_flight_[c]) {
+        if (SentOutside(s, m)) break;  // and so are the later ones
+        if (m.marker) continue;
+        s.channels[c].expected.push_back(m);
+        const sim::ChannelInfo& ch = topology_.channel(c);
+        s.missed.push_back(m.seq);
+        s.judged.emplace_back(
+            m.seq, fmt::format("{} (message #{}, {}) missed: {} sent it before recording, but "
+                               "it is neither in {}'s record nor in the channel's recorded state",
+                               Word(m.amount), m.seq, ChannelName(c), Name(ch.from),
+                               Name(ch.to)));
       }
-      // (c) channel states
-      std::vector<Seq> unrecorded;
-      for (ChannelId c = 0; c < s.channels.size(); ++c) {
-        const ChannelCut& ch = s.channels[c];
-        if (!ch.claimed) say(fmt::format("channel {} is 'not recorded', not closed", ChannelName(c)));
-        std::vector<Amount> amounts;
-        for (const Msg& m : ch.expected) amounts.push_back(m.amount);
-        if (amounts != ch.transfers) {
-          say(fmt::format("channel {} recorded {} but expected {}", ChannelName(c),
+    }
+  }
+
+  // (c) each channel's recorded state (in its receiver's part) against the
+  // transfers that crossed the cut on it; the ones it lacks are kept for (f).
+  void JudgeChannels(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    std::vector<Seq>& unrecorded = j.unrecorded;
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      const ChannelCut& ch = s.channels[c];
+      if (!ch.claimed) {
+        j.Say(fmt::format("channel {} is 'not recorded', not closed", ChannelName(c)));
+      }
+      std::vector<Amount> amounts;
+      for (const Msg& m : ch.expected) amounts.push_back(m.amount);
+      if (amounts != ch.transfers) {
+        j.Say(fmt::format("channel {} recorded {} but expected {}", ChannelName(c),
                           bank::AmountList(ch.transfers), bank::AmountList(amounts)));
-          std::vector<Amount> left = ch.transfers;
-          for (const Msg& m : ch.expected) {
-            auto it = std::find(left.begin(), left.end(), m.amount);
-            if (it != left.end()) {
-              left.erase(it);
-            } else {
-              unrecorded.push_back(m.seq);
-            }
-          }
-        }
-      }
-      // (e) markers
-      std::vector<std::pair<Seq, std::string>> rule1;
-      for (ChannelId c = 0; c < s.channels.size(); ++c) {
-        const ChannelCut& ch = s.channels[c];
-        if (ch.markers != 1) {
-          say(fmt::format("{} markers went over channel {}, not exactly one", ch.markers,
-                          ChannelName(c)));
-          continue;
-        }
-        if (ch.marker_sent_inside) {
-          say(fmt::format("{} sent its marker on {} (#{}) before recording",
-                          Name(topology_.channel(c).from), ChannelName(c), ch.marker_seq));
-        }
-        if (!ch.closed) {
-          say(fmt::format("the marker on {} (#{}) was never delivered", ChannelName(c),
-                          ch.marker_seq));
-        }
-        for (const auto& b : ch.before_marker) rule1.push_back(b);
-      }
-      std::sort(rule1.begin(), rule1.end());
-      for (auto& [seq, text] : rule1) say(std::move(text));
-      // (d) the total
-      Amount bank_total = 0, balances = 0, channels = 0, sum = 0;
-      bool overflow = false;
-      for (Amount a : initial_) overflow |= __builtin_add_overflow(bank_total, a, &bank_total);
-      for (const RankCut& rc : s.ranks) {
-        const std::optional<Amount> b = rc.recorded ? rc.recorded : rc.said;
-        if (b) overflow |= __builtin_add_overflow(balances, *b, &balances);
-      }
-      for (const ChannelCut& ch : s.channels) {
-        for (Amount a : ch.transfers) overflow |= __builtin_add_overflow(channels, a, &channels);
-      }
-      overflow |= __builtin_add_overflow(balances, channels, &sum);
-      if (app_.has_property()) {
-        // The property on the state replayed at the cut: each rank's state
-        // at its record, each channel's words sent inside the cut and
-        // received outside it.
-        std::vector<Amount> states;
-        for (const RankCut& rc : s.ranks) states.push_back(rc.replayed);
-        std::vector<std::vector<Amount>> words(s.channels.size());
-        for (ChannelId c = 0; c < s.channels.size(); ++c) {
-          for (const Msg& m : s.channels[c].expected) words[c].push_back(m.amount);
-        }
-        computed_[id] = app_.Evaluate({&topology_, states, words});
-      } else if (overflow) {
-        say("its recorded amounts overflow 64 bits");
-      } else if (sum != bank_total) {
-        say(fmt::format("money is not conserved: recorded balances {} + channel states {} = {}, "
-                        "but the bank holds {}",
-                        Money(balances), Money(channels), Money(sum), Money(bank_total)));
-      }
-      // (f) the verdict
-      std::sort(s.judged.begin(), s.judged.end());
-      for (auto& [seq, text] : s.judged) say(std::move(text));
-      v.extra = s.extra;
-      v.missed = s.missed;
-      std::sort(v.missed.begin(), v.missed.end());
-      for (Seq q : unrecorded) {
-        if (std::find(v.missed.begin(), v.missed.end(), q) == v.missed.end()) v.unrecorded.push_back(q);
-      }
-      std::sort(v.unrecorded.begin(), v.unrecorded.end());
-      for (Seq q : v.unrecorded) {
-        for (const ChannelCut& ch : s.channels) {
-          for (const Msg& m : ch.expected) {
-            if (m.seq == q) {
-              say(fmt::format("{} (message #{}) in flight on {} is missing from the snapshot",
-                              Word(m.amount), q, ChannelName(m.channel)));
-            }
+        std::vector<Amount> left = ch.transfers;
+        for (const Msg& m : ch.expected) {
+          auto it = std::find(left.begin(), left.end(), m.amount);
+          if (it != left.end()) {
+            left.erase(it);
+          } else {
+            unrecorded.push_back(m.seq);
           }
         }
       }
     }
-    if (!out.empty()) findings_[id] = std::move(out);
-    if (!v.consistent()) verdicts_.push_back(std::move(v));
+  }
+
+  // (e) exactly one marker on each channel, sent after its sender recorded
+  // and delivered; then what was sent between a record and its markers
+  // (rule 1), in send order.
+  void JudgeMarkers(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    std::vector<std::pair<Seq, std::string>> rule1;
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      const ChannelCut& ch = s.channels[c];
+      if (ch.markers != 1) {
+        j.Say(fmt::format("{} markers went over channel {}, not exactly one", ch.markers,
+                          ChannelName(c)));
+        continue;
+      }
+      if (ch.marker_sent_inside) {
+        j.Say(fmt::format("{} sent its marker on {} (#{}) before recording",
+                          Name(topology_.channel(c).from), ChannelName(c), ch.marker_seq));
+      }
+      if (!ch.closed) {
+        j.Say(fmt::format("the marker on {} (#{}) was never delivered", ChannelName(c),
+                          ch.marker_seq));
+      }
+      for (const auto& b : ch.before_marker) rule1.push_back(b);
+    }
+    std::sort(rule1.begin(), rule1.end());
+    for (auto& [seq, text] : rule1) j.Say(std::move(text));
+  }
+
+  // (d) the total: the money conserved at the cut; for jobs and locks, the
+  // property on the state replayed at the cut instead, kept for
+  // CheckDeclared.
+  void JudgeTotal(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    const SnapshotId id = j.id;
+    Amount bank_total = 0, balances = 0, channels = 0, sum = 0;
+    bool overflow = false;
+    for (Amount a : initial_) overflow |= __builtin_add_overflow(bank_total, a, &bank_total);
+    for (const RankCut& rc : s.ranks) {
+      const std::optional<Amount> b = rc.recorded ? rc.recorded : rc.said;
+      if (b) overflow |= __builtin_add_overflow(balances, *b, &balances);
+    }
+    for (const ChannelCut& ch : s.channels) {
+      for (Amount a : ch.transfers) overflow |= __builtin_add_overflow(channels, a, &channels);
+    }
+    overflow |= __builtin_add_overflow(balances, channels, &sum);
+    if (app_.has_property()) {
+      // The property on the state replayed at the cut: each rank's state
+      // at its record, each channel's words sent inside the cut and
+      // received outside it.
+      std::vector<Amount> states;
+      for (const RankCut& rc : s.ranks) states.push_back(rc.replayed);
+      std::vector<std::vector<Amount>> words(s.channels.size());
+      for (ChannelId c = 0; c < s.channels.size(); ++c) {
+        for (const Msg& m : s.channels[c].expected) words[c].push_back(m.amount);
+      }
+      computed_[id] = app_.Evaluate({&topology_, states, words});
+    } else if (overflow) {
+      j.Say("its recorded amounts overflow 64 bits");
+    } else if (sum != bank_total) {
+      j.Say(fmt::format("money is not conserved: recorded balances {} + channel states {} = {}, "
+                        "but the bank holds {}",
+                        Money(balances), Money(channels), Money(sum), Money(bank_total)));
+    }
+  }
+
+  // (f) the verdict: the transfers counted twice or missed, in send order,
+  // then the ones missing from a channel's state that were not missed.
+  void JudgeVerdict(Judgement& j) {
+    OpenSnapshot& s = j.s;
+    check::SnapshotVerdict& v = j.v;
+    const std::vector<Seq>& unrecorded = j.unrecorded;
+    std::sort(s.judged.begin(), s.judged.end());
+    for (auto& [seq, text] : s.judged) j.Say(std::move(text));
+    v.extra = s.extra;
+    v.missed = s.missed;
+    std::sort(v.missed.begin(), v.missed.end());
+    for (Seq q : unrecorded) {
+      if (std::find(v.missed.begin(), v.missed.end(), q) == v.missed.end()) {
+        v.unrecorded.push_back(q);
+      }
+    }
+    std::sort(v.unrecorded.begin(), v.unrecorded.end());
+    for (Seq q : v.unrecorded) {
+      for (const ChannelCut& ch : s.channels) {
+        for (const Msg& m : ch.expected) {
+          if (m.seq == q) {
+            j.Say(fmt::format("{} (message #{}) in flight on {} is missing from the snapshot",
+                              Word(m.amount), q, ChannelName(m.channel)));
+          }
+        }
+      }
+    }
   }
 
   const std::uint32_t n_;

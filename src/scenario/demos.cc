@@ -3,8 +3,15 @@
 
 namespace cutline::scenario {
 
-const std::vector<Demo>& Demos() {
-  static const std::vector<Demo> demos = {
+namespace {
+
+// The demos by family, one function each so that no function is the whole
+// table; Demos() puts them together in order.
+
+// Demos 1-2, why snapshots: a naive reader loses the money in flight, or
+// counts it twice.
+std::vector<Demo> NaiveReaderDemos() {
+  return {
       {1, "bank",
        {"Money in flight is lost", "飛行中のお金が消える"},
        {
@@ -48,6 +55,13 @@ const std::vector<Demo>& Demos() {
              "P3: $100。素朴な合計は$330。同じ$30がP1の答えにもP2の答えにも入っている。"
              "この切断面は$30の受信を含むが送信を含まない: 一貫していない。"}},
        }},
+  };
+}
+
+// Demos 3-5, Chandy-Lamport on the bank: the money in flight caught, two
+// initiators, nothing in flight.
+std::vector<Demo> SnapshotDemos() {
+  return {
       {3, "bank",
        {"A snapshot catches the money in flight",
         "スナップショットは飛行中のお金を捉える"},
@@ -135,6 +149,13 @@ const std::vector<Demo>& Demos() {
              "know that it is.",
              "P3: $100。素朴な合計は$300。今回は正しいが、読み手にはそれが分からない。"}},
        }},
+  };
+}
+
+// Demos 6-7, channels that reorder (fifo=no): Chandy-Lamport counts twice,
+// Lai-Yang does not.
+std::vector<Demo> ReorderingDemos() {
+  return {
       {6, "bank",
        {"Chandy-Lamport without FIFO: the $30 is counted twice",
         "FIFOでないチャネルのChandy-Lamport: $30が二重に数えられる"},
@@ -190,6 +211,12 @@ const std::vector<Demo>& Demos() {
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no "
        "algorithm=lai-yang"},
+  };
+}
+
+// Demos 8-9, barriers: aligned on the dataflow, unaligned on the bank.
+std::vector<Demo> BarrierDemos() {
+  return {
       {8, "dataflow",
        {"Aligned barriers on a dataflow", "データフロー上の整列バリア"},
        {
@@ -269,6 +296,12 @@ const std::vector<Demo>& Demos() {
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
        "algorithm=unaligned"},
+  };
+}
+
+// Demo 10, stopping the world: right, at the cost of the bank's time.
+std::vector<Demo> StopTheWorldDemos() {
+  return {
       {10, "bank",
        {"Stopping the world, and why not to",
         "世界を止める方法と、止めない理由"},
@@ -308,6 +341,12 @@ const std::vector<Demo>& Demos() {
              "$300で正しいが、その2件の配送の間、銀行は1件の送金も受け付けられなかった。"
              "Chandy-Lamportは止めずに同じ合計を得た。"}},
        }},
+  };
+}
+
+// The study note's lab run (kLabDemoId), listed after the numbered demos.
+std::vector<Demo> LabDemos() {
+  return {
       {kLabDemoId, "lab",
        {"Lab: two accounts (the study note)", "ラボ: 2口座（学習ノート）"},
        {
@@ -329,6 +368,13 @@ const std::vector<Demo>& Demos() {
              "BのマーカーがB->Aを[40]で確定。プロセス状態160 + 飛行中40 = 200: "
              "不変量が保たれる。"}},
        }},
+  };
+}
+
+// Demos 12-13, app=jobs: a false termination, and a snapshot that sees the
+// job in flight.
+std::vector<Demo> JobsDemos() {
+  return {
       {12, "jobs",
        {"False termination", "偽の終了"},
        {
@@ -400,6 +446,12 @@ const std::vector<Demo>& Demos() {
              "記録された支店はすべて空き、チャネル状態もすべて空: 判定は「終了」。"
              "正しい。"}},
        }},
+  };
+}
+
+// Demos 14-15, app=locks: a phantom deadlock, and a real one.
+std::vector<Demo> LocksDemos() {
+  return {
       {14, "locks",
        {"A phantom deadlock", "幻のデッドロック"},
        {
@@ -475,6 +527,13 @@ const std::vector<Demo>& Demos() {
              "許可はない: デッドロック。循環も名指される。デッドロックは安定なので、"
              "この判定はずっと正しい。"}},
        }},
+  };
+}
+
+// Demos 16-17, rules broken on purpose: a channel never recorded, markers
+// sent too late.
+std::vector<Demo> BrokenRuleDemos() {
+  return {
       {16, "bank",
        {"Broken: a channel never recorded", "破れた規則: 記録されないチャネル"},
        {
@@ -540,6 +599,13 @@ const std::vector<Demo>& Demos() {
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
        "algorithm=broken-late-markers"},
+  };
+}
+
+// Demo 18, a rule broken on purpose: recording stopped at the first
+// message. Apart from 16-17 only to keep each function short.
+std::vector<Demo> BrokenStopAtFirstDemos() {
+  return {
       {18, "bank",
        {"Broken: recording stopped at the first message",
         "破れた規則: 最初のメッセージで記録を止める"},
@@ -580,6 +646,21 @@ const std::vector<Demo>& Demos() {
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
        "algorithm=broken-stop-at-first"},
   };
+}
+
+}  // namespace
+
+const std::vector<Demo>& Demos() {
+  static const std::vector<Demo> demos = [] {
+    std::vector<Demo> all;
+    for (auto family : {NaiveReaderDemos, SnapshotDemos, ReorderingDemos, BarrierDemos,
+                        StopTheWorldDemos, LabDemos, JobsDemos, LocksDemos, BrokenRuleDemos,
+                        BrokenStopAtFirstDemos}) {
+      std::vector<Demo> some = family();
+      all.insert(all.end(), some.begin(), some.end());
+    }
+    return all;
+  }();
   return demos;
 }
 

@@ -51,6 +51,11 @@ std::string CloseSentence(algorithms::CloseTale tale, const MarkerTale& t,
                           Lang lang);
 
 namespace catalogue {
+// The groups status.h declares the refusal codes in (CUTLINE_ERROR_CODES):
+// each catalogue has one function per group, so that none is one long switch.
+enum class CodeGroup { kOk, kNetwork, kWords, kRun, kCut, kVariants, kApps, kLimits };
+CodeGroup GroupOf(Code code);
+
 // One per language; Reason, Message and the functions above choose.
 std::string EnglishReason(const Status& s);
 std::string EnglishAtLine(int line, const std::string& reason);

@@ -11,12 +11,15 @@ std::string EnglishAtLine(int line, const std::string& reason) {
   return fmt::format("line {}: {}", line, reason);
 }
 
-std::string EnglishReason(const Status& s) {
+// One function per group of status.h's codes (CodeGroup), so that no switch
+// holds them all; EnglishReason dispatches.
+namespace {
+
+// The network line's refusals (and Bank::Create's): branches, links= and options.
+std::string EnglishNetworkReason(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
   auto n = [&](std::size_t i) { return s.number(i); };
   switch (s.code()) {
-    case Code::kOk:
-      return "ok";
     case Code::kNetworkTooSmall:
       return "a network needs at least 2 branches";
     case Code::kTooManyBranches:
@@ -50,6 +53,16 @@ std::string EnglishReason(const Status& s) {
           "unknown option '{}' (a balance must be a whole number)", w(0));
     case Code::kExpectedBranchOrOption:
       return fmt::format("expected NAME=BALANCE or an option, got '{}'", w(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// Words and numbers the parser cannot read: commands, options, usage, amounts.
+std::string EnglishWordsReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
     case Code::kNotAWholeNumber:
       return fmt::format("{} '{}' is not a whole number (digits only)", w(0),
                          w(1));
@@ -64,6 +77,17 @@ std::string EnglishReason(const Status& s) {
       return fmt::format("{} expects: {}", w(0), w(1));
     case Code::kTakesNoArguments:
       return fmt::format("{} expects: {} (no arguments)", w(0), w(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The run's refusals: a command naming what is not there, or not possible now.
+std::string EnglishRunReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kNetworkFirst:
       return "the first command must be network";
     case Code::kNetworkTwice:
@@ -101,6 +125,17 @@ std::string EnglishReason(const Status& s) {
       return fmt::format(
           "snapshot {} is still running (snapshots=one); join it with id={}",
           n(0), n(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// A cut drawn on the space-time diagram (POST /api/cut) that is no cut.
+std::string EnglishCutReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kCutWrongSize:
       return fmt::format("a cut needs one point per branch: {} given for {} branches",
                          n(0), n(1));
@@ -110,6 +145,17 @@ std::string EnglishReason(const Status& s) {
     case Code::kCutBadPoint:
       return fmt::format("the cut's point {} on {} is not a whole number of events (0 or more)",
                          w(1), w(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The variants' refusals (scenario language v2): fifo=, at= and the algorithms' rules.
+std::string EnglishVariantReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kAtOnFifo:
       return fmt::format(
           "channel {}->{} is FIFO: only its oldest message can be delivered, "
@@ -151,6 +197,16 @@ std::string EnglishReason(const Status& s) {
     case Code::kNothingDeliverable:
       return "nothing can be delivered now: every message in flight waits "
              "behind a barrier";
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The applications' refusals (app=): a command of another app, or out of turn.
+std::string EnglishAppReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
     case Code::kWrongApp:
       return fmt::format("'{}' is a command of app={}, and this network runs app={}",
                          w(0), w(1), w(2));
@@ -168,6 +224,16 @@ std::string EnglishReason(const Status& s) {
                          w(0), w(1));
     case Code::kNoRequestToGrant:
       return fmt::format("{} holds no unanswered request from {}", w(0), w(1));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The limits of one run (Limits): branches, commands and events.
+std::string EnglishLimitReason(const Status& s) {
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kBranchLimit:
       return fmt::format("at most {} branches are allowed here", n(0));
     case Code::kCommandLimit:
@@ -175,6 +241,32 @@ std::string EnglishReason(const Status& s) {
     case Code::kEventLimit:
       return fmt::format("the run is over {} events, more than allowed here",
                          n(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+}  // namespace
+
+std::string EnglishReason(const Status& s) {
+  switch (GroupOf(s.code())) {
+    case CodeGroup::kOk:
+      return "ok";
+    case CodeGroup::kNetwork:
+      return EnglishNetworkReason(s);
+    case CodeGroup::kWords:
+      return EnglishWordsReason(s);
+    case CodeGroup::kRun:
+      return EnglishRunReason(s);
+    case CodeGroup::kCut:
+      return EnglishCutReason(s);
+    case CodeGroup::kVariants:
+      return EnglishVariantReason(s);
+    case CodeGroup::kApps:
+      return EnglishAppReason(s);
+    case CodeGroup::kLimits:
+      return EnglishLimitReason(s);
   }
   return std::string(CodeName(s.code()));
 }

@@ -18,18 +18,14 @@ std::string Field(const std::string& field) {
   return field;  // capacity, id: option names, typed as such
 }
 
-}  // namespace
+// One function per group of status.h's codes (CodeGroup), so that no switch
+// holds them all; JapaneseReason dispatches.
 
-std::string JapaneseAtLine(int line, const std::string& reason) {
-  return fmt::format("{}行目: {}", line, reason);
-}
-
-std::string JapaneseReason(const Status& s) {
+// The network line's refusals (and Bank::Create's): branches, links= and options.
+std::string JapaneseNetworkReason(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
   auto n = [&](std::size_t i) { return s.number(i); };
   switch (s.code()) {
-    case Code::kOk:
-      return "成功";
     case Code::kNetworkTooSmall:
       return "ネットワークには2つ以上の支店が必要です";
     case Code::kTooManyBranches:
@@ -65,6 +61,16 @@ std::string JapaneseReason(const Status& s) {
     case Code::kExpectedBranchOrOption:
       return fmt::format(
           "NAME=BALANCE かオプションが必要ですが '{}' があります", w(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// Words and numbers the parser cannot read: commands, options, usage, amounts.
+std::string JapaneseWordsReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
     case Code::kNotAWholeNumber:
       return fmt::format("{} '{}' は整数（数字のみ）ではありません",
                          Field(w(0)), w(1));
@@ -79,6 +85,17 @@ std::string JapaneseReason(const Status& s) {
       return fmt::format("{} の書式: {}", w(0), w(1));
     case Code::kTakesNoArguments:
       return fmt::format("{} は引数を取りません", w(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The run's refusals: a command naming what is not there, or not possible now.
+std::string JapaneseRunReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kNetworkFirst:
       return "最初のコマンドは network でなければなりません";
     case Code::kNetworkTwice:
@@ -117,6 +134,17 @@ std::string JapaneseReason(const Status& s) {
       return fmt::format(
           "スナップショット{}がまだ実行中です（snapshots=one）。参加するには id={}",
           n(0), n(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// A cut drawn on the space-time diagram (POST /api/cut) that is no cut.
+std::string JapaneseCutReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kCutWrongSize:
       return fmt::format("カットには支店ごとに1つの点が必要です: {}支店に{}点が指定されました",
                          n(1), n(0));
@@ -126,6 +154,17 @@ std::string JapaneseReason(const Status& s) {
     case Code::kCutBadPoint:
       return fmt::format("{}のカットの点{}はイベントの数（0以上の整数）ではありません",
                          w(0), w(1));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The variants' refusals (scenario language v2): fifo=, at= and the algorithms' rules.
+std::string JapaneseVariantReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kAtOnFifo:
       return fmt::format(
           "チャネル{}->{}はFIFOなので、届けられるのは最も古いメッセージだけです"
@@ -164,6 +203,16 @@ std::string JapaneseReason(const Status& s) {
           "スナップショット{}の実行中は stop-the-world を実行できません", n(0));
     case Code::kNothingDeliverable:
       return "いま届けられるメッセージはありません（すべてバリアの後ろで待っています）";
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The applications' refusals (app=): a command of another app, or out of turn.
+std::string JapaneseAppReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
     case Code::kWrongApp:
       return fmt::format("「{}」は app={} のコマンドです（このネットワークは app={}）",
                          w(0), w(1), w(2));
@@ -180,12 +229,52 @@ std::string JapaneseReason(const Status& s) {
       return fmt::format("{}は{}を待っています。待っている支店は許可を出せません", w(0), w(1));
     case Code::kNoRequestToGrant:
       return fmt::format("{}は{}からの未回答の要求を持っていません", w(0), w(1));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+// The limits of one run (Limits): branches, commands and events.
+std::string JapaneseLimitReason(const Status& s) {
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
     case Code::kBranchLimit:
       return fmt::format("ここで使える支店は{}までです", n(0));
     case Code::kCommandLimit:
       return fmt::format("ここで使えるコマンドは{}までです", n(0));
     case Code::kEventLimit:
       return fmt::format("実行が{}イベントを超え、ここでの上限を超えました", n(0));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+}  // namespace
+
+std::string JapaneseAtLine(int line, const std::string& reason) {
+  return fmt::format("{}行目: {}", line, reason);
+}
+
+std::string JapaneseReason(const Status& s) {
+  switch (GroupOf(s.code())) {
+    case CodeGroup::kOk:
+      return "成功";
+    case CodeGroup::kNetwork:
+      return JapaneseNetworkReason(s);
+    case CodeGroup::kWords:
+      return JapaneseWordsReason(s);
+    case CodeGroup::kRun:
+      return JapaneseRunReason(s);
+    case CodeGroup::kCut:
+      return JapaneseCutReason(s);
+    case CodeGroup::kVariants:
+      return JapaneseVariantReason(s);
+    case CodeGroup::kApps:
+      return JapaneseAppReason(s);
+    case CodeGroup::kLimits:
+      return JapaneseLimitReason(s);
   }
   return std::string(CodeName(s.code()));
 }

@@ -61,105 +61,135 @@ Status WrongArity(std::string_view command, std::string_view usage) {
   return Status::Error(Code::kWrongArity, command, usage);
 }
 
-Status ParseNetwork(const std::vector<std::string_view>& w,
-                    std::optional<Command>* out) {
+// What ParseNetwork has read of the line so far: the command, the options
+// already given (each may be given once), and what app=locks decides on,
+// which is known only at the line's end since app= may come last.
+struct NetworkLine {
   NetworkCmd cmd;
   bool capacity_seen = false, snapshots_seen = false, fifo_seen = false,
        algorithm_seen = false, app_seen = false;
   // A branch named alone (app=locks), and the first one written with a
-  // state that is not 0, which app=locks refuses: app= may come last.
+  // state that is not 0, which app=locks refuses.
   std::optional<std::string_view> bare;
   std::optional<std::string> busy;
-  for (std::size_t i = 1; i < w.size(); ++i) {
-    std::string_view word = w[i];
-    auto eq = word.find('=');
-    if (eq == std::string_view::npos) {
-      if (!IsName(word)) {
-        return Status::Error(Code::kExpectedBranchOrOption, Shown(word));
-      }
-      if (!bare) bare = word;
-      cmd.branches.push_back(bank::BranchSpec{std::string(word), 0});
-      continue;
+};
+
+// links=FROM>TO,...: a list of its own inside one word.
+Status ParseLinks(std::string_view value, NetworkCmd& cmd) {
+  cmd.links.emplace();
+  std::size_t start = 0;
+  while (true) {
+    auto comma = value.find(',', start);
+    std::string_view link = value.substr(
+        start, comma == std::string_view::npos ? value.npos : comma - start);
+    auto gt = link.find('>');
+    if (gt == std::string_view::npos) {
+      return Status::Error(Code::kBadLink, Shown(link));
     }
-    std::string_view key = word.substr(0, eq);
-    std::string_view value = word.substr(eq + 1);
-    if (key == "links") {
-      if (cmd.links) return Status::Error(Code::kOptionTwice, "links");
-      cmd.links.emplace();
-      std::size_t start = 0;
-      while (true) {
-        auto comma = value.find(',', start);
-        std::string_view link = value.substr(
-            start, comma == std::string_view::npos ? value.npos : comma - start);
-        auto gt = link.find('>');
-        if (gt == std::string_view::npos) {
-          return Status::Error(Code::kBadLink, Shown(link));
-        }
-        std::string from, to;
-        if (Status s = ParseName(link.substr(0, gt), &from); !s.ok()) return s;
-        if (Status s = ParseName(link.substr(gt + 1), &to); !s.ok()) return s;
-        cmd.links->emplace_back(from, to);
-        if (comma == std::string_view::npos) break;
-        start = comma + 1;
-      }
-    } else if (key == "capacity") {
-      if (capacity_seen) return Status::Error(Code::kOptionTwice, "capacity");
-      capacity_seen = true;
-      std::int64_t n;
-      if (Status s = ParseAmount(value, "capacity", &n); !s.ok()) return s;
-      constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max() - 1;
-      if (n < 1 || n > kMax) {
-        return Status::Error(Code::kCapacityOutOfRange, kMax);
-      }
-      cmd.capacity_transfers = static_cast<std::uint32_t>(n);
-    } else if (key == "snapshots") {
-      if (snapshots_seen) return Status::Error(Code::kOptionTwice, "snapshots");
-      snapshots_seen = true;
-      if (value == "one") {
-        cmd.one_snapshot_at_a_time = true;
-      } else if (value != "many") {
-        return Status::Error(Code::kBadSnapshotsMode, Shown(value));
-      }
-    } else if (key == "fifo") {
-      if (fifo_seen) return Status::Error(Code::kOptionTwice, "fifo");
-      fifo_seen = true;
-      if (value != "yes" && value != "no") {
-        return Status::Error(Code::kUnknownOption, Shown(word));
-      }
-      cmd.fifo = value == "yes";
-    } else if (key == "algorithm") {
-      if (algorithm_seen) return Status::Error(Code::kOptionTwice, "algorithm");
-      algorithm_seen = true;
-      // Any algorithm of the registry that the bank's branches can run.
-      std::optional<bank::Algorithm> a = bank::Algorithm::Find(value);
-      if (!a || !a->hosts().scenario) {
-        return Status::Error(Code::kUnknownOption, Shown(word));
-      }
-      cmd.algorithm = *a;
-    } else if (key == "app") {
-      if (app_seen) return Status::Error(Code::kOptionTwice, "app");
-      app_seen = true;
-      std::optional<bank::App> a = bank::App::Find(value);
-      if (!a) return Status::Error(Code::kUnknownOption, Shown(word));
-      cmd.app = *a;
-    } else if (!IsName(key)) {
-      return Status::Error(Code::kNotBranchOrOption, Shown(key));
-    } else if (!value.empty() && std::isalpha(static_cast<unsigned char>(value[0]))) {
-      // NAME=word: a balance cannot start with a letter, so this is most
-      // likely a misspelt option.
-      return Status::Error(Code::kUnknownNetworkOption, Shown(key));
-    } else {
-      bank::BranchSpec branch;
-      branch.name = std::string(key);
-      if (Status s = ParseAmount(value, "balance", &branch.balance); !s.ok()) return s;
-      if (branch.balance != 0 && !busy) busy = branch.name;
-      cmd.branches.push_back(std::move(branch));
-    }
+    std::string from, to;
+    if (Status s = ParseName(link.substr(0, gt), &from); !s.ok()) return s;
+    if (Status s = ParseName(link.substr(gt + 1), &to); !s.ok()) return s;
+    cmd.links->emplace_back(from, to);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
   }
+  return Status::Ok();
+}
+
+// capacity=N: a number with a range of its own.
+Status ParseCapacity(std::string_view value, NetworkCmd& cmd) {
+  std::int64_t n;
+  if (Status s = ParseAmount(value, "capacity", &n); !s.ok()) return s;
+  constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max() - 1;
+  if (n < 1 || n > kMax) {
+    return Status::Error(Code::kCapacityOutOfRange, kMax);
+  }
+  cmd.capacity_transfers = static_cast<std::uint32_t>(n);
+  return Status::Ok();
+}
+
+// NAME=BALANCE, once the key is no option: a branch, or why it is not one.
+Status ParseBranchBalance(std::string_view key, std::string_view value, NetworkLine& net) {
+  if (!IsName(key)) {
+    return Status::Error(Code::kNotBranchOrOption, Shown(key));
+  }
+  if (!value.empty() && std::isalpha(static_cast<unsigned char>(value[0]))) {
+    // NAME=word: a balance cannot start with a letter, so this is most
+    // likely a misspelt option.
+    return Status::Error(Code::kUnknownNetworkOption, Shown(key));
+  }
+  bank::BranchSpec branch;
+  branch.name = std::string(key);
+  if (Status s = ParseAmount(value, "balance", &branch.balance); !s.ok()) return s;
+  if (branch.balance != 0 && !net.busy) net.busy = branch.name;
+  net.cmd.branches.push_back(std::move(branch));
+  return Status::Ok();
+}
+
+// One KEY=VALUE word of the network line: an option, else a branch and its
+// balance. Options come first, since their names are valid branch names.
+Status ParseNetworkSetting(std::string_view word, std::size_t eq, NetworkLine& net) {
+  NetworkCmd& cmd = net.cmd;
+  std::string_view key = word.substr(0, eq);
+  std::string_view value = word.substr(eq + 1);
+  if (key == "links") {
+    if (cmd.links) return Status::Error(Code::kOptionTwice, "links");
+    return ParseLinks(value, cmd);
+  }
+  if (key == "capacity") {
+    if (net.capacity_seen) return Status::Error(Code::kOptionTwice, "capacity");
+    net.capacity_seen = true;
+    return ParseCapacity(value, cmd);
+  }
+  if (key == "snapshots") {
+    if (net.snapshots_seen) return Status::Error(Code::kOptionTwice, "snapshots");
+    net.snapshots_seen = true;
+    if (value == "one") {
+      cmd.one_snapshot_at_a_time = true;
+    } else if (value != "many") {
+      return Status::Error(Code::kBadSnapshotsMode, Shown(value));
+    }
+    return Status::Ok();
+  }
+  if (key == "fifo") {
+    if (net.fifo_seen) return Status::Error(Code::kOptionTwice, "fifo");
+    net.fifo_seen = true;
+    if (value != "yes" && value != "no") {
+      return Status::Error(Code::kUnknownOption, Shown(word));
+    }
+    cmd.fifo = value == "yes";
+    return Status::Ok();
+  }
+  if (key == "algorithm") {
+    if (net.algorithm_seen) return Status::Error(Code::kOptionTwice, "algorithm");
+    net.algorithm_seen = true;
+    // Any algorithm of the registry that the bank's branches can run.
+    std::optional<bank::Algorithm> a = bank::Algorithm::Find(value);
+    if (!a || !a->hosts().scenario) {
+      return Status::Error(Code::kUnknownOption, Shown(word));
+    }
+    cmd.algorithm = *a;
+    return Status::Ok();
+  }
+  if (key == "app") {
+    if (net.app_seen) return Status::Error(Code::kOptionTwice, "app");
+    net.app_seen = true;
+    std::optional<bank::App> a = bank::App::Find(value);
+    if (!a) return Status::Error(Code::kUnknownOption, Shown(word));
+    cmd.app = *a;
+    return Status::Ok();
+  }
+  return ParseBranchBalance(key, value, net);
+}
+
+// What only the whole line decides: app=locks against the branches' states,
+// the number of branches, and the algorithm against snapshots= and fifo=.
+Status CheckNetwork(NetworkLine& net) {
+  NetworkCmd& cmd = net.cmd;
   if (cmd.app == bank::App::kLocks) {
-    if (busy) return Status::Error(Code::kLocksStartActive, *busy);
-  } else if (bare) {
-    return Status::Error(Code::kExpectedBranchOrOption, Shown(*bare));
+    if (net.busy) return Status::Error(Code::kLocksStartActive, *net.busy);
+  } else if (net.bare) {
+    return Status::Error(Code::kExpectedBranchOrOption, Shown(*net.bare));
   }
   if (cmd.branches.size() < 2) {
     return Status::Error(Code::kNetworkTooSmall);
@@ -167,7 +197,7 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
   const algorithms::Traits& traits = cmd.algorithm.traits();
   if (!traits.concurrent_snapshots) {
     // The variants run one snapshot at a time.
-    if (snapshots_seen && !cmd.one_snapshot_at_a_time) {
+    if (net.snapshots_seen && !cmd.one_snapshot_at_a_time) {
       return Status::Error(Code::kManySnapshotsNeedCl,
                            std::string(cmd.algorithm.name()));
     }
@@ -176,7 +206,28 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
   if (!cmd.fifo && traits.needs_fifo) {
     return Status::Error(Code::kBarriersNeedFifo, std::string(cmd.algorithm.name()));
   }
-  *out = std::move(cmd);
+  return Status::Ok();
+}
+
+// The network line: each word, then what only the whole line decides.
+Status ParseNetwork(const std::vector<std::string_view>& w,
+                    std::optional<Command>* out) {
+  NetworkLine net;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    std::string_view word = w[i];
+    auto eq = word.find('=');
+    if (eq == std::string_view::npos) {
+      if (!IsName(word)) {
+        return Status::Error(Code::kExpectedBranchOrOption, Shown(word));
+      }
+      if (!net.bare) net.bare = word;
+      net.cmd.branches.push_back(bank::BranchSpec{std::string(word), 0});
+      continue;
+    }
+    if (Status s = ParseNetworkSetting(word, eq, net); !s.ok()) return s;
+  }
+  if (Status s = CheckNetwork(net); !s.ok()) return s;
+  *out = std::move(net.cmd);
   return Status::Ok();
 }
 

@@ -48,22 +48,37 @@ std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
                           channels == 1 ? "" : "s", rules);
 }
 
-std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
+namespace {
+
+void Append(std::vector<std::string>& out, std::vector<std::string> more) {
+  for (std::string& line : more) out.push_back(std::move(line));
+}
+
+// The parts of `show` follow, each a function of its own so that ShowLines
+// reads as the list of them.
+
+// The branches' states; for the bank, also where its money is.
+std::string BalancesLine(const bank::Bank& bank, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  std::string balances = Balances(bank, lang);
+  if (!bank.app().is_bank()) {
+    return fmt::format("{}: {}", ja ? "状態" : "states", balances);
+  }
+  Amount in_branches = bank.total() - bank.in_flight_amount();
+  return ja ? fmt::format("残高: {}（支店 {} + 飛行中 {} = {}）", balances,
+                          Money(in_branches), Money(bank.in_flight_amount()),
+                          Money(bank.total()))
+            : fmt::format("balances: {} ({} in branches + {} in flight = {})",
+                          balances, Money(in_branches),
+                          Money(bank.in_flight_amount()),
+                          Money(bank.total()));
+}
+
+// One line per channel: what waits on it, oldest first.
+std::vector<std::string> QueueLines(const bank::Bank& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   const auto& net = bank.network();
   std::vector<std::string> out;
-  std::string balances = Balances(bank, lang);
-  Amount in_branches = bank.total() - bank.in_flight_amount();
-  if (!bank.app().is_bank()) {
-    out.push_back(fmt::format("{}: {}", ja ? "状態" : "states", balances));
-  } else
-  out.push_back(ja ? fmt::format("残高: {}（支店 {} + 飛行中 {} = {}）", balances,
-                                 Money(in_branches), Money(bank.in_flight_amount()),
-                                 Money(bank.total()))
-                   : fmt::format("balances: {} ({} in branches + {} in flight = {})",
-                                 balances, Money(in_branches),
-                                 Money(bank.in_flight_amount()),
-                                 Money(bank.total())));
   for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
     std::string queue;
     net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
@@ -78,81 +93,105 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
     if (queue.empty()) queue = ja ? "空" : "empty";
     out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), queue));
   }
-  // The checker's verdicts, for the snapshots that are wrong (Chandy-Lamport
-  // over channels that reorder).
-  std::set<SnapshotId> inconsistent;
-  if (bank.history().enabled()) {
-    for (const auto& v : check::CheckSnapshots(bank).verdicts) {
-      if (!v.consistent()) inconsistent.insert(v.id);
-    }
-  }
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
-    std::vector<std::string> initiators;
-    for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
-    std::string status =
-        s.complete
-            ? (ja ? fmt::format("完了、総額{}", Money(bank.SnapshotTotal(s.id)))
-                  : fmt::format("complete, total {}", Money(bank.SnapshotTotal(s.id))))
-            : (ja ? "実行中" : "running");
-    if (s.complete && bank.app().has_property()) {
-      check::SnapshotClaim claim;
-      for (NodeId n = 0; n < bank.branch_count(); ++n) {
-        claim.balances.push_back(bank.RecordedBalance(n, s.id));
-      }
-      for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
-        claim.channels.push_back(bank.RecordedChannel(s.id, c));
-      }
-      status = fmt::format(
-          "{}: {}", ja ? "完了" : "complete",
-          VerdictText(bank, check::DeclaredProperty(bank.app(), net, claim), lang));
-    }
-    if (inconsistent.count(s.id)) status += ja ? "、一貫していない" : ", inconsistent";
-    if (s.stop_the_world) {
-      out.push_back(
-          ja ? fmt::format("スナップショット{}（世界を止めて、配送{}件の間停止）: {}",
-                           s.id, s.stopped_deliveries, status)
-             : fmt::format("snapshot {} (stop the world, stopped for {} "
-                           "deliveries): {}",
-                           s.id, s.stopped_deliveries, status));
-    } else
-    out.push_back(ja ? fmt::format("スナップショット{}（開始: {}）: {}、マーカー {}/{}",
-                                   s.id, JoinNames(initiators, lang), status,
-                                   s.markers_sent, net.channel_count())
-                     : fmt::format("snapshot {} (started by {}): {}, markers {}/{}",
-                                   s.id, JoinNames(initiators, lang), status,
-                                   s.markers_sent, net.channel_count()));
-    std::string recorded;
+  return out;
+}
+
+// How a snapshot stands: running, or complete with its total (with the
+// application's verdict at its cut instead, for jobs and locks), and
+// whether the checker found it inconsistent.
+std::string SnapshotStatus(const bank::Bank& bank, const bank::SnapshotInfo& s,
+                           bool inconsistent, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  const auto& net = bank.network();
+  std::string status =
+      s.complete
+          ? (ja ? fmt::format("完了、総額{}", Money(bank.SnapshotTotal(s.id)))
+                : fmt::format("complete, total {}", Money(bank.SnapshotTotal(s.id))))
+          : (ja ? "実行中" : "running");
+  if (s.complete && bank.app().has_property()) {
+    check::SnapshotClaim claim;
     for (NodeId n = 0; n < bank.branch_count(); ++n) {
-      if (auto b = bank.RecordedBalance(n, s.id)) {
-        recorded += fmt::format("{}{} {}{}", recorded.empty() ? "" : ", ",
-                                bank.name(n), StateText(bank, *b, lang),
-                                bank.PartDone(n, s.id) ? (ja ? "（完了）" : " (done)") : "");
-      }
+      claim.balances.push_back(bank.RecordedBalance(n, s.id));
     }
-    out.push_back(fmt::format("  {}: {}", ja ? "記録" : "recorded",
-                              recorded.empty() ? "-" : recorded));
     for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
-      bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
-      std::string state;
-      switch (r.state) {
-        case ChannelRecording::kNotRecorded:
-          state = ja ? "未記録" : "not recorded";
-          break;
-        case ChannelRecording::kRecording:
-          state = fmt::format("{} {}", ja ? "記録中" : "recording",
-                              MessagesText(bank, r.transfers, lang));
-          break;
-        case ChannelRecording::kClosed:
-          state = fmt::format("{} {}", ja ? "確定" : "closed",
-                              MessagesText(bank, r.transfers, lang));
-          break;
-        case ChannelRecording::kHeldBack:
-          state = ja ? "保留中" : "held back";
-          break;
-      }
-      out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), state));
+      claim.channels.push_back(bank.RecordedChannel(s.id, c));
+    }
+    status = fmt::format(
+        "{}: {}", ja ? "完了" : "complete",
+        VerdictText(bank, check::DeclaredProperty(bank.app(), net, claim), lang));
+  }
+  if (inconsistent) status += ja ? "、一貫していない" : ", inconsistent";
+  return status;
+}
+
+// A snapshot's first line: how it was started (by whom, or by stopping the
+// world) and its status.
+std::string SnapshotHeading(const bank::Bank& bank, const bank::SnapshotInfo& s,
+                            const std::string& status, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  if (s.stop_the_world) {
+    return ja ? fmt::format("スナップショット{}（世界を止めて、配送{}件の間停止）: {}",
+                            s.id, s.stopped_deliveries, status)
+              : fmt::format("snapshot {} (stop the world, stopped for {} "
+                            "deliveries): {}",
+                            s.id, s.stopped_deliveries, status);
+  }
+  std::vector<std::string> initiators;
+  for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
+  const auto& net = bank.network();
+  return ja ? fmt::format("スナップショット{}（開始: {}）: {}、マーカー {}/{}",
+                          s.id, JoinNames(initiators, lang), status,
+                          s.markers_sent, net.channel_count())
+            : fmt::format("snapshot {} (started by {}): {}, markers {}/{}",
+                          s.id, JoinNames(initiators, lang), status,
+                          s.markers_sent, net.channel_count());
+}
+
+// What a snapshot recorded: each branch's state (and whether its part is
+// done), then each channel's recording.
+std::vector<std::string> RecordedLines(const bank::Bank& bank, const bank::SnapshotInfo& s,
+                                       Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  const auto& net = bank.network();
+  std::vector<std::string> out;
+  std::string recorded;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    if (auto b = bank.RecordedBalance(n, s.id)) {
+      recorded += fmt::format("{}{} {}{}", recorded.empty() ? "" : ", ",
+                              bank.name(n), StateText(bank, *b, lang),
+                              bank.PartDone(n, s.id) ? (ja ? "（完了）" : " (done)") : "");
     }
   }
+  out.push_back(fmt::format("  {}: {}", ja ? "記録" : "recorded",
+                            recorded.empty() ? "-" : recorded));
+  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+    bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
+    std::string state;
+    switch (r.state) {
+      case ChannelRecording::kNotRecorded:
+        state = ja ? "未記録" : "not recorded";
+        break;
+      case ChannelRecording::kRecording:
+        state = fmt::format("{} {}", ja ? "記録中" : "recording",
+                            MessagesText(bank, r.transfers, lang));
+        break;
+      case ChannelRecording::kClosed:
+        state = fmt::format("{} {}", ja ? "確定" : "closed",
+                            MessagesText(bank, r.transfers, lang));
+        break;
+      case ChannelRecording::kHeldBack:
+        state = ja ? "保留中" : "held back";
+        break;
+    }
+    out.push_back(fmt::format("  {}: {}", ChannelName(bank, c), state));
+  }
+  return out;
+}
+
+// The naive reader's reads and their total, then why that total is wrong.
+std::vector<std::string> NaiveReadLines(const bank::Bank& bank, Lang lang) {
+  const bool ja = lang == Lang::kJa;
+  std::vector<std::string> out;
   std::string reads;
   Amount total = 0;
   for (const bank::NaiveRead& r : bank.naive_reads()) {
@@ -171,6 +210,28 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
       out.push_back("  " + line);
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
+  std::vector<std::string> out = {BalancesLine(bank, lang)};
+  Append(out, QueueLines(bank, lang));
+  // The checker's verdicts, for the snapshots that are wrong (Chandy-Lamport
+  // over channels that reorder).
+  std::set<SnapshotId> inconsistent;
+  if (bank.history().enabled()) {
+    for (const auto& v : check::CheckSnapshots(bank).verdicts) {
+      if (!v.consistent()) inconsistent.insert(v.id);
+    }
+  }
+  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    std::string status = SnapshotStatus(bank, s, inconsistent.count(s.id) > 0, lang);
+    out.push_back(SnapshotHeading(bank, s, status, lang));
+    Append(out, RecordedLines(bank, s, lang));
+  }
+  Append(out, NaiveReadLines(bank, lang));
   return out;
 }
 
