@@ -132,147 +132,193 @@ json TransfersJson(const bank::Bank& bank, const bank::Replay& replay,
 
 }  // namespace
 
-json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
+namespace {
+
+// A waiting message as the page draws it. Where the algorithm tags its
+// messages (Lai-Yang), a transfer shows its epoch and a marker is a control
+// message with its count.
+json QueuedJson(const bank::Bank& bank, const bank::Network::Msg& m, bool tags) {
+  if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+    json entry = {{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}};
+    if (!bank.app().is_bank()) {
+      entry = {{"kind", bank.app().MessageKind(t->amount)}, {"seq", m.seq}};
+    }
+    if (tags) entry["epoch"] = bank.MessageTag(m.seq);
+    return entry;
+  }
+  if (tags) {
+    return {{"kind", "control"},
+            {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
+            {"count", bank.MessageTag(m.seq)},
+            {"seq", m.seq}};
+  }
+  return {{"kind", "marker"},
+          {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
+          {"seq", m.seq}};
+}
+
+// Every channel with what waits in it, in order.
+json ChannelsJson(const bank::Bank& bank) {
   const auto& net = bank.network();
-  // Where the algorithm tags its messages (Lai-Yang), a waiting transfer
-  // shows its epoch and a marker is a control message with its count.
   const bool tags = bank.algorithm().traits().tags_messages;
-  // The checker's verdict on every complete snapshot, by id.
+  json channels = json::array();
+  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+    const auto& ch = net.channel(c);
+    json queue = json::array();
+    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+      queue.push_back(QueuedJson(bank, m, tags));
+    });
+    channels.push_back(
+        {{"from", bank.name(ch.from)}, {"to", bank.name(ch.to)}, {"queue", queue}});
+  }
+  return channels;
+}
+
+// What snapshot `s` recorded of each channel.
+json SnapshotChannelsJson(const bank::Bank& bank, const bank::SnapshotInfo& s) {
+  const auto& net = bank.network();
+  json channels = json::array();
+  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+    const auto& ch = net.channel(c);
+    bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
+    json channel = {{"from", bank.name(ch.from)},
+                    {"to", bank.name(ch.to)},
+                    {"state", bank::ChannelRecordingName(r.state)},
+                    {"transfers", r.transfers}};
+    if (!bank.app().is_bank()) {
+      json kinds = json::array();
+      for (bank::Amount w : r.transfers) kinds.push_back(bank.app().MessageKind(w));
+      channel.erase("transfers");
+      channel["messages"] = kinds;
+    }
+    if (bank.AlgorithmOf(s.id).traits().sender_records_overtaken) {
+      channel["overtaken"] = r.overtaken;
+    }
+    channels.push_back(channel);
+  }
+  return channels;
+}
+
+// The property a complete snapshot declares from what it recorded.
+json DeclaredJson(const bank::Bank& bank, const bank::SnapshotInfo& s) {
+  const auto& net = bank.network();
+  check::SnapshotClaim claim;
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    claim.balances.push_back(bank.RecordedBalance(n, s.id));
+  }
+  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+    claim.channels.push_back(bank.RecordedChannel(s.id, c));
+  }
+  return PropertyJson(bank, check::DeclaredProperty(bank.app(), net, claim));
+}
+
+// The checker's verdict on a complete snapshot, or for a running one the
+// messages crossing its cut so far.
+void AddVerdict(const bank::Bank& bank, const bank::Replay& replay, const bank::SnapshotInfo& s,
+                const check::SnapshotVerdict* verdict, json* snapshot) {
+  if (verdict) {
+    (*snapshot)["consistent"] = verdict->consistent();
+    (*snapshot)["backward"] = TransfersJson(bank, replay, verdict->backward);
+    (*snapshot)["extra"] = TransfersJson(bank, replay, verdict->extra);
+    (*snapshot)["missed"] = TransfersJson(bank, replay, verdict->missed);
+    (*snapshot)["unrecorded"] = TransfersJson(bank, replay, verdict->unrecorded);
+    return;
+  }
+  json backward = json::array();
+  for (const auto& m : bank::BackwardAcrossSnapshot(bank, replay, s.id)) {
+    backward.push_back(MessageJson(bank, m));
+  }
+  (*snapshot)["backward"] = backward;
+}
+
+// One snapshot: its records, parts, channels and, given the replay, its
+// verdict and cost.
+json SnapshotJson(const bank::Bank& bank, const bank::SnapshotInfo& s,
+                  const bank::Replay* replay, const check::SnapshotVerdict* verdict,
+                  const check::SnapshotCost* cost) {
+  json initiators = json::array();
+  for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
+  json recorded = json::array();
+  json parts_done = json::array();
+  for (NodeId n = 0; n < bank.branch_count(); ++n) {
+    if (auto b = bank.RecordedBalance(n, s.id)) recorded.push_back(BranchJson(bank, n, *b));
+    if (bank.PartDone(n, s.id)) parts_done.push_back(bank.name(n));
+  }
+  json snapshot = {{"id", s.id},
+                   {"initiators", initiators},
+                   {"complete", s.complete},
+                   {"markers_sent", s.markers_sent},
+                   {"recorded", recorded},
+                   {"channels", SnapshotChannelsJson(bank, s)}};
+  if (s.complete && bank.app().is_bank()) snapshot["total"] = bank.SnapshotTotal(s.id);
+  if (s.complete && bank.app().has_property()) snapshot["property"] = DeclaredJson(bank, s);
+  snapshot["parts_done"] = parts_done;
+  snapshot["markers_expected"] = bank.network().channel_count();
+  snapshot["algorithm"] = bank.AlgorithmOf(s.id).name();
+  if (replay) AddVerdict(bank, *replay, s, verdict, &snapshot);
+  if (s.stop_the_world) snapshot["stopped_deliveries"] = s.stopped_deliveries;
+  if (cost) snapshot["cost"] = CostJson(*cost);
+  return snapshot;
+}
+
+// Every snapshot, with the checker's verdicts and the costs when the
+// history is replayed.
+json SnapshotsJson(const bank::Bank& bank, const bank::Replay* replay) {
   std::map<SnapshotId, check::SnapshotVerdict> verdicts;
+  std::vector<check::SnapshotCost> costs;
   if (replay) {
     for (auto& v : check::CheckSnapshots(bank).verdicts) verdicts[v.id] = std::move(v);
+    costs = check::CostOfSnapshots(bank);
   }
-  std::vector<check::SnapshotCost> costs;
-  if (replay) costs = check::CostOfSnapshots(bank);
+  json snapshots = json::array();
+  for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
+    const bank::SnapshotInfo& s = bank.snapshots()[at];
+    auto verdict = verdicts.find(s.id);
+    // CostOfSnapshots is by position in bank.snapshots(), as here.
+    snapshots.push_back(SnapshotJson(bank, s, replay,
+                                     verdict == verdicts.end() ? nullptr : &verdict->second,
+                                     replay ? &costs[at] : nullptr));
+  }
+  return snapshots;
+}
+
+// The naive reader's reads and what they add up to (or declare), and the
+// run's settings.
+void AddNaiveAndSettings(const bank::Bank& bank, json* out) {
+  if (bank.app().is_bank()) {
+    bank::Amount naive_total = 0;
+    for (const bank::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
+    (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
+    (*out)["in_flight"] = bank.in_flight_amount();
+  } else {
+    (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
+    // The property of the live state, as someone who sees everything at once.
+    (*out)["property"] = PropertyJson(bank, check::PropertyNow(bank));
+  }
+  const auto& config = bank.config();
+  (*out)["capacity"] =
+      config.capacity_transfers == 0 ? json(nullptr) : json(config.capacity_transfers);
+  (*out)["snapshots_mode"] = config.one_snapshot_at_a_time ? "one" : "many";
+  const bank::SnapshotInfo* running = bank.Running();
+  (*out)["running"] = running ? json(running->id) : json(nullptr);
+  (*out)["fifo"] = config.fifo;
+  (*out)["algorithm"] = config.algorithm.name();
+  (*out)["app"] = bank.app().name();
+}
+
+}  // namespace
+
+json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   json out = json::object();
   json branches = json::array();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     branches.push_back(BranchJson(bank, n, bank.balance(n)));
   }
   out["branches"] = branches;
-  json channels = json::array();
-  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
-    const auto& ch = net.channel(c);
-    json queue = json::array();
-    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
-      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
-        json entry = {{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}};
-        if (!bank.app().is_bank()) {
-          entry = {{"kind", bank.app().MessageKind(t->amount)}, {"seq", m.seq}};
-        }
-        if (tags) entry["epoch"] = bank.MessageTag(m.seq);
-        queue.push_back(entry);
-      } else if (tags) {
-        queue.push_back({{"kind", "control"},
-                         {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
-                         {"count", bank.MessageTag(m.seq)},
-                         {"seq", m.seq}});
-      } else {
-        queue.push_back({{"kind", "marker"},
-                         {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
-                         {"seq", m.seq}});
-      }
-    });
-    channels.push_back(
-        {{"from", bank.name(ch.from)}, {"to", bank.name(ch.to)}, {"queue", queue}});
-  }
-  out["channels"] = channels;
+  out["channels"] = ChannelsJson(bank);
   if (bank.app().is_bank()) out["total"] = bank.total();
-  json snapshots = json::array();
-  for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
-    const bank::SnapshotInfo& s = bank.snapshots()[at];
-    json initiators = json::array();
-    for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
-    json recorded = json::array();
-    json parts_done = json::array();
-    for (NodeId n = 0; n < bank.branch_count(); ++n) {
-      if (auto b = bank.RecordedBalance(n, s.id)) {
-        recorded.push_back(BranchJson(bank, n, *b));
-      }
-      if (bank.PartDone(n, s.id)) parts_done.push_back(bank.name(n));
-    }
-    json snapshot_channels = json::array();
-    for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
-      const auto& ch = net.channel(c);
-      bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
-      json channel = {{"from", bank.name(ch.from)},
-                      {"to", bank.name(ch.to)},
-                      {"state", bank::ChannelRecordingName(r.state)},
-                      {"transfers", r.transfers}};
-      if (!bank.app().is_bank()) {
-        json kinds = json::array();
-        for (bank::Amount w : r.transfers) kinds.push_back(bank.app().MessageKind(w));
-        channel.erase("transfers");
-        channel["messages"] = kinds;
-      }
-      if (bank.AlgorithmOf(s.id).traits().sender_records_overtaken) {
-        channel["overtaken"] = r.overtaken;
-      }
-      snapshot_channels.push_back(channel);
-    }
-    json snapshot = {{"id", s.id},
-                     {"initiators", initiators},
-                     {"complete", s.complete},
-                     {"markers_sent", s.markers_sent},
-                     {"recorded", recorded},
-                     {"channels", snapshot_channels}};
-    if (s.complete && bank.app().is_bank()) snapshot["total"] = bank.SnapshotTotal(s.id);
-    if (s.complete && bank.app().has_property()) {
-      check::SnapshotClaim claim;
-      for (NodeId n = 0; n < bank.branch_count(); ++n) {
-        claim.balances.push_back(bank.RecordedBalance(n, s.id));
-      }
-      for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
-        claim.channels.push_back(bank.RecordedChannel(s.id, c));
-      }
-      snapshot["property"] =
-          PropertyJson(bank, check::DeclaredProperty(bank.app(), net, claim));
-    }
-    snapshot["parts_done"] = parts_done;
-    snapshot["markers_expected"] = net.channel_count();
-    snapshot["algorithm"] = bank.AlgorithmOf(s.id).name();
-    auto verdict = verdicts.find(s.id);
-    if (replay && verdict != verdicts.end()) {
-      const check::SnapshotVerdict& v = verdict->second;
-      snapshot["consistent"] = v.consistent();
-      snapshot["backward"] = TransfersJson(bank, *replay, v.backward);
-      snapshot["extra"] = TransfersJson(bank, *replay, v.extra);
-      snapshot["missed"] = TransfersJson(bank, *replay, v.missed);
-      snapshot["unrecorded"] = TransfersJson(bank, *replay, v.unrecorded);
-    } else if (replay) {
-      // A running snapshot: the messages crossing its cut so far.
-      json backward = json::array();
-      for (const auto& m : bank::BackwardAcrossSnapshot(bank, *replay, s.id)) {
-        backward.push_back(MessageJson(bank, m));
-      }
-      snapshot["backward"] = backward;
-    }
-    if (s.stop_the_world) snapshot["stopped_deliveries"] = s.stopped_deliveries;
-    // CostOfSnapshots is by position in bank.snapshots(), as here.
-    if (replay) snapshot["cost"] = CostJson(costs[at]);
-    snapshots.push_back(snapshot);
-  }
-  out["snapshots"] = snapshots;
-  if (bank.app().is_bank()) {
-    bank::Amount naive_total = 0;
-    for (const bank::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
-    out["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
-    out["in_flight"] = bank.in_flight_amount();
-  } else {
-    out["naive"] = {{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
-    // The property of the live state, as someone who sees everything at once.
-    out["property"] = PropertyJson(bank, check::PropertyNow(bank));
-  }
-  const auto& config = bank.config();
-  out["capacity"] = config.capacity_transfers == 0
-                        ? json(nullptr)
-                        : json(config.capacity_transfers);
-  out["snapshots_mode"] = config.one_snapshot_at_a_time ? "one" : "many";
-  const bank::SnapshotInfo* running = bank.Running();
-  out["running"] = running ? json(running->id) : json(nullptr);
-  out["fifo"] = config.fifo;
-  out["algorithm"] = config.algorithm.name();
-  out["app"] = bank.app().name();
+  out["snapshots"] = SnapshotsJson(bank, replay);
+  AddNaiveAndSettings(bank, &out);
   return out;
 }
 
@@ -422,9 +468,14 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
 
 // ---- Predict mode's questions (docs/api.md): the derivation is
 // scenario/questions.cc; this only names what it found.
-json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
-                   const std::vector<StepResult>& steps) {
-  auto message = [&](sim::Seq seq) {
+namespace {
+
+// A message a question names, as the page shows it.
+struct QuestionMessages {
+  const bank::Bank& bank;
+  const bank::Replay& replay;
+
+  json One(sim::Seq seq) const {
     const bank::Flight* f = replay.Find(seq);
     const auto& ch = bank.network().channel(f->channel);
     return json{{"seq", seq},
@@ -432,12 +483,48 @@ json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
                 {"to", bank.name(ch.to)},
                 {"message", f->is_transfer() ? "transfer" : "marker"},
                 {"amount", f->amount()}};
-  };
-  auto messages = [&](const std::vector<sim::Seq>& seqs) {
+  }
+  json Many(const std::vector<sim::Seq>& seqs) const {
     json arr = json::array();
-    for (sim::Seq seq : seqs) arr.push_back(message(seq));
+    for (sim::Seq seq : seqs) arr.push_back(One(seq));
     return arr;
-  };
+  }
+};
+
+// "What did the snapshot record of this channel?": "empty", each transfer
+// alone, and the recorded set where it holds more than one; one of them is
+// the answer.
+void AddChannelStateQuestion(const Question& q, const QuestionMessages& m, json* j, json* why) {
+  const auto& ch = m.bank.network().channel(q.channel);
+  (*j)["snapshot"] = q.snapshot;
+  (*j)["from"] = m.bank.name(ch.from);
+  (*j)["to"] = m.bank.name(ch.to);
+  json choices = json::array({json{{"id", "empty"}, {"transfers", json::array()}}});
+  for (sim::Seq seq : q.choices) {
+    choices.push_back({{"id", std::to_string(seq)}, {"transfers", m.Many({seq})}});
+  }
+  std::string answer = "empty";
+  if (!q.answer.empty()) {
+    answer.clear();
+    for (sim::Seq seq : q.answer) answer += (answer.empty() ? "" : "+") + std::to_string(seq);
+    if (q.answer.size() > 1) choices.push_back({{"id", answer}, {"transfers", m.Many(q.answer)}});
+  }
+  (*j)["choices"] = choices;
+  (*j)["answer"] = answer;
+  (*why)["transfers"] = m.Many(q.answer);
+  if (!q.missing.empty() || !q.extra.empty()) {
+    (*why)["missing"] = m.Many(q.missing);
+    (*why)["extra"] = m.Many(q.extra);
+  }
+}
+
+}  // namespace
+
+json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
+                   const std::vector<StepResult>& steps) {
+  const QuestionMessages words{bank, replay};
+  auto message = [&](sim::Seq seq) { return words.One(seq); };
+  auto messages = [&](const std::vector<sim::Seq>& seqs) { return words.Many(seqs); };
   json out = json::array();
   for (const Question& q : DeriveQuestions(bank, replay, steps)) {
     json j = {{"kind", QuestionKindName(q.kind)},
@@ -459,32 +546,9 @@ json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
         j["answer"] = q.yes;
         why["balance"] = q.balance;
         break;
-      case QuestionKind::kChannelState: {
-        const auto& ch = bank.network().channel(q.channel);
-        j["snapshot"] = q.snapshot;
-        j["from"] = bank.name(ch.from);
-        j["to"] = bank.name(ch.to);
-        // "empty", each transfer alone, and the recorded set where it holds
-        // more than one: one of them is the answer.
-        json choices = json::array({json{{"id", "empty"}, {"transfers", json::array()}}});
-        for (sim::Seq seq : q.choices) {
-          choices.push_back({{"id", std::to_string(seq)}, {"transfers", messages({seq})}});
-        }
-        std::string answer = "empty";
-        if (!q.answer.empty()) {
-          answer.clear();
-          for (sim::Seq seq : q.answer) answer += (answer.empty() ? "" : "+") + std::to_string(seq);
-          if (q.answer.size() > 1) choices.push_back({{"id", answer}, {"transfers", messages(q.answer)}});
-        }
-        j["choices"] = choices;
-        j["answer"] = answer;
-        why["transfers"] = messages(q.answer);
-        if (!q.missing.empty() || !q.extra.empty()) {
-          why["missing"] = messages(q.missing);
-          why["extra"] = messages(q.extra);
-        }
+      case QuestionKind::kChannelState:
+        AddChannelStateQuestion(q, words, &j, &why);
         break;
-      }
       case QuestionKind::kDeliveryRecorded: {
         const auto& ch = bank.network().channel(q.channel);
         j["snapshot"] = q.snapshot;
