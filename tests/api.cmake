@@ -68,13 +68,8 @@ target_link_libraries(run_cache_test PRIVATE cutline_server PkgConfig::HTTPLIB G
 target_include_directories(run_cache_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 cutline_warnings(run_cache_test)
 gtest_discover_tests(run_cache_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
-
 # `cutline check --logs DIR --format events` on logs cutline did not write:
-# the Python example's (examples/events_log), run by the test itself.
-add_executable(events_log_test ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc)
-target_link_libraries(events_log_test PRIVATE GTest::gtest_main)
-target_compile_definitions(events_log_test PRIVATE
-  CUTLINE_BINARY="$<TARGET_FILE:cutline>" CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-add_dependencies(events_log_test cutline)
-cutline_warnings(events_log_test)
-gtest_discover_tests(events_log_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
+# the Python example's (examples/events_log), run by the test itself, in
+# cli_test's binary (one link fewer per build).
+target_sources(cli_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc)
+target_compile_definitions(cli_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -40,8 +40,8 @@ gtest_discover_tests(property_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 600 LABELS property)
 cutline_unit_test(store_test
   ${PROJECT_SOURCE_DIR}/src/store/store_test.cc cutline_store)
-cutline_unit_test(writer_lock_test
-  ${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc cutline_store)
+# The writer's lock rides in store_test's binary: one link fewer per build.
+target_sources(store_test PRIVATE ${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc)
 cutline_unit_test(messages_test
   ${PROJECT_SOURCE_DIR}/src/scenario/messages_test.cc cutline_scenario)
 cutline_unit_test(invariants_test
@@ -52,8 +52,9 @@ cutline_unit_test(network_test
   ${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)
 cutline_unit_test(cost_test
   ${PROJECT_SOURCE_DIR}/src/check/cost_test.cc cutline_scenario)
-cutline_unit_test(events_log_test_unit
-  ${PROJECT_SOURCE_DIR}/src/check/events_log_test.cc cutline_scenario)
+# The events format against the simulator's own runs (it needs the runner,
+# as the cost does): in cost_test's binary, one link fewer per build.
+target_sources(cost_test PRIVATE ${PROJECT_SOURCE_DIR}/src/check/events_log_test.cc)
 cutline_unit_test(questions_test
   ${PROJECT_SOURCE_DIR}/src/scenario/questions_test.cc cutline_scenario)
 # It checks docs/page.md's list of the demos' questions against the engine.
