@@ -55,6 +55,7 @@ cutline_unit_test(cost_test
 # The events format against the simulator's own runs (it needs the runner,
 # as the cost does): in cost_test's binary, one link fewer per build.
 target_sources(cost_test PRIVATE ${PROJECT_SOURCE_DIR}/src/check/events_log_test.cc)
+target_include_directories(cost_test PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # random_runs.h
 cutline_unit_test(questions_test
   ${PROJECT_SOURCE_DIR}/src/scenario/questions_test.cc cutline_scenario)
 # It checks docs/page.md's list of the demos' questions against the engine.

@@ -452,25 +452,42 @@ sim::Topology TopologyOf(const std::vector<std::string>& names,
   return sim::Topology(static_cast<std::uint32_t>(names.size()), links);
 }
 
+// The ids a part lists for the channel from `from`, as the amounts a claim
+// holds; an id no log sends is a finding of its own.
+void ClaimChannel(SnapshotId id, NodeId n, const std::string& from,
+                  const std::vector<std::string>& ids, const Line& part, const Merge& merge,
+                  EventsLog* log, SnapshotClaim* claim) {
+  const auto it = std::lower_bound(log->processes.begin(), log->processes.end(), from);
+  bank::ChannelRecord& r = claim->channels[log->topology->Find(
+      static_cast<NodeId>(it - log->processes.begin()), n)];
+  r.state = ChannelRecording::kClosed;
+  for (const std::string& msg : ids) {
+    auto m = merge.sent().find(msg);
+    if (m == merge.sent().end()) {
+      log->problems.push_back(fmt::format(
+          "snapshot {}: {}'s recorded channel from {} holds message {} ({}), which no "
+          "process's log sends",
+          id, log->processes[n], from, msg, part.where));
+      continue;
+    }
+    r.transfers.push_back(m->second.amount);
+  }
+}
+
 // The claims of the snapshots every process finished, from their records
 // and their parts' channel contents; the others are listed as incomplete.
+// One pass indexes the lines by snapshot; each snapshot then reads its own.
 void Claim(const std::vector<Process*>& by_node, const Merge& merge, EventsLog* log) {
-  std::map<SnapshotId, std::vector<const Line*>> parts, records;
-  std::set<SnapshotId> seen;
-  for (const Process* p : by_node) {
-    for (const Line& l : p->lines) {
-      if (l.snapshot == 0) continue;
-      seen.insert(l.snapshot);
-      if (l.kind == Kind::kPartDone) parts[l.snapshot].push_back(&l);
+  std::map<SnapshotId, std::vector<std::pair<NodeId, const Line*>>> lines_of;
+  for (NodeId n = 0; n < by_node.size(); ++n) {
+    for (const Line& l : by_node[n]->lines) {
+      if (l.snapshot != 0) lines_of[l.snapshot].emplace_back(n, &l);
     }
   }
-  const sim::Topology& net = *log->topology;
-  for (SnapshotId id : seen) {
+  for (const auto& [id, lines] : lines_of) {
     std::set<NodeId> done;
-    for (NodeId n = 0; n < by_node.size(); ++n) {
-      for (const Line& l : by_node[n]->lines) {
-        if (l.kind == Kind::kPartDone && l.snapshot == id) done.insert(n);
-      }
+    for (const auto& [n, l] : lines) {
+      if (l->kind == Kind::kPartDone) done.insert(n);
     }
     if (done.size() < by_node.size()) {
       log->incomplete.push_back(id);
@@ -480,29 +497,12 @@ void Claim(const std::vector<Process*>& by_node, const Merge& merge, EventsLog* 
     claim.id = id;
     claim.markers_sent = merge.markers_sent().contains(id) ? merge.markers_sent().at(id) : 0;
     claim.balances.assign(by_node.size(), std::nullopt);
-    claim.channels.assign(net.channel_count(), bank::ChannelRecord{});
-    for (NodeId n = 0; n < by_node.size(); ++n) {
-      for (const Line& l : by_node[n]->lines) {
-        if (l.snapshot != id) continue;
-        if (l.kind == Kind::kRecord && !claim.balances[n]) claim.balances[n] = l.value;
-        if (l.kind != Kind::kPartDone) continue;
-        for (const auto& [from, ids] : l.channels) {
-          const auto it = std::lower_bound(log->processes.begin(), log->processes.end(), from);
-          bank::ChannelRecord& r =
-              claim.channels[net.Find(static_cast<NodeId>(it - log->processes.begin()), n)];
-          r.state = ChannelRecording::kClosed;
-          for (const std::string& msg : ids) {
-            auto m = merge.sent().find(msg);
-            if (m == merge.sent().end()) {
-              log->problems.push_back(fmt::format(
-                  "snapshot {}: {}'s recorded channel from {} holds message {} ({}), which no "
-                  "process's log sends",
-                  id, log->processes[n], from, msg, l.where));
-              continue;
-            }
-            r.transfers.push_back(m->second.amount);
-          }
-        }
+    claim.channels.assign(log->topology->channel_count(), bank::ChannelRecord{});
+    for (const auto& [n, l] : lines) {
+      if (l->kind == Kind::kRecord && !claim.balances[n]) claim.balances[n] = l->value;
+      if (l->kind != Kind::kPartDone) continue;
+      for (const auto& [from, ids] : l->channels) {
+        ClaimChannel(id, n, from, ids, *l, merge, log, &claim);
       }
     }
     log->claims.push_back(std::move(claim));

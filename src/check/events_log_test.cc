@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "random_runs.h"
 #include "scenario/runner.h"
 
 namespace cutline::check {
@@ -141,43 +142,16 @@ std::set<std::string> MessagesNamed(const std::vector<std::string>& problems) {
 }
 
 TEST(EventsLogTest, ARunWrittenAsEventsGetsTheRunsOwnFindings) {
-  std::uint64_t seed = std::random_device{}();
-  if (const char* given = std::getenv("CUTLINE_EVENTS_SEED")) seed = std::strtoull(given, nullptr, 10);
-  const std::string replay = "seed " + std::to_string(seed) + "; replay: CUTLINE_EVENTS_SEED=" +
-                             std::to_string(seed) + " " +
-                             ::testing::internal::GetArgvs().front() +
-                             " --gtest_filter=EventsLogTest.*";
-  std::cout << replay << std::endl;
-  SCOPED_TRACE(replay);
-  std::mt19937_64 random(seed);
+  std::mt19937_64 random(random_runs::Seed("CUTLINE_EVENTS_SEED", "EventsLogTest.*"));
   const fs::path root = fs::temp_directory_path() / ("cutline-events-" + std::to_string(::getpid()));
-  const std::vector<std::string> algorithms = {"chandy-lamport", "broken-unrecorded-channel",
-                                               "broken-stop-at-first", "broken-late-markers"};
-  const std::vector<std::string> names = {"P1", "P2", "P3"};
   int failing_runs = 0;
   for (int run = 0; run < 200; ++run) {
-    const std::string algorithm = algorithms[run % algorithms.size()];
-    std::string text = "network P1=100 P2=100 P3=100 algorithm=" + algorithm;
-    if (algorithm != "chandy-lamport") text += " snapshots=one";
-    text += "\n";
-    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
-    for (int step = 0; step < 40; ++step) {
-      const std::string a = names[pick(3)], b = names[(pick(2) + 1 + (a[1] - '1')) % 3];
-      switch (pick(6)) {
-        case 0: text += "snapshot " + a + "\n"; break;
-        case 1: case 2: text += "transfer " + a + " " + b + " " + std::to_string(pick(30) + 1) + "\n"; break;
-        default: text += "deliver " + a + " " + b + "\n"; break;
-      }
-    }
-    text += "drain\n";
+    const std::string algorithm =
+        random_runs::kAlgorithms[run % random_runs::kAlgorithms.size()];
+    const std::string text = random_runs::Scenario(random, {"P1", "P2", "P3"}, algorithm,
+                                                   algorithm != "chandy-lamport");
     scenario::Runner runner;
-    // Refused lines (an empty channel, a snapshot already running) change
-    // nothing; the rest of the run goes on, as in a scenario file.
-    for (std::size_t at = 0, line = 1; at < text.size(); ++line) {
-      const std::size_t end = text.find('\n', at);
-      (void)runner.Execute(std::string_view(text).substr(at, end - at), static_cast<int>(line));
-      at = end + 1;
-    }
+    random_runs::Run(runner, text);
     ASSERT_NE(runner.bank(), nullptr) << text;
     const CheckReport own = CheckSnapshots(*runner.bank());
     const fs::path dir = root / std::to_string(run);

@@ -19,6 +19,7 @@
 #include "check/consistency_checker.h"
 #include "runtime/event_log.h"
 #include "runtime/log_check.h"
+#include "random_runs.h"
 #include "scenario/runner.h"
 
 namespace cutline::runtime {
@@ -100,40 +101,16 @@ std::vector<std::string> Normalized(std::vector<std::string> problems) {
 }
 
 TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
-  std::uint64_t seed = std::random_device{}();
-  if (const char* given = std::getenv("CUTLINE_AGREE_SEED")) seed = std::strtoull(given, nullptr, 10);
-  const std::string replay = "seed " + std::to_string(seed) + "; replay: CUTLINE_AGREE_SEED=" +
-                             std::to_string(seed) + " " +
-                             ::testing::internal::GetArgvs().front();
-  std::cout << replay << std::endl;
-  SCOPED_TRACE(replay);
-  std::mt19937_64 random(seed);
+  std::mt19937_64 random(random_runs::Seed("CUTLINE_AGREE_SEED", "LogCheckAgreesTest.*"));
   const fs::path root = fs::temp_directory_path() / ("cutline-agree-" + std::to_string(::getpid()));
-  const std::vector<std::string> algorithms = {"chandy-lamport", "broken-unrecorded-channel",
-                                               "broken-stop-at-first", "broken-late-markers"};
-  const std::vector<std::string> names = {"N0", "N1", "N2"};
   int differ = 0, failing = 0;
   for (int run = 0; run < 100; ++run) {
-    const std::string algorithm = algorithms[run % algorithms.size()];
-    std::string text = "network N0=100 N1=100 N2=100 algorithm=" + algorithm + " snapshots=one\n";
-    auto pick = [&](std::size_t n) {
-      return std::uniform_int_distribution<std::size_t>(0, n - 1)(random);
-    };
-    for (int step = 0; step < 40; ++step) {
-      const std::size_t a = pick(3), b = (a + 1 + pick(2)) % 3;
-      switch (pick(6)) {
-        case 0: text += "snapshot " + names[a] + "\n"; break;
-        case 1: case 2: text += "transfer " + names[a] + " " + names[b] + " " + std::to_string(pick(30) + 1) + "\n"; break;
-        default: text += "deliver " + names[a] + " " + names[b] + "\n"; break;
-      }
-    }
-    text += "drain\n";
+    const std::string algorithm =
+        random_runs::kAlgorithms[run % random_runs::kAlgorithms.size()];
+    const std::string text =
+        random_runs::Scenario(random, {"N0", "N1", "N2"}, algorithm, /*one_snapshot_at_a_time=*/true);
     scenario::Runner runner;
-    for (std::size_t at = 0, line = 1; at < text.size(); ++line) {
-      const std::size_t end = text.find('\n', at);
-      (void)runner.Execute(std::string_view(text).substr(at, end - at), static_cast<int>(line));
-      at = end + 1;
-    }
+    random_runs::Run(runner, text);
     ASSERT_NE(runner.bank(), nullptr);
     const check::CheckReport own = check::CheckSnapshots(*runner.bank());
     const fs::path dir = root / std::to_string(run);

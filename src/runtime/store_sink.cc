@@ -10,7 +10,6 @@
 #include <mutex>
 #include <thread>
 
-#include "store/summary.h"
 #include "store/writer_lock.h"
 
 namespace cutline::runtime {
