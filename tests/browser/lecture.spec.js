@@ -268,8 +268,10 @@ test('the join screen: a QR code that scans to the join link, and the code to re
   expect(violations, `axe violations on the join screen:\n${violations.join('\n')}`).toEqual([]);
 });
 
+// The phone is make test's; the desktop width is make test-long's (tagged @long).
 for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-  test(`axe: the teacher's and a student's pages with a question open, ${size.width} px`, async ({ browser, watch }) => {
+  const tag = size.width === 390 ? {} : { tag: '@long' };
+  test(`axe: the teacher's and a student's pages with a question open, ${size.width} px`, tag, async ({ browser, watch }) => {
     test.setTimeout(90_000);
     const teacher = await device(browser, watch, { viewport: size });
     const { code } = await startLecture(teacher);

@@ -58,8 +58,12 @@ async function expectStage(page, size, what) {
   expect(problems, `the stage at ${sizeName(size)}, ${what}`).toEqual([]);
 }
 
+// make test walks the laptop, the phone and the projector; the two other desktop sizes sit
+// between them and are make test-long's (tagged @long).
+const LONG_SIZES = ['1280x800', '1920x1080'];
 for (const size of SIZES) {
-  test(`the stage at ${sizeName(size)}: network, step bar and snapshot headline in view after every step of every demo`, async ({ page, request }) => {
+  const tag = LONG_SIZES.includes(sizeName(size)) ? { tag: '@long' } : {};
+  test(`the stage at ${sizeName(size)}: network, step bar and snapshot headline in view after every step of every demo`, tag, async ({ page, request }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: size.width, height: size.height });
     await openPage(page, size.present ? '?present=1' : '');
