@@ -1,4 +1,4 @@
-// Delivery throughput of bank::Bank, per snapshot algorithm (bench_util.h's
+// Delivery throughput of engine::Engine, per snapshot algorithm (bench_util.h's
 // Variant: "<benchmark>/<variant>/n:../history:..").
 //
 // Every branch holds $1,000,000,000 and money only moves around a ring
@@ -24,19 +24,19 @@
 #include <cstdint>
 #include <optional>
 
-#include "bank/bank.h"
+#include "engine/engine.h"
 #include "bench_util.h"
 
 namespace cutline::bench {
 namespace {
 
-constexpr bank::Amount kBalance = 1'000'000'000;
+constexpr cutline::Amount kBalance = 1'000'000'000;
 constexpr std::int64_t kRebuildEvery = 1 << 18;
 constexpr std::int64_t kBatch = 1 << 16;
 
-std::optional<bank::Bank> MakeBank(const Variant& v, std::uint32_t n, bool history) {
-  std::optional<bank::Bank> bank;
-  if (!bank::Bank::Create(VariantBank(v, n, kBalance, history), &bank).ok()) {
+std::optional<engine::Engine> MakeBank(const Variant& v, std::uint32_t n, bool history) {
+  std::optional<engine::Engine> bank;
+  if (!engine::Engine::Create(VariantBank(v, n, kBalance, history), &bank).ok()) {
     std::abort();
   }
   return bank;
@@ -47,7 +47,7 @@ void BM_TransferDeliver(benchmark::State& state, const Variant& v) {
   const bool history = state.range(1) != 0;
   const bool by_channel = state.range(2) != 0;
   const std::uint32_t senders = Senders(v, n);
-  std::optional<bank::Bank> bank;
+  std::optional<engine::Engine> bank;
   auto rebuild = [&] {
     bank.reset();
     bank = MakeBank(v, n, history);
@@ -83,7 +83,7 @@ void BM_DeliverOnly(benchmark::State& state, const Variant& v) {
   const auto n = static_cast<std::uint32_t>(state.range(0));
   const bool history = state.range(1) != 0;
   const std::uint32_t senders = Senders(v, n);
-  std::optional<bank::Bank> bank;
+  std::optional<engine::Engine> bank;
   std::int64_t since_rebuild = kRebuildEvery;
   double cpu_seconds = 0;
   for (auto _ : state) {

@@ -49,7 +49,7 @@
 #include <vector>
 
 #include "alloc_counter.h"
-#include "bank/bank.h"
+#include "engine/engine.h"
 #include "bench_util.h"
 
 extern char** environ;
@@ -58,7 +58,7 @@ namespace cutline::bench {
 namespace {
 
 // Enough for a backlog of $1 on each of a branch's (up to 1413) channels.
-constexpr bank::Amount kBalance = 1'000'000;
+constexpr cutline::Amount kBalance = 1'000'000;
 constexpr double kMiB = 1024.0 * 1024.0;
 
 // Runs this binary in child mode; returns the child's peak RSS in bytes
@@ -146,7 +146,7 @@ const Rss& ChildRss(std::uint32_t n, bool history, std::size_t variant) {
 
 // Every branch sends $1 on each of its outgoing channels, `per_channel`
 // times: what is waiting when the snapshot starts.
-void QueueBacklog(bank::Bank& bank, std::int64_t per_channel) {
+void QueueBacklog(engine::Engine& bank, std::int64_t per_channel) {
   for (std::int64_t k = 0; k < per_channel; ++k) {
     for (sim::ChannelId c = 0; c < bank.network().channel_count(); ++c) {
       const sim::ChannelInfo& ch = bank.network().channel(c);
@@ -159,7 +159,7 @@ void QueueBacklog(bank::Bank& bank, std::int64_t per_channel) {
 // if `stop`), checked untimed: complete, one marker per channel (none for a
 // stop), and the bank's total. Returns the deliveries a stop held the bank
 // still for, or -1 on failure.
-std::int64_t SnapshotOnce(bank::Bank& bank, bool stop, double* seconds = nullptr,
+std::int64_t SnapshotOnce(engine::Engine& bank, bool stop, double* seconds = nullptr,
                           double* cpu_seconds = nullptr) {
   double c0 = ThreadCpuSeconds();
   auto t0 = std::chrono::steady_clock::now();
@@ -169,23 +169,23 @@ std::int64_t SnapshotOnce(bank::Bank& bank, bool stop, double* seconds = nullptr
   double c1 = ThreadCpuSeconds();
   if (seconds != nullptr) *seconds = std::chrono::duration<double>(t1 - t0).count();
   if (cpu_seconds != nullptr) *cpu_seconds = c1 - c0;
-  const bank::SnapshotInfo* info = bank.FindSnapshot(1);
+  const engine::SnapshotInfo* info = bank.FindSnapshot(1);
   ok = ok && info != nullptr && info->complete &&
        info->markers_sent == (stop ? 0 : bank.network().channel_count()) &&
        bank.SnapshotTotal(1) == bank.total();
   return ok ? static_cast<std::int64_t>(info->stopped_deliveries) : -1;
 }
 
-std::optional<bank::Bank> Build(const bank::Config& config) {
-  std::optional<bank::Bank> bank;
-  if (!bank::Bank::Create(config, &bank).ok()) std::abort();
+std::optional<engine::Engine> Build(const engine::Config& config) {
+  std::optional<engine::Engine> bank;
+  if (!engine::Engine::Create(config, &bank).ok()) std::abort();
   return bank;
 }
 
 void BM_Snapshot(benchmark::State& state, const Variant& v) {
   const auto n = static_cast<std::uint32_t>(state.range(0));
   const bool history = state.range(1) != 0;
-  const bank::Config config = VariantBank(v, n, kBalance, history);
+  const engine::Config config = VariantBank(v, n, kBalance, history);
   double construct_seconds = 0, construct_cpu = 0, snapshot_cpu = 0;
   double heap_bank = 0, heap_peak = 0, heap_snapshot = 0, channels = 0;
   for (auto _ : state) {
@@ -193,7 +193,7 @@ void BM_Snapshot(benchmark::State& state, const Variant& v) {
     ResetHeapPeak();
     double c0 = ThreadCpuSeconds();
     auto t0 = std::chrono::steady_clock::now();
-    std::optional<bank::Bank> bank = Build(config);
+    std::optional<engine::Engine> bank = Build(config);
     auto t1 = std::chrono::steady_clock::now();
     double c1 = ThreadCpuSeconds();
     std::size_t after_construct = HeapLive();
@@ -237,14 +237,14 @@ void BM_Snapshot(benchmark::State& state, const Variant& v) {
 void BM_VersusStop(benchmark::State& state, const Variant& v) {
   const auto n = static_cast<std::uint32_t>(state.range(0));
   const std::int64_t backlog = state.range(1);
-  const bank::Config config = VariantBank(v, n, kBalance, false);
+  const engine::Config config = VariantBank(v, n, kBalance, false);
   double algorithm_seconds = 0, stop_seconds = 0;
   std::int64_t stopped = 0;
   for (auto _ : state) {
     double seconds[2] = {0, 0};
     for (bool stop : {false, true}) {
       state.PauseTiming();  // (manual time: this only keeps the books)
-      std::optional<bank::Bank> bank = Build(config);
+      std::optional<engine::Engine> bank = Build(config);
       QueueBacklog(*bank, backlog);
       state.ResumeTiming();
       stopped = SnapshotOnce(*bank, stop, &seconds[stop]);
@@ -320,10 +320,10 @@ int RunSnapshotChild(const std::string& mode, std::uint32_t n, bool history,
                      std::size_t variant) {
   if (variant >= std::size(kVariants)) return 2;
   const Variant& v = kVariants[variant];
-  std::optional<bank::Bank> bank;
+  std::optional<engine::Engine> bank;
   if (mode != "baseline") {
-    const bank::Config config = VariantBank(v, n, kBalance, history);
-    if (!bank::Bank::Create(config, &bank).ok()) return 1;
+    const engine::Config config = VariantBank(v, n, kBalance, history);
+    if (!engine::Engine::Create(config, &bank).ok()) return 1;
     if (mode == "snapshot" && SnapshotOnce(*bank, v.stop_the_world) < 0) return 1;
     if (mode != "construct" && mode != "snapshot") return 2;
   }

@@ -11,14 +11,14 @@
 #include <string>
 #include <utility>
 
-#include "bank/bank.h"
+#include "engine/engine.h"
 
 namespace cutline::bench {
 
 // n branches B0..B{n-1}, each holding `balance`, complete graph.
-inline bank::Config CompleteBank(std::uint32_t n, bank::Amount balance,
+inline engine::Config CompleteBank(std::uint32_t n, cutline::Amount balance,
                                  bool keep_history) {
-  bank::Config config;
+  engine::Config config;
   config.branches.reserve(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     // (Not "B" + std::to_string(i): GCC 12 -Wrestrict false positive.)
@@ -41,7 +41,7 @@ enum class Graph : std::uint8_t {
 // Chandy-Lamport bank, which then takes no snapshot of its own).
 struct Variant {
   const char* name;  // the benchmark name's second part
-  bank::Algorithm algorithm;
+  algorithms::Algorithm algorithm;
   bool fifo;
   Graph graph;
   bool stop_the_world;
@@ -50,18 +50,18 @@ struct Variant {
 // Aligned barriers need an acyclic network whose sources start, so they run
 // on the complete DAG; Chandy-Lamport runs there too, as their yardstick.
 // Lai-Yang runs over channels that reorder, the network it exists for.
-inline const Variant kChandyLamport{"chandy-lamport", bank::Algorithm::kChandyLamport,
+inline const Variant kChandyLamport{"chandy-lamport", algorithms::Algorithm::kChandyLamport,
                                         true, Graph::kComplete, false};
-inline const Variant kLaiYang{"lai-yang-fifo-no", bank::Algorithm::kLaiYang, false,
+inline const Variant kLaiYang{"lai-yang-fifo-no", algorithms::Algorithm::kLaiYang, false,
                                   Graph::kComplete, false};
-inline const Variant kUnaligned{"unaligned", bank::Algorithm::kUnaligned, true,
+inline const Variant kUnaligned{"unaligned", algorithms::Algorithm::kUnaligned, true,
                                     Graph::kComplete, false};
-inline const Variant kAlignedDag{"aligned-dag", bank::Algorithm::kAligned, true,
+inline const Variant kAlignedDag{"aligned-dag", algorithms::Algorithm::kAligned, true,
                                      Graph::kCompleteDag, false};
 inline const Variant kChandyLamportDag{"chandy-lamport-dag",
-                                           bank::Algorithm::kChandyLamport, true,
+                                           algorithms::Algorithm::kChandyLamport, true,
                                            Graph::kCompleteDag, false};
-inline const Variant kStopTheWorld{"stop-the-world", bank::Algorithm::kChandyLamport,
+inline const Variant kStopTheWorld{"stop-the-world", algorithms::Algorithm::kChandyLamport,
                                        true, Graph::kComplete, true};
 
 // Every variant, in one list so that a child process can be told one by its
@@ -71,9 +71,9 @@ inline const Variant kVariants[] = {kChandyLamport, kLaiYang,          kUnaligne
 
 // The bank of `n` branches holding `balance` each, on the variant's network,
 // running its algorithm.
-inline bank::Config VariantBank(const Variant& v, std::uint32_t n,
-                                bank::Amount balance, bool keep_history) {
-  bank::Config config = CompleteBank(n, balance, keep_history);
+inline engine::Config VariantBank(const Variant& v, std::uint32_t n,
+                                cutline::Amount balance, bool keep_history) {
+  engine::Config config = CompleteBank(n, balance, keep_history);
   config.algorithm = v.algorithm;
   config.fifo = v.fifo;
   if (v.graph == Graph::kCompleteDag) {

@@ -103,7 +103,7 @@ std::string Join(const std::vector<std::string>& lines) {
 std::string RunDirective(Runner& runner, const std::string& command,
                          bool* handled) {
   *handled = true;
-  const bank::Bank* bank = runner.bank();
+  const engine::Engine* bank = runner.bank();
   if (command == "json") {
     return bank ? Dump(StateJson(*bank), 2) + "\n" : "no network\n";
   }
@@ -129,7 +129,7 @@ std::string RunDirective(Runner& runner, const std::string& command,
 }
 
 std::string Fingerprint(const Runner& runner) {
-  const bank::Bank* bank = runner.bank();
+  const engine::Engine* bank = runner.bank();
   if (!bank) return "none";
   return Dump(StateJson(*bank)) + "#" + std::to_string(bank->history().size()) +
          "#" + std::to_string(runner.steps().size());

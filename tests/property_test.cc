@@ -22,8 +22,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
-#include "bank/bank.h"
-#include "bank/cuts.h"
+#include "engine/engine.h"
+#include "engine/cuts.h"
 #include "check/consistency_checker.h"
 #include "check/cut.h"
 #include "check/invariants.h"
@@ -31,8 +31,8 @@
 namespace cutline {
 namespace {
 
-using bank::Amount;
-using bank::Bank;
+using cutline::Amount;
+using engine::Engine;
 using sim::ChannelId;
 using sim::NodeId;
 
@@ -146,9 +146,9 @@ struct NetSpec {
   std::optional<std::vector<sim::Link>> links;
   std::uint32_t capacity = 0;
   bool one_at_a_time = false;
-  bank::Algorithm algorithm = bank::Algorithm::kChandyLamport;
+  algorithms::Algorithm algorithm = algorithms::Algorithm::kChandyLamport;
   bool fifo = true;
-  bank::App app = bank::App::kBank;
+  apps::App app = apps::App::kBank;
 };
 
 // The branches, their balances and the channels' capacity (drawn in this
@@ -202,9 +202,9 @@ NetSpec GenNetwork(bool complete) {
 // A network for one of the variants. Aligned barriers get a random acyclic
 // network (edges only from earlier to later in a random order, so it has a
 // source); the others a complete or strongly connected one.
-NetSpec GenVariantNetwork(bank::Algorithm algorithm, bool fifo) {
+NetSpec GenVariantNetwork(algorithms::Algorithm algorithm, bool fifo) {
   NetSpec spec;
-  if (algorithm != bank::Algorithm::kAligned) {
+  if (algorithm != algorithms::Algorithm::kAligned) {
     spec = GenNetwork(*rc::gen::arbitrary<bool>());
   } else {
     spec = GenBranches();
@@ -225,7 +225,7 @@ NetSpec GenVariantNetwork(bank::Algorithm algorithm, bool fifo) {
   spec.algorithm = algorithm;
   spec.fifo = fifo;
   // The variants run one snapshot at a time.
-  if (algorithm != bank::Algorithm::kChandyLamport) spec.one_at_a_time = true;
+  if (algorithm != algorithms::Algorithm::kChandyLamport) spec.one_at_a_time = true;
   return spec;
 }
 
@@ -282,7 +282,7 @@ void Fail(const std::string& what, const std::string& script) {
 class Driver {
  public:
   explicit Driver(const NetSpec& spec) : spec_(spec) {
-    bank::Config config;
+    engine::Config config;
     std::string line = "network";
     for (NodeId n = 0; n < spec.nodes; ++n) {
       config.branches.push_back({Name(n), spec.balances[n]});
@@ -301,8 +301,8 @@ class Driver {
     if (spec.capacity > 0) line += fmt::format(" capacity={}", spec.capacity);
     if (spec.one_at_a_time) line += " snapshots=one";
     if (!spec.fifo) line += " fifo=no";
-    if (spec.algorithm != bank::Algorithm::kChandyLamport) {
-      line += fmt::format(" algorithm={}", bank::AlgorithmName(spec.algorithm));
+    if (spec.algorithm != algorithms::Algorithm::kChandyLamport) {
+      line += fmt::format(" algorithm={}", engine::AlgorithmName(spec.algorithm));
     }
     if (!spec.app.is_bank()) line += fmt::format(" app={}", spec.app.name());
     config.app = spec.app;
@@ -311,8 +311,8 @@ class Driver {
     config.fifo = spec.fifo;
     config.algorithm = spec.algorithm;
     Line(line);
-    std::optional<Bank> bank;
-    Status s = Bank::Create(config, &bank);
+    std::optional<Engine> bank;
+    Status s = Engine::Create(config, &bank);
     if (!s.ok()) Fail("Create failed: " + std::string(CodeName(s.code())), script_);
     bank_.emplace(std::move(*bank));
   }
@@ -380,7 +380,7 @@ class Driver {
     CheckInvariants();
     // Aligned: a branch downstream of a source that never started cannot
     // align; every source joins, and then the snapshot can finish.
-    if (spec_.algorithm == bank::Algorithm::kAligned && bank_->Running()) {
+    if (spec_.algorithm == algorithms::Algorithm::kAligned && bank_->Running()) {
       SnapshotId id = bank_->Running()->id;
       for (NodeId n : Starters()) {
         if (!bank_->HasRecorded(n, id)) {
@@ -393,11 +393,11 @@ class Driver {
     }
   }
 
-  const Bank& bank() const { return *bank_; }
+  const Engine& bank() const { return *bank_; }
   const std::string& script() const { return script_; }
 
  private:
-  const bank::Network& net() const { return bank_->network(); }
+  const engine::Network& net() const { return bank_->network(); }
   void Line(const std::string& line) { script_ += line + "\n"; }
 
   void Do(const Status& s, const std::string& line) {
@@ -431,7 +431,7 @@ class Driver {
     // Senders with money and an outgoing channel with room.
     std::vector<std::pair<NodeId, std::vector<ChannelId>>> senders;
     for (NodeId n = 0; n < spec_.nodes; ++n) {
-      if (bank_->balance(n) <= 0) continue;
+      if (bank_->state(n) <= 0) continue;
       std::vector<ChannelId> open;
       for (ChannelId c : net().Outgoing(n)) {
         if (!net().Full(c)) open.push_back(c);
@@ -441,7 +441,7 @@ class Driver {
     if (senders.empty()) return;
     const auto& [from, open] = senders[op.a % senders.size()];
     NodeId to = net().channel(open[op.b % open.size()]).to;
-    Amount amount = 1 + static_cast<Amount>(op.c % bank_->balance(from));
+    Amount amount = 1 + static_cast<Amount>(op.c % bank_->state(from));
     Do(bank_->Transfer(from, to, amount),
        fmt::format("transfer {} {} {}", Name(from), Name(to), amount));
   }
@@ -451,7 +451,7 @@ class Driver {
   std::vector<NodeId> Starters() const {
     std::vector<NodeId> out;
     for (NodeId n = 0; n < spec_.nodes; ++n) {
-      if (spec_.algorithm != bank::Algorithm::kAligned ||
+      if (spec_.algorithm != algorithms::Algorithm::kAligned ||
           net().Incoming(n).empty()) {
         out.push_back(n);
       }
@@ -462,7 +462,7 @@ class Driver {
   void Join(const Op& op) {
     // (snapshot, branch) pairs where the branch may still join.
     std::vector<std::pair<SnapshotId, NodeId>> joins;
-    for (const bank::SnapshotInfo& s : bank_->snapshots()) {
+    for (const engine::SnapshotInfo& s : bank_->snapshots()) {
       if (s.complete) continue;
       for (NodeId n : Starters()) {
         if (!bank_->HasRecorded(n, s.id)) joins.emplace_back(s.id, n);
@@ -485,7 +485,7 @@ class Driver {
   }
 
   NetSpec spec_;
-  std::optional<Bank> bank_;
+  std::optional<Engine> bank_;
   check::Invariants invariants_;
   std::string script_;
 };
@@ -509,12 +509,12 @@ Driver RandomRun(bool complete, bool force_snapshot) {
 }
 
 void CheckCompleteRun(const Driver& driver) {
-  const Bank& bank = driver.bank();
+  const Engine& bank = driver.bank();
   const std::string& script = driver.script();
   if (bank.network().AnyInFlight()) Fail("drain left messages", script);
   bool money_in_channels = false;
-  const bank::Replay replay = bank::Replay::Of(bank);
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+  const engine::Replay replay = engine::Replay::Of(bank);
+  for (const engine::SnapshotInfo& s : bank.snapshots()) {
     if (!s.complete) {
       Fail(fmt::format("snapshot {} did not complete", s.id), script);
     }
@@ -526,9 +526,9 @@ void CheckCompleteRun(const Driver& driver) {
     // What the page draws: no message crosses the snapshot's cut backwards
     // (under aligned barriers the barriers a branch waited for are the
     // cut's edge, so only transfers count).
-    auto backward = bank::BackwardAcross(bank, replay,
-                                         bank::SnapshotCut(bank, replay, s.id));
-    if (bank.algorithm() == bank::Algorithm::kAligned) {
+    auto backward = engine::BackwardAcross(bank, replay,
+                                         engine::SnapshotCut(bank, replay, s.id));
+    if (bank.algorithm() == algorithms::Algorithm::kAligned) {
       std::erase_if(backward, [](const auto& m) { return !m.is_transfer(); });
     }
     if (!backward.empty()) {
@@ -575,9 +575,9 @@ TEST(PropertyTest, CheckerCatchesACorruptedClaim) {
   CheckProperty(kRunsCorrupted, [] {
     const bool complete = *rc::gen::arbitrary<bool>();
     Driver driver = RandomRun(complete, /*force_snapshot=*/true);
-    const Bank& bank = driver.bank();
+    const Engine& bank = driver.bank();
     check::RunRecord run = check::RunOf(bank);
-    std::vector<bank::Event> events(run.events.begin(), run.events.end());
+    std::vector<history::Event> events(run.events.begin(), run.events.end());
     RC_PRE(!run.claims.empty());
     check::SnapshotClaim& claim =
         run.claims[*rc::gen::inRange<std::size_t>(0, run.claims.size())];
@@ -612,18 +612,18 @@ TEST(PropertyTest, CheckerCatchesACorruptedClaim) {
         break;
       }
       case 2: {  // the cause written in a record event of the history
-        std::vector<bank::Recorded*> records;
-        for (bank::Event& e : events) {
-          auto* r = std::get_if<bank::Recorded>(&e);
+        std::vector<history::Recorded*> records;
+        for (history::Event& e : events) {
+          auto* r = std::get_if<history::Recorded>(&e);
           if (r != nullptr && r->snapshot == claim.id) records.push_back(r);
         }
-        bank::Recorded& r =
+        history::Recorded& r =
             *records[*rc::gen::inRange<std::size_t>(0, records.size())];
         // A marker's effect said to be a start leaves the marker inside the
         // cut; a start said to be a marker's effect names a marker that was
         // not the branch's last receipt of that snapshot.
-        r.cause = r.cause.by_marker() ? bank::Cause::Start()
-                                      : bank::Cause::ByMarker(1);
+        r.cause = r.cause.by_marker() ? history::Cause::Start()
+                                      : history::Cause::ByMarker(1);
         what = "changed the cause of a record event";
         break;
       }
@@ -663,8 +663,8 @@ constexpr int kRunsPerVariant = 2000;
 // twice (backward, extra) - what it loses (missed, unrecorded). Returns how many
 // snapshots were inconsistent.
 int CheckVerdicts(const Driver& driver, const check::CheckReport& report) {
-  const Bank& bank = driver.bank();
-  const bank::Replay replay = bank::Replay::Of(bank);
+  const Engine& bank = driver.bank();
+  const engine::Replay replay = engine::Replay::Of(bank);
   auto sum = [&](const std::vector<sim::Seq>& seqs) {
     Amount total = 0;
     for (sim::Seq q : seqs) total += replay.Find(q)->amount();
@@ -688,7 +688,7 @@ int CheckVerdicts(const Driver& driver, const check::CheckReport& report) {
 // A variant's runs: every complete snapshot consistent, its total the
 // bank's, the checker content, and every started snapshot complete after
 // drain.
-void CheckVariant(bank::Algorithm algorithm, bool fifo) {
+void CheckVariant(algorithms::Algorithm algorithm, bool fifo) {
   CheckProperty(kRunsPerVariant, [=] {
     Driver driver = RandomRun(GenVariantNetwork(algorithm, fifo),
                               /*force_snapshot=*/false, /*stop=*/true);
@@ -701,19 +701,19 @@ void CheckVariant(bank::Algorithm algorithm, bool fifo) {
 }
 
 TEST(PropertyTest, LaiYangOverNonFifoSchedules) {
-  CheckVariant(bank::Algorithm::kLaiYang, /*fifo=*/false);
+  CheckVariant(algorithms::Algorithm::kLaiYang, /*fifo=*/false);
 }
 
 TEST(PropertyTest, AlignedBarriersOverAcyclicNetworks) {
-  CheckVariant(bank::Algorithm::kAligned, /*fifo=*/true);
+  CheckVariant(algorithms::Algorithm::kAligned, /*fifo=*/true);
 }
 
 TEST(PropertyTest, UnalignedBarriersOverFifoSchedules) {
-  CheckVariant(bank::Algorithm::kUnaligned, /*fifo=*/true);
+  CheckVariant(algorithms::Algorithm::kUnaligned, /*fifo=*/true);
 }
 
 TEST(PropertyTest, ChandyLamportOverFifoSchedulesWithStops) {
-  CheckVariant(bank::Algorithm::kChandyLamport, /*fifo=*/true);
+  CheckVariant(algorithms::Algorithm::kChandyLamport, /*fifo=*/true);
 }
 
 // The other direction, on a real algorithm rather than a corrupted claim:
@@ -724,11 +724,11 @@ TEST(PropertyTest, ChandyLamportOverNonFifoIsCaught) {
   int wrong_runs = 0;
   CheckProperty(kRunsPerVariant, [&] {
     Driver driver = RandomRun(
-        GenVariantNetwork(bank::Algorithm::kChandyLamport, /*fifo=*/false),
+        GenVariantNetwork(algorithms::Algorithm::kChandyLamport, /*fifo=*/false),
         /*force_snapshot=*/true);
-    const Bank& bank = driver.bank();
+    const Engine& bank = driver.bank();
     if (bank.network().AnyInFlight()) Fail("drain left messages", driver.script());
-    for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    for (const engine::SnapshotInfo& s : bank.snapshots()) {
       if (!s.complete) {
         Fail(fmt::format("snapshot {} did not complete", s.id), driver.script());
       }
@@ -739,7 +739,7 @@ TEST(PropertyTest, ChandyLamportOverNonFifoIsCaught) {
       Fail("inconsistent snapshots, but the checker reported no problem",
            driver.script());
     }
-    for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    for (const engine::SnapshotInfo& s : bank.snapshots()) {
       if (bank.SnapshotTotal(s.id) != bank.total() && report.ok()) {
         Fail(fmt::format("snapshot {} adds up to {}, and the checker said "
                          "nothing",
@@ -760,16 +760,16 @@ TEST(PropertyTest, ChandyLamportOverNonFifoIsCaught) {
 // power, shown on real wrong algorithms (docs/design.md, "Broken on
 // purpose"); one test per broken rule below.
 void ExpectBrokenRuleCaught(std::string_view name) {
-  const std::optional<bank::Algorithm> broken = bank::Algorithm::Find(name);
+  const std::optional<algorithms::Algorithm> broken = algorithms::Algorithm::Find(name);
   ASSERT_TRUE(broken.has_value()) << name;
   ASSERT_TRUE(broken->traits().broken_on_purpose) << name;
   int caught = 0;
   CheckProperty(kRunsPerVariant, [&] {
     const NetSpec spec =
-        GenVariantNetwork(bank::Algorithm::kChandyLamport, /*fifo=*/true);
+        GenVariantNetwork(algorithms::Algorithm::kChandyLamport, /*fifo=*/true);
     const std::vector<Op> ops =
         *rc::gen::scale(3.0, rc::gen::container<std::vector<Op>>(GenOp()));
-    auto run = [&](bank::Algorithm algorithm) {
+    auto run = [&](algorithms::Algorithm algorithm) {
       NetSpec under = spec;
       under.algorithm = algorithm;
       Driver driver(under);
@@ -778,7 +778,7 @@ void ExpectBrokenRuleCaught(std::string_view name) {
       driver.Drain();
       return driver;
     };
-    Driver right = run(bank::Algorithm::kChandyLamport);
+    Driver right = run(algorithms::Algorithm::kChandyLamport);
     check::CheckReport right_report = check::CheckSnapshots(right.bank());
     if (CheckVerdicts(right, right_report) != 0 || !right_report.ok()) {
       Fail("the correct algorithm was flagged", right.script());
@@ -791,7 +791,7 @@ void ExpectBrokenRuleCaught(std::string_view name) {
     if (flawed > 0 && report.ok()) {
       Fail("a flawed snapshot, but the checker reported no problem", wrong.script());
     }
-    for (const bank::SnapshotInfo& s : wrong.bank().snapshots()) {
+    for (const engine::SnapshotInfo& s : wrong.bank().snapshots()) {
       if (s.complete && wrong.bank().SnapshotTotal(s.id) != wrong.bank().total() &&
           report.ok()) {
         Fail(fmt::format("snapshot {} adds up to {}, and the checker said nothing", s.id,
@@ -832,24 +832,24 @@ constexpr int kRunsPerApp = 2000;
 // started recording after it held declares it; the naive detector's
 // judgement agrees with a walk of the history. Some runs must catch the
 // naive detector wrong, where the network has cycles to be wrong along.
-void CheckApp(bank::App app, bank::Algorithm algorithm, bool fifo) {
+void CheckApp(apps::App app, algorithms::Algorithm algorithm, bool fifo) {
   int naive_wrong = 0;
   auto one_run = [&] {
     NetSpec spec = GenVariantNetwork(algorithm, fifo);
     spec.app = app;
     // Jobs: a few each (the numbers drawn for balances, cut down); locks:
     // every branch starts active.
-    for (Amount& b : spec.balances) b = app == bank::App::kJobs ? b % 3 : 0;
+    for (Amount& b : spec.balances) b = app == apps::App::kJobs ? b % 3 : 0;
     // Reads as often as transfers: the naive detector must get a chance to
     // be wrong.
     Driver driver = RandomRun(spec, /*force_snapshot=*/true, /*stop=*/true, /*reads=*/8);
     CheckCompleteRun(driver);
-    const Bank& bank = driver.bank();
+    const Engine& bank = driver.bank();
     const auto& events = bank.history().events();
 
     // When the property first held of the live state (history position).
     std::optional<std::size_t> held;
-    bank::Replay replay(bank);
+    engine::Replay replay(bank);
     auto holds_now = [&] { return check::PropertyOfReplay(bank, replay).holds; };
     if (holds_now()) held = 0;
     for (std::size_t i = 0; i < events.size() && !held; ++i) {
@@ -861,7 +861,7 @@ void CheckApp(bank::App app, bank::Algorithm algorithm, bool fifo) {
     for (const check::SnapshotVerdict& v : report.verdicts) {
       std::size_t first = events.size(), last = 0;
       for (std::size_t i = 0; i < events.size(); ++i) {
-        if (const auto* r = std::get_if<bank::Recorded>(&events[i]); r && r->snapshot == v.id) {
+        if (const auto* r = std::get_if<history::Recorded>(&events[i]); r && r->snapshot == v.id) {
           // A record a delivery caused (Lai-Yang) cuts before that delivery.
           first = std::min(first, r->cause.by_transfer() ? i - 1 : i);
           last = std::max(last, i);
@@ -882,7 +882,7 @@ void CheckApp(bank::App app, bank::Algorithm algorithm, bool fifo) {
 
     check::NaiveJudgement naive = check::JudgeNaive(bank);
     std::size_t last_read = 0;
-    for (const bank::NaiveRead& r : bank.naive_reads()) {
+    for (const engine::NaiveRead& r : bank.naive_reads()) {
       last_read = std::max(last_read, r.history_index + 1);
     }
     const bool wrong = naive.declared.holds && !(held && *held <= last_read);
@@ -897,7 +897,7 @@ void CheckApp(bank::App app, bank::Algorithm algorithm, bool fifo) {
   };
   CheckProperty(kRunsPerApp, one_run);
   // Aligned barriers run on acyclic networks, where no wait cycle forms.
-  if (app == bank::App::kLocks && algorithm == bank::Algorithm::kAligned) return;
+  if (app == apps::App::kLocks && algorithm == algorithms::Algorithm::kAligned) return;
   // The naive detector goes wrong in a few runs per thousand under some
   // algorithms: one batch can miss it by chance (1 in 20 for the rarest at
   // the full count), so further batches are drawn, each checked in full,
@@ -912,28 +912,28 @@ void CheckApp(bank::App app, bank::Algorithm algorithm, bool fifo) {
 }
 
 TEST(PropertyTest, JobsUnderChandyLamport) {
-  CheckApp(bank::App::kJobs, bank::Algorithm::kChandyLamport, /*fifo=*/true);
+  CheckApp(apps::App::kJobs, algorithms::Algorithm::kChandyLamport, /*fifo=*/true);
 }
 TEST(PropertyTest, JobsUnderLaiYangOverNonFifo) {
-  CheckApp(bank::App::kJobs, bank::Algorithm::kLaiYang, /*fifo=*/false);
+  CheckApp(apps::App::kJobs, algorithms::Algorithm::kLaiYang, /*fifo=*/false);
 }
 TEST(PropertyTest, JobsUnderAlignedBarriers) {
-  CheckApp(bank::App::kJobs, bank::Algorithm::kAligned, /*fifo=*/true);
+  CheckApp(apps::App::kJobs, algorithms::Algorithm::kAligned, /*fifo=*/true);
 }
 TEST(PropertyTest, JobsUnderUnalignedBarriers) {
-  CheckApp(bank::App::kJobs, bank::Algorithm::kUnaligned, /*fifo=*/true);
+  CheckApp(apps::App::kJobs, algorithms::Algorithm::kUnaligned, /*fifo=*/true);
 }
 TEST(PropertyTest, LocksUnderChandyLamport) {
-  CheckApp(bank::App::kLocks, bank::Algorithm::kChandyLamport, /*fifo=*/true);
+  CheckApp(apps::App::kLocks, algorithms::Algorithm::kChandyLamport, /*fifo=*/true);
 }
 TEST(PropertyTest, LocksUnderLaiYangOverNonFifo) {
-  CheckApp(bank::App::kLocks, bank::Algorithm::kLaiYang, /*fifo=*/false);
+  CheckApp(apps::App::kLocks, algorithms::Algorithm::kLaiYang, /*fifo=*/false);
 }
 TEST(PropertyTest, LocksUnderAlignedBarriers) {
-  CheckApp(bank::App::kLocks, bank::Algorithm::kAligned, /*fifo=*/true);
+  CheckApp(apps::App::kLocks, algorithms::Algorithm::kAligned, /*fifo=*/true);
 }
 TEST(PropertyTest, LocksUnderUnalignedBarriers) {
-  CheckApp(bank::App::kLocks, bank::Algorithm::kUnaligned, /*fifo=*/true);
+  CheckApp(apps::App::kLocks, algorithms::Algorithm::kUnaligned, /*fifo=*/true);
 }
 
 // A cut drawn on a jobs or locks run (check/cut.h). At a moment of the run
@@ -947,14 +947,14 @@ TEST(PropertyTest, LocksUnderUnalignedBarriers) {
 // rule).
 constexpr int kRunsPerDrawnCutApp = 500;
 
-void CheckDrawnCuts(bank::App app) {
+void CheckDrawnCuts(apps::App app) {
   int held_runs = 0;
   CheckProperty(kRunsPerDrawnCutApp, [app, &held_runs] {
     NetSpec spec = GenNetwork(/*complete=*/*rc::gen::arbitrary<bool>());
     spec.app = app;
-    for (Amount& b : spec.balances) b = app == bank::App::kJobs ? b % 3 : 0;
+    for (Amount& b : spec.balances) b = app == apps::App::kJobs ? b % 3 : 0;
     const Driver driver = RandomRun(spec, /*force_snapshot=*/false, /*stop=*/false, /*reads=*/0);
-    const Bank& bank = driver.bank();
+    const Engine& bank = driver.bank();
     const sim::Topology& net = bank.network();
     const check::RunRecord run = check::RunOf(bank);
     const std::vector<std::uint32_t> ends = check::MessageEventCounts(run);
@@ -969,21 +969,21 @@ void CheckDrawnCuts(bank::App app) {
     std::vector<std::vector<std::int64_t>> cuts;
     const auto& events = bank.history().events();
     std::vector<std::int64_t> at(bank.branch_count(), 0);
-    bank::Replay replay(bank);
+    engine::Replay replay(bank);
     const std::size_t every = std::max<std::size_t>(1, events.size() / 30);
     for (std::size_t i = 0; i < events.size(); ++i) {
       replay.Apply(events[i]);
-      if (check::IsMessageEvent(events[i])) ++at[bank::NodeOf(events[i], net)];
+      if (check::IsMessageEvent(events[i])) ++at[history::NodeOf(events[i], net)];
       if (i % every != 0 && i + 1 != events.size()) continue;
       cuts.push_back(at);
       std::vector<Amount> states;
       for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
       std::vector<bool> next_seen(bank.branch_count(), false);
       for (std::size_t k = i + 1; k < events.size(); ++k) {
-        const NodeId n = bank::NodeOf(events[k], net);
+        const NodeId n = history::NodeOf(events[k], net);
         if (next_seen[n]) continue;
         if (check::IsMessageEvent(events[k])) next_seen[n] = true;
-        else if (std::holds_alternative<bank::Local>(events[k])) states[n] = app.AfterLocal(states[n]);
+        else if (std::holds_alternative<history::Local>(events[k])) states[n] = app.AfterLocal(states[n]);
       }
       const check::CutJudgement j = judge(at);
       if (!j.consistent || j.balances != states ||
@@ -1029,8 +1029,8 @@ void CheckDrawnCuts(bank::App app) {
       << "the property held in too few runs to test much";
 }
 
-TEST(PropertyTest, JobsAtDrawnCutsIsStable) { CheckDrawnCuts(bank::App::kJobs); }
-TEST(PropertyTest, LocksAtDrawnCutsIsStable) { CheckDrawnCuts(bank::App::kLocks); }
+TEST(PropertyTest, JobsAtDrawnCutsIsStable) { CheckDrawnCuts(apps::App::kJobs); }
+TEST(PropertyTest, LocksAtDrawnCutsIsStable) { CheckDrawnCuts(apps::App::kLocks); }
 
 }  // namespace
 }  // namespace cutline

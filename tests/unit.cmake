@@ -1,4 +1,4 @@
-# Unit tests of core, bank and the consistency checker, and the randomized
+# Unit tests of core, the engine and the consistency checker, and the randomized
 # property test. Test names in CTest are the GoogleTest "Suite.Name".
 #
 # A test whose name starts with Long (a million snapshots through the rules)
@@ -20,8 +20,8 @@ cutline_unit_test(host_api_test
   ${PROJECT_SOURCE_DIR}/src/core/host_api_test.cc cutline_core)
 cutline_unit_test(snapshot_rules_test
   ${PROJECT_SOURCE_DIR}/src/core/snapshot_rules_test.cc cutline_core rapidcheck)
-cutline_unit_test(bank_test
-  ${PROJECT_SOURCE_DIR}/src/bank/bank_test.cc cutline_bank)
+cutline_unit_test(engine_test
+  ${PROJECT_SOURCE_DIR}/src/engine/engine_test.cc cutline_engine)
 cutline_unit_test(consistency_checker_test
   ${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_check
   GTest::gmock)

@@ -17,15 +17,15 @@
 
 #include "base/check.h"
 #include "algorithms/message_tags.h"
-#include "bank/snapshot_host.h"
+#include "algorithms/snapshot_host.h"
 #include "cutline/snapshot_agent.h"
 
 namespace cutline::algorithms {
 
 template <class Rules>
-class AgentHost : public bank::SnapshotHost {
+class AgentHost : public algorithms::SnapshotHost {
  public:
-  using Agent = SnapshotAgent<bank::Amount, bank::Amount, Rules>;
+  using Agent = SnapshotAgent<cutline::Amount, cutline::Amount, Rules>;
   using Stamp = typename Rules::Stamp;
   using Control = typename Rules::Control;
   static constexpr bool kStamps = !std::is_same_v<Stamp, NoStamp>;
@@ -40,18 +40,18 @@ class AgentHost : public bank::SnapshotHost {
   AgentHost(const sim::Topology& t, bool keep_history)
       : tags_(keep_history), open_(t.nodes()) {
     agents_.reserve(t.nodes());
-    for (bank::NodeId n = 0; n < t.nodes(); ++n) {
+    for (sim::NodeId n = 0; n < t.nodes(); ++n) {
       agents_.emplace_back(static_cast<std::uint32_t>(t.Incoming(n).size()),
                            static_cast<std::uint32_t>(t.Outgoing(n).size()));
     }
   }
 
-  Step Start(bank::NodeId n, SnapshotId id, bank::Amount now) override {
+  Step Start(sim::NodeId n, SnapshotId id, cutline::Amount now) override {
     return Track(n, agents_[n].Start(id, now));
   }
 
-  void OnTransfer(bank::ChannelId, const sim::ChannelInfo& ch, bank::Seq seq,
-                  bank::Amount amount, bank::Amount now,
+  void OnTransfer(sim::ChannelId, const sim::ChannelInfo& ch, sim::Seq seq,
+                  cutline::Amount amount, cutline::Amount now,
                   std::vector<Reply>* out,
                   std::vector<SnapshotId>* joined) override {
     if (!open_[ch.to].empty()) [[unlikely]] {
@@ -78,36 +78,36 @@ class AgentHost : public bank::SnapshotHost {
     OnTransferNoneOpen(ch, stamp, amount, now, out);
   }
 
-  Step OnMarker(bank::ChannelId, const sim::ChannelInfo& ch, bank::Seq seq,
-                SnapshotId id, bank::Amount now) override {
+  Step OnMarker(sim::ChannelId, const sim::ChannelInfo& ch, sim::Seq seq,
+                SnapshotId id, cutline::Amount now) override {
     return Track(ch.to, agents_[ch.to].OnControl(id, ch.in_index, ControlOf(seq), now));
   }
 
-  void OnSendTransfer(const sim::ChannelInfo& ch, bank::Seq seq) override {
+  void OnSendTransfer(const sim::ChannelInfo& ch, sim::Seq seq) override {
     Result<Stamp> stamp = agents_[ch.from].OnOutgoing(ch.out_index);
     CUTLINE_CHECK(stamp.ok());
     if constexpr (kStamps) tags_.Add(seq, stamp.value);
   }
-  void OnSendMarker(const sim::ChannelInfo& ch, bank::Seq seq, SnapshotId id) override {
+  void OnSendMarker(const sim::ChannelInfo& ch, sim::Seq seq, SnapshotId id) override {
     Result<Control> control = agents_[ch.from].ControlFor(id, ch.out_index);
     CUTLINE_CHECK(control.ok());
     if constexpr (kCounts) tags_.Add(seq, control.value);
   }
-  std::uint64_t Tag(bank::Seq seq) const override { return tags_.Find(seq); }
+  std::uint64_t Tag(sim::Seq seq) const override { return tags_.Find(seq); }
 
-  void OnOvertaken(SnapshotId id, const sim::ChannelInfo& ch, bank::Amount amount) override {
+  void OnOvertaken(SnapshotId id, const sim::ChannelInfo& ch, cutline::Amount amount) override {
     Reply r = agents_[ch.from].RecordOvertaken(id, ch.out_index, amount);
     CUTLINE_CHECK(r.ok());
     (void)r;
   }
 
-  bool HasRecorded(bank::NodeId n, SnapshotId id) const override {
+  bool HasRecorded(sim::NodeId n, SnapshotId id) const override {
     return agents_[n].HasRecorded(id);
   }
-  bool PartDone(bank::NodeId n, SnapshotId id) const override {
+  bool PartDone(sim::NodeId n, SnapshotId id) const override {
     return agents_[n].PartDone(id);
   }
-  std::optional<bank::Amount> RecordedBalance(bank::NodeId n,
+  std::optional<cutline::Amount> RecordedBalance(sim::NodeId n,
                                               SnapshotId id) const override {
     const typename Agent::Recorded* r = agents_[n].Find(id);
     if (r == nullptr) return std::nullopt;
@@ -115,9 +115,9 @@ class AgentHost : public bank::SnapshotHost {
   }
   // What the receiver recorded on the channel, then what the sender's
   // barrier overtook on it (delivered after the barrier).
-  bank::ChannelRecord RecordedChannel(SnapshotId id, bank::ChannelId,
+  history::ChannelRecord RecordedChannel(SnapshotId id, sim::ChannelId,
                                       const sim::ChannelInfo& ch) const override {
-    bank::ChannelRecord r{agents_[ch.to].Channel(id, ch.in_index),
+    history::ChannelRecord r{agents_[ch.to].Channel(id, ch.in_index),
                           agents_[ch.to].ChannelMessages(id, ch.in_index),
                           {}};
     if (const typename Agent::Recorded* sender = agents_[ch.from].Find(id)) {
@@ -129,8 +129,8 @@ class AgentHost : public bank::SnapshotHost {
     return r;
   }
   // The agents keep each branch's channel messages together: one pass.
-  bank::Amount ChannelsTotal(SnapshotId id) const override {
-    bank::Amount sum = 0;
+  cutline::Amount ChannelsTotal(SnapshotId id) const override {
+    cutline::Amount sum = 0;
     for (const Agent& agent : agents_) {
       if (const typename Agent::Recorded* r = agent.Find(id)) {
         for (const auto& message : r->messages) sum += message.second;
@@ -139,7 +139,7 @@ class AgentHost : public bank::SnapshotHost {
     }
     return sum;
   }
-  std::vector<ChannelIndex> Waiting(bank::NodeId n, SnapshotId id) const override {
+  std::vector<ChannelIndex> Waiting(sim::NodeId n, SnapshotId id) const override {
     if constexpr (requires(const Rules& rules) { rules.Waiting(SnapshotId{}); }) {
       return agents_[n].rules().Waiting(id);
     } else {
@@ -150,7 +150,7 @@ class AgentHost : public bank::SnapshotHost {
  private:
   // Keeps open_[n]: the snapshots n has recorded whose part is not done.
   // Once per marker: the flags are tested on the Step's word (StepWord).
-  const Reply& Track(bank::NodeId n, const Reply& r) {
+  const Reply& Track(sim::NodeId n, const Reply& r) {
     CUTLINE_CHECK(r.ok());
     constexpr std::uint64_t kDone = detail::kStepBit<&Step::part_done>;
     constexpr std::uint64_t kRecord = detail::kStepBit<&Step::record_state>;
@@ -161,7 +161,7 @@ class AgentHost : public bank::SnapshotHost {
   }
   // Track's rare part (a record or a part done), out of line: the marker's
   // path (most markers close or hold a channel) then saves fewer registers.
-  [[gnu::noinline]] void Opened(bank::NodeId n, Reply r) {
+  [[gnu::noinline]] void Opened(sim::NodeId n, Reply r) {
     constexpr std::uint64_t kDone = detail::kStepBit<&Step::part_done>;
     const std::uint64_t w = detail::StepWord(r);
     OpenList& open = open_[n];
@@ -173,7 +173,7 @@ class AgentHost : public bank::SnapshotHost {
   }
   // OnTransfer at a branch with no snapshot open: the message may record.
   [[gnu::noinline]] void OnTransferNoneOpen(const sim::ChannelInfo& ch, Stamp stamp,
-                                            bank::Amount amount, bank::Amount now,
+                                            cutline::Amount amount, cutline::Amount now,
                                             std::vector<Reply>* out) {
     Reply r = agents_[ch.to].OnMessage(ch.in_index, stamp, amount, now);
     CUTLINE_CHECK(r.ok());
@@ -183,8 +183,8 @@ class AgentHost : public bank::SnapshotHost {
   // not the channels a message closes (Lai-Yang closes on counts): those are
   // the open snapshots whose channel stops recording. Few run at a time.
   // Out of line: the delivery without a snapshot stays small.
-  [[gnu::noinline]] void OnTransferWhileOpen(const sim::ChannelInfo& ch, bank::Seq seq,
-                                             bank::Amount amount, bank::Amount now,
+  [[gnu::noinline]] void OnTransferWhileOpen(const sim::ChannelInfo& ch, sim::Seq seq,
+                                             cutline::Amount amount, cutline::Amount now,
                                              std::vector<Reply>* out,
                                              std::vector<SnapshotId>* joined) {
     Agent& agent = agents_[ch.to];
@@ -218,14 +218,14 @@ class AgentHost : public bank::SnapshotHost {
     return r == nullptr ? 0 : r->messages.size();
   }
   // What message #seq carries, taken from the tags (it is being delivered).
-  Stamp StampOf(bank::Seq seq) {
+  Stamp StampOf(sim::Seq seq) {
     if constexpr (kStamps) {
       return tags_.Take(seq);
     } else {
       return Stamp{};
     }
   }
-  Control ControlOf(bank::Seq seq) {
+  Control ControlOf(sim::Seq seq) {
     if constexpr (kCounts) {
       return tags_.Take(seq);
     } else {
@@ -285,7 +285,7 @@ class AgentHost : public bank::SnapshotHost {
 
 // The factory a folder's Definition names.
 template <class Rules>
-std::unique_ptr<bank::SnapshotHost> MakeAgentHost(const sim::Topology& t,
+std::unique_ptr<algorithms::SnapshotHost> MakeAgentHost(const sim::Topology& t,
                                                   bool keep_history) {
   return std::make_unique<AgentHost<Rules>>(t, keep_history);
 }

@@ -3,7 +3,7 @@
 // and the codes of the words it is told in (its words; the sentences are in
 // src/scenario's catalogues). Each algorithm is one folder below this one
 // (src/algorithms/<name>/), which defines its Definition; the list of folders
-// is made by the build (src/bank/CMakeLists.txt), so this is the only place
+// is made by the build (src/algorithms/CMakeLists.txt), so this is the only place
 // that enumerates them. docs/design.md, "Adding an algorithm".
 #pragma once
 
@@ -18,13 +18,11 @@
 namespace cutline::sim {
 class Topology;
 }
-namespace cutline::bank {
-class SnapshotHost;
-}
 
 namespace cutline::algorithms {
 
 class RankAgent;
+class SnapshotHost;
 
 // What the hosts (the bank, the parser, the checker's adapter, the runtime)
 // need to know about an algorithm, instead of asking which one it is.
@@ -80,7 +78,7 @@ struct Definition {
   Words words;
   Hosts hosts;
   // The bank's side of the algorithm at every branch of `topology`.
-  std::unique_ptr<bank::SnapshotHost> (*make_bank_host)(
+  std::unique_ptr<algorithms::SnapshotHost> (*make_engine_host)(
       const sim::Topology& topology, bool keep_history) = nullptr;
   // The runtime's side at one rank (rank_agent.h: MakeRankAgent<Rules>);
   // none for an algorithm the cluster's ranks cannot run.

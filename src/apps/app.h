@@ -1,7 +1,7 @@
 // Applications: what the branches compute while snapshots are taken. The
 // bank moves money; jobs hand out work until it is done; locks wait for each
-// other. The snapshot engine (the bank's hosting of agents, channels and
-// history, src/bank/) never asks which one runs: a branch's state is one
+// other. The snapshot engine (its hosting of agents, channels and history,
+// src/engine/) never asks which one runs: a branch's state is one
 // word and a message's content is one word, recorded and carried as they
 // are. An application says what the words mean: how a send, a delivery or a
 // branch's own step changes its state, how they are named, and which stable
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -23,10 +24,6 @@
 #include "base/amount.h"
 #include "base/status.h"
 #include "sim/network.h"
-
-namespace cutline::bank {
-class Bank;
-}  // namespace cutline::bank
 
 namespace cutline::apps {
 
@@ -54,6 +51,26 @@ struct Verdict {
   bool operator==(const Verdict&) const = default;
 };
 
+// The running branches as an application's command sees them. The engine
+// (src/engine) implements it, so that an application knows no engine and
+// the arrows between the floors point one way.
+class Branches {
+ public:
+  virtual ~Branches() = default;
+  // The branch's state: a balance, a job count, whom it waits for.
+  virtual Amount state(NodeId n) const = 0;
+  virtual const std::string& name(NodeId n) const = 0;
+  // Fails unless from->to is a channel (then *c names it).
+  virtual Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const = 0;
+  // Whether a message of `word` waits on channel c.
+  virtual bool Carries(ChannelId c, Amount word) const = 0;
+  // `word` leaves `from` (whose state the application changes) for `to`;
+  // the engine checks the channel and its capacity.
+  virtual Status SendMessage(NodeId from, NodeId to, Amount word) = 0;
+  // A step of `n`'s own, no message (jobs: finishing one).
+  virtual Status LocalStep(NodeId n) = 0;
+};
+
 // A command an application adds to the language: `VERB NAME...`. `run`
 // gets the named branches (resolved by the runner) and checks everything
 // before it changes anything.
@@ -61,7 +78,7 @@ struct AppCommand {
   std::string_view verb;   // "job"
   std::string_view usage;  // "job FROM TO"
   std::size_t names = 0;   // how many branch names follow the verb
-  Status (*run)(bank::Bank& bank, std::span<const NodeId> branches);
+  Status (*run)(Branches& branches, std::span<const NodeId> named);
 };
 
 struct AppDefinition {

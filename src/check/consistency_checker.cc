@@ -1,4 +1,4 @@
-// CheckRun: one pass over the history (bank::Replay for the flights and the
+// CheckRun: one pass over the history (engine::Replay for the flights and the
 // balances, vector clocks here) finds each node's cut point per snapshot;
 // then every claimed snapshot is compared with what that cut implies.
 #include "check/consistency_checker.h"
@@ -13,20 +13,20 @@
 
 #include <fmt/format.h>
 
-#include "bank/money.h"
-#include "bank/replay.h"
+#include "apps/bank/money.h"
+#include "engine/replay.h"
 #include "base/overloaded.h"
 
 namespace cutline::check {
 
 namespace {
 
-using bank::Amount;
-using bank::AmountList;
-using bank::Anomaly;
-using bank::Money;
-using bank::Flight;
-using bank::kNever;
+using cutline::Amount;
+using apps::AmountList;
+using engine::Anomaly;
+using apps::Money;
+using engine::Flight;
+using engine::kNever;
 using sim::ChannelId;
 using sim::NodeId;
 using sim::Seq;
@@ -49,7 +49,7 @@ struct MessageInfo {
   bool delivered() const { return flight->delivered(); }
   std::size_t deliver_index() const { return flight->delivered_at; }
   bool IsMarkerOf(SnapshotId id) const {
-    const auto* m = std::get_if<bank::Marker>(&flight->payload);
+    const auto* m = std::get_if<history::Marker>(&flight->payload);
     return m != nullptr && m->snapshot == id;
   }
 };
@@ -122,11 +122,11 @@ class Checker {
   }
   std::string Describe(const MessageInfo& m) const {
     NodeId from = net_.channel(m.channel()).from;
-    if (const auto* t = std::get_if<bank::Transfer>(&m.flight->payload)) {
+    if (const auto* t = std::get_if<history::Transfer>(&m.flight->payload)) {
       return fmt::format("{} ({} from {})", Msg(m.seq()), Money(t->amount), Name(from));
     }
     return fmt::format("{} (marker of snapshot {} from {})", Msg(m.seq()),
-                       std::get<bank::Marker>(m.flight->payload).snapshot, Name(from));
+                       std::get<history::Marker>(m.flight->payload).snapshot, Name(from));
   }
   // A message the cut has received but not sent. A transfer is then money
   // in two places: said as the student would, "counted twice" and why.
@@ -172,20 +172,20 @@ class Checker {
     replay_.emplace(net_, run_.initial_balances, run_.app);
     nodes_timeline_.assign(nodes_, NodeTimeline{Clock(nodes_, 0), {}, 0});
     for (std::size_t i = 0; i < run_.events.size(); ++i) {
-      const bank::Event& e = run_.events[i];
+      const history::Event& e = run_.events[i];
       Anomaly a = replay_->Apply(e);
       if (a != Anomaly::kNone && !Report(i, e, a)) return false;
       std::visit(Overloaded{
-                     [&](const bank::Sent<bank::Transfer>& s) { OnSend(s.seq); },
-                     [&](const bank::Sent<bank::Marker>& s) { OnSend(s.seq); },
-                     [&](const bank::Delivered<bank::Transfer>& d) {
+                     [&](const history::Sent<history::Transfer>& s) { OnSend(s.seq); },
+                     [&](const history::Sent<history::Marker>& s) { OnSend(s.seq); },
+                     [&](const history::Delivered<history::Transfer>& d) {
                        OnDeliver(d.seq, /*marker=*/false);
                      },
-                     [&](const bank::Delivered<bank::Marker>& d) {
+                     [&](const history::Delivered<history::Marker>& d) {
                        OnDeliver(d.seq, /*marker=*/true);
                      },
-                     [&](const bank::Recorded& r) { OnRecord(i, r); },
-                     [&](const bank::Closed& c) {
+                     [&](const history::Recorded& r) { OnRecord(i, r); },
+                     [&](const history::Closed& c) {
                        closed_at_.emplace(std::make_pair(c.snapshot, c.channel), i);
                      },
                      [](const auto&) {},
@@ -193,7 +193,7 @@ class Checker {
                  e);
       // A send or a delivery ticked in OnSend or OnDeliver; any other event
       // ticks here, after OnRecord took the clock from before the record.
-      const NodeId at = bank::NodeOf(e, net_);
+      const NodeId at = history::NodeOf(e, net_);
       if (!IsMessageEvent(e)) ++nodes_timeline_[at].clock[at];
       if (clocks_ != nullptr) clocks_->push_back(EventClock{at, nodes_timeline_[at].clock});
     }
@@ -205,12 +205,12 @@ class Checker {
   }
 
   // Names what is wrong with event i; false if the walk cannot go on.
-  bool Report(std::size_t i, const bank::Event& e, Anomaly a) {
+  bool Report(std::size_t i, const history::Event& e, Anomaly a) {
     Seq seq = std::visit(
-        Overloaded{[](const bank::Sent<bank::Transfer>& s) { return s.seq; },
-                   [](const bank::Sent<bank::Marker>& s) { return s.seq; },
-                   [](const bank::Delivered<bank::Transfer>& d) { return d.seq; },
-                   [](const bank::Delivered<bank::Marker>& d) { return d.seq; },
+        Overloaded{[](const history::Sent<history::Transfer>& s) { return s.seq; },
+                   [](const history::Sent<history::Marker>& s) { return s.seq; },
+                   [](const history::Delivered<history::Transfer>& d) { return d.seq; },
+                   [](const history::Delivered<history::Marker>& d) { return d.seq; },
                    [](const auto&) { return Seq{0}; }},
         e);
     switch (a) {
@@ -279,7 +279,7 @@ class Checker {
     locals_[seq].deliver = q.clock[self];
   }
 
-  void OnRecord(std::size_t i, const bank::Recorded& r) {
+  void OnRecord(std::size_t i, const history::Recorded& r) {
     auto claim = first_claim_.find(r.snapshot);
     if (claim == first_claim_.end()) return;  // not claimed complete
     CutPoint& cut = cuts_[claim->second][r.node];
@@ -535,7 +535,7 @@ class Checker {
       }
     }
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
-      const bank::ChannelRecord& claimed = claim.channels[c];
+      const history::ChannelRecord& claimed = claim.channels[c];
       if (claimed.state != ChannelRecording::kClosed) {
         Snapshot(id,
                  fmt::format("channel {} is '{}', not closed", ChannelName(c),
@@ -637,7 +637,7 @@ class Checker {
     for (const std::optional<Amount>& b : claim.balances) {
       if (b) overflow |= __builtin_add_overflow(balances, *b, &balances);
     }
-    for (const bank::ChannelRecord& r : claim.channels) {
+    for (const history::ChannelRecord& r : claim.channels) {
       for (Amount a : r.transfers) {
         overflow |= __builtin_add_overflow(channels, a, &channels);
       }
@@ -676,7 +676,7 @@ class Checker {
   std::vector<Seq> unrecorded_;
   std::unordered_map<SnapshotId, std::size_t> first_claim_;
   std::vector<std::vector<CutPoint>> cuts_;  // by claim, then node
-  std::optional<bank::Replay> replay_;
+  std::optional<engine::Replay> replay_;
   std::vector<NodeTimeline> nodes_timeline_;
   std::unordered_map<Seq, Clock> send_clock_;  // of messages in flight
   std::unordered_map<Seq, Local> locals_;
@@ -687,11 +687,11 @@ class Checker {
 
 }  // namespace
 
-bool IsMessageEvent(const bank::Event& e) {
-  return std::holds_alternative<bank::Sent<bank::Transfer>>(e) ||
-         std::holds_alternative<bank::Sent<bank::Marker>>(e) ||
-         std::holds_alternative<bank::Delivered<bank::Transfer>>(e) ||
-         std::holds_alternative<bank::Delivered<bank::Marker>>(e);
+bool IsMessageEvent(const history::Event& e) {
+  return std::holds_alternative<history::Sent<history::Transfer>>(e) ||
+         std::holds_alternative<history::Sent<history::Marker>>(e) ||
+         std::holds_alternative<history::Delivered<history::Transfer>>(e) ||
+         std::holds_alternative<history::Delivered<history::Marker>>(e);
 }
 
 CheckReport CheckRun(const RunRecord& run) {
@@ -709,18 +709,18 @@ apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
   std::vector<Amount> states;
   for (const std::optional<Amount>& b : claim.balances) states.push_back(b.value_or(0));
   std::vector<std::vector<Amount>> channels;
-  for (const bank::ChannelRecord& r : claim.channels) channels.push_back(r.transfers);
+  for (const history::ChannelRecord& r : claim.channels) channels.push_back(r.transfers);
   return app.Evaluate({&topology, states, channels});
 }
 
-apps::Verdict PropertyNow(const bank::Bank& bank) {
-  const bank::Network& net = bank.network();
+apps::Verdict PropertyNow(const engine::Engine& bank) {
+  const engine::Network& net = bank.network();
   std::vector<Amount> states;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(bank.balance(n));
+  for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(bank.state(n));
   std::vector<std::vector<Amount>> channels(net.channel_count());
   for (ChannelId c = 0; c < net.channel_count(); ++c) {
-    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
-      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+    net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
+      if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
         channels[c].push_back(t->amount);
       }
     });
@@ -729,7 +729,7 @@ apps::Verdict PropertyNow(const bank::Bank& bank) {
 }
 
 std::vector<std::vector<Amount>> InFlightWords(const sim::Topology& topology,
-                                               const bank::Replay& replay) {
+                                               const engine::Replay& replay) {
   std::vector<std::vector<Amount>> channels(topology.channel_count());
   for (ChannelId c = 0; c < channels.size(); ++c) {
     for (Seq seq : replay.waiting(c)) {
@@ -740,32 +740,32 @@ std::vector<std::vector<Amount>> InFlightWords(const sim::Topology& topology,
   return channels;
 }
 
-apps::Verdict PropertyOfReplay(const bank::Bank& bank, const bank::Replay& replay) {
+apps::Verdict PropertyOfReplay(const engine::Engine& bank, const engine::Replay& replay) {
   std::vector<Amount> states;
   for (NodeId n = 0; n < bank.branch_count(); ++n) states.push_back(replay.balance(n));
   return bank.app().Evaluate({&bank.network(), states, InFlightWords(bank.network(), replay)});
 }
 
-NaiveJudgement JudgeNaive(const bank::Bank& bank) {
+NaiveJudgement JudgeNaive(const engine::Engine& bank) {
   NaiveJudgement j;
   std::vector<std::optional<Amount>> reads(bank.branch_count());
   std::size_t last = 0;
-  for (const bank::NaiveRead& r : bank.naive_reads()) {
+  for (const engine::NaiveRead& r : bank.naive_reads()) {
     reads[r.branch] = r.balance;
     last = std::max(last, r.history_index + 1);
   }
   j.declared = bank.app().Naive(reads);
   if (bank.naive_reads().empty() || !bank.history().enabled()) return j;
-  bank::Replay replay(bank);
+  engine::Replay replay(bank);
   replay.ApplyAll(std::span(bank.history().events()).first(last));
   j.truth = PropertyOfReplay(bank, replay);
   return j;
 }
 
-std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
+std::vector<SnapshotClaim> ClaimsOf(const engine::Engine& bank) {
   std::vector<SnapshotClaim> claims;
   const sim::Topology& net = bank.network();
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+  for (const engine::SnapshotInfo& s : bank.snapshots()) {
     if (!s.complete) continue;
     SnapshotClaim claim;
     claim.id = s.id;
@@ -786,7 +786,7 @@ std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank) {
   return claims;
 }
 
-RunRecord RunOf(const bank::Bank& bank) {
+RunRecord RunOf(const engine::Engine& bank) {
   RunRecord run;
   run.events = bank.history().events();
   run.topology = &bank.network();
@@ -800,7 +800,7 @@ RunRecord RunOf(const bank::Bank& bank) {
   return run;
 }
 
-CheckReport CheckSnapshots(const bank::Bank& bank) {
+CheckReport CheckSnapshots(const engine::Engine& bank) {
   RunRecord run = RunOf(bank);
   if (!bank.history().enabled() && !run.claims.empty()) {
     CheckReport report;

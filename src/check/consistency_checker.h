@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "apps/app.h"
-#include "bank/bank.h"
-#include "bank/history.h"
-#include "bank/replay.h"
+#include "engine/engine.h"
+#include "history/history.h"
+#include "engine/replay.h"
 #include "sim/network.h"
 
 namespace cutline::check {
@@ -60,11 +60,11 @@ struct SnapshotClaim {
   SnapshotId id = 0;
   std::uint64_t markers_sent = 0;
   // Recorded balance by NodeId; nullopt = the node claims no recording.
-  std::vector<std::optional<bank::Amount>> balances;
+  std::vector<std::optional<cutline::Amount>> balances;
   // Recorded state of every channel, by ChannelId.
-  std::vector<bank::ChannelRecord> channels;
+  std::vector<history::ChannelRecord> channels;
   // The implementation's own sum of the snapshot, if it reports one.
-  std::optional<bank::Amount> total;
+  std::optional<cutline::Amount> total;
   // False for a stop-the-world snapshot: no marker goes anywhere.
   bool markers = true;
   // Aligned barriers: a branch records once a marker (barrier) has come on
@@ -80,9 +80,9 @@ struct SnapshotClaim {
 // Everything the checker reads. Nothing here is derived from the agents
 // except `claims`.
 struct RunRecord {
-  std::span<const bank::Event> events;     // the whole history, in order
+  std::span<const history::Event> events;     // the whole history, in order
   const sim::Topology* topology = nullptr;  // REQUIRES set
-  std::vector<bank::Amount> initial_balances;  // by NodeId
+  std::vector<cutline::Amount> initial_balances;  // by NodeId
   // For messages; a node without a name is written "#<id>".
   std::vector<std::string> names;
   // By Seq, the name a log gave each message (a foreign log's ids, and for
@@ -135,13 +135,13 @@ using VectorClock = std::vector<std::uint32_t>;
 
 // One event's place in the causal order, as the checker computes it.
 struct EventClock {
-  sim::NodeId node = 0;  // where it happened (bank::NodeOf)
+  sim::NodeId node = 0;  // where it happened (history::NodeOf)
   VectorClock clock;     // clock[node] is its position on node's timeline, from 1
 };
 
 // A send or a delivery (of a transfer or a marker): the events a message
 // joins two timelines by. The clocks and drawn cuts count these.
-bool IsMessageEvent(const bank::Event& e);
+bool IsMessageEvent(const history::Event& e);
 
 // The clocks CheckRun judges the cuts by, one per event of run.events in
 // order. Every event ticks its node's entry; a delivery first takes the
@@ -157,14 +157,14 @@ apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
 // The property of the live state: every branch's state now and every
 // message in flight now (what an observer who sees everything at once
 // would say; the page shows it beside the naive and the snapshot verdicts).
-apps::Verdict PropertyNow(const bank::Bank& bank);
+apps::Verdict PropertyNow(const engine::Engine& bank);
 // The application's messages a replay has in flight, by channel, oldest
 // first (markers left out): a global state's channels at that moment.
-std::vector<std::vector<bank::Amount>> InFlightWords(const sim::Topology& topology,
-                                                     const bank::Replay& replay);
+std::vector<std::vector<cutline::Amount>> InFlightWords(const sim::Topology& topology,
+                                                     const engine::Replay& replay);
 // The property of the state a replay has reached: its branches' states and
 // the messages it has in flight (the truth at a moment of the history).
-apps::Verdict PropertyOfReplay(const bank::Bank& bank, const bank::Replay& replay);
+apps::Verdict PropertyOfReplay(const engine::Engine& bank, const engine::Replay& replay);
 
 // The naive detector's verdict (an application with a stable property): what
 // its reads declare, and the property of the real state when it declared
@@ -176,17 +176,17 @@ struct NaiveJudgement {
   std::optional<apps::Verdict> truth;  // nullopt: no read, or no history
   bool wrong() const { return declared.holds && truth && !truth->holds; }
 };
-NaiveJudgement JudgeNaive(const bank::Bank& bank);
+NaiveJudgement JudgeNaive(const engine::Engine& bank);
 
 // The bank's claims for its complete snapshots, read through its accessors.
-std::vector<SnapshotClaim> ClaimsOf(const bank::Bank& bank);
+std::vector<SnapshotClaim> ClaimsOf(const engine::Engine& bank);
 
 // The bank's run as checker input. The events span points into the bank's
 // history: the bank must outlive the result and not change meanwhile.
-RunRecord RunOf(const bank::Bank& bank);
+RunRecord RunOf(const engine::Engine& bank);
 
 // CheckRun(RunOf(bank)). A bank without history reports that as a problem
 // when it has complete snapshots to check.
-CheckReport CheckSnapshots(const bank::Bank& bank);
+CheckReport CheckSnapshots(const engine::Engine& bank);
 
 }  // namespace cutline::check

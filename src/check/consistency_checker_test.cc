@@ -15,10 +15,10 @@
 namespace cutline::check {
 namespace {
 
-using bank::Amount;
-using bank::Bank;
-using bank::Cause;
-using bank::Event;
+using cutline::Amount;
+using engine::Engine;
+using history::Cause;
+using history::Event;
 using sim::NodeId;
 using sim::Seq;
 using ::testing::Contains;
@@ -32,17 +32,17 @@ constexpr NodeId kP2 = 1;
 constexpr NodeId kP3 = 2;
 constexpr NodeId kP4 = 3;
 
-bank::Config Branches(int n, Amount balance = 100) {
-  bank::Config config;
+engine::Config Branches(int n, Amount balance = 100) {
+  engine::Config config;
   for (int i = 1; i <= n; ++i) {
     config.branches.push_back({"P" + std::to_string(i), balance});
   }
   return config;
 }
 
-Bank MakeBank(const bank::Config& config) {
-  std::optional<Bank> bank;
-  Status s = Bank::Create(config, &bank);
+Engine MakeBank(const engine::Config& config) {
+  std::optional<Engine> bank;
+  Status s = Engine::Create(config, &bank);
   EXPECT_TRUE(s.ok()) << CodeName(s.code());
   return std::move(*bank);
 }
@@ -53,7 +53,7 @@ void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << CodeName(s.code()); }
 // Honest runs.
 
 TEST(ConsistencyCheckerTest, ClassicMoneyInFlightPasses) {
-  Bank bank = MakeBank(Branches(3));
+  Engine bank = MakeBank(Branches(3));
   Ok(bank.Transfer(kP2, kP1, 40));
   Ok(bank.StartSnapshot(kP1, std::nullopt));
   Ok(bank.Drain());
@@ -67,12 +67,12 @@ TEST(ConsistencyCheckerTest, ClassicMoneyInFlightPasses) {
 // terminated", as at its cut; a claim that drops the job from the channel
 // state declares "terminated", and the checker names the property too.
 TEST(ConsistencyCheckerTest, JobsDeclaredTerminationIsJudgedAtTheCut) {
-  bank::Config config = Branches(3, 0);
+  engine::Config config = Branches(3, 0);
   config.branches[0].balance = 1;
-  config.app = bank::App::kJobs;
-  Bank bank = MakeBank(config);
-  const apps::AppCommand* job = bank::App::FindCommand("job")->second;
-  const apps::AppCommand* finish = bank::App::FindCommand("finish")->second;
+  config.app = apps::App::kJobs;
+  Engine bank = MakeBank(config);
+  const apps::AppCommand* job = apps::App::FindCommand("job")->second;
+  const apps::AppCommand* finish = apps::App::FindCommand("finish")->second;
   Ok(job->run(bank, std::vector<NodeId>{kP1, kP3}));
   Ok(finish->run(bank, std::vector<NodeId>{kP1}));
   Ok(bank.StartSnapshot(kP3, std::nullopt));
@@ -86,7 +86,7 @@ TEST(ConsistencyCheckerTest, JobsDeclaredTerminationIsJudgedAtTheCut) {
   EXPECT_EQ(report.verdicts[0].property, report.verdicts[0].declared);
 
   RunRecord run = RunOf(bank);
-  for (bank::ChannelRecord& r : run.claims[0].channels) r.transfers.clear();
+  for (history::ChannelRecord& r : run.claims[0].channels) r.transfers.clear();
   CheckReport lie = CheckRun(run);
   EXPECT_THAT(lie.problems,
               testing::Contains(HasSubstr("declares terminated but the state replayed at "
@@ -97,13 +97,13 @@ TEST(ConsistencyCheckerTest, JobsDeclaredTerminationIsJudgedAtTheCut) {
 // The naive detector read P3 before the job came and P1 after it finished:
 // it declares termination, and the history shows a job in flight.
 TEST(ConsistencyCheckerTest, TheNaiveDetectorsFalseTerminationIsNamed) {
-  bank::Config config = Branches(3, 0);
+  engine::Config config = Branches(3, 0);
   config.branches[0].balance = 1;
-  config.app = bank::App::kJobs;
-  Bank bank = MakeBank(config);
+  config.app = apps::App::kJobs;
+  Engine bank = MakeBank(config);
   Ok(bank.Read(kP3));
-  Ok(bank::App::FindCommand("job")->second->run(bank, std::vector<NodeId>{kP1, kP3}));
-  Ok(bank::App::FindCommand("finish")->second->run(bank, std::vector<NodeId>{kP1}));
+  Ok(apps::App::FindCommand("job")->second->run(bank, std::vector<NodeId>{kP1, kP3}));
+  Ok(apps::App::FindCommand("finish")->second->run(bank, std::vector<NodeId>{kP1}));
   Ok(bank.Read(kP1));
   Ok(bank.Read(kP2));
   NaiveJudgement j = JudgeNaive(bank);
@@ -128,17 +128,17 @@ TEST(ConsistencyCheckerTest, LocksNameTheCycleThatNoGrantDissolves) {
                              WaitingFor(2)};
   std::vector<std::vector<Amount>> channels(net.channel_count());
   channels[net.Find(1, 0)].push_back(apps::locks::kGrant);
-  apps::Verdict v = bank::App::kLocks.Evaluate({&net, states, channels});
+  apps::Verdict v = apps::App::kLocks.Evaluate({&net, states, channels});
   EXPECT_TRUE(v.holds);
   EXPECT_EQ(v.branches, (std::vector<NodeId>{2, 3, 4}));
   channels[net.Find(2, 4)].push_back(apps::locks::kGrant);  // to P5, on the cycle
-  v = bank::App::kLocks.Evaluate({&net, states, channels});
+  v = apps::App::kLocks.Evaluate({&net, states, channels});
   EXPECT_FALSE(v.holds);
   EXPECT_EQ(v.branches, (std::vector<NodeId>{0, 1}));  // the first cycle, dissolving
 }
 
 TEST(ConsistencyCheckerTest, IncompleteSnapshotsAreNotChecked) {
-  Bank bank = MakeBank(Branches(3));
+  Engine bank = MakeBank(Branches(3));
   Ok(bank.StartSnapshot(kP1, std::nullopt));
   Ok(bank.DeliverNext());
   CheckReport report = CheckSnapshots(bank);
@@ -148,7 +148,7 @@ TEST(ConsistencyCheckerTest, IncompleteSnapshotsAreNotChecked) {
 
 TEST(ConsistencyCheckerTest,
      ConcurrentJoinedSnapshotsWithLinksAndCapacityPass) {
-  bank::Config config = Branches(4);
+  engine::Config config = Branches(4);
   config.links = {{{"P1", "P2"},
                    {"P2", "P3"},
                    {"P3", "P4"},
@@ -156,7 +156,7 @@ TEST(ConsistencyCheckerTest,
                    {"P3", "P1"},
                    {"P1", "P3"}}};
   config.capacity_transfers = 2;
-  Bank bank = MakeBank(config);
+  Engine bank = MakeBank(config);
   Ok(bank.Transfer(kP1, kP2, 30));
   Ok(bank.StartSnapshot(kP3, std::nullopt));
   Ok(bank.Transfer(kP1, kP2, 20));
@@ -178,7 +178,7 @@ TEST(ConsistencyCheckerTest,
 // P1's $10 is sent (globally) before P2 records, yet after P1 recorded, and
 // it is received after P2 recorded. Nothing crosses the cut backwards.
 TEST(ConsistencyCheckerTest, ConcurrentEventsAreNotMistakenForCausality) {
-  Bank bank = MakeBank(Branches(2));
+  Engine bank = MakeBank(Branches(2));
   Ok(bank.StartSnapshot(kP1, std::nullopt));
   Ok(bank.Transfer(kP1, kP2, 10));
   Ok(bank.StartSnapshot(kP2, 1));
@@ -189,9 +189,9 @@ TEST(ConsistencyCheckerTest, ConcurrentEventsAreNotMistakenForCausality) {
 }
 
 TEST(ConsistencyCheckerTest, WithoutHistoryNothingCanBeChecked) {
-  bank::Config config = Branches(2);
+  engine::Config config = Branches(2);
   config.keep_history = false;
-  Bank bank = MakeBank(config);
+  Engine bank = MakeBank(config);
   EXPECT_TRUE(CheckSnapshots(bank).ok());  // nothing to check yet
   Ok(bank.StartSnapshot(kP1, std::nullopt));
   Ok(bank.Drain());
@@ -220,7 +220,7 @@ class TamperedClaimTest : public ::testing::Test {
   SnapshotClaim& claim() { return run_.claims.at(0); }
   std::vector<std::string> Problems() { return CheckRun(run_).problems; }
 
-  Bank bank_;
+  Engine bank_;
   RunRecord run_;
   std::vector<Event> events_;
   sim::ChannelId p2p1_;
@@ -286,7 +286,7 @@ TEST_F(TamperedClaimTest, WrongRecordedBalance) {
 // then crosses the cut backwards.
 TEST_F(TamperedClaimTest, RecordClaimingTheWrongCause) {
   for (Event& e : events_) {
-    auto* r = std::get_if<bank::Recorded>(&e);
+    auto* r = std::get_if<history::Recorded>(&e);
     if (r != nullptr && r->node == kP3) r->cause = Cause::Start();
   }
   EXPECT_THAT(Problems(),
@@ -299,7 +299,7 @@ TEST_F(TamperedClaimTest, RecordClaimingTheWrongCause) {
 // such (the cut is then taken at the record itself).
 TEST_F(TamperedClaimTest, RecordNamingAMarkerItDidNotReceive) {
   for (Event& e : events_) {
-    auto* r = std::get_if<bank::Recorded>(&e);
+    auto* r = std::get_if<history::Recorded>(&e);
     if (r != nullptr && r->node == kP3) r->cause = Cause::ByMarker(3);
   }
   EXPECT_THAT(Problems(),
@@ -357,23 +357,23 @@ class Script {
   explicit Script(const sim::Topology& net) : net_(net) {}
 
   Seq Transfer(NodeId from, NodeId to, Amount amount) {
-    return Send(from, to, bank::Transfer{amount});
+    return Send(from, to, history::Transfer{amount});
   }
   Seq Marker(NodeId from, NodeId to, SnapshotId id) {
-    return Send(from, to, bank::Marker{id});
+    return Send(from, to, history::Marker{id});
   }
   void Deliver(Seq seq) {
     const auto& [channel, payload] = sent_.at(seq);
-    if (const auto* t = std::get_if<bank::Transfer>(&payload)) {
-      events.push_back(bank::Delivered<bank::Transfer>{seq, channel, *t});
+    if (const auto* t = std::get_if<history::Transfer>(&payload)) {
+      events.push_back(history::Delivered<history::Transfer>{seq, channel, *t});
     } else {
-      events.push_back(bank::Delivered<bank::Marker>{
-          seq, channel, std::get<bank::Marker>(payload)});
+      events.push_back(history::Delivered<history::Marker>{
+          seq, channel, std::get<history::Marker>(payload)});
     }
   }
   // A record; what was recorded is the claim's business, not the event's.
   void Record(NodeId n, SnapshotId id, Cause cause = Cause::Start()) {
-    events.push_back(bank::Recorded{id, cause, n});
+    events.push_back(history::Recorded{id, cause, n});
   }
   // Rule 1 done right: record, then a marker on every outgoing channel.
   void RecordAndMark(NodeId n, SnapshotId id, Cause cause = Cause::Start()) {
@@ -391,14 +391,14 @@ class Script {
   std::vector<Event> events;
 
  private:
-  Seq Send(NodeId from, NodeId to, const bank::Payload& payload) {
+  Seq Send(NodeId from, NodeId to, const history::Payload& payload) {
     Seq seq = next_++;
     sim::ChannelId c = net_.Find(from, to);
-    if (const auto* t = std::get_if<bank::Transfer>(&payload)) {
-      events.push_back(bank::Sent<bank::Transfer>{seq, c, *t});
+    if (const auto* t = std::get_if<history::Transfer>(&payload)) {
+      events.push_back(history::Sent<history::Transfer>{seq, c, *t});
     } else {
       events.push_back(
-          bank::Sent<bank::Marker>{seq, c, std::get<bank::Marker>(payload)});
+          history::Sent<history::Marker>{seq, c, std::get<history::Marker>(payload)});
     }
     sent_[seq] = {c, payload};
     return seq;
@@ -406,7 +406,7 @@ class Script {
 
   const sim::Topology& net_;
   Seq next_ = 1;
-  std::map<Seq, std::pair<sim::ChannelId, bank::Payload>> sent_;
+  std::map<Seq, std::pair<sim::ChannelId, history::Payload>> sent_;
 };
 
 class ScriptedTest : public ::testing::Test {
@@ -558,7 +558,7 @@ TEST_F(ScriptedTest, MarkerOvertakingATransfer) {
 }
 
 TEST_F(ScriptedTest, MalformedHistories) {
-  script_.events.push_back(bank::Delivered<bank::Transfer>{5, 0, {10}});
+  script_.events.push_back(history::Delivered<history::Transfer>{5, 0, {10}});
   EXPECT_THAT(Problems(), ElementsAre("history: event 0 delivers message #5, "
                                       "never sent"));
 
@@ -569,16 +569,16 @@ TEST_F(ScriptedTest, MalformedHistories) {
   EXPECT_THAT(Problems(),
               ElementsAre("history: message #1 is delivered twice"));
 
-  script_.events = {bank::Read{100, 7}};
+  script_.events = {history::Read{100, 7}};
   EXPECT_THAT(Problems(), ElementsAre("history: event 0 names an unknown node"));
 
-  script_.events = {bank::Sent<bank::Transfer>{1, 9, {10}}};
+  script_.events = {history::Sent<history::Transfer>{1, 9, {10}}};
   EXPECT_THAT(Problems(),
               ElementsAre("history: event 0 names an unknown channel"));
 
   script_.Clear();
   t = script_.Transfer(kP1, kP2, 10);
-  script_.events.push_back(bank::Delivered<bank::Transfer>{t, 0, {11}});
+  script_.events.push_back(history::Delivered<history::Transfer>{t, 0, {11}});
   EXPECT_THAT(Problems(),
               ElementsAre("history: event 1 delivers message #1 ($10 from "
                           "P1), but it was sent as something else or on "
@@ -601,10 +601,10 @@ class NaiveCutTest : public ::testing::Test {
     claim.markers_sent = bank_.network().channel_count();
     claim.balances.resize(bank_.branch_count());
     for (Event& e : events_) {
-      const auto* read = std::get_if<bank::Read>(&e);
+      const auto* read = std::get_if<history::Read>(&e);
       if (read == nullptr) continue;
       claim.balances[read->node] = read->balance;
-      e = bank::Recorded{1, Cause::Start(), read->node};
+      e = history::Recorded{1, Cause::Start(), read->node};
     }
     claim.channels.resize(bank_.network().channel_count());
     for (auto& r : claim.channels) r.state = ChannelRecording::kClosed;
@@ -620,7 +620,7 @@ class NaiveCutTest : public ::testing::Test {
     return problems;
   }
 
-  Bank bank_;
+  Engine bank_;
   std::vector<Event> events_;
 };
 

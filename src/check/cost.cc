@@ -9,9 +9,9 @@
 
 namespace cutline::check {
 
-using bank::ChannelId;
-using bank::NodeId;
-using bank::Seq;
+using sim::ChannelId;
+using sim::NodeId;
+using sim::Seq;
 
 namespace {
 
@@ -54,7 +54,7 @@ struct Walk {
 
 }  // namespace
 
-std::vector<SnapshotCost> CostOfSnapshots(const bank::Bank& bank) {
+std::vector<SnapshotCost> CostOfSnapshots(const engine::Engine& bank) {
   const auto& net = bank.network();
   std::map<SnapshotId, Walk> walks;
   // Every transfer's seq, by channel, in the order sent (= seq order).
@@ -70,15 +70,15 @@ std::vector<SnapshotCost> CostOfSnapshots(const bank::Bank& bank) {
     auto d = w.depth.find(sender);
     return d == w.depth.end() ? 1 : d->second + 1;
   };
-  for (const bank::Event& e : bank.history().events()) {
+  for (const history::Event& e : bank.history().events()) {
     std::visit(
         Overloaded{
-            [&](const bank::Sent<bank::Transfer>& s) {
+            [&](const history::Sent<history::Transfer>& s) {
               note_send(s.seq, s.channel);
               transfers[s.channel].push_back(s.seq);
             },
-            [&](const bank::Sent<bank::Marker>& s) { note_send(s.seq, s.channel); },
-            [&](const bank::Delivered<bank::Marker>& d) {
+            [&](const history::Sent<history::Marker>& s) { note_send(s.seq, s.channel); },
+            [&](const history::Delivered<history::Marker>& d) {
               Walk& w = walks[d.what.snapshot];
               const auto& ch = net.channel(d.channel);
               std::uint32_t hops = hops_from(w, ch.from);
@@ -86,7 +86,7 @@ std::vector<SnapshotCost> CostOfSnapshots(const bank::Bank& bank) {
               w.arrived[ch.to] = std::max(w.arrived[ch.to], hops);
               w.barrier[d.channel] = d.seq;
             },
-            [&](const bank::Recorded& r) {
+            [&](const history::Recorded& r) {
               Walk& w = walks[r.snapshot];
               std::uint32_t depth = 0;
               if (r.cause.by_message()) {
@@ -97,7 +97,7 @@ std::vector<SnapshotCost> CostOfSnapshots(const bank::Bank& bank) {
               }
               w.depth[r.node] = depth;
             },
-            [&](const bank::Closed& c) {
+            [&](const history::Closed& c) {
               // Only aligned barriers hold a channel: from its barrier's
               // delivery to the record, unless that barrier made the record.
               if (!bank.AlgorithmOf(c.snapshot).traits().records_after_all_markers) return;
@@ -115,7 +115,7 @@ std::vector<SnapshotCost> CostOfSnapshots(const bank::Bank& bank) {
         e);
   }
   std::vector<SnapshotCost> out;
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+  for (const engine::SnapshotInfo& s : bank.snapshots()) {
     SnapshotCost cost;
     cost.id = s.id;
     cost.control_sent = s.markers_sent;
@@ -127,7 +127,7 @@ std::vector<SnapshotCost> CostOfSnapshots(const bank::Bank& bank) {
     for (ChannelId c = 0; c < net.channel_count(); ++c) {
       std::uint32_t d = dist[net.channel(c).from];
       if (d != kUnreached) cost.least_chain = std::max(cost.least_chain, d + 1);
-      bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
+      history::ChannelRecord r = bank.RecordedChannel(s.id, c);
       cost.recorded_transfers += r.transfers.size();
       for (Amount a : r.transfers) cost.recorded_amount += a;
       cost.carried_twice += r.overtaken.size();

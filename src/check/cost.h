@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "bank/bank.h"
+#include "engine/engine.h"
 
 namespace cutline::check {
 
@@ -40,6 +40,6 @@ struct SnapshotCost {
 
 // One per snapshot, in bank.snapshots()'s order. REQUIRES: the bank keeps
 // its history (the chain and the held-back count are read from it).
-std::vector<SnapshotCost> CostOfSnapshots(const bank::Bank& bank);
+std::vector<SnapshotCost> CostOfSnapshots(const engine::Engine& bank);
 
 }  // namespace cutline::check

@@ -7,13 +7,13 @@
 #include <string>
 #include <unordered_map>
 
-#include "bank/replay.h"
+#include "engine/replay.h"
 
 namespace cutline::check {
 
 namespace {
 
-using bank::Amount;
+using cutline::Amount;
 using sim::NodeId;
 
 // Each node's message events as history indices, in order, and the reverse:
@@ -28,7 +28,7 @@ Lines LinesOf(const RunRecord& run) {
   lines.events.resize(run.topology->nodes());
   for (std::size_t i = 0; i < run.events.size(); ++i) {
     if (!IsMessageEvent(run.events[i])) continue;
-    auto& line = lines.events[bank::NodeOf(run.events[i], *run.topology)];
+    auto& line = lines.events[history::NodeOf(run.events[i], *run.topology)];
     line.push_back(i);
     lines.position.emplace(i, static_cast<std::uint32_t>(line.size()));
   }
@@ -45,15 +45,15 @@ std::vector<Amount> StatesAt(const RunRecord& run, std::span<const std::int64_t>
   const sim::Topology& net = *run.topology;
   std::vector<Amount> states = run.initial_balances;
   std::vector<std::int64_t> walked(states.size(), 0);
-  for (const bank::Event& e : run.events) {
-    const NodeId n = bank::NodeOf(e, net);
+  for (const history::Event& e : run.events) {
+    const NodeId n = history::NodeOf(e, net);
     if (IsMessageEvent(e) && ++walked[n] > cut[n]) continue;
     if (walked[n] > cut[n]) continue;
-    if (const auto* s = std::get_if<bank::Sent<bank::Transfer>>(&e)) {
+    if (const auto* s = std::get_if<history::Sent<history::Transfer>>(&e)) {
       states[n] = run.app.AfterSend(states[n], s->what.amount, net.channel(s->channel).to);
-    } else if (const auto* d = std::get_if<bank::Delivered<bank::Transfer>>(&e)) {
+    } else if (const auto* d = std::get_if<history::Delivered<history::Transfer>>(&e)) {
       states[n] = run.app.AfterDeliver(states[n], d->what.amount);
-    } else if (std::holds_alternative<bank::Local>(e)) {
+    } else if (std::holds_alternative<history::Local>(e)) {
       states[n] = run.app.AfterLocal(states[n]);
     }
   }
@@ -108,7 +108,7 @@ Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
 
   // (2) The messages, placed on the lines, and the money at the cut.
   const bool money = run.app.is_bank();
-  bank::Replay replay(net, run.initial_balances, run.app);
+  engine::Replay replay(net, run.initial_balances, run.app);
   replay.ApplyAll(run.events);
   j.balances = money ? run.initial_balances : StatesAt(run, cut);
   bool ok = true;
@@ -116,7 +116,7 @@ Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
     for (Amount a : run.initial_balances) ok &= Add(&j.bank_total, a);
   }
   std::vector<std::vector<Amount>> channels(net.channel_count());
-  for (const bank::Flight& f : replay.flights()) {
+  for (const engine::Flight& f : replay.flights()) {
     const sim::ChannelInfo& ch = net.channel(f.channel);
     CutCrossing m{f.seq, f.is_transfer(), f.amount(), ch.from, ch.to,
                   lines.position.at(f.sent_at),

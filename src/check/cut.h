@@ -21,7 +21,7 @@ namespace cutline::check {
 struct CutCrossing {
   sim::Seq seq = 0;
   bool transfer = true;  // false: a marker (or barrier, or control message)
-  bank::Amount amount = 0;  // 0 for a marker
+  cutline::Amount amount = 0;  // 0 for a marker
   sim::NodeId from = 0;
   sim::NodeId to = 0;
   // Positions on the sender's and the receiver's lines, counted in message
@@ -45,11 +45,11 @@ struct CutJudgement {
   // (the bank: its balance). A branch's own steps (Local: finishing a job)
   // between its point's message event and the next belong inside: a point
   // at the end of a line is the branch as it is now.
-  std::vector<bank::Amount> balances;
+  std::vector<cutline::Amount> balances;
   // The bank's money (0 for the other applications).
-  bank::Amount in_channels = 0;  // the forward transfers' sum
-  bank::Amount total = 0;        // balances + in_channels
-  bank::Amount bank_total = 0;   // the initial balances' sum
+  cutline::Amount in_channels = 0;  // the forward transfers' sum
+  cutline::Amount total = 0;        // balances + in_channels
+  cutline::Amount bank_total = 0;   // the initial balances' sum
   // An application with a stable property: its value on the states above
   // with the forward messages in the channels. At an inconsistent cut this
   // is what a reader of those states would declare, read from no moment of

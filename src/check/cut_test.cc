@@ -16,26 +16,26 @@
 namespace cutline::check {
 namespace {
 
-using bank::Amount;
-using bank::Bank;
+using cutline::Amount;
+using engine::Engine;
 using sim::NodeId;
 
 constexpr NodeId kP1 = 0;
 constexpr NodeId kP2 = 1;
 constexpr NodeId kP3 = 2;
 
-Bank MakeBank(int n, Amount balance = 100) {
-  bank::Config config;
+Engine MakeBank(int n, Amount balance = 100) {
+  engine::Config config;
   for (int i = 1; i <= n; ++i) config.branches.push_back({"P" + std::to_string(i), balance});
-  std::optional<Bank> bank;
-  Status s = Bank::Create(config, &bank);
+  std::optional<Engine> bank;
+  Status s = Engine::Create(config, &bank);
   EXPECT_TRUE(s.ok()) << CodeName(s.code());
   return std::move(*bank);
 }
 
 void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << CodeName(s.code()); }
 
-CutJudgement Judge(const Bank& bank, std::vector<std::int64_t> cut) {
+CutJudgement Judge(const Engine& bank, std::vector<std::int64_t> cut) {
   CutJudgement j;
   Status s = JudgeCut(RunOf(bank), cut, &j);
   EXPECT_TRUE(s.ok()) << CodeName(s.code());
@@ -44,21 +44,21 @@ CutJudgement Judge(const Bank& bank, std::vector<std::int64_t> cut) {
 
 // Demo 1's schedule, without the reads: P1 sends $30 to P3, which receives
 // it. P1's line: send (1). P3's line: deliver (1).
-Bank ThirtyDelivered() {
-  Bank bank = MakeBank(3);
+Engine ThirtyDelivered() {
+  Engine bank = MakeBank(3);
   EXPECT_TRUE(bank.Transfer(kP1, kP3, 30).ok());
   EXPECT_TRUE(bank.Deliver(kP1, kP3).ok());
   return bank;
 }
 
 TEST(CutTest, CountsEachBranchsMessageEvents) {
-  Bank bank = ThirtyDelivered();
+  Engine bank = ThirtyDelivered();
   Ok(bank.Read(kP2));  // a read is no message event
   EXPECT_EQ(MessageEventCounts(RunOf(bank)), (std::vector<std::uint32_t>{1, 0, 1}));
 }
 
 TEST(CutTest, EmptyCutIsConsistentAndHoldsTheInitialBalances) {
-  Bank bank = ThirtyDelivered();
+  Engine bank = ThirtyDelivered();
   CutJudgement j = Judge(bank, {0, 0, 0});
   EXPECT_TRUE(j.consistent);
   EXPECT_TRUE(j.backward.empty());
@@ -69,7 +69,7 @@ TEST(CutTest, EmptyCutIsConsistentAndHoldsTheInitialBalances) {
 }
 
 TEST(CutTest, FullCutIsConsistentAndHoldsTheFinalBalances) {
-  Bank bank = ThirtyDelivered();
+  Engine bank = ThirtyDelivered();
   ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());  // still in flight at the end
   CutJudgement j = Judge(bank, {1, 1, 1});
   EXPECT_TRUE(j.consistent);
@@ -86,7 +86,7 @@ TEST(CutTest, FullCutIsConsistentAndHoldsTheFinalBalances) {
 }
 
 TEST(CutTest, SentBeforeReceivedAfterIsAForwardMessage) {
-  Bank bank = ThirtyDelivered();
+  Engine bank = ThirtyDelivered();
   CutJudgement j = Judge(bank, {1, 0, 0});  // demo 1's naive cut: $270 read
   EXPECT_TRUE(j.consistent);
   ASSERT_EQ(j.forward.size(), 1u);
@@ -98,7 +98,7 @@ TEST(CutTest, SentBeforeReceivedAfterIsAForwardMessage) {
 }
 
 TEST(CutTest, ReceivedBeforeSentAfterIsInconsistentAndCountsTwice) {
-  Bank bank = ThirtyDelivered();
+  Engine bank = ThirtyDelivered();
   CutJudgement j = Judge(bank, {0, 0, 1});  // demo 2's naive cut: $330
   EXPECT_FALSE(j.consistent);
   ASSERT_EQ(j.backward.size(), 1u);
@@ -118,7 +118,7 @@ TEST(CutTest, ReceivedBeforeSentAfterIsInconsistentAndCountsTwice) {
 // The clocks see a chain, not only one message: P1 -> P2 -> P3, and a cut
 // holding P3's receipt but neither send is inconsistent twice over.
 TEST(CutTest, ChainOfMessagesIsJudgedByTheClocks) {
-  Bank bank = MakeBank(3);
+  Engine bank = MakeBank(3);
   Ok(bank.Transfer(kP1, kP2, 10));
   Ok(bank.Deliver(kP1, kP2));
   Ok(bank.Transfer(kP2, kP3, 5));
@@ -133,7 +133,7 @@ TEST(CutTest, ChainOfMessagesIsJudgedByTheClocks) {
 }
 
 TEST(CutTest, MarkersCrossingBackwardsAreNamedButCarryNoMoney) {
-  Bank bank = MakeBank(2);
+  Engine bank = MakeBank(2);
   Ok(bank.StartSnapshot(kP1, std::nullopt));
   Ok(bank.Drain());
   // P1: send marker (1), deliver P2's marker (2); P2: deliver (1), send (2).
@@ -147,7 +147,7 @@ TEST(CutTest, MarkersCrossingBackwardsAreNamedButCarryNoMoney) {
 }
 
 TEST(CutTest, RefusesABadCutAndLeavesTheAnswerUntouched) {
-  Bank bank = ThirtyDelivered();
+  Engine bank = ThirtyDelivered();
   const RunRecord run = RunOf(bank);
   CutJudgement j;
   j.total = 12345;
@@ -175,13 +175,13 @@ TEST(CutTest, RefusesABadCutAndLeavesTheAnswerUntouched) {
 
 // Where snapshot `id` cuts node n's line, in message events: those before
 // its record, less the marker that caused it (the cut's edge, outside).
-std::vector<std::int64_t> SnapshotCutOf(const Bank& bank, SnapshotId id) {
+std::vector<std::int64_t> SnapshotCutOf(const Engine& bank, SnapshotId id) {
   std::vector<std::int64_t> cut(bank.branch_count(), 0);
   std::vector<std::int64_t> seen(bank.branch_count(), 0);
-  for (const bank::Event& e : bank.history().events()) {
-    const NodeId n = bank::NodeOf(e, bank.network());
+  for (const history::Event& e : bank.history().events()) {
+    const NodeId n = history::NodeOf(e, bank.network());
     if (IsMessageEvent(e)) ++seen[n];
-    if (const auto* r = std::get_if<bank::Recorded>(&e); r && r->snapshot == id) {
+    if (const auto* r = std::get_if<history::Recorded>(&e); r && r->snapshot == id) {
       cut[n] = seen[n] - (r->cause.by_message() ? 1 : 0);
     }
   }
@@ -194,30 +194,30 @@ std::uint64_t SeedFromEnv() {
 }
 
 // A bank running `app`, its branches P1, P2, ... starting in `states`.
-Bank MakeAppBank(bank::App app, const std::vector<Amount>& states) {
-  bank::Config config;
+Engine MakeAppBank(apps::App app, const std::vector<Amount>& states) {
+  engine::Config config;
   for (std::size_t n = 0; n < states.size(); ++n) {
     config.branches.push_back({"P" + std::to_string(n + 1), states[n]});
   }
   config.app = app;
-  std::optional<Bank> bank;
-  Status s = Bank::Create(config, &bank);
+  std::optional<Engine> bank;
+  Status s = Engine::Create(config, &bank);
   EXPECT_TRUE(s.ok()) << CodeName(s.code());
   return std::move(*bank);
 }
 
 // The application's command `verb` ("job", "finish", "request", "grant")
 // on the given branches.
-void Do(Bank& bank, std::string_view verb, std::vector<NodeId> branches) {
-  Ok(bank::App::FindCommand(verb)->second->run(bank, branches));
+void Do(Engine& bank, std::string_view verb, std::vector<NodeId> branches) {
+  Ok(apps::App::FindCommand(verb)->second->run(bank, branches));
 }
 
 // Jobs: P1 hands its job to P3 and finishes; P3 receives it and finishes.
 // P1's line: send (1), then its finish; P3's line: delivery (1), then its
 // finish. A branch's own steps after its point's event and before its next
 // one are inside the cut, so a point at a line's end is the branch now.
-Bank JobHandedOnAndFinished() {
-  Bank bank = MakeAppBank(apps::App::kJobs, {1, 0, 0});
+Engine JobHandedOnAndFinished() {
+  Engine bank = MakeAppBank(apps::App::kJobs, {1, 0, 0});
   Do(bank, "job", {kP1, kP3});
   Do(bank, "finish", {kP1});
   Ok(bank.Deliver(kP1, kP3));
@@ -226,7 +226,7 @@ Bank JobHandedOnAndFinished() {
 }
 
 TEST(CutTest, JobsAtACutNamesTheJobInFlightOrTermination) {
-  const Bank bank = JobHandedOnAndFinished();
+  const Engine bank = JobHandedOnAndFinished();
   const sim::ChannelId p1_p3 = bank.network().Find(kP1, kP3);
 
   // Before anything: P1 holds its job.
@@ -264,7 +264,7 @@ TEST(CutTest, JobsAtACutNamesTheJobInFlightOrTermination) {
 // deadlock; the cut at the ends sees P1 and P3 deadlocked. The bank has no
 // property, so its judgement carries none.
 TEST(CutTest, LocksAtACutSeeADissolvingWaitAndThenTheDeadlock) {
-  Bank bank = MakeAppBank(apps::App::kLocks, {0, 0, 0});
+  Engine bank = MakeAppBank(apps::App::kLocks, {0, 0, 0});
   Do(bank, "request", {kP1, kP2});  // P1: 1; P2 gets it: 1
   Ok(bank.Deliver(kP1, kP2));
   Do(bank, "grant", {kP2, kP1});    // P2: 2
@@ -293,7 +293,7 @@ TEST(CutTest, LocksAtACutSeeADissolvingWaitAndThenTheDeadlock) {
 // finishes it, and receives another. Its finish lies in the gap after its
 // first delivery, so the point there already has it idle.
 TEST(CutTest, AStepOfABranchsOwnBelongsToTheGapAfterTheEventBeforeIt) {
-  Bank bank = MakeAppBank(apps::App::kJobs, {0, 2});
+  Engine bank = MakeAppBank(apps::App::kJobs, {0, 2});
   Do(bank, "job", {kP2, kP1});
   Ok(bank.Deliver(kP2, kP1));
   Do(bank, "finish", {kP1});
@@ -313,7 +313,7 @@ TEST(CutTest, AStepOfABranchsOwnBelongsToTheGapAfterTheEventBeforeIt) {
 // its end. Both wait, for each other, but P2's grant to P1 is in the
 // channel: the cycle is dissolving, not a deadlock.
 TEST(CutTest, LocksAtTheNaiveReadsFindACycleThatAGrantDissolves) {
-  Bank bank = MakeAppBank(apps::App::kLocks, {0, 0, 0});
+  Engine bank = MakeAppBank(apps::App::kLocks, {0, 0, 0});
   Do(bank, "request", {kP1, kP2});
   Ok(bank.Deliver(kP1, kP2));
   Do(bank, "grant", {kP2, kP1});
@@ -345,7 +345,7 @@ TEST(CutTest, TotalIsTheBanksExactlyWhenTheCutIsConsistent) {
   for (int run = 0; run < 400; ++run) {
     SCOPED_TRACE("run " + std::to_string(run) + " of seed " + std::to_string(seed));
     const int n = 2 + static_cast<int>(pick(4));
-    Bank bank = MakeBank(n, static_cast<Amount>(20 + pick(200)));
+    Engine bank = MakeBank(n, static_cast<Amount>(20 + pick(200)));
     const bool snapshots = pick(2) == 0;
     const int ops = 1 + static_cast<int>(pick(30));
     for (int k = 0; k < ops; ++k) {
@@ -385,7 +385,7 @@ TEST(CutTest, TotalIsTheBanksExactlyWhenTheCutIsConsistent) {
       }
       (j.consistent ? consistent : inconsistent) += 1;
     }
-    for (const bank::SnapshotInfo& s : bank.snapshots()) {
+    for (const engine::SnapshotInfo& s : bank.snapshots()) {
       if (!s.complete) continue;
       CutJudgement j;
       ASSERT_TRUE(JudgeCut(record, SnapshotCutOf(bank, s.id), &j).ok());

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "bank/money.h"
+#include "apps/bank/money.h"
 
 namespace cutline::check {
 
@@ -48,7 +48,7 @@ struct Line {
   std::string peer;   // send and marker-send: `to`; receive and marker-receive: `from`
   std::string msg;    // send and receive
   SnapshotId snapshot = 0;
-  bank::Amount value = 0;  // start and record: the state; send: the amount
+  cutline::Amount value = 0;  // start and record: the state; send: the amount
   std::vector<std::string> inputs;  // start
   std::vector<std::pair<std::string, std::vector<std::string>>> channels;  // part-done
 };
@@ -83,8 +83,8 @@ std::string Name(const json& o, const std::string& where, std::string_view key) 
   return v.get<std::string>();
 }
 
-bank::Amount Whole(const json& o, const std::string& where, std::string_view key,
-                   bank::Amount least) {
+cutline::Amount Whole(const json& o, const std::string& where, std::string_view key,
+                   cutline::Amount least) {
   const json& v = Field(o, where, key);
   if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() >
                                                               static_cast<std::uint64_t>(
@@ -224,7 +224,7 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
 struct SentMessage {
   Seq seq = 0;
   ChannelId channel = 0;
-  bank::Amount amount = 0;
+  cutline::Amount amount = 0;
 };
 
 // Puts every process's events in one causal order: a receipt after its
@@ -280,7 +280,7 @@ class Merge {
       case Kind::kMarkerSend: {
         const ChannelId c = net_.Find(n, Node(l.peer));
         const Seq seq = NextSeq(l.where);
-        log_->events.push_back(bank::Sent<bank::Marker>{seq, c, {l.snapshot}});
+        log_->events.push_back(history::Sent<history::Marker>{seq, c, {l.snapshot}});
         markers_[{c, l.snapshot}].push_back(seq);
         ++markers_sent_[l.snapshot];
         last_marker_[n].reset();
@@ -289,9 +289,9 @@ class Merge {
       case Kind::kMarkerReceive:
         return ReceiveMarker(n, l);
       case Kind::kPartDone:
-        log_->events.push_back(bank::PartDone{l.snapshot, n});
+        log_->events.push_back(history::PartDone{l.snapshot, n});
         if (++parts_[l.snapshot] == by_node_.size()) {
-          log_->events.push_back(bank::Completed{l.snapshot, n});
+          log_->events.push_back(history::Completed{l.snapshot, n});
         }
         return true;
     }
@@ -302,7 +302,7 @@ class Merge {
     const ChannelId c = net_.Find(n, Node(l.peer));
     const Seq seq = NextSeq(l.msg);
     sent_[l.msg] = {seq, c, l.value};
-    log_->events.push_back(bank::Sent<bank::Transfer>{seq, c, {l.value}});
+    log_->events.push_back(history::Sent<history::Transfer>{seq, c, {l.value}});
     last_marker_[n].reset();
   }
 
@@ -320,7 +320,7 @@ class Merge {
       return Unordered(
           fmt::format("history: message {} is received twice ({})", l.msg, l.where));
     }
-    log_->events.push_back(bank::Delivered<bank::Transfer>{m.seq, m.channel, {m.amount}});
+    log_->events.push_back(history::Delivered<history::Transfer>{m.seq, m.channel, {m.amount}});
     last_marker_[n].reset();
     return true;
   }
@@ -331,7 +331,7 @@ class Merge {
     if (waiting.empty()) return false;
     const Seq seq = waiting.front();
     waiting.pop_front();
-    log_->events.push_back(bank::Delivered<bank::Marker>{seq, c, {l.snapshot}});
+    log_->events.push_back(history::Delivered<history::Marker>{seq, c, {l.snapshot}});
     last_marker_[n] = std::make_pair(l.snapshot, seq);
     return true;
   }
@@ -340,9 +340,9 @@ class Merge {
   // doing (the checker cuts just before the marker); any other starts it.
   void Record(NodeId n, const Line& l) {
     const bool by_marker = last_marker_[n] && last_marker_[n]->first == l.snapshot;
-    const bank::Cause cause =
-        by_marker ? bank::Cause::ByMarker(last_marker_[n]->second) : bank::Cause::Start();
-    log_->events.push_back(bank::Recorded{l.snapshot, cause, n});
+    const history::Cause cause =
+        by_marker ? history::Cause::ByMarker(last_marker_[n]->second) : history::Cause::Start();
+    log_->events.push_back(history::Recorded{l.snapshot, cause, n});
   }
 
   // Every process left waits on a receipt: name the first one's reason.
@@ -458,7 +458,7 @@ void ClaimChannel(SnapshotId id, NodeId n, const std::string& from,
                   const std::vector<std::string>& ids, const Line& part, const Merge& merge,
                   EventsLog* log, SnapshotClaim* claim) {
   const auto it = std::lower_bound(log->processes.begin(), log->processes.end(), from);
-  bank::ChannelRecord& r = claim->channels[log->topology->Find(
+  history::ChannelRecord& r = claim->channels[log->topology->Find(
       static_cast<NodeId>(it - log->processes.begin()), n)];
   r.state = ChannelRecording::kClosed;
   for (const std::string& msg : ids) {
@@ -497,7 +497,7 @@ void Claim(const std::vector<Process*>& by_node, const Merge& merge, EventsLog* 
     claim.id = id;
     claim.markers_sent = merge.markers_sent().contains(id) ? merge.markers_sent().at(id) : 0;
     claim.balances.assign(by_node.size(), std::nullopt);
-    claim.channels.assign(log->topology->channel_count(), bank::ChannelRecord{});
+    claim.channels.assign(log->topology->channel_count(), history::ChannelRecord{});
     for (const auto& [n, l] : lines) {
       if (l->kind == Kind::kRecord && !claim.balances[n]) claim.balances[n] = l->value;
       if (l->kind != Kind::kPartDone) continue;

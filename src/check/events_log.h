@@ -28,8 +28,8 @@ inline constexpr int kEventsVersion = 1;
 struct EventsLog {
   std::vector<std::string> processes;  // by NodeId: sorted by name
   std::optional<sim::Topology> topology;
-  std::vector<bank::Event> events;     // merged in a causal order
-  std::vector<bank::Amount> initial;   // by NodeId
+  std::vector<history::Event> events;     // merged in a causal order
+  std::vector<cutline::Amount> initial;   // by NodeId
   std::vector<std::string> message_names;  // by Seq
   std::vector<SnapshotClaim> claims;   // the snapshots every process finished
   // Snapshots some process began but not every process finished: not judged.

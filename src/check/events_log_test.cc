@@ -30,7 +30,7 @@ using json = nlohmann::json;
 // The ids of the transfers a claim's channel state lists, matched in order
 // against the channel's deliveries after the receiver recorded: the log
 // names messages where the claim names amounts.
-std::vector<std::string> IdsOf(const bank::ChannelRecord& r,
+std::vector<std::string> IdsOf(const history::ChannelRecord& r,
                                const std::vector<std::pair<sim::Seq, Amount>>& delivered) {
   std::vector<std::string> ids;
   std::size_t at = 0;
@@ -43,7 +43,7 @@ std::vector<std::string> IdsOf(const bank::ChannelRecord& r,
 }
 
 // Writes the bank's run into `dir` as one events log per branch.
-void WriteEvents(const bank::Bank& bank, const fs::path& dir) {
+void WriteEvents(const engine::Engine& bank, const fs::path& dir) {
   const sim::Topology& net = bank.network();
   const std::vector<SnapshotClaim> claims = ClaimsOf(bank);
   std::map<SnapshotId, const SnapshotClaim*> claim_of;
@@ -60,37 +60,37 @@ void WriteEvents(const bank::Bank& bank, const fs::path& dir) {
   std::map<SnapshotId, std::vector<bool>> recorded;
   auto to = [&](sim::ChannelId c) { return bank.name(net.channel(c).to); };
   auto from = [&](sim::ChannelId c) { return bank.name(net.channel(c).from); };
-  for (const bank::Event& e : bank.history().events()) {
-    const sim::NodeId n = bank::NodeOf(e, net);
+  for (const history::Event& e : bank.history().events()) {
+    const sim::NodeId n = history::NodeOf(e, net);
     std::visit(
         Overloaded{
-            [&](const bank::Sent<bank::Transfer>& s) {
+            [&](const history::Sent<history::Transfer>& s) {
               lines[n].push_back({{"process", bank.name(n)}, {"kind", "send"}, {"to", to(s.channel)},
                                   {"msg", "#" + std::to_string(s.seq)}, {"amount", s.what.amount}});
             },
-            [&](const bank::Delivered<bank::Transfer>& d) {
+            [&](const history::Delivered<history::Transfer>& d) {
               lines[n].push_back({{"process", bank.name(n)}, {"kind", "receive"},
                                   {"from", from(d.channel)}, {"msg", "#" + std::to_string(d.seq)}});
               for (auto& [id, done] : recorded) {
                 if (done[n]) since[{id, d.channel}].emplace_back(d.seq, d.what.amount);
               }
             },
-            [&](const bank::Sent<bank::Marker>& s) {
+            [&](const history::Sent<history::Marker>& s) {
               lines[n].push_back({{"process", bank.name(n)}, {"kind", "marker-send"},
                                   {"to", to(s.channel)}, {"snapshot", s.what.snapshot}});
             },
-            [&](const bank::Delivered<bank::Marker>& d) {
+            [&](const history::Delivered<history::Marker>& d) {
               lines[n].push_back({{"process", bank.name(n)}, {"kind", "marker-receive"},
                                   {"from", from(d.channel)}, {"snapshot", d.what.snapshot}});
             },
-            [&](const bank::Recorded& r) {
+            [&](const history::Recorded& r) {
               auto c = claim_of.find(r.snapshot);
               const Amount state = c == claim_of.end() ? 0 : c->second->balances[n].value_or(0);
               lines[n].push_back({{"process", bank.name(n)}, {"kind", "record"},
                                   {"snapshot", r.snapshot}, {"state", state}});
               recorded.try_emplace(r.snapshot, bank.branch_count(), false).first->second[n] = true;
             },
-            [&](const bank::PartDone& p) {
+            [&](const history::PartDone& p) {
               json channels = json::object();
               auto c = claim_of.find(p.snapshot);
               for (sim::ChannelId ch : net.Incoming(n)) {
@@ -98,7 +98,7 @@ void WriteEvents(const bank::Bank& bank, const fs::path& dir) {
                   channels[from(ch)] = json::array();
                   continue;
                 }
-                const bank::ChannelRecord& r = c->second->channels[ch];
+                const history::ChannelRecord& r = c->second->channels[ch];
                 if (r.state == ChannelRecording::kNotRecorded) continue;
                 channels[from(ch)] = IdsOf(r, since[{p.snapshot, ch}]);
               }

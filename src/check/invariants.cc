@@ -6,19 +6,19 @@
 
 #include <fmt/format.h>
 
-#include "bank/money.h"
+#include "apps/bank/money.h"
 #include "check/consistency_checker.h"
 
 namespace cutline::check {
 
-using bank::Amount;
-using bank::Money;
-using bank::NodeId;
+using cutline::Amount;
+using apps::Money;
+using sim::NodeId;
 using sim::ChannelId;
 
 namespace {
 
-// For the diagnostics only (the JSON's words are bank::ChannelRecordingName's).
+// For the diagnostics only (the JSON's words are history::ChannelRecordingName's).
 const char* StateWord(ChannelRecording r) {
   switch (r) {
     case ChannelRecording::kNotRecorded: return "not recorded";
@@ -31,7 +31,7 @@ const char* StateWord(ChannelRecording r) {
 
 }  // namespace
 
-std::vector<std::string> Invariants::CheckInvariants(const bank::Bank& bank) {
+std::vector<std::string> Invariants::CheckInvariants(const engine::Engine& bank) {
   std::vector<std::string> out;
   if (bank.app().is_bank()) {
     CheckMoney(bank, &out);
@@ -42,27 +42,27 @@ std::vector<std::string> Invariants::CheckInvariants(const bank::Bank& bank) {
   if (settled_.size() < bank.snapshots().size()) {
     settled_.resize(bank.snapshots().size(), false);
   }
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+  for (const engine::SnapshotInfo& s : bank.snapshots()) {
     if (!settled_[s.id - 1]) CheckSnapshot(bank, s, &out);
   }
   return out;
 }
 
-void Invariants::CheckMoney(const bank::Bank& bank,
+void Invariants::CheckMoney(const engine::Engine& bank,
                             std::vector<std::string>* out) {
   Amount balances = 0;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) balances += bank.balance(n);
+  for (NodeId n = 0; n < bank.branch_count(); ++n) balances += bank.state(n);
   if (balances + bank.in_flight_amount() != bank.total()) {
     out->push_back(fmt::format(
         "money: balances {} + in flight {} = {}, but the bank holds {}",
         Money(balances), Money(bank.in_flight_amount()),
         Money(balances + bank.in_flight_amount()), Money(bank.total())));
   }
-  const bank::Network& net = bank.network();
+  const engine::Network& net = bank.network();
   Amount queued = 0;
   for (ChannelId c = 0; c < net.channel_count(); ++c) {
-    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
-      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+    net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
+      if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
         queued += t->amount;
       }
     });
@@ -72,8 +72,8 @@ void Invariants::CheckMoney(const bank::Bank& bank,
   if (bank.algorithm().traits().tags_messages) {
     for (ChannelId c = 0; c < net.channel_count(); ++c) {
       NodeId from = net.channel(c).from;
-      net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
-        if (!std::holds_alternative<bank::Transfer>(m.payload)) return;
+      net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
+        if (!std::holds_alternative<history::Transfer>(m.payload)) return;
         std::uint64_t epoch = bank.MessageTag(m.seq);
         if (epoch != 0 && !bank.HasRecorded(from, epoch)) {
           out->push_back(fmt::format(
@@ -93,11 +93,11 @@ void Invariants::CheckMoney(const bank::Bank& bank,
 
 // The application's states make sense, and its property is stable: once it
 // holds of the live state, it holds after every later command.
-void Invariants::CheckProperty(const bank::Bank& bank, std::vector<std::string>* out) {
+void Invariants::CheckProperty(const engine::Engine& bank, std::vector<std::string>* out) {
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    Amount s = bank.balance(n);
+    Amount s = bank.state(n);
     if (s < 0) out->push_back(fmt::format("{}: its state is negative ({})", bank.name(n), s));
-    if (bank.app() == bank::App::kLocks) {
+    if (bank.app() == apps::App::kLocks) {
       std::optional<NodeId> waits = apps::locks::Waits(s);
       if (waits && (*waits >= bank.branch_count() || *waits == n)) {
         out->push_back(fmt::format("{}: waits for branch #{}", bank.name(n), *waits));
@@ -112,16 +112,16 @@ void Invariants::CheckProperty(const bank::Bank& bank, std::vector<std::string>*
   held_ = held_ || holds;
 }
 
-void Invariants::CheckHistory(const bank::Bank& bank,
+void Invariants::CheckHistory(const engine::Engine& bank,
                               std::vector<std::string>* out) {
   if (!replay_) replay_.emplace(bank);
   const auto& events = bank.history().events();
   while (replay_->applied() < events.size()) {
     std::size_t i = replay_->applied();
-    bank::Anomaly a = replay_->Apply(events[i]);
+    engine::Anomaly a = replay_->Apply(events[i]);
     // Overtaking is what a non-FIFO network is for.
-    if (a == bank::Anomaly::kNotFifo && !bank.network().fifo()) continue;
-    if (a != bank::Anomaly::kNone) {
+    if (a == engine::Anomaly::kNotFifo && !bank.network().fifo()) continue;
+    if (a != engine::Anomaly::kNone) {
       out->push_back(fmt::format(
           "history: event {} is malformed (anomaly {}); not replayed further", i,
           static_cast<int>(a)));
@@ -130,16 +130,16 @@ void Invariants::CheckHistory(const bank::Bank& bank,
     }
   }
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    if (replay_->balance(n) != bank.balance(n)) {
+    if (replay_->balance(n) != bank.state(n)) {
       out->push_back(fmt::format("{}: holds {}, but the history gives {}",
-                                 bank.name(n), Money(bank.balance(n)),
+                                 bank.name(n), Money(bank.state(n)),
                                  Money(replay_->balance(n))));
     }
   }
-  const bank::Network& net = bank.network();
+  const engine::Network& net = bank.network();
   for (ChannelId c = 0; c < net.channel_count(); ++c) {
     std::vector<sim::Seq> queued;
-    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+    net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
       queued.push_back(m.seq);
     });
     const std::deque<sim::Seq>& expected = replay_->waiting(c);
@@ -155,10 +155,10 @@ void Invariants::CheckHistory(const bank::Bank& bank,
   }
 }
 
-void Invariants::CheckSnapshot(const bank::Bank& bank,
-                               const bank::SnapshotInfo& s,
+void Invariants::CheckSnapshot(const engine::Engine& bank,
+                               const engine::SnapshotInfo& s,
                                std::vector<std::string>* out) {
-  const bank::Network& net = bank.network();
+  const engine::Network& net = bank.network();
   auto problem = [&](std::string text) {
     out->push_back(fmt::format("snapshot {}: {}", s.id, text));
   };

@@ -20,8 +20,8 @@
 
 #include <optional>
 
-#include "bank/bank.h"
-#include "bank/replay.h"
+#include "engine/engine.h"
+#include "engine/replay.h"
 
 namespace cutline::check {
 
@@ -31,16 +31,16 @@ namespace cutline::check {
 class Invariants {
  public:
   // One English line per broken invariant; empty when all hold.
-  std::vector<std::string> CheckInvariants(const bank::Bank& bank);
+  std::vector<std::string> CheckInvariants(const engine::Engine& bank);
 
  private:
-  void CheckMoney(const bank::Bank& bank, std::vector<std::string>* out);
-  void CheckProperty(const bank::Bank& bank, std::vector<std::string>* out);
-  void CheckHistory(const bank::Bank& bank, std::vector<std::string>* out);
-  void CheckSnapshot(const bank::Bank& bank, const bank::SnapshotInfo& s,
+  void CheckMoney(const engine::Engine& bank, std::vector<std::string>* out);
+  void CheckProperty(const engine::Engine& bank, std::vector<std::string>* out);
+  void CheckHistory(const engine::Engine& bank, std::vector<std::string>* out);
+  void CheckSnapshot(const engine::Engine& bank, const engine::SnapshotInfo& s,
                      std::vector<std::string>* out);
 
-  std::optional<bank::Replay> replay_;  // of the events seen so far
+  std::optional<engine::Replay> replay_;  // of the events seen so far
   // Complete snapshots already found right: they never change again.
   std::vector<bool> settled_;  // by snapshot id - 1
   bool held_ = false;  // the application's property held at some check

@@ -17,16 +17,16 @@ namespace {
 using ::testing::Contains;
 using ::testing::IsEmpty;
 
-bank::Bank MakeBank() {
-  bank::Config config;
+engine::Engine MakeBank() {
+  engine::Config config;
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
-  std::optional<bank::Bank> bank;
-  EXPECT_TRUE(bank::Bank::Create(config, &bank).ok());
+  std::optional<engine::Engine> bank;
+  EXPECT_TRUE(engine::Engine::Create(config, &bank).ok());
   return std::move(*bank);
 }
 
 TEST(InvariantsTest, HoldThroughAnHonestRunWithSnapshots) {
-  bank::Bank bank = MakeBank();
+  engine::Engine bank = MakeBank();
   Invariants invariants;
   auto check = [&] { EXPECT_THAT(invariants.CheckInvariants(bank), IsEmpty()); };
   check();
@@ -46,11 +46,11 @@ TEST(InvariantsTest, HoldThroughAnHonestRunWithSnapshots) {
 }
 
 TEST(InvariantsTest, NameBalancesAndQueuesThatDisagreeWithTheHistory) {
-  bank::Bank followed = MakeBank();
+  engine::Engine followed = MakeBank();
   Invariants invariants;
   ASSERT_TRUE(followed.Transfer(0, 1, 30).ok());
   ASSERT_THAT(invariants.CheckInvariants(followed), IsEmpty());
-  bank::Bank other = MakeBank();  // no transfer: P1 still has $100
+  engine::Engine other = MakeBank();  // no transfer: P1 still has $100
   ASSERT_TRUE(other.Read(0).ok());
   ASSERT_TRUE(other.Read(1).ok());  // a history of its own: two reads
   std::vector<std::string> broken = invariants.CheckInvariants(other);

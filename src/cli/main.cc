@@ -12,7 +12,7 @@
 #include <optional>
 #include <sstream>
 
-#include "bank/money.h"
+#include "apps/bank/money.h"
 #include "check/consistency_checker.h"
 #include "check/events_log.h"
 #include "scenario/demos.h"
@@ -129,12 +129,12 @@ int CheckEventsCommand(const std::string& dir) {
                id);
   }
   if (!report.ok()) return 1;
-  cutline::bank::Amount total = 0;
-  for (cutline::bank::Amount a : log->initial) total += a;
+  cutline::Amount total = 0;
+  for (cutline::Amount a : log->initial) total += a;
   fmt::print("ok: {} complete snapshot{} of {} processes checked from {} logged events: "
              "consistent cuts, exact channel states, total {} conserved\n",
              report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
-             log->processes.size(), log->lines, cutline::bank::Money(total));
+             log->processes.size(), log->lines, cutline::apps::Money(total));
   return 0;
 }
 
@@ -143,7 +143,7 @@ int CheckCommand(const std::string& path) {
   if (!ReadInput(path, &text)) return kUsageError;
   Runner runner;
   if (!RunScenario(text, &runner, Lang::kEn)) return kUsageError;
-  const cutline::bank::Bank& bank = *runner.bank();
+  const cutline::engine::Engine& bank = *runner.bank();
   cutline::check::CheckReport report = cutline::check::CheckSnapshots(bank);
   for (const std::string& problem : report.problems) {
     fmt::print("FAIL {}\n", problem);
@@ -169,7 +169,7 @@ int CheckCommand(const std::string& path) {
         "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
         "states, total {} conserved\n",
         report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
-        cutline::bank::Money(bank.total()));
+        cutline::apps::Money(bank.total()));
     return 0;
   }
   return 1;

@@ -18,8 +18,8 @@
 #include <tuple>
 
 #include "apps/app.h"
-#include "bank/history.h"
-#include "bank/money.h"
+#include "history/history.h"
+#include "apps/bank/money.h"
 #include "check/shiviz.h"
 #include "store/store.h"
 
@@ -227,8 +227,8 @@ std::vector<const LogEvent*> CausalOrder(const Logs& logs) {
 
 namespace {
 
-using bank::Amount;
-using bank::Money;
+using cutline::Amount;
+using apps::Money;
 using sim::ChannelId;
 using sim::Seq;
 
@@ -1136,7 +1136,7 @@ class Stream {
       for (const Msg& m : ch.expected) amounts.push_back(m.amount);
       if (amounts != ch.transfers) {
         j.Say(fmt::format("channel {} recorded {} but expected {}", ChannelName(c),
-                          bank::AmountList(ch.transfers), bank::AmountList(amounts)));
+                          apps::AmountList(ch.transfers), apps::AmountList(amounts)));
         std::vector<Amount> left = ch.transfers;
         for (const Msg& m : ch.expected) {
           auto it = std::find(left.begin(), left.end(), m.amount);
@@ -1371,12 +1371,12 @@ std::optional<std::string> ShiVizLog(const std::string& dir, std::string* error)
     const std::string kind = b["e"];
     std::string what;
     if (kind == "start") {
-      what = fmt::format("start with ${}", b["balance"].get<bank::Amount>());
+      what = fmt::format("start with ${}", b["balance"].get<cutline::Amount>());
     } else if (kind == "send") {
-      what = fmt::format("send ${} to {}", b["amount"].get<bank::Amount>(),
+      what = fmt::format("send ${} to {}", b["amount"].get<cutline::Amount>(),
                          store::BranchName(b["to"]));
     } else if (kind == "receive") {
-      what = fmt::format("receive ${} from {}", b["amount"].get<bank::Amount>(),
+      what = fmt::format("receive ${} from {}", b["amount"].get<cutline::Amount>(),
                          store::BranchName(b["from"]));
     } else if (kind == "send_marker") {
       what = fmt::format("marker {} to {}", b["snapshot"].get<SnapshotId>(), store::BranchName(b["to"]));
@@ -1384,7 +1384,7 @@ std::optional<std::string> ShiVizLog(const std::string& dir, std::string* error)
       what = fmt::format("marker {} from {}", b["snapshot"].get<SnapshotId>(),
                          store::BranchName(b["from"]));
     } else if (kind == "record") {
-      what = fmt::format("record ${} for snapshot {} ({})", b["balance"].get<bank::Amount>(),
+      what = fmt::format("record ${} for snapshot {} ({})", b["balance"].get<cutline::Amount>(),
                          b["snapshot"].get<SnapshotId>(), b["cause"].get<std::string>());
     } else if (kind == "part") {
       what = fmt::format("part of snapshot {} done", b["snapshot"].get<SnapshotId>());

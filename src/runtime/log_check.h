@@ -23,7 +23,7 @@ struct LogCheck {
   std::uint32_t ranks = 0;
   std::size_t events = 0;
   std::size_t dropped = 0;  // events after a rank's log ends early (see .cc)
-  bank::Amount total = 0;  // of the ranks that logged their start
+  cutline::Amount total = 0;  // of the ranks that logged their start
   // Ranks whose log holds no start (empty: killed before the log's buffer
   // was first written). Their money and events are unknown; no snapshot
   // they took part in is complete in the logs.

@@ -28,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Writes the bank's run as its ranks would have logged it.
-void WriteRankLogs(const bank::Bank& bank, const fs::path& dir) {
+void WriteRankLogs(const engine::Engine& bank, const fs::path& dir) {
   const sim::Topology& net = bank.network();
   const int ranks = static_cast<int>(bank.branch_count());
   const std::vector<check::SnapshotClaim> claims = check::ClaimsOf(bank);
@@ -45,35 +45,35 @@ void WriteRankLogs(const bank::Bank& bank, const fs::path& dir) {
     auto c = claim_of.find(id);
     return c == claim_of.end() ? 0 : c->second->balances[n].value_or(0);
   };
-  for (const bank::Event& e : bank.history().events()) {
+  for (const history::Event& e : bank.history().events()) {
     std::visit(
         Overloaded{
-            [&](const bank::Sent<bank::Transfer>& s) {
+            [&](const history::Sent<history::Transfer>& s) {
               const auto& ch = net.channel(s.channel);
               clocks[s.seq] = logs[ch.from]->Send(static_cast<int>(ch.to),
                                                   ++out_n[{ch.from, ch.to}], s.what.amount);
             },
-            [&](const bank::Sent<bank::Marker>& s) {
+            [&](const history::Sent<history::Marker>& s) {
               const auto& ch = net.channel(s.channel);
               clocks[s.seq] = logs[ch.from]->SendMarker(static_cast<int>(ch.to),
                                                         ++out_n[{ch.from, ch.to}], s.what.snapshot);
             },
-            [&](const bank::Delivered<bank::Transfer>& d) {
+            [&](const history::Delivered<history::Transfer>& d) {
               const auto& ch = net.channel(d.channel);
               Reader clock(clocks.at(d.seq));
               logs[ch.to]->Receive(static_cast<int>(ch.from), ++in_n[{ch.to, ch.from}],
                                    d.what.amount, clock);
             },
-            [&](const bank::Delivered<bank::Marker>& d) {
+            [&](const history::Delivered<history::Marker>& d) {
               const auto& ch = net.channel(d.channel);
               Reader clock(clocks.at(d.seq));
               logs[ch.to]->ReceiveMarker(static_cast<int>(ch.from), ++in_n[{ch.to, ch.from}],
                                          d.what.snapshot, clock);
             },
-            [&](const bank::Recorded& r) {
+            [&](const history::Recorded& r) {
               logs[r.node]->Record(r.snapshot, balance(r.snapshot, r.node), r.cause.by_marker());
             },
-            [&](const bank::PartDone& p) {
+            [&](const history::PartDone& p) {
               std::vector<std::vector<Amount>> by_sender(static_cast<std::size_t>(ranks));
               auto c = claim_of.find(p.snapshot);
               if (c != claim_of.end()) {

@@ -12,13 +12,13 @@ namespace {
 
 // Each snapshot of a finished run: its cost and, once complete, its total
 // and the checker's verdict.
-Json SnapshotsJson(const bank::Bank& bank) {
+Json SnapshotsJson(const engine::Engine& bank) {
   std::map<SnapshotId, bool> consistent;
   for (const auto& v : check::CheckSnapshots(bank).verdicts) consistent[v.id] = v.consistent();
   std::vector<check::SnapshotCost> costs = check::CostOfSnapshots(bank);
   Json out = Json::array();
   for (std::size_t i = 0; i < bank.snapshots().size(); ++i) {
-    const bank::SnapshotInfo& s = bank.snapshots()[i];
+    const engine::SnapshotInfo& s = bank.snapshots()[i];
     Json j = {{"id", s.id}, {"complete", s.complete}};
     if (s.complete) {
       j["total"] = bank.SnapshotTotal(s.id);
@@ -40,7 +40,7 @@ Status CompareAlgorithms(std::string_view text, Lang lang, const Limits& limits,
   if (Status s = as_written.RunText(text); !s.ok()) return s;
   if (!as_written.bank()) return Status::Error(Code::kNoNetwork);
   Json runs = Json::array();
-  for (const bank::Algorithm& a : bank::Algorithm::All()) {
+  for (const algorithms::Algorithm& a : algorithms::Algorithm::All()) {
     // Stopping the world is a command, not a network's algorithm; a rule
     // broken on purpose is not a way to take a snapshot, so it is no rival.
     if (!a.hosts().scenario || a.traits().stops_the_world) continue;

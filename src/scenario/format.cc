@@ -20,21 +20,21 @@ std::string JoinNames(const std::vector<std::string>& names, Lang lang) {
   return out;
 }
 
-std::string ChannelName(const bank::Bank& bank, bank::ChannelId c) {
+std::string ChannelName(const engine::Engine& bank, sim::ChannelId c) {
   const sim::ChannelInfo& ch = bank.network().channel(c);
   return bank.name(ch.from) + "->" + bank.name(ch.to);
 }
 
-std::string Balances(const bank::Bank& bank, Lang lang) {
+std::string Balances(const engine::Engine& bank, Lang lang) {
   std::string out;
-  for (bank::NodeId n = 0; n < bank.branch_count(); ++n) {
+  for (sim::NodeId n = 0; n < bank.branch_count(); ++n) {
     out += fmt::format("{}{} {}", n ? ", " : "", bank.name(n),
-                       StateText(bank, bank.balance(n), lang));
+                       StateText(bank, bank.state(n), lang));
   }
   return out;
 }
 
-std::string StateText(apps::App app, bank::Amount state, const std::vector<std::string>& names,
+std::string StateText(apps::App app, cutline::Amount state, const std::vector<std::string>& names,
                       Lang lang) {
   const bool ja = lang == Lang::kJa;
   if (app == apps::App::kJobs) {
@@ -43,7 +43,7 @@ std::string StateText(apps::App app, bank::Amount state, const std::vector<std::
               : fmt::format("{} job{}", state, state == 1 ? "" : "s");
   }
   if (app == apps::App::kLocks) {
-    std::optional<bank::NodeId> waits = apps::locks::Waits(state);
+    std::optional<sim::NodeId> waits = apps::locks::Waits(state);
     if (!waits) return ja ? "稼働中" : "active";
     const std::string who = *waits < names.size() ? names[*waits] : fmt::format("#{}", *waits);
     return ja ? fmt::format("{}を待機中", who) : fmt::format("waiting for {}", who);
@@ -51,23 +51,23 @@ std::string StateText(apps::App app, bank::Amount state, const std::vector<std::
   return Money(state);
 }
 
-std::string StateText(const bank::Bank& bank, bank::Amount state, Lang lang) {
+std::string StateText(const engine::Engine& bank, cutline::Amount state, Lang lang) {
   std::vector<std::string> names;
   // Only a wait names another branch; the bank's and jobs' words need none.
   if (bank.app() == apps::App::kLocks) {
-    for (bank::NodeId n = 0; n < bank.branch_count(); ++n) names.push_back(bank.name(n));
+    for (sim::NodeId n = 0; n < bank.branch_count(); ++n) names.push_back(bank.name(n));
   }
   return StateText(bank.app(), state, names, lang);
 }
 
-std::string MessageText(const bank::Bank& bank, bank::Amount word, Lang lang) {
+std::string MessageText(const engine::Engine& bank, cutline::Amount word, Lang lang) {
   if (bank.app().is_bank()) return Money(word);
   std::string_view kind = bank.app().MessageKind(word);
   if (lang == Lang::kEn) return std::string(kind);
   return kind == "job" ? "仕事" : kind == "request" ? "要求" : "許可";
 }
 
-std::string MessagesText(const bank::Bank& bank, const std::vector<bank::Amount>& words,
+std::string MessagesText(const engine::Engine& bank, const std::vector<cutline::Amount>& words,
                          Lang lang) {
   if (bank.app().is_bank()) return AmountList(words);
   std::string out = "[";
@@ -77,11 +77,11 @@ std::string MessagesText(const bank::Bank& bank, const std::vector<bank::Amount>
   return out + "]";
 }
 
-std::string VerdictText(const bank::Bank& bank, const apps::Verdict& v, Lang lang) {
+std::string VerdictText(const engine::Engine& bank, const apps::Verdict& v, Lang lang) {
   std::vector<std::string> names;
-  for (bank::NodeId n : v.branches) names.push_back(bank.name(n));
+  for (sim::NodeId n : v.branches) names.push_back(bank.name(n));
   std::vector<std::string> channels;
-  for (bank::ChannelId c : v.channels) channels.push_back(ChannelName(bank, c));
+  for (sim::ChannelId c : v.channels) channels.push_back(ChannelName(bank, c));
   return VerdictText(bank.app(), v.holds, names, channels, lang);
 }
 

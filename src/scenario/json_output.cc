@@ -2,7 +2,7 @@
 // so every object is built in the order docs/scenario-language.md gives.
 #include "scenario/json_output.h"
 
-#include "bank/cuts.h"
+#include "engine/cuts.h"
 #include "check/consistency_checker.h"
 #include "check/cost.h"
 #include "base/overloaded.h"
@@ -13,15 +13,15 @@
 
 namespace cutline::scenario {
 
-using bank::NodeId;
+using sim::NodeId;
 using json = Json;
 
 std::string Dump(const Json& j, int indent) {
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-json StateValue(const bank::Bank& bank, bank::Amount state) {
-  if (bank.app() == bank::App::kLocks) {
+json StateValue(const engine::Engine& bank, cutline::Amount state) {
+  if (bank.app() == apps::App::kLocks) {
     std::optional<NodeId> waits = apps::locks::Waits(state);
     return waits ? json(bank.name(*waits)) : json(nullptr);
   }
@@ -30,7 +30,7 @@ json StateValue(const bank::Bank& bank, bank::Amount state) {
 
 namespace {
 
-json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
+json MessageJson(const engine::Engine& bank, const engine::CrossingMessage& m) {
   json j{{"seq", m.seq},
          {"from", bank.name(m.from)},
          {"to", bank.name(m.to)},
@@ -43,15 +43,15 @@ json MessageJson(const bank::Bank& bank, const bank::CrossingMessage& m) {
   return j;
 }
 
-json BranchJson(const bank::Bank& bank, NodeId n, bank::Amount state) {
+json BranchJson(const engine::Engine& bank, NodeId n, cutline::Amount state) {
   return json{{"name", bank.name(n)},
               {std::string(bank.app().definition().state_key), StateValue(bank, state)}};
 }
 
 // The naive reader's table, in the order branches were first read.
-json ReadsJson(const bank::Bank& bank) {
+json ReadsJson(const engine::Engine& bank) {
   json reads = json::array();
-  for (const bank::NaiveRead& r : bank.naive_reads()) {
+  for (const engine::NaiveRead& r : bank.naive_reads()) {
     reads.push_back(BranchJson(bank, r.branch, r.balance));
   }
   return reads;
@@ -59,24 +59,24 @@ json ReadsJson(const bank::Bank& bank) {
 
 }  // namespace
 
-json PropertyJson(const bank::Bank& bank, const apps::Verdict& v) {
+json PropertyJson(const engine::Engine& bank, const apps::Verdict& v) {
   const auto& net = bank.network();
   std::vector<std::string> branches;
   for (NodeId n : v.branches) branches.emplace_back(bank.name(n));
   std::vector<std::pair<std::string, std::string>> channels;
-  for (bank::ChannelId c : v.channels) {
+  for (sim::ChannelId c : v.channels) {
     channels.emplace_back(bank.name(net.channel(c).from), bank.name(net.channel(c).to));
   }
-  return apps::PropertyJson(bank.app() == bank::App::kJobs, v.holds, branches, channels);
+  return apps::PropertyJson(bank.app() == apps::App::kJobs, v.holds, branches, channels);
 }
 
 namespace {
 
 // The naive detector's verdict, and whether the history shows it wrong.
-json NaivePropertyJson(const bank::Bank& bank) {
+json NaivePropertyJson(const engine::Engine& bank) {
   check::NaiveJudgement n = check::JudgeNaive(bank);
   json j = PropertyJson(bank, n.declared);
-  j[bank.app() == bank::App::kJobs ? "false_termination" : "phantom"] = n.wrong();
+  j[bank.app() == apps::App::kJobs ? "false_termination" : "phantom"] = n.wrong();
   // What was true when it last read: the page says why a wrong verdict is.
   if (n.truth) j["truth"] = PropertyJson(bank, *n.truth);
   return j;
@@ -100,24 +100,24 @@ json CostJson(const check::SnapshotCost& c) {
               {"carried_twice", c.carried_twice}};
 }
 
-json StateJson(const bank::Bank& bank) {
+json StateJson(const engine::Engine& bank) {
   if (!bank.history().enabled()) return StateJson(bank, nullptr);
-  bank::Replay replay = bank::Replay::Of(bank);
+  engine::Replay replay = engine::Replay::Of(bank);
   return StateJson(bank, &replay);
 }
 
-json NaiveJson(const bank::Bank& bank) {
-  return NaiveJson(bank, bank::Replay::Of(bank));
+json NaiveJson(const engine::Engine& bank) {
+  return NaiveJson(bank, engine::Replay::Of(bank));
 }
 
 namespace {
 
 // The verdict's transfers, as the spec's items.
-json TransfersJson(const bank::Bank& bank, const bank::Replay& replay,
+json TransfersJson(const engine::Engine& bank, const engine::Replay& replay,
                    const std::vector<sim::Seq>& seqs) {
   json arr = json::array();
   for (sim::Seq seq : seqs) {
-    const bank::Flight* f = replay.Find(seq);
+    const engine::Flight* f = replay.Find(seq);
     const auto& ch = bank.network().channel(f->channel);
     json item{{"seq", seq}, {"from", bank.name(ch.from)}, {"to", bank.name(ch.to)}};
     if (bank.app().is_bank()) {
@@ -137,8 +137,8 @@ namespace {
 // A waiting message as the page draws it. Where the algorithm tags its
 // messages (Lai-Yang), a transfer shows its epoch and a marker is a control
 // message with its count.
-json QueuedJson(const bank::Bank& bank, const bank::Network::Msg& m, bool tags) {
-  if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+json QueuedJson(const engine::Engine& bank, const engine::Network::Msg& m, bool tags) {
+  if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
     json entry = {{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}};
     if (!bank.app().is_bank()) {
       entry = {{"kind", bank.app().MessageKind(t->amount)}, {"seq", m.seq}};
@@ -148,24 +148,24 @@ json QueuedJson(const bank::Bank& bank, const bank::Network::Msg& m, bool tags) 
   }
   if (tags) {
     return {{"kind", "control"},
-            {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
+            {"snapshot", std::get<history::Marker>(m.payload).snapshot},
             {"count", bank.MessageTag(m.seq)},
             {"seq", m.seq}};
   }
   return {{"kind", "marker"},
-          {"snapshot", std::get<bank::Marker>(m.payload).snapshot},
+          {"snapshot", std::get<history::Marker>(m.payload).snapshot},
           {"seq", m.seq}};
 }
 
 // Every channel with what waits in it, in order.
-json ChannelsJson(const bank::Bank& bank) {
+json ChannelsJson(const engine::Engine& bank) {
   const auto& net = bank.network();
   const bool tags = bank.algorithm().traits().tags_messages;
   json channels = json::array();
-  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+  for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
     const auto& ch = net.channel(c);
     json queue = json::array();
-    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+    net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
       queue.push_back(QueuedJson(bank, m, tags));
     });
     channels.push_back(
@@ -175,19 +175,19 @@ json ChannelsJson(const bank::Bank& bank) {
 }
 
 // What snapshot `s` recorded of each channel.
-json SnapshotChannelsJson(const bank::Bank& bank, const bank::SnapshotInfo& s) {
+json SnapshotChannelsJson(const engine::Engine& bank, const engine::SnapshotInfo& s) {
   const auto& net = bank.network();
   json channels = json::array();
-  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+  for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
     const auto& ch = net.channel(c);
-    bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
+    history::ChannelRecord r = bank.RecordedChannel(s.id, c);
     json channel = {{"from", bank.name(ch.from)},
                     {"to", bank.name(ch.to)},
-                    {"state", bank::ChannelRecordingName(r.state)},
+                    {"state", history::ChannelRecordingName(r.state)},
                     {"transfers", r.transfers}};
     if (!bank.app().is_bank()) {
       json kinds = json::array();
-      for (bank::Amount w : r.transfers) kinds.push_back(bank.app().MessageKind(w));
+      for (cutline::Amount w : r.transfers) kinds.push_back(bank.app().MessageKind(w));
       channel.erase("transfers");
       channel["messages"] = kinds;
     }
@@ -200,13 +200,13 @@ json SnapshotChannelsJson(const bank::Bank& bank, const bank::SnapshotInfo& s) {
 }
 
 // The property a complete snapshot declares from what it recorded.
-json DeclaredJson(const bank::Bank& bank, const bank::SnapshotInfo& s) {
+json DeclaredJson(const engine::Engine& bank, const engine::SnapshotInfo& s) {
   const auto& net = bank.network();
   check::SnapshotClaim claim;
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     claim.balances.push_back(bank.RecordedBalance(n, s.id));
   }
-  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+  for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
     claim.channels.push_back(bank.RecordedChannel(s.id, c));
   }
   return PropertyJson(bank, check::DeclaredProperty(bank.app(), net, claim));
@@ -214,7 +214,7 @@ json DeclaredJson(const bank::Bank& bank, const bank::SnapshotInfo& s) {
 
 // The checker's verdict on a complete snapshot, or for a running one the
 // messages crossing its cut so far.
-void AddVerdict(const bank::Bank& bank, const bank::Replay& replay, const bank::SnapshotInfo& s,
+void AddVerdict(const engine::Engine& bank, const engine::Replay& replay, const engine::SnapshotInfo& s,
                 const check::SnapshotVerdict* verdict, json* snapshot) {
   if (verdict) {
     (*snapshot)["consistent"] = verdict->consistent();
@@ -225,7 +225,7 @@ void AddVerdict(const bank::Bank& bank, const bank::Replay& replay, const bank::
     return;
   }
   json backward = json::array();
-  for (const auto& m : bank::BackwardAcrossSnapshot(bank, replay, s.id)) {
+  for (const auto& m : engine::BackwardAcrossSnapshot(bank, replay, s.id)) {
     backward.push_back(MessageJson(bank, m));
   }
   (*snapshot)["backward"] = backward;
@@ -233,8 +233,8 @@ void AddVerdict(const bank::Bank& bank, const bank::Replay& replay, const bank::
 
 // One snapshot: its records, parts, channels and, given the replay, its
 // verdict and cost.
-json SnapshotJson(const bank::Bank& bank, const bank::SnapshotInfo& s,
-                  const bank::Replay* replay, const check::SnapshotVerdict* verdict,
+json SnapshotJson(const engine::Engine& bank, const engine::SnapshotInfo& s,
+                  const engine::Replay* replay, const check::SnapshotVerdict* verdict,
                   const check::SnapshotCost* cost) {
   json initiators = json::array();
   for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
@@ -263,7 +263,7 @@ json SnapshotJson(const bank::Bank& bank, const bank::SnapshotInfo& s,
 
 // Every snapshot, with the checker's verdicts and the costs when the
 // history is replayed.
-json SnapshotsJson(const bank::Bank& bank, const bank::Replay* replay) {
+json SnapshotsJson(const engine::Engine& bank, const engine::Replay* replay) {
   std::map<SnapshotId, check::SnapshotVerdict> verdicts;
   std::vector<check::SnapshotCost> costs;
   if (replay) {
@@ -272,7 +272,7 @@ json SnapshotsJson(const bank::Bank& bank, const bank::Replay* replay) {
   }
   json snapshots = json::array();
   for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
-    const bank::SnapshotInfo& s = bank.snapshots()[at];
+    const engine::SnapshotInfo& s = bank.snapshots()[at];
     auto verdict = verdicts.find(s.id);
     // CostOfSnapshots is by position in bank.snapshots(), as here.
     snapshots.push_back(SnapshotJson(bank, s, replay,
@@ -284,10 +284,10 @@ json SnapshotsJson(const bank::Bank& bank, const bank::Replay* replay) {
 
 // The naive reader's reads and what they add up to (or declare), and the
 // run's settings.
-void AddNaiveAndSettings(const bank::Bank& bank, json* out) {
+void AddNaiveAndSettings(const engine::Engine& bank, json* out) {
   if (bank.app().is_bank()) {
-    bank::Amount naive_total = 0;
-    for (const bank::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
+    cutline::Amount naive_total = 0;
+    for (const engine::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
     (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
     (*out)["in_flight"] = bank.in_flight_amount();
   } else {
@@ -299,7 +299,7 @@ void AddNaiveAndSettings(const bank::Bank& bank, json* out) {
   (*out)["capacity"] =
       config.capacity_transfers == 0 ? json(nullptr) : json(config.capacity_transfers);
   (*out)["snapshots_mode"] = config.one_snapshot_at_a_time ? "one" : "many";
-  const bank::SnapshotInfo* running = bank.Running();
+  const engine::SnapshotInfo* running = bank.Running();
   (*out)["running"] = running ? json(running->id) : json(nullptr);
   (*out)["fifo"] = config.fifo;
   (*out)["algorithm"] = config.algorithm.name();
@@ -308,11 +308,11 @@ void AddNaiveAndSettings(const bank::Bank& bank, json* out) {
 
 }  // namespace
 
-json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
+json StateJson(const engine::Engine& bank, const engine::Replay* replay) {
   json out = json::object();
   json branches = json::array();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    branches.push_back(BranchJson(bank, n, bank.balance(n)));
+    branches.push_back(BranchJson(bank, n, bank.state(n)));
   }
   out["branches"] = branches;
   out["channels"] = ChannelsJson(bank);
@@ -322,12 +322,12 @@ json StateJson(const bank::Bank& bank, const bank::Replay* replay) {
   return out;
 }
 
-json NaiveJson(const bank::Bank& bank, const bank::Replay& replay) {
+json NaiveJson(const engine::Engine& bank, const engine::Replay& replay) {
   if (!bank.app().is_bank()) {
     return json{{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
   }
-  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, replay);
-  auto list = [&](const std::vector<bank::CrossingMessage>& ms) {
+  engine::NaiveAnalysis a = engine::AnalyzeNaive(bank, replay);
+  auto list = [&](const std::vector<engine::CrossingMessage>& ms) {
     json arr = json::array();
     for (const auto& m : ms) arr.push_back(MessageJson(bank, m));
     return arr;
@@ -345,8 +345,8 @@ json NaiveJson(const bank::Bank& bank, const bank::Replay& replay) {
 namespace {
 
 // The keys of one event after "i", "step" and "branch".
-void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
-                 bank::ChannelId c, const bank::Payload& what, json& j) {
+void MessageKeys(const engine::Engine& bank, const char* kind, sim::Seq seq,
+                 sim::ChannelId c, const history::Payload& what, json& j) {
   const auto& ch = bank.network().channel(c);
   j["kind"] = kind;
   j["seq"] = seq;
@@ -356,33 +356,33 @@ void MessageKeys(const bank::Bank& bank, const char* kind, bank::Seq seq,
   // (StateJson) ride on the events too, so that the diagram can label a
   // message after it has left.
   const bool tags = bank.algorithm().traits().tags_messages;
-  if (const auto* t = std::get_if<bank::Transfer>(&what)) {
+  if (const auto* t = std::get_if<history::Transfer>(&what)) {
     j["message"] = bank.app().MessageKind(t->amount);
     if (bank.app().is_bank()) j["amount"] = t->amount;
     if (tags) j["epoch"] = bank.MessageTag(seq);
   } else {
     j["message"] = "marker";
-    j["snapshot"] = std::get<bank::Marker>(what).snapshot;
+    j["snapshot"] = std::get<history::Marker>(what).snapshot;
     if (tags) j["count"] = bank.MessageTag(seq);
   }
 }
 
-json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
+json EventJson(const engine::Engine& bank, const history::Event& e, json j) {
   std::visit(
       Overloaded{
-          [&](const bank::Sent<bank::Transfer>& s) {
+          [&](const history::Sent<history::Transfer>& s) {
             MessageKeys(bank, "send", s.seq, s.channel, s.what, j);
           },
-          [&](const bank::Sent<bank::Marker>& s) {
+          [&](const history::Sent<history::Marker>& s) {
             MessageKeys(bank, "send", s.seq, s.channel, s.what, j);
           },
-          [&](const bank::Delivered<bank::Transfer>& d) {
+          [&](const history::Delivered<history::Transfer>& d) {
             MessageKeys(bank, "deliver", d.seq, d.channel, d.what, j);
           },
-          [&](const bank::Delivered<bank::Marker>& d) {
+          [&](const history::Delivered<history::Marker>& d) {
             MessageKeys(bank, "deliver", d.seq, d.channel, d.what, j);
           },
-          [&](const bank::Recorded& r) {
+          [&](const history::Recorded& r) {
             j["kind"] = "record";
             j["snapshot"] = r.snapshot;
             j[std::string(bank.app().definition().state_key)] =
@@ -397,27 +397,27 @@ json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
               j["cause"] = "start";
             }
           },
-          [&](const bank::Read& r) {
+          [&](const history::Read& r) {
             j["kind"] = "read";
             j[std::string(bank.app().definition().state_key)] = StateValue(bank, r.balance);
           },
-          [&](const bank::Local&) { j["kind"] = "finish"; },
-          [&](const bank::Closed& c) {
+          [&](const history::Local&) { j["kind"] = "finish"; },
+          [&](const history::Closed& c) {
             const auto& ch = bank.network().channel(c.channel);
             j["kind"] = "close";
             j["snapshot"] = c.snapshot;
             j["from"] = bank.name(ch.from);
             j["to"] = bank.name(ch.to);
           },
-          [&](const bank::PartDone& p) {
+          [&](const history::PartDone& p) {
             j["kind"] = "part_done";
             j["snapshot"] = p.snapshot;
           },
-          [&](const bank::Completed& c) {
+          [&](const history::Completed& c) {
             j["kind"] = "complete";
             j["snapshot"] = c.snapshot;
           },
-          [&](const bank::Overtaken& o) {
+          [&](const history::Overtaken& o) {
             const auto& ch = bank.network().channel(o.channel);
             j["kind"] = "overtake";
             j["barrier_seq"] = o.barrier;
@@ -432,15 +432,15 @@ json EventJson(const bank::Bank& bank, const bank::Event& e, json j) {
 
 }  // namespace
 
-json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
+json HistoryJson(const engine::Engine& bank, const std::vector<StepResult>& steps) {
   const auto& events = bank.history().events();
   json out = json::array();
   // What is waiting on each channel, by sequence number (= age), so that a
   // delivery can name the older messages it overtook: a non-FIFO delivery
   // with at=K > 1, or an unaligned barrier sent at the head of its channel.
-  std::map<bank::ChannelId, std::set<sim::Seq>> waiting;
-  auto sent = [&](sim::Seq seq, bank::ChannelId c) { waiting[c].insert(seq); };
-  auto delivered = [&](sim::Seq seq, bank::ChannelId c, json& j) {
+  std::map<sim::ChannelId, std::set<sim::Seq>> waiting;
+  auto sent = [&](sim::Seq seq, sim::ChannelId c) { waiting[c].insert(seq); };
+  auto delivered = [&](sim::Seq seq, sim::ChannelId c, json& j) {
     std::set<sim::Seq>& w = waiting[c];
     json overtook = json::array();
     for (auto it = w.begin(); it != w.end() && *it < seq; ++it) overtook.push_back(*it);
@@ -452,12 +452,12 @@ json HistoryJson(const bank::Bank& bank, const std::vector<StepResult>& steps) {
     while (step + 1 < steps.size() && i >= steps[step].history_end) ++step;
     json j = EventJson(
         bank, events[i],
-        json{{"i", i}, {"step", step}, {"branch", bank.name(bank::NodeOf(events[i], bank.network()))}});
+        json{{"i", i}, {"step", step}, {"branch", bank.name(history::NodeOf(events[i], bank.network()))}});
     std::visit(Overloaded{
-                   [&](const bank::Sent<bank::Transfer>& s) { sent(s.seq, s.channel); },
-                   [&](const bank::Sent<bank::Marker>& s) { sent(s.seq, s.channel); },
-                   [&](const bank::Delivered<bank::Transfer>& d) { delivered(d.seq, d.channel, j); },
-                   [&](const bank::Delivered<bank::Marker>& d) { delivered(d.seq, d.channel, j); },
+                   [&](const history::Sent<history::Transfer>& s) { sent(s.seq, s.channel); },
+                   [&](const history::Sent<history::Marker>& s) { sent(s.seq, s.channel); },
+                   [&](const history::Delivered<history::Transfer>& d) { delivered(d.seq, d.channel, j); },
+                   [&](const history::Delivered<history::Marker>& d) { delivered(d.seq, d.channel, j); },
                    [](const auto&) {},
                },
                events[i]);
@@ -472,11 +472,11 @@ namespace {
 
 // A message a question names, as the page shows it.
 struct QuestionMessages {
-  const bank::Bank& bank;
-  const bank::Replay& replay;
+  const engine::Engine& bank;
+  const engine::Replay& replay;
 
   json One(sim::Seq seq) const {
-    const bank::Flight* f = replay.Find(seq);
+    const engine::Flight* f = replay.Find(seq);
     const auto& ch = bank.network().channel(f->channel);
     return json{{"seq", seq},
                 {"from", bank.name(ch.from)},
@@ -520,7 +520,7 @@ void AddChannelStateQuestion(const Question& q, const QuestionMessages& m, json*
 
 }  // namespace
 
-json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
+json QuestionsJson(const engine::Engine& bank, const engine::Replay& replay,
                    const std::vector<StepResult>& steps) {
   const QuestionMessages words{bank, replay};
   auto message = [&](sim::Seq seq) { return words.One(seq); };
@@ -574,7 +574,7 @@ json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
         break;
       case QuestionKind::kCutConsistent: {
         json read = json::array();
-        for (bank::NodeId n : q.read) read.push_back(bank.name(n));
+        for (sim::NodeId n : q.read) read.push_back(bank.name(n));
         j["read"] = read;
         j["answer"] = q.yes;
         j["choices"] = messages(q.choices);

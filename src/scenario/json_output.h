@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "apps/property_json.h"
-#include "bank/bank.h"
-#include "bank/replay.h"
+#include "engine/engine.h"
+#include "engine/replay.h"
 #include "check/cost.h"
 #include "base/status.h"
 #include "scenario/messages.h"
@@ -26,30 +26,30 @@ std::string Dump(const Json& j, int indent = -1);
 
 // A branch's state as its application's key holds it: the bank's balance
 // (70), a count of jobs (2), or whom it waits for ("P2", or null).
-Json StateValue(const bank::Bank& bank, bank::Amount state);
+Json StateValue(const engine::Engine& bank, cutline::Amount state);
 
 // A stable property's verdict: {"terminated", "why"} (jobs) or
 // {"deadlocked", "cycle"} (locks), docs/scenario-language.md; written by
 // apps::PropertyJson (apps/property_json.h), which a stored verdict's names
 // go to directly.
-Json PropertyJson(const bank::Bank& bank, const apps::Verdict& v);
+Json PropertyJson(const engine::Engine& bank, const apps::Verdict& v);
 
 // A snapshot's "cost" object (docs/api.md).
 Json CostJson(const check::SnapshotCost& cost);
 
-// `replay` is the run's history walked once (bank::Replay::Of), shared by
+// `replay` is the run's history walked once (engine::Replay::Of), shared by
 // the views that need it; StateJson takes nullptr for a bank without
 // history. The one-argument forms walk it themselves.
-Json StateJson(const bank::Bank& bank, const bank::Replay* replay);
-Json NaiveJson(const bank::Bank& bank, const bank::Replay& replay);
-Json StateJson(const bank::Bank& bank);
-Json NaiveJson(const bank::Bank& bank);
+Json StateJson(const engine::Engine& bank, const engine::Replay* replay);
+Json NaiveJson(const engine::Engine& bank, const engine::Replay& replay);
+Json StateJson(const engine::Engine& bank);
+Json NaiveJson(const engine::Engine& bank);
 // Every event, each tagged with the index of the step that caused it.
-Json HistoryJson(const bank::Bank& bank,
+Json HistoryJson(const engine::Engine& bank,
                            const std::vector<StepResult>& steps);
 
 // Predict mode's questions (scenario/questions.h, docs/api.md "questions").
-Json QuestionsJson(const bank::Bank& bank, const bank::Replay& replay,
+Json QuestionsJson(const engine::Engine& bank, const engine::Replay& replay,
                    const std::vector<StepResult>& steps);
 
 // The body of an answer to a refused run (docs/api.md):

@@ -2,7 +2,7 @@
 // algorithms choose by code.
 #include <fmt/format.h>
 
-#include "bank/money.h"
+#include "apps/bank/money.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario::catalogue {
@@ -103,10 +103,10 @@ std::string EnglishRunReason(const Status& s) {
     case Code::kNoChannel:
       return fmt::format("there is no channel {}->{}", w(0), w(1));
     case Code::kAmountTooSmall:
-      return "a transfer must be at least " + bank::Money(1);
+      return "a transfer must be at least " + apps::Money(1);
     case Code::kInsufficientFunds:
       return fmt::format("{} has only {}, cannot send {}", w(0),
-                         bank::Money(n(1)), bank::Money(n(2)));
+                         apps::Money(n(1)), apps::Money(n(2)));
     case Code::kChannelFull:
       return fmt::format("channel {}->{} is full: it already holds {} transfer{}",
                          w(0), w(1), n(2), n(2) == 1 ? "" : "s");
@@ -338,7 +338,7 @@ std::string EnglishLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTal
   std::string how = t.contents.empty()
                         ? fmt::format("{} closed, empty", t.channel)
                         : fmt::format("{} closed with {}", t.channel,
-                                      (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
+                                      (t.listed.empty() ? apps::AmountList(t.contents) : t.listed));
   return fmt::format("{} receives {}'s {} of snapshot {}: {}", t.to, t.from, t.marker,
                      t.id, how);
 }
@@ -350,7 +350,7 @@ std::string EnglishClose(algorithms::CloseTale tale, const MarkerTale& t) {
       return fmt::format(
           "every transfer sent on {} before its sender recorded has come: {} closed for "
           "snapshot {} with {}",
-          t.channel, t.channel, t.id, (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
+          t.channel, t.channel, t.id, (t.listed.empty() ? apps::AmountList(t.contents) : t.listed));
     case CloseTale::kWithMarker:
       break;
   }

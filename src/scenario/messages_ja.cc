@@ -4,7 +4,7 @@
 // since that is what the reader types; everything else is Japanese.
 #include <fmt/format.h>
 
-#include "bank/money.h"
+#include "apps/bank/money.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario::catalogue {
@@ -111,10 +111,10 @@ std::string JapaneseRunReason(const Status& s) {
     case Code::kNoChannel:
       return fmt::format("チャネル{}->{}はありません", w(0), w(1));
     case Code::kAmountTooSmall:
-      return "送金額は" + bank::Money(1) + "以上でなければなりません";
+      return "送金額は" + apps::Money(1) + "以上でなければなりません";
     case Code::kInsufficientFunds:
       return fmt::format("{}の残高は{}しかなく、{}は送れません", w(0),
-                         bank::Money(n(1)), bank::Money(n(2)));
+                         apps::Money(n(1)), apps::Money(n(2)));
     case Code::kChannelFull:
       return fmt::format("チャネル{}->{}は満杯です（送金{}件まで）", w(0), w(1),
                          n(2));
@@ -342,7 +342,7 @@ std::string JapaneseLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTa
   std::string how = t.contents.empty()
                         ? fmt::format("{}は空で確定", t.channel)
                         : fmt::format("{}を{}で確定", t.channel,
-                                      (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
+                                      (t.listed.empty() ? apps::AmountList(t.contents) : t.listed));
   return fmt::format("{}が{}からスナップショット{}の{}を受信: {}", t.to, t.from, t.id,
                      t.marker, how);
 }
@@ -352,7 +352,7 @@ std::string JapaneseClose(algorithms::CloseTale tale, const MarkerTale& t) {
   switch (tale) {
     case CloseTale::kCountReached:
       return fmt::format("{}の送金がすべて届いたので、スナップショット{}の{}を{}で確定",
-                         t.channel, t.id, t.channel, (t.listed.empty() ? bank::AmountList(t.contents) : t.listed));
+                         t.channel, t.id, t.channel, (t.listed.empty() ? apps::AmountList(t.contents) : t.listed));
     case CloseTale::kWithMarker:
       break;
   }

@@ -15,16 +15,16 @@
 
 namespace cutline::scenario {
 
-using bank::Amount;
-using bank::NodeId;
+using cutline::Amount;
+using sim::NodeId;
 
 struct Narrator::Telling {
-  const bank::Bank& bank;
+  const engine::Engine& bank;
   bool ja;
   Lang lang;
   std::vector<std::string> out;
   // The records this command's marker deliveries caused, by marker.
-  std::map<bank::Seq, const bank::Recorded*> caused;
+  std::map<sim::Seq, const history::Recorded*> caused;
   // Whom each (snapshot, branch) sent markers to, in sending order.
   std::map<std::pair<SnapshotId, NodeId>, std::vector<std::string>> markers_to;
 
@@ -37,7 +37,7 @@ struct Narrator::Telling {
   std::set<std::pair<SnapshotId, NodeId>> recorded_here, late_told;
 
   std::string name(NodeId n) const { return bank.name(n); }
-  const sim::ChannelInfo& channel(bank::ChannelId c) const {
+  const sim::ChannelInfo& channel(sim::ChannelId c) const {
     return bank.network().channel(c);
   }
   // "sends markers to P2 and P3", or that there is no channel to send on.
@@ -59,7 +59,7 @@ struct Narrator::Telling {
     return bank.RecordedBalance(n, id).value_or(0);
   }
   // What a marker tale of `id` on channel c, at its receiver, is told with.
-  MarkerTale Tale(SnapshotId id, bank::ChannelId c) const {
+  MarkerTale Tale(SnapshotId id, sim::ChannelId c) const {
     const sim::ChannelInfo& ch = channel(c);
     MarkerTale tale;
     tale.to = name(ch.to);
@@ -71,7 +71,7 @@ struct Narrator::Telling {
   }
 };
 
-std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
+std::vector<std::string> Narrator::Narrate(const engine::Engine& bank,
                                            std::size_t begin, std::size_t end,
                                            Lang lang) {
   if (!replay_) replay_.emplace(bank);
@@ -80,10 +80,10 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
   Telling t{bank, lang == Lang::kJa, lang, {}, {}, {}, words,
             MarkerWord(words.marker, false, lang), MarkerWord(words.marker, true, lang), {}, {}};
   for (std::size_t i = begin; i < end; ++i) {
-    if (const auto* r = std::get_if<bank::Recorded>(&events[i])) {
+    if (const auto* r = std::get_if<history::Recorded>(&events[i])) {
       if (r->cause.by_message()) t.caused[r->cause.message_seq()] = r;
       t.recorded_here.insert({r->snapshot, r->node});
-    } else if (const auto* s = std::get_if<bank::Sent<bank::Marker>>(&events[i])) {
+    } else if (const auto* s = std::get_if<history::Sent<history::Marker>>(&events[i])) {
       const sim::ChannelInfo& ch = t.channel(s->channel);
       t.markers_to[{s->what.snapshot, ch.from}].push_back(bank.name(ch.to));
     }
@@ -95,7 +95,7 @@ std::vector<std::string> Narrator::Narrate(const bank::Bank& bank,
   return std::move(t.out);
 }
 
-void Narrator::Tell(Telling& t, const bank::Sent<bank::Transfer>& e) {
+void Narrator::Tell(Telling& t, const history::Sent<history::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   Amount now = replay_->balance(ch.from);
   if (!t.bank.app().is_bank()) {
@@ -130,7 +130,7 @@ void Narrator::Tell(Telling& t, const bank::Sent<bank::Transfer>& e) {
 
 // A marker is told with the record that sent it, except one a branch kept
 // back until after a transfer (broken-late-markers): told once per branch.
-void Narrator::Tell(Telling& t, const bank::Sent<bank::Marker>& e) {
+void Narrator::Tell(Telling& t, const history::Sent<history::Marker>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   const std::pair key{e.what.snapshot, ch.from};
   if (t.recorded_here.count(key) || !t.late_told.insert(key).second) return;
@@ -148,7 +148,7 @@ void Narrator::Tell(Telling& t, const bank::Sent<bank::Marker>& e) {
                          t.name(ch.from)));
 }
 
-void Narrator::Tell(Telling& t, const bank::Delivered<bank::Transfer>& e) {
+void Narrator::Tell(Telling& t, const history::Delivered<history::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   Amount now = replay_->balance(ch.to);
   if (!t.bank.app().is_bank()) {
@@ -185,7 +185,7 @@ void Narrator::Tell(Telling& t, const bank::Delivered<bank::Transfer>& e) {
 // Where a delivered transfer goes for the running snapshots: into the
 // channel state of those recording its channel, not into those that closed it.
 std::string Narrator::Recording(const Telling& t,
-                                const bank::Delivered<bank::Transfer>& e) {
+                                const history::Delivered<history::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   std::string channel = ChannelName(t.bank, e.channel);
   std::string money = MessageText(t.bank, e.what.amount, t.lang);
@@ -243,7 +243,7 @@ std::string Narrator::Recording(const Telling& t,
 
 // A marker: the first of its snapshot at the receiver (it caused a record,
 // told here) or a later one; the algorithm's words say which tale each is.
-void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
+void Narrator::Tell(Telling& t, const history::Delivered<history::Marker>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   SnapshotId id = e.what.snapshot;
   marked_.insert({id, e.channel});
@@ -262,13 +262,13 @@ void Narrator::Tell(Telling& t, const bank::Delivered<bank::Marker>& e) {
 
 // A record caused by a marker was told with the marker; one started by the
 // branch is told here.
-void Narrator::Tell(Telling& t, const bank::Recorded& e) {
+void Narrator::Tell(Telling& t, const history::Recorded& e) {
   recorded_.insert({e.snapshot, e.node});
-  const bank::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
+  const engine::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
   if (e.cause.by_marker()) return;  // told with the marker
   if (e.cause.by_transfer()) {
     // Lai-Yang: a transfer of a newer epoch made the branch record first.
-    const bank::Seq seq = e.cause.message_seq();
+    const sim::Seq seq = e.cause.message_seq();
     std::string balance = StateText(t.bank, t.RecordedBalance(e.node, e.snapshot), t.lang);
     t.out.push_back(
         t.ja ? fmt::format("メッセージ#{}はエポック{}なので、{}は適用する前に"
@@ -313,8 +313,8 @@ void Narrator::Tell(Telling& t, const bank::Recorded& e) {
 
 // Unaligned barriers: the barrier went ahead of a transfer, which the
 // sender records as the channel's state.
-void Narrator::Tell(Telling& t, const bank::Overtaken& e) {
-  const bank::Flight* f = replay_->Find(e.transfer);
+void Narrator::Tell(Telling& t, const history::Overtaken& e) {
+  const engine::Flight* f = replay_->Find(e.transfer);
   std::string channel = ChannelName(t.bank, e.channel);
   std::string money = MessageText(t.bank, f ? f->amount() : 0, t.lang);
   t.out.push_back(
@@ -326,7 +326,7 @@ void Narrator::Tell(Telling& t, const bank::Overtaken& e) {
                          e.barrier, money, e.transfer, channel, money));
 }
 
-void Narrator::Tell(Telling& t, const bank::Closed& e) {
+void Narrator::Tell(Telling& t, const history::Closed& e) {
   closed_.insert({e.snapshot, e.channel});
   if (t.bank.AlgorithmOf(e.snapshot).traits().broken_on_purpose &&
       !marked_.count({e.snapshot, e.channel})) {
@@ -353,7 +353,7 @@ void Narrator::Tell(Telling& t, const bank::Closed& e) {
   if (!s.empty()) t.out.push_back(std::move(s));
 }
 
-void Narrator::Tell(Telling& t, const bank::PartDone& e) {
+void Narrator::Tell(Telling& t, const history::PartDone& e) {
   // told with the stop
   if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) return;
   bool alone = t.bank.network().Incoming(e.node).empty();
@@ -370,7 +370,7 @@ void Narrator::Tell(Telling& t, const bank::PartDone& e) {
   }
 }
 
-void Narrator::Tell(Telling& t, const bank::Local& e) {
+void Narrator::Tell(Telling& t, const history::Local& e) {
   std::string state = StateText(t.bank, replay_->balance(e.node), t.lang);
   t.out.push_back(t.ja ? fmt::format("{}が仕事を1件終える。{}は{}", t.name(e.node),
                                      t.name(e.node), state)
@@ -378,7 +378,7 @@ void Narrator::Tell(Telling& t, const bank::Local& e) {
                                      t.name(e.node), state));
 }
 
-void Narrator::Tell(Telling& t, const bank::Completed& e) {
+void Narrator::Tell(Telling& t, const history::Completed& e) {
   // A complete snapshot records nothing more: forget it, so that a delivery
   // only looks at the snapshots still running.
   std::erase_if(recorded_, [&](const auto& p) { return p.first == e.snapshot; });
@@ -389,7 +389,7 @@ void Narrator::Tell(Telling& t, const bank::Completed& e) {
     for (NodeId n = 0; n < t.bank.branch_count(); ++n) {
       claim.balances.push_back(t.bank.RecordedBalance(n, e.snapshot));
     }
-    for (bank::ChannelId c = 0; c < t.bank.network().channel_count(); ++c) {
+    for (sim::ChannelId c = 0; c < t.bank.network().channel_count(); ++c) {
       claim.channels.push_back(t.bank.RecordedChannel(e.snapshot, c));
     }
     std::string verdict = VerdictText(
@@ -414,7 +414,7 @@ void Narrator::Tell(Telling& t, const bank::Completed& e) {
                          e.snapshot, sum, Money(in_channels), Money(total)));
 }
 
-void Narrator::Tell(Telling& t, const bank::Read& e) {
+void Narrator::Tell(Telling& t, const history::Read& e) {
   if (!t.bank.app().is_bank()) {
     std::string state = StateText(t.bank, e.balance, t.lang);
     t.out.push_back(t.ja ? fmt::format("素朴な検出: {}の状態（{}）を写す", t.name(e.node), state)

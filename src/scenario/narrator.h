@@ -1,6 +1,6 @@
 // Narrator: turns the history events of one command into sentences, in
 // English or Japanese. It reads; what the events imply (balances after each
-// one, which channels are being recorded) comes from its bank::Replay, and
+// one, which channels are being recorded) comes from its engine::Replay, and
 // why a branch recorded comes from the record's cause.
 #pragma once
 
@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "bank/bank.h"
-#include "bank/replay.h"
+#include "engine/engine.h"
+#include "engine/replay.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario {
@@ -21,34 +21,34 @@ class Narrator {
  public:
   // The sentences for events [begin, end) of bank's history.
   // REQUIRES: called for consecutive ranges, starting at 0.
-  std::vector<std::string> Narrate(const bank::Bank& bank, std::size_t begin,
+  std::vector<std::string> Narrate(const engine::Engine& bank, std::size_t begin,
                                    std::size_t end, Lang lang);
 
  private:
   // One command's events, and what is said about them.
   struct Telling;
 
-  void Tell(Telling& t, const bank::Sent<bank::Transfer>& e);
-  void Tell(Telling& t, const bank::Delivered<bank::Transfer>& e);
-  void Tell(Telling& t, const bank::Delivered<bank::Marker>& e);
-  void Tell(Telling& t, const bank::Recorded& e);
-  void Tell(Telling& t, const bank::Closed& e);
-  void Tell(Telling& t, const bank::PartDone& e);
-  void Tell(Telling& t, const bank::Completed& e);
-  void Tell(Telling& t, const bank::Read& e);
-  void Tell(Telling& t, const bank::Sent<bank::Marker>& e);
-  void Tell(Telling& t, const bank::Overtaken& e);
-  void Tell(Telling& t, const bank::Local& e);
+  void Tell(Telling& t, const history::Sent<history::Transfer>& e);
+  void Tell(Telling& t, const history::Delivered<history::Transfer>& e);
+  void Tell(Telling& t, const history::Delivered<history::Marker>& e);
+  void Tell(Telling& t, const history::Recorded& e);
+  void Tell(Telling& t, const history::Closed& e);
+  void Tell(Telling& t, const history::PartDone& e);
+  void Tell(Telling& t, const history::Completed& e);
+  void Tell(Telling& t, const history::Read& e);
+  void Tell(Telling& t, const history::Sent<history::Marker>& e);
+  void Tell(Telling& t, const history::Overtaken& e);
+  void Tell(Telling& t, const history::Local& e);
 
-  std::string Recording(const Telling& t, const bank::Delivered<bank::Transfer>& e);
+  std::string Recording(const Telling& t, const history::Delivered<history::Transfer>& e);
 
-  std::optional<bank::Replay> replay_;  // of the events narrated so far
+  std::optional<engine::Replay> replay_;  // of the events narrated so far
   // Of the snapshots still running: who has recorded, which channels closed.
-  std::set<std::pair<SnapshotId, bank::NodeId>> recorded_;
-  std::set<std::pair<SnapshotId, bank::ChannelId>> closed_;
+  std::set<std::pair<SnapshotId, sim::NodeId>> recorded_;
+  std::set<std::pair<SnapshotId, sim::ChannelId>> closed_;
   // The channels whose marker of the snapshot has been delivered.
-  std::set<std::pair<SnapshotId, bank::ChannelId>> marked_;
-  std::map<bank::NodeId, bank::Amount> reads_;  // the naive reader's copies
+  std::set<std::pair<SnapshotId, sim::ChannelId>> marked_;
+  std::map<sim::NodeId, cutline::Amount> reads_;  // the naive reader's copies
 };
 
 }  // namespace cutline::scenario

@@ -31,7 +31,7 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
 
 namespace {
 
-bool IsName(std::string_view s) { return bank::IsValidBranchName(s); }
+bool IsName(std::string_view s) { return engine::IsValidBranchName(s); }
 
 // Words are quoted in errors; anything unprintable is shown as '?', so that
 // an error stays one readable line whatever the input held.
@@ -118,7 +118,7 @@ Status ParseBranchBalance(std::string_view key, std::string_view value, NetworkL
     // likely a misspelt option.
     return Status::Error(Code::kUnknownNetworkOption, Shown(key));
   }
-  bank::BranchSpec branch;
+  engine::BranchSpec branch;
   branch.name = std::string(key);
   if (Status s = ParseAmount(value, "balance", &branch.balance); !s.ok()) return s;
   if (branch.balance != 0 && !net.busy) net.busy = branch.name;
@@ -164,7 +164,7 @@ Status ParseNetworkSetting(std::string_view word, std::size_t eq, NetworkLine& n
     if (net.algorithm_seen) return Status::Error(Code::kOptionTwice, "algorithm");
     net.algorithm_seen = true;
     // Any algorithm of the registry that the bank's branches can run.
-    std::optional<bank::Algorithm> a = bank::Algorithm::Find(value);
+    std::optional<algorithms::Algorithm> a = algorithms::Algorithm::Find(value);
     if (!a || !a->hosts().scenario) {
       return Status::Error(Code::kUnknownOption, Shown(word));
     }
@@ -174,7 +174,7 @@ Status ParseNetworkSetting(std::string_view word, std::size_t eq, NetworkLine& n
   if (key == "app") {
     if (net.app_seen) return Status::Error(Code::kOptionTwice, "app");
     net.app_seen = true;
-    std::optional<bank::App> a = bank::App::Find(value);
+    std::optional<apps::App> a = apps::App::Find(value);
     if (!a) return Status::Error(Code::kUnknownOption, Shown(word));
     cmd.app = *a;
     return Status::Ok();
@@ -186,7 +186,7 @@ Status ParseNetworkSetting(std::string_view word, std::size_t eq, NetworkLine& n
 // the number of branches, and the algorithm against snapshots= and fifo=.
 Status CheckNetwork(NetworkLine& net) {
   NetworkCmd& cmd = net.cmd;
-  if (cmd.app == bank::App::kLocks) {
+  if (cmd.app == apps::App::kLocks) {
     if (net.busy) return Status::Error(Code::kLocksStartActive, *net.busy);
   } else if (net.bare) {
     return Status::Error(Code::kExpectedBranchOrOption, Shown(*net.bare));
@@ -221,7 +221,7 @@ Status ParseNetwork(const std::vector<std::string_view>& w,
         return Status::Error(Code::kExpectedBranchOrOption, Shown(word));
       }
       if (!net.bare) net.bare = word;
-      net.cmd.branches.push_back(bank::BranchSpec{std::string(word), 0});
+      net.cmd.branches.push_back(engine::BranchSpec{std::string(word), 0});
       continue;
     }
     if (Status s = ParseNetworkSetting(word, eq, net); !s.ok()) return s;
@@ -333,7 +333,7 @@ Status ParseLine(std::string_view line, std::optional<Command>* out) {
     *out = std::move(cmd);
     return Status::Ok();
   }
-  if (auto found = bank::App::FindCommand(verb)) {
+  if (auto found = apps::App::FindCommand(verb)) {
     const apps::AppCommand& c = *found->second;
     if (w.size() != c.names + 1) return WrongArity(verb, c.usage);
     AppCmd cmd;

@@ -9,23 +9,23 @@
 #include <variant>
 #include <vector>
 
-#include "bank/bank.h"
+#include "engine/engine.h"
 #include "base/status.h"
 
 namespace cutline::scenario {
 
 struct NetworkCmd {
-  std::vector<bank::BranchSpec> branches;
+  std::vector<engine::BranchSpec> branches;
   std::optional<std::vector<std::pair<std::string, std::string>>> links;
   std::uint32_t capacity_transfers = 0;  // 0 = unlimited
   bool one_snapshot_at_a_time = false;
   bool fifo = true;
-  bank::Algorithm algorithm = bank::Algorithm::kChandyLamport;
-  bank::App app = bank::App::kBank;
+  algorithms::Algorithm algorithm = algorithms::Algorithm::kChandyLamport;
+  apps::App app = apps::App::kBank;
 };
 struct TransferCmd {
   std::string from, to;
-  bank::Amount amount;
+  cutline::Amount amount;
 };
 struct DeliverCmd {
   std::string from, to;

@@ -18,10 +18,10 @@
 
 namespace cutline::scenario {
 
-using bank::ChannelId;
-using bank::Flight;
-using bank::NodeId;
-using bank::Seq;
+using sim::ChannelId;
+using engine::Flight;
+using sim::NodeId;
+using sim::Seq;
 
 const char* QuestionKindName(QuestionKind k) {
   switch (k) {
@@ -87,7 +87,7 @@ bool DeliveredBefore(const Flight& f, std::size_t i) {
 
 class Deriver {
  public:
-  Deriver(const bank::Bank& bank, const bank::Replay& replay,
+  Deriver(const engine::Engine& bank, const engine::Replay& replay,
           const std::vector<StepResult>& steps)
       : bank_(bank), replay_(replay), steps_(steps), walk_(bank),
         by_channel_(bank.network().channel_count()), by_receiver_(bank.branch_count()) {
@@ -103,12 +103,12 @@ class Deriver {
     const auto& events = bank_.history().events();
     for (std::size_t i = 0; i < events.size(); ++i) {
       std::visit(Overloaded{
-                     [&](const bank::Read& r) { OnRead(r, i); },
-                     [&](const bank::Recorded& r) { OnRecorded(r, i); },
-                     [&](const bank::Closed& c) { OnClosed(c); },
-                     [&](const bank::Delivered<bank::Marker>& d) { OnMarker(d, i); },
-                     [&](const bank::Delivered<bank::Transfer>& d) { OnDelivered(d, i); },
-                     [&](const bank::Completed& c) { OnCompleted(c); },
+                     [&](const history::Read& r) { OnRead(r, i); },
+                     [&](const history::Recorded& r) { OnRecorded(r, i); },
+                     [&](const history::Closed& c) { OnClosed(c); },
+                     [&](const history::Delivered<history::Marker>& d) { OnMarker(d, i); },
+                     [&](const history::Delivered<history::Transfer>& d) { OnDelivered(d, i); },
+                     [&](const history::Completed& c) { OnCompleted(c); },
                      [](const auto&) {},
                  },
                  events[i]);
@@ -135,7 +135,7 @@ class Deriver {
 
   // Reads: the one that completes the table asks for the total; each one
   // before it (from the second on) asks whether the cut so far holds.
-  void OnRead(const bank::Read& r, std::size_t i) {
+  void OnRead(const history::Read& r, std::size_t i) {
     const bool all_before = read_at_.size() == bank_.branch_count();
     read_at_[r.node] = i;
     reads_[r.node] = r.balance;
@@ -192,11 +192,11 @@ class Deriver {
 
   // A record asks whether the balance includes a transfer sent to the
   // branch: one still in flight if there is one, else the latest arrived.
-  void OnRecorded(const bank::Recorded& r, std::size_t i) {
+  void OnRecorded(const history::Recorded& r, std::size_t i) {
     first_record_.try_emplace(r.snapshot, i);
     recorded_at_[{r.snapshot, r.node}] = i;
     recorded_by_[r.node].push_back(r.snapshot);
-    const std::optional<bank::Amount> recorded = bank_.RecordedBalance(r.node, r.snapshot);
+    const std::optional<cutline::Amount> recorded = bank_.RecordedBalance(r.node, r.snapshot);
     // The branch's balance as of this event is what a record keeps; where a
     // variant records otherwise, no question.
     if (!recorded || *recorded != walk_.balance(r.node)) return;
@@ -221,7 +221,7 @@ class Deriver {
 
   // A channel closed by a marker's arrival asks what it recorded, among the
   // transfers on it since the snapshot began.
-  void OnClosed(const bank::Closed& c) {
+  void OnClosed(const history::Closed& c) {
     closed_.insert({c.snapshot, c.channel});
     auto marker = last_marker_.find({c.snapshot, c.channel});
     if (marker == last_marker_.end()) return;
@@ -231,14 +231,14 @@ class Deriver {
   // A marker: where a rule broken on purpose closed its channel before it
   // came (a recording that stops early), the channel question is asked at
   // the marker, the point where Chandy-Lamport's rule would close it.
-  void OnMarker(const bank::Delivered<bank::Marker>& d, std::size_t i) {
+  void OnMarker(const history::Delivered<history::Marker>& d, std::size_t i) {
     const SnapshotId s = d.what.snapshot;
     last_marker_[{s, d.channel}] = i;
     if (closed_.count({s, d.channel}) && Broken(s)) AskChannel(s, d.channel, i);
   }
 
   // A complete snapshot records nothing more: its deliveries ask nothing.
-  void OnCompleted(const bank::Completed& c) {
+  void OnCompleted(const history::Completed& c) {
     for (auto& [n, ids] : recorded_by_) std::erase(ids, c.snapshot);
   }
 
@@ -258,7 +258,7 @@ class Deriver {
     Question q = Make(QuestionKind::kChannelState, m, to);
     q.snapshot = s;
     q.channel = c;
-    std::vector<bank::Amount> amounts;
+    std::vector<cutline::Amount> amounts;
     bool overtaken = false;
     for (const Flight* fp : by_channel_[c]) {
       const Flight& f = *fp;
@@ -277,7 +277,7 @@ class Deriver {
     }
     // Only where there is something to choose between.
     if (q.choices.empty()) return;
-    const std::vector<bank::Amount> recorded = bank_.RecordedChannel(s, c).transfers;
+    const std::vector<cutline::Amount> recorded = bank_.RecordedChannel(s, c).transfers;
     if (amounts != recorded) {
       // The bank recorded otherwise. A correct variant is never asked under
       // Chandy-Lamport's rule; one broken on purpose is asked what it
@@ -286,7 +286,7 @@ class Deriver {
       // the reason.
       if (!Broken(s)) return;
       std::vector<Seq> actual;
-      std::vector<bank::Amount> actual_amounts;
+      std::vector<cutline::Amount> actual_amounts;
       for (Seq seq : q.choices) {
         if (!Has(bank_.JoinedBy(seq), s)) continue;
         actual.push_back(seq);
@@ -295,7 +295,7 @@ class Deriver {
       // The recorded amounts, whatever order the channel delivered them
       // in, must be exactly these; else the engine's facts do not explain
       // the record, and nothing is asked.
-      std::vector<bank::Amount> want = recorded;
+      std::vector<cutline::Amount> want = recorded;
       std::sort(want.begin(), want.end());
       std::sort(actual_amounts.begin(), actual_amounts.end());
       if (want != actual_amounts) return;
@@ -329,7 +329,7 @@ class Deriver {
   // channel's marker has not come yet (a channel still recording) or has
   // (closed), or, under Lai-Yang, the transfer's epoch. One question per
   // step, about its first such delivery, so that a drain asks once.
-  void OnDelivered(const bank::Delivered<bank::Transfer>& d, std::size_t i) {
+  void OnDelivered(const history::Delivered<history::Transfer>& d, std::size_t i) {
     const std::size_t step = StepOf(i);
     if (step == asked_delivery_step_ || step >= steps_.size()) return;
     // Unaligned: a transfer a barrier overtook is recorded by its sender,
@@ -378,14 +378,14 @@ class Deriver {
     }
   }
 
-  const bank::Bank& bank_;
-  const bank::Replay& replay_;  // the whole run: every flight's end
+  const engine::Engine& bank_;
+  const engine::Replay& replay_;  // the whole run: every flight's end
   const std::vector<StepResult>& steps_;
-  bank::Replay walk_;  // the events before the current one: balances
+  engine::Replay walk_;  // the events before the current one: balances
   std::vector<std::vector<const Flight*>> by_channel_;   // in send order
   std::vector<std::vector<const Flight*>> by_receiver_;  // in send order
   std::map<NodeId, std::size_t> read_at_;
-  std::map<NodeId, bank::Amount> reads_;
+  std::map<NodeId, cutline::Amount> reads_;
   std::map<SnapshotId, std::size_t> first_record_;
   std::map<std::pair<SnapshotId, NodeId>, std::size_t> recorded_at_;
   std::map<std::pair<SnapshotId, ChannelId>, std::size_t> last_marker_;
@@ -407,7 +407,7 @@ namespace {
 // second on, since a cycle needs two); a snapshot as it completes.
 class PropertyDeriver {
  public:
-  PropertyDeriver(const bank::Bank& bank, const std::vector<StepResult>& steps)
+  PropertyDeriver(const engine::Engine& bank, const std::vector<StepResult>& steps)
       : bank_(bank), steps_(steps), walk_(bank), reads_(bank.branch_count()) {
     for (const check::SnapshotClaim& c : check::ClaimsOf(bank)) claims_.emplace(c.id, c);
   }
@@ -415,8 +415,8 @@ class PropertyDeriver {
   std::vector<Question> Run() {
     const auto& events = bank_.history().events();
     for (std::size_t i = 0; i < events.size(); ++i) {
-      if (const auto* r = std::get_if<bank::Read>(&events[i])) OnRead(*r, i);
-      if (const auto* c = std::get_if<bank::Completed>(&events[i])) OnCompleted(*c, i);
+      if (const auto* r = std::get_if<history::Read>(&events[i])) OnRead(*r, i);
+      if (const auto* c = std::get_if<history::Completed>(&events[i])) OnCompleted(*c, i);
       walk_.Apply(events[i]);
     }
     return std::move(out_);
@@ -432,11 +432,11 @@ class PropertyDeriver {
     return q;
   }
 
-  void OnRead(const bank::Read& r, std::size_t i) {
+  void OnRead(const history::Read& r, std::size_t i) {
     reads_[r.node] = r.balance;
     const std::size_t read = static_cast<std::size_t>(
         std::count_if(reads_.begin(), reads_.end(), [](const auto& v) { return v.has_value(); }));
-    const bool jobs = bank_.app() == bank::App::kJobs;
+    const bool jobs = bank_.app() == apps::App::kJobs;
     if (jobs ? read != bank_.branch_count() || asked_full_ : read < 2) return;
     asked_full_ = asked_full_ || read == bank_.branch_count();
     Question q = Make(i, r.node);
@@ -448,7 +448,7 @@ class PropertyDeriver {
     out_.push_back(std::move(q));
   }
 
-  void OnCompleted(const bank::Completed& c, std::size_t i) {
+  void OnCompleted(const history::Completed& c, std::size_t i) {
     auto claim = claims_.find(c.snapshot);
     if (claim == claims_.end()) return;
     Question q = Make(i, c.node);
@@ -459,10 +459,10 @@ class PropertyDeriver {
     out_.push_back(std::move(q));
   }
 
-  const bank::Bank& bank_;
+  const engine::Engine& bank_;
   const std::vector<StepResult>& steps_;
-  bank::Replay walk_;  // the events before the current one
-  std::vector<std::optional<bank::Amount>> reads_;  // by NodeId
+  engine::Replay walk_;  // the events before the current one
+  std::vector<std::optional<cutline::Amount>> reads_;  // by NodeId
   bool asked_full_ = false;
   std::map<SnapshotId, check::SnapshotClaim> claims_;
   std::vector<Question> out_;
@@ -470,7 +470,7 @@ class PropertyDeriver {
 
 }  // namespace
 
-std::vector<Question> DeriveQuestions(const bank::Bank& bank, const bank::Replay& replay,
+std::vector<Question> DeriveQuestions(const engine::Engine& bank, const engine::Replay& replay,
                                       const std::vector<StepResult>& steps) {
   if (!bank.app().is_bank()) return PropertyDeriver(bank, steps).Run();
   return Deriver(bank, replay, steps).Run();

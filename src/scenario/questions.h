@@ -12,8 +12,8 @@
 #include <optional>
 
 #include "apps/app.h"
-#include "bank/bank.h"
-#include "bank/replay.h"
+#include "engine/engine.h"
+#include "engine/replay.h"
 #include "scenario/runner.h"
 
 namespace cutline::scenario {
@@ -71,33 +71,33 @@ struct Question {
   QuestionKind kind = QuestionKind::kNaiveTotal;
   std::size_t step = 0;  // index of the command (the runner's steps)
   std::size_t at = 0;    // the event the question is about
-  bank::NodeId branch = 0;       // read, recording, or the channel's receiver
+  sim::NodeId branch = 0;       // read, recording, or the channel's receiver
   SnapshotId snapshot = 0;       // kBalanceIncludes, kChannelState, kDeliveryRecorded
-  bank::ChannelId channel = 0;   // kChannelState, kDeliveryRecorded
-  bank::Seq transfer = 0;        // kBalanceIncludes, kDeliveryRecorded: the transfer asked about
-  bank::Amount number = 0;       // kNaiveTotal: the answer
+  sim::ChannelId channel = 0;   // kChannelState, kDeliveryRecorded
+  sim::Seq transfer = 0;        // kBalanceIncludes, kDeliveryRecorded: the transfer asked about
+  cutline::Amount number = 0;       // kNaiveTotal: the answer
   // kBalanceIncludes, kCutConsistent, kDeliveryRecorded: the answer
   bool yes = false;
   // kChannelState: the candidate transfers (each a choice, beside "empty");
   // kCutConsistent: those backward messages and up to four other messages
   // the branch just read had received, to find them among.
-  std::vector<bank::Seq> choices;
+  std::vector<sim::Seq> choices;
   // kChannelState: the recorded transfers (empty: "empty");
   // kCutConsistent: the messages crossing the cut backwards (the newest
   // three; `yes` is judged on all of them).
-  std::vector<bank::Seq> answer;
+  std::vector<sim::Seq> answer;
   WhyCode why = WhyCode::kNaiveExact;
   // The facts of the explanation: kNaiveTotal's lost and counted-twice
   // transfers; the bank's total; the recorded balance.
-  std::vector<bank::Seq> lost;
-  std::vector<bank::Seq> twice;
-  bank::Amount bank_total = 0;
-  bank::Amount balance = 0;
-  std::vector<bank::NodeId> read;  // kCutConsistent: the branches read so far
+  std::vector<sim::Seq> lost;
+  std::vector<sim::Seq> twice;
+  cutline::Amount bank_total = 0;
+  cutline::Amount balance = 0;
+  std::vector<sim::NodeId> read;  // kCutConsistent: the branches read so far
   // kBrokenRule, kBrokenRuleExtra: the transfers Chandy-Lamport's rule
   // records and the bank left out, and those it recorded beyond the rule.
-  std::vector<bank::Seq> missing;
-  std::vector<bank::Seq> extra;
+  std::vector<sim::Seq> missing;
+  std::vector<sim::Seq> extra;
   std::uint64_t epoch = 0;  // kNewerEpoch: the transfer's epoch (its tag)
   // kPropertyDeclared: `snapshot` 0 for the naive detector. The verdict
   // declared (its reason when it does not hold), and for the naive detector
@@ -108,8 +108,8 @@ struct Question {
 
 // Every question of the run, in history order. `replay`: Replay::Of(bank).
 // REQUIRES: the bank keeps its history; `steps` are the runner's.
-std::vector<Question> DeriveQuestions(const bank::Bank& bank,
-                                      const bank::Replay& replay,
+std::vector<Question> DeriveQuestions(const engine::Engine& bank,
+                                      const engine::Replay& replay,
                                       const std::vector<StepResult>& steps);
 
 }  // namespace cutline::scenario

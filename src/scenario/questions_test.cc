@@ -22,10 +22,10 @@ struct Played {
   explicit Played(const std::string& text) {
     Status s = runner.RunText(text);
     EXPECT_TRUE(s.ok()) << text;
-    const bank::Bank& bank = *runner.bank();
-    questions = DeriveQuestions(bank, bank::Replay::Of(bank), runner.steps());
+    const engine::Engine& bank = *runner.bank();
+    questions = DeriveQuestions(bank, engine::Replay::Of(bank), runner.steps());
   }
-  const bank::Bank& bank() const { return *runner.bank(); }
+  const engine::Engine& bank() const { return *runner.bank(); }
   std::vector<const Question*> Of(QuestionKind kind) const {
     std::vector<const Question*> out;
     for (const Question& q : questions) {
@@ -33,8 +33,8 @@ struct Played {
     }
     return out;
   }
-  bank::Amount Amount(bank::Seq seq) const {
-    return bank::Replay::Of(bank()).Find(seq)->amount();
+  cutline::Amount Amount(sim::Seq seq) const {
+    return engine::Replay::Of(bank()).Find(seq)->amount();
   }
 };
 
@@ -220,9 +220,9 @@ TEST(Questions, BrokenVariantIsAskedWhatItReallyRecorded) {
   Played r(
       "network P1=100 P2=100 P3=100 capacity=2 algorithm=broken-unrecorded-channel\n"
       "transfer P2 P1 40\nsnapshot P1\ndeliver P2 P1\ndeliver P1 P2\ndeliver P2 P1");
-  const bank::Bank& bank = r.bank();
+  const engine::Engine& bank = r.bank();
   // P1's incoming channel of index 0 is P2->P1 (channels by sender, then receiver).
-  const bank::ChannelId p2p1 = bank.network().Incoming(0).front();
+  const sim::ChannelId p2p1 = bank.network().Incoming(0).front();
   ASSERT_EQ(bank.network().channel(p2p1).from, 1u);
   EXPECT_EQ(bank.network().channel(p2p1).in_index, 0u);
 
@@ -285,8 +285,8 @@ TEST(Questions, EveryDemoAsksAtLeastTwiceAndAgreesWithTheBank) {
       EXPECT_LT(q.step, r.runner.steps().size());
       EXPECT_GE(q.step, 1u);
       if (q.kind == QuestionKind::kChannelState) {
-        std::vector<bank::Amount> amounts;
-        for (bank::Seq s : q.answer) amounts.push_back(r.Amount(s));
+        std::vector<cutline::Amount> amounts;
+        for (sim::Seq s : q.answer) amounts.push_back(r.Amount(s));
         EXPECT_EQ(amounts, r.bank().RecordedChannel(q.snapshot, q.channel).transfers) << "demo " << d.id;
       }
       if (q.kind == QuestionKind::kBalanceIncludes) {
@@ -312,23 +312,23 @@ TEST(Questions, EveryDemoAsksAtLeastTwiceAndAgreesWithTheBank) {
 
 // docs/page.md lists every demo's questions; the list is this table, made
 // from the engine's answers, so the docs cannot drift from the demos.
-std::string Money(bank::Amount a) { return "$" + std::to_string(a); }
+std::string Money(cutline::Amount a) { return "$" + std::to_string(a); }
 
 std::string QuestionTable() {
   std::ostringstream out;
   out << "| demo | step | command | question | answer | why |\n|---|---|---|---|---|---|\n";
   for (const Demo& d : Demos()) {
     Played r(DemoScenario(d));
-    const bank::Bank& bank = r.bank();
-    const bank::Replay replay = bank::Replay::Of(bank);
-    auto msg = [&](bank::Seq seq) {
-      const bank::Flight* f = replay.Find(seq);
+    const engine::Engine& bank = r.bank();
+    const engine::Replay replay = engine::Replay::Of(bank);
+    auto msg = [&](sim::Seq seq) {
+      const engine::Flight* f = replay.Find(seq);
       const auto& ch = bank.network().channel(f->channel);
       return Money(f->amount()) + " " + bank.name(ch.from) + "->" + bank.name(ch.to);
     };
-    auto list = [&](const std::vector<bank::Seq>& seqs) {
+    auto list = [&](const std::vector<sim::Seq>& seqs) {
       std::string s;
-      for (bank::Seq q : seqs) s += (s.empty() ? "" : " and ") + msg(q);
+      for (sim::Seq q : seqs) s += (s.empty() ? "" : " and ") + msg(q);
       return s;
     };
     const std::string name = d.id == kLabDemoId ? "lab" : std::to_string(d.id);

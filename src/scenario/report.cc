@@ -20,9 +20,9 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
   });
   if (!status.ok()) return status;
   if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
-  const bank::Bank& bank = *runner.bank();
+  const engine::Engine& bank = *runner.bank();
   auto lab = LabBlock(bank, lang);
-  const bank::Replay replay = bank::Replay::Of(bank);  // one walk for all views
+  const engine::Replay replay = engine::Replay::Of(bank);  // one walk for all views
   Json state = StateJson(bank, &replay);
   // What the page calls the algorithm's markers (web/labels.js), so that
   // the page need not know which algorithm names them how.

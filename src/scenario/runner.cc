@@ -74,7 +74,7 @@ Status Runner::CheckLimits() const {
   return Status::Ok();
 }
 
-Status Runner::Branch(const std::string& name, bank::NodeId* out) const {
+Status Runner::Branch(const std::string& name, sim::NodeId* out) const {
   auto n = bank_->FindBranch(name);
   if (!n) {
     return Status::Error(Code::kUnknownBranch, name);
@@ -91,7 +91,7 @@ Status Runner::Apply(const Command& command, int line_no) {
     if (limits_.max_branches > 0 && network->branches.size() > limits_.max_branches) {
       return Status::Error(Code::kBranchLimit, limits_.max_branches);
     }
-    bank::Config config;
+    engine::Config config;
     config.branches = network->branches;
     config.links = network->links;
     config.capacity_transfers = network->capacity_transfers;
@@ -99,14 +99,14 @@ Status Runner::Apply(const Command& command, int line_no) {
     config.fifo = network->fifo;
     config.algorithm = algorithm_.value_or(network->algorithm);
     config.app = network->app;
-    if (Status s = bank::Bank::Create(config, &bank_); !s.ok()) return s;
+    if (Status s = engine::Engine::Create(config, &bank_); !s.ok()) return s;
     network_line_ = line_no;
     return Status::Ok();
   }
   if (!bank_) {
     return Status::Error(Code::kNetworkFirst);
   }
-  bank::Bank& b = *bank_;
+  engine::Engine& b = *bank_;
   return std::visit(
       Overloaded{
           [](const NetworkCmd&) { return Status::Ok(); },  // handled above
@@ -115,13 +115,13 @@ Status Runner::Apply(const Command& command, int line_no) {
               return Status::Error(Code::kWrongApp, "transfer", "bank",
                                    std::string(b.app().name()));
             }
-            bank::NodeId from, to;
+            sim::NodeId from, to;
             if (Status s = Branch(c.from, &from); !s.ok()) return s;
             if (Status s = Branch(c.to, &to); !s.ok()) return s;
             return b.Transfer(from, to, c.amount);
           },
           [&](const DeliverCmd& c) {
-            bank::NodeId from, to;
+            sim::NodeId from, to;
             if (Status s = Branch(c.from, &from); !s.ok()) return s;
             if (Status s = Branch(c.to, &to); !s.ok()) return s;
             return b.Deliver(from, to, c.at);
@@ -129,12 +129,12 @@ Status Runner::Apply(const Command& command, int line_no) {
           [&](const DeliverNextCmd&) { return b.DeliverNext(); },
           [&](const DrainCmd&) { return b.Drain(); },
           [&](const ReadCmd& c) {
-            bank::NodeId n;
+            sim::NodeId n;
             if (Status s = Branch(c.branch, &n); !s.ok()) return s;
             return b.Read(n);
           },
           [&](const SnapshotCmd& c) {
-            bank::NodeId n;
+            sim::NodeId n;
             if (Status s = Branch(c.branch, &n); !s.ok()) return s;
             return b.StartSnapshot(n, c.id);
           },
@@ -142,12 +142,12 @@ Status Runner::Apply(const Command& command, int line_no) {
           [&](const StopTheWorldCmd&) { return b.StopTheWorld(); },
           [&](const AppCmd& c) {
             // The parser found the verb in the registry.
-            auto [app, command] = *bank::App::FindCommand(c.verb);
+            auto [app, command] = *apps::App::FindCommand(c.verb);
             if (app != b.app()) {
               return Status::Error(Code::kWrongApp, c.verb, std::string(app.name()),
                                    std::string(b.app().name()));
             }
-            std::vector<bank::NodeId> nodes(c.branches.size());
+            std::vector<sim::NodeId> nodes(c.branches.size());
             for (std::size_t i = 0; i < nodes.size(); ++i) {
               if (Status s = Branch(c.branches[i], &nodes[i]); !s.ok()) return s;
             }

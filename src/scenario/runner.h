@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bank/bank.h"
+#include "engine/engine.h"
 #include "base/status.h"
 #include "scenario/parser.h"
 
@@ -49,20 +49,20 @@ class Runner {
   void set_limits(const Limits& limits) { limits_ = limits; }
   // Runs the network under `a` whatever its line says (the page's
   // comparison of algorithms on one schedule, scenario/compare.h).
-  void set_algorithm(bank::Algorithm a) { algorithm_ = a; }
+  void set_algorithm(algorithms::Algorithm a) { algorithm_ = a; }
 
-  const bank::Bank* bank() const { return bank_ ? &*bank_ : nullptr; }
+  const engine::Engine* bank() const { return bank_ ? &*bank_ : nullptr; }
   const std::vector<StepResult>& steps() const { return steps_; }
 
  private:
   Status Apply(const Command& command, int line_no);
   Status CheckLimits() const;
-  Status Branch(const std::string& name, bank::NodeId* out) const;
+  Status Branch(const std::string& name, sim::NodeId* out) const;
 
-  std::optional<bank::Bank> bank_;
+  std::optional<engine::Engine> bank_;
   int network_line_ = 0;
   Limits limits_;
-  std::optional<bank::Algorithm> algorithm_;
+  std::optional<algorithms::Algorithm> algorithm_;
   bool spent_ = false;  // the event budget ran out
   std::vector<StepResult> steps_;
 };

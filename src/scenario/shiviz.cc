@@ -6,7 +6,7 @@
 
 #include <unordered_map>
 
-#include "bank/money.h"
+#include "apps/bank/money.h"
 #include "base/overloaded.h"
 #include "check/consistency_checker.h"
 #include "check/shiviz.h"
@@ -16,39 +16,39 @@ namespace cutline::scenario {
 
 namespace {
 
-using bank::Money;
+using apps::Money;
 
 class Describer {
  public:
-  explicit Describer(const bank::Bank& bank)
+  explicit Describer(const engine::Engine& bank)
       : bank_(bank),
         tags_(bank.algorithm().traits().tags_messages),
         marker_("a " + catalogue::EnglishMarkerWord(bank.algorithm().words().marker,
                                                     false)) {}
 
-  std::string operator()(const bank::Sent<bank::Transfer>& e) {
+  std::string operator()(const history::Sent<history::Transfer>& e) {
     amounts_[e.seq] = e.what.amount;
     const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
     return fmt::format("{} sends {} to {} ({})", Name(ch.from), MessageText(bank_, e.what.amount, Lang::kEn), Name(ch.to),
                        Tag(e.seq, "epoch"));
   }
-  std::string operator()(const bank::Delivered<bank::Transfer>& e) {
+  std::string operator()(const history::Delivered<history::Transfer>& e) {
     const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
     return fmt::format("{} receives {} from {} ({})", Name(ch.to), MessageText(bank_, e.what.amount, Lang::kEn),
                        Name(ch.from), Tag(e.seq, "epoch"));
   }
-  std::string operator()(const bank::Sent<bank::Marker>& e) {
+  std::string operator()(const history::Sent<history::Marker>& e) {
     const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
     return fmt::format("{} sends {} of snapshot {} to {} ({})", Name(ch.from), MarkerWord(),
                        e.what.snapshot, Name(ch.to), Tag(e.seq, "count"));
   }
-  std::string operator()(const bank::Delivered<bank::Marker>& e) {
+  std::string operator()(const history::Delivered<history::Marker>& e) {
     const sim::ChannelInfo& ch = bank_.network().channel(e.channel);
     return fmt::format("{} receives {} of snapshot {} from {} ({})", Name(ch.to), MarkerWord(),
                        e.what.snapshot, Name(ch.from), Tag(e.seq, "count"));
   }
-  std::string operator()(const bank::Recorded& e) {
-    const bank::SnapshotInfo* s = bank_.FindSnapshot(e.snapshot);
+  std::string operator()(const history::Recorded& e) {
+    const engine::SnapshotInfo* s = bank_.FindSnapshot(e.snapshot);
     std::string why =
         e.cause.by_transfer() ? fmt::format("on receiving #{} of epoch {}, before applying it",
                                             e.cause.message_seq(), e.snapshot)
@@ -60,28 +60,28 @@ class Describer {
                        StateText(bank_, bank_.RecordedBalance(e.node, e.snapshot).value_or(0), Lang::kEn), e.snapshot,
                        why);
   }
-  std::string operator()(const bank::Read& e) {
+  std::string operator()(const history::Read& e) {
     return fmt::format("the naive reader copies {}'s balance: {}", Name(e.node),
                        StateText(bank_, e.balance, Lang::kEn));
   }
-  std::string operator()(const bank::Closed& e) {
+  std::string operator()(const history::Closed& e) {
     return fmt::format("{} closes {} for snapshot {}, recording {}",
                        Name(bank_.network().channel(e.channel).to), ChannelName(bank_, e.channel),
                        e.snapshot,
-                       bank::AmountList(bank_.RecordedChannel(e.snapshot, e.channel).transfers));
+                       apps::AmountList(bank_.RecordedChannel(e.snapshot, e.channel).transfers));
   }
-  std::string operator()(const bank::PartDone& e) {
+  std::string operator()(const history::PartDone& e) {
     return fmt::format("{} has done its part of snapshot {}", Name(e.node), e.snapshot);
   }
-  std::string operator()(const bank::Completed& e) {
+  std::string operator()(const history::Completed& e) {
     if (!bank_.app().is_bank()) return fmt::format("snapshot {} is complete", e.snapshot);
     return fmt::format("snapshot {} is complete: total {}", e.snapshot,
                        Money(bank_.SnapshotTotal(e.snapshot)));
   }
-  std::string operator()(const bank::Local& e) {
+  std::string operator()(const history::Local& e) {
     return fmt::format("{} finishes a job", Name(e.node));
   }
-  std::string operator()(const bank::Overtaken& e) {
+  std::string operator()(const history::Overtaken& e) {
     auto amount = amounts_.find(e.transfer);
     return fmt::format("{}'s barrier #{} overtakes #{} ({}) on {}",
                        Name(bank_.network().channel(e.channel).from), e.barrier, e.transfer,
@@ -90,7 +90,7 @@ class Describer {
   }
 
  private:
-  const std::string& Name(bank::NodeId n) const { return bank_.name(n); }
+  const std::string& Name(sim::NodeId n) const { return bank_.name(n); }
   // A message's number, and where the algorithm tags its messages
   // (Lai-Yang) the epoch (transfer) or count (control message) beside it.
   std::string Tag(sim::Seq seq, const char* what) const {
@@ -100,18 +100,18 @@ class Describer {
   // What the network's algorithm calls its markers (ShiViz is English).
   const std::string& MarkerWord() const { return marker_; }
 
-  const bank::Bank& bank_;
+  const engine::Engine& bank_;
   const bool tags_;
   const std::string marker_;
-  std::unordered_map<sim::Seq, bank::Amount> amounts_;  // transfers sent so far
+  std::unordered_map<sim::Seq, cutline::Amount> amounts_;  // transfers sent so far
 };
 
 }  // namespace
 
-std::string ShiVizLog(const bank::Bank& bank) {
-  const std::vector<bank::Event>& events = bank.history().events();
+std::string ShiVizLog(const engine::Engine& bank) {
+  const std::vector<history::Event>& events = bank.history().events();
   std::vector<std::string> hosts;
-  for (bank::NodeId n = 0; n < bank.branch_count(); ++n) hosts.push_back(bank.name(n));
+  for (sim::NodeId n = 0; n < bank.branch_count(); ++n) hosts.push_back(bank.name(n));
   const std::vector<check::EventClock> clocks = check::EventClocks(check::RunOf(bank));
   check::ShiVizWriter log;
   Describer describe(bank);

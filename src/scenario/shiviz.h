@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "bank/bank.h"
+#include "engine/engine.h"
 
 namespace cutline::scenario {
 
 // REQUIRES: the bank keeps its history (a scenario's bank does).
-std::string ShiVizLog(const bank::Bank& bank);
+std::string ShiVizLog(const engine::Engine& bank);
 
 }  // namespace cutline::scenario

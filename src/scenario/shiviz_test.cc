@@ -80,7 +80,7 @@ std::vector<Parsed> CheckRoundTrip(const std::string& text) {
   Status s = runner.RunText(text);
   EXPECT_TRUE(s.ok()) << Message(s, Lang::kEn) << "\n" << text;
   if (!s.ok() || runner.bank() == nullptr) return {};
-  const bank::Bank& bank = *runner.bank();
+  const engine::Engine& bank = *runner.bank();
   const auto& history = bank.history().events();
   const std::vector<check::EventClock> clocks = check::EventClocks(check::RunOf(bank));
   EXPECT_EQ(clocks.size(), history.size());
@@ -98,11 +98,11 @@ std::vector<Parsed> CheckRoundTrip(const std::string& text) {
     SCOPED_TRACE("event " + std::to_string(i) + ": " + e.host + " " + e.clock.dump() + " " +
                  e.event);
     // The checker's clock, entry by entry; zero entries are left out.
-    const bank::NodeId at = clocks[i].node;
-    EXPECT_EQ(at, bank::NodeOf(history[i], bank.network()));
+    const sim::NodeId at = clocks[i].node;
+    EXPECT_EQ(at, history::NodeOf(history[i], bank.network()));
     EXPECT_EQ(e.host, bank.name(at));
     EXPECT_FALSE(e.event.empty());
-    for (bank::NodeId p = 0; p < n; ++p) {
+    for (sim::NodeId p = 0; p < n; ++p) {
       const std::uint64_t want = clocks[i].clock[p];
       if (want == 0) {
         EXPECT_FALSE(e.clock.contains(bank.name(p))) << bank.name(p);
@@ -118,7 +118,7 @@ std::vector<Parsed> CheckRoundTrip(const std::string& text) {
     // knows more of a host than that host has done; a host's clock never
     // goes back.
     EXPECT_EQ(e.clock.value(e.host, std::uint64_t{0}), ++own[at]);
-    for (bank::NodeId p = 0; p < n; ++p) {
+    for (sim::NodeId p = 0; p < n; ++p) {
       const std::uint64_t v = e.clock.value(bank.name(p), std::uint64_t{0});
       EXPECT_LE(v, own[p]) << bank.name(p);
       EXPECT_GE(v, last[at].value(bank.name(p), std::uint64_t{0})) << bank.name(p);
@@ -137,10 +137,10 @@ std::vector<Parsed> CheckRoundTrip(const std::string& text) {
       }
     };
     std::visit(Overloaded{
-                   [&](const bank::Sent<bank::Transfer>& m) { message(m.seq, false); },
-                   [&](const bank::Sent<bank::Marker>& m) { message(m.seq, false); },
-                   [&](const bank::Delivered<bank::Transfer>& m) { message(m.seq, true); },
-                   [&](const bank::Delivered<bank::Marker>& m) { message(m.seq, true); },
+                   [&](const history::Sent<history::Transfer>& m) { message(m.seq, false); },
+                   [&](const history::Sent<history::Marker>& m) { message(m.seq, false); },
+                   [&](const history::Delivered<history::Transfer>& m) { message(m.seq, true); },
+                   [&](const history::Delivered<history::Marker>& m) { message(m.seq, true); },
                    [](const auto&) {},
                },
                history[i]);

@@ -7,7 +7,7 @@ namespace cutline::scenario {
 
 std::vector<std::string> Teller::Tell(const Runner& runner) {
   const StepResult& step = runner.steps().back();
-  const bank::Bank& bank = *runner.bank();
+  const engine::Engine& bank = *runner.bank();
   if (std::holds_alternative<ShowCmd>(step.parsed)) return ShowLines(bank, lang_);
   if (std::holds_alternative<NetworkCmd>(step.parsed)) {
     return {NetworkSummary(bank, lang_)};

@@ -7,15 +7,15 @@
 
 #include <fmt/format.h>
 
-#include "bank/cuts.h"
+#include "engine/cuts.h"
 #include "scenario/format.h"
 
 namespace cutline::scenario {
 
-using bank::Amount;
-using bank::NodeId;
+using cutline::Amount;
+using sim::NodeId;
 
-std::string NetworkSummary(const bank::Bank& bank, Lang lang) {
+std::string NetworkSummary(const engine::Engine& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   std::string branches = Balances(bank, lang);
   const auto& config = bank.config();
@@ -58,7 +58,7 @@ void Append(std::vector<std::string>& out, std::vector<std::string> more) {
 // reads as the list of them.
 
 // The branches' states; for the bank, also where its money is.
-std::string BalancesLine(const bank::Bank& bank, Lang lang) {
+std::string BalancesLine(const engine::Engine& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   std::string balances = Balances(bank, lang);
   if (!bank.app().is_bank()) {
@@ -75,19 +75,19 @@ std::string BalancesLine(const bank::Bank& bank, Lang lang) {
 }
 
 // One line per channel: what waits on it, oldest first.
-std::vector<std::string> QueueLines(const bank::Bank& bank, Lang lang) {
+std::vector<std::string> QueueLines(const engine::Engine& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   const auto& net = bank.network();
   std::vector<std::string> out;
-  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+  for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
     std::string queue;
-    net.ForEachQueued(c, [&](const bank::Network::Msg& m) {
+    net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
       queue += queue.empty() ? "" : ", ";
-      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+      if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
         queue += fmt::format("{} #{}", MessageText(bank, t->amount, lang), m.seq);
       } else {
         queue += fmt::format("marker({}) #{}",
-                             std::get<bank::Marker>(m.payload).snapshot, m.seq);
+                             std::get<history::Marker>(m.payload).snapshot, m.seq);
       }
     });
     if (queue.empty()) queue = ja ? "空" : "empty";
@@ -99,7 +99,7 @@ std::vector<std::string> QueueLines(const bank::Bank& bank, Lang lang) {
 // How a snapshot stands: running, or complete with its total (with the
 // application's verdict at its cut instead, for jobs and locks), and
 // whether the checker found it inconsistent.
-std::string SnapshotStatus(const bank::Bank& bank, const bank::SnapshotInfo& s,
+std::string SnapshotStatus(const engine::Engine& bank, const engine::SnapshotInfo& s,
                            bool inconsistent, Lang lang) {
   const bool ja = lang == Lang::kJa;
   const auto& net = bank.network();
@@ -113,7 +113,7 @@ std::string SnapshotStatus(const bank::Bank& bank, const bank::SnapshotInfo& s,
     for (NodeId n = 0; n < bank.branch_count(); ++n) {
       claim.balances.push_back(bank.RecordedBalance(n, s.id));
     }
-    for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+    for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
       claim.channels.push_back(bank.RecordedChannel(s.id, c));
     }
     status = fmt::format(
@@ -126,7 +126,7 @@ std::string SnapshotStatus(const bank::Bank& bank, const bank::SnapshotInfo& s,
 
 // A snapshot's first line: how it was started (by whom, or by stopping the
 // world) and its status.
-std::string SnapshotHeading(const bank::Bank& bank, const bank::SnapshotInfo& s,
+std::string SnapshotHeading(const engine::Engine& bank, const engine::SnapshotInfo& s,
                             const std::string& status, Lang lang) {
   const bool ja = lang == Lang::kJa;
   if (s.stop_the_world) {
@@ -149,7 +149,7 @@ std::string SnapshotHeading(const bank::Bank& bank, const bank::SnapshotInfo& s,
 
 // What a snapshot recorded: each branch's state (and whether its part is
 // done), then each channel's recording.
-std::vector<std::string> RecordedLines(const bank::Bank& bank, const bank::SnapshotInfo& s,
+std::vector<std::string> RecordedLines(const engine::Engine& bank, const engine::SnapshotInfo& s,
                                        Lang lang) {
   const bool ja = lang == Lang::kJa;
   const auto& net = bank.network();
@@ -164,8 +164,8 @@ std::vector<std::string> RecordedLines(const bank::Bank& bank, const bank::Snaps
   }
   out.push_back(fmt::format("  {}: {}", ja ? "記録" : "recorded",
                             recorded.empty() ? "-" : recorded));
-  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
-    bank::ChannelRecord r = bank.RecordedChannel(s.id, c);
+  for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
+    history::ChannelRecord r = bank.RecordedChannel(s.id, c);
     std::string state;
     switch (r.state) {
       case ChannelRecording::kNotRecorded:
@@ -189,12 +189,12 @@ std::vector<std::string> RecordedLines(const bank::Bank& bank, const bank::Snaps
 }
 
 // The naive reader's reads and their total, then why that total is wrong.
-std::vector<std::string> NaiveReadLines(const bank::Bank& bank, Lang lang) {
+std::vector<std::string> NaiveReadLines(const engine::Engine& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   std::vector<std::string> out;
   std::string reads;
   Amount total = 0;
-  for (const bank::NaiveRead& r : bank.naive_reads()) {
+  for (const engine::NaiveRead& r : bank.naive_reads()) {
     reads += fmt::format("{}{} {}", reads.empty() ? "" : ", ", bank.name(r.branch),
                          StateText(bank, r.balance, lang));
     total += r.balance;
@@ -215,7 +215,7 @@ std::vector<std::string> NaiveReadLines(const bank::Bank& bank, Lang lang) {
 
 }  // namespace
 
-std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
+std::vector<std::string> ShowLines(const engine::Engine& bank, Lang lang) {
   std::vector<std::string> out = {BalancesLine(bank, lang)};
   Append(out, QueueLines(bank, lang));
   // The checker's verdicts, for the snapshots that are wrong (Chandy-Lamport
@@ -226,7 +226,7 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
       if (!v.consistent()) inconsistent.insert(v.id);
     }
   }
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+  for (const engine::SnapshotInfo& s : bank.snapshots()) {
     std::string status = SnapshotStatus(bank, s, inconsistent.count(s.id) > 0, lang);
     out.push_back(SnapshotHeading(bank, s, status, lang));
     Append(out, RecordedLines(bank, s, lang));
@@ -235,7 +235,7 @@ std::vector<std::string> ShowLines(const bank::Bank& bank, Lang lang) {
   return out;
 }
 
-std::vector<std::string> PropertyCheckLines(const bank::Bank& bank,
+std::vector<std::string> PropertyCheckLines(const engine::Engine& bank,
                                             const check::CheckReport& report) {
   std::vector<std::string> out;
   if (!bank.app().has_property()) return out;
@@ -250,7 +250,7 @@ std::vector<std::string> PropertyCheckLines(const bank::Bank& bank,
     out.push_back(fmt::format(
         "naive detector declares {}{}", VerdictText(bank, j.declared, Lang::kEn),
         !j.wrong() ? ""
-        : bank.app() == bank::App::kJobs
+        : bank.app() == apps::App::kJobs
             ? fmt::format(", a false termination; when it last read: {}",
                           VerdictText(bank, *j.truth, Lang::kEn))
             : fmt::format(", a phantom deadlock; when it last read: {}",
@@ -259,7 +259,7 @@ std::vector<std::string> PropertyCheckLines(const bank::Bank& bank,
   return out;
 }
 
-std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
+std::vector<std::string> NaiveExplanation(const engine::Engine& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   std::vector<std::string> out;
   if (!bank.app().is_bank()) {
@@ -270,7 +270,7 @@ std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
     out.push_back(fmt::format("{}: {}", ja ? "素朴な検出の判定" : "the naive detector says",
                               VerdictText(bank, j.declared, lang)));
     if (j.wrong()) {
-      const bool jobs = bank.app() == bank::App::kJobs;
+      const bool jobs = bank.app() == apps::App::kJobs;
       out.push_back(
           ja ? fmt::format("誤り（{}）。最後の読み取りの時点の実際: {}",
                            jobs ? "偽の終了" : "幻のデッドロック",
@@ -281,8 +281,8 @@ std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
     }
     return out;
   }
-  bank::NaiveAnalysis a = bank::AnalyzeNaive(bank, bank::Replay::Of(bank));
-  auto describe = [&](const bank::CrossingMessage& m) {
+  engine::NaiveAnalysis a = engine::AnalyzeNaive(bank, engine::Replay::Of(bank));
+  auto describe = [&](const engine::CrossingMessage& m) {
     return ja ? fmt::format("{}から{}への{}（#{}）", bank.name(m.from),
                             bank.name(m.to), Money(m.amount()), m.seq)
               : fmt::format("{} from {} to {} (#{})", Money(m.amount()),
@@ -314,9 +314,9 @@ std::vector<std::string> NaiveExplanation(const bank::Bank& bank, Lang lang) {
 
 // Numbers here are plain (100, [40]), not Money: the block copies the study
 // note's Python notation so that the two can be compared line by line.
-std::optional<std::string> LabBlock(const bank::Bank& bank, Lang lang) {
-  const bank::SnapshotInfo* latest = nullptr;
-  for (const bank::SnapshotInfo& s : bank.snapshots()) {
+std::optional<std::string> LabBlock(const engine::Engine& bank, Lang lang) {
+  const engine::SnapshotInfo* latest = nullptr;
+  for (const engine::SnapshotInfo& s : bank.snapshots()) {
     if (s.complete) latest = &s;
   }
   if (latest == nullptr) return std::nullopt;
@@ -331,7 +331,7 @@ std::optional<std::string> LabBlock(const bank::Bank& bank, Lang lang) {
   }
   std::string channels;
   Amount in_flight = 0;
-  for (bank::ChannelId c = 0; c < net.channel_count(); ++c) {
+  for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
     const auto& ch = net.channel(c);
     std::string list;
     for (Amount a : bank.RecordedChannel(latest->id, c).transfers) {

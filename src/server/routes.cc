@@ -109,7 +109,7 @@ Response HandleRun(const Request& req, const Site& site) {
 // POST /api/cut: a cut drawn on the space-time diagram, judged by the
 // checker (check/cut.h) on the scenario's run. Words stay on the page; the
 // answer is names, amounts and positions.
-json CrossingsJson(const std::vector<check::CutCrossing>& list, const bank::Bank& bank) {
+json CrossingsJson(const std::vector<check::CutCrossing>& list, const engine::Engine& bank) {
   json out = json::array();
   for (const check::CutCrossing& m : list) {
     json item{{"seq", m.seq},
@@ -141,7 +141,7 @@ Response HandleCut(const Request& req, const Site&) {
   runner.set_limits(kLimits);
   if (Status s = runner.RunText(in.scenario); !s.ok()) return refuse(s);
   if (runner.bank() == nullptr) return refuse(Status::Error(Code::kNoNetwork));
-  const bank::Bank& bank = *runner.bank();
+  const engine::Engine& bank = *runner.bank();
   const check::RunRecord run = check::RunOf(bank);
   if (points->size() != bank.branch_count()) {
     return refuse(Status::Error(Code::kCutWrongSize, static_cast<std::int64_t>(points->size()),

@@ -6,7 +6,7 @@
 
 #include "apps/app.h"
 #include "apps/property_json.h"
-#include "bank/snapshot_host.h"
+#include "history/records.h"
 #include "store/summary.h"
 
 namespace cutline::store {
@@ -68,7 +68,7 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
     for (const StoredChannel& c : s.channels) {
       Json channel = {{"from", BranchName(c.from)},
                       {"to", BranchName(c.to)},
-                      {"state", bank::ChannelRecordingName(ChannelRecording::kClosed)},
+                      {"state", history::ChannelRecordingName(ChannelRecording::kClosed)},
                       {"transfers", c.transfers}};
       if (!app.is_bank()) {
         // As run --json: the messages' kinds, not their words.

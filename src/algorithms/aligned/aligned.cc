@@ -23,7 +23,7 @@ const Definition kDefinition{
               .later_marker = LaterMarkerTale::kHoldsChannel,
               .close = CloseTale::kWithMarker},
     .hosts = {.scenario = true},
-    .make_bank_host = &MakeAgentHost<AlignedBarrierRules>,
+    .make_engine_host = &MakeAgentHost<AlignedBarrierRules>,
 };
 
 }  // namespace aligned

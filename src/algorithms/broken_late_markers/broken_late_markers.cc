@@ -23,7 +23,7 @@ const Definition kDefinition{
                .markers_after_next_transfer = true},
     .words = kMarkerWords,
     .hosts = {.scenario = true},
-    .make_bank_host = &MakeAgentHost<MarkerRules>,
+    .make_engine_host = &MakeAgentHost<MarkerRules>,
 };
 
 }  // namespace broken_late_markers

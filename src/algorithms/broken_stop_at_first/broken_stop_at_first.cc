@@ -82,7 +82,7 @@ const Definition kDefinition{
     .traits = {.concurrent_snapshots = true, .broken_on_purpose = true},
     .words = kMarkerWords,
     .hosts = {.scenario = true},
-    .make_bank_host = &MakeAgentHost<StopAtFirstRules>,
+    .make_engine_host = &MakeAgentHost<StopAtFirstRules>,
 };
 
 }  // namespace broken_stop_at_first

@@ -44,7 +44,7 @@ const Definition kDefinition{
     .traits = {.concurrent_snapshots = true, .broken_on_purpose = true},
     .words = kMarkerWords,
     .hosts = {.scenario = true},
-    .make_bank_host = &MakeAgentHost<UnrecordedChannelRules>,
+    .make_engine_host = &MakeAgentHost<UnrecordedChannelRules>,
 };
 
 }  // namespace broken_unrecorded_channel

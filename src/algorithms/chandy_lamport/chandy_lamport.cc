@@ -16,7 +16,7 @@ const Definition kDefinition{
     .traits = {.concurrent_snapshots = true},
     .words = kMarkerWords,
     .hosts = {.scenario = true},
-    .make_bank_host = &MakeAgentHost<MarkerRules>,
+    .make_engine_host = &MakeAgentHost<MarkerRules>,
     .make_rank_agent = &MakeRankAgent<MarkerRules>,
 };
 

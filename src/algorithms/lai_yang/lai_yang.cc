@@ -24,7 +24,7 @@ const Definition kDefinition{
               .later_marker = LaterMarkerTale::kTellsCount,
               .close = CloseTale::kCountReached},
     .hosts = {.scenario = true},
-    .make_bank_host = &MakeAgentHost<LaiYangRules>,
+    .make_engine_host = &MakeAgentHost<LaiYangRules>,
 };
 
 }  // namespace lai_yang

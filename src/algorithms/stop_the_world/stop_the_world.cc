@@ -9,16 +9,16 @@
 
 #include "base/check.h"
 #include "algorithms/algorithm.h"
-#include "bank/snapshot_host.h"
+#include "algorithms/snapshot_host.h"
 
 namespace cutline::algorithms {
 namespace stop_the_world {
 namespace {
 
-using bank::Amount;
-using bank::NodeId;
+using cutline::Amount;
+using sim::NodeId;
 
-class Host : public bank::SnapshotHost {
+class Host : public algorithms::SnapshotHost {
  public:
   // The stopped bank reads every balance: each read is one "start".
   Step Start(NodeId n, SnapshotId id, Amount now) override {
@@ -30,11 +30,11 @@ class Host : public bank::SnapshotHost {
     step.part_done = true;
     return step;
   }
-  void OnTransfer(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, Amount,
+  void OnTransfer(sim::ChannelId, const sim::ChannelInfo&, sim::Seq, Amount,
                   Amount, std::vector<Reply>*, std::vector<SnapshotId>*) override {
     // The world only stops between deliveries: they are the bank's own.
   }
-  Step OnMarker(bank::ChannelId, const sim::ChannelInfo&, bank::Seq, SnapshotId,
+  Step OnMarker(sim::ChannelId, const sim::ChannelInfo&, sim::Seq, SnapshotId,
                 Amount) override {
     CUTLINE_CHECK(!"stopping the world sends no markers");
     return {};
@@ -48,9 +48,9 @@ class Host : public bank::SnapshotHost {
     if (it == recorded_.end()) return std::nullopt;
     return it->second;
   }
-  bank::ChannelRecord RecordedChannel(SnapshotId, bank::ChannelId,
+  history::ChannelRecord RecordedChannel(SnapshotId, sim::ChannelId,
                                       const sim::ChannelInfo&) const override {
-    return bank::ChannelRecord{ChannelRecording::kClosed, {}, {}};
+    return history::ChannelRecord{ChannelRecording::kClosed, {}, {}};
   }
   Amount ChannelsTotal(SnapshotId) const override { return 0; }
 
@@ -58,7 +58,7 @@ class Host : public bank::SnapshotHost {
   std::map<std::pair<SnapshotId, NodeId>, Amount> recorded_;
 };
 
-std::unique_ptr<bank::SnapshotHost> MakeHost(const sim::Topology&, bool) {
+std::unique_ptr<algorithms::SnapshotHost> MakeHost(const sim::Topology&, bool) {
   return std::make_unique<Host>();
 }
 
@@ -70,7 +70,7 @@ const Definition kDefinition{
     .traits = {.stops_the_world = true},
     .words = {},
     .hosts = {.scenario = false},
-    .make_bank_host = &MakeHost,
+    .make_engine_host = &MakeHost,
 };
 
 }  // namespace stop_the_world

@@ -20,7 +20,7 @@ const Definition kDefinition{
               .later_marker = LaterMarkerTale::kClosesChannel,
               .close = CloseTale::kWithMarker},
     .hosts = {.scenario = true},
-    .make_bank_host = &MakeAgentHost<UnalignedBarrierRules>,
+    .make_engine_host = &MakeAgentHost<UnalignedBarrierRules>,
 };
 
 }  // namespace unaligned

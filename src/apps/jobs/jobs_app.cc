@@ -2,7 +2,6 @@
 // Terminated (every branch idle, no job in flight) is stable because only a
 // busy branch hands out work.
 #include "apps/app.h"
-#include "bank/bank.h"
 
 namespace cutline::apps {
 
@@ -38,23 +37,23 @@ Verdict NaiveTerminated(std::span<const std::optional<Amount>> reads) {
 }
 
 // `job FROM TO`: busy FROM hands a new job to TO and keeps its own.
-Status HandOut(bank::Bank& bank, std::span<const NodeId> b) {
+Status HandOut(Branches& branches, std::span<const NodeId> b) {
   const NodeId from = b[0], to = b[1];
   ChannelId c;
-  if (Status s = bank.CheckChannel(from, to, &c); !s.ok()) return s;
-  if (bank.balance(from) < 1) {
-    return Status::Error(Code::kIdleHandsOut, bank.name(from));
+  if (Status s = branches.CheckChannel(from, to, &c); !s.ok()) return s;
+  if (branches.state(from) < 1) {
+    return Status::Error(Code::kIdleHandsOut, branches.name(from));
   }
-  return bank.SendMessage(from, to, jobs::kJob);
+  return branches.SendMessage(from, to, jobs::kJob);
 }
 
 // `finish P`: P completes one job it holds.
-Status Finish(bank::Bank& bank, std::span<const NodeId> b) {
+Status Finish(Branches& branches, std::span<const NodeId> b) {
   const NodeId n = b[0];
-  if (bank.balance(n) < 1) {
-    return Status::Error(Code::kNoJobToFinish, bank.name(n));
+  if (branches.state(n) < 1) {
+    return Status::Error(Code::kNoJobToFinish, branches.name(n));
   }
-  return bank.LocalStep(n);
+  return branches.LocalStep(n);
 }
 
 const AppCommand kCommands[] = {

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "apps/app.h"
-#include "bank/bank.h"
 
 namespace cutline::apps {
 
@@ -72,45 +71,35 @@ Verdict NaiveDeadlocked(std::span<const std::optional<Amount>> reads) {
   return Verdict{true, std::move(cycles.front()), {}};
 }
 
-// Whether a message of `word` waits on channel c.
-bool InFlight(const bank::Bank& bank, ChannelId c, Amount word) {
-  bool found = false;
-  bank.network().ForEachQueued(c, [&](const bank::Network::Msg& m) {
-    const auto* t = std::get_if<bank::Transfer>(&m.payload);
-    found |= t != nullptr && t->amount == word;
-  });
-  return found;
-}
-
-
 // `request FROM TO`: FROM starts waiting for TO and asks it.
-Status Request(bank::Bank& bank, std::span<const NodeId> b) {
+Status Request(Branches& branches, std::span<const NodeId> b) {
   const NodeId from = b[0], to = b[1];
   ChannelId c;
-  if (Status s = bank.CheckChannel(from, to, &c); !s.ok()) return s;
-  if (std::optional<NodeId> waits = Waits(bank.balance(from))) {
-    return Status::Error(Code::kAlreadyWaiting, bank.name(from), bank.name(*waits));
+  if (Status s = branches.CheckChannel(from, to, &c); !s.ok()) return s;
+  if (std::optional<NodeId> waits = Waits(branches.state(from))) {
+    return Status::Error(Code::kAlreadyWaiting, branches.name(from), branches.name(*waits));
   }
-  return bank.SendMessage(from, to, locks::kRequest);
+  return branches.SendMessage(from, to, locks::kRequest);
 }
 
 // FROM holds an unanswered request from TO exactly when TO waits for FROM,
 // its request has arrived, and no grant is on its way back: a waiting
 // branch asks no one else, so that request is the only one.
-Status Grant(bank::Bank& bank, std::span<const NodeId> b) {
+Status Grant(Branches& branches, std::span<const NodeId> b) {
   const NodeId from = b[0], to = b[1];
   ChannelId c;
-  if (Status s = bank.CheckChannel(from, to, &c); !s.ok()) return s;
-  if (std::optional<NodeId> waits = Waits(bank.balance(from))) {
-    return Status::Error(Code::kGrantWhileWaiting, bank.name(from), bank.name(*waits));
+  if (Status s = branches.CheckChannel(from, to, &c); !s.ok()) return s;
+  if (std::optional<NodeId> waits = Waits(branches.state(from))) {
+    return Status::Error(Code::kGrantWhileWaiting, branches.name(from), branches.name(*waits));
   }
-  ChannelId back = bank.network().Find(to, from);
-  bool holds = Waits(bank.balance(to)) == from && back != sim::kNoChannel &&
-               !InFlight(bank, back, locks::kRequest) && !InFlight(bank, c, locks::kGrant);
+  ChannelId back = sim::kNoChannel;
+  const bool back_exists = branches.CheckChannel(to, from, &back).ok();
+  bool holds = Waits(branches.state(to)) == from && back_exists &&
+               !branches.Carries(back, locks::kRequest) && !branches.Carries(c, locks::kGrant);
   if (!holds) {
-    return Status::Error(Code::kNoRequestToGrant, bank.name(from), bank.name(to));
+    return Status::Error(Code::kNoRequestToGrant, branches.name(from), branches.name(to));
   }
-  return bank.SendMessage(from, to, locks::kGrant);
+  return branches.SendMessage(from, to, locks::kGrant);
 }
 
 const AppCommand kCommands[] = {

@@ -1,8 +1,10 @@
-// The example application: branches holding money, transfers over FIFO (or
-// reordering) channels, snapshots taken by the algorithm of its Config (the
-// algorithm's SnapshotHost, src/algorithms/), stopping the world, and the
-// naive reader. Every operation checks everything first and changes nothing
-// when it returns an error.
+// The engine: branches running one application (src/apps: the bank's money,
+// jobs, locks), messages over FIFO (or reordering) channels, snapshots taken
+// by the algorithm of its Config (the algorithm's SnapshotHost,
+// src/algorithms/), stopping the world, and the naive reader; and the
+// history of it all. It never asks which application or algorithm runs.
+// Every operation checks everything first and changes nothing when it
+// returns an error.
 #pragma once
 
 #include <cstdint>
@@ -14,15 +16,16 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/snapshot_host.h"
 #include "apps/app.h"
-#include "bank/history.h"
-#include "bank/snapshot_host.h"
 #include "base/status.h"
+#include "engine/vocabulary.h"
+#include "history/history.h"
 #include "sim/network.h"
 
-namespace cutline::bank {
+namespace cutline::engine {
 
-// The simulated network carrying the bank's transfers and markers.
+// The simulated network carrying the application's messages and markers.
 using Network = sim::Network<Payload, IsTransfer>;
 
 // A letter, then letters, digits or '_' (the scenario language's rule).
@@ -70,22 +73,23 @@ struct NaiveRead {
   std::size_t history_index;  // when the read happened
 };
 
-class Bank {
+class Engine : public apps::Branches {
  public:
   // Fails on an invalid configuration (fewer than 2 branches, duplicate or
   // bad names, links naming an unknown branch, self-loops, duplicates).
-  static Status Create(const Config& config, std::optional<Bank>* out);
+  static Status Create(const Config& config, std::optional<Engine>* out);
 
   Status Transfer(NodeId from, NodeId to, Amount amount);
   // Any application's message: `word` leaves `from` (whose state the
   // application changes) for `to`. The application's command has checked
   // its own rule; this checks the channel and its capacity.
-  Status SendMessage(NodeId from, NodeId to, Amount word);
+  Status SendMessage(NodeId from, NodeId to, Amount word) override;
   // A step of `n`'s own, no message (jobs: finishing one). The
   // application's command has checked it may.
-  Status LocalStep(NodeId n);
+  Status LocalStep(NodeId n) override;
   // Fails unless from->to is a channel (then *c names it).
-  Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const;
+  Status CheckChannel(NodeId from, NodeId to, ChannelId* c) const override;
+  bool Carries(ChannelId c, Amount word) const override;
   // `at`: the at-th oldest message waiting (1 = the oldest).
   Status Deliver(NodeId from, NodeId to, std::uint64_t at = 1);
   Status DeliverNext();
@@ -98,10 +102,10 @@ class Bank {
   Status StartSnapshot(NodeId branch, std::optional<SnapshotId> id);
 
   std::size_t branch_count() const { return names_.size(); }
-  const std::string& name(NodeId n) const { return names_[n]; }
+  const std::string& name(NodeId n) const override { return names_[n]; }
   std::optional<NodeId> FindBranch(const std::string& name) const;
   // The branch's state: a balance, a job count, whom it waits for.
-  Amount balance(NodeId n) const { return balances_[n]; }
+  Amount state(NodeId n) const override { return balances_[n]; }
   App app() const { return config_.app; }
   Amount total() const { return total_; }
   Amount in_flight_amount() const { return in_flight_amount_; }
@@ -141,7 +145,7 @@ class Bank {
   std::vector<ChannelId> AlignmentWaits(NodeId n, SnapshotId id) const;
 
  private:
-  Bank(Config config, std::vector<std::string> names,
+  Engine(Config config, std::vector<std::string> names,
        std::unordered_map<std::string, NodeId> index, Network network);
   // The host that keeps snapshot id's records. REQUIRES: id was started.
   const SnapshotHost& HostOf(SnapshotId id) const;
@@ -184,4 +188,4 @@ class Bank {
   std::vector<NaiveRead> naive_;
 };
 
-}  // namespace cutline::bank
+}  // namespace cutline::engine

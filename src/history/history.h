@@ -1,8 +1,8 @@
-// The bank's messages and the run's history. The history is every event in
+// What travels on a channel, and the run's history. The history is every event in
 // the order it happened, each a type of its own whose fields mean one thing;
 // a record says why it happened. The narration, the page's space-time
 // diagram, the naive reader's analysis, the invariants and the independent
-// consistency checker all read it (through Replay, src/bank/replay.h, when
+// consistency checker all read it (through Replay, src/engine/replay.h, when
 // they need what it implies).
 #pragma once
 
@@ -18,7 +18,7 @@
 #include "cutline/marker_rules.h"
 #include "sim/network.h"
 
-namespace cutline::bank {
+namespace cutline::history {
 
 using sim::ChannelId;
 using sim::NodeId;
@@ -182,4 +182,4 @@ class History {
   std::vector<Event> events_;
 };
 
-}  // namespace cutline::bank
+}  // namespace cutline::history

@@ -1,6 +1,6 @@
-// Unit tests of Bank: each operation's effect, each refusal's code and that
+// Unit tests of Engine: each operation's effect, each refusal's code and that
 // an error changes nothing, and the naive reader's two classic failures.
-#include "bank/bank.h"
+#include "engine/engine.h"
 #include "base/check.h"
 
 #include <cstdint>
@@ -16,9 +16,9 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/message_tags.h"
-#include "bank/cuts.h"
+#include "engine/cuts.h"
 
-namespace cutline::bank {
+namespace cutline::engine {
 namespace {
 
 constexpr NodeId kP1 = 0;
@@ -45,9 +45,9 @@ std::string Said(const Status& s) {
   return out;
 }
 
-Bank MakeBank(const Config& config) {
-  std::optional<Bank> bank;
-  Status s = Bank::Create(config, &bank);
+Engine MakeBank(const Config& config) {
+  std::optional<Engine> bank;
+  Status s = Engine::Create(config, &bank);
   EXPECT_TRUE(s.ok()) << Said(s);
   if (!bank) ADD_FAILURE() << "no bank";
   return std::move(*bank);
@@ -55,11 +55,11 @@ Bank MakeBank(const Config& config) {
 
 // Everything observable about a bank, as text, so that "nothing changed"
 // is one comparison and a failure shows what did change.
-std::string StateOf(const Bank& bank) {
+std::string StateOf(const Engine& bank) {
   const Network& net = bank.network();
   std::string out;
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    out += fmt::format("{}=${} ", bank.name(n), bank.balance(n));
+    out += fmt::format("{}=${} ", bank.name(n), bank.state(n));
   }
   out += fmt::format("\ntotal={} in_flight={} last_seq={} history={}\n",
                      bank.total(), bank.in_flight_amount(), net.last_seq(),
@@ -68,7 +68,7 @@ std::string StateOf(const Bank& bank) {
     out += fmt::format("{}->{}:", bank.name(net.channel(c).from),
                        bank.name(net.channel(c).to));
     net.ForEachQueued(c, [&](const Network::Msg& m) {
-      if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+      if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
         out += fmt::format(" #{}${}", m.seq, t->amount);
       } else {
         out += fmt::format(" #{}m{}", m.seq,
@@ -104,8 +104,8 @@ std::string StateOf(const Bank& bank) {
 }
 
 std::string CreateError(const Config& config) {
-  std::optional<Bank> bank;
-  Status s = Bank::Create(config, &bank);
+  std::optional<Engine> bank;
+  Status s = Engine::Create(config, &bank);
   EXPECT_FALSE(s.ok());
   EXPECT_FALSE(bank.has_value()) << "a failed Create must not make a bank";
   return Said(s);
@@ -151,7 +151,7 @@ TEST(BankTest, CreateRejectsBadConfigurations) {
 }
 
 TEST(BankTest, CreateBuildsTheTopology) {
-  Bank complete = MakeBank(ThreeBranches());
+  Engine complete = MakeBank(ThreeBranches());
   EXPECT_EQ(complete.network().channel_count(), 6u);
   EXPECT_EQ(complete.total(), 300);
   EXPECT_EQ(complete.FindBranch("P2"), kP2);
@@ -159,7 +159,7 @@ TEST(BankTest, CreateBuildsTheTopology) {
 
   Config ring = ThreeBranches();
   ring.links = {{{"P1", "P2"}, {"P2", "P3"}, {"P3", "P1"}}};
-  Bank b = MakeBank(ring);
+  Engine b = MakeBank(ring);
   EXPECT_EQ(b.network().channel_count(), 3u);
   EXPECT_NE(b.network().Find(kP3, kP1), sim::kNoChannel);
   EXPECT_EQ(b.network().Find(kP1, kP3), sim::kNoChannel);
@@ -200,14 +200,14 @@ class BankErrorTest : public ::testing::Test {
     EXPECT_EQ(StateOf(bank_), before_) << "after: " << message;
   }
 
-  Bank bank_;
+  Engine bank_;
   std::string before_;
 };
 
 TEST_F(BankErrorTest, TheSetupIsWhatTheTestsAssume) {
   EXPECT_TRUE(bank_.snapshots()[0].complete);
   EXPECT_FALSE(bank_.snapshots()[1].complete);
-  EXPECT_EQ(bank_.balance(kP2), 130);
+  EXPECT_EQ(bank_.state(kP2), 130);
   EXPECT_TRUE(bank_.network().Full(bank_.network().Find(kP1, kP2)));
   EXPECT_EQ(bank_.RecordedChannel(2, bank_.network().Find(kP1, kP2)).transfers,
             std::vector<Amount>{30});
@@ -254,7 +254,7 @@ TEST_F(BankErrorTest, StartSnapshot) {
 }
 
 TEST(BankTest, DeliverNextWithNothingInFlight) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   std::string before = StateOf(bank);
   Status s = bank.DeliverNext();
   EXPECT_FALSE(s.ok());
@@ -267,7 +267,7 @@ TEST(BankTest, DeliverNextWithNothingInFlight) {
 TEST(BankTest, FullChannelOfCapacityOne) {
   Config config = ThreeBranches();
   config.capacity_transfers = 1;
-  Bank bank = MakeBank(config);
+  Engine bank = MakeBank(config);
   ASSERT_TRUE(bank.Transfer(kP1, kP2, 10).ok());
   std::string before = StateOf(bank);
   Status s = bank.Transfer(kP1, kP2, 10);
@@ -280,42 +280,42 @@ TEST(BankTest, FullChannelOfCapacityOne) {
       bank.network().Find(kP1, kP2),
       [&](const Network::Msg& m) { queued.push_back(m.payload); });
   EXPECT_EQ(queued,
-            (std::vector<Payload>{bank::Transfer{10}, Marker{1}}));
+            (std::vector<Payload>{history::Transfer{10}, Marker{1}}));
 }
 
 TEST(BankTest, TransferAndDeliverMoveMoney) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.Transfer(kP1, kP2, 30).ok());
-  EXPECT_EQ(bank.balance(kP1), 70);
-  EXPECT_EQ(bank.balance(kP2), 100);
+  EXPECT_EQ(bank.state(kP1), 70);
+  EXPECT_EQ(bank.state(kP2), 100);
   EXPECT_EQ(bank.in_flight_amount(), 30);
   ASSERT_TRUE(bank.Transfer(kP3, kP2, 100).ok());  // the whole balance
-  EXPECT_EQ(bank.balance(kP3), 0);
+  EXPECT_EQ(bank.state(kP3), 0);
   ASSERT_TRUE(bank.Deliver(kP3, kP2).ok());  // not the oldest: that is fine
-  EXPECT_EQ(bank.balance(kP2), 200);
+  EXPECT_EQ(bank.state(kP2), 200);
   EXPECT_EQ(bank.in_flight_amount(), 30);
   ASSERT_TRUE(bank.DeliverNext().ok());
-  EXPECT_EQ(bank.balance(kP2), 230);
+  EXPECT_EQ(bank.state(kP2), 230);
   EXPECT_EQ(bank.in_flight_amount(), 0);
   EXPECT_EQ(bank.total(), 300);
   const auto& events = bank.history().events();
   ASSERT_EQ(events.size(), 4u);
-  ASSERT_TRUE(std::holds_alternative<Sent<bank::Transfer>>(events[0]));
-  EXPECT_EQ(std::get<Sent<bank::Transfer>>(events[0]).seq, 1u);
-  EXPECT_EQ(std::get<Sent<bank::Transfer>>(events[0]).what.amount, 30);
-  ASSERT_TRUE(std::holds_alternative<Delivered<bank::Transfer>>(events[2]));
-  EXPECT_EQ(std::get<Delivered<bank::Transfer>>(events[2]).seq, 2u);
-  EXPECT_EQ(std::get<Delivered<bank::Transfer>>(events[3]).seq, 1u);
+  ASSERT_TRUE(std::holds_alternative<Sent<history::Transfer>>(events[0]));
+  EXPECT_EQ(std::get<Sent<history::Transfer>>(events[0]).seq, 1u);
+  EXPECT_EQ(std::get<Sent<history::Transfer>>(events[0]).what.amount, 30);
+  ASSERT_TRUE(std::holds_alternative<Delivered<history::Transfer>>(events[2]));
+  EXPECT_EQ(std::get<Delivered<history::Transfer>>(events[2]).seq, 2u);
+  EXPECT_EQ(std::get<Delivered<history::Transfer>>(events[3]).seq, 1u);
 }
 
 TEST(BankTest, DeliverNextTakesTheLowestSequenceNumber) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.Transfer(kP3, kP1, 1).ok());  // #1
   ASSERT_TRUE(bank.Transfer(kP1, kP2, 2).ok());  // #2
   ASSERT_TRUE(bank.Transfer(kP3, kP1, 3).ok());  // #3
   ASSERT_TRUE(bank.Deliver(kP3, kP1).ok());      // #1 by hand
   auto last_delivered = [&] {
-    return std::get<Delivered<bank::Transfer>>(bank.history().events().back()).seq;
+    return std::get<Delivered<history::Transfer>>(bank.history().events().back()).seq;
   };
   ASSERT_TRUE(bank.DeliverNext().ok());
   EXPECT_EQ(last_delivered(), 2u);
@@ -326,7 +326,7 @@ TEST(BankTest, DeliverNextTakesTheLowestSequenceNumber) {
 // The classic case of the scenario spec: P2's $40 is in flight when P1
 // starts the snapshot; the snapshot finds it in channel P2->P1.
 TEST(BankTest, SnapshotRecordsMoneyInFlight) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());
   ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
   // Markers leave in the order the receivers were declared: P2, then P3.
@@ -363,11 +363,11 @@ TEST(BankTest, SnapshotRecordsMoneyInFlight) {
   EXPECT_EQ(p2p1.state, ChannelRecording::kClosed);
   EXPECT_EQ(p2p1.transfers, std::vector<Amount>{40});
   EXPECT_EQ(bank.SnapshotTotal(1), 300);
-  EXPECT_EQ(bank.balance(kP1), 140);
+  EXPECT_EQ(bank.state(kP1), 140);
 }
 
 TEST(BankTest, ConcurrentSnapshotsAndJoins) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
   ASSERT_TRUE(bank.Transfer(kP3, kP2, 25).ok());
   ASSERT_TRUE(bank.StartSnapshot(kP3, std::nullopt).ok());  // id 2
@@ -396,7 +396,7 @@ TEST(BankTest, ConcurrentSnapshotsAndJoins) {
 TEST(BankTest, BranchWithoutIncomingChannels) {
   Config config = ThreeBranches();
   config.links = {{{"P1", "P2"}, {"P2", "P3"}}};
-  Bank bank = MakeBank(config);
+  Engine bank = MakeBank(config);
   ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
   EXPECT_TRUE(bank.PartDone(kP1, 1));  // nothing to wait for
   ASSERT_TRUE(bank.Drain().ok());
@@ -413,7 +413,7 @@ TEST(BankTest, BranchWithoutIncomingChannels) {
 }
 
 TEST(BankTest, ReadsKeepFirstReadOrderAndTheLatestValue) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.Read(kP2).ok());
   ASSERT_TRUE(bank.Transfer(kP2, kP1, 10).ok());
   ASSERT_TRUE(bank.Read(kP1).ok());
@@ -424,8 +424,8 @@ TEST(BankTest, ReadsKeepFirstReadOrderAndTheLatestValue) {
   EXPECT_EQ(bank.naive_reads()[1].branch, kP1);
   EXPECT_EQ(bank.naive_reads()[1].balance, 100);
   // A read changes no money and goes into the history.
-  EXPECT_EQ(bank.balance(kP2), 90);
-  EXPECT_TRUE(std::holds_alternative<bank::Read>(bank.history().events().back()));
+  EXPECT_EQ(bank.state(kP2), 90);
+  EXPECT_TRUE(std::holds_alternative<history::Read>(bank.history().events().back()));
 }
 
 // Classic case 1: $30 leaves P1 after P2 was read and before P1 is: the
@@ -447,8 +447,8 @@ TEST(RegistryTest, EveryBankAlgorithmTakesAConsistentSnapshot) {
     config.links = {{{"P1", "P2"}, {"P1", "P3"}, {"P2", "P3"}, {"P2", "P4"}, {"P3", "P4"}}};
     config.algorithm = a;
     config.one_snapshot_at_a_time = !a.traits().concurrent_snapshots;
-    std::optional<Bank> bank;
-    ASSERT_TRUE(Bank::Create(config, &bank).ok());
+    std::optional<Engine> bank;
+    ASSERT_TRUE(Engine::Create(config, &bank).ok());
     for (ChannelId c = 0; c < bank->network().channel_count(); ++c) {
       const sim::ChannelInfo& ch = bank->network().channel(c);
       ASSERT_TRUE(bank->Transfer(ch.from, ch.to, 5 + c).ok());
@@ -477,7 +477,7 @@ TEST(RegistryTest, NamesAreUniqueAndFound) {
     std::optional<Algorithm> found = Algorithm::Find(a.name());
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(*found, a);
-    EXPECT_NE(a.definition().make_bank_host, nullptr);
+    EXPECT_NE(a.definition().make_engine_host, nullptr);
   }
   EXPECT_FALSE(Algorithm::Find("chandy_lamport").has_value());
   EXPECT_EQ(Algorithm::Find("lai-yang"), Algorithm::kLaiYang);
@@ -494,8 +494,8 @@ TEST(RegistryTest, LaiYangTagsOutliveTheirMessagesOnlyWithAHistory) {
     config.fifo = false;
     config.one_snapshot_at_a_time = true;
     config.keep_history = history;
-    std::optional<Bank> bank;
-    ASSERT_TRUE(Bank::Create(config, &bank).ok());
+    std::optional<Engine> bank;
+    ASSERT_TRUE(Engine::Create(config, &bank).ok());
     ASSERT_TRUE(bank->StartSnapshot(kP1, std::nullopt).ok());
     ASSERT_TRUE(bank->Transfer(kP1, kP2, 10).ok());  // epoch 1
     Seq transfer = bank->network().last_seq();
@@ -513,7 +513,7 @@ TEST(BankTest, JoinedByNamesTheSnapshotsATransferJoined) {
   for (bool history : {true, false}) {
     Config config = ThreeBranches();
     config.keep_history = history;
-    Bank bank = MakeBank(config);
+    Engine bank = MakeBank(config);
     ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());
     const Seq forty = bank.network().last_seq();
     ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
@@ -532,7 +532,7 @@ TEST(BankTest, JoinedByNamesTheSnapshotsATransferJoined) {
 
 // The rules broken on purpose (docs/design.md): each does what its name
 // says, and its snapshot completes wrong.
-Bank BrokenBank(std::string_view name) {
+Engine BrokenBank(std::string_view name) {
   Config config = ThreeBranches();
   std::optional<Algorithm> a = Algorithm::Find(name);
   EXPECT_TRUE(a.has_value()) << name;
@@ -541,7 +541,7 @@ Bank BrokenBank(std::string_view name) {
 }
 
 TEST(BrokenRulesTest, LateMarkersWaitForTheInitiatorsNextTransfer) {
-  Bank bank = BrokenBank("broken-late-markers");
+  Engine bank = BrokenBank("broken-late-markers");
   ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
   EXPECT_TRUE(bank.HoldsMarkers(kP1, 1));
   EXPECT_EQ(bank.FindSnapshot(1)->markers_sent, 0u);
@@ -565,7 +565,7 @@ TEST(BrokenRulesTest, LateMarkersWaitForTheInitiatorsNextTransfer) {
 }
 
 TEST(BrokenRulesTest, RecordingStopsAtTheFirstMessage) {
-  Bank bank = BrokenBank("broken-stop-at-first");
+  Engine bank = BrokenBank("broken-stop-at-first");
   ASSERT_TRUE(bank.Transfer(kP2, kP1, 40).ok());
   const Seq forty = bank.network().last_seq();
   ASSERT_TRUE(bank.Transfer(kP2, kP1, 20).ok());
@@ -652,7 +652,7 @@ TEST(MessageTagsTest, KeepsOnlyTheSpanInFlightWithoutHistory) {
 }
 
 TEST(NaiveReaderTest, LosesMoneyInFlight) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.Read(kP2).ok());
   ASSERT_TRUE(bank.Transfer(kP1, kP2, 30).ok());
   ASSERT_TRUE(bank.Read(kP1).ok());
@@ -678,7 +678,7 @@ TEST(NaiveReaderTest, LosesMoneyInFlight) {
 // Classic case 2: $30 leaves P1 after P1 was read and reaches P2 before P2
 // is: the reader counts it twice, and the cut is inconsistent.
 TEST(NaiveReaderTest, CountsMoneyTwice) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.Read(kP1).ok());
   ASSERT_TRUE(bank.Transfer(kP1, kP2, 30).ok());
   ASSERT_TRUE(bank.Deliver(kP1, kP2).ok());
@@ -697,7 +697,7 @@ TEST(NaiveReaderTest, CountsMoneyTwice) {
 }
 
 TEST(NaiveReaderTest, MarkersCrossingBackwardsMakeTheCutInconsistent) {
-  Bank bank = MakeBank(ThreeBranches());
+  Engine bank = MakeBank(ThreeBranches());
   ASSERT_TRUE(bank.Read(kP1).ok());
   ASSERT_TRUE(bank.StartSnapshot(kP1, std::nullopt).ok());
   ASSERT_TRUE(bank.Deliver(kP1, kP2).ok());  // a marker
@@ -714,10 +714,10 @@ TEST(NaiveReaderTest, MarkersCrossingBackwardsMakeTheCutInconsistent) {
 // The snapshot cut that the page draws. A record caused by a marker sits at
 // that marker's delivery, so the marker itself never counts as crossing.
 TEST(SnapshotCutTest, NoMessageCrossesAChandyLamportCut) {
-  std::optional<Bank> bank;
+  std::optional<Engine> bank;
   Config config;
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
-  ASSERT_TRUE(Bank::Create(config, &bank).ok());
+  ASSERT_TRUE(Engine::Create(config, &bank).ok());
   ASSERT_TRUE(bank->Transfer(1, 0, 40).ok());
   ASSERT_TRUE(bank->StartSnapshot(0, std::nullopt).ok());
   ASSERT_TRUE(bank->Transfer(0, 2, 30).ok());  // behind P1's marker
@@ -747,12 +747,12 @@ TEST(SnapshotCutTest, NoMessageCrossesAChandyLamportCut) {
 // for P3's). Through the raw cut that barrier crosses backwards; the
 // snapshot's own markers are its edge, so the snapshot's list leaves it out.
 TEST(SnapshotCutTest, AnAligningBranchsBarriersDoNotCrossItsCut) {
-  std::optional<Bank> bank;
+  std::optional<Engine> bank;
   Config config;
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}, {"P4", 100}};
   config.links = {{{"P1", "P2"}, {"P1", "P3"}, {"P2", "P4"}, {"P3", "P4"}}};
   config.algorithm = Algorithm::kAligned;
-  ASSERT_TRUE(Bank::Create(config, &bank).ok());
+  ASSERT_TRUE(Engine::Create(config, &bank).ok());
   ASSERT_TRUE(bank->StartSnapshot(0, std::nullopt).ok());
   ASSERT_TRUE(bank->Deliver(0, 1).ok());  // P2 records, barrier to P4
   ASSERT_TRUE(bank->Deliver(1, 3).ok());  // P4 holds P2->P4 back
@@ -766,10 +766,10 @@ TEST(SnapshotCutTest, AnAligningBranchsBarriersDoNotCrossItsCut) {
 // BackwardAcross can fail: through the read points of the counted-twice
 // case, the $30's receipt is inside and its sending outside.
 TEST(SnapshotCutTest, BackwardAcrossFindsTheCountedTwiceReceipt) {
-  std::optional<Bank> bank;
+  std::optional<Engine> bank;
   Config config;
   config.branches = {{"P1", 100}, {"P2", 100}};
-  ASSERT_TRUE(Bank::Create(config, &bank).ok());
+  ASSERT_TRUE(Engine::Create(config, &bank).ok());
   ASSERT_TRUE(bank->Read(0).ok());
   ASSERT_TRUE(bank->Transfer(0, 1, 30).ok());
   ASSERT_TRUE(bank->Deliver(0, 1).ok());
@@ -788,9 +788,9 @@ TEST(SnapshotCutTest, BackwardAcrossFindsTheCountedTwiceReceipt) {
 }
 
 }  // namespace
-}  // namespace cutline::bank
+}  // namespace cutline::engine
 
-namespace cutline::bank {
+namespace cutline::engine {
 namespace {
 
 // CUTLINE_CHECK stays on where assert() is compiled out: this test is built
@@ -808,4 +808,4 @@ TEST(CutlineCheckTest, StaysOnInTheDefaultBuild) {
 }
 
 }  // namespace
-}  // namespace cutline::bank
+}  // namespace cutline::engine

@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "apps/app.h"
-#include "bank/history.h"
+#include "engine/vocabulary.h"
+#include "history/history.h"
 #include "sim/network.h"
 
-namespace cutline::bank {
+namespace cutline::engine {
 
-class Bank;
+class Engine;
 
 inline constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max();
 
@@ -55,9 +56,9 @@ class Replay {
   Replay(const sim::Topology& topology, std::vector<Amount> initial_balances,
          apps::App app = apps::App::kBank);
   // At the start of bank's run: its topology and initial balances.
-  explicit Replay(const Bank& bank);
+  explicit Replay(const Engine& bank);
   // The whole of bank's history. REQUIRES: the bank keeps its history.
-  static Replay Of(const Bank& bank);
+  static Replay Of(const Engine& bank);
 
   // Walks one more event. Anything but kNone or kNotFifo leaves the replay
   // unable to go on (its flights and balances no longer mean anything).
@@ -107,4 +108,4 @@ class Replay {
 // True if the anomaly ends the replay.
 inline bool Fatal(Anomaly a) { return a != Anomaly::kNone && a != Anomaly::kNotFifo; }
 
-}  // namespace cutline::bank
+}  // namespace cutline::engine

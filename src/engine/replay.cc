@@ -1,13 +1,13 @@
 // Replay: sends and deliveries tracked per message and per channel; the
 // money they move applied to the replayed balances.
-#include "bank/replay.h"
+#include "engine/replay.h"
 
 #include <algorithm>
 
-#include "bank/bank.h"
+#include "engine/engine.h"
 #include "base/overloaded.h"
 
-namespace cutline::bank {
+namespace cutline::engine {
 
 Replay::Replay(const sim::Topology& topology,
                std::vector<Amount> initial_balances, apps::App app)
@@ -21,7 +21,7 @@ Replay::Replay(const sim::Topology& topology,
 
 namespace {
 
-std::vector<Amount> InitialBalances(const Bank& bank) {
+std::vector<Amount> InitialBalances(const Engine& bank) {
   std::vector<Amount> initial;
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     initial.push_back(bank.initial_balance(n));
@@ -31,10 +31,10 @@ std::vector<Amount> InitialBalances(const Bank& bank) {
 
 }  // namespace
 
-Replay::Replay(const Bank& bank)
+Replay::Replay(const Engine& bank)
     : Replay(bank.network(), InitialBalances(bank), bank.app()) {}
 
-Replay Replay::Of(const Bank& bank) {
+Replay Replay::Of(const Engine& bank) {
   Replay replay(bank);
   replay.ApplyAll(bank.history().events());
   return replay;
@@ -166,4 +166,4 @@ Anomaly Replay::Deliver(Seq seq, ChannelId c, const Payload& payload) {
   return order;
 }
 
-}  // namespace cutline::bank
+}  // namespace cutline::engine

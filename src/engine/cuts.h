@@ -9,10 +9,10 @@
 #include <limits>
 #include <vector>
 
-#include "bank/bank.h"
-#include "bank/replay.h"
+#include "engine/engine.h"
+#include "engine/replay.h"
 
-namespace cutline::bank {
+namespace cutline::engine {
 
 struct CrossingMessage {
   Seq seq;
@@ -41,7 +41,7 @@ struct NaiveAnalysis {
 
 // `replay`: Replay::Of(bank), made once for every analysis of the run.
 // REQUIRES: the bank keeps its history.
-NaiveAnalysis AnalyzeNaive(const Bank& bank, const Replay& replay);
+NaiveAnalysis AnalyzeNaive(const Engine& bank, const Replay& replay);
 
 // A cut: for each branch, the index in the history of its point on the cut,
 // or kFuture for a branch whose point is still to come (everything it has
@@ -53,13 +53,13 @@ using Cut = std::vector<std::size_t>;
 // marker (its Cause says which) is placed at that marker's delivery, which
 // is then outside the cut: the marker is the cut's edge, not a message
 // crossing it.
-Cut SnapshotCut(const Bank& bank, const Replay& replay, SnapshotId id);
+Cut SnapshotCut(const Engine& bank, const Replay& replay, SnapshotId id);
 
 // The messages that cross `cut` backwards: delivered before the receiver's
 // point, sent after the sender's. For a Chandy-Lamport snapshot over FIFO
 // channels the list is always empty; the page draws it anyway, since that is
 // what "consistent" means. REQUIRES: the bank keeps its history.
-std::vector<CrossingMessage> BackwardAcross(const Bank& bank,
+std::vector<CrossingMessage> BackwardAcross(const Engine& bank,
                                             const Replay& replay,
                                             const Cut& cut);
 
@@ -67,8 +67,8 @@ std::vector<CrossingMessage> BackwardAcross(const Bank& bank,
 // markers: they are the algorithm's messages, not the bank's state, and
 // under aligned barriers a branch receives barriers before it records (it
 // is waiting for the rest), which is no crossing.
-std::vector<CrossingMessage> BackwardAcrossSnapshot(const Bank& bank,
+std::vector<CrossingMessage> BackwardAcrossSnapshot(const Engine& bank,
                                                     const Replay& replay,
                                                     SnapshotId id);
 
-}  // namespace cutline::bank
+}  // namespace cutline::engine

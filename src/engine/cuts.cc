@@ -1,19 +1,19 @@
 // Cuts: each message's flight (from the replay) compared with the cut's
 // points.
-#include "bank/cuts.h"
+#include "engine/cuts.h"
 
-namespace cutline::bank {
+namespace cutline::engine {
 
 namespace {
 
-CrossingMessage Describe(const Bank& bank, const Flight& f) {
+CrossingMessage Describe(const Engine& bank, const Flight& f) {
   const sim::ChannelInfo& ch = bank.network().channel(f.channel);
   return CrossingMessage{f.seq, ch.from, ch.to, f.payload};
 }
 
 }  // namespace
 
-NaiveAnalysis AnalyzeNaive(const Bank& bank, const Replay& replay) {
+NaiveAnalysis AnalyzeNaive(const Engine& bank, const Replay& replay) {
   NaiveAnalysis out;
   std::vector<std::size_t> read_at(bank.branch_count(), kNever);
   for (const NaiveRead& r : bank.naive_reads()) {
@@ -40,7 +40,7 @@ NaiveAnalysis AnalyzeNaive(const Bank& bank, const Replay& replay) {
   return out;
 }
 
-Cut SnapshotCut(const Bank& bank, const Replay& replay, SnapshotId id) {
+Cut SnapshotCut(const Engine& bank, const Replay& replay, SnapshotId id) {
   const auto& events = bank.history().events();
   Cut cut(bank.branch_count(), kFuture);
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -53,7 +53,7 @@ Cut SnapshotCut(const Bank& bank, const Replay& replay, SnapshotId id) {
   return cut;
 }
 
-std::vector<CrossingMessage> BackwardAcross(const Bank& bank,
+std::vector<CrossingMessage> BackwardAcross(const Engine& bank,
                                             const Replay& replay,
                                             const Cut& cut) {
   std::vector<CrossingMessage> out;
@@ -66,7 +66,7 @@ std::vector<CrossingMessage> BackwardAcross(const Bank& bank,
   return out;
 }
 
-std::vector<CrossingMessage> BackwardAcrossSnapshot(const Bank& bank,
+std::vector<CrossingMessage> BackwardAcrossSnapshot(const Engine& bank,
                                                     const Replay& replay,
                                                     SnapshotId id) {
   std::vector<CrossingMessage> out =
@@ -78,4 +78,4 @@ std::vector<CrossingMessage> BackwardAcrossSnapshot(const Bank& bank,
   return out;
 }
 
-}  // namespace cutline::bank
+}  // namespace cutline::engine

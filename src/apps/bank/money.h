@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace cutline::bank {
+namespace cutline::apps {
 
 std::string Money(std::int64_t amount);                          // $40
 std::string AmountList(const std::vector<std::int64_t>& amounts);  // [$40, $10]
 
-}  // namespace cutline::bank
+}  // namespace cutline::apps

@@ -1,5 +1,5 @@
-// SnapshotHost: one snapshot algorithm's side of the bank, at every branch.
-// The bank asks it what a start, a transfer and a marker mean and does what
+// SnapshotHost: one snapshot algorithm's side of the engine, at every branch.
+// The engine asks it what a start, a transfer and a marker mean and does what
 // the answer (a Reply: a Step naming its snapshot) says: send markers (at the
 // head of the channels if markers_ahead), hold or release channels, close,
 // finish a part. The host keeps what its algorithm records (balances, channel
@@ -13,41 +13,19 @@
 #include <optional>
 #include <vector>
 
-#include "bank/history.h"
 #include "cutline/step.h"
+#include "history/history.h"
+#include "history/records.h"
 #include "sim/network.h"
 
-namespace cutline::bank {
+namespace cutline::algorithms {
 
-// One channel of one snapshot, as recorded.
-struct ChannelRecord {
-  ChannelRecording state = ChannelRecording::kNotRecorded;
-  std::vector<Amount> transfers;  // in the order received
-  // Unaligned barriers: the transfers the barrier overtook (the tail of
-  // `transfers`, which they also belong to).
-  std::vector<Amount> overtaken;
-};
+using history::ChannelRecord;
+using sim::ChannelId;
+using sim::NodeId;
+using sim::Seq;
 
-// A recorded channel's state as a snapshot's channel "state" word
-// (docs/scenario-language.md): "closed", "recording", ... Here, beside the
-// state it names, so that both JSONs that write it, the scenario's
-// (`run --json`, the page) and the store's (`cutline store show --json`),
-// have it from below.
-inline const char* ChannelRecordingName(ChannelRecording r) {
-  switch (r) {
-    case ChannelRecording::kNotRecorded:
-      return "not recorded";
-    case ChannelRecording::kRecording:
-      return "recording";
-    case ChannelRecording::kClosed:
-      return "closed";
-    case ChannelRecording::kHeldBack:
-      return "held back";
-  }
-  return "?";
-}
-
-// Not thread-safe: it belongs to one Bank. Every input comes from the bank,
+// Not thread-safe: it belongs to one Engine. Every input comes from the engine,
 // which checks what a person can get wrong first; a host asserts the rest.
 class SnapshotHost {
  public:
@@ -99,4 +77,4 @@ class SnapshotHost {
   }
 };
 
-}  // namespace cutline::bank
+}  // namespace cutline::algorithms

@@ -1,9 +1,9 @@
 // The text of money, in one place.
-#include "bank/money.h"
+#include "apps/bank/money.h"
 
 #include <fmt/format.h>
 
-namespace cutline::bank {
+namespace cutline::apps {
 
 std::string Money(std::int64_t amount) { return fmt::format("${}", amount); }
 
@@ -15,4 +15,4 @@ std::string AmountList(const std::vector<std::int64_t>& amounts) {
   return out + "]";
 }
 
-}  // namespace cutline::bank
+}  // namespace cutline::apps

@@ -1,6 +1,6 @@
-// Bank: validation first, then the change; markers follow the Steps of the
+// Engine: validation first, then the change; markers follow the Steps of the
 // algorithm's host, which is the only part that knows which algorithm runs.
-#include "bank/bank.h"
+#include "engine/engine.h"
 #include "base/check.h"
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <set>
 #include <unordered_map>
 
-namespace cutline::bank {
+namespace cutline::engine {
 
 bool IsValidBranchName(std::string_view s) {
   if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
@@ -62,7 +62,7 @@ std::string FindCycle(const sim::Topology& t,
 
 }  // namespace
 
-Status Bank::Create(const Config& config, std::optional<Bank>* out) {
+Status Engine::Create(const Config& config, std::optional<Engine>* out) {
   const auto& branches = config.branches;
   if (branches.size() < 2) {
     return Status::Error(Code::kNetworkTooSmall);
@@ -116,19 +116,19 @@ Status Bank::Create(const Config& config, std::optional<Bank>* out) {
       return Status::Error(Code::kAlignedCycle, cycle);
     }
   }
-  out->emplace(Bank(config, std::move(names), std::move(index), std::move(network)));
+  out->emplace(Engine(config, std::move(names), std::move(index), std::move(network)));
   (*out)->total_ = total;
   return Status::Ok();
 }
 
-Bank::Bank(Config config, std::vector<std::string> names,
+Engine::Engine(Config config, std::vector<std::string> names,
            std::unordered_map<std::string, NodeId> index, Network network)
     : config_(std::move(config)),
       names_(std::move(names)),
       index_(std::move(index)),
       network_(std::move(network)),
       history_(config_.keep_history),
-      host_(config_.algorithm.definition().make_bank_host(network_,
+      host_(config_.algorithm.definition().make_engine_host(network_,
                                                           config_.keep_history)),
       sees_every_transfer_(config_.algorithm.traits().sees_every_transfer),
       tags_messages_(config_.algorithm.traits().tags_messages),
@@ -140,20 +140,20 @@ Bank::Bank(Config config, std::vector<std::string> names,
   if (config_.algorithm.traits().markers_after_next_transfer) held_markers_.resize(names_.size());
 }
 
-std::optional<NodeId> Bank::FindBranch(const std::string& name) const {
+std::optional<NodeId> Engine::FindBranch(const std::string& name) const {
   auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }
 
-Status Bank::CheckBranch(NodeId n) const {
+Status Engine::CheckBranch(NodeId n) const {
   if (n >= names_.size()) {
     return Status::Error(Code::kNoBranchNumber, n);
   }
   return Status::Ok();
 }
 
-Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
+Status Engine::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
   if (Status s = CheckBranch(from); !s.ok()) return s;
   if (Status s = CheckBranch(to); !s.ok()) return s;
   if (from == to) {
@@ -169,9 +169,9 @@ Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
 // The part of a send every application shares: the algorithm's tag, the
 // message, and the markers a broken rule kept until now. Inlined: the
 // bank's transfers are the benchmarks' hot path.
-[[gnu::always_inline]] inline void Bank::SendWord(ChannelId c, NodeId from, Amount word) {
+[[gnu::always_inline]] inline void Engine::SendWord(ChannelId c, NodeId from, Amount word) {
   if (tags_messages_) host_->OnSendTransfer(network_.channel(c), network_.last_seq() + 1);
-  Send(c, bank::Transfer{word});
+  Send(c, history::Transfer{word});
   // Broken on purpose: the markers a record kept go only now, behind it.
   if (!held_markers_.empty() && !held_markers_[from].empty()) [[unlikely]] {
     std::vector<SnapshotId> held = std::move(held_markers_[from]);
@@ -180,7 +180,7 @@ Status Bank::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
   }
 }
 
-Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
+Status Engine::Transfer(NodeId from, NodeId to, Amount amount) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (amount < 1) return Status::Error(Code::kAmountTooSmall);
@@ -199,7 +199,7 @@ Status Bank::Transfer(NodeId from, NodeId to, Amount amount) {
   return Status::Ok();
 }
 
-Status Bank::SendMessage(NodeId from, NodeId to, Amount word) {
+Status Engine::SendMessage(NodeId from, NodeId to, Amount word) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (network_.Full(c)) {
@@ -210,14 +210,23 @@ Status Bank::SendMessage(NodeId from, NodeId to, Amount word) {
   return Status::Ok();
 }
 
-Status Bank::LocalStep(NodeId n) {
+bool Engine::Carries(ChannelId c, Amount word) const {
+  bool found = false;
+  network_.ForEachQueued(c, [&](const Network::Msg& m) {
+    const auto* t = std::get_if<history::Transfer>(&m.payload);
+    found |= t != nullptr && t->amount == word;
+  });
+  return found;
+}
+
+Status Engine::LocalStep(NodeId n) {
   if (Status s = CheckBranch(n); !s.ok()) return s;
   balances_[n] = config_.app.AfterLocal(balances_[n]);
   history_.Add(Local{n});
   return Status::Ok();
 }
 
-Status Bank::Deliver(NodeId from, NodeId to, std::uint64_t at) {
+Status Engine::Deliver(NodeId from, NodeId to, std::uint64_t at) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (network_.Empty(c)) {
@@ -247,7 +256,7 @@ Status Bank::Deliver(NodeId from, NodeId to, std::uint64_t at) {
   return Status::Ok();
 }
 
-Status Bank::DeliverNext() {
+Status Engine::DeliverNext() {
   if (!network_.AnyInFlight()) {
     return Status::Error(Code::kNothingInFlight);
   }
@@ -258,12 +267,12 @@ Status Bank::DeliverNext() {
   return Status::Ok();
 }
 
-Status Bank::Drain() {
+Status Engine::Drain() {
   while (network_.CanDeliverNext()) Receive(network_.DeliverNext());
   return Status::Ok();
 }
 
-Status Bank::StopTheWorld() {
+Status Engine::StopTheWorld() {
   if (const SnapshotInfo* running = Running()) {
     return Status::Error(Code::kStopWhileSnapshot, running->id);
   }
@@ -279,7 +288,7 @@ Status Bank::StopTheWorld() {
   snapshots_.push_back(fresh);
   SnapshotInfo& snapshot = snapshots_.back();
   if (!stop_host_) {
-    stop_host_ = Algorithm::kStopTheWorld.definition().make_bank_host(
+    stop_host_ = Algorithm::kStopTheWorld.definition().make_engine_host(
         network_, config_.keep_history);
   }
   for (NodeId n = 0; n < names_.size(); ++n) {
@@ -290,7 +299,7 @@ Status Bank::StopTheWorld() {
     history_.Add(Closed{snapshot.id, c});
   }
   for (NodeId n = 0; n < names_.size(); ++n) {
-    history_.Add(bank::PartDone{snapshot.id, n});
+    history_.Add(history::PartDone{snapshot.id, n});
   }
   snapshot.parts_done = static_cast<std::uint32_t>(names_.size());
   snapshot.complete = true;
@@ -298,10 +307,10 @@ Status Bank::StopTheWorld() {
   return Status::Ok();
 }
 
-Status Bank::Read(NodeId branch) {
+Status Engine::Read(NodeId branch) {
   if (Status s = CheckBranch(branch); !s.ok()) return s;
   NaiveRead read{branch, balances_[branch], history_.size()};
-  history_.Add(bank::Read{balances_[branch], branch});
+  history_.Add(history::Read{balances_[branch], branch});
   auto it = std::find_if(naive_.begin(), naive_.end(),
                          [&](const NaiveRead& r) { return r.branch == branch; });
   if (it == naive_.end()) {
@@ -312,7 +321,7 @@ Status Bank::Read(NodeId branch) {
   return Status::Ok();
 }
 
-Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
+Status Engine::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   if (Status s = CheckBranch(branch); !s.ok()) return s;
   if (id) {
     const SnapshotInfo* s = FindSnapshot(*id);
@@ -355,7 +364,7 @@ Status Bank::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
   return Status::Ok();
 }
 
-void Bank::Send(ChannelId c, const Payload& payload) {
+void Engine::Send(ChannelId c, const Payload& payload) {
   Network::Msg m = network_.Send(c, payload);
   if (!history_.enabled()) return;
   std::visit(
@@ -365,11 +374,11 @@ void Bank::Send(ChannelId c, const Payload& payload) {
       payload);
 }
 
-void Bank::Receive(const Network::Msg& m) {
+void Engine::Receive(const Network::Msg& m) {
   const sim::ChannelInfo& ch = network_.channel(m.channel);
   NodeId to = ch.to;
-  if (const auto* transfer = std::get_if<bank::Transfer>(&m.payload)) {
-    history_.Add(Delivered<bank::Transfer>{m.seq, m.channel, *transfer});
+  if (const auto* transfer = std::get_if<history::Transfer>(&m.payload)) {
+    history_.Add(Delivered<history::Transfer>{m.seq, m.channel, *transfer});
     // With no snapshot running, no channel is being recorded: most
     // algorithms need not see the transfer (the common, fast case).
     if (running_ != 0 || sees_every_transfer_) {
@@ -416,7 +425,7 @@ void Bank::Receive(const Network::Msg& m) {
              m.channel);
 }
 
-void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
+void Engine::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
                       Cause cause, std::optional<ChannelId> closed) {
   if (step.record_state) {
     history_.Add(Recorded{snapshot.id, cause, n});
@@ -436,7 +445,7 @@ void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
     history_.Add(Closed{snapshot.id, *closed});
   }
   if (step.part_done) {
-    history_.Add(bank::PartDone{snapshot.id, n});
+    history_.Add(history::PartDone{snapshot.id, n});
     if (++snapshot.parts_done == names_.size()) {
       snapshot.complete = true;
       --running_;
@@ -445,7 +454,7 @@ void Bank::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
   }
 }
 
-void Bank::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
+void Engine::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
   for (ChannelId c : network_.Outgoing(n)) {
     ++snapshot.markers_sent;
     if (step.markers_ahead) {
@@ -456,7 +465,7 @@ void Bank::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
       Network::Msg barrier = network_.SendAhead(c, Marker{snapshot.id});
       history_.Add(Sent<Marker>{barrier.seq, c, Marker{snapshot.id}});
       for (const Network::Msg& m : behind) {
-        if (const auto* t = std::get_if<bank::Transfer>(&m.payload)) {
+        if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
           host_->OnOvertaken(snapshot.id, network_.channel(c), t->amount);
           history_.Add(Overtaken{barrier.seq, m.seq, c});
         }
@@ -470,70 +479,70 @@ void Bank::SendMarkers(NodeId n, const Step& step, SnapshotInfo& snapshot) {
   }
 }
 
-SnapshotInfo& Bank::MutableSnapshot(SnapshotId id) {
+SnapshotInfo& Engine::MutableSnapshot(SnapshotId id) {
   CUTLINE_CHECK(id >= 1 && id <= snapshots_.size());
   return snapshots_[id - 1];
 }
 
-const SnapshotInfo* Bank::FindSnapshot(SnapshotId id) const {
+const SnapshotInfo* Engine::FindSnapshot(SnapshotId id) const {
   if (id < 1 || id > snapshots_.size()) return nullptr;
   return &snapshots_[id - 1];
 }
 
-const SnapshotInfo* Bank::Running() const {
+const SnapshotInfo* Engine::Running() const {
   for (auto it = snapshots_.rbegin(); it != snapshots_.rend(); ++it) {
     if (!it->complete) return &*it;
   }
   return nullptr;
 }
 
-Algorithm Bank::AlgorithmOf(SnapshotId id) const {
+Algorithm Engine::AlgorithmOf(SnapshotId id) const {
   const SnapshotInfo* s = FindSnapshot(id);
   CUTLINE_CHECK(s != nullptr);
   return s->stop_the_world ? Algorithm::kStopTheWorld : config_.algorithm;
 }
 
-const SnapshotHost& Bank::HostOf(SnapshotId id) const {
+const SnapshotHost& Engine::HostOf(SnapshotId id) const {
   const SnapshotInfo* s = FindSnapshot(id);
   return s != nullptr && s->stop_the_world ? *stop_host_ : *host_;
 }
 
-bool Bank::HasRecorded(NodeId n, SnapshotId id) const {
+bool Engine::HasRecorded(NodeId n, SnapshotId id) const {
   return HostOf(id).HasRecorded(n, id);
 }
 
-bool Bank::PartDone(NodeId n, SnapshotId id) const {
+bool Engine::PartDone(NodeId n, SnapshotId id) const {
   return HostOf(id).PartDone(n, id);
 }
 
-std::optional<Amount> Bank::RecordedBalance(NodeId n, SnapshotId id) const {
+std::optional<Amount> Engine::RecordedBalance(NodeId n, SnapshotId id) const {
   return HostOf(id).RecordedBalance(n, id);
 }
 
-ChannelRecord Bank::RecordedChannel(SnapshotId id, ChannelId c) const {
+ChannelRecord Engine::RecordedChannel(SnapshotId id, ChannelId c) const {
   return HostOf(id).RecordedChannel(id, c, network_.channel(c));
 }
 
-bool Bank::HoldsMarkers(NodeId n, SnapshotId id) const {
+bool Engine::HoldsMarkers(NodeId n, SnapshotId id) const {
   if (held_markers_.empty()) return false;
   return std::find(held_markers_[n].begin(), held_markers_[n].end(), id) !=
          held_markers_[n].end();
 }
 
-const std::vector<SnapshotId>& Bank::JoinedBy(Seq transfer) const {
+const std::vector<SnapshotId>& Engine::JoinedBy(Seq transfer) const {
   static const std::vector<SnapshotId> kNone;
   auto it = joins_.find(transfer);
   return it == joins_.end() ? kNone : it->second;
 }
 
-std::vector<ChannelId> Bank::AlignmentWaits(NodeId n, SnapshotId id) const {
+std::vector<ChannelId> Engine::AlignmentWaits(NodeId n, SnapshotId id) const {
   std::vector<ChannelId> out;
   auto in = network_.Incoming(n);
   for (ChannelIndex i : HostOf(id).Waiting(n, id)) out.push_back(in[i]);
   return out;
 }
 
-Amount Bank::SnapshotTotal(SnapshotId id) const {
+Amount Engine::SnapshotTotal(SnapshotId id) const {
   Amount sum = 0;
   for (NodeId n = 0; n < names_.size(); ++n) {
     if (auto b = RecordedBalance(n, id)) sum += *b;
@@ -541,4 +550,4 @@ Amount Bank::SnapshotTotal(SnapshotId id) const {
   return sum + HostOf(id).ChannelsTotal(id);
 }
 
-}  // namespace cutline::bank
+}  // namespace cutline::engine
