@@ -20,14 +20,14 @@ using cutline::scenario::StateJson;
 
 // Cheap enough for every line: what any command changes shows up here.
 std::string Fingerprint(const cutline::scenario::Runner& runner) {
-  const cutline::bank::Bank* bank = runner.bank();
+  const cutline::engine::Engine* bank = runner.bank();
   if (bank == nullptr) return "";
   std::string f = std::to_string(bank->history().size()) + "/" +
                   std::to_string(runner.steps().size()) + "/" +
                   std::to_string(bank->snapshots().size()) + "/" +
                   std::to_string(bank->naive_reads().size());
-  for (cutline::bank::NodeId n = 0; n < bank->branch_count(); ++n) {
-    f += "," + std::to_string(bank->balance(n));
+  for (cutline::sim::NodeId n = 0; n < bank->branch_count(); ++n) {
+    f += "," + std::to_string(bank->state(n));
   }
   return f;
 }
@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
-  if (const cutline::bank::Bank* bank = runner.bank()) {
+  if (const cutline::engine::Engine* bank = runner.bank()) {
     (void)Dump(StateJson(*bank));
     (void)cutline::scenario::ShowLines(*bank, Lang::kJa);
     (void)cutline::scenario::LabBlock(*bank, Lang::kEn);

@@ -304,7 +304,7 @@ class Driver {
     if (spec.algorithm != algorithms::Algorithm::kChandyLamport) {
       line += fmt::format(" algorithm={}", engine::AlgorithmName(spec.algorithm));
     }
-    if (!spec.app.is_bank()) line += fmt::format(" app={}", spec.app.name());
+    if (!spec.app.conserved()) line += fmt::format(" app={}", spec.app.name());
     config.app = spec.app;
     config.capacity_transfers = spec.capacity;
     config.one_snapshot_at_a_time = spec.one_at_a_time;
@@ -424,7 +424,7 @@ class Driver {
   }
 
   void Transfer(const Op& op) {
-    if (!spec_.app.is_bank()) {
+    if (!spec_.app.conserved()) {
       AppStep(op);
       return;
     }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/amount.h"
+#include "base/lang.h"
 #include "base/status.h"
 #include "sim/network.h"
 
@@ -81,9 +82,41 @@ struct AppCommand {
   Status (*run)(Branches& branches, std::span<const NodeId> named);
 };
 
+// How an application's values read, in English or Japanese (its folder's
+// <app>_words.cc). `names` names the branches by NodeId; `channels` are
+// channel names ("P1->P2"), once per message of a reason.
+struct AppWords {
+  // "$70", "2 jobs", "waiting for P2".
+  std::string (*state)(Amount state, std::span<const std::string> names, Lang lang);
+  // "$40", "job", "grant".
+  std::string (*message)(Amount word, Lang lang);
+  // "not terminated: P1 is busy", "deadlocked: P1->P2->P1"; "" for the bank.
+  std::string (*verdict)(bool holds, std::span<const std::string> branches,
+                         std::span<const std::string> channels, Lang lang);
+  // What a naive detector's wrong verdict is: "a false termination".
+  std::string_view naive_wrong_en, naive_wrong_ja;
+};
+
+// How an application's values are written in JSON (apps/app_json.h; kept
+// apart so that this header stays free of the JSON library).
+struct AppJson;
+
 struct AppDefinition {
   std::string_view name;      // "bank", "jobs", "locks"
+  // A message's word is an amount that a send moves from the sender's
+  // state into the channel and a delivery from the channel into the
+  // receiver's (the bank's money), so the states and the messages in flight
+  // add up to what the branches started with: a snapshot's total is checked
+  // against it and shown, and the engine's deliveries stay two additions.
+  // Else the application has a stable property, which snapshots detect.
+  bool conserved = false;
   std::string_view property;  // "terminated", "deadlocked"; "" for the bank
+  // A network line may give each branch its initial state (P1=100, P1=2);
+  // else every branch starts at 0 (locks: active), written P1 or P1=0.
+  bool initial_state_settable = true;
+  // The naive detector declares only once it has read every branch (jobs:
+  // all idle); else from two reads on (locks: a cycle of two).
+  bool naive_reads_all = false;
   // The JSON key of a branch's state ("balance", "jobs", "waiting_for").
   std::string_view state_key;
   // The sender's state after it sends `word` to `to`.
@@ -92,6 +125,9 @@ struct AppDefinition {
   Amount (*after_deliver)(Amount receiver, Amount word);
   // A branch's state after a step of its own (jobs: finishing one).
   Amount (*after_local)(Amount state);
+  // Whether `state` can be branch n's among `branches` (locks: it waits
+  // for another branch that exists); nullptr: any state can.
+  bool (*valid_state)(Amount state, NodeId n, std::size_t branches) = nullptr;
   // "transfer", "job", "request", "grant".
   std::string_view (*message_kind)(Amount word);
   // The property on a global state. Only called when `property` is set.
@@ -101,6 +137,8 @@ struct AppDefinition {
   Verdict (*naive)(std::span<const std::optional<Amount>> reads);
   // The commands it adds (the bank's `transfer` is the parser's own).
   std::span<const AppCommand> commands;
+  const AppWords* words = nullptr;
+  const AppJson* json = nullptr;
 };
 
 // A handle on one application of the registry (registry.cc). Cheap to copy.
@@ -119,8 +157,10 @@ class App {
   constexpr App() : def_(nullptr) {}  // the bank
   const AppDefinition& definition() const;
   std::string_view name() const { return definition().name; }
-  bool is_bank() const { return def_ == nullptr || def_ == kBank.def_; }
+  // AppDefinition::conserved.
+  bool conserved() const { return definition().conserved; }
   bool has_property() const { return !definition().property.empty(); }
+  const AppWords& words() const { return *definition().words; }
 
   Amount AfterSend(Amount sender, Amount word, NodeId to) const {
     return definition().after_send(sender, word, to);
@@ -163,9 +203,11 @@ inline std::optional<NodeId> Waits(Amount state) {
 }
 }  // namespace locks
 
-// Each application's definition, defined in its folder.
+// Each application's definition, words and JSON, defined in its folder.
 extern const AppDefinition kBankDefinition;
 extern const AppDefinition kJobsDefinition;
 extern const AppDefinition kLocksDefinition;
+extern const AppWords kBankWords, kJobsWords, kLocksWords;
+extern const AppJson kBankJson, kJobsJson, kLocksJson;
 
 }  // namespace cutline::apps

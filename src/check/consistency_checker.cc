@@ -362,7 +362,7 @@ class Checker {
     unrecorded_.clear();
     if (shape_ok) CheckChannels(claim, cut);
     CheckMarkers(claim, cut);
-    if (shape_ok && run_.app.is_bank()) CheckTotal(claim);
+    if (shape_ok && run_.app.conserved()) CheckTotal(claim);
     Judge(id, cut, claim.epochs);
     if (shape_ok && run_.app.has_property()) CheckProperty(claim, cut);
   }

@@ -107,7 +107,7 @@ Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
   }
 
   // (2) The messages, placed on the lines, and the money at the cut.
-  const bool money = run.app.is_bank();
+  const bool money = run.app.conserved();
   engine::Replay replay(net, run.initial_balances, run.app);
   replay.ApplyAll(run.events);
   j.balances = money ? run.initial_balances : StatesAt(run, cut);

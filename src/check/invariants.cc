@@ -33,7 +33,7 @@ const char* StateWord(ChannelRecording r) {
 
 std::vector<std::string> Invariants::CheckInvariants(const engine::Engine& bank) {
   std::vector<std::string> out;
-  if (bank.app().is_bank()) {
+  if (bank.app().conserved()) {
     CheckMoney(bank, &out);
   } else {
     CheckProperty(bank, &out);
@@ -97,11 +97,10 @@ void Invariants::CheckProperty(const engine::Engine& bank, std::vector<std::stri
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     Amount s = bank.state(n);
     if (s < 0) out->push_back(fmt::format("{}: its state is negative ({})", bank.name(n), s));
-    if (bank.app() == apps::App::kLocks) {
-      std::optional<NodeId> waits = apps::locks::Waits(s);
-      if (waits && (*waits >= bank.branch_count() || *waits == n)) {
-        out->push_back(fmt::format("{}: waits for branch #{}", bank.name(n), *waits));
-      }
+    const auto valid = bank.app().definition().valid_state;
+    if (valid != nullptr && !valid(s, n, bank.branch_count())) {
+      out->push_back(fmt::format("{}: its state {} is not one of app={}'s", bank.name(n), s,
+                                 bank.app().name()));
     }
   }
   bool holds = PropertyNow(bank).holds;
@@ -232,7 +231,7 @@ void Invariants::CheckSnapshot(const engine::Engine& bank,
                             (!net.fifo() && !traits.correct_without_fifo &&
                              !traits.stops_the_world);
   if (s.complete) {
-    if (!may_be_wrong && bank.app().is_bank() && bank.SnapshotTotal(s.id) != bank.total()) {
+    if (!may_be_wrong && bank.app().conserved() && bank.SnapshotTotal(s.id) != bank.total()) {
       problem(fmt::format("adds up to {}, but the bank holds {}",
                           Money(bank.SnapshotTotal(s.id)), Money(bank.total())));
     }

@@ -156,7 +156,7 @@ int CheckCommand(const std::string& path) {
   for (const std::string& line : cutline::scenario::PropertyCheckLines(bank, report)) {
     fmt::print("{}\n", line);
   }
-  if (report.ok() && !bank.app().is_bank()) {
+  if (report.ok() && !bank.app().conserved()) {
     fmt::print(
         "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
         "states, each verdict on {} the same as at its cut\n",

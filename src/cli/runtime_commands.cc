@@ -141,7 +141,7 @@ struct RuntimeCommands::State {
     // Flags that mean something to one application only are refused for
     // the others rather than silently ignored.
     for (const char* bank_only : {"--balance", "--rate", "--restore"}) {
-      if (!n.app.is_bank() && cmd->count(bank_only) > 0) {
+      if (!n.app.conserved() && cmd->count(bank_only) > 0) {
         *error = fmt::format("{} is the bank's; --app {} does not take it", bank_only, app);
         return false;
       }

@@ -72,7 +72,7 @@ int List(const store::Store& store, bool json) {
   for (const store::StoredRun& r : runs) {
     const apps::App app = AppOf(r);
     app_of[r.id] = app;
-    if (!app.is_bank()) {
+    if (!app.conserved()) {
       std::string start = app == apps::App::kJobs
                               ? fmt::format(", {} jobs each", r.balance)
                               : std::string();
@@ -93,7 +93,7 @@ int List(const store::Store& store, bool json) {
   // A store that holds a jobs or locks run gets a last column for their
   // snapshots' verdicts.
   const bool verdicts = std::any_of(runs.begin(), runs.end(),
-                                    [](const store::StoredRun& r) { return !AppOf(r).is_bank(); });
+                                    [](const store::StoredRun& r) { return !AppOf(r).conserved(); });
   std::vector<std::string> latencies;
   std::size_t latency_width = std::string_view("latency").size();
   for (const SnapshotRecord& s : snapshots) {
@@ -111,7 +111,7 @@ int List(const store::Store& store, bool json) {
     // A jobs or locks snapshot: its verdict in the last column, the total
     // column left empty (their words are not conserved).
     std::string latency = latencies[i];
-    if (!app.is_bank()) {
+    if (!app.conserved()) {
       total = "-";
       if (s.verdict) {
         latency = fmt::format("{:<{}}  {}", latency, latency_width, VerdictWords(app, *s.verdict));
@@ -179,7 +179,7 @@ int Show(const store::Store& store, std::uint64_t id, bool json) {
   for (const store::StoredRun& r : store.Runs()) {
     if (r.id == s->run) app = AppOf(r);
   }
-  if (!app.is_bank()) return ShowApp(*s, app);
+  if (!app.conserved()) return ShowApp(*s, app);
   fmt::print("snapshot {} of run {}: complete, started by {}, total ${}, latency {}\n",
              s->id, s->run, store::BranchName(s->initiator), *s->total, Latency(*s));
   std::string balances;

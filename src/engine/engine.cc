@@ -132,7 +132,7 @@ Engine::Engine(Config config, std::vector<std::string> names,
                                                           config_.keep_history)),
       sees_every_transfer_(config_.algorithm.traits().sees_every_transfer),
       tags_messages_(config_.algorithm.traits().tags_messages),
-      app_is_bank_(config_.app.is_bank()) {
+      app_conserved_(config_.app.conserved()) {
   balances_.reserve(names_.size());
   for (NodeId n = 0; n < names_.size(); ++n) {
     balances_.push_back(config_.branches[n].balance);
@@ -397,7 +397,7 @@ void Engine::Receive(const Network::Msg& m) {
         FinishStep(to, r, MutableSnapshot(r.snapshot), Cause::ByTransfer(m.seq), m.channel);
       }
     }
-    if (app_is_bank_) [[likely]] {
+    if (app_conserved_) [[likely]] {
       balances_[to] += transfer->amount;
       in_flight_amount_ -= transfer->amount;
       CUTLINE_CHECK(in_flight_amount_ >= 0);  // nothing arrives that was not sent

@@ -172,7 +172,7 @@ class Engine : public apps::Branches {
   // From the algorithm's traits, read on every message.
   bool sees_every_transfer_ = false;
   bool tags_messages_ = false;
-  bool app_is_bank_ = true;  // the bank's deliveries stay two additions
+  bool app_conserved_ = true;  // a conserved application's deliveries stay two additions
   std::uint32_t running_ = 0;  // snapshots started and not complete
   std::vector<Reply> replies_;  // a transfer's, reused (Receive)
   std::vector<SnapshotId> joined_;  // a transfer's, reused (Receive)

@@ -111,7 +111,7 @@ Anomaly Replay::Send(Seq seq, ChannelId c, const Payload& payload) {
   if (const Transfer* t = std::get_if<Transfer>(&payload)) {
     const sim::ChannelInfo& ch = topology_.channel(c);
     Amount& b = balances_[ch.from];
-    if (!app_.is_bank()) {
+    if (!app_.conserved()) {
       b = app_.AfterSend(b, t->amount, ch.to);
     } else if (__builtin_sub_overflow(b, t->amount, &b)) {
       return Anomaly::kOverflow;
@@ -157,7 +157,7 @@ Anomaly Replay::Deliver(Seq seq, ChannelId c, const Payload& payload) {
   if (const Transfer* t = std::get_if<Transfer>(&payload)) {
     Amount& b = balances_[topology_.channel(c).to];
     before_delivery_[topology_.channel(c).to] = b;
-    if (!app_.is_bank()) {
+    if (!app_.conserved()) {
       b = app_.AfterDeliver(b, t->amount);
     } else if (__builtin_add_overflow(b, t->amount, &b)) {
       return Anomaly::kOverflow;

@@ -174,7 +174,7 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                    balance_ = o_.app.AfterDeliver(balance_, t.amount);
                    ++received_from_[static_cast<std::size_t>(from)];
                    if (balance_ != before) Changed();  // a request leaves a state as it was
-                   if (!o_.app.is_bank()) Delivered(from, t.amount);
+                   if (!o_.app.conserved()) Delivered(from, t.amount);
                    CheckDrained();
                  },
              },
@@ -364,7 +364,7 @@ bool Branch::StepLocks(Clock::time_point now) {
 
 bool Branch::Tick(Clock::time_point now) {
   bool sent = false;
-  if (o_.app.is_bank()) {
+  if (o_.app.conserved()) {
     sent = MaybeTransfer(now);
   } else if (sending_ && !paused_ && !stopped_) {
     sent = o_.app == apps::App::kJobs ? StepJobs(now) : StepLocks(now);

@@ -149,7 +149,7 @@ bool Coordinator::Begin() {
   // Where every rank starts: fresh balances, or a stored snapshot. Rank 0
   // reads the store (only it needs to reach the file) and tells the others.
   // jobs: each branch holds --jobs; locks: each is active.
-  const Amount opening = o_.app.is_bank()                ? o_.balance
+  const Amount opening = o_.app.conserved()                ? o_.balance
                          : o_.app == apps::App::kJobs ? Amount{o_.jobs}
                                                        : apps::locks::kActive;
   std::vector<Amount> balances(static_cast<std::size_t>(n_), opening);
@@ -352,7 +352,7 @@ void Coordinator::Whole(SnapshotId id, std::vector<Collector::Part> parts) {
   stats_.latest_total = total;
   ++stats_.complete;
   failed_in_a_row_.clear();
-  if (o_.app.is_bank() && total != bank_total_) ++stats_.wrong;
+  if (o_.app.conserved() && total != bank_total_) ++stats_.wrong;
   if (o_.app.has_property()) {
     // The property on the recorded states and channel states: the
     // application's own rule (src/apps), as the simulator applies it.

@@ -27,7 +27,7 @@ EventLog::EventLog(const std::string& dir, int rank, int ranks, apps::App app)
   // The host it ran on: across hosts, which rank ran where.
   char host[256] = "";
   ::gethostname(host, sizeof host - 1);
-  std::string which = app.is_bank() ? "" : fmt::format(",\"app\":\"{}\"", app.name());
+  std::string which = app.conserved() ? "" : fmt::format(",\"app\":\"{}\"", app.name());
   fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{},\"host\":{}{}}}\n", rank, ranks,
              nlohmann::json(std::string(host)).dump(), which);
 }

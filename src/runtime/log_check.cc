@@ -812,7 +812,7 @@ class Stream {
   // A message's content in findings: the bank's amount, or the
   // application's kind of message ("job", "grant").
   std::string Word(Amount a) const {
-    return app_.is_bank() ? fmt::format("{}", Money(a)) : std::string(app_.MessageKind(a));
+    return app_.conserved() ? fmt::format("{}", Money(a)) : std::string(app_.MessageKind(a));
   }
   std::string Describe(const Msg& m) const {
     const std::uint32_t from = topology_.channel(m.channel).from;

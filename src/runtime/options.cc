@@ -116,7 +116,7 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
       "--tolerable-failures", std::to_string(o.tolerable_failures),
   };
   // Each application's own flags only (the others refuse them).
-  if (o.app.is_bank()) {
+  if (o.app.conserved()) {
     args.insert(args.end(), {"--balance", std::to_string(o.balance), "--rate",
                              o.rate == 0 ? "max" : fmt::format("{}", o.rate)});
   } else if (o.app == apps::App::kJobs) {

@@ -5,21 +5,6 @@
 
 namespace cutline::scenario {
 
-std::string JoinNames(const std::vector<std::string>& names, Lang lang) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) {
-      if (lang == Lang::kJa) {
-        out += i + 1 == names.size() ? "と" : "、";
-      } else {
-        out += i + 1 == names.size() ? " and " : ", ";
-      }
-    }
-    out += names[i];
-  }
-  return out;
-}
-
 std::string ChannelName(const engine::Engine& bank, sim::ChannelId c) {
   const sim::ChannelInfo& ch = bank.network().channel(c);
   return bank.name(ch.from) + "->" + bank.name(ch.to);
@@ -36,40 +21,25 @@ std::string Balances(const engine::Engine& bank, Lang lang) {
 
 std::string StateText(apps::App app, cutline::Amount state, const std::vector<std::string>& names,
                       Lang lang) {
-  const bool ja = lang == Lang::kJa;
-  if (app == apps::App::kJobs) {
-    if (state == 0) return ja ? "仕事なし" : "no job";
-    return ja ? fmt::format("仕事{}件", state)
-              : fmt::format("{} job{}", state, state == 1 ? "" : "s");
-  }
-  if (app == apps::App::kLocks) {
-    std::optional<sim::NodeId> waits = apps::locks::Waits(state);
-    if (!waits) return ja ? "稼働中" : "active";
-    const std::string who = *waits < names.size() ? names[*waits] : fmt::format("#{}", *waits);
-    return ja ? fmt::format("{}を待機中", who) : fmt::format("waiting for {}", who);
-  }
-  return Money(state);
+  return app.words().state(state, names, lang);
 }
 
 std::string StateText(const engine::Engine& bank, cutline::Amount state, Lang lang) {
+  return StateText(bank.app(), state, BranchNames(bank), lang);
+}
+
+std::vector<std::string> BranchNames(const engine::Engine& bank) {
   std::vector<std::string> names;
-  // Only a wait names another branch; the bank's and jobs' words need none.
-  if (bank.app() == apps::App::kLocks) {
-    for (sim::NodeId n = 0; n < bank.branch_count(); ++n) names.push_back(bank.name(n));
-  }
-  return StateText(bank.app(), state, names, lang);
+  for (sim::NodeId n = 0; n < bank.branch_count(); ++n) names.push_back(bank.name(n));
+  return names;
 }
 
 std::string MessageText(const engine::Engine& bank, cutline::Amount word, Lang lang) {
-  if (bank.app().is_bank()) return Money(word);
-  std::string_view kind = bank.app().MessageKind(word);
-  if (lang == Lang::kEn) return std::string(kind);
-  return kind == "job" ? "仕事" : kind == "request" ? "要求" : "許可";
+  return bank.app().words().message(word, lang);
 }
 
 std::string MessagesText(const engine::Engine& bank, const std::vector<cutline::Amount>& words,
                          Lang lang) {
-  if (bank.app().is_bank()) return AmountList(words);
   std::string out = "[";
   for (std::size_t i = 0; i < words.size(); ++i) {
     out += (i ? ", " : "") + MessageText(bank, words[i], lang);
@@ -87,39 +57,12 @@ std::string VerdictText(const engine::Engine& bank, const apps::Verdict& v, Lang
 
 std::string VerdictText(apps::App app, bool holds, const std::vector<std::string>& names,
                         const std::vector<std::string>& channels, Lang lang) {
-  const bool ja = lang == Lang::kJa;
-  if (app == apps::App::kJobs) {
-    if (holds) return ja ? "終了している" : "terminated";
-    std::string why;
-    if (!names.empty()) {
-      why += ja ? fmt::format("{}が仕事中", JoinNames(names, lang))
-                : fmt::format("{} {} busy", JoinNames(names, lang),
-                              names.size() == 1 ? "is" : "are");
-    }
-    if (!channels.empty()) {
-      if (!why.empty()) why += ja ? "、" : "; ";
-      why += ja ? fmt::format("{}に仕事が飛行中", JoinNames(channels, lang))
-                : fmt::format("a job in {}", JoinNames(channels, lang));
-    }
-    if (why.empty()) return ja ? "終了していない" : "not terminated";
-    return ja ? fmt::format("終了していない（{}）", why)
-              : fmt::format("not terminated: {}", why);
-  }
-  if (app == apps::App::kLocks) {
-    std::string cycle;
-    for (const std::string& n : names) cycle += n + "->";
-    if (!names.empty()) cycle += names.front();
-    if (holds) {
-      return ja ? fmt::format("デッドロック: {}", cycle)
-                : fmt::format("deadlocked: {}", cycle);
-    }
-    if (names.empty()) return ja ? "デッドロックなし" : "no deadlock";
-    return ja ? fmt::format("デッドロックなし（{}の待ちは{}の許可で解ける）", cycle,
-                            JoinNames(channels, lang))
-              : fmt::format("no deadlock: the wait {} dissolves by the grant in {}",
-                            cycle, JoinNames(channels, lang));
-  }
-  return "";
+  return app.words().verdict(holds, names, channels, lang);
+}
+
+std::string NaiveWrongText(apps::App app, Lang lang) {
+  const apps::AppWords& w = app.words();
+  return std::string(lang == Lang::kJa ? w.naive_wrong_ja : w.naive_wrong_en);
 }
 
 }  // namespace cutline::scenario

@@ -14,11 +14,13 @@ namespace cutline::scenario {
 
 using apps::AmountList;  // [$40, $10]
 using apps::Money;       // $30
-std::string JoinNames(const std::vector<std::string>& names, Lang lang);
+using cutline::JoinNames;  // P2 and P3
 std::string ChannelName(const engine::Engine& bank, sim::ChannelId c);  // P1->P2
 // P1 $70, P2 $100, P3 $100 (or the application's states).
 std::string Balances(const engine::Engine& bank, Lang lang = Lang::kEn);
 
+// Every branch's name, by NodeId.
+std::vector<std::string> BranchNames(const engine::Engine& bank);
 // A branch's state in its application's words: "$70" (bank), "2 jobs",
 // "no job" (jobs), "waiting for P2", "active" (locks).
 std::string StateText(const engine::Engine& bank, cutline::Amount state, Lang lang);
@@ -38,5 +40,8 @@ std::string VerdictText(const engine::Engine& bank, const apps::Verdict& v, Lang
 // (once per message).
 std::string VerdictText(apps::App app, bool holds, const std::vector<std::string>& branches,
                         const std::vector<std::string>& channels, Lang lang);
+// What a naive detector's wrong verdict is: "a false termination", "a
+// phantom deadlock" ("" for the bank).
+std::string NaiveWrongText(apps::App app, Lang lang);
 
 }  // namespace cutline::scenario

@@ -6,6 +6,7 @@
 #include "check/consistency_checker.h"
 #include "check/cost.h"
 #include "base/overloaded.h"
+#include "scenario/format.h"
 #include "scenario/questions.h"
 
 #include <map>
@@ -21,11 +22,7 @@ std::string Dump(const Json& j, int indent) {
 }
 
 json StateValue(const engine::Engine& bank, cutline::Amount state) {
-  if (bank.app() == apps::App::kLocks) {
-    std::optional<NodeId> waits = apps::locks::Waits(state);
-    return waits ? json(bank.name(*waits)) : json(nullptr);
-  }
-  return json(state);
+  return apps::StateJson(bank.app(), state, BranchNames(bank));
 }
 
 namespace {
@@ -36,7 +33,7 @@ json MessageJson(const engine::Engine& bank, const engine::CrossingMessage& m) {
          {"to", bank.name(m.to)},
          {"kind", m.is_transfer() ? "transfer" : "marker"},
          {"amount", m.amount()}};
-  if (!bank.app().is_bank()) {
+  if (!bank.app().conserved()) {
     j.erase("amount");
     if (m.is_transfer()) j["kind"] = bank.app().MessageKind(m.amount());
   }
@@ -67,7 +64,7 @@ json PropertyJson(const engine::Engine& bank, const apps::Verdict& v) {
   for (sim::ChannelId c : v.channels) {
     channels.emplace_back(bank.name(net.channel(c).from), bank.name(net.channel(c).to));
   }
-  return apps::PropertyJson(bank.app() == apps::App::kJobs, v.holds, branches, channels);
+  return apps::VerdictJson(bank.app(), v.holds, branches, channels);
 }
 
 namespace {
@@ -76,7 +73,7 @@ namespace {
 json NaivePropertyJson(const engine::Engine& bank) {
   check::NaiveJudgement n = check::JudgeNaive(bank);
   json j = PropertyJson(bank, n.declared);
-  j[bank.app() == apps::App::kJobs ? "false_termination" : "phantom"] = n.wrong();
+  j[apps::NaiveWrongKey(bank.app())] = n.wrong();
   // What was true when it last read: the page says why a wrong verdict is.
   if (n.truth) j["truth"] = PropertyJson(bank, *n.truth);
   return j;
@@ -120,7 +117,7 @@ json TransfersJson(const engine::Engine& bank, const engine::Replay& replay,
     const engine::Flight* f = replay.Find(seq);
     const auto& ch = bank.network().channel(f->channel);
     json item{{"seq", seq}, {"from", bank.name(ch.from)}, {"to", bank.name(ch.to)}};
-    if (bank.app().is_bank()) {
+    if (bank.app().conserved()) {
       item["amount"] = f->amount();
     } else {
       item["kind"] = bank.app().MessageKind(f->amount());
@@ -140,7 +137,7 @@ namespace {
 json QueuedJson(const engine::Engine& bank, const engine::Network::Msg& m, bool tags) {
   if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
     json entry = {{"kind", "transfer"}, {"amount", t->amount}, {"seq", m.seq}};
-    if (!bank.app().is_bank()) {
+    if (!bank.app().conserved()) {
       entry = {{"kind", bank.app().MessageKind(t->amount)}, {"seq", m.seq}};
     }
     if (tags) entry["epoch"] = bank.MessageTag(m.seq);
@@ -185,7 +182,7 @@ json SnapshotChannelsJson(const engine::Engine& bank, const engine::SnapshotInfo
                     {"to", bank.name(ch.to)},
                     {"state", history::ChannelRecordingName(r.state)},
                     {"transfers", r.transfers}};
-    if (!bank.app().is_bank()) {
+    if (!bank.app().conserved()) {
       json kinds = json::array();
       for (cutline::Amount w : r.transfers) kinds.push_back(bank.app().MessageKind(w));
       channel.erase("transfers");
@@ -250,7 +247,7 @@ json SnapshotJson(const engine::Engine& bank, const engine::SnapshotInfo& s,
                    {"markers_sent", s.markers_sent},
                    {"recorded", recorded},
                    {"channels", SnapshotChannelsJson(bank, s)}};
-  if (s.complete && bank.app().is_bank()) snapshot["total"] = bank.SnapshotTotal(s.id);
+  if (s.complete && bank.app().conserved()) snapshot["total"] = bank.SnapshotTotal(s.id);
   if (s.complete && bank.app().has_property()) snapshot["property"] = DeclaredJson(bank, s);
   snapshot["parts_done"] = parts_done;
   snapshot["markers_expected"] = bank.network().channel_count();
@@ -285,7 +282,7 @@ json SnapshotsJson(const engine::Engine& bank, const engine::Replay* replay) {
 // The naive reader's reads and what they add up to (or declare), and the
 // run's settings.
 void AddNaiveAndSettings(const engine::Engine& bank, json* out) {
-  if (bank.app().is_bank()) {
+  if (bank.app().conserved()) {
     cutline::Amount naive_total = 0;
     for (const engine::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
     (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
@@ -316,14 +313,14 @@ json StateJson(const engine::Engine& bank, const engine::Replay* replay) {
   }
   out["branches"] = branches;
   out["channels"] = ChannelsJson(bank);
-  if (bank.app().is_bank()) out["total"] = bank.total();
+  if (bank.app().conserved()) out["total"] = bank.total();
   out["snapshots"] = SnapshotsJson(bank, replay);
   AddNaiveAndSettings(bank, &out);
   return out;
 }
 
 json NaiveJson(const engine::Engine& bank, const engine::Replay& replay) {
-  if (!bank.app().is_bank()) {
+  if (!bank.app().conserved()) {
     return json{{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
   }
   engine::NaiveAnalysis a = engine::AnalyzeNaive(bank, replay);
@@ -358,7 +355,7 @@ void MessageKeys(const engine::Engine& bank, const char* kind, sim::Seq seq,
   const bool tags = bank.algorithm().traits().tags_messages;
   if (const auto* t = std::get_if<history::Transfer>(&what)) {
     j["message"] = bank.app().MessageKind(t->amount);
-    if (bank.app().is_bank()) j["amount"] = t->amount;
+    if (bank.app().conserved()) j["amount"] = t->amount;
     if (tags) j["epoch"] = bank.MessageTag(seq);
   } else {
     j["message"] = "marker";

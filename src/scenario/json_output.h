@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "apps/property_json.h"
+#include "apps/app_json.h"
 #include "engine/engine.h"
 #include "engine/replay.h"
 #include "check/cost.h"
@@ -17,7 +17,7 @@
 namespace cutline::scenario {
 
 // Keys stay in the order they are written: the order is part of the contract
-// (apps/property_json.h, where the store's JSON has it too).
+// (apps/app_json.h, where the store's JSON has it too).
 using Json = apps::Json;
 
 // Serializes for output; bytes that are not UTF-8 (a scenario may hold
@@ -30,7 +30,7 @@ Json StateValue(const engine::Engine& bank, cutline::Amount state);
 
 // A stable property's verdict: {"terminated", "why"} (jobs) or
 // {"deadlocked", "cycle"} (locks), docs/scenario-language.md; written by
-// apps::PropertyJson (apps/property_json.h), which a stored verdict's names
+// apps::PropertyJson (apps/app_json.h), which a stored verdict's names
 // go to directly.
 Json PropertyJson(const engine::Engine& bank, const apps::Verdict& v);
 

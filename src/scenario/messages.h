@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "algorithms/words.h"
+#include "base/lang.h"
 #include "base/status.h"
 
 namespace cutline::scenario {
 
-// The languages the project speaks (the page, the CLI's --lang, the API).
-enum class Lang { kEn, kJa };
+// The languages the project speaks (base/lang.h).
+using cutline::Lang;
 
 // The reason alone, e.g. "P1 has only $70, cannot send $100".
 // REQUIRES: !s.ok().

@@ -98,7 +98,7 @@ std::vector<std::string> Narrator::Narrate(const engine::Engine& bank,
 void Narrator::Tell(Telling& t, const history::Sent<history::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   Amount now = replay_->balance(ch.from);
-  if (!t.bank.app().is_bank()) {
+  if (!t.bank.app().conserved()) {
     const std::string from = t.name(ch.from), to = t.name(ch.to);
     std::string_view kind = t.bank.app().MessageKind(e.what.amount);
     if (kind == "job") {
@@ -151,7 +151,7 @@ void Narrator::Tell(Telling& t, const history::Sent<history::Marker>& e) {
 void Narrator::Tell(Telling& t, const history::Delivered<history::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
   Amount now = replay_->balance(ch.to);
-  if (!t.bank.app().is_bank()) {
+  if (!t.bank.app().conserved()) {
     const std::string from = t.name(ch.from), to = t.name(ch.to);
     std::string_view kind = t.bank.app().MessageKind(e.what.amount);
     std::string s;
@@ -283,7 +283,7 @@ void Narrator::Tell(Telling& t, const history::Recorded& e) {
   }
   if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) {
     if (e.node != 0) return;  // one sentence for the whole stop
-    const bool money = t.bank.app().is_bank();
+    const bool money = t.bank.app().conserved();
     t.out.push_back(
         t.ja ? fmt::format("世界を止める: 全支店が{}を止め、{}件の配送を待ってから"
                            "{}をスナップショット{}として読む",
@@ -415,7 +415,7 @@ void Narrator::Tell(Telling& t, const history::Completed& e) {
 }
 
 void Narrator::Tell(Telling& t, const history::Read& e) {
-  if (!t.bank.app().is_bank()) {
+  if (!t.bank.app().conserved()) {
     std::string state = StateText(t.bank, e.balance, t.lang);
     t.out.push_back(t.ja ? fmt::format("素朴な検出: {}の状態（{}）を写す", t.name(e.node), state)
                          : fmt::format("The naive detector copies {}'s state: {}",

@@ -186,7 +186,7 @@ Status ParseNetworkSetting(std::string_view word, std::size_t eq, NetworkLine& n
 // the number of branches, and the algorithm against snapshots= and fifo=.
 Status CheckNetwork(NetworkLine& net) {
   NetworkCmd& cmd = net.cmd;
-  if (cmd.app == apps::App::kLocks) {
+  if (!cmd.app.definition().initial_state_settable) {
     if (net.busy) return Status::Error(Code::kLocksStartActive, *net.busy);
   } else if (net.bare) {
     return Status::Error(Code::kExpectedBranchOrOption, Shown(*net.bare));

@@ -436,8 +436,8 @@ class PropertyDeriver {
     reads_[r.node] = r.balance;
     const std::size_t read = static_cast<std::size_t>(
         std::count_if(reads_.begin(), reads_.end(), [](const auto& v) { return v.has_value(); }));
-    const bool jobs = bank_.app() == apps::App::kJobs;
-    if (jobs ? read != bank_.branch_count() || asked_full_ : read < 2) return;
+    const bool all = bank_.app().definition().naive_reads_all;
+    if (all ? read != bank_.branch_count() || asked_full_ : read < 2) return;
     asked_full_ = asked_full_ || read == bank_.branch_count();
     Question q = Make(i, r.node);
     q.verdict = bank_.app().Naive(reads_);
@@ -472,7 +472,7 @@ class PropertyDeriver {
 
 std::vector<Question> DeriveQuestions(const engine::Engine& bank, const engine::Replay& replay,
                                       const std::vector<StepResult>& steps) {
-  if (!bank.app().is_bank()) return PropertyDeriver(bank, steps).Run();
+  if (!bank.app().conserved()) return PropertyDeriver(bank, steps).Run();
   return Deriver(bank, replay, steps).Run();
 }
 

@@ -280,7 +280,7 @@ TEST(Questions, EveryDemoAsksAtLeastTwiceAndAgreesWithTheBank) {
   for (const Demo& d : Demos()) {
     Played r(DemoScenario(d));
     // Jobs and locks ask about their verdicts: each demo has one at least.
-    EXPECT_GE(r.questions.size(), r.bank().app().is_bank() ? 2u : 1u) << "demo " << d.id;
+    EXPECT_GE(r.questions.size(), r.bank().app().conserved() ? 2u : 1u) << "demo " << d.id;
     for (const Question& q : r.questions) {
       EXPECT_LT(q.step, r.runner.steps().size());
       EXPECT_GE(q.step, 1u);

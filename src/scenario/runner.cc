@@ -111,7 +111,7 @@ Status Runner::Apply(const Command& command, int line_no) {
       Overloaded{
           [](const NetworkCmd&) { return Status::Ok(); },  // handled above
           [&](const TransferCmd& c) {
-            if (!b.app().is_bank()) {
+            if (!b.app().conserved()) {
               return Status::Error(Code::kWrongApp, "transfer", "bank",
                                    std::string(b.app().name()));
             }

@@ -74,7 +74,7 @@ class Describer {
     return fmt::format("{} has done its part of snapshot {}", Name(e.node), e.snapshot);
   }
   std::string operator()(const history::Completed& e) {
-    if (!bank_.app().is_bank()) return fmt::format("snapshot {} is complete", e.snapshot);
+    if (!bank_.app().conserved()) return fmt::format("snapshot {} is complete", e.snapshot);
     return fmt::format("snapshot {} is complete: total {}", e.snapshot,
                        Money(bank_.SnapshotTotal(e.snapshot)));
   }

@@ -35,7 +35,7 @@ std::string NetworkSummary(const engine::Engine& bank, Lang lang) {
   }
   rules += RuleNoteText(config.algorithm.words().rule, lang);
   std::size_t channels = bank.network().channel_count();
-  if (!bank.app().is_bank()) {
+  if (!bank.app().conserved()) {
     return ja ? fmt::format("ネットワーク: {}（app={}）、チャネル{}本{}", branches,
                             bank.app().name(), channels, rules)
               : fmt::format("Network: {} (app={}); {} channel{}{}", branches,
@@ -61,7 +61,7 @@ void Append(std::vector<std::string>& out, std::vector<std::string> more) {
 std::string BalancesLine(const engine::Engine& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   std::string balances = Balances(bank, lang);
-  if (!bank.app().is_bank()) {
+  if (!bank.app().conserved()) {
     return fmt::format("{}: {}", ja ? "状態" : "states", balances);
   }
   Amount in_branches = bank.total() - bank.in_flight_amount();
@@ -199,7 +199,7 @@ std::vector<std::string> NaiveReadLines(const engine::Engine& bank, Lang lang) {
                          StateText(bank, r.balance, lang));
     total += r.balance;
   }
-  if (!reads.empty() && !bank.app().is_bank()) {
+  if (!reads.empty() && !bank.app().conserved()) {
     out.push_back(fmt::format("{}: {}", ja ? "素朴な読み取り" : "naive reads", reads));
   } else if (!reads.empty()) {
     out.push_back(ja ? fmt::format("素朴な読み取り: {}（合計{}）", reads, Money(total))
@@ -250,11 +250,9 @@ std::vector<std::string> PropertyCheckLines(const engine::Engine& bank,
     out.push_back(fmt::format(
         "naive detector declares {}{}", VerdictText(bank, j.declared, Lang::kEn),
         !j.wrong() ? ""
-        : bank.app() == apps::App::kJobs
-            ? fmt::format(", a false termination; when it last read: {}",
-                          VerdictText(bank, *j.truth, Lang::kEn))
-            : fmt::format(", a phantom deadlock; when it last read: {}",
-                          VerdictText(bank, *j.truth, Lang::kEn))));
+                   : fmt::format(", {}; when it last read: {}",
+                                 NaiveWrongText(bank.app(), Lang::kEn),
+                                 VerdictText(bank, *j.truth, Lang::kEn))));
   }
   return out;
 }
@@ -262,7 +260,7 @@ std::vector<std::string> PropertyCheckLines(const engine::Engine& bank,
 std::vector<std::string> NaiveExplanation(const engine::Engine& bank, Lang lang) {
   const bool ja = lang == Lang::kJa;
   std::vector<std::string> out;
-  if (!bank.app().is_bank()) {
+  if (!bank.app().conserved()) {
     if (bank.naive_reads().empty()) return out;
     // What the detector declares, and (when it declares the property) the
     // real state at its last read, which the history knows.
@@ -270,14 +268,11 @@ std::vector<std::string> NaiveExplanation(const engine::Engine& bank, Lang lang)
     out.push_back(fmt::format("{}: {}", ja ? "素朴な検出の判定" : "the naive detector says",
                               VerdictText(bank, j.declared, lang)));
     if (j.wrong()) {
-      const bool jobs = bank.app() == apps::App::kJobs;
-      out.push_back(
-          ja ? fmt::format("誤り（{}）。最後の読み取りの時点の実際: {}",
-                           jobs ? "偽の終了" : "幻のデッドロック",
-                           VerdictText(bank, *j.truth, lang))
-             : fmt::format("wrong ({}); when it last read: {}",
-                           jobs ? "a false termination" : "a phantom deadlock",
-                           VerdictText(bank, *j.truth, lang)));
+      const std::string wrong = NaiveWrongText(bank.app(), lang);
+      out.push_back(ja ? fmt::format("誤り（{}）。最後の読み取りの時点の実際: {}", wrong,
+                                     VerdictText(bank, *j.truth, lang))
+                       : fmt::format("wrong ({}); when it last read: {}", wrong,
+                                     VerdictText(bank, *j.truth, lang)));
     }
     return out;
   }

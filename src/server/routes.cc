@@ -120,7 +120,7 @@ json CrossingsJson(const std::vector<check::CutCrossing>& list, const engine::En
               {"send", m.send},
               {"deliver", m.deliver == 0 ? json(nullptr) : json(m.deliver)}};
     // Jobs and locks: a message is its kind ("job", "request", "grant"), as in /api/run.
-    if (m.transfer && !bank.app().is_bank()) {
+    if (m.transfer && !bank.app().conserved()) {
       item["kind"] = bank.app().MessageKind(m.amount);
       item.erase("amount");
     }
@@ -178,7 +178,7 @@ Response HandleCut(const Request& req, const Site&) {
            {"branches", std::move(branches)},
            {"backward", CrossingsJson(j.backward, bank)},
            {"forward", CrossingsJson(j.forward, bank)}};
-  if (bank.app().is_bank()) {
+  if (bank.app().conserved()) {
     out["in_channels"] = j.in_channels;
     out["total"] = j.total;
     out["bank_total"] = j.bank_total;

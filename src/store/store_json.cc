@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "apps/app.h"
-#include "apps/property_json.h"
+#include "apps/app_json.h"
 #include "history/records.h"
 #include "store/summary.h"
 
@@ -13,22 +13,33 @@ namespace cutline::store {
 
 namespace {
 
-// A branch's state under its application's key, as run --json writes it:
-// "balance": 70, "jobs": 2, "waiting_for": "N2" or null.
-std::pair<std::string, Json> StateEntry(apps::App app, Amount state) {
-  std::string key(app.definition().state_key);
-  if (app != apps::App::kLocks) return {key, state};
-  std::optional<sim::NodeId> waits = apps::locks::Waits(state);
-  return {key, waits ? Json(BranchName(*waits)) : Json(nullptr)};
+// The ranks' names (N1, N2, ...), by rank.
+std::vector<std::string> RankNames(std::uint32_t ranks) {
+  std::vector<std::string> names;
+  for (std::uint32_t r = 0; r < ranks; ++r) names.push_back(BranchName(r));
+  return names;
 }
 
-// A jobs or locks snapshot's stored verdict, under run --json's keys.
+// A branch's state under its application's key, as run --json writes it:
+// "balance": 70, "jobs": 2, "waiting_for": "N2" or null.
+std::pair<std::string, Json> StateEntry(apps::App app, Amount state,
+                                        const std::vector<std::string>& names) {
+  return {std::string(app.definition().state_key), apps::StateJson(app, state, names)};
+}
+
+// A jobs or locks snapshot's stored verdict, under run --json's keys: the
+// application is the one whose property the store names.
 Json VerdictJson(const StoredVerdict& v) {
   std::vector<std::string> branches;
   for (std::uint32_t b : v.branches) branches.push_back(BranchName(b));
-  std::vector<std::pair<std::string, std::string>> why;
+  apps::ChannelNames why;
   for (const auto& [from, to] : v.channels) why.emplace_back(BranchName(from), BranchName(to));
-  return apps::PropertyJson(v.property == "terminated", v.holds, branches, why);
+  for (apps::App app : apps::App::All()) {
+    if (app.has_property() && app.definition().property == v.property) {
+      return apps::VerdictJson(app, v.holds, branches, why);
+    }
+  }
+  return Json{{v.property, v.holds}};  // a property no application of this build has
 }
 
 template <typename T>
@@ -61,8 +72,9 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
   Json recorded = Json::array(), channels = Json::array(), parts_done = nullptr;
   if (complete) {
     parts_done = Json::array();
+    const std::vector<std::string> names = RankNames(ranks);
     for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
-      recorded.push_back({{"name", BranchName(r)}, StateEntry(app, s.balances[r])});
+      recorded.push_back({{"name", BranchName(r)}, StateEntry(app, s.balances[r], names)});
       parts_done.push_back(BranchName(r));
     }
     for (const StoredChannel& c : s.channels) {
@@ -70,7 +82,7 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
                       {"to", BranchName(c.to)},
                       {"state", history::ChannelRecordingName(ChannelRecording::kClosed)},
                       {"transfers", c.transfers}};
-      if (!app.is_bank()) {
+      if (!app.conserved()) {
         // As run --json: the messages' kinds, not their words.
         Json kinds = Json::array();
         for (Amount w : c.transfers) kinds.push_back(app.MessageKind(w));

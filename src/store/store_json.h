@@ -2,7 +2,7 @@
 // (`cutline serve --store`): one shape, written once.
 #pragma once
 
-#include "apps/property_json.h"
+#include "apps/app_json.h"
 #include "store/store.h"
 
 namespace cutline::store {

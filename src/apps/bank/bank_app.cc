@@ -12,6 +12,7 @@ Verdict NoNaive(std::span<const std::optional<Amount>>) { return {}; }
 
 const AppDefinition kBankDefinition{
     .name = "bank",
+    .conserved = true,
     .property = "",
     .state_key = "balance",
     .after_send = [](Amount sender, Amount word, NodeId) { return sender - word; },
@@ -21,6 +22,8 @@ const AppDefinition kBankDefinition{
     .evaluate = NoProperty,
     .naive = NoNaive,
     .commands = {},
+    .words = &kBankWords,
+    .json = &kBankJson,
 };
 
 }  // namespace cutline::apps

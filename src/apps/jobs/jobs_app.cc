@@ -66,6 +66,7 @@ const AppCommand kCommands[] = {
 const AppDefinition kJobsDefinition{
     .name = "jobs",
     .property = "terminated",
+    .naive_reads_all = true,
     .state_key = "jobs",
     // The sender keeps its own job: handing out work is a new job.
     .after_send = [](Amount sender, Amount, NodeId) { return sender; },
@@ -75,6 +76,8 @@ const AppDefinition kJobsDefinition{
     .evaluate = Terminated,
     .naive = NaiveTerminated,
     .commands = kCommands,
+    .words = &kJobsWords,
+    .json = &kJobsJson,
 };
 
 }  // namespace cutline::apps

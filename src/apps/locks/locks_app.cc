@@ -112,6 +112,7 @@ const AppCommand kCommands[] = {
 const AppDefinition kLocksDefinition{
     .name = "locks",
     .property = "deadlocked",
+    .initial_state_settable = false,
     .state_key = "waiting_for",
     .after_send = [](Amount sender, Amount word, NodeId to) {
       return word == locks::kRequest ? locks::WaitingFor(to) : sender;
@@ -120,12 +121,18 @@ const AppDefinition kLocksDefinition{
       return word == locks::kGrant ? locks::kActive : receiver;
     },
     .after_local = [](Amount state) { return state; },
+    .valid_state = [](Amount state, NodeId n, std::size_t branches) {
+      std::optional<NodeId> waits = Waits(state);
+      return !waits || (*waits < branches && *waits != n);
+    },
     .message_kind = [](Amount word) -> std::string_view {
       return word == locks::kGrant ? "grant" : "request";
     },
     .evaluate = Deadlocked,
     .naive = NaiveDeadlocked,
     .commands = kCommands,
+    .words = &kLocksWords,
+    .json = &kLocksJson,
 };
 
 }  // namespace cutline::apps
