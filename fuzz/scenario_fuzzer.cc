@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (const cutline::engine::Engine* bank = runner.bank()) {
     (void)Dump(StateJson(*bank));
-    (void)cutline::scenario::ShowLines(*bank, Lang::kJa);
+    (void)cutline::scenario::ShowLines(cutline::scenario::Analyze(*bank), Lang::kJa);
     (void)cutline::scenario::LabBlock(*bank, Lang::kEn);
   }
   return 0;

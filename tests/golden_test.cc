@@ -114,14 +114,15 @@ std::string RunDirective(Runner& runner, const std::string& command,
   }
   if (command == "check") {
     if (!bank) return "no network\n";
-    check::CheckReport report = check::CheckSnapshots(*bank);
-    std::string out = Join(report.problems) + Join(PropertyCheckLines(*bank, report));
+    const Analysis analysis = Analyze(*bank);
+    const check::CheckReport& report = analysis.check;
+    std::string out = Join(report.problems) + Join(PropertyCheckLines(analysis));
     return out + (report.ok() ? "ok: " : "FAILED: ") +
            std::to_string(report.snapshots_checked) + " complete snapshot(s) checked\n";
   }
   if (command == "naive") {
     if (!bank) return "no network\n";
-    auto lines = NaiveExplanation(*bank, Lang::kEn);
+    auto lines = NaiveExplanation(Analyze(*bank), Lang::kEn);
     return lines.empty() ? "nothing wrong\n" : Join(lines);
   }
   *handled = false;

@@ -144,7 +144,8 @@ int CheckCommand(const std::string& path) {
   Runner runner;
   if (!RunScenario(text, &runner, Lang::kEn)) return kUsageError;
   const cutline::engine::Engine& bank = *runner.bank();
-  cutline::check::CheckReport report = cutline::check::CheckSnapshots(bank);
+  const cutline::scenario::Analysis analysis = cutline::scenario::Analyze(bank);
+  const cutline::check::CheckReport& report = analysis.check;
   for (const std::string& problem : report.problems) {
     fmt::print("FAIL {}\n", problem);
   }
@@ -153,7 +154,7 @@ int CheckCommand(const std::string& path) {
       fmt::print("snapshot {} is not complete: not checked\n", s.id);
     }
   }
-  for (const std::string& line : cutline::scenario::PropertyCheckLines(bank, report)) {
+  for (const std::string& line : cutline::scenario::PropertyCheckLines(analysis)) {
     fmt::print("{}\n", line);
   }
   if (report.ok() && !bank.app().conserved()) {
@@ -203,7 +204,8 @@ int DemoCommand(int id, Lang lang) {
     ++line;
   }
   fmt::print("{}\n", ja ? "最終状態:" : "Final state:");
-  for (const std::string& l : cutline::scenario::ShowLines(*runner.bank(), lang)) {
+  const cutline::scenario::Analysis analysis = cutline::scenario::Analyze(*runner.bank());
+  for (const std::string& l : cutline::scenario::ShowLines(analysis, lang)) {
     fmt::print("  {}\n", l);
   }
   return 0;

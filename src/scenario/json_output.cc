@@ -5,6 +5,7 @@
 #include "engine/cuts.h"
 #include "check/consistency_checker.h"
 #include "check/cost.h"
+#include "base/check.h"
 #include "base/overloaded.h"
 #include "scenario/format.h"
 #include "scenario/questions.h"
@@ -70,8 +71,10 @@ json PropertyJson(const engine::Engine& bank, const apps::Verdict& v) {
 namespace {
 
 // The naive detector's verdict, and whether the history shows it wrong.
-json NaivePropertyJson(const engine::Engine& bank) {
-  check::NaiveJudgement n = check::JudgeNaive(bank);
+json NaivePropertyJson(const Analysis& a) {
+  const engine::Engine& bank = a.bank;
+  CUTLINE_CHECK(a.naive.has_value());  // Analyze judges it for every property
+  const check::NaiveJudgement& n = *a.naive;
   json j = PropertyJson(bank, n.declared);
   j[apps::NaiveWrongKey(bank.app())] = n.wrong();
   // What was true when it last read: the page says why a wrong verdict is.
@@ -97,15 +100,7 @@ json CostJson(const check::SnapshotCost& c) {
               {"carried_twice", c.carried_twice}};
 }
 
-json StateJson(const engine::Engine& bank) {
-  if (!bank.history().enabled()) return StateJson(bank, nullptr);
-  engine::Replay replay = engine::Replay::Of(bank);
-  return StateJson(bank, &replay);
-}
-
-json NaiveJson(const engine::Engine& bank) {
-  return NaiveJson(bank, engine::Replay::Of(bank));
-}
+json StateJson(const engine::Engine& bank) { return StateJson(Analyze(bank)); }
 
 namespace {
 
@@ -260,37 +255,32 @@ json SnapshotJson(const engine::Engine& bank, const engine::SnapshotInfo& s,
 
 // Every snapshot, with the checker's verdicts and the costs when the
 // history is replayed.
-json SnapshotsJson(const engine::Engine& bank, const engine::Replay* replay) {
-  std::map<SnapshotId, check::SnapshotVerdict> verdicts;
-  std::vector<check::SnapshotCost> costs;
-  if (replay) {
-    for (auto& v : check::CheckSnapshots(bank).verdicts) verdicts[v.id] = std::move(v);
-    costs = check::CostOfSnapshots(bank);
-  }
+json SnapshotsJson(const Analysis& a) {
+  const engine::Engine& bank = a.bank;
+  const engine::Replay* replay = a.has_history ? &a.replay : nullptr;
   json snapshots = json::array();
   for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
     const engine::SnapshotInfo& s = bank.snapshots()[at];
-    auto verdict = verdicts.find(s.id);
-    // CostOfSnapshots is by position in bank.snapshots(), as here.
-    snapshots.push_back(SnapshotJson(bank, s, replay,
-                                     verdict == verdicts.end() ? nullptr : &verdict->second,
-                                     replay ? &costs[at] : nullptr));
+    // The costs are by position in bank.snapshots(), as here.
+    snapshots.push_back(
+        SnapshotJson(bank, s, replay, a.Verdict(s.id), replay ? &a.costs[at] : nullptr));
   }
   return snapshots;
 }
 
 // The naive reader's reads and what they add up to (or declare), and the
 // run's settings.
-void AddNaiveAndSettings(const engine::Engine& bank, json* out) {
+void AddNaiveAndSettings(const Analysis& a, json* out) {
+  const engine::Engine& bank = a.bank;
   if (bank.app().conserved()) {
     cutline::Amount naive_total = 0;
     for (const engine::NaiveRead& r : bank.naive_reads()) naive_total += r.balance;
     (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"total", naive_total}};
     (*out)["in_flight"] = bank.in_flight_amount();
   } else {
-    (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
+    (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(a)}};
     // The property of the live state, as someone who sees everything at once.
-    (*out)["property"] = PropertyJson(bank, check::PropertyNow(bank));
+    (*out)["property"] = PropertyJson(bank, *a.now);
   }
   const auto& config = bank.config();
   (*out)["capacity"] =
@@ -305,7 +295,8 @@ void AddNaiveAndSettings(const engine::Engine& bank, json* out) {
 
 }  // namespace
 
-json StateJson(const engine::Engine& bank, const engine::Replay* replay) {
+json StateJson(const Analysis& a) {
+  const engine::Engine& bank = a.bank;
   json out = json::object();
   json branches = json::array();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
@@ -314,16 +305,18 @@ json StateJson(const engine::Engine& bank, const engine::Replay* replay) {
   out["branches"] = branches;
   out["channels"] = ChannelsJson(bank);
   if (bank.app().conserved()) out["total"] = bank.total();
-  out["snapshots"] = SnapshotsJson(bank, replay);
-  AddNaiveAndSettings(bank, &out);
+  out["snapshots"] = SnapshotsJson(a);
+  AddNaiveAndSettings(a, &out);
   return out;
 }
 
-json NaiveJson(const engine::Engine& bank, const engine::Replay& replay) {
+json NaiveJson(const Analysis& analysis) {
+  const engine::Engine& bank = analysis.bank;
   if (!bank.app().conserved()) {
-    return json{{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(bank)}};
+    return json{{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(analysis)}};
   }
-  engine::NaiveAnalysis a = engine::AnalyzeNaive(bank, replay);
+  CUTLINE_CHECK(analysis.naive_reads.has_value());  // REQUIRES: a history
+  const engine::NaiveAnalysis& a = *analysis.naive_reads;
   auto list = [&](const std::vector<engine::CrossingMessage>& ms) {
     json arr = json::array();
     for (const auto& m : ms) arr.push_back(MessageJson(bank, m));
@@ -517,8 +510,9 @@ void AddChannelStateQuestion(const Question& q, const QuestionMessages& m, json*
 
 }  // namespace
 
-json QuestionsJson(const engine::Engine& bank, const engine::Replay& replay,
-                   const std::vector<StepResult>& steps) {
+json QuestionsJson(const Analysis& a, const std::vector<StepResult>& steps) {
+  const engine::Engine& bank = a.bank;
+  const engine::Replay& replay = a.replay;
   const QuestionMessages words{bank, replay};
   auto message = [&](sim::Seq seq) { return words.One(seq); };
   auto messages = [&](const std::vector<sim::Seq>& seqs) { return words.Many(seqs); };

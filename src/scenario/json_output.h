@@ -11,6 +11,7 @@
 #include "engine/replay.h"
 #include "check/cost.h"
 #include "base/status.h"
+#include "scenario/analysis.h"
 #include "scenario/messages.h"
 #include "scenario/runner.h"
 
@@ -37,20 +38,18 @@ Json PropertyJson(const engine::Engine& bank, const apps::Verdict& v);
 // A snapshot's "cost" object (docs/api.md).
 Json CostJson(const check::SnapshotCost& cost);
 
-// `replay` is the run's history walked once (engine::Replay::Of), shared by
-// the views that need it; StateJson takes nullptr for a bank without
-// history. The one-argument forms walk it themselves.
-Json StateJson(const engine::Engine& bank, const engine::Replay* replay);
-Json NaiveJson(const engine::Engine& bank, const engine::Replay& replay);
+// The page's state and naive panel, rendered from the run's one Analysis
+// (scenario/analysis.h). NaiveJson REQUIRES a history. StateJson(bank)
+// analyses the bank first.
+Json StateJson(const Analysis& analysis);
+Json NaiveJson(const Analysis& analysis);
 Json StateJson(const engine::Engine& bank);
-Json NaiveJson(const engine::Engine& bank);
 // Every event, each tagged with the index of the step that caused it.
 Json HistoryJson(const engine::Engine& bank,
                            const std::vector<StepResult>& steps);
 
 // Predict mode's questions (scenario/questions.h, docs/api.md "questions").
-Json QuestionsJson(const engine::Engine& bank, const engine::Replay& replay,
-                   const std::vector<StepResult>& steps);
+Json QuestionsJson(const Analysis& analysis, const std::vector<StepResult>& steps);
 
 // The body of an answer to a refused run (docs/api.md):
 // {"error": "line N: reason", "code": "...", "line": N, "message": "reason"},

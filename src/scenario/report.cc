@@ -22,17 +22,17 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
   if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
   const engine::Engine& bank = *runner.bank();
   auto lab = LabBlock(bank, lang);
-  const engine::Replay replay = engine::Replay::Of(bank);  // one walk for all views
-  Json state = StateJson(bank, &replay);
+  const Analysis analysis = Analyze(bank);  // every view renders this one analysis
+  Json state = StateJson(analysis);
   // What the page calls the algorithm's markers (web/labels.js), so that
   // the page need not know which algorithm names them how.
   state["markers"] = algorithms::NounToken(bank.algorithm().words().marker);
   *out = Json{{"steps", std::move(steps)},
               {"state", std::move(state)},
               {"history", HistoryJson(bank, runner.steps())},
-              {"naive", NaiveJson(bank, replay)},
+              {"naive", NaiveJson(analysis)},
               {"lab", lab ? Json(*lab) : Json(nullptr)},
-              {"questions", QuestionsJson(bank, replay, runner.steps())}};
+              {"questions", QuestionsJson(analysis, runner.steps())}};
   return Status::Ok();
 }
 

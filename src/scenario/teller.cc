@@ -8,7 +8,7 @@ namespace cutline::scenario {
 std::vector<std::string> Teller::Tell(const Runner& runner) {
   const StepResult& step = runner.steps().back();
   const engine::Engine& bank = *runner.bank();
-  if (std::holds_alternative<ShowCmd>(step.parsed)) return ShowLines(bank, lang_);
+  if (std::holds_alternative<ShowCmd>(step.parsed)) return ShowLines(Analyze(bank), lang_);
   if (std::holds_alternative<NetworkCmd>(step.parsed)) {
     return {NetworkSummary(bank, lang_)};
   }

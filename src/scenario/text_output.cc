@@ -189,7 +189,8 @@ std::vector<std::string> RecordedLines(const engine::Engine& bank, const engine:
 }
 
 // The naive reader's reads and their total, then why that total is wrong.
-std::vector<std::string> NaiveReadLines(const engine::Engine& bank, Lang lang) {
+std::vector<std::string> NaiveReadLines(const Analysis& analysis, Lang lang) {
+  const engine::Engine& bank = analysis.bank;
   const bool ja = lang == Lang::kJa;
   std::vector<std::string> out;
   std::string reads;
@@ -206,7 +207,7 @@ std::vector<std::string> NaiveReadLines(const engine::Engine& bank, Lang lang) {
                      : fmt::format("naive reads: {} (total {})", reads, Money(total)));
   }
   if (bank.history().enabled()) {
-    for (const std::string& line : NaiveExplanation(bank, lang)) {
+    for (const std::string& line : NaiveExplanation(analysis, lang)) {
       out.push_back("  " + line);
     }
   }
@@ -215,14 +216,15 @@ std::vector<std::string> NaiveReadLines(const engine::Engine& bank, Lang lang) {
 
 }  // namespace
 
-std::vector<std::string> ShowLines(const engine::Engine& bank, Lang lang) {
+std::vector<std::string> ShowLines(const Analysis& a, Lang lang) {
+  const engine::Engine& bank = a.bank;
   std::vector<std::string> out = {BalancesLine(bank, lang)};
   Append(out, QueueLines(bank, lang));
   // The checker's verdicts, for the snapshots that are wrong (Chandy-Lamport
   // over channels that reorder).
   std::set<SnapshotId> inconsistent;
-  if (bank.history().enabled()) {
-    for (const auto& v : check::CheckSnapshots(bank).verdicts) {
+  if (a.has_history) {
+    for (const auto& v : a.check.verdicts) {
       if (!v.consistent()) inconsistent.insert(v.id);
     }
   }
@@ -231,12 +233,13 @@ std::vector<std::string> ShowLines(const engine::Engine& bank, Lang lang) {
     out.push_back(SnapshotHeading(bank, s, status, lang));
     Append(out, RecordedLines(bank, s, lang));
   }
-  Append(out, NaiveReadLines(bank, lang));
+  Append(out, NaiveReadLines(a, lang));
   return out;
 }
 
-std::vector<std::string> PropertyCheckLines(const engine::Engine& bank,
-                                            const check::CheckReport& report) {
+std::vector<std::string> PropertyCheckLines(const Analysis& a) {
+  const engine::Engine& bank = a.bank;
+  const check::CheckReport& report = a.check;
   std::vector<std::string> out;
   if (!bank.app().has_property()) return out;
   for (const check::SnapshotVerdict& v : report.verdicts) {
@@ -245,7 +248,7 @@ std::vector<std::string> PropertyCheckLines(const engine::Engine& bank,
                               VerdictText(bank, *v.declared, Lang::kEn),
                               VerdictText(bank, *v.property, Lang::kEn)));
   }
-  check::NaiveJudgement j = check::JudgeNaive(bank);
+  const check::NaiveJudgement& j = *a.naive;  // every application with a property
   if (j.truth) {
     out.push_back(fmt::format(
         "naive detector declares {}{}", VerdictText(bank, j.declared, Lang::kEn),
@@ -257,14 +260,15 @@ std::vector<std::string> PropertyCheckLines(const engine::Engine& bank,
   return out;
 }
 
-std::vector<std::string> NaiveExplanation(const engine::Engine& bank, Lang lang) {
+std::vector<std::string> NaiveExplanation(const Analysis& analysis, Lang lang) {
+  const engine::Engine& bank = analysis.bank;
   const bool ja = lang == Lang::kJa;
   std::vector<std::string> out;
   if (!bank.app().conserved()) {
     if (bank.naive_reads().empty()) return out;
     // What the detector declares, and (when it declares the property) the
     // real state at its last read, which the history knows.
-    check::NaiveJudgement j = check::JudgeNaive(bank);
+    const check::NaiveJudgement& j = *analysis.naive;
     out.push_back(fmt::format("{}: {}", ja ? "素朴な検出の判定" : "the naive detector says",
                               VerdictText(bank, j.declared, lang)));
     if (j.wrong()) {
@@ -276,7 +280,8 @@ std::vector<std::string> NaiveExplanation(const engine::Engine& bank, Lang lang)
     }
     return out;
   }
-  engine::NaiveAnalysis a = engine::AnalyzeNaive(bank, engine::Replay::Of(bank));
+  CUTLINE_CHECK(analysis.naive_reads.has_value());  // REQUIRES: a history
+  const engine::NaiveAnalysis& a = *analysis.naive_reads;
   auto describe = [&](const engine::CrossingMessage& m) {
     return ja ? fmt::format("{}から{}への{}（#{}）", bank.name(m.from),
                             bank.name(m.to), Money(m.amount()), m.seq)

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "check/consistency_checker.h"
+#include "scenario/analysis.h"
 #include "scenario/messages.h"
 
 namespace cutline::scenario {
@@ -15,14 +16,13 @@ namespace cutline::scenario {
 // An application with a stable property: for each snapshot the checker
 // judged, what it declares and what held at its cut; then the naive
 // detector's declaration and whether the history shows it wrong.
-std::vector<std::string> PropertyCheckLines(const engine::Engine& bank,
-                                            const check::CheckReport& report);
+std::vector<std::string> PropertyCheckLines(const Analysis& analysis);
 
 std::string NetworkSummary(const engine::Engine& bank, Lang lang);
-std::vector<std::string> ShowLines(const engine::Engine& bank, Lang lang);
+std::vector<std::string> ShowLines(const Analysis& analysis, Lang lang);
 // Why the naive total is wrong: each transfer lost in flight or counted
 // twice, and whether the read cut is inconsistent. Empty when all is well.
-std::vector<std::string> NaiveExplanation(const engine::Engine& bank, Lang lang);
+std::vector<std::string> NaiveExplanation(const Analysis& analysis, Lang lang);
 // The latest complete snapshot in the study note's format (Python-like
 // dicts), or nullopt when no snapshot is complete.
 std::optional<std::string> LabBlock(const engine::Engine& bank, Lang lang);
