@@ -1,10 +1,7 @@
 // CompareAlgorithms: the same lines, a runner per algorithm.
 #include "scenario/compare.h"
 
-#include <map>
-
-#include "check/consistency_checker.h"
-#include "check/cost.h"
+#include "scenario/analysis.h"
 
 namespace cutline::scenario {
 
@@ -13,19 +10,16 @@ namespace {
 // Each snapshot of a finished run: its cost and, once complete, its total
 // and the checker's verdict.
 Json SnapshotsJson(const engine::Engine& bank) {
-  std::map<SnapshotId, bool> consistent;
-  for (const auto& v : check::CheckSnapshots(bank).verdicts) consistent[v.id] = v.consistent();
-  std::vector<check::SnapshotCost> costs = check::CostOfSnapshots(bank);
+  const Analysis a = Analyze(bank);  // the runner keeps the history: costs for all
   Json out = Json::array();
   for (std::size_t i = 0; i < bank.snapshots().size(); ++i) {
     const engine::SnapshotInfo& s = bank.snapshots()[i];
     Json j = {{"id", s.id}, {"complete", s.complete}};
     if (s.complete) {
       j["total"] = bank.SnapshotTotal(s.id);
-      auto v = consistent.find(s.id);
-      if (v != consistent.end()) j["consistent"] = v->second;
+      if (const check::SnapshotVerdict* v = a.Verdict(s.id)) j["consistent"] = v->consistent();
     }
-    j["cost"] = CostJson(costs[i]);
+    j["cost"] = CostJson(a.costs[i]);
     out.push_back(std::move(j));
   }
   return out;
