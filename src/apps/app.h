@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -100,6 +101,8 @@ struct AppWords {
 // How an application's values are written in JSON (apps/app_json.h; kept
 // apart so that this header stays free of the JSON library).
 struct AppJson;
+// What a rank of a real run does for it (apps/rank_work.h).
+class RankWork;
 
 struct AppDefinition {
   std::string_view name;      // "bank", "jobs", "locks"
@@ -139,6 +142,9 @@ struct AppDefinition {
   std::span<const AppCommand> commands;
   const AppWords* words = nullptr;
   const AppJson* json = nullptr;
+  // A real run's rank, given --jobs (the jobs each branch starts with);
+  // nullptr for a conserved application, whose transfers the runtime paces.
+  std::unique_ptr<RankWork> (*make_rank_work)(std::uint32_t jobs) = nullptr;
 };
 
 // A handle on one application of the registry (registry.cc). Cheap to copy.
@@ -209,5 +215,7 @@ extern const AppDefinition kJobsDefinition;
 extern const AppDefinition kLocksDefinition;
 extern const AppWords kBankWords, kJobsWords, kLocksWords;
 extern const AppJson kBankJson, kJobsJson, kLocksJson;
+std::unique_ptr<RankWork> MakeJobsRank(std::uint32_t jobs);
+std::unique_ptr<RankWork> MakeLocksRank(std::uint32_t jobs);
 
 }  // namespace cutline::apps

@@ -73,7 +73,7 @@ struct NaiveRead {
   std::size_t history_index;  // when the read happened
 };
 
-class Engine : public apps::Branches {
+class Engine final : public apps::Branches {
  public:
   // Fails on an invalid configuration (fewer than 2 branches, duplicate or
   // bad names, links naming an unknown branch, self-loops, duplicates).

@@ -18,13 +18,6 @@ namespace cutline::runtime {
 namespace {
 // Transfers are of $1 to $100 (never more than the sender holds).
 constexpr Amount kMostPerTransfer = 100;
-// locks: a request is granted after holding the lock this long (if the
-// rank is active by then), and an active rank asks again after thinking
-// this long. Short holds and long thoughts let wait-for edges come and go
-// many times before a cycle closes for good (so that a reader has phantoms
-// to be fooled by), yet one closes within tens of milliseconds.
-constexpr std::chrono::microseconds kHoldLeast{50}, kHoldMost{500};
-constexpr std::chrono::microseconds kThinkLeast{1000}, kThinkMost{10000};
 }  // namespace
 
 std::int64_t EpochMicros() {
@@ -68,11 +61,11 @@ Branch::Branch(const NodeOptions& options, int rank, int ranks, Transport& trans
   if (!options.log_dir.empty()) {
     log_ = std::make_unique<EventLog>(options.log_dir, rank, ranks, options.app);
   }
+  if (const auto make = options.app.definition().make_rank_work) work_ = make(options.jobs);
 }
 
 void Branch::Begin(const protocol::Init& init) {
   balance_ = init.balance;
-  budget_ = 2 * std::uint64_t{o_.jobs};
   changed_us_ = EpochMicros();
   // Restored channels come first on their channels, before anything new.
   // The log sees the rank holding that money and sending it, so that a
@@ -93,13 +86,8 @@ void Branch::Go(Clock::time_point now) {
   start_ = now;
   next_transfer_ = now;
   next_counts_ = now;
-  next_request_ = now + Between(kThinkLeast, kThinkMost);
+  if (work_) work_->Go(now, *this);
   sending_ = true;
-}
-
-Clock::duration Branch::Between(std::chrono::microseconds lo, std::chrono::microseconds hi) {
-  auto span = static_cast<std::uint64_t>((hi - lo).count()) + 1;
-  return lo + std::chrono::microseconds(static_cast<std::int64_t>(rng_() % span));
 }
 
 int Branch::RandomPeer() {
@@ -174,7 +162,7 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                    balance_ = o_.app.AfterDeliver(balance_, t.amount);
                    ++received_from_[static_cast<std::size_t>(from)];
                    if (balance_ != before) Changed();  // a request leaves a state as it was
-                   if (!o_.app.conserved()) Delivered(from, t.amount);
+                   if (work_) work_->Delivered(from, t.amount, Clock::now(), *this);
                    CheckDrained();
                  },
              },
@@ -306,68 +294,25 @@ bool Branch::MaybeTransfer(Clock::time_point now) {
   return sent;
 }
 
-void Branch::Delivered(int from, Amount word) {
-  if (o_.app == apps::App::kLocks) {
-    if (word == apps::locks::kRequest) {
-      // Granted after a while, if this rank is active by then.
-      requests_.emplace_back(from, Clock::now() + Between(kHoldLeast, kHoldMost));
-    } else {
-      next_request_ = Clock::now() + Between(kThinkLeast, kThinkMost);
-    }
-  }
+void Branch::Send(int to, Amount word) {
+  const Amount before = balance_;
+  balance_ = o_.app.AfterSend(balance_, word, to);
+  SendNew(to, word);
+  if (balance_ != before) Changed();  // a request makes its sender wait
 }
 
-// jobs: work on one job at a time for a short random while; when it is
-// done, maybe hand a new job to a random peer first (while the budget
-// lasts), then finish it. An idle rank does nothing until a job arrives.
-bool Branch::StepJobs(Clock::time_point now) {
-  if (balance_ <= 0) return false;
-  if (!working_) {
-    working_ = true;
-    work_until_ = now + Between(std::chrono::microseconds(500), std::chrono::milliseconds(3));
-    return false;
-  }
-  if (now < work_until_) return false;
-  if (budget_ > 0 && rng_() % 2 == 0) {
-    --budget_;
-    const int to = RandomPeer();
-    balance_ = o_.app.AfterSend(balance_, apps::jobs::kJob, to);
-    SendNew(to, apps::jobs::kJob);
-  }
+void Branch::Local() {
   balance_ = o_.app.AfterLocal(balance_);
   if (log_) log_->Local(balance_);
   Changed();
-  working_ = false;
-  return true;
-}
-
-// locks: an active rank grants the requests it holds once each is due, and
-// after a random pause asks a random peer, waiting for its grant. A waiting
-// rank grants nothing, so requests that cross close wait-for cycles.
-bool Branch::StepLocks(Clock::time_point now) {
-  if (apps::locks::Waits(balance_)) return false;
-  bool any = false;
-  while (!requests_.empty() && requests_.front().second <= now) {
-    SendNew(requests_.front().first, apps::locks::kGrant);
-    requests_.pop_front();
-    any = true;
-  }
-  if (now >= next_request_) {
-    const int to = RandomPeer();
-    balance_ = o_.app.AfterSend(balance_, apps::locks::kRequest, to);
-    SendNew(to, apps::locks::kRequest);
-    Changed();
-    any = true;
-  }
-  return any;
 }
 
 bool Branch::Tick(Clock::time_point now) {
   bool sent = false;
   if (o_.app.conserved()) {
     sent = MaybeTransfer(now);
-  } else if (sending_ && !paused_ && !stopped_) {
-    sent = o_.app == apps::App::kJobs ? StepJobs(now) : StepLocks(now);
+  } else if (work_ != nullptr && sending_ && !paused_ && !stopped_) {
+    sent = work_->Step(now, *this);
   }
   if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->at &&
       now - start_ >= *o_.kill->at) {

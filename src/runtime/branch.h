@@ -16,6 +16,7 @@
 #include "cutline/snapshot_agent.h"
 #include "runtime/event_log.h"
 #include "algorithms/rank_agent.h"
+#include "apps/rank_work.h"
 #include "runtime/options.h"
 #include "runtime/protocol.h"
 #include "runtime/transport.h"
@@ -26,7 +27,7 @@ inline constexpr int kCoordinator = 0;
 
 std::int64_t EpochMicros();
 
-class Branch {
+class Branch : private apps::RankHost {
  public:
   Branch(const NodeOptions& options, int rank, int ranks, Transport& transport);
 
@@ -78,15 +79,14 @@ class Branch {
   void AfterStep(SnapshotId id, const Step& step, bool started_here);
   void Recorded(SnapshotId id, bool started_here);
   bool MaybeTransfer(Clock::time_point now);
-  // jobs and locks: the application's own steps that fell due.
-  bool StepJobs(Clock::time_point now);
-  bool StepLocks(Clock::time_point now);
-  // A word of the application arrived from `from` (after it was applied).
-  void Delivered(int from, Amount word);
   // The state word changed now (the truth the detectors are judged by).
   void Changed() { changed_us_ = EpochMicros(); }
-  Clock::duration Between(std::chrono::microseconds lo, std::chrono::microseconds hi);
-  int RandomPeer();
+  // What the application's rank work may do here (apps/rank_work.h).
+  Amount state() const override { return balance_; }
+  void Send(int to, Amount word) override;
+  void Local() override;
+  int RandomPeer() override;
+  std::uint64_t Random() override { return rng_(); }
   void CheckDrained();
   void BeginFlush();
   void MaybeFinal();
@@ -120,15 +120,9 @@ class Branch {
   // Logged messages (transfers and markers) per channel, for the log's "n".
   std::vector<std::uint64_t> out_n_, in_n_;
 
-  // jobs: the job being worked on ends at work_until_ (if working_); new
-  // jobs this rank may still hand out.
-  bool working_ = false;
-  Clock::time_point work_until_;
-  std::uint64_t budget_ = 0;
-  // locks: requests received and not yet granted, each with when it will
-  // be (an active rank holds a lock a little while); the next request.
-  std::deque<std::pair<int, Clock::time_point>> requests_;
-  Clock::time_point next_request_;
+  // What the application does between messages (apps/rank_work.h); none
+  // for a conserved one, whose transfers MaybeTransfer paces.
+  std::unique_ptr<apps::RankWork> work_;
   std::int64_t changed_us_ = 0;
 };
 

@@ -78,6 +78,7 @@ const AppDefinition kJobsDefinition{
     .commands = kCommands,
     .words = &kJobsWords,
     .json = &kJobsJson,
+    .make_rank_work = MakeJobsRank,
 };
 
 }  // namespace cutline::apps

@@ -133,6 +133,7 @@ const AppDefinition kLocksDefinition{
     .commands = kCommands,
     .words = &kLocksWords,
     .json = &kLocksJson,
+    .make_rank_work = MakeLocksRank,
 };
 
 }  // namespace cutline::apps
