@@ -288,10 +288,10 @@ TEST_F(AppsClusterTest, BadAppFlagsAreOneLineAndExitTwo) {
   };
   const Case cases[] = {
       {{"--app", "chess"}, "--app: 'chess' is not an application (bank, jobs, locks)"},
-      {{"--app", "jobs", "--restore"}, "--restore is the bank's; --app jobs does not take it"},
+      {{"--app", "jobs", "--restore"}, "--restore is for --app bank, not --app jobs"},
       {{"--app", "locks", "--balance", "5"},
-       "--balance is the bank's; --app locks does not take it"},
-      {{"--app", "jobs", "--rate", "max"}, "--rate is the bank's; --app jobs does not take it"},
+       "--balance is for --app bank, not --app locks"},
+      {{"--app", "jobs", "--rate", "max"}, "--rate is for --app bank, not --app jobs"},
       {{"--app", "locks", "--jobs", "3"}, "--jobs is for --app jobs, not --app locks"},
       {{"--jobs", "3"}, "--jobs is for --app jobs, not --app bank"},
       {{"--app", "jobs", "--jobs", "0"}, "--jobs"},

@@ -145,6 +145,21 @@ struct AppDefinition {
   // A real run's rank, given --jobs (the jobs each branch starts with);
   // nullptr for a conserved application, whose transfers the runtime paces.
   std::unique_ptr<RankWork> (*make_rank_work)(std::uint32_t jobs) = nullptr;
+  // The flags of `cutline cluster` that are this application's (the others
+  // refuse them), and the one of them that sets every rank's opening state
+  // ("" when every rank opens at 0).
+  std::span<const std::string_view> cluster_flags = {};
+  std::string_view opening_flag = {};
+  // A real run's property, judged from where the ranks ended (`final`, its
+  // channels drained) and when each rank's state last changed: since when
+  // it has held, or nullopt if it does not hold there. `cycle`: the
+  // branches a detection named, when its reason is a cycle.
+  std::optional<std::int64_t> (*true_since)(const GlobalState& final,
+                                            std::span<const std::int64_t> changed_us,
+                                            std::span<const NodeId> cycle) = nullptr;
+  // The verdict's branches form a cycle (locks), which the run's summary
+  // names; else they are only its reason.
+  bool reason_is_cycle = false;
 };
 
 // A handle on one application of the registry (registry.cc). Cheap to copy.

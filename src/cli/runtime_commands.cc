@@ -140,15 +140,14 @@ struct RuntimeCommands::State {
     n.app = *found;
     // Flags that mean something to one application only are refused for
     // the others rather than silently ignored.
-    for (const char* bank_only : {"--balance", "--rate", "--restore"}) {
-      if (!n.app.conserved() && cmd->count(bank_only) > 0) {
-        *error = fmt::format("{} is the bank's; --app {} does not take it", bank_only, app);
-        return false;
+    for (const apps::App& owner : apps::App::All()) {
+      if (owner == n.app) continue;
+      for (std::string_view flag : owner.definition().cluster_flags) {
+        if (cmd->count(std::string(flag)) > 0) {
+          *error = fmt::format("{} is for --app {}, not --app {}", flag, owner.name(), app);
+          return false;
+        }
       }
-    }
-    if (n.app != apps::App::kJobs && cmd->count("--jobs") > 0) {
-      *error = fmt::format("--jobs is for --app jobs, not --app {}", app);
-      return false;
     }
     n.rate = *runtime::ParseRate(rate);
     n.duration = *ParseDuration(duration);

@@ -73,9 +73,11 @@ int List(const store::Store& store, bool json) {
     const apps::App app = AppOf(r);
     app_of[r.id] = app;
     if (!app.conserved()) {
-      std::string start = app == apps::App::kJobs
-                              ? fmt::format(", {} jobs each", r.balance)
-                              : std::string();
+      // What every rank opened with, when the application sets it.
+      std::string start =
+          app.definition().opening_flag.empty()
+              ? std::string()
+              : fmt::format(", {} each", app.words().state(r.balance, {}, Lang::kEn));
       fmt::print("run {}: {} ranks, app={}{}, started {}\n", r.id, r.ranks, app.name(), start,
                  When(r.started_us));
       continue;

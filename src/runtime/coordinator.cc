@@ -67,29 +67,10 @@ nlohmann::json Statistics::Summary(std::int64_t run, int ranks, Amount bank_tota
 
 std::optional<std::int64_t> Statistics::TrueSince(apps::App app, const sim::Topology& topology,
                                                   const std::vector<sim::NodeId>& cycle) const {
-  if (final_states.empty()) return std::nullopt;
-  std::int64_t since = 0;
-  if (app == apps::App::kJobs) {
-    // Terminated at the last job's finish, if the application says the
-    // final state is (after Stop every channel was drained: none in flight).
-    const std::vector<std::vector<Amount>> drained(topology.channel_count());
-    if (!app.Evaluate({&topology, final_states, drained}).holds) return std::nullopt;
-    for (std::int64_t changed : changed_us) since = std::max(since, changed);
-    return since;
-  }
-  // A cycle still in the final states has been one since its last branch
-  // began its wait: a grant for an earlier wait was delivered before that
-  // branch could ask again, and a waiting branch asks no one else.
-  if (cycle.empty()) return std::nullopt;
-  for (std::size_t i = 0; i < cycle.size(); ++i) {
-    const sim::NodeId b = cycle[i];
-    if (b >= final_states.size() ||
-        apps::locks::Waits(final_states[b]) != cycle[(i + 1) % cycle.size()]) {
-      return std::nullopt;
-    }
-    since = std::max(since, changed_us[b]);
-  }
-  return since;
+  if (final_states.empty() || app.definition().true_since == nullptr) return std::nullopt;
+  // After Stop every channel was drained: none in flight.
+  const std::vector<std::vector<Amount>> drained(topology.channel_count());
+  return app.definition().true_since({&topology, final_states, drained}, changed_us, cycle);
 }
 
 nlohmann::json Statistics::Property(apps::App app, const sim::Topology& topology) const {
@@ -103,11 +84,11 @@ nlohmann::json Statistics::Property(apps::App app, const sim::Topology& topology
   std::optional<std::int64_t> truth;
   if (detected_by) {
     p["detected_us"] = detected_us;
-    p["cycle"] = app == apps::App::kLocks ? nlohmann::json(names(detected.branches))
-                                          : nlohmann::json();
+    p["cycle"] = app.definition().reason_is_cycle ? nlohmann::json(names(detected.branches))
+                                                  : nlohmann::json();
     truth = TrueSince(app, topology, detected.branches);
-  } else if (app == apps::App::kJobs) {
-    truth = TrueSince(app, topology, {});
+  } else {
+    truth = TrueSince(app, topology, {});  // a property that holds without a cycle named
   }
   p["true_us"] = truth ? nlohmann::json(*truth) : nlohmann::json();
   p["delay_us"] = detected_by && truth ? nlohmann::json(detected_us - *truth) : nlohmann::json();
@@ -115,12 +96,10 @@ nlohmann::json Statistics::Property(apps::App app, const sim::Topology& topology
   // the property held) or wrong (it never did). Never expected.
   p["early"] = detected_by.has_value() && (!truth || detected_us < *truth);
   std::uint64_t wrong = 0;
-  // Jobs have one truth whatever was declared; a locks declaration names its cycle.
-  const std::optional<std::int64_t> terminated =
-      app == apps::App::kJobs ? TrueSince(app, topology, {}) : std::nullopt;
+  // Each declaration against the truth of what it names (a cycle, or the
+  // whole state when its reason is not one).
   for (const Declaration& d : naive) {
-    std::optional<std::int64_t> since =
-        app == apps::App::kJobs ? terminated : TrueSince(app, topology, d.verdict.branches);
+    std::optional<std::int64_t> since = TrueSince(app, topology, d.verdict.branches);
     if (!since || d.at_us < *since) ++wrong;
   }
   p["naive_rounds"] = naive_rounds;
@@ -148,10 +127,9 @@ Coordinator::Coordinator(const NodeOptions& options, int ranks, Transport& trans
 bool Coordinator::Begin() {
   // Where every rank starts: fresh balances, or a stored snapshot. Rank 0
   // reads the store (only it needs to reach the file) and tells the others.
-  // jobs: each branch holds --jobs; locks: each is active.
-  const Amount opening = o_.app.conserved()                ? o_.balance
-                         : o_.app == apps::App::kJobs ? Amount{o_.jobs}
-                                                       : apps::locks::kActive;
+  // Every rank opens at what the application's opening flag set (the
+  // bank's --balance, jobs' --jobs), or at 0 (locks: active).
+  const Amount opening = OpeningState(o_);
   std::vector<Amount> balances(static_cast<std::size_t>(n_), opening);
   std::vector<RecordedChannel> replay;
   std::uint64_t first_id = 1;

@@ -105,6 +105,20 @@ std::string AlgorithmRefusal(std::string_view name) {
                      name, name, ranks_run);
 }
 
+std::optional<std::string> FlagValue(const NodeOptions& o, std::string_view flag) {
+  if (flag == "--balance") return std::to_string(o.balance);
+  if (flag == "--rate") return o.rate == 0 ? "max" : fmt::format("{}", o.rate);
+  if (flag == "--jobs") return std::to_string(o.jobs);
+  return std::nullopt;
+}
+
+Amount OpeningState(const NodeOptions& o) {
+  const std::string_view flag = o.app.definition().opening_flag;
+  if (flag == "--balance") return o.balance;
+  if (flag == "--jobs") return Amount{o.jobs};
+  return 0;
+}
+
 std::vector<std::string> NodeArguments(const NodeOptions& o) {
   std::vector<std::string> args = {
       "--app",      std::string(o.app.name()),
@@ -115,12 +129,12 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
       "--snapshot-timeout", FormatDuration(o.snapshot_timeout),
       "--tolerable-failures", std::to_string(o.tolerable_failures),
   };
-  // Each application's own flags only (the others refuse them).
-  if (o.app.conserved()) {
-    args.insert(args.end(), {"--balance", std::to_string(o.balance), "--rate",
-                             o.rate == 0 ? "max" : fmt::format("{}", o.rate)});
-  } else if (o.app == apps::App::kJobs) {
-    args.insert(args.end(), {"--jobs", std::to_string(o.jobs)});
+  // Each application's own flags only (the others refuse them); --restore
+  // has no value and goes below.
+  for (std::string_view flag : o.app.definition().cluster_flags) {
+    if (std::optional<std::string> value = FlagValue(o, flag)) {
+      args.insert(args.end(), {std::string(flag), *value});
+    }
   }
   if (o.snapshot_every) {
     args.insert(args.end(), {"--snapshot-every", FormatDuration(*o.snapshot_every)});

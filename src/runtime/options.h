@@ -77,5 +77,11 @@ std::optional<KillSpec> ParseKill(const std::string& text);
 
 // The arguments that give `options` to `cutline node` (and the parser back).
 std::vector<std::string> NodeArguments(const NodeOptions& options);
+// What an application's cluster flag (AppDefinition::cluster_flags) holds
+// in `o`, as the ranks are told it; nullopt for a flag without a value.
+std::optional<std::string> FlagValue(const NodeOptions& o, std::string_view flag);
+// Every rank's opening state: what the application's opening flag holds,
+// or 0 when it has none.
+Amount OpeningState(const NodeOptions& o);
 
 }  // namespace cutline::runtime

@@ -6,6 +6,7 @@
 namespace cutline::apps {
 
 namespace {
+constexpr std::string_view kFlags[] = {"--balance", "--rate", "--restore"};
 Verdict NoProperty(const GlobalState&) { return {}; }
 Verdict NoNaive(std::span<const std::optional<Amount>>) { return {}; }
 }  // namespace
@@ -24,6 +25,8 @@ const AppDefinition kBankDefinition{
     .commands = {},
     .words = &kBankWords,
     .json = &kBankJson,
+    .cluster_flags = kFlags,
+    .opening_flag = "--balance",
 };
 
 }  // namespace cutline::apps

@@ -1,6 +1,8 @@
 // Jobs: a branch's state is how many jobs it holds; a message is one job.
 // Terminated (every branch idle, no job in flight) is stable because only a
 // busy branch hands out work.
+#include <algorithm>
+
 #include "apps/app.h"
 
 namespace cutline::apps {
@@ -56,6 +58,19 @@ Status Finish(Branches& branches, std::span<const NodeId> b) {
   return branches.LocalStep(n);
 }
 
+// Terminated at the last job's finish, if the final state is (the
+// channels drained: nothing in flight).
+std::optional<std::int64_t> TerminatedSince(const GlobalState& final,
+                                            std::span<const std::int64_t> changed_us,
+                                            std::span<const NodeId>) {
+  if (!Terminated(final).holds) return std::nullopt;
+  std::int64_t since = 0;
+  for (std::int64_t changed : changed_us) since = std::max(since, changed);
+  return since;
+}
+
+constexpr std::string_view kFlags[] = {"--jobs"};
+
 const AppCommand kCommands[] = {
     {"job", "job FROM TO", 2, HandOut},
     {"finish", "finish P", 1, Finish},
@@ -79,6 +94,9 @@ const AppDefinition kJobsDefinition{
     .words = &kJobsWords,
     .json = &kJobsJson,
     .make_rank_work = MakeJobsRank,
+    .cluster_flags = kFlags,
+    .opening_flag = "--jobs",
+    .true_since = TerminatedSince,
 };
 
 }  // namespace cutline::apps

@@ -102,6 +102,24 @@ Status Grant(Branches& branches, std::span<const NodeId> b) {
   return branches.SendMessage(from, to, locks::kGrant);
 }
 
+// A cycle still in the final states has been one since its last branch
+// began its wait: a grant for an earlier wait was delivered before that
+// branch could ask again, and a waiting branch asks no one else.
+std::optional<std::int64_t> CycleSince(const GlobalState& final,
+                                       std::span<const std::int64_t> changed_us,
+                                       std::span<const NodeId> cycle) {
+  if (cycle.empty()) return std::nullopt;
+  std::int64_t since = 0;
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    const NodeId b = cycle[i];
+    if (b >= final.states.size() || Waits(final.states[b]) != cycle[(i + 1) % cycle.size()]) {
+      return std::nullopt;
+    }
+    since = std::max(since, changed_us[b]);
+  }
+  return since;
+}
+
 const AppCommand kCommands[] = {
     {"request", "request FROM TO", 2, Request},
     {"grant", "grant FROM TO", 2, Grant},
@@ -134,6 +152,8 @@ const AppDefinition kLocksDefinition{
     .words = &kLocksWords,
     .json = &kLocksJson,
     .make_rank_work = MakeLocksRank,
+    .true_since = CycleSince,
+    .reason_is_cycle = true,
 };
 
 }  // namespace cutline::apps
