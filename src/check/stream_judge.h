@@ -1,0 +1,107 @@
+// The streaming judge: the consistency rules of CheckRun (consistency_checker.h)
+// applied to a run's events as they come, in any causal order (every send
+// before its receipt), judging each snapshot once every node's part of it
+// has come and then forgetting it. Its memory is bounded by the nodes, the
+// channels and the snapshots still open, not by the run's length: it is how
+// `cutline check --logs` judges the ranks' logs (src/runtime/log_check.cc
+// reads and merges them and feeds it).
+//
+// Its findings are CheckRun's sentences (findings.h): the same run seen as
+// a history by CheckRun and as events here gets the same findings, up to
+// the messages' numbers (here in the order the events came).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/app.h"
+#include "check/consistency_checker.h"
+
+namespace cutline::check {
+
+// One event of one node, as a rank logs it (docs/runtime.md, the log's
+// format). Messages are named per channel by `n`, their place in it.
+struct StreamEvent {
+  enum class Kind : std::uint8_t {
+    kStart,           // the node's initial state: `amount`
+    kSend,            // a transfer (`amount`) to `peer`
+    kSendMarker,      // a marker of `snapshot` to `peer`
+    kReceive,         // the transfer from `peer` numbered `n`
+    kReceiveMarker,   // the marker from `peer` numbered `n`
+    kRecord,          // recorded `amount` for `snapshot`, caused by a marker or not
+    kPart,            // its part of `snapshot` done: `amount` and `channels` claimed
+    kLocal,           // a step of its own; `amount`: its state after
+    kVerdict,         // `verdict` declared for `snapshot` (jobs, locks)
+    kOther,           // none of these: only counted out
+  };
+  Kind kind = Kind::kOther;
+  std::uint32_t peer = 0;      // to / from
+  std::uint64_t n = 0;         // the message's number on its channel
+  SnapshotId snapshot = 0;
+  bank::Amount amount = 0;     // a transfer's amount, or a state
+  bool by_marker = false;      // kRecord
+  // kPart: each incoming channel's claimed state, by sender.
+  std::vector<std::pair<std::uint32_t, std::vector<bank::Amount>>> channels;
+  apps::Verdict verdict;       // kVerdict
+  std::size_t line = 0;        // where in its node's source, from 1 (findings name it)
+};
+
+// What the judge found when fed every event.
+struct StreamResult {
+  // As CheckRun reports it, but `verdicts` holds only the snapshots whose
+  // verdict is not consistent (a long run judges thousands).
+  CheckReport report;
+  std::size_t events = 0;  // as a simulated history would count them
+  bank::Amount total = 0;  // of the nodes that started
+  // Nodes with no start event: their state and events are unknown; no
+  // snapshot they took part in completes.
+  std::vector<std::uint32_t> silent;
+  // The most the judge held at once: open snapshots, messages in flight,
+  // and the per-snapshot items (pending crossings, expected channel
+  // transfers, findings) of the snapshots still open.
+  std::size_t peak_state = 0;
+  std::size_t peak_open_snapshots = 0;
+  // The application, and for jobs and locks the properties declared (kVerdict):
+  // each is checked against the property on the state replayed at its
+  // snapshot's cut, and one that holds must hold where the events end too
+  // (it is stable).
+  std::string app = "bank";
+  std::size_t declared = 0;
+  std::size_t declared_holding = 0;  // of the ones checked at their cut
+  // Of those, the ones whose snapshot has no cut in the events (stop-the-world
+  // logs none): only checked for stability.
+  std::size_t unchecked = 0;
+};
+
+class StreamJudge {
+ public:
+  // `names`: each node's name in findings; `sources`: each node's source of
+  // events (a log's file name), which with StreamEvent::line says where.
+  StreamJudge(std::uint32_t nodes, std::vector<std::string> names,
+              std::vector<std::string> sources, apps::App app);
+  ~StreamJudge();
+  StreamJudge(const StreamJudge&) = delete;
+  StreamJudge& operator=(const StreamJudge&) = delete;
+
+  // Node `node`'s next event. False: a receipt whose send has not come (its
+  // sender's events ended before it); the caller then ends this node's
+  // events too (CutShort, NodeEnded).
+  bool Apply(std::uint32_t node, const StreamEvent& e);
+  // A node's events were cut where its sender's ended (a crash): the state
+  // where the events end is then not the run's end.
+  void CutShort();
+  // No more events of `node`: a snapshot it has not finished cannot complete.
+  void NodeEnded(std::uint32_t node);
+  // The findings, once every node's events are in.
+  StreamResult Finish();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cutline::check
