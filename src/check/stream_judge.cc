@@ -16,6 +16,7 @@
 
 #include "bank/money.h"
 #include "base/check.h"
+#include "check/findings.h"
 
 namespace cutline::check {
 
@@ -277,12 +278,17 @@ class StreamJudge::Impl {
   std::string Word(Amount a) const {
     return app_.is_bank() ? fmt::format("{}", Money(a)) : std::string(app_.MessageKind(a));
   }
+  // Messages are numbered in the order their sends come: "#7", "message #7".
+  static std::string Ref(Seq seq) { return fmt::format("#{}", seq); }
+  static std::string MsgName(Seq seq) { return fmt::format("message #{}", seq); }
   std::string Describe(const Msg& m) const {
-    const std::uint32_t from = topology_.channel(m.channel).from;
-    if (!m.marker) {
-      return fmt::format("message #{} ({} from {})", m.seq, Word(m.amount), Name(from));
-    }
-    return fmt::format("message #{} (marker of snapshot {} from {})", m.seq, m.snapshot, Name(from));
+    const std::string from = Name(topology_.channel(m.channel).from);
+    return m.marker ? findings::DescribeMarker(MsgName(m.seq), m.snapshot, from)
+                    : findings::DescribeTransfer(MsgName(m.seq), Word(m.amount), from);
+  }
+  // "$40 (message #7, N0->N1)".
+  std::string TransferName(const Msg& m) const {
+    return findings::Transfer(Word(m.amount), MsgName(m.seq), ChannelName(m.channel));
   }
 
   // The snapshot's state, made if it may still complete (no log has ended).
@@ -331,8 +337,7 @@ class StreamJudge::Impl {
         }
       } else if (ch.markers == 0 && SentOutside(s, m)) {
         ch.before_marker.emplace_back(
-            m.seq, fmt::format("{} sent {} on {} after recording but before the marker", Name(r),
-                               Describe(m), ChannelName(c)));
+            m.seq, findings::SentBeforeMarker(Name(r), Describe(m), ChannelName(c)));
       }
     }
     in_flight_[c].push_back(m);
@@ -351,16 +356,13 @@ class StreamJudge::Impl {
       // the line) before the send.
       if (it == q.end()) return false;
       m = *it;
-      history_.push_back(fmt::format(
-          "history: channel {} is not FIFO: {} arrived while #{}, sent earlier, was still waiting",
-          ChannelName(c), Describe(m), q.front().seq));
+      history_.push_back(findings::AboutHistory(
+          findings::NotFifo(ChannelName(c), Describe(m), Ref(q.front().seq))));
       q.erase(it);
     }
     const bool marker = e.kind == Kind::kReceiveMarker;
     if (marker != m.marker || (marker ? m.snapshot != e.snapshot : m.amount != e.amount)) {
-      history_.push_back(fmt::format(
-          "history: event {} delivers {}, but it was sent as something else or on another channel",
-          events_, Describe(m)));
+      history_.push_back(findings::AboutHistory(findings::DeliveredAsOther(events_, Describe(m))));
     }
     ++events_;
     if (!m.marker) balance_[r] = app_.AfterDeliver(balance_[r], m.amount);
@@ -378,22 +380,15 @@ class StreamJudge::Impl {
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
         const bool in_state = !ch.closed;
-        auto what = [&] {
-          return fmt::format("{} (message #{}, {})", Word(m.amount), m.seq, ChannelName(c));
-        };
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
-          s.judged.emplace_back(m.seq, fmt::format("{} counted twice: it is in the channel's "
-                                                   "recorded state, but {} sent it after recording",
-                                                   what(), Name(e.peer)));
+          s.judged.emplace_back(m.seq, findings::CountedTwice(TransferName(m), Name(e.peer)));
         }
         if (!outside && !in_state) {
           s.missed.push_back(m.seq);
-          s.judged.emplace_back(
-              m.seq, fmt::format("{} missed: {} sent it before recording, but it is neither in "
-                                 "{}'s record nor in the channel's recorded state",
-                                 what(), Name(e.peer), Name(r)));
+          s.judged.emplace_back(m.seq,
+                                findings::Missed(TransferName(m), Name(e.peer), Name(r)));
         }
       }
       if (m.marker && m.snapshot == id) s.channels[c].closed = true;
@@ -471,7 +466,7 @@ class StreamJudge::Impl {
     std::vector<std::string> out;
     check::SnapshotVerdict v;
     std::vector<Seq> unrecorded;
-    void Say(std::string text) { out.push_back(fmt::format("snapshot {}: {}", id, text)); }
+    void Say(std::string_view text) { out.push_back(findings::AboutSnapshot(id, text)); }
   };
 
   // The checker's findings on a complete snapshot, in its order. Each step
@@ -501,10 +496,8 @@ class StreamJudge::Impl {
     const SnapshotId id = j.id;
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].bad_cause) {
-        history_.push_back(fmt::format(
-            "history: event {}: {} records for snapshot {} naming marker #{} as its cause, which "
-            "is not the marker of that snapshot it received last",
-            s.ranks[r].record_event, Name(r), id, *s.ranks[r].bad_cause));
+        history_.push_back(findings::AboutHistory(findings::CauseNotLast(
+            s.ranks[r].record_event, Name(r), id, /*by_transfer=*/false, *s.ranks[r].bad_cause)));
       }
     }
   }
@@ -516,10 +509,10 @@ class StreamJudge::Impl {
     bool all_recorded = true;
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].records == 0) {
-        j.Say(fmt::format("{} never recorded its state", Name(r)));
+        j.Say(findings::NeverRecorded(Name(r)));
         all_recorded = false;
       } else if (s.ranks[r].records > 1) {
-        j.Say(fmt::format("{} recorded its state {} times", Name(r), s.ranks[r].records));
+        j.Say(findings::RecordedTimes(Name(r), s.ranks[r].records));
       }
     }
     return all_recorded;
@@ -533,11 +526,9 @@ class StreamJudge::Impl {
       const RankCut& rc = s.ranks[r];
       const std::optional<Amount> claimed = rc.recorded ? rc.recorded : rc.said;
       if (!claimed) {
-        j.Say(fmt::format("{} claims no recorded balance", Name(r)));
+        j.Say(findings::NoRecordedBalance(Name(r)));
       } else if (*claimed != rc.replayed) {
-        j.Say(fmt::format("{} recorded {} but its balance replayed from the history at its "
-                          "record is {}",
-                          Name(r), Money(*claimed), Money(rc.replayed)));
+        j.Say(findings::BalanceNotReplayed(Name(r), *claimed, rc.replayed));
       }
     }
   }
@@ -553,14 +544,9 @@ class StreamJudge::Impl {
       const sim::ChannelInfo& ch = topology_.channel(m.channel);
       if (!m.marker) {
         v.backward.push_back(m.seq);
-        j.Say(fmt::format("inconsistent cut: {} (message #{}, {}) counted twice: {} received it "
-                          "before recording, {} sent it after recording",
-                          Word(m.amount), m.seq, ChannelName(m.channel), Name(ch.to),
-                          Name(ch.from)));
+        j.Say(findings::TransferCrossesCut(TransferName(m), Name(ch.to), Name(ch.from)));
       } else {
-        j.Say(fmt::format("inconsistent cut: {} recorded the receipt of {} but {} recorded "
-                          "before sending it",
-                          Name(ch.to), Describe(m), Name(ch.from)));
+        j.Say(findings::MarkerCrossesCut(Name(ch.to), Describe(m), Name(ch.from)));
       }
     }
   }
@@ -576,11 +562,8 @@ class StreamJudge::Impl {
         s.channels[c].expected.push_back(m);
         const sim::ChannelInfo& ch = topology_.channel(c);
         s.missed.push_back(m.seq);
-        s.judged.emplace_back(
-            m.seq, fmt::format("{} (message #{}, {}) missed: {} sent it before recording, but "
-                               "it is neither in {}'s record nor in the channel's recorded state",
-                               Word(m.amount), m.seq, ChannelName(c), Name(ch.from),
-                               Name(ch.to)));
+        s.judged.emplace_back(m.seq,
+                              findings::Missed(TransferName(m), Name(ch.from), Name(ch.to)));
       }
     }
   }
@@ -593,13 +576,12 @@ class StreamJudge::Impl {
     for (ChannelId c = 0; c < s.channels.size(); ++c) {
       const ChannelCut& ch = s.channels[c];
       if (!ch.claimed) {
-        j.Say(fmt::format("channel {} is 'not recorded', not closed", ChannelName(c)));
+        j.Say(findings::ChannelNotClosed(ChannelName(c), "not recorded"));
       }
       std::vector<Amount> amounts;
       for (const Msg& m : ch.expected) amounts.push_back(m.amount);
       if (amounts != ch.transfers) {
-        j.Say(fmt::format("channel {} recorded {} but expected {}", ChannelName(c),
-                          bank::AmountList(ch.transfers), bank::AmountList(amounts)));
+        j.Say(findings::ChannelNotAsExpected(ChannelName(c), ch.transfers, amounts));
         std::vector<Amount> left = ch.transfers;
         for (const Msg& m : ch.expected) {
           auto it = std::find(left.begin(), left.end(), m.amount);
@@ -622,17 +604,15 @@ class StreamJudge::Impl {
     for (ChannelId c = 0; c < s.channels.size(); ++c) {
       const ChannelCut& ch = s.channels[c];
       if (ch.markers != 1) {
-        j.Say(fmt::format("{} markers went over channel {}, not exactly one", ch.markers,
-                          ChannelName(c)));
+        j.Say(findings::MarkerCount(static_cast<std::size_t>(ch.markers), ChannelName(c)));
         continue;
       }
       if (ch.marker_sent_inside) {
-        j.Say(fmt::format("{} sent its marker on {} (#{}) before recording",
-                          Name(topology_.channel(c).from), ChannelName(c), ch.marker_seq));
+        j.Say(findings::MarkerSentInside(Name(topology_.channel(c).from), ChannelName(c),
+                                         Ref(ch.marker_seq)));
       }
       if (!ch.closed) {
-        j.Say(fmt::format("the marker on {} (#{}) was never delivered", ChannelName(c),
-                          ch.marker_seq));
+        j.Say(findings::MarkerNeverDelivered(ChannelName(c), Ref(ch.marker_seq)));
       }
       for (const auto& b : ch.before_marker) rule1.push_back(b);
     }
@@ -669,11 +649,9 @@ class StreamJudge::Impl {
       }
       computed_[id] = app_.Evaluate({&topology_, states, words});
     } else if (overflow) {
-      j.Say("its recorded amounts overflow 64 bits");
+      j.Say(findings::AmountsOverflow());
     } else if (sum != bank_total) {
-      j.Say(fmt::format("money is not conserved: recorded balances {} + channel states {} = {}, "
-                        "but the bank holds {}",
-                        Money(balances), Money(channels), Money(sum), Money(bank_total)));
+      j.Say(findings::NotConserved(balances, channels, sum, bank_total));
     }
   }
 
@@ -698,8 +676,7 @@ class StreamJudge::Impl {
       for (const ChannelCut& ch : s.channels) {
         for (const Msg& m : ch.expected) {
           if (m.seq == q) {
-            j.Say(fmt::format("{} (message #{}) in flight on {} is missing from the snapshot",
-                              Word(m.amount), q, ChannelName(m.channel)));
+            j.Say(findings::MissingFromSnapshot(Word(m.amount), MsgName(q), ChannelName(m.channel)));
           }
         }
       }
