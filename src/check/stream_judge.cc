@@ -16,6 +16,7 @@
 
 #include "bank/money.h"
 #include "base/check.h"
+#include "base/overloaded.h"
 #include "check/findings.h"
 
 namespace cutline::check {
@@ -60,7 +61,8 @@ struct ChannelCut {
   int markers = 0;
   Seq marker_seq = 0;
   bool marker_sent_inside = false;
-  bool closed = false;               // a marker of the snapshot delivered on it
+  bool closed = false;               // its receiver stopped recording it (kClose, or the marker)
+  bool marker_delivered = false;     // a marker of the snapshot delivered on it
   std::vector<std::pair<Seq, std::string>> before_marker;  // rule 1
 };
 
@@ -259,6 +261,9 @@ class StreamJudge::Impl {
       case Kind::kVerdict:
         declared_[e.snapshot] = e.verdict;
         return true;
+      case Kind::kClose:
+        OnClose(r, e);
+        return true;
       case Kind::kOther:
         return true;
     }
@@ -391,9 +396,21 @@ class StreamJudge::Impl {
                                 findings::Missed(TransferName(m), Name(e.peer), Name(r)));
         }
       }
-      if (m.marker && m.snapshot == id) s.channels[c].closed = true;
+      if (m.marker && m.snapshot == id) {
+        s.channels[c].closed = true;
+        s.channels[c].marker_delivered = true;
+      }
     }
     return true;
+  }
+
+  // The receiver stopped recording the channel: what arrives on it after is
+  // not in its state (a history says so with a Closed event, which an
+  // algorithm may place before the marker's receipt).
+  void OnClose(std::uint32_t r, const StreamEvent& e) {
+    ++events_;
+    OpenSnapshot* s = Snapshot(e.snapshot);
+    if (s != nullptr) s->channels[ChannelOf(e.peer, r)].closed = true;
   }
 
   void OnRecord(std::uint32_t r, const StreamEvent& e) {
@@ -611,7 +628,7 @@ class StreamJudge::Impl {
         j.Say(findings::MarkerSentInside(Name(topology_.channel(c).from), ChannelName(c),
                                          Ref(ch.marker_seq)));
       }
-      if (!ch.closed) {
+      if (!ch.marker_delivered) {
         j.Say(findings::MarkerNeverDelivered(ChannelName(c), Ref(ch.marker_seq)));
       }
       for (const auto& b : ch.before_marker) rule1.push_back(b);
@@ -724,8 +741,9 @@ bool StreamJudge::Apply(std::uint32_t node, const StreamEvent& e) {
   // The peers are the reader's to check (a log names any number); here
   // they index the channels.
   CUTLINE_CHECK(node < impl_->nodes());
-  CUTLINE_CHECK(e.kind > Kind::kReceiveMarker || e.kind == Kind::kStart ||
-                (e.peer < impl_->nodes() && e.peer != node));
+  const bool has_peer = (e.kind >= Kind::kSend && e.kind <= Kind::kReceiveMarker) ||
+                        e.kind == Kind::kClose;
+  CUTLINE_CHECK(!has_peer || (e.peer < impl_->nodes() && e.peer != node));
   return impl_->Apply(node, e);
 }
 void StreamJudge::CutShort() { impl_->CutShort(); }
@@ -734,6 +752,124 @@ StreamResult StreamJudge::Finish() {
   StreamResult out;
   impl_->Finish(&out);
   return out;
+}
+
+namespace {
+
+// What JudgeHistory cannot feed the judge yet (stream_judge.h).
+bool OnlyCheckRunJudges(const RunRecord& run) {
+  const std::uint32_t n = run.topology->nodes();
+  if (!run.app.is_bank() || !run.fifo || run.initial_balances.size() != n ||
+      run.topology->channel_count() != static_cast<std::size_t>(n) * (n - 1)) {
+    return true;
+  }
+  for (const SnapshotClaim& c : run.claims) {
+    if (c.epochs || c.markers_before_record || !c.markers) return true;
+  }
+  for (const bank::Event& e : run.events) {
+    if (std::holds_alternative<bank::Overtaken>(e)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
+  CUTLINE_CHECK(run.topology != nullptr);
+  if (OnlyCheckRunJudges(run)) return std::nullopt;
+  const sim::Topology& net = *run.topology;
+  const std::uint32_t n = net.nodes();
+  std::vector<std::string> names, sources(n, "history");
+  for (std::uint32_t r = 0; r < n; ++r) {
+    names.push_back(r < run.names.size() ? run.names[r] : fmt::format("#{}", r));
+  }
+  std::map<SnapshotId, const SnapshotClaim*> claim_of;
+  for (const SnapshotClaim& c : run.claims) claim_of.emplace(c.id, &c);  // the first
+  auto claimed = [&](SnapshotId id, sim::NodeId node) -> Amount {
+    auto c = claim_of.find(id);
+    return c == claim_of.end() || node >= c->second->balances.size()
+               ? 0
+               : c->second->balances[node].value_or(0);
+  };
+  StreamJudge judge(n, std::move(names), std::move(sources), run.app);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    StreamEvent start;
+    start.kind = Kind::kStart;
+    start.amount = run.initial_balances[r];
+    judge.Apply(r, start);
+  }
+  // A message's number on its channel, as a rank's log gives it.
+  std::vector<std::uint64_t> sent_on(net.channel_count(), 0);
+  std::map<Seq, std::uint64_t> number;
+  for (std::size_t i = 0; i < run.events.size(); ++i) {
+    StreamEvent e;
+    e.line = i + 1;
+    std::uint32_t at = 0;
+    auto send = [&](Seq seq, ChannelId c, Kind kind) {
+      at = net.channel(c).from;
+      e.kind = kind;
+      e.peer = net.channel(c).to;
+      e.n = number[seq] = ++sent_on[c];
+    };
+    auto receive = [&](Seq seq, ChannelId c, Kind kind) {
+      at = net.channel(c).to;
+      e.kind = kind;
+      e.peer = net.channel(c).from;
+      auto it = number.find(seq);
+      e.n = it == number.end() ? 0 : it->second;  // 0: never sent (the judge stops there)
+      if (it != number.end()) number.erase(it);
+    };
+    std::visit(Overloaded{
+                   [&](const bank::Sent<bank::Transfer>& s) {
+                     send(s.seq, s.channel, Kind::kSend);
+                     e.amount = s.what.amount;
+                   },
+                   [&](const bank::Sent<bank::Marker>& s) {
+                     send(s.seq, s.channel, Kind::kSendMarker);
+                     e.snapshot = s.what.snapshot;
+                   },
+                   [&](const bank::Delivered<bank::Transfer>& d) {
+                     receive(d.seq, d.channel, Kind::kReceive);
+                     e.amount = d.what.amount;
+                   },
+                   [&](const bank::Delivered<bank::Marker>& d) {
+                     receive(d.seq, d.channel, Kind::kReceiveMarker);
+                     e.snapshot = d.what.snapshot;
+                   },
+                   [&](const bank::Recorded& r) {
+                     at = r.node;
+                     e.kind = Kind::kRecord;
+                     e.snapshot = r.snapshot;
+                     e.amount = claimed(r.snapshot, r.node);
+                     e.by_marker = r.cause.by_marker();
+                   },
+                   [&](const bank::Closed& c) {
+                     at = net.channel(c.channel).to;
+                     e.kind = Kind::kClose;
+                     e.peer = net.channel(c.channel).from;
+                     e.snapshot = c.snapshot;
+                   },
+                   [&](const bank::PartDone& p) {
+                     at = p.node;
+                     e.kind = Kind::kPart;
+                     e.snapshot = p.snapshot;
+                     e.amount = claimed(p.snapshot, p.node);
+                     auto c = claim_of.find(p.snapshot);
+                     for (ChannelId ch : net.Incoming(p.node)) {
+                       e.channels.emplace_back(
+                           net.channel(ch).from,
+                           c == claim_of.end() || ch >= c->second->channels.size()
+                               ? std::vector<Amount>{}
+                               : c->second->channels[ch].transfers);
+                     }
+                   },
+                   [](const auto&) {},
+               },
+               run.events[i]);
+    if (e.kind == Kind::kOther) continue;
+    if (!judge.Apply(at, e)) break;  // a receipt of a message never sent: CheckRun names it
+  }
+  return judge.Finish();
 }
 
 }  // namespace cutline::check

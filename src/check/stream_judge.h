@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,8 @@ struct StreamEvent {
     kPart,            // its part of `snapshot` done: `amount` and `channels` claimed
     kLocal,           // a step of its own; `amount`: its state after
     kVerdict,         // `verdict` declared for `snapshot` (jobs, locks)
+    kClose,           // stopped recording the channel from `peer` for `snapshot`
+                      // (a history's Closed; a log says it by the marker's receipt)
     kOther,           // none of these: only counted out
   };
   Kind kind = Kind::kOther;
@@ -103,5 +106,17 @@ class StreamJudge {
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The simulator's history fed to the streaming judge (its third door, beside
+// the ranks' logs and CheckRun's walk): each node's start, then the
+// history's sends, receipts, records and parts in its order (a causal one),
+// each record's and part's claimed state read from run.claims, as a rank
+// would log them. Messages keep the history's numbers (the judge numbers
+// them in send order, as the simulator does). Nothing for a run that uses
+// what only CheckRun judges yet (design.md, "One judge, two doors"): an
+// application other than the bank, a network that is not complete or may
+// reorder, Lai-Yang's epochs, aligned barriers, stop-the-world claims, an
+// Overtaken event, a history without its initial balances.
+std::optional<StreamResult> JudgeHistory(const RunRecord& run);
 
 }  // namespace cutline::check

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "check/consistency_checker.h"
+#include "check/stream_judge.h"
 #include "runtime/event_log.h"
 #include "runtime/log_check.h"
 #include "random_runs.h"
@@ -101,6 +102,11 @@ std::vector<std::string> Normalized(std::vector<std::string> problems) {
   return problems;
 }
 
+std::vector<std::string> Sorted(std::vector<std::string> lines) {
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
 // The verdicts that are not consistent (check --logs keeps only those), each
 // as its snapshot and how many transfers it counts twice or loses, by kind
 // (the numbers differ, as above). `lost_as_one`: missed and unrecorded
@@ -140,6 +146,14 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
     std::string error;
     std::optional<LogCheck> logs = CheckLogs(dir.string(), &error);
     ASSERT_TRUE(logs) << error;
+    // The third door: the history fed to the streaming judge directly
+    // gets the same, with the history's own message numbers.
+    std::optional<check::StreamResult> fed = check::JudgeHistory(check::RunOf(*runner.bank()));
+    ASSERT_TRUE(fed) << text;
+    EXPECT_EQ(own.snapshots_checked, fed->report.snapshots_checked) << text;
+    EXPECT_EQ(Sorted(own.problems), Sorted(fed->report.problems)) << text;
+    EXPECT_EQ(Inconsistent(own.verdicts, false), Inconsistent(fed->report.verdicts, false))
+        << text;
     if (algorithm == "broken-stop-at-first") {
       // Its history says where a branch stopped recording a channel (a
       // Closed event, before the marker); a rank's log, as Chandy-Lamport,
