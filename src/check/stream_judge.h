@@ -47,6 +47,10 @@ struct StreamEvent {
   SnapshotId snapshot = 0;
   bank::Amount amount = 0;     // a transfer's amount, or a state
   bool by_marker = false;      // kRecord
+  // kRecord under aligned barriers: the node recorded once a marker of the
+  // snapshot came on every input, so those markers are the cut's edge, not
+  // messages crossing it.
+  bool after_markers = false;
   // kPart: each incoming channel's claimed state, by sender.
   std::vector<std::pair<std::uint32_t, std::vector<bank::Amount>>> channels;
   apps::Verdict verdict;       // kVerdict
@@ -86,6 +90,10 @@ class StreamJudge {
   // events (a log's file name), which with StreamEvent::line says where.
   StreamJudge(std::uint32_t nodes, std::vector<std::string> names,
               std::vector<std::string> sources, apps::App app);
+  // The same on `topology`'s channels (the one above: every ordered pair of
+  // nodes). Events name only channels it has.
+  StreamJudge(sim::Topology topology, std::vector<std::string> names,
+              std::vector<std::string> sources, apps::App app);
   ~StreamJudge();
   StreamJudge(const StreamJudge&) = delete;
   StreamJudge& operator=(const StreamJudge&) = delete;
@@ -114,9 +122,9 @@ class StreamJudge {
 // would log them. Messages keep the history's numbers (the judge numbers
 // them in send order, as the simulator does). Nothing for a run that uses
 // what only CheckRun judges yet (design.md, "One judge, two doors"): an
-// application other than the bank, a network that is not complete or may
-// reorder, Lai-Yang's epochs, aligned barriers, stop-the-world claims, an
-// Overtaken event, a history without its initial balances.
+// application other than the bank, a network that may reorder, Lai-Yang's
+// epochs, stop-the-world claims, an Overtaken event (unaligned barriers), a
+// history without its initial balances or naming what does not exist.
 std::optional<StreamResult> JudgeHistory(const RunRecord& run);
 
 }  // namespace cutline::check

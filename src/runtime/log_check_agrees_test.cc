@@ -186,5 +186,37 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
   EXPECT_GT(failing, 10);
 }
 
+// The history's door alone, for the algorithms a rank's log cannot say
+// (their claims need more than Chandy-Lamport's lines): the streaming judge
+// fed the simulated history gets exactly cutline check's findings and
+// verdicts, message numbers and all.
+TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
+  std::mt19937_64 random(random_runs::Seed("CUTLINE_AGREE_SEED", "LogCheckAgreesTest.*"));
+  const std::vector<std::string> algorithms = {"aligned"};
+  int checked = 0;
+  for (int run = 0; run < 100; ++run) {
+    const std::string algorithm = algorithms[run % algorithms.size()];
+    std::string text = random_runs::Scenario(random, {"N0", "N1", "N2"}, algorithm,
+                                             /*one_snapshot_at_a_time=*/true);
+    if (algorithm == "aligned") {
+      // Aligned barriers need a network without cycles: N0 feeds N1 and
+      // N2, N1 feeds N2 (the lines on other channels are refused).
+      text.insert(text.find(" algorithm="), " links=N0>N1,N0>N2,N1>N2");
+    }
+    scenario::Runner runner;
+    random_runs::Run(runner, text);
+    ASSERT_NE(runner.bank(), nullptr);
+    const check::CheckReport own = check::CheckSnapshots(*runner.bank());
+    std::optional<check::StreamResult> fed = check::JudgeHistory(check::RunOf(*runner.bank()));
+    ASSERT_TRUE(fed) << algorithm;
+    EXPECT_EQ(own.snapshots_checked, fed->report.snapshots_checked) << text;
+    EXPECT_EQ(Sorted(own.problems), Sorted(fed->report.problems)) << text;
+    EXPECT_EQ(Inconsistent(own.verdicts, false), Inconsistent(fed->report.verdicts, false))
+        << text;
+    checked += own.snapshots_checked;
+  }
+  EXPECT_GT(checked, 40);  // not only empty runs
+}
+
 }  // namespace
 }  // namespace cutline::runtime
