@@ -558,9 +558,7 @@ class Checker {
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
       if (markers[c].size() != want) {
         if (want == 0) {
-          Snapshot(id, fmt::format("{} markers went over channel {}, but a "
-                                   "stop-the-world snapshot sends none",
-                                   markers[c].size(), ChannelName(c)));
+          Snapshot(id, findings::MarkersInStopTheWorld(markers[c].size(), ChannelName(c)));
           continue;
         }
         Snapshot(id, findings::MarkerCount(markers[c].size(), ChannelName(c)));

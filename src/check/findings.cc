@@ -63,6 +63,10 @@ std::string ChannelNotAsExpected(std::string_view channel, const std::vector<Amo
 std::string MarkerCount(std::size_t markers, std::string_view channel) {
   return fmt::format("{} markers went over channel {}, not exactly one", markers, channel);
 }
+std::string MarkersInStopTheWorld(std::size_t markers, std::string_view channel) {
+  return fmt::format("{} markers went over channel {}, but a stop-the-world snapshot sends none",
+                     markers, channel);
+}
 std::string MarkerSentInside(std::string_view from, std::string_view channel,
                              std::string_view ref) {
   return fmt::format("{} sent its marker on {} ({}) before recording", from, channel, ref);

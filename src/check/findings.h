@@ -48,6 +48,7 @@ std::string ChannelNotAsExpected(std::string_view channel,
                                  const std::vector<bank::Amount>& expected);
 // (e) the markers.
 std::string MarkerCount(std::size_t markers, std::string_view channel);
+std::string MarkersInStopTheWorld(std::size_t markers, std::string_view channel);
 std::string MarkerSentInside(std::string_view from, std::string_view channel,
                              std::string_view ref);
 std::string MarkerNeverDelivered(std::string_view channel, std::string_view ref);

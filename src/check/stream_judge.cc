@@ -73,6 +73,7 @@ struct OpenSnapshot {
   std::vector<std::pair<Seq, std::string>> judged;  // extra and missed, by seq
   std::vector<Seq> extra, missed;
   std::uint32_t parts = 0;
+  bool no_markers = false;  // stop-the-world: none may go over any channel
 };
 
 }  // namespace
@@ -437,6 +438,7 @@ class StreamJudge::Impl {
         rc.bad_cause = last_marker_[r];
       }
     }
+    s->no_markers |= e.no_markers;
     if (e.after_markers) {
       std::erase_if(rc.pending, [&](const Msg& m) { return m.marker && m.snapshot == e.snapshot; });
     }
@@ -628,6 +630,14 @@ class StreamJudge::Impl {
     std::vector<std::pair<Seq, std::string>> rule1;
     for (ChannelId c = 0; c < s.channels.size(); ++c) {
       const ChannelCut& ch = s.channels[c];
+      if (s.no_markers) {
+        // No marker, so no rule 1 either: nothing goes out while the world stops.
+        if (ch.markers != 0) {
+          j.Say(findings::MarkersInStopTheWorld(static_cast<std::size_t>(ch.markers),
+                                                ChannelName(c)));
+        }
+        continue;
+      }
       if (ch.markers != 1) {
         j.Say(findings::MarkerCount(static_cast<std::size_t>(ch.markers), ChannelName(c)));
         continue;
@@ -776,7 +786,7 @@ bool OnlyCheckRunJudges(const RunRecord& run) {
   const std::uint32_t n = run.topology->nodes();
   if (!run.app.is_bank() || !run.fifo || run.initial_balances.size() != n) return true;
   for (const SnapshotClaim& c : run.claims) {
-    if (c.epochs || !c.markers) return true;
+    if (c.epochs) return true;
   }
   // An event naming a node or channel that does not exist: CheckRun's
   // to name (the judge takes its input as well formed).
@@ -870,6 +880,7 @@ std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
                      e.by_marker = r.cause.by_marker();
                      auto c = claim_of.find(r.snapshot);
                      e.after_markers = c != claim_of.end() && c->second->markers_before_record;
+                     e.no_markers = c != claim_of.end() && !c->second->markers;
                    },
                    [&](const bank::Closed& c) {
                      at = net.channel(c.channel).to;

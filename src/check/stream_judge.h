@@ -51,6 +51,8 @@ struct StreamEvent {
   // snapshot came on every input, so those markers are the cut's edge, not
   // messages crossing it.
   bool after_markers = false;
+  // kRecord of a stop-the-world snapshot: it sends no marker.
+  bool no_markers = false;
   // kPart: each incoming channel's claimed state, by sender.
   std::vector<std::pair<std::uint32_t, std::vector<bank::Amount>>> channels;
   apps::Verdict verdict;       // kVerdict
@@ -123,7 +125,7 @@ class StreamJudge {
 // them in send order, as the simulator does). Nothing for a run that uses
 // what only CheckRun judges yet (design.md, "One judge, two doors"): an
 // application other than the bank, a network that may reorder, Lai-Yang's
-// epochs, stop-the-world claims, an Overtaken event (unaligned barriers), a
+// epochs, an Overtaken event (unaligned barriers), a
 // history without its initial balances or naming what does not exist.
 std::optional<StreamResult> JudgeHistory(const RunRecord& run);
 

@@ -192,16 +192,27 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
 // verdicts, message numbers and all.
 TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
   std::mt19937_64 random(random_runs::Seed("CUTLINE_AGREE_SEED", "LogCheckAgreesTest.*"));
-  const std::vector<std::string> algorithms = {"aligned"};
-  int checked = 0;
+  // "stop-the-world": Chandy-Lamport with every other snapshot taken by
+  // stopping the world instead (no marker).
+  const std::vector<std::string> algorithms = {"aligned", "stop-the-world"};
+  int checked = 0, stopped = 0;
   for (int run = 0; run < 100; ++run) {
     const std::string algorithm = algorithms[run % algorithms.size()];
-    std::string text = random_runs::Scenario(random, {"N0", "N1", "N2"}, algorithm,
-                                             /*one_snapshot_at_a_time=*/true);
+    std::string text = random_runs::Scenario(
+        random, {"N0", "N1", "N2"}, algorithm == "stop-the-world" ? "chandy-lamport" : algorithm,
+        /*one_snapshot_at_a_time=*/true);
     if (algorithm == "aligned") {
       // Aligned barriers need a network without cycles: N0 feeds N1 and
       // N2, N1 feeds N2 (the lines on other channels are refused).
       text.insert(text.find(" algorithm="), " links=N0>N1,N0>N2,N1>N2");
+    }
+    if (algorithm == "stop-the-world") {
+      bool stop = false;
+      for (std::size_t at = text.find("\nsnapshot "); at != std::string::npos;
+           at = text.find("\nsnapshot ", at + 1)) {
+        const std::size_t end = text.find('\n', at + 1);
+        if ((stop = !stop)) text.replace(at + 1, end - at - 1, "stop-the-world");
+      }
     }
     scenario::Runner runner;
     random_runs::Run(runner, text);
@@ -214,8 +225,10 @@ TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
     EXPECT_EQ(Inconsistent(own.verdicts, false), Inconsistent(fed->report.verdicts, false))
         << text;
     checked += own.snapshots_checked;
+    for (const check::SnapshotClaim& c : check::ClaimsOf(*runner.bank())) stopped += !c.markers;
   }
   EXPECT_GT(checked, 40);  // not only empty runs
+  EXPECT_GT(stopped, 10);
 }
 
 }  // namespace
