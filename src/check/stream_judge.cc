@@ -10,6 +10,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -50,7 +51,8 @@ struct RankCut {
   std::vector<Msg> pending;          // received before recording, sent after its sender recorded
   bool part = false;
   std::size_t record_event = 0;      // history index of the record
-  std::optional<Seq> bad_cause;      // a marker cause that is not its last receipt
+  std::optional<Seq> bad_cause;      // a cause that is not its last receipt
+  bool bad_cause_transfer = false;   // that cause named as a transfer
 };
 
 // One channel in one open snapshot.
@@ -74,6 +76,7 @@ struct OpenSnapshot {
   std::vector<Seq> extra, missed;
   std::uint32_t parts = 0;
   bool no_markers = false;  // stop-the-world: none may go over any channel
+  bool epochs = false;      // Lai-Yang: a channel's state is of the older epoch only
 };
 
 }  // namespace
@@ -102,6 +105,7 @@ class StreamJudge::Impl {
     initial_.assign(n, 0);
     started_.assign(n, false);
     last_delivered_.assign(n, 0);
+    before_delivery_.assign(n, 0);
     last_delivered_marker_.assign(n, std::nullopt);
     last_marker_.assign(n, 0);
     rank_records_.resize(n);
@@ -123,6 +127,7 @@ class StreamJudge::Impl {
 
   // A node's events were cut where its sender's ended (a crash).
   void CutShort() { cut_short_ = true; }
+  void ReorderingIsNoFault() { fifo_ = false; }
 
   // Node r's events are over: a snapshot it has not finished cannot complete.
   void RankEnded(std::uint32_t r) {
@@ -366,8 +371,10 @@ class StreamJudge::Impl {
       // the line) before the send.
       if (it == q.end()) return false;
       m = *it;
-      history_.push_back(findings::AboutHistory(
-          findings::NotFifo(ChannelName(c), Describe(m), Ref(q.front().seq))));
+      if (fifo_) {
+        history_.push_back(findings::AboutHistory(
+            findings::NotFifo(ChannelName(c), Describe(m), Ref(q.front().seq))));
+      }
       q.erase(it);
     }
     const bool marker = e.kind == Kind::kReceiveMarker;
@@ -375,6 +382,7 @@ class StreamJudge::Impl {
       history_.push_back(findings::AboutHistory(findings::DeliveredAsOther(events_, Describe(m))));
     }
     ++events_;
+    before_delivery_[r] = balance_[r];
     if (!m.marker) balance_[r] = app_.AfterDeliver(balance_[r], m.amount);
     last_delivered_[r] = m.seq;
     last_delivered_marker_[r] = m.marker ? std::optional<SnapshotId>(m.snapshot) : std::nullopt;
@@ -389,7 +397,7 @@ class StreamJudge::Impl {
         if (outside) to.pending.push_back(m);  // a crossing, if r records later
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
-        const bool in_state = !ch.closed;
+        const bool in_state = !ch.closed && !(s.epochs && outside);
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
@@ -402,7 +410,7 @@ class StreamJudge::Impl {
         }
       }
       if (m.marker && m.snapshot == id) {
-        s.channels[c].closed = true;
+        s.channels[c].closed |= !e.keeps_open;
         s.channels[c].marker_delivered = true;
       }
     }
@@ -427,22 +435,13 @@ class StreamJudge::Impl {
     rc.recorded = e.amount;
     if (++rc.records > 1) return;
     rc.record_event = index;
-    if (e.by_marker) {
-      // Its cause: the marker it received last, which must be its last
-      // message event and of this snapshot; that receipt is outside the cut.
-      const bool ok = last_delivered_[r] != 0 && last_delivered_[r] == last_marker_[r] &&
-                      last_delivered_marker_[r] == e.snapshot;
-      if (ok) {
-        if (!rc.pending.empty() && rc.pending.back().seq == last_delivered_[r]) rc.pending.pop_back();
-      } else {
-        rc.bad_cause = last_marker_[r];
-      }
-    }
+    rc.replayed = balance_[r];
+    if (e.by_marker || e.by_transfer) TakeCause(r, e, rc);
     s->no_markers |= e.no_markers;
+    s->epochs |= e.epochs;
     if (e.after_markers) {
       std::erase_if(rc.pending, [&](const Msg& m) { return m.marker && m.snapshot == e.snapshot; });
     }
-    rc.replayed = balance_[r];
     rc.sent_at.assign(n_, 0);
     for (std::uint32_t p = 0; p < n_; ++p) {
       if (HasChannel(r, p)) rc.sent_at[p] = sends_[ChannelOf(r, p)];
@@ -450,6 +449,23 @@ class StreamJudge::Impl {
     for (Msg& m : rc.pending) s->backward.push_back(m);
     rc.pending.clear();
     rc.pending.shrink_to_fit();
+  }
+
+  // A record caused by a message: that receipt, which must be the node's
+  // last message event and of the kind the cause says, is outside the cut
+  // (it only triggered the record), and a transfer that caused it is
+  // applied after it. Else the cause is named as a fault of the history.
+  void TakeCause(std::uint32_t r, const StreamEvent& e, RankCut& rc) {
+    const Seq named = e.cause != 0 ? e.cause : last_marker_[r];
+    const bool kind_ok = e.by_transfer ? !last_delivered_marker_[r].has_value()
+                                       : last_delivered_marker_[r] == e.snapshot;
+    if (last_delivered_[r] == 0 || last_delivered_[r] != named || !kind_ok) {
+      rc.bad_cause = named;
+      rc.bad_cause_transfer = e.by_transfer;
+      return;
+    }
+    if (!rc.pending.empty() && rc.pending.back().seq == named) rc.pending.pop_back();
+    if (e.by_transfer) rc.replayed = before_delivery_[r];
   }
 
   void OnPart(std::uint32_t r, const StreamEvent& e) {
@@ -524,7 +540,8 @@ class StreamJudge::Impl {
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].bad_cause) {
         history_.push_back(findings::AboutHistory(findings::CauseNotLast(
-            s.ranks[r].record_event, Name(r), id, /*by_transfer=*/false, *s.ranks[r].bad_cause)));
+            s.ranks[r].record_event, Name(r), id, s.ranks[r].bad_cause_transfer,
+            *s.ranks[r].bad_cause)));
       }
     }
   }
@@ -732,6 +749,7 @@ class StreamJudge::Impl {
   std::vector<Amount> balance_, initial_;
   std::vector<bool> started_;
   std::vector<Seq> last_delivered_;  // 0 after a send
+  std::vector<Amount> before_delivery_;  // the state before the last receipt
   std::vector<std::optional<SnapshotId>> last_delivered_marker_;
   std::vector<Seq> last_marker_;
   // By rank: the balance of each record line whose part is not read yet.
@@ -739,6 +757,7 @@ class StreamJudge::Impl {
   std::map<SnapshotId, OpenSnapshot> open_;
   bool any_ended_ = false;
   bool cut_short_ = false;
+  bool fifo_ = true;  // a receipt out of its channel's order is named
   Seq next_seq_ = 1;
   std::size_t events_ = 0;  // as the old history counted them
   int checked_ = 0;
@@ -772,6 +791,7 @@ bool StreamJudge::Apply(std::uint32_t node, const StreamEvent& e) {
   return impl_->Apply(node, e);
 }
 void StreamJudge::CutShort() { impl_->CutShort(); }
+void StreamJudge::ReorderingIsNoFault() { impl_->ReorderingIsNoFault(); }
 void StreamJudge::NodeEnded(std::uint32_t node) { impl_->RankEnded(node); }
 StreamResult StreamJudge::Finish() {
   StreamResult out;
@@ -784,10 +804,7 @@ namespace {
 // What JudgeHistory cannot feed the judge yet (stream_judge.h).
 bool OnlyCheckRunJudges(const RunRecord& run) {
   const std::uint32_t n = run.topology->nodes();
-  if (!run.app.is_bank() || !run.fifo || run.initial_balances.size() != n) return true;
-  for (const SnapshotClaim& c : run.claims) {
-    if (c.epochs) return true;
-  }
+  if (!run.app.is_bank() || run.initial_balances.size() != n) return true;
   // An event naming a node or channel that does not exist: CheckRun's
   // to name (the judge takes its input as well formed).
   const std::size_t channels = run.topology->channel_count();
@@ -828,11 +845,17 @@ std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
                : c->second->balances[node].value_or(0);
   };
   StreamJudge judge(net, std::move(names), std::move(sources), run.app);
+  if (!run.fifo) judge.ReorderingIsNoFault();
   for (std::uint32_t r = 0; r < n; ++r) {
     StreamEvent start;
     start.kind = Kind::kStart;
     start.amount = run.initial_balances[r];
     judge.Apply(r, start);
+  }
+  // The channels a Closed event closes, by snapshot: their markers do not.
+  std::set<std::pair<SnapshotId, ChannelId>> closed_by_event;
+  for (const bank::Event& e : run.events) {
+    if (const auto* c = std::get_if<bank::Closed>(&e)) closed_by_event.emplace(c->snapshot, c->channel);
   }
   // A message's number on its channel, as a rank's log gives it.
   std::vector<std::uint64_t> sent_on(net.channel_count(), 0);
@@ -871,6 +894,7 @@ std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
                    [&](const bank::Delivered<bank::Marker>& d) {
                      receive(d.seq, d.channel, Kind::kReceiveMarker);
                      e.snapshot = d.what.snapshot;
+                     e.keeps_open = closed_by_event.contains({d.what.snapshot, d.channel});
                    },
                    [&](const bank::Recorded& r) {
                      at = r.node;
@@ -878,9 +902,13 @@ std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
                      e.snapshot = r.snapshot;
                      e.amount = claimed(r.snapshot, r.node);
                      e.by_marker = r.cause.by_marker();
+                     e.by_transfer = r.cause.by_transfer();
+                     e.cause = r.cause.by_message() ? r.cause.message_seq() : 0;
                      auto c = claim_of.find(r.snapshot);
-                     e.after_markers = c != claim_of.end() && c->second->markers_before_record;
-                     e.no_markers = c != claim_of.end() && !c->second->markers;
+                     const bool has_claim = c != claim_of.end();
+                     e.after_markers = has_claim && c->second->markers_before_record;
+                     e.no_markers = has_claim && !c->second->markers;
+                     e.epochs = has_claim && c->second->epochs;
                    },
                    [&](const bank::Closed& c) {
                      at = net.channel(c.channel).to;

@@ -46,7 +46,15 @@ struct StreamEvent {
   std::uint64_t n = 0;         // the message's number on its channel
   SnapshotId snapshot = 0;
   bank::Amount amount = 0;     // a transfer's amount, or a state
-  bool by_marker = false;      // kRecord
+  // kRecord: caused by a message, the node's last receipt: a marker of the
+  // snapshot, or (Lai-Yang) a transfer; `cause` names it (0: not named, as
+  // in a rank's log: the marker it received last).
+  bool by_marker = false;
+  bool by_transfer = false;
+  sim::Seq cause = 0;
+  // kRecord under Lai-Yang: a channel's state keeps only the transfers sent
+  // before their sender recorded (the older epoch).
+  bool epochs = false;
   // kRecord under aligned barriers: the node recorded once a marker of the
   // snapshot came on every input, so those markers are the cut's edge, not
   // messages crossing it.
@@ -55,6 +63,9 @@ struct StreamEvent {
   bool no_markers = false;
   // kPart: each incoming channel's claimed state, by sender.
   std::vector<std::pair<std::uint32_t, std::vector<bank::Amount>>> channels;
+  // kReceiveMarker: the marker does not close its channel, a kClose will
+  // (Lai-Yang's channel closes once its count of older transfers has come).
+  bool keeps_open = false;
   apps::Verdict verdict;       // kVerdict
   std::size_t line = 0;        // where in its node's source, from 1 (findings name it)
 };
@@ -104,6 +115,9 @@ class StreamJudge {
   // sender's events ended before it); the caller then ends this node's
   // events too (CutShort, NodeEnded).
   bool Apply(std::uint32_t node, const StreamEvent& e);
+  // Channels may reorder (a `fifo=no` network): a receipt overtaking an
+  // older message is then no fault, and is not named.
+  void ReorderingIsNoFault();
   // A node's events were cut where its sender's ended (a crash): the state
   // where the events end is then not the run's end.
   void CutShort();
@@ -124,8 +138,8 @@ class StreamJudge {
 // would log them. Messages keep the history's numbers (the judge numbers
 // them in send order, as the simulator does). Nothing for a run that uses
 // what only CheckRun judges yet (design.md, "One judge, two doors"): an
-// application other than the bank, a network that may reorder, Lai-Yang's
-// epochs, an Overtaken event (unaligned barriers), a
+// application other than the bank, an Overtaken event (unaligned
+// barriers), a
 // history without its initial balances or naming what does not exist.
 std::optional<StreamResult> JudgeHistory(const RunRecord& run);
 

@@ -187,20 +187,33 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
 }
 
 // The history's door alone, for the algorithms a rank's log cannot say
-// (their claims need more than Chandy-Lamport's lines): the streaming judge
-// fed the simulated history gets exactly cutline check's findings and
-// verdicts, message numbers and all.
+// (their claims need more than Chandy-Lamport's lines): aligned barriers on
+// a network without cycles, stop-the-world snapshots among Chandy-Lamport's,
+// Lai-Yang. The streaming judge fed the simulated history gets exactly
+// cutline check's findings and verdicts, message numbers and all.
 TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
   std::mt19937_64 random(random_runs::Seed("CUTLINE_AGREE_SEED", "LogCheckAgreesTest.*"));
   // "stop-the-world": Chandy-Lamport with every other snapshot taken by
   // stopping the world instead (no marker).
-  const std::vector<std::string> algorithms = {"aligned", "stop-the-world"};
-  int checked = 0, stopped = 0;
-  for (int run = 0; run < 100; ++run) {
+  // Lai-Yang and Chandy-Lamport on channels that reorder (every other
+  // delivery takes the second message waiting, when there is one).
+  const std::vector<std::string> algorithms = {"aligned", "stop-the-world", "lai-yang",
+                                               "chandy-lamport fifo=no"};
+  int checked = 0, stopped = 0, by_transfer = 0;
+  for (int run = 0; run < 400; ++run) {
     const std::string algorithm = algorithms[run % algorithms.size()];
     std::string text = random_runs::Scenario(
-        random, {"N0", "N1", "N2"}, algorithm == "stop-the-world" ? "chandy-lamport" : algorithm,
+        random, {"N0", "N1", "N2"},
+        algorithm == "stop-the-world" ? "chandy-lamport" : algorithm.substr(0, algorithm.find(' ')),
         /*one_snapshot_at_a_time=*/true);
+    if (algorithm == "lai-yang" || algorithm.ends_with("fifo=no")) {
+      text.insert(text.find(" algorithm="), " fifo=no");
+      bool second = false;
+      for (std::size_t at = text.find("\ndeliver "); at != std::string::npos;
+           at = text.find("\ndeliver ", at + 1)) {
+        if ((second = !second)) text.insert(text.find('\n', at + 1), " at=2");
+      }
+    }
     if (algorithm == "aligned") {
       // Aligned barriers need a network without cycles: N0 feeds N1 and
       // N2, N1 feeds N2 (the lines on other channels are refused).
@@ -226,9 +239,14 @@ TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
         << text;
     checked += own.snapshots_checked;
     for (const check::SnapshotClaim& c : check::ClaimsOf(*runner.bank())) stopped += !c.markers;
+    for (const bank::Event& e : runner.bank()->history().events()) {
+      const auto* r = std::get_if<bank::Recorded>(&e);
+      by_transfer += r != nullptr && r->cause.by_transfer();
+    }
   }
-  EXPECT_GT(checked, 40);  // not only empty runs
-  EXPECT_GT(stopped, 10);
+  EXPECT_GT(checked, 200);  // not only empty runs
+  EXPECT_GT(stopped, 20);
+  EXPECT_GT(by_transfer, 10);  // Lai-Yang's records a transfer caused
 }
 
 }  // namespace
