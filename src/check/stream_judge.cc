@@ -39,6 +39,7 @@ struct Msg {
   bool marker = false;
   Amount amount = 0;         // a transfer's
   SnapshotId snapshot = 0;   // a marker's
+  SnapshotId overtaken_by = 0;  // a transfer's: the snapshot whose barrier overtook it
 };
 
 // One rank in one open snapshot.
@@ -274,6 +275,9 @@ class StreamJudge::Impl {
       case Kind::kClose:
         OnClose(r, e);
         return true;
+      case Kind::kOvertaken:
+        OnOvertaken(r, e);
+        return true;
       case Kind::kOther:
         return true;
     }
@@ -397,7 +401,8 @@ class StreamJudge::Impl {
         if (outside) to.pending.push_back(m);  // a crossing, if r records later
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
-        const bool in_state = !ch.closed && !(s.epochs && outside);
+        const bool in_state =
+            m.overtaken_by == id || (!ch.closed && !(s.epochs && outside));
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
@@ -424,6 +429,24 @@ class StreamJudge::Impl {
     ++events_;
     OpenSnapshot* s = Snapshot(e.snapshot);
     if (s != nullptr) s->channels[ChannelOf(e.peer, r)].closed = true;
+  }
+
+  // An unaligned barrier went to the head of its channel, ahead of a
+  // transfer, which is then in its snapshot's channel state.
+  void OnOvertaken(std::uint32_t r, const StreamEvent& e) {
+    ++events_;
+    std::deque<Msg>& q = in_flight_[ChannelOf(r, e.peer)];
+    auto number = [&](std::uint64_t n) {
+      return std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.n == n; });
+    };
+    auto barrier = number(e.overtaker), transfer = number(e.n);
+    if (barrier == q.end() || transfer == q.end()) return;  // not in flight: CheckRun names it
+    transfer->overtaken_by = barrier->snapshot;
+    if (barrier > transfer) {
+      const Msg moved = *barrier;
+      q.erase(barrier);
+      q.insert(number(e.n), moved);
+    }
   }
 
   void OnRecord(std::uint32_t r, const StreamEvent& e) {
@@ -604,6 +627,7 @@ class StreamJudge::Impl {
         if (SentOutside(s, m)) break;  // and so are the later ones
         if (m.marker) continue;
         s.channels[c].expected.push_back(m);
+        if (m.overtaken_by == j.id) continue;  // in the channel's state
         const sim::ChannelInfo& ch = topology_.channel(c);
         s.missed.push_back(m.seq);
         s.judged.emplace_back(m.seq,
@@ -817,7 +841,7 @@ bool OnlyCheckRunJudges(const RunRecord& run) {
                    [&](const bank::Closed& c) { return c.channel < channels; },
                    [&](const bank::Recorded& r) { return r.node < n; },
                    [&](const bank::PartDone& p) { return p.node < n; },
-                   [](const bank::Overtaken&) { return false; },
+                   [&](const bank::Overtaken& o) { return o.channel < channels; },
                    [](const auto&) { return true; }},
         e);
     if (!known) return true;
@@ -909,6 +933,13 @@ std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
                      e.after_markers = has_claim && c->second->markers_before_record;
                      e.no_markers = has_claim && !c->second->markers;
                      e.epochs = has_claim && c->second->epochs;
+                   },
+                   [&](const bank::Overtaken& o) {
+                     at = net.channel(o.channel).from;
+                     e.kind = Kind::kOvertaken;
+                     e.peer = net.channel(o.channel).to;
+                     e.n = number.contains(o.transfer) ? number[o.transfer] : 0;
+                     e.overtaker = number.contains(o.barrier) ? number[o.barrier] : 0;
                    },
                    [&](const bank::Closed& c) {
                      at = net.channel(c.channel).to;

@@ -39,11 +39,15 @@ struct StreamEvent {
     kVerdict,         // `verdict` declared for `snapshot` (jobs, locks)
     kClose,           // stopped recording the channel from `peer` for `snapshot`
                       // (a history's Closed; a log says it by the marker's receipt)
+    kOvertaken,       // unaligned barriers: the marker numbered `overtaker`, just
+                      // sent to `peer`, overtook transfer `n`, which joins the
+                      // channel's recorded state
     kOther,           // none of these: only counted out
   };
   Kind kind = Kind::kOther;
   std::uint32_t peer = 0;      // to / from
   std::uint64_t n = 0;         // the message's number on its channel
+  std::uint64_t overtaker = 0;  // kOvertaken
   SnapshotId snapshot = 0;
   bank::Amount amount = 0;     // a transfer's amount, or a state
   // kRecord: caused by a message, the node's last receipt: a marker of the
@@ -138,9 +142,8 @@ class StreamJudge {
 // would log them. Messages keep the history's numbers (the judge numbers
 // them in send order, as the simulator does). Nothing for a run that uses
 // what only CheckRun judges yet (design.md, "One judge, two doors"): an
-// application other than the bank, an Overtaken event (unaligned
-// barriers), a
-// history without its initial balances or naming what does not exist.
+// application other than the bank, a history without its initial balances
+// or naming what does not exist.
 std::optional<StreamResult> JudgeHistory(const RunRecord& run);
 
 }  // namespace cutline::check

@@ -189,7 +189,7 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
 // The history's door alone, for the algorithms a rank's log cannot say
 // (their claims need more than Chandy-Lamport's lines): aligned barriers on
 // a network without cycles, stop-the-world snapshots among Chandy-Lamport's,
-// Lai-Yang. The streaming judge fed the simulated history gets exactly
+// Lai-Yang, unaligned barriers. The streaming judge fed the simulated history gets exactly
 // cutline check's findings and verdicts, message numbers and all.
 TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
   std::mt19937_64 random(random_runs::Seed("CUTLINE_AGREE_SEED", "LogCheckAgreesTest.*"));
@@ -198,9 +198,9 @@ TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
   // Lai-Yang and Chandy-Lamport on channels that reorder (every other
   // delivery takes the second message waiting, when there is one).
   const std::vector<std::string> algorithms = {"aligned", "stop-the-world", "lai-yang",
-                                               "chandy-lamport fifo=no"};
-  int checked = 0, stopped = 0, by_transfer = 0;
-  for (int run = 0; run < 400; ++run) {
+                                               "chandy-lamport fifo=no", "unaligned"};
+  int checked = 0, stopped = 0, by_transfer = 0, overtaken = 0;
+  for (int run = 0; run < 500; ++run) {
     const std::string algorithm = algorithms[run % algorithms.size()];
     std::string text = random_runs::Scenario(
         random, {"N0", "N1", "N2"},
@@ -242,11 +242,13 @@ TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
     for (const bank::Event& e : runner.bank()->history().events()) {
       const auto* r = std::get_if<bank::Recorded>(&e);
       by_transfer += r != nullptr && r->cause.by_transfer();
+      overtaken += std::holds_alternative<bank::Overtaken>(e);
     }
   }
   EXPECT_GT(checked, 200);  // not only empty runs
   EXPECT_GT(stopped, 20);
   EXPECT_GT(by_transfer, 10);  // Lai-Yang's records a transfer caused
+  EXPECT_GT(overtaken, 10);    // transfers an unaligned barrier overtook
 }
 
 }  // namespace
