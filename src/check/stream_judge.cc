@@ -10,14 +10,12 @@
 #include <deque>
 #include <map>
 #include <optional>
-#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "bank/money.h"
 #include "base/check.h"
-#include "base/overloaded.h"
 #include "check/findings.h"
 
 namespace cutline::check {
@@ -821,153 +819,6 @@ StreamResult StreamJudge::Finish() {
   StreamResult out;
   impl_->Finish(&out);
   return out;
-}
-
-namespace {
-
-// What JudgeHistory cannot feed the judge yet (stream_judge.h).
-bool OnlyCheckRunJudges(const RunRecord& run) {
-  const std::uint32_t n = run.topology->nodes();
-  if (!run.app.is_bank() || run.initial_balances.size() != n) return true;
-  // An event naming a node or channel that does not exist: CheckRun's
-  // to name (the judge takes its input as well formed).
-  const std::size_t channels = run.topology->channel_count();
-  for (const bank::Event& e : run.events) {
-    const bool known = std::visit(
-        Overloaded{[&](const bank::Sent<bank::Transfer>& s) { return s.channel < channels; },
-                   [&](const bank::Sent<bank::Marker>& s) { return s.channel < channels; },
-                   [&](const bank::Delivered<bank::Transfer>& d) { return d.channel < channels; },
-                   [&](const bank::Delivered<bank::Marker>& d) { return d.channel < channels; },
-                   [&](const bank::Closed& c) { return c.channel < channels; },
-                   [&](const bank::Recorded& r) { return r.node < n; },
-                   [&](const bank::PartDone& p) { return p.node < n; },
-                   [&](const bank::Overtaken& o) { return o.channel < channels; },
-                   [](const auto&) { return true; }},
-        e);
-    if (!known) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
-  CUTLINE_CHECK(run.topology != nullptr);
-  if (OnlyCheckRunJudges(run)) return std::nullopt;
-  const sim::Topology& net = *run.topology;
-  const std::uint32_t n = net.nodes();
-  std::vector<std::string> names, sources(n, "history");
-  for (std::uint32_t r = 0; r < n; ++r) {
-    names.push_back(r < run.names.size() ? run.names[r] : fmt::format("#{}", r));
-  }
-  std::map<SnapshotId, const SnapshotClaim*> claim_of;
-  for (const SnapshotClaim& c : run.claims) claim_of.emplace(c.id, &c);  // the first
-  auto claimed = [&](SnapshotId id, sim::NodeId node) -> Amount {
-    auto c = claim_of.find(id);
-    return c == claim_of.end() || node >= c->second->balances.size()
-               ? 0
-               : c->second->balances[node].value_or(0);
-  };
-  StreamJudge judge(net, std::move(names), std::move(sources), run.app);
-  if (!run.fifo) judge.ReorderingIsNoFault();
-  for (std::uint32_t r = 0; r < n; ++r) {
-    StreamEvent start;
-    start.kind = Kind::kStart;
-    start.amount = run.initial_balances[r];
-    judge.Apply(r, start);
-  }
-  // The channels a Closed event closes, by snapshot: their markers do not.
-  std::set<std::pair<SnapshotId, ChannelId>> closed_by_event;
-  for (const bank::Event& e : run.events) {
-    if (const auto* c = std::get_if<bank::Closed>(&e)) closed_by_event.emplace(c->snapshot, c->channel);
-  }
-  // A message's number on its channel, as a rank's log gives it.
-  std::vector<std::uint64_t> sent_on(net.channel_count(), 0);
-  std::map<Seq, std::uint64_t> number;
-  for (std::size_t i = 0; i < run.events.size(); ++i) {
-    StreamEvent e;
-    e.line = i + 1;
-    std::uint32_t at = 0;
-    auto send = [&](Seq seq, ChannelId c, Kind kind) {
-      at = net.channel(c).from;
-      e.kind = kind;
-      e.peer = net.channel(c).to;
-      e.n = number[seq] = ++sent_on[c];
-    };
-    auto receive = [&](Seq seq, ChannelId c, Kind kind) {
-      at = net.channel(c).to;
-      e.kind = kind;
-      e.peer = net.channel(c).from;
-      auto it = number.find(seq);
-      e.n = it == number.end() ? 0 : it->second;  // 0: never sent (the judge stops there)
-      if (it != number.end()) number.erase(it);
-    };
-    std::visit(Overloaded{
-                   [&](const bank::Sent<bank::Transfer>& s) {
-                     send(s.seq, s.channel, Kind::kSend);
-                     e.amount = s.what.amount;
-                   },
-                   [&](const bank::Sent<bank::Marker>& s) {
-                     send(s.seq, s.channel, Kind::kSendMarker);
-                     e.snapshot = s.what.snapshot;
-                   },
-                   [&](const bank::Delivered<bank::Transfer>& d) {
-                     receive(d.seq, d.channel, Kind::kReceive);
-                     e.amount = d.what.amount;
-                   },
-                   [&](const bank::Delivered<bank::Marker>& d) {
-                     receive(d.seq, d.channel, Kind::kReceiveMarker);
-                     e.snapshot = d.what.snapshot;
-                     e.keeps_open = closed_by_event.contains({d.what.snapshot, d.channel});
-                   },
-                   [&](const bank::Recorded& r) {
-                     at = r.node;
-                     e.kind = Kind::kRecord;
-                     e.snapshot = r.snapshot;
-                     e.amount = claimed(r.snapshot, r.node);
-                     e.by_marker = r.cause.by_marker();
-                     e.by_transfer = r.cause.by_transfer();
-                     e.cause = r.cause.by_message() ? r.cause.message_seq() : 0;
-                     auto c = claim_of.find(r.snapshot);
-                     const bool has_claim = c != claim_of.end();
-                     e.after_markers = has_claim && c->second->markers_before_record;
-                     e.no_markers = has_claim && !c->second->markers;
-                     e.epochs = has_claim && c->second->epochs;
-                   },
-                   [&](const bank::Overtaken& o) {
-                     at = net.channel(o.channel).from;
-                     e.kind = Kind::kOvertaken;
-                     e.peer = net.channel(o.channel).to;
-                     e.n = number.contains(o.transfer) ? number[o.transfer] : 0;
-                     e.overtaker = number.contains(o.barrier) ? number[o.barrier] : 0;
-                   },
-                   [&](const bank::Closed& c) {
-                     at = net.channel(c.channel).to;
-                     e.kind = Kind::kClose;
-                     e.peer = net.channel(c.channel).from;
-                     e.snapshot = c.snapshot;
-                   },
-                   [&](const bank::PartDone& p) {
-                     at = p.node;
-                     e.kind = Kind::kPart;
-                     e.snapshot = p.snapshot;
-                     e.amount = claimed(p.snapshot, p.node);
-                     auto c = claim_of.find(p.snapshot);
-                     for (ChannelId ch : net.Incoming(p.node)) {
-                       e.channels.emplace_back(
-                           net.channel(ch).from,
-                           c == claim_of.end() || ch >= c->second->channels.size()
-                               ? std::vector<Amount>{}
-                               : c->second->channels[ch].transfers);
-                     }
-                   },
-                   [](const auto&) {},
-               },
-               run.events[i]);
-    if (e.kind == Kind::kOther) continue;
-    if (!judge.Apply(at, e)) break;  // a receipt of a message never sent: CheckRun names it
-  }
-  return judge.Finish();
 }
 
 }  // namespace cutline::check
