@@ -31,13 +31,16 @@ using Kind = StreamEvent::Kind;
 // A message between its send and its receipt.
 struct Msg {
   Seq seq = 0;
-  ChannelId channel = 0;
   std::uint64_t n = 0;
   std::uint64_t index = 0;  // its place among its channel's sends, from 1
-  bool marker = false;
   Amount amount = 0;         // a transfer's
-  SnapshotId snapshot = 0;   // a marker's
-  SnapshotId overtaken_by = 0;  // a transfer's: the snapshot whose barrier overtook it
+  // A marker's snapshot; a transfer's: the snapshot whose unaligned barrier
+  // overtook it (0: none). One field: the messages in flight are the bulk
+  // of what the judge holds.
+  SnapshotId snapshot = 0;
+  ChannelId channel = 0;
+  bool marker = false;
+  SnapshotId overtaken_by() const { return marker ? 0 : snapshot; }
 };
 
 // One rank in one open snapshot.
@@ -400,7 +403,7 @@ class StreamJudge::Impl {
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
         const bool in_state =
-            m.overtaken_by == id || (!ch.closed && !(s.epochs && outside));
+            m.overtaken_by() == id || (!ch.closed && !(s.epochs && outside));
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
@@ -439,7 +442,7 @@ class StreamJudge::Impl {
     };
     auto barrier = number(e.overtaker), transfer = number(e.n);
     if (barrier == q.end() || transfer == q.end()) return;  // not in flight: CheckRun names it
-    transfer->overtaken_by = barrier->snapshot;
+    if (!transfer->marker) transfer->snapshot = barrier->snapshot;  // overtaken_by()
     if (barrier > transfer) {
       const Msg moved = *barrier;
       q.erase(barrier);
@@ -625,7 +628,7 @@ class StreamJudge::Impl {
         if (SentOutside(s, m)) break;  // and so are the later ones
         if (m.marker) continue;
         s.channels[c].expected.push_back(m);
-        if (m.overtaken_by == j.id) continue;  // in the channel's state
+        if (m.overtaken_by() == j.id) continue;  // in the channel's state
         const sim::ChannelInfo& ch = topology_.channel(c);
         s.missed.push_back(m.seq);
         s.judged.emplace_back(m.seq,
