@@ -141,7 +141,7 @@ class StreamJudge {
 // each record's and part's claimed state read from run.claims, as a rank
 // would log them. Messages keep the history's numbers (the judge numbers
 // them in send order, as the simulator does). Nothing for a run that uses
-// what only CheckRun judges yet (design.md, "One judge, two doors"): an
+// what only CheckRun judges yet (design.md, "One judge, three doors"): an
 // application other than the bank, a history without its initial balances
 // or naming what does not exist.
 std::optional<StreamResult> JudgeHistory(const RunRecord& run);

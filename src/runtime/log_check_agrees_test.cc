@@ -1,9 +1,12 @@
-// The two doors into the judge: a simulated run checked by `cutline check`
-// (its history) and the same run written as the ranks' own logs checked by
-// `cutline check --logs` must get the same findings. Random runs of
-// Chandy-Lamport and its rules broken on purpose, on three branches named as
-// the ranks are (N0, N1, N2), are written through the runtime's EventLog
-// exactly as branch.cc writes them, and both checks are compared.
+// The doors into the judge (design.md, "One judge, three doors"): a
+// simulated run checked by `cutline check` (its history) and the same run
+// written as the ranks' own logs checked by `cutline check --logs` must get
+// the same findings. Random runs of Chandy-Lamport and its rules broken on
+// purpose, on three branches named as the ranks are (N0, N1, N2), are
+// written through the runtime's EventLog exactly as branch.cc writes them,
+// and both checks are compared; each run's history fed to the streaming
+// judge (check::JudgeHistory) must get the same too, and so must random
+// runs of the algorithms a rank's log cannot say.
 #include <unistd.h>
 
 #include <algorithm>
