@@ -130,6 +130,7 @@ class StreamJudge::Impl {
   // A node's events were cut where its sender's ended (a crash).
   void CutShort() { cut_short_ = true; }
   void ReorderingIsNoFault() { fifo_ = false; }
+  void KeepEveryVerdict() { every_verdict_ = true; }
 
   // Node r's events are over: a snapshot it has not finished cannot complete.
   void RankEnded(std::uint32_t r) {
@@ -553,7 +554,7 @@ class StreamJudge::Impl {
       JudgeVerdict(j);    // (f)
     }
     if (!j.out.empty()) findings_[id] = std::move(j.out);
-    if (!j.v.consistent()) verdicts_.push_back(std::move(j.v));
+    if (every_verdict_ || !j.v.consistent()) verdicts_.push_back(std::move(j.v));
   }
 
   // A record naming as its cause a marker that is not its last receipt: a
@@ -740,7 +741,8 @@ class StreamJudge::Impl {
     const std::vector<Seq>& unrecorded = j.unrecorded;
     std::sort(s.judged.begin(), s.judged.end());
     for (auto& [seq, text] : s.judged) j.Say(std::move(text));
-    v.extra = s.extra;
+    v.extra = s.extra;  // in receipt order: send order, as CheckRun's, unless channels reorder
+    std::sort(v.extra.begin(), v.extra.end());
     v.missed = s.missed;
     std::sort(v.missed.begin(), v.missed.end());
     for (Seq q : unrecorded) {
@@ -783,6 +785,7 @@ class StreamJudge::Impl {
   bool any_ended_ = false;
   bool cut_short_ = false;
   bool fifo_ = true;  // a receipt out of its channel's order is named
+  bool every_verdict_ = false;  // else only the inconsistent ones (a long run has thousands)
   Seq next_seq_ = 1;
   std::size_t events_ = 0;  // as the old history counted them
   int checked_ = 0;
@@ -817,6 +820,7 @@ bool StreamJudge::Apply(std::uint32_t node, const StreamEvent& e) {
 }
 void StreamJudge::CutShort() { impl_->CutShort(); }
 void StreamJudge::ReorderingIsNoFault() { impl_->ReorderingIsNoFault(); }
+void StreamJudge::KeepEveryVerdict() { impl_->KeepEveryVerdict(); }
 void StreamJudge::NodeEnded(std::uint32_t node) { impl_->RankEnded(node); }
 StreamResult StreamJudge::Finish() {
   StreamResult out;

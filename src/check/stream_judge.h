@@ -122,6 +122,9 @@ class StreamJudge {
   // Channels may reorder (a `fifo=no` network): a receipt overtaking an
   // older message is then no fault, and is not named.
   void ReorderingIsNoFault();
+  // StreamResult::report.verdicts then holds every snapshot judged, as
+  // CheckRun's does, not only the inconsistent ones.
+  void KeepEveryVerdict();
   // A node's events were cut where its sender's ended (a crash): the state
   // where the events end is then not the run's end.
   void CutShort();
@@ -140,7 +143,8 @@ class StreamJudge {
 // history's sends, receipts, records and parts in its order (a causal one),
 // each record's and part's claimed state read from run.claims, as a rank
 // would log them. Messages keep the history's numbers (the judge numbers
-// them in send order, as the simulator does). Nothing for a run that uses
+// them in send order, as the simulator does); every verdict is kept. Nothing
+// for a run that uses
 // what only CheckRun judges yet (design.md, "One judge, three doors"): an
 // application other than the bank, a history without its initial balances
 // or naming what does not exist.
