@@ -96,6 +96,10 @@ struct AppWords {
                          std::span<const std::string> channels, Lang lang);
   // What a naive detector's wrong verdict is: "a false termination".
   std::string_view naive_wrong_en, naive_wrong_ja;
+  // A verdict's reason in a checker's finding: when it names no branch
+  // ("no branch busy", "no cycle"), and what its channels hold ("jobs",
+  // "grants").
+  std::string_view reason_none_en, reason_messages_en;
 };
 
 // How an application's values are written in JSON (apps/app_json.h; kept

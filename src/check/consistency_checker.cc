@@ -16,13 +16,13 @@
 #include "apps/bank/money.h"
 #include "engine/replay.h"
 #include "base/overloaded.h"
+#include "check/findings.h"
 
 namespace cutline::check {
 
 namespace {
 
 using cutline::Amount;
-using apps::AmountList;
 using engine::Anomaly;
 using apps::Money;
 using engine::Flight;
@@ -121,33 +121,30 @@ class Checker {
     return fmt::format("{}->{}", Name(ch.from), Name(ch.to));
   }
   std::string Describe(const MessageInfo& m) const {
-    NodeId from = net_.channel(m.channel()).from;
+    const std::string from = Name(net_.channel(m.channel()).from);
     if (const auto* t = std::get_if<history::Transfer>(&m.flight->payload)) {
-      return fmt::format("{} ({} from {})", Msg(m.seq()), Money(t->amount), Name(from));
+      return findings::DescribeTransfer(Msg(m.seq()), Money(t->amount), from);
     }
-    return fmt::format("{} (marker of snapshot {} from {})", Msg(m.seq()),
-                       std::get<history::Marker>(m.flight->payload).snapshot, Name(from));
+    return findings::DescribeMarker(Msg(m.seq()),
+                                    std::get<history::Marker>(m.flight->payload).snapshot, from);
   }
-  // A message the cut has received but not sent. A transfer is then money
-  // in two places: said as the student would, "counted twice" and why.
+  // "$40 (message #7, N0->N1)".
+  std::string TransferName(const MessageInfo& m) const {
+    return findings::Transfer(Money(m.flight->amount()), Msg(m.seq()), ChannelName(m.channel()));
+  }
+  // A message the cut has received but not sent.
   std::string CrossingBackward(const MessageInfo& m) const {
     const sim::ChannelInfo& ch = net_.channel(m.channel());
     if (m.flight->is_transfer()) {
-      return fmt::format("inconsistent cut: {} ({}, {}) counted twice: "
-                         "{} received it before recording, {} sent it after "
-                         "recording",
-                         Money(m.flight->amount()), Msg(m.seq()), ChannelName(m.channel()),
-                         Name(ch.to), Name(ch.from));
+      return findings::TransferCrossesCut(TransferName(m), Name(ch.to), Name(ch.from));
     }
-    return fmt::format("inconsistent cut: {} recorded the receipt of {} but {} "
-                       "recorded before sending it",
-                       Name(ch.to), Describe(m), Name(ch.from));
+    return findings::MarkerCrossesCut(Name(ch.to), Describe(m), Name(ch.from));
   }
-  void History(std::string text) {
-    report_.problems.push_back("history: " + std::move(text));
+  void History(std::string_view text) {
+    report_.problems.push_back(findings::AboutHistory(text));
   }
-  void Snapshot(SnapshotId id, std::string text) {
-    report_.problems.push_back(fmt::format("snapshot {}: {}", id, text));
+  void Snapshot(SnapshotId id, std::string_view text) {
+    report_.problems.push_back(findings::AboutSnapshot(id, text));
   }
 
   void IndexClaims() {
@@ -222,10 +219,8 @@ class Checker {
         // may reorder, it is no fault (the verdict says what it cost).
         if (!run_.fifo) return true;
         const Flight& f = *replay_->Find(seq);
-        History(fmt::format(
-            "channel {} is not FIFO: {} arrived while {}, sent earlier, was "
-            "still waiting",
-            ChannelName(f.channel), Describe(MessageInfo{&f}), Ref(replay_->overtaken())));
+        History(findings::NotFifo(ChannelName(f.channel), Describe(MessageInfo{&f}),
+                                  Ref(replay_->overtaken())));
         return true;
       }
       case Anomaly::kUnknownNode:
@@ -244,9 +239,7 @@ class Checker {
         History(fmt::format("message #{} is delivered twice", seq));
         return false;
       case Anomaly::kNotAsSent:
-        History(fmt::format("event {} delivers {}, but it was sent as "
-                            "something else or on another channel",
-                            i, Describe(MessageInfo{replay_->Find(seq)})));
+        History(findings::DeliveredAsOther(i, Describe(MessageInfo{replay_->Find(seq)})));
         return false;
       case Anomaly::kOverflow:
         History(fmt::format("event {}: replaying a balance overflows", i));
@@ -297,12 +290,8 @@ class Checker {
                                    ? cause->is_transfer()
                                    : MessageInfo{cause}.IsMarkerOf(r.snapshot));
       if (!kind_ok || q.last_delivered != cause->seq) {
-        History(fmt::format(
-            "event {}: {} records for snapshot {} naming {} #{} as its cause, "
-            "which is not the {} it received last",
-            i, Name(r.node), r.snapshot, r.cause.by_transfer() ? "transfer" : "marker",
-            r.cause.message_seq(),
-            r.cause.by_transfer() ? "transfer" : "marker of that snapshot"));
+        History(findings::CauseNotLast(i, Name(r.node), r.snapshot, r.cause.by_transfer(),
+                                       r.cause.message_seq()));
         by_message = false;
       }
     }
@@ -347,11 +336,10 @@ class Checker {
     bool all_recorded = true;
     for (NodeId n = 0; n < nodes_; ++n) {
       if (cut[n].records == 0) {
-        Snapshot(id, fmt::format("{} never recorded its state", Name(n)));
+        Snapshot(id, findings::NeverRecorded(Name(n)));
         all_recorded = false;
       } else if (cut[n].records > 1) {
-        Snapshot(id, fmt::format("{} recorded its state {} times", Name(n),
-                                 cut[n].records));
+        Snapshot(id, findings::RecordedTimes(Name(n), cut[n].records));
       }
     }
     // Without every node's cut point there is no cut to compare with.
@@ -427,23 +415,16 @@ class Checker {
                         (!epochs || sent_inside) &&
                         m.deliver_index() > cut[ch.to].record_index &&
                         m.deliver_index() < close[m.channel()]);
-      std::string what = fmt::format("{} ({}, {})", Money(m.flight->amount()), Msg(m.seq()),
-                                     ChannelName(m.channel()));
+      const std::string what = TransferName(m);
       // A backward transfer is named by (a) already, as crossing the cut.
       if (received_inside && !sent_inside) v.backward.push_back(m.seq());
       if (in_state && !sent_inside) {
         v.extra.push_back(m.seq());
-        Snapshot(id, fmt::format("{} counted twice: it is in the channel's "
-                                 "recorded state, but {} sent it after "
-                                 "recording",
-                                 what, Name(ch.from)));
+        Snapshot(id, findings::CountedTwice(what, Name(ch.from)));
       }
       if (sent_inside && !received_inside && !in_state) {
         v.missed.push_back(m.seq());
-        Snapshot(id, fmt::format("{} missed: {} sent it before recording, "
-                                 "but it is neither in {}'s record nor in the "
-                                 "channel's recorded state",
-                                 what, Name(ch.from), Name(ch.to)));
+        Snapshot(id, findings::Missed(what, Name(ch.from), Name(ch.to)));
       }
     }
     // One cause each: a transfer the history already shows as missed (its
@@ -457,8 +438,8 @@ class Checker {
     std::sort(v.unrecorded.begin(), v.unrecorded.end());
     for (Seq q : v.unrecorded) {
       MessageInfo m{replay_->Find(q)};
-      Snapshot(id, fmt::format("{} ({}) in flight on {} is missing from the snapshot",
-                               Money(m.flight->amount()), Msg(q), ChannelName(m.channel())));
+      Snapshot(id, findings::MissingFromSnapshot(Money(m.flight->amount()), Msg(q),
+                                                 ChannelName(m.channel())));
     }
     report_.verdicts.push_back(std::move(v));
   }
@@ -470,13 +451,9 @@ class Checker {
     for (NodeId n = 0; n < nodes_; ++n) {
       const std::optional<Amount>& claimed = claim.balances[n];
       if (!claimed) {
-        Snapshot(claim.id,
-                 fmt::format("{} claims no recorded balance", Name(n)));
+        Snapshot(claim.id, findings::NoRecordedBalance(Name(n)));
       } else if (*claimed != cut[n].replayed) {
-        Snapshot(claim.id,
-                 fmt::format("{} recorded {} but its balance replayed from "
-                             "the history at its record is {}",
-                             Name(n), Money(*claimed), Money(cut[n].replayed)));
+        Snapshot(claim.id, findings::BalanceNotReplayed(Name(n), *claimed, cut[n].replayed));
       }
     }
   }
@@ -537,11 +514,10 @@ class Checker {
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
       const history::ChannelRecord& claimed = claim.channels[c];
       if (claimed.state != ChannelRecording::kClosed) {
-        Snapshot(id,
-                 fmt::format("channel {} is '{}', not closed", ChannelName(c),
-                             claimed.state == ChannelRecording::kRecording
-                                 ? "recording"
-                                 : "not recorded"));
+        Snapshot(id, findings::ChannelNotClosed(ChannelName(c),
+                                                claimed.state == ChannelRecording::kRecording
+                                                    ? "recording"
+                                                    : "not recorded"));
       }
       // Undelivered ones (kNever) sort last, then by send order.
       std::sort(expected[c].begin(), expected[c].end(),
@@ -554,9 +530,7 @@ class Checker {
         amounts.push_back(m->flight->amount());
       }
       if (amounts != claimed.transfers) {
-        Snapshot(id, fmt::format("channel {} recorded {} but expected {}",
-                                 ChannelName(c), AmountList(claimed.transfers),
-                                 AmountList(amounts)));
+        Snapshot(id, findings::ChannelNotAsExpected(ChannelName(c), claimed.transfers, amounts));
         // The claim names amounts, not messages: each expected transfer
         // whose amount the claim does not hold (as a multiset) was lost.
         std::vector<Amount> left = claimed.transfers;
@@ -584,26 +558,20 @@ class Checker {
     for (ChannelId c = 0; c < net_.channel_count(); ++c) {
       if (markers[c].size() != want) {
         if (want == 0) {
-          Snapshot(id, fmt::format("{} markers went over channel {}, but a "
-                                   "stop-the-world snapshot sends none",
-                                   markers[c].size(), ChannelName(c)));
+          Snapshot(id, findings::MarkersInStopTheWorld(markers[c].size(), ChannelName(c)));
           continue;
         }
-        Snapshot(id, fmt::format("{} markers went over channel {}, not "
-                                 "exactly one",
-                                 markers[c].size(), ChannelName(c)));
+        Snapshot(id, findings::MarkerCount(markers[c].size(), ChannelName(c)));
         continue;
       }
       if (want == 0) continue;
       const MessageInfo& marker = *markers[c].front();
       NodeId from = net_.channel(c).from;
       if (SentInside(cut, marker)) {
-        Snapshot(id, fmt::format("{} sent its marker on {} ({}) before recording", Name(from),
-                                 ChannelName(c), Ref(marker.seq())));
+        Snapshot(id, findings::MarkerSentInside(Name(from), ChannelName(c), Ref(marker.seq())));
       }
       if (!marker.delivered()) {
-        Snapshot(id, fmt::format("the marker on {} ({}) was never delivered", ChannelName(c),
-                                 Ref(marker.seq())));
+        Snapshot(id, findings::MarkerNeverDelivered(ChannelName(c), Ref(marker.seq())));
       }
     }
     // Rule 1: after recording, the marker goes out on a channel before
@@ -612,10 +580,8 @@ class Checker {
       if (markers[m.channel()].size() != 1 || SentInside(cut, m)) continue;
       const MessageInfo& marker = *markers[m.channel()].front();
       if (m.seq() < marker.seq()) {
-        Snapshot(id, fmt::format("{} sent {} on {} after recording but before "
-                                 "the marker",
-                                 Name(net_.channel(m.channel()).from),
-                                 Describe(m), ChannelName(m.channel())));
+        Snapshot(id, findings::SentBeforeMarker(Name(net_.channel(m.channel()).from), Describe(m),
+                                                ChannelName(m.channel())));
       }
     }
     if (claim.markers_sent != (claim.markers ? net_.channel_count() : 0)) {
@@ -645,15 +611,11 @@ class Checker {
     Amount sum = 0;
     overflow |= __builtin_add_overflow(balances, channels, &sum);
     if (overflow) {
-      Snapshot(claim.id, "its recorded amounts overflow 64 bits");
+      Snapshot(claim.id, findings::AmountsOverflow());
       return;
     }
     if (sum != bank_total) {
-      Snapshot(claim.id,
-               fmt::format("money is not conserved: recorded balances {} + "
-                           "channel states {} = {}, but the bank holds {}",
-                           Money(balances), Money(channels), Money(sum),
-                           Money(bank_total)));
+      Snapshot(claim.id, findings::NotConserved(balances, channels, sum, bank_total));
     }
     if (claim.total && *claim.total != sum) {
       Snapshot(claim.id, fmt::format("claims a total of {}, but its records "

@@ -13,6 +13,8 @@ const AppWords kBankWords{
     },
     .naive_wrong_en = "",
     .naive_wrong_ja = "",
+    .reason_none_en = "",
+    .reason_messages_en = "",
 };
 
 const AppJson kBankJson{

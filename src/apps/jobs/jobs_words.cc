@@ -60,6 +60,8 @@ const AppWords kJobsWords{
     .verdict = VerdictText,
     .naive_wrong_en = "a false termination",
     .naive_wrong_ja = "偽の終了",
+    .reason_none_en = "no branch busy",
+    .reason_messages_en = "jobs",
 };
 
 const AppJson kJobsJson{

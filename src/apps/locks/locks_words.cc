@@ -63,6 +63,8 @@ const AppWords kLocksWords{
     .verdict = VerdictText,
     .naive_wrong_en = "a phantom deadlock",
     .naive_wrong_ja = "幻のデッドロック",
+    .reason_none_en = "no cycle",
+    .reason_messages_en = "grants",
 };
 
 // The state is the name of the branch waited for, or null when active.

@@ -1,0 +1,832 @@
+// The streaming judge (stream_judge.h): per snapshot still open, what
+// CheckRun would judge, kept as the events come; a snapshot is judged and
+// forgotten once its last part comes. The events come in a causal order
+// (a send before its receipt), so the messages are numbered in the order
+// their sends come, and a transfer crossing a cut is known as soon as both
+// its ends are.
+#include "check/stream_judge.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "apps/bank/money.h"
+#include "base/check.h"
+#include "check/findings.h"
+
+namespace cutline::check {
+
+namespace {
+
+using cutline::Amount;
+using apps::Money;
+using sim::ChannelId;
+using sim::Seq;
+using Kind = StreamEvent::Kind;
+
+// A message between its send and its receipt.
+struct Msg {
+  Seq seq = 0;
+  std::uint64_t n = 0;
+  std::uint64_t index = 0;  // its place among its channel's sends, from 1
+  Amount amount = 0;         // a transfer's
+  // A marker's snapshot; a transfer's: the snapshot whose unaligned barrier
+  // overtook it (0: none). One field: the messages in flight are the bulk
+  // of what the judge holds.
+  SnapshotId snapshot = 0;
+  ChannelId channel = 0;
+  bool marker = false;
+  SnapshotId overtaken_by() const { return marker ? 0 : snapshot; }
+};
+
+// One rank in one open snapshot.
+struct RankCut {
+  int records = 0;
+  std::optional<Amount> recorded;    // the last record line's balance
+  std::optional<Amount> said;        // its part's
+  Amount replayed = 0;               // the balance replayed at its (first) record
+  std::vector<std::uint64_t> sent_at;  // by peer: sends on the channel to it before the record
+  std::vector<Msg> pending;          // received before recording, sent after its sender recorded
+  bool part = false;
+  std::size_t record_event = 0;      // history index of the record
+  std::optional<Seq> bad_cause;      // a cause that is not its last receipt
+  bool bad_cause_transfer = false;   // that cause named as a transfer
+};
+
+// One channel in one open snapshot.
+struct ChannelCut {
+  std::vector<Msg> expected;         // transfers across the cut, in delivery order
+  bool claimed = false;              // its receiver's part names it
+  std::vector<Amount> transfers;     // what that part says
+  int markers = 0;
+  Seq marker_seq = 0;
+  bool marker_sent_inside = false;
+  bool closed = false;               // its receiver stopped recording it (kClose, or the marker)
+  bool marker_delivered = false;     // a marker of the snapshot delivered on it
+  std::vector<std::pair<Seq, std::string>> before_marker;  // rule 1
+};
+
+struct OpenSnapshot {
+  std::vector<RankCut> ranks;
+  std::vector<ChannelCut> channels;
+  std::vector<Msg> backward;           // confirmed crossings
+  std::vector<std::pair<Seq, std::string>> judged;  // extra and missed, by seq
+  std::vector<Seq> extra, missed;
+  std::uint32_t parts = 0;
+  bool no_markers = false;  // stop-the-world: none may go over any channel
+  bool epochs = false;      // Lai-Yang: a channel's state is of the older epoch only
+};
+
+}  // namespace
+
+class StreamJudge::Impl {
+ public:
+  Impl(sim::Topology topology, std::vector<std::string> names, std::vector<std::string> sources,
+       apps::App app)
+      : n_(topology.nodes()),
+        app_(app),
+        topology_(std::move(topology)),
+        names_(std::move(names)),
+        sources_(std::move(sources)) {
+    const std::uint32_t n = n_;
+    CUTLINE_CHECK(names_.size() == n && sources_.size() == n);
+    const std::size_t channels = topology_.channel_count();
+    channel_of_.assign(static_cast<std::size_t>(n) * n, sim::kNoChannel);
+    for (std::uint32_t f = 0; f < n; ++f) {
+      for (std::uint32_t t = 0; t < n; ++t) {
+        if (f != t) channel_of_[f * n + t] = topology_.Find(f, t);
+      }
+    }
+    in_flight_.resize(channels);
+    sends_.assign(channels, 0);
+    balance_.assign(n, 0);
+    initial_.assign(n, 0);
+    started_.assign(n, false);
+    last_delivered_.assign(n, 0);
+    before_delivery_.assign(n, 0);
+    last_delivered_marker_.assign(n, std::nullopt);
+    last_marker_.assign(n, 0);
+    rank_records_.resize(n);
+  }
+
+  std::uint32_t nodes() const { return n_; }
+  bool HasChannel(std::uint32_t from, std::uint32_t to) const {
+    return from < n_ && to < n_ && ChannelOf(from, to) != sim::kNoChannel;
+  }
+
+  // False: the receipt's send is not in the events so far (the sender's
+  // log ended before it): the receiver's log ends here.
+  bool Apply(std::uint32_t r, const StreamEvent& e) {
+    if (!ApplyEvent(r, e)) return false;
+    // What is held, every so often: cheap next to the events.
+    if (++applied_ % 4096 == 0) Measure();
+    return true;
+  }
+
+  // A node's events were cut where its sender's ended (a crash).
+  void CutShort() { cut_short_ = true; }
+  void ReorderingIsNoFault() { fifo_ = false; }
+  void KeepEveryVerdict() { every_verdict_ = true; }
+
+  // Node r's events are over: a snapshot it has not finished cannot complete.
+  void RankEnded(std::uint32_t r) {
+    any_ended_ = true;
+    for (auto it = open_.begin(); it != open_.end();) {
+      it = it->second.ranks[r].part ? std::next(it) : open_.erase(it);
+    }
+    rank_records_[r].clear();
+  }
+
+  void Finish(StreamResult* out) {
+    Measure();
+    out->events = events_;
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      if (!started_[r]) {
+        out->silent.push_back(r);
+        continue;
+      }
+      out->total += initial_[r];
+    }
+    out->report.problems = std::move(history_);
+    for (auto& [id, lines] : findings_) {
+      for (std::string& l : lines) out->report.problems.push_back(std::move(l));
+    }
+    for (std::string& l : part_findings_) out->report.problems.push_back(std::move(l));
+    CheckDeclared(out);
+    out->report.snapshots_checked = checked_;
+    out->report.verdicts = std::move(verdicts_);
+    out->peak_state = peak_state_;
+    out->peak_open_snapshots = peak_open_;
+  }
+
+  // Counts what is held (every so often: cheap next to the events).
+  void Measure() {
+    std::size_t held = open_.size();
+    for (const auto& q : in_flight_) held += q.size();
+    for (const auto& m : rank_records_) held += m.size();
+    for (const auto& [id, s] : open_) {
+      held += s.backward.size() + s.judged.size();
+      for (const RankCut& rc : s.ranks) held += rc.pending.size();
+      for (const ChannelCut& c : s.channels) {
+        held += c.expected.size() + c.transfers.size() + c.before_marker.size();
+      }
+    }
+    peak_state_ = std::max(peak_state_, held);
+    peak_open_ = std::max(peak_open_, open_.size());
+  }
+
+  std::string Where(std::uint32_t r, const StreamEvent& e) const {
+    return fmt::format("{}:{}", sources_[r], e.line);
+  }
+
+  // Each declared property against the one on the state replayed at its
+  // cut; one that held must still hold where the logs end (it is stable: a
+  // declaration that work or a grant later undid was made too early).
+  void CheckDeclared(StreamResult* out) {
+    out->app = std::string(app_.name());
+    if (!app_.has_property()) return;
+    const std::string_view property = app_.definition().property;
+    // Where the logs end is the run's end unless a log was cut short (a
+    // crash) or is empty.
+    const bool whole = !cut_short_ && std::find(started_.begin(), started_.end(), false) ==
+                                          started_.end();
+    std::optional<apps::Verdict> at_end;
+    if (whole) {
+      std::vector<std::vector<Amount>> channels(topology_.channel_count());
+      for (ChannelId c = 0; c < channels.size(); ++c) {
+        for (const Msg& m : in_flight_[c]) {
+          if (!m.marker) channels[c].push_back(m.amount);
+        }
+      }
+      at_end = app_.Evaluate({&topology_, balance_, channels});
+    }
+    for (const auto& [id, declared] : declared_) {
+      ++out->declared;
+      auto it = computed_.find(id);
+      if (declared.holds && it != computed_.end()) ++out->declared_holding;
+      if (it == computed_.end()) {
+        // No cut of it in the logs (stop-the-world logs none; a crash
+        // loses parts): its verdict cannot be replayed, only its stability.
+        ++out->unchecked;
+      } else if (it->second != declared) {
+        out->report.problems.push_back(fmt::format(
+            "snapshot {}: declared {}{} ({}), but the state replayed at its cut says {}{} ({})", id,
+            declared.holds ? "" : "not ", property, Why(declared), it->second.holds ? "" : "not ",
+            property, Why(it->second)));
+      }
+      if (declared.holds && at_end && !at_end->holds) {
+        out->report.problems.push_back(fmt::format(
+            "snapshot {}: declared {}, but where the logs end it is not ({}): declared too early",
+            id, property, Why(*at_end)));
+      }
+    }
+  }
+
+  std::string Why(const apps::Verdict& v) const {
+    std::vector<std::string> parts;
+    for (sim::NodeId b : v.branches) parts.push_back(Name(b));
+    const apps::AppWords& words = app_.words();
+    const bool cycle = app_.definition().reason_is_cycle;
+    std::string out = fmt::format("{}", fmt::join(parts, cycle ? "->" : ", "));
+    if (out.empty()) out = words.reason_none_en;
+    if (!v.channels.empty()) {
+      parts.clear();
+      for (ChannelId c : v.channels) parts.push_back(ChannelName(c));
+      out += fmt::format("; {} on {}", words.reason_messages_en, fmt::join(parts, ", "));
+    }
+    return out;
+  }
+
+ private:
+  bool ApplyEvent(std::uint32_t r, const StreamEvent& e) {
+    switch (e.kind) {
+      case Kind::kStart:
+        initial_[r] = e.amount;
+        balance_[r] = e.amount;
+        started_[r] = true;
+        return true;
+      case Kind::kSend:
+      case Kind::kSendMarker:
+        OnSend(r, e);
+        return true;
+      case Kind::kReceive:
+      case Kind::kReceiveMarker:
+        return OnReceive(r, e);
+      case Kind::kRecord:
+        OnRecord(r, e);
+        return true;
+      case Kind::kPart:
+        OnPart(r, e);
+        return true;
+      case Kind::kLocal:
+        ++events_;
+        balance_[r] = app_.AfterLocal(balance_[r]);
+        if (balance_[r] != e.amount) {
+          history_.push_back(
+              fmt::format("history: {} says its state is {} after a step of its own, but "
+                          "replayed it is {} ({})",
+                          Name(r), e.amount, balance_[r], Where(r, e)));
+        }
+        return true;
+      case Kind::kVerdict:
+        declared_[e.snapshot] = e.verdict;
+        return true;
+      case Kind::kClose:
+        OnClose(r, e);
+        return true;
+      case Kind::kOvertaken:
+        OnOvertaken(r, e);
+        return true;
+      case Kind::kOther:
+        return true;
+    }
+    return true;
+  }
+
+  std::string Name(std::uint32_t r) const { return names_[r]; }
+  ChannelId ChannelOf(std::uint32_t from, std::uint32_t to) const {
+    return channel_of_[from * n_ + to];
+  }
+  std::string ChannelName(ChannelId c) const {
+    const sim::ChannelInfo& ch = topology_.channel(c);
+    return fmt::format("{}->{}", Name(ch.from), Name(ch.to));
+  }
+  // A message's content in findings: the bank's amount, or the
+  // application's kind of message ("job", "grant").
+  std::string Word(Amount a) const {
+    return app_.words().message(a, Lang::kEn);
+  }
+  // Messages are numbered in the order their sends come: "#7", "message #7".
+  static std::string Ref(Seq seq) { return fmt::format("#{}", seq); }
+  static std::string MsgName(Seq seq) { return fmt::format("message #{}", seq); }
+  std::string Describe(const Msg& m) const {
+    const std::string from = Name(topology_.channel(m.channel).from);
+    return m.marker ? findings::DescribeMarker(MsgName(m.seq), m.snapshot, from)
+                    : findings::DescribeTransfer(MsgName(m.seq), Word(m.amount), from);
+  }
+  // "$40 (message #7, N0->N1)".
+  std::string TransferName(const Msg& m) const {
+    return findings::Transfer(Word(m.amount), MsgName(m.seq), ChannelName(m.channel));
+  }
+
+  // The snapshot's state, made if it may still complete (no log has ended).
+  OpenSnapshot* Snapshot(SnapshotId id) {
+    auto it = open_.find(id);
+    if (it != open_.end()) return &it->second;
+    if (any_ended_) return nullptr;
+    OpenSnapshot& s = open_[id];
+    s.ranks.resize(n_);
+    s.channels.resize(topology_.channel_count());
+    peak_open_ = std::max(peak_open_, open_.size());
+    return &s;
+  }
+
+  // Sent after its sender recorded snapshot s (outside the cut)?
+  bool SentOutside(const OpenSnapshot& s, const Msg& m) const {
+    const sim::ChannelInfo& ch = topology_.channel(m.channel);
+    const RankCut& from = s.ranks[ch.from];
+    return from.records > 0 && m.index > from.sent_at[ch.to];
+  }
+
+  void OnSend(std::uint32_t r, const StreamEvent& e) {
+    ++events_;
+    const ChannelId c = ChannelOf(r, e.peer);
+    Msg m;
+    m.seq = next_seq_++;
+    m.channel = c;
+    m.n = e.n;
+    m.index = ++sends_[c];
+    m.marker = e.kind == Kind::kSendMarker;
+    if (m.marker) {
+      m.snapshot = e.snapshot;
+    } else {
+      m.amount = e.amount;
+      balance_[r] = app_.AfterSend(balance_[r], e.amount, e.peer);
+    }
+    last_delivered_[r] = 0;
+    last_delivered_marker_[r].reset();
+    if (m.marker) Snapshot(m.snapshot);  // counts its markers from the first
+    for (auto& [id, s] : open_) {
+      ChannelCut& ch = s.channels[c];
+      if (m.marker && m.snapshot == id) {
+        if (++ch.markers == 1) {
+          ch.marker_seq = m.seq;
+          ch.marker_sent_inside = s.ranks[r].records == 0;
+        }
+      } else if (ch.markers == 0 && SentOutside(s, m)) {
+        ch.before_marker.emplace_back(
+            m.seq, findings::SentBeforeMarker(Name(r), Describe(m), ChannelName(c)));
+      }
+    }
+    in_flight_[c].push_back(m);
+  }
+
+  bool OnReceive(std::uint32_t r, const StreamEvent& e) {
+    const ChannelId c = ChannelOf(e.peer, r);
+    std::deque<Msg>& q = in_flight_[c];
+    Msg m;
+    if (!q.empty() && q.front().n == e.n) {
+      m = q.front();
+      q.pop_front();
+    } else {
+      auto it = std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.n == e.n; });
+      // Not sent in the logs read so far: the sender's log ended (or lost
+      // the line) before the send.
+      if (it == q.end()) return false;
+      m = *it;
+      if (fifo_) {
+        history_.push_back(findings::AboutHistory(
+            findings::NotFifo(ChannelName(c), Describe(m), Ref(q.front().seq))));
+      }
+      q.erase(it);
+    }
+    const bool marker = e.kind == Kind::kReceiveMarker;
+    if (marker != m.marker || (marker ? m.snapshot != e.snapshot : m.amount != e.amount)) {
+      history_.push_back(findings::AboutHistory(findings::DeliveredAsOther(events_, Describe(m))));
+    }
+    ++events_;
+    before_delivery_[r] = balance_[r];
+    if (!m.marker) balance_[r] = app_.AfterDeliver(balance_[r], m.amount);
+    last_delivered_[r] = m.seq;
+    last_delivered_marker_[r] = m.marker ? std::optional<SnapshotId>(m.snapshot) : std::nullopt;
+    if (m.marker) {
+      last_marker_[r] = m.seq;
+      Snapshot(m.snapshot);
+    }
+    for (auto& [id, s] : open_) {
+      RankCut& to = s.ranks[r];
+      const bool outside = SentOutside(s, m);
+      if (to.records == 0) {
+        if (outside) to.pending.push_back(m);  // a crossing, if r records later
+      } else if (!m.marker) {
+        ChannelCut& ch = s.channels[c];
+        const bool in_state =
+            m.overtaken_by() == id || (!ch.closed && !(s.epochs && outside));
+        if (!outside) ch.expected.push_back(m);
+        if (in_state && outside) {
+          s.extra.push_back(m.seq);
+          s.judged.emplace_back(m.seq, findings::CountedTwice(TransferName(m), Name(e.peer)));
+        }
+        if (!outside && !in_state) {
+          s.missed.push_back(m.seq);
+          s.judged.emplace_back(m.seq,
+                                findings::Missed(TransferName(m), Name(e.peer), Name(r)));
+        }
+      }
+      if (m.marker && m.snapshot == id) {
+        s.channels[c].closed |= !e.keeps_open;
+        s.channels[c].marker_delivered = true;
+      }
+    }
+    return true;
+  }
+
+  // The receiver stopped recording the channel: what arrives on it after is
+  // not in its state (a history says so with a Closed event, which an
+  // algorithm may place before the marker's receipt).
+  void OnClose(std::uint32_t r, const StreamEvent& e) {
+    ++events_;
+    OpenSnapshot* s = Snapshot(e.snapshot);
+    if (s != nullptr) s->channels[ChannelOf(e.peer, r)].closed = true;
+  }
+
+  // An unaligned barrier went to the head of its channel, ahead of a
+  // transfer, which is then in its snapshot's channel state.
+  void OnOvertaken(std::uint32_t r, const StreamEvent& e) {
+    ++events_;
+    std::deque<Msg>& q = in_flight_[ChannelOf(r, e.peer)];
+    auto number = [&](std::uint64_t n) {
+      return std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.n == n; });
+    };
+    auto barrier = number(e.overtaker), transfer = number(e.n);
+    if (barrier == q.end() || transfer == q.end()) return;  // not in flight: CheckRun names it
+    if (!transfer->marker) transfer->snapshot = barrier->snapshot;  // overtaken_by()
+    if (barrier > transfer) {
+      const Msg moved = *barrier;
+      q.erase(barrier);
+      q.insert(number(e.n), moved);
+    }
+  }
+
+  void OnRecord(std::uint32_t r, const StreamEvent& e) {
+    const std::size_t index = events_++;
+    rank_records_[r][e.snapshot] = e.amount;
+    OpenSnapshot* s = Snapshot(e.snapshot);
+    if (s == nullptr) return;
+    RankCut& rc = s->ranks[r];
+    rc.recorded = e.amount;
+    if (++rc.records > 1) return;
+    rc.record_event = index;
+    rc.replayed = balance_[r];
+    if (e.by_marker || e.by_transfer) TakeCause(r, e, rc);
+    s->no_markers |= e.no_markers;
+    s->epochs |= e.epochs;
+    if (e.after_markers) {
+      std::erase_if(rc.pending, [&](const Msg& m) { return m.marker && m.snapshot == e.snapshot; });
+    }
+    rc.sent_at.assign(n_, 0);
+    for (std::uint32_t p = 0; p < n_; ++p) {
+      if (HasChannel(r, p)) rc.sent_at[p] = sends_[ChannelOf(r, p)];
+    }
+    for (Msg& m : rc.pending) s->backward.push_back(m);
+    rc.pending.clear();
+    rc.pending.shrink_to_fit();
+  }
+
+  // A record caused by a message: that receipt, which must be the node's
+  // last message event and of the kind the cause says, is outside the cut
+  // (it only triggered the record), and a transfer that caused it is
+  // applied after it. Else the cause is named as a fault of the history.
+  void TakeCause(std::uint32_t r, const StreamEvent& e, RankCut& rc) {
+    const Seq named = e.cause != 0 ? e.cause : last_marker_[r];
+    const bool kind_ok = e.by_transfer ? !last_delivered_marker_[r].has_value()
+                                       : last_delivered_marker_[r] == e.snapshot;
+    if (last_delivered_[r] == 0 || last_delivered_[r] != named || !kind_ok) {
+      rc.bad_cause = named;
+      rc.bad_cause_transfer = e.by_transfer;
+      return;
+    }
+    if (!rc.pending.empty() && rc.pending.back().seq == named) rc.pending.pop_back();
+    if (e.by_transfer) rc.replayed = before_delivery_[r];
+  }
+
+  void OnPart(std::uint32_t r, const StreamEvent& e) {
+    ++events_;  // PartDone
+    auto rec = rank_records_[r].find(e.snapshot);
+    if (rec == rank_records_[r].end()) {
+      part_findings_.push_back(fmt::format("snapshot {}: {} logged its part without a record ({})",
+                                           e.snapshot, Name(r), Where(r, e)));
+    } else {
+      if (rec->second != e.amount) {
+        part_findings_.push_back(fmt::format("snapshot {}: {} recorded ${} but its part says ${} ({})",
+                                             e.snapshot, Name(r), rec->second, e.amount, Where(r, e)));
+      }
+      rank_records_[r].erase(rec);
+    }
+    OpenSnapshot* s = Snapshot(e.snapshot);
+    if (s == nullptr) return;
+    RankCut& rc = s->ranks[r];
+    rc.part = true;
+    rc.said = e.amount;
+    for (const auto& [from, amounts] : e.channels) {
+      CUTLINE_CHECK(HasChannel(from, r));  // the reader's to check
+      ChannelCut& ch = s->channels[ChannelOf(from, r)];
+      ch.claimed = true;
+      ch.transfers = amounts;
+    }
+    if (++s->parts == n_) {
+      ++events_;  // Completed
+      Measure();  // the most a snapshot holds is just before it is judged
+      Judge(e.snapshot, *s);
+      open_.erase(e.snapshot);
+    }
+  }
+
+  // One complete snapshot under judgement: its findings so far, each said as
+  // "snapshot N: ..."; the verdict the checker's tests compare; and the
+  // transfers a channel's recorded state lacks, which (f) names.
+  struct Judgement {
+    const SnapshotId id;
+    OpenSnapshot& s;
+    std::vector<std::string> out;
+    check::SnapshotVerdict v;
+    std::vector<Seq> unrecorded;
+    void Say(std::string_view text) { out.push_back(findings::AboutSnapshot(id, text)); }
+  };
+
+  // The checker's findings on a complete snapshot, in its order. Each step
+  // is a function of its own below; (a) to (f) need every rank's record.
+  void Judge(SnapshotId id, OpenSnapshot& s) {
+    ++checked_;
+    Judgement j{id, s, {}, {}, {}};
+    j.v.id = id;
+    NoteBadCauses(j);
+    if (JudgeRecords(j)) {
+      JudgeBalances(j);   // (b)
+      JudgeCut(j);        // (a)
+      AddUnsentInFlight(j);
+      JudgeChannels(j);   // (c)
+      JudgeMarkers(j);    // (e)
+      JudgeTotal(j);      // (d)
+      JudgeVerdict(j);    // (f)
+    }
+    if (!j.out.empty()) findings_[id] = std::move(j.out);
+    if (every_verdict_ || !j.v.consistent()) verdicts_.push_back(std::move(j.v));
+  }
+
+  // A record naming as its cause a marker that is not its last receipt: a
+  // fault in the history, not in the snapshot.
+  void NoteBadCauses(const Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    const SnapshotId id = j.id;
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      if (s.ranks[r].bad_cause) {
+        history_.push_back(findings::AboutHistory(findings::CauseNotLast(
+            s.ranks[r].record_event, Name(r), id, s.ranks[r].bad_cause_transfer,
+            *s.ranks[r].bad_cause)));
+      }
+    }
+  }
+
+  // Each rank recorded exactly once, else says so; false if one never
+  // recorded, when there is no cut to judge.
+  bool JudgeRecords(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    bool all_recorded = true;
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      if (s.ranks[r].records == 0) {
+        j.Say(findings::NeverRecorded(Name(r)));
+        all_recorded = false;
+      } else if (s.ranks[r].records > 1) {
+        j.Say(findings::RecordedTimes(Name(r), s.ranks[r].records));
+      }
+    }
+    return all_recorded;
+  }
+
+  // (b) each rank's recorded balance against its balance replayed from the
+  // history at its record.
+  void JudgeBalances(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      const RankCut& rc = s.ranks[r];
+      const std::optional<Amount> claimed = rc.recorded ? rc.recorded : rc.said;
+      if (!claimed) {
+        j.Say(findings::NoRecordedBalance(Name(r)));
+      } else if (*claimed != rc.replayed) {
+        j.Say(findings::BalanceNotReplayed(Name(r), *claimed, rc.replayed));
+      }
+    }
+  }
+
+  // (a) the cut: a message received before its receiver recorded but sent
+  // after its sender did.
+  void JudgeCut(Judgement& j) {
+    OpenSnapshot& s = j.s;
+    check::SnapshotVerdict& v = j.v;
+    std::sort(s.backward.begin(), s.backward.end(),
+              [](const Msg& a, const Msg& b) { return a.seq < b.seq; });
+    for (const Msg& m : s.backward) {
+      const sim::ChannelInfo& ch = topology_.channel(m.channel);
+      if (!m.marker) {
+        v.backward.push_back(m.seq);
+        j.Say(findings::TransferCrossesCut(TransferName(m), Name(ch.to), Name(ch.from)));
+      } else {
+        j.Say(findings::MarkerCrossesCut(Name(ch.to), Describe(m), Name(ch.from)));
+      }
+    }
+  }
+
+  // Transfers sent inside the cut and not delivered (yet): part of their
+  // channel's state, after the delivered ones, and missed.
+  void AddUnsentInFlight(Judgement& j) {
+    OpenSnapshot& s = j.s;
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      for (const Msg& m : in_flight_[c]) {
+        if (SentOutside(s, m)) break;  // and so are the later ones
+        if (m.marker) continue;
+        s.channels[c].expected.push_back(m);
+        if (m.overtaken_by() == j.id) continue;  // in the channel's state
+        const sim::ChannelInfo& ch = topology_.channel(c);
+        s.missed.push_back(m.seq);
+        s.judged.emplace_back(m.seq,
+                              findings::Missed(TransferName(m), Name(ch.from), Name(ch.to)));
+      }
+    }
+  }
+
+  // (c) each channel's recorded state (in its receiver's part) against the
+  // transfers that crossed the cut on it; the ones it lacks are kept for (f).
+  void JudgeChannels(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    std::vector<Seq>& unrecorded = j.unrecorded;
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      const ChannelCut& ch = s.channels[c];
+      if (!ch.claimed) {
+        j.Say(findings::ChannelNotClosed(ChannelName(c), "not recorded"));
+      }
+      std::vector<Amount> amounts;
+      for (const Msg& m : ch.expected) amounts.push_back(m.amount);
+      if (amounts != ch.transfers) {
+        j.Say(findings::ChannelNotAsExpected(ChannelName(c), ch.transfers, amounts));
+        std::vector<Amount> left = ch.transfers;
+        for (const Msg& m : ch.expected) {
+          auto it = std::find(left.begin(), left.end(), m.amount);
+          if (it != left.end()) {
+            left.erase(it);
+          } else {
+            unrecorded.push_back(m.seq);
+          }
+        }
+      }
+    }
+  }
+
+  // (e) exactly one marker on each channel, sent after its sender recorded
+  // and delivered; then what was sent between a record and its markers
+  // (rule 1), in send order.
+  void JudgeMarkers(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    std::vector<std::pair<Seq, std::string>> rule1;
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      const ChannelCut& ch = s.channels[c];
+      if (s.no_markers) {
+        // No marker, so no rule 1 either: nothing goes out while the world stops.
+        if (ch.markers != 0) {
+          j.Say(findings::MarkersInStopTheWorld(static_cast<std::size_t>(ch.markers),
+                                                ChannelName(c)));
+        }
+        continue;
+      }
+      if (ch.markers != 1) {
+        j.Say(findings::MarkerCount(static_cast<std::size_t>(ch.markers), ChannelName(c)));
+        continue;
+      }
+      if (ch.marker_sent_inside) {
+        j.Say(findings::MarkerSentInside(Name(topology_.channel(c).from), ChannelName(c),
+                                         Ref(ch.marker_seq)));
+      }
+      if (!ch.marker_delivered) {
+        j.Say(findings::MarkerNeverDelivered(ChannelName(c), Ref(ch.marker_seq)));
+      }
+      for (const auto& b : ch.before_marker) rule1.push_back(b);
+    }
+    std::sort(rule1.begin(), rule1.end());
+    for (auto& [seq, text] : rule1) j.Say(std::move(text));
+  }
+
+  // (d) the total: the money conserved at the cut; for jobs and locks, the
+  // property on the state replayed at the cut instead, kept for
+  // CheckDeclared.
+  void JudgeTotal(Judgement& j) {
+    const OpenSnapshot& s = j.s;
+    const SnapshotId id = j.id;
+    Amount bank_total = 0, balances = 0, channels = 0, sum = 0;
+    bool overflow = false;
+    for (Amount a : initial_) overflow |= __builtin_add_overflow(bank_total, a, &bank_total);
+    for (const RankCut& rc : s.ranks) {
+      const std::optional<Amount> b = rc.recorded ? rc.recorded : rc.said;
+      if (b) overflow |= __builtin_add_overflow(balances, *b, &balances);
+    }
+    for (const ChannelCut& ch : s.channels) {
+      for (Amount a : ch.transfers) overflow |= __builtin_add_overflow(channels, a, &channels);
+    }
+    overflow |= __builtin_add_overflow(balances, channels, &sum);
+    if (app_.has_property()) {
+      // The property on the state replayed at the cut: each rank's state
+      // at its record, each channel's words sent inside the cut and
+      // received outside it.
+      std::vector<Amount> states;
+      for (const RankCut& rc : s.ranks) states.push_back(rc.replayed);
+      std::vector<std::vector<Amount>> words(s.channels.size());
+      for (ChannelId c = 0; c < s.channels.size(); ++c) {
+        for (const Msg& m : s.channels[c].expected) words[c].push_back(m.amount);
+      }
+      computed_[id] = app_.Evaluate({&topology_, states, words});
+    } else if (overflow) {
+      j.Say(findings::AmountsOverflow());
+    } else if (sum != bank_total) {
+      j.Say(findings::NotConserved(balances, channels, sum, bank_total));
+    }
+  }
+
+  // (f) the verdict: the transfers counted twice or missed, in send order,
+  // then the ones missing from a channel's state that were not missed.
+  void JudgeVerdict(Judgement& j) {
+    OpenSnapshot& s = j.s;
+    check::SnapshotVerdict& v = j.v;
+    const std::vector<Seq>& unrecorded = j.unrecorded;
+    std::sort(s.judged.begin(), s.judged.end());
+    for (auto& [seq, text] : s.judged) j.Say(std::move(text));
+    v.extra = s.extra;  // in receipt order: send order, as CheckRun's, unless channels reorder
+    std::sort(v.extra.begin(), v.extra.end());
+    v.missed = s.missed;
+    std::sort(v.missed.begin(), v.missed.end());
+    for (Seq q : unrecorded) {
+      if (std::find(v.missed.begin(), v.missed.end(), q) == v.missed.end()) {
+        v.unrecorded.push_back(q);
+      }
+    }
+    std::sort(v.unrecorded.begin(), v.unrecorded.end());
+    for (Seq q : v.unrecorded) {
+      for (const ChannelCut& ch : s.channels) {
+        for (const Msg& m : ch.expected) {
+          if (m.seq == q) {
+            j.Say(findings::MissingFromSnapshot(Word(m.amount), MsgName(q), ChannelName(m.channel)));
+          }
+        }
+      }
+    }
+  }
+
+  const std::uint32_t n_;
+  const apps::App app_;
+  sim::Topology topology_;
+  const std::vector<std::string> names_;    // by node, in findings
+  const std::vector<std::string> sources_;  // by node, where its events come from
+  // jobs and locks: what rank 0 declared and what the replay finds, by
+  // snapshot (a run of these ends at its first holding one: few).
+  std::map<SnapshotId, apps::Verdict> declared_, computed_;
+  std::vector<ChannelId> channel_of_;
+  std::vector<std::deque<Msg>> in_flight_;  // by channel, in send order
+  std::vector<std::uint64_t> sends_;        // by channel
+  std::vector<Amount> balance_, initial_;
+  std::vector<bool> started_;
+  std::vector<Seq> last_delivered_;  // 0 after a send
+  std::vector<Amount> before_delivery_;  // the state before the last receipt
+  std::vector<std::optional<SnapshotId>> last_delivered_marker_;
+  std::vector<Seq> last_marker_;
+  // By rank: the balance of each record line whose part is not read yet.
+  std::vector<std::map<SnapshotId, Amount>> rank_records_;
+  std::map<SnapshotId, OpenSnapshot> open_;
+  bool any_ended_ = false;
+  bool cut_short_ = false;
+  bool fifo_ = true;  // a receipt out of its channel's order is named
+  bool every_verdict_ = false;  // else only the inconsistent ones (a long run has thousands)
+  Seq next_seq_ = 1;
+  std::size_t events_ = 0;  // as the old history counted them
+  int checked_ = 0;
+  std::vector<std::string> history_;
+  std::map<SnapshotId, std::vector<std::string>> findings_;  // judged snapshots with findings
+  std::vector<std::string> part_findings_;
+  std::vector<check::SnapshotVerdict> verdicts_;
+  std::size_t peak_state_ = 0, peak_open_ = 0;
+  std::size_t applied_ = 0;
+};
+
+StreamJudge::StreamJudge(std::uint32_t nodes, std::vector<std::string> names,
+                         std::vector<std::string> sources, apps::App app)
+    : StreamJudge(sim::Topology(nodes, sim::Topology::Complete(nodes)), std::move(names),
+                  std::move(sources), app) {}
+StreamJudge::StreamJudge(sim::Topology topology, std::vector<std::string> names,
+                         std::vector<std::string> sources, apps::App app)
+    : impl_(std::make_unique<Impl>(std::move(topology), std::move(names), std::move(sources),
+                                   app)) {}
+StreamJudge::~StreamJudge() = default;
+
+bool StreamJudge::Apply(std::uint32_t node, const StreamEvent& e) {
+  // The peers are the reader's to check (a log names any number); here
+  // they index the channels.
+  CUTLINE_CHECK(node < impl_->nodes());
+  const bool sends = e.kind == Kind::kSend || e.kind == Kind::kSendMarker;
+  const bool receives = e.kind == Kind::kReceive || e.kind == Kind::kReceiveMarker ||
+                        e.kind == Kind::kClose;
+  CUTLINE_CHECK(!sends || impl_->HasChannel(node, e.peer));
+  CUTLINE_CHECK(!receives || impl_->HasChannel(e.peer, node));
+  return impl_->Apply(node, e);
+}
+void StreamJudge::CutShort() { impl_->CutShort(); }
+void StreamJudge::ReorderingIsNoFault() { impl_->ReorderingIsNoFault(); }
+void StreamJudge::KeepEveryVerdict() { impl_->KeepEveryVerdict(); }
+void StreamJudge::NodeEnded(std::uint32_t node) { impl_->RankEnded(node); }
+StreamResult StreamJudge::Finish() {
+  StreamResult out;
+  impl_->Finish(&out);
+  return out;
+}
+
+}  // namespace cutline::check

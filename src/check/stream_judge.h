@@ -1,0 +1,153 @@
+// The streaming judge: the consistency rules of CheckRun (consistency_checker.h)
+// applied to a run's events as they come, in any causal order (every send
+// before its receipt), judging each snapshot once every node's part of it
+// has come and then forgetting it. Its memory is bounded by the nodes, the
+// channels and the snapshots still open, not by the run's length: it is how
+// `cutline check --logs` judges the ranks' logs (src/runtime/log_check.cc
+// reads and merges them and feeds it).
+//
+// Its findings are CheckRun's sentences (findings.h): the same run seen as
+// a history by CheckRun and as events here gets the same findings, up to
+// the messages' numbers (here in the order the events came).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/app.h"
+#include "check/consistency_checker.h"
+
+namespace cutline::check {
+
+// One event of one node, as a rank logs it (docs/runtime.md, the log's
+// format). Messages are named per channel by `n`, their place in it.
+struct StreamEvent {
+  enum class Kind : std::uint8_t {
+    kStart,           // the node's initial state: `amount`
+    kSend,            // a transfer (`amount`) to `peer`
+    kSendMarker,      // a marker of `snapshot` to `peer`
+    kReceive,         // the transfer from `peer` numbered `n`
+    kReceiveMarker,   // the marker from `peer` numbered `n`
+    kRecord,          // recorded `amount` for `snapshot`, caused by a marker or not
+    kPart,            // its part of `snapshot` done: `amount` and `channels` claimed
+    kLocal,           // a step of its own; `amount`: its state after
+    kVerdict,         // `verdict` declared for `snapshot` (jobs, locks)
+    kClose,           // stopped recording the channel from `peer` for `snapshot`
+                      // (a history's Closed; a log says it by the marker's receipt)
+    kOvertaken,       // unaligned barriers: the marker numbered `overtaker`, just
+                      // sent to `peer`, overtook transfer `n`, which joins the
+                      // channel's recorded state
+    kOther,           // none of these: only counted out
+  };
+  Kind kind = Kind::kOther;
+  std::uint32_t peer = 0;      // to / from
+  std::uint64_t n = 0;         // the message's number on its channel
+  std::uint64_t overtaker = 0;  // kOvertaken
+  SnapshotId snapshot = 0;
+  cutline::Amount amount = 0;     // a transfer's amount, or a state
+  // kRecord: caused by a message, the node's last receipt: a marker of the
+  // snapshot, or (Lai-Yang) a transfer; `cause` names it (0: not named, as
+  // in a rank's log: the marker it received last).
+  bool by_marker = false;
+  bool by_transfer = false;
+  sim::Seq cause = 0;
+  // kRecord under Lai-Yang: a channel's state keeps only the transfers sent
+  // before their sender recorded (the older epoch).
+  bool epochs = false;
+  // kRecord under aligned barriers: the node recorded once a marker of the
+  // snapshot came on every input, so those markers are the cut's edge, not
+  // messages crossing it.
+  bool after_markers = false;
+  // kRecord of a stop-the-world snapshot: it sends no marker.
+  bool no_markers = false;
+  // kPart: each incoming channel's claimed state, by sender.
+  std::vector<std::pair<std::uint32_t, std::vector<cutline::Amount>>> channels;
+  // kReceiveMarker: the marker does not close its channel, a kClose will
+  // (Lai-Yang's channel closes once its count of older transfers has come).
+  bool keeps_open = false;
+  apps::Verdict verdict;       // kVerdict
+  std::size_t line = 0;        // where in its node's source, from 1 (findings name it)
+};
+
+// What the judge found when fed every event.
+struct StreamResult {
+  // As CheckRun reports it, but `verdicts` holds only the snapshots whose
+  // verdict is not consistent (a long run judges thousands).
+  CheckReport report;
+  std::size_t events = 0;  // as a simulated history would count them
+  cutline::Amount total = 0;  // of the nodes that started
+  // Nodes with no start event: their state and events are unknown; no
+  // snapshot they took part in completes.
+  std::vector<std::uint32_t> silent;
+  // The most the judge held at once: open snapshots, messages in flight,
+  // and the per-snapshot items (pending crossings, expected channel
+  // transfers, findings) of the snapshots still open.
+  std::size_t peak_state = 0;
+  std::size_t peak_open_snapshots = 0;
+  // The application, and for jobs and locks the properties declared (kVerdict):
+  // each is checked against the property on the state replayed at its
+  // snapshot's cut, and one that holds must hold where the events end too
+  // (it is stable).
+  std::string app = "bank";
+  std::size_t declared = 0;
+  std::size_t declared_holding = 0;  // of the ones checked at their cut
+  // Of those, the ones whose snapshot has no cut in the events (stop-the-world
+  // logs none): only checked for stability.
+  std::size_t unchecked = 0;
+};
+
+class StreamJudge {
+ public:
+  // `names`: each node's name in findings; `sources`: each node's source of
+  // events (a log's file name), which with StreamEvent::line says where.
+  StreamJudge(std::uint32_t nodes, std::vector<std::string> names,
+              std::vector<std::string> sources, apps::App app);
+  // The same on `topology`'s channels (the one above: every ordered pair of
+  // nodes). Events name only channels it has.
+  StreamJudge(sim::Topology topology, std::vector<std::string> names,
+              std::vector<std::string> sources, apps::App app);
+  ~StreamJudge();
+  StreamJudge(const StreamJudge&) = delete;
+  StreamJudge& operator=(const StreamJudge&) = delete;
+
+  // Node `node`'s next event. False: a receipt whose send has not come (its
+  // sender's events ended before it); the caller then ends this node's
+  // events too (CutShort, NodeEnded).
+  bool Apply(std::uint32_t node, const StreamEvent& e);
+  // Channels may reorder (a `fifo=no` network): a receipt overtaking an
+  // older message is then no fault, and is not named.
+  void ReorderingIsNoFault();
+  // StreamResult::report.verdicts then holds every snapshot judged, as
+  // CheckRun's does, not only the inconsistent ones.
+  void KeepEveryVerdict();
+  // A node's events were cut where its sender's ended (a crash): the state
+  // where the events end is then not the run's end.
+  void CutShort();
+  // No more events of `node`: a snapshot it has not finished cannot complete.
+  void NodeEnded(std::uint32_t node);
+  // The findings, once every node's events are in.
+  StreamResult Finish();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The simulator's history fed to the streaming judge (its third door, beside
+// the ranks' logs and CheckRun's walk): each node's start, then the
+// history's sends, receipts, records and parts in its order (a causal one),
+// each record's and part's claimed state read from run.claims, as a rank
+// would log them. Messages keep the history's numbers (the judge numbers
+// them in send order, as the simulator does); every verdict is kept. Nothing
+// for a run that uses
+// what only CheckRun judges yet (design.md, "One judge, three doors"): an
+// application other than the bank, a history without its initial balances
+// or naming what does not exist.
+std::optional<StreamResult> JudgeHistory(const RunRecord& run);
+
+}  // namespace cutline::check
