@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/amount.h"
+#include "base/check.h"
 #include "base/lang.h"
 #include "base/status.h"
 #include "sim/network.h"
@@ -100,6 +101,10 @@ struct AppWords {
   // ("no branch busy", "no cycle"), and what its channels hold ("jobs",
   // "grants").
   std::string_view reason_none_en, reason_messages_en;
+  // A real run's summary: the moment the property became true ("the last
+  // job finished") and what a wrong naive declaration was ("false (work
+  // remained)").
+  std::string_view became_true_en, naive_false_en;
 };
 
 // How an application's values are written in JSON (apps/app_json.h; kept
@@ -185,7 +190,10 @@ class App {
   // AppDefinition::conserved.
   bool conserved() const { return definition().conserved; }
   bool has_property() const { return !definition().property.empty(); }
-  const AppWords& words() const { return *definition().words; }
+  const AppWords& words() const {
+    CUTLINE_CHECK(definition().words != nullptr);  // every definition has its words
+    return *definition().words;
+  }
 
   Amount AfterSend(Amount sender, Amount word, NodeId to) const {
     return definition().after_send(sender, word, to);

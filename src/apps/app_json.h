@@ -39,13 +39,17 @@ struct AppJson {
   std::string_view naive_wrong_key;
 };
 
+inline const AppJson& JsonOf(App app) {
+  CUTLINE_CHECK(app.definition().json != nullptr);  // every definition has its JSON
+  return *app.definition().json;
+}
 inline Json StateJson(App app, Amount state, std::span<const std::string> names) {
-  return app.definition().json->state(state, names);
+  return JsonOf(app).state(state, names);
 }
 inline Json VerdictJson(App app, bool holds, const std::vector<std::string>& branches,
                         const ChannelNames& channels) {
-  return app.definition().json->verdict(holds, branches, channels);
+  return JsonOf(app).verdict(holds, branches, channels);
 }
-inline std::string_view NaiveWrongKey(App app) { return app.definition().json->naive_wrong_key; }
+inline std::string_view NaiveWrongKey(App app) { return JsonOf(app).naive_wrong_key; }
 
 }  // namespace cutline::apps

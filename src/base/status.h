@@ -21,7 +21,7 @@ namespace cutline {
 // comment names. Names are part of the API ("code" in an error body): add
 // new codes, never rename or reuse one.
 #define CUTLINE_ERROR_CODES(X)                                               \
-  /* network: what a network command or Bank::Create refuses */              \
+  /* network: what a network command or Engine::Create refuses */            \
   X(kNetworkTooSmall, "network_too_small", "")                               \
   X(kTooManyBranches, "too_many_branches", "")                               \
   X(kInvalidBranchName, "invalid_branch_name", "s")  /* name */              \

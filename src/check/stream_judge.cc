@@ -43,6 +43,11 @@ struct Msg {
   SnapshotId overtaken_by() const { return marker ? 0 : snapshot; }
 };
 
+// Whether a barrier of snapshot `id` overtook transfer m. 0 means none in
+// overtaken_by(), so a log's snapshot 0 (which no run of cutline takes, but
+// a log may name) is never one that overtook.
+bool Overtaken(const Msg& m, SnapshotId id) { return id != 0 && m.overtaken_by() == id; }
+
 // One rank in one open snapshot.
 struct RankCut {
   int records = 0;
@@ -405,7 +410,7 @@ class StreamJudge::Impl {
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
         const bool in_state =
-            m.overtaken_by() == id || (!ch.closed && !(s.epochs && outside));
+            Overtaken(m, id) || (!ch.closed && !(s.epochs && outside));
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
@@ -630,7 +635,7 @@ class StreamJudge::Impl {
         if (SentOutside(s, m)) break;  // and so are the later ones
         if (m.marker) continue;
         s.channels[c].expected.push_back(m);
-        if (m.overtaken_by() == j.id) continue;  // in the channel's state
+        if (Overtaken(m, j.id)) continue;  // in the channel's state
         const sim::ChannelInfo& ch = topology_.channel(c);
         s.missed.push_back(m.seq);
         s.judged.emplace_back(m.seq,

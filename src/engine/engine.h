@@ -103,6 +103,8 @@ class Engine final : public apps::Branches {
 
   std::size_t branch_count() const { return names_.size(); }
   const std::string& name(NodeId n) const override { return names_[n]; }
+  // Every branch's name, by NodeId.
+  const std::vector<std::string>& names() const { return names_; }
   std::optional<NodeId> FindBranch(const std::string& name) const;
   // The branch's state: a balance, a job count, whom it waits for.
   Amount state(NodeId n) const override { return balances_[n]; }

@@ -53,27 +53,29 @@ std::string StatusLine(const json& s, bool bank) {
 // property, against when it became true by the ranks' clocks, and how often
 // the naive detector was wrong.
 void PrintProperty(const json& p) {
-  const bool jobs = p["app"] == "jobs";
+  const apps::App app = apps::App::Find(p["app"].get<std::string>()).value_or(apps::App::kBank);
+  const apps::AppWords& words = app.words();
   const std::string property = p["property"];
   if (p["detected_by"].is_null()) {
     fmt::print("{}: no snapshot found it before the run ended{}\n", property,
                p["true_us"].is_null() ? "" : " (it did become true)");
   } else {
     std::string what =
-        jobs ? "terminated"
-             : fmt::format("deadlocked: {}",
-                           fmt::join(p["cycle"].get<std::vector<std::string>>(), " -> "));
+        !app.definition().reason_is_cycle
+            ? property
+            : fmt::format("{}: {}", property,
+                          fmt::join(p["cycle"].get<std::vector<std::string>>(), " -> "));
     std::string truth = p["delay_us"].is_null()
                             ? "which the ranks' final states do not bear out"
                             : fmt::format("{:.2f} ms after {}", p["delay_us"].get<double>() / 1000,
-                                          jobs ? "the last job finished" : "the cycle closed");
+                                          words.became_true_en);
     fmt::print("{}: detected by snapshot {}, {}\n", what, p["detected_by"].get<std::uint64_t>(),
                truth);
   }
   fmt::print("naive detector: {} rounds of reads, {} declared {}, {} of them {}\n",
              p["naive_rounds"].get<std::uint64_t>(), p["naive_declared"].get<std::uint64_t>(),
              property, p["naive_false"].get<std::uint64_t>(),
-             jobs ? "false (work remained)" : "phantoms (no such deadlock then)");
+             words.naive_false_en);
 }
 
 void PrintSummary(const json& s) {
@@ -190,7 +192,8 @@ void TakeLine(const std::string& line, bool live, JobOutput& got) {
     got.run = body;
   } else if (kind == "cutline-status" && !body.is_discarded()) {
     if (live) {
-      const bool bank = got.run.value("app", "bank") == "bank";
+      const bool bank =
+          apps::App::Find(got.run.value("app", "bank")).value_or(apps::App::kBank).conserved();
       fmt::print(stderr, "\r\033[K{}", StatusLine(body, bank));
     }
   } else if (kind == "cutline-summary" && !body.is_discarded()) {

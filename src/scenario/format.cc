@@ -25,13 +25,7 @@ std::string StateText(apps::App app, cutline::Amount state, const std::vector<st
 }
 
 std::string StateText(const engine::Engine& bank, cutline::Amount state, Lang lang) {
-  return StateText(bank.app(), state, BranchNames(bank), lang);
-}
-
-std::vector<std::string> BranchNames(const engine::Engine& bank) {
-  std::vector<std::string> names;
-  for (sim::NodeId n = 0; n < bank.branch_count(); ++n) names.push_back(bank.name(n));
-  return names;
+  return StateText(bank.app(), state, bank.names(), lang);
 }
 
 std::string MessageText(const engine::Engine& bank, cutline::Amount word, Lang lang) {

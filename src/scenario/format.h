@@ -19,13 +19,11 @@ std::string ChannelName(const engine::Engine& bank, sim::ChannelId c);  // P1->P
 // P1 $70, P2 $100, P3 $100 (or the application's states).
 std::string Balances(const engine::Engine& bank, Lang lang = Lang::kEn);
 
-// Every branch's name, by NodeId.
-std::vector<std::string> BranchNames(const engine::Engine& bank);
 // A branch's state in its application's words: "$70" (bank), "2 jobs",
 // "no job" (jobs), "waiting for P2", "active" (locks).
 std::string StateText(const engine::Engine& bank, cutline::Amount state, Lang lang);
 // The same from the application and the branches' names alone (the
-// runtime's store has no Bank): `names[n]` is branch n's.
+// runtime's store has no Engine): `names[n]` is branch n's.
 std::string StateText(apps::App app, cutline::Amount state, const std::vector<std::string>& names,
                       Lang lang);
 // A message's content: "$30", "job", "request", "grant".

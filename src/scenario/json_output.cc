@@ -23,7 +23,7 @@ std::string Dump(const Json& j, int indent) {
 }
 
 json StateValue(const engine::Engine& bank, cutline::Amount state) {
-  return apps::StateJson(bank.app(), state, BranchNames(bank));
+  return apps::StateJson(bank.app(), state, bank.names());
 }
 
 namespace {
@@ -280,6 +280,7 @@ void AddNaiveAndSettings(const Analysis& a, json* out) {
   } else {
     (*out)["naive"] = {{"reads", ReadsJson(bank)}, {"property", NaivePropertyJson(a)}};
     // The property of the live state, as someone who sees everything at once.
+    CUTLINE_CHECK(a.now.has_value());  // Analyze evaluates every property
     (*out)["property"] = PropertyJson(bank, *a.now);
   }
   const auto& config = bank.config();

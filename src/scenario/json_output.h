@@ -31,7 +31,7 @@ Json StateValue(const engine::Engine& bank, cutline::Amount state);
 
 // A stable property's verdict: {"terminated", "why"} (jobs) or
 // {"deadlocked", "cycle"} (locks), docs/scenario-language.md; written by
-// apps::PropertyJson (apps/app_json.h), which a stored verdict's names
+// apps::VerdictJson (apps/app_json.h), which a stored verdict's names
 // go to directly.
 Json PropertyJson(const engine::Engine& bank, const apps::Verdict& v);
 

@@ -15,7 +15,7 @@ std::string EnglishAtLine(int line, const std::string& reason) {
 // holds them all; EnglishReason dispatches.
 namespace {
 
-// The network line's refusals (and Bank::Create's): branches, links= and options.
+// The network line's refusals (and Engine::Create's): branches, links= and options.
 std::string EnglishNetworkReason(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
   auto n = [&](std::size_t i) { return s.number(i); };

@@ -21,7 +21,7 @@ std::string Field(const std::string& field) {
 // One function per group of status.h's codes (CodeGroup), so that no switch
 // holds them all; JapaneseReason dispatches.
 
-// The network line's refusals (and Bank::Create's): branches, links= and options.
+// The network line's refusals (and Engine::Create's): branches, links= and options.
 std::string JapaneseNetworkReason(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
   auto n = [&](std::size_t i) { return s.number(i); };

@@ -324,7 +324,7 @@ class Deriver {
 
   // A transfer delivered to a branch that recorded a running snapshot
   // before the step began asks whether that snapshot records it in the
-  // channel's state. The answer is the engine's (Bank::JoinedBy); the
+  // channel's state. The answer is the engine's (Engine::JoinedBy); the
   // reason is the algorithm's rule, stated from the run's facts: the
   // channel's marker has not come yet (a channel still recording) or has
   // (closed), or, under Lai-Yang, the transfer's epoch. One question per

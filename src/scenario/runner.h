@@ -1,4 +1,4 @@
-// Runner: executes scenario lines against a Bank, one command at a time,
+// Runner: executes scenario lines against an Engine, one command at a time,
 // and records what each did (its line, its command, its span of the bank's
 // history). It says nothing: what a step means in words is the Teller's
 // (teller.h), the JSON's and the text views', which only read. An error

@@ -268,6 +268,7 @@ std::vector<std::string> NaiveExplanation(const Analysis& analysis, Lang lang) {
     if (bank.naive_reads().empty()) return out;
     // What the detector declares, and (when it declares the property) the
     // real state at its last read, which the history knows.
+    CUTLINE_CHECK(analysis.naive.has_value());  // Analyze judges every property
     const check::NaiveJudgement& j = *analysis.naive;
     out.push_back(fmt::format("{}: {}", ja ? "素朴な検出の判定" : "the naive detector says",
                               VerdictText(bank, j.declared, lang)));

@@ -1,7 +1,7 @@
 // Stopping the world: no branch sends, everything in flight is delivered,
 // then every balance is read as one snapshot and the world resumes. No
 // markers and no channel state (every channel is empty when read). The bank
-// runs it as a command (Bank::StopTheWorld) beside its own algorithm; the
+// runs it as a command (Engine::StopTheWorld) beside its own algorithm; the
 // runtime as an algorithm of its own (--algorithm stop-the-world).
 #include <cassert>
 #include <map>

@@ -15,6 +15,8 @@ const AppWords kBankWords{
     .naive_wrong_ja = "",
     .reason_none_en = "",
     .reason_messages_en = "",
+    .became_true_en = "",
+    .naive_false_en = "",
 };
 
 const AppJson kBankJson{

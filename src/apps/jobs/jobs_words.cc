@@ -62,6 +62,8 @@ const AppWords kJobsWords{
     .naive_wrong_ja = "偽の終了",
     .reason_none_en = "no branch busy",
     .reason_messages_en = "jobs",
+    .became_true_en = "the last job finished",
+    .naive_false_en = "false (work remained)",
 };
 
 const AppJson kJobsJson{

@@ -65,6 +65,8 @@ const AppWords kLocksWords{
     .naive_wrong_ja = "幻のデッドロック",
     .reason_none_en = "no cycle",
     .reason_messages_en = "grants",
+    .became_true_en = "the cycle closed",
+    .naive_false_en = "phantoms (no such deadlock then)",
 };
 
 // The state is the name of the branch waited for, or null when active.
