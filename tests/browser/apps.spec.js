@@ -301,7 +301,10 @@ test('a handle stands after the finishes in its gap, as the checker counts them'
   await p2.focus();
   await page.keyboard.press('ArrowLeft');
   await expect(p2).toHaveAttribute('aria-valuetext', 'after 1 of 2 events');
-  const tick = await page.locator('#st-svg [data-kind="finish"]').boundingBox();
+  // The diagram is drawn again when the cut opens: wait for the tick itself.
+  const finish = page.locator('#st-svg [data-kind="finish"]');
+  await expect(finish).toBeVisible();
+  const tick = await finish.boundingBox();
   const handle = await p2.boundingBox();
   expect(handle.x + handle.width / 2).toBeGreaterThan(tick.x + tick.width);
   const verdict = page.locator('#cut-verdict');
