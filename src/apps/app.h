@@ -179,6 +179,9 @@ class App {
   static const App kLocks;
   // nullopt for an unknown name.
   static std::optional<App> Find(std::string_view name);
+  // The application a store, a log or a run's record names: the bank when
+  // the name is unknown or empty (what was written before applications).
+  static App NamedOrBank(std::string_view name) { return Find(name).value_or(kBank); }
   // Every application, in the registry's order.
   static std::span<const App> All();
   // The application with command `verb`, and the command; nullopt if none.

@@ -264,7 +264,7 @@ int CheckLogsCommand(const std::string& dir, const std::string& format) {
                result->dropped);
   }
   if (!result->report.ok()) return 1;
-  if (!apps::App::Find(result->app).value_or(apps::App::kBank).conserved()) {
+  if (!apps::App::NamedOrBank(result->app).conserved()) {
     if (result->unchecked > 0) {
       fmt::print("{} declared propert{} of snapshots with no cut in the logs (stop-the-world "
                  "logs none) checked for stability only\n",

@@ -43,12 +43,6 @@ std::string Latency(const SnapshotRecord& s) {
   return fmt::format("{:.3f} ms", static_cast<double>(s.completed_us - s.started_us) / 1000);
 }
 
-// The application a stored run ran (the bank for an unknown name: a file
-// written by a newer cutline is refused before this).
-apps::App AppOf(const store::StoredRun& r) {
-  return apps::App::Find(r.app).value_or(apps::App::kBank);
-}
-
 // Jobs and locks: a snapshot's verdict in words, in place of a total that
 // no rule keeps ("deadlocked: N0->N2->N0", "not terminated: N1 is busy").
 std::string VerdictWords(apps::App app, const store::StoredVerdict& v) {
@@ -70,7 +64,7 @@ int List(const store::Store& store, bool json) {
   if (runs.empty()) fmt::print("no runs\n");
   std::map<std::int64_t, apps::App> app_of;
   for (const store::StoredRun& r : runs) {
-    const apps::App app = AppOf(r);
+    const apps::App app = apps::App::NamedOrBank(r.app);
     app_of[r.id] = app;
     if (!app.conserved()) {
       // What every rank opened with, when the application sets it.
@@ -95,7 +89,9 @@ int List(const store::Store& store, bool json) {
   // A store that holds a jobs or locks run gets a last column for their
   // snapshots' verdicts.
   const bool verdicts = std::any_of(runs.begin(), runs.end(),
-                                    [](const store::StoredRun& r) { return !AppOf(r).conserved(); });
+                                    [](const store::StoredRun& r) {
+                                      return !apps::App::NamedOrBank(r.app).conserved();
+                                    });
   std::vector<std::string> latencies;
   std::size_t latency_width = std::string_view("latency").size();
   for (const SnapshotRecord& s : snapshots) {
@@ -179,7 +175,7 @@ int Show(const store::Store& store, std::uint64_t id, bool json) {
   }
   apps::App app = apps::App::kBank;
   for (const store::StoredRun& r : store.Runs()) {
-    if (r.id == s->run) app = AppOf(r);
+    if (r.id == s->run) app = apps::App::NamedOrBank(r.app);
   }
   if (!app.conserved()) return ShowApp(*s, app);
   fmt::print("snapshot {} of run {}: complete, started by {}, total ${}, latency {}\n",

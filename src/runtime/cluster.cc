@@ -53,7 +53,7 @@ std::string StatusLine(const json& s, bool bank) {
 // property, against when it became true by the ranks' clocks, and how often
 // the naive detector was wrong.
 void PrintProperty(const json& p) {
-  const apps::App app = apps::App::Find(p["app"].get<std::string>()).value_or(apps::App::kBank);
+  const apps::App app = apps::App::NamedOrBank(p["app"].get<std::string>());
   const apps::AppWords& words = app.words();
   const std::string property = p["property"];
   if (p["detected_by"].is_null()) {
@@ -193,7 +193,7 @@ void TakeLine(const std::string& line, bool live, JobOutput& got) {
   } else if (kind == "cutline-status" && !body.is_discarded()) {
     if (live) {
       const bool bank =
-          apps::App::Find(got.run.value("app", "bank")).value_or(apps::App::kBank).conserved();
+          apps::App::NamedOrBank(got.run.value("app", "bank")).conserved();
       fmt::print(stderr, "\r\033[K{}", StatusLine(body, bank));
     }
   } else if (kind == "cutline-summary" && !body.is_discarded()) {

@@ -66,7 +66,7 @@ std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::u
     return std::nullopt;
   }
   for (const store::StoredRun& r : s.Runs()) {
-    if (r.id == snapshot->run && !apps::App::Find(r.app).value_or(apps::App::kBank).conserved()) {
+    if (r.id == snapshot->run && !apps::App::NamedOrBank(r.app).conserved()) {
       // Its words are jobs or waits, not money: a bank would start with
       // balances of 0 and 1.
       *error = fmt::format("snapshot {} is of a {} run: only a bank's snapshot can be restored",

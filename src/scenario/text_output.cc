@@ -206,7 +206,7 @@ std::vector<std::string> NaiveReadLines(const Analysis& analysis, Lang lang) {
     out.push_back(ja ? fmt::format("素朴な読み取り: {}（合計{}）", reads, Money(total))
                      : fmt::format("naive reads: {} (total {})", reads, Money(total)));
   }
-  if (bank.history().enabled()) {
+  if (analysis.has_history) {
     for (const std::string& line : NaiveExplanation(analysis, lang)) {
       out.push_back("  " + line);
     }

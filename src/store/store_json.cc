@@ -65,7 +65,7 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
   for (const StoredRun& r : store.Runs()) {
     if (r.id != s.run) continue;
     ranks = r.ranks;
-    app = apps::App::Find(r.app).value_or(apps::App::kBank);
+    app = apps::App::NamedOrBank(r.app);
   }
   const bool complete = s.status == "complete";
   const Json channel_count = std::uint64_t{ranks} * (ranks - 1);
