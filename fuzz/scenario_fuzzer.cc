@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!s.ok()) {
       for (Lang lang : {Lang::kEn, Lang::kJa}) {
-        std::string message = cutline::scenario::Message(s, lang);
+        std::string message = cutline::catalogue::Message(s, lang);
         if (message.find('\n') != std::string::npos) std::abort();  // one line
         (void)Dump(cutline::scenario::ErrorJson(s, lang));
       }

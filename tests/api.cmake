@@ -30,7 +30,7 @@ gtest_discover_tests(server_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
 # The runtime with real processes: mpirun and `cutline node` ranks.
 add_executable(cluster_test ${CMAKE_CURRENT_SOURCE_DIR}/cluster_test.cc)
 # cutline_store: the tests read the store the run wrote, times and all.
-target_link_libraries(cluster_test PRIVATE cutline_store cutline_runtime_protocol GTest::gtest_main)
+target_link_libraries(cluster_test PRIVATE cutline_store cutline_catalogue cutline_runtime_protocol GTest::gtest_main)
 target_compile_definitions(cluster_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>")
 add_dependencies(cluster_test cutline)
 cutline_warnings(cluster_test)

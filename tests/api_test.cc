@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "catalogue/messages.h"
 #include "cutline/version.h"
 #include "raw_http.h"
 #include "server/server.h"
@@ -105,9 +106,9 @@ class ServerTest : public ::testing::Test {
       targets_.emplace_back(target);
     };
     server_ = std::make_unique<cutline::server::Server>(options);
-    std::string error;
-    port_ = server_->Start(&error);
-    ASSERT_GT(port_, 0) << error;
+    cutline::StatusOr<int> started = server_->Start();
+    ASSERT_TRUE(started.ok()) << cutline::catalogue::Message(started.status(), cutline::Lang::kEn);
+    port_ = *started;
     client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
     client_->set_read_timeout(30, 0);
   }

@@ -295,6 +295,11 @@ TEST_F(AppsClusterTest, BadAppFlagsAreOneLineAndExitTwo) {
       {{"--app", "locks", "--jobs", "3"}, "--jobs is for --app jobs, not --app locks"},
       {{"--jobs", "3"}, "--jobs is for --app jobs, not --app bank"},
       {{"--app", "jobs", "--jobs", "0"}, "--jobs"},
+      // In Japanese (--lang ja): the same refusal, the names kept.
+      {{"--app", "chess", "--lang", "ja"},
+       "--app: 'chess' はアプリケーションではありません（bank, jobs, locks）"},
+      {{"--app", "locks", "--jobs", "3", "--lang", "ja"},
+       "--jobs は --app jobs 用で、--app locks には使えません"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"cluster", "--ranks", "2", "--duration", "1s"};

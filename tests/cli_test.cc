@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "run_cutline.h"
+#include "catalogue/messages.h"
 #include "store/store.h"
 
 namespace {
@@ -648,6 +649,11 @@ using cutline::Amount;
 using cutline::store::StoredChannel;
 using cutline::store::SnapshotRecord;
 using cutline::store::Store;
+using cutline::StatusOr;
+// A refusal as a user reads it (the catalogue's English line); "" for ok.
+std::string Said(const cutline::Status& s) {
+  return s.ok() ? "" : cutline::catalogue::Message(s, cutline::Lang::kEn);
+}
 
 // Demo 3's snapshot as a run of three ranks would record it (N0..N2 for
 // P1..P3): N0 $100, N1 $60, N2 $100, and $40 in N1->N0.
@@ -671,8 +677,9 @@ SnapshotRecord Demo3Snapshot(std::int64_t run, std::uint64_t id) {
 // restored from snapshot 1: snapshot 4 complete.
 void WriteDemoStore(const std::string& path) {
   std::string error;
-  std::optional<Store> store = Store::Open(path, true, &error);
-  ASSERT_TRUE(store) << error;
+  StatusOr<Store> store = Store::Open(path, true);
+  error = Said(store.status());
+  ASSERT_TRUE(store.ok()) << error;
   std::int64_t run = store->BeginRun(3, 100, 300, std::nullopt);
   store->SnapshotStarted(run, 1, 0, 1'714'564'800'000'000);
   store->SnapshotComplete(Demo3Snapshot(run, 1));
@@ -801,8 +808,8 @@ TEST_F(CliTest, StoreListAndShowAsText) {
 
   // An empty store says so.
   const std::string empty = (dir_ / "empty.db").string();
-  std::string error;
-  ASSERT_TRUE(Store::Open(empty, true, &error)) << error;
+  StatusOr<Store> made = Store::Open(empty, true);
+  ASSERT_TRUE(made.ok()) << Said(made.status());
   Outcome none = Cutline({"store", "list", empty});
   EXPECT_EQ(none.status, 0) << none;
   EXPECT_EQ(none.out, "no runs\nno snapshots\n");
@@ -818,8 +825,8 @@ TEST_F(CliTest, StoreBadInputIsOneLineAndChangesNothing) {
   // Another program's SQLite file, and a cutline store with damaged pages.
   const std::string other = (dir_ / "other.db").string();
   {
-    std::string error;
-    ASSERT_TRUE(Store::Open(other, true, &error)) << error;
+    StatusOr<Store> made = Store::Open(other, true);
+    ASSERT_TRUE(made.ok()) << Said(made.status());
   }
   std::string other_bytes = FileBytes(other);
   other_bytes[68] = 'X';  // its application id: no longer cutline's
@@ -867,6 +874,14 @@ TEST_F(CliTest, StoreBadInputIsOneLineAndChangesNothing) {
       {{"store", "drop", store}, "unknown store command 'drop'"},
       {{"store", "--bogus"}, "unknown store option '--bogus'"},
       {{"store", "list", store, "extra"}, "extra"},
+      // The same refusals in Japanese (--lang ja), the file named the same.
+      {{"store", "list", missing, "--lang", "ja"}, missing + ": そのようなファイルはありません"},
+      {{"store", "verify", text, "--lang", "ja"}, "cutline のストアではありません"},
+      {{"store", "show", store, "99", "--lang", "ja"}, store + " にスナップショット 99 はありません"},
+      {{"store", "show", store, "abc", "--lang", "ja"}, "'abc' は数ではありません"},
+      {{"store", "prune", corrupt, "--keep", "1", "--lang", "ja"}, corrupt + " は壊れています"},
+      {{"store", "prune", store, "--keep", "0", "--lang", "ja"}, "--keep '0' は1以上の"},
+      {{"store", "list", store, "--lang", "fr"}, "--lang"},
   };
   std::vector<std::string> files = {store, text, other, corrupt};
   std::vector<std::string> before;
@@ -894,8 +909,9 @@ TEST_F(CliTest, StoreReadsWhatACrashedWriterLeft) {
   if (pid == 0) {
     try {
       std::string error;
-      std::optional<Store> store = Store::Open(path, true, &error);
-      if (!store) ::_exit(3);
+      StatusOr<Store> store = Store::Open(path, true);
+      error = Said(store.status());
+      if (!store.ok()) ::_exit(3);
       std::int64_t run = store->BeginRun(3, 100, 300, std::nullopt);
       store->SnapshotStarted(run, 1, 0, 1'714'564'800'000'000);
       store->SnapshotComplete(Demo3Snapshot(run, 1));

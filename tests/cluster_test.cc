@@ -28,6 +28,7 @@
 #include "raw_http.h"
 #include "run_cutline.h"
 #include "runtime/protocol.h"
+#include "catalogue/messages.h"
 #include "store/store.h"
 #include "store/writer_lock.h"
 #include "store/summary.h"
@@ -37,6 +38,12 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 namespace fs = std::filesystem;
+using cutline::StatusOr;
+
+// A refusal as a user reads it (the catalogue's English line); "" for ok.
+std::string Said(const cutline::Status& s) {
+  return s.ok() ? "" : cutline::catalogue::Message(s, cutline::Lang::kEn);
+}
 
 std::string Bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -148,8 +155,9 @@ TEST_F(StoreTest, TheCollectorsBytesAreThePartsAsEncoded) {
     ASSERT_TRUE(summary.is_object()) << o;
 
     std::string error;
-    auto stored = cutline::store::Store::OpenReadOnly(store, &error);
-    ASSERT_TRUE(stored) << error;
+    StatusOr<cutline::store::Store> stored = cutline::store::Store::OpenReadOnly(store);
+    error = Said(stored.status());
+    ASSERT_TRUE(stored.ok()) << error;
     std::uint64_t expected = 0, complete = 0;
     for (const auto& listed : stored->Snapshots()) {
       if (listed.status != "complete") continue;
@@ -390,8 +398,9 @@ TEST_F(StoreTest, AJobKilledFromOutsideLeavesAStoreThatRestores) {
   ASSERT_EQ(ProcessesNaming(store_), std::vector<std::string>{});
   {
     std::string error;
-    auto store = cutline::store::Store::OpenReadOnly(store_, &error);
-    ASSERT_TRUE(store) << error;
+    StatusOr<cutline::store::Store> store = cutline::store::Store::OpenReadOnly(store_);
+    error = Said(store.status());
+    ASSERT_TRUE(store.ok()) << error;
     EXPECT_EQ(store->Runs().at(0).status, "live");  // nothing could say otherwise
   }
   // At once: the writer's lock died with rank 0, so nothing waits for a
@@ -401,8 +410,9 @@ TEST_F(StoreTest, AJobKilledFromOutsideLeavesAStoreThatRestores) {
   ExpectAddsUp(restored, 3000);
   EXPECT_TRUE(Contains(restored.out, "run 1 had stopped without a word")) << restored;
   std::string error;
-  auto store = cutline::store::Store::OpenReadOnly(store_, &error);
-  ASSERT_TRUE(store) << error;
+  StatusOr<cutline::store::Store> store = cutline::store::Store::OpenReadOnly(store_);
+  error = Said(store.status());
+  ASSERT_TRUE(store.ok()) << error;
   EXPECT_EQ(store->Runs().at(0).status, "died");
   for (const auto& s : store->Snapshots()) EXPECT_NE(s.status, "running") << s.id;
 }
@@ -516,8 +526,9 @@ TEST_F(StoreTest, TheStoreKeepsCompleteSnapshotsThatAddUp) {
   // its marker after recording, the receiver records at its first marker at
   // the latest) and before the snapshot was collected.
   std::string error;
-  auto store = cutline::store::Store::OpenReadOnly(store_, &error);
-  ASSERT_TRUE(store) << error;
+  StatusOr<cutline::store::Store> store = cutline::store::Store::OpenReadOnly(store_);
+  error = Said(store.status());
+  ASSERT_TRUE(store.ok()) << error;
   EXPECT_EQ(store->schema_version(), 4u);
   cutline::store::StoredRun run = store->Runs().at(0);
   EXPECT_EQ(run.status, "ended");
@@ -579,8 +590,9 @@ TEST_F(StoreTest, ACrashInsideASnapshotThenARestoreLosesNothing) {
   {
     // The store says the run died, and when.
     std::string error;
-    auto store = cutline::store::Store::OpenReadOnly(store_, &error);
-    ASSERT_TRUE(store) << error;
+    StatusOr<cutline::store::Store> store = cutline::store::Store::OpenReadOnly(store_);
+    error = Said(store.status());
+    ASSERT_TRUE(store.ok()) << error;
     EXPECT_EQ(store->Runs().at(0).status, "died");
     EXPECT_TRUE(store->Runs().at(0).ended_us);
   }
@@ -621,6 +633,12 @@ TEST_F(StoreTest, BadStoresAndRestoresChangeNothing) {
       {{"--ranks", "2", "--store", store_, "--restore", "99999999999999999999"},
        "'99999999999999999999' is not a snapshot id"},
       {{"--ranks", "2", "--store", (dir_ / "missing.db").string(), "--restore"}, "missing.db"},
+      // In Japanese: the store's refusal and the restore's, from the catalogue.
+      {{"--store", text, "--lang", "ja"}, "cutline のストアではありません"},
+      {{"--ranks", "3", "--store", store_, "--restore", "--lang", "ja"},
+       "--ranks 2 で実行してください"},
+      {{"--ranks", "2", "--store", store_, "--restore", "999", "--lang", "ja"},
+       "にスナップショット 999 はありません"},
   };
   for (const auto& [args, mentions] : cases) ExpectRefused(args, mentions);
   EXPECT_EQ(Bytes(store_), before);
@@ -886,9 +904,9 @@ TEST_F(StoreTest, ARefusedStoreIsLeftAsItWas) {
   for (const Case& c : cases) {
     std::optional<cutline::store::WriterLock> writer;
     if (c.held) {
-      std::string why;
-      writer = cutline::store::WriterLock::Take(c.path, &why);
-      ASSERT_TRUE(writer) << why;
+      StatusOr<cutline::store::WriterLock> taken = cutline::store::WriterLock::Take(c.path);
+      ASSERT_TRUE(taken.ok()) << Said(taken.status());
+      writer.emplace(std::move(taken).value());
       writer->SetRun(1);
     }
     const FilesBeside before = StateOf(c.path);
@@ -916,8 +934,9 @@ TEST_F(StoreTest, AnotherStoresWalBesideAStoreIsRefusedByEveryCommand) {
     // The other store's WAL as a crash would leave it: taken while it is
     // open, its writes not yet in its file.
     std::string error;
-    auto b = cutline::store::Store::Open(other, /*create=*/true, &error);
-    ASSERT_TRUE(b) << error;
+    StatusOr<cutline::store::Store> b = cutline::store::Store::Open(other, /*create=*/true);
+    error = Said(b.status());
+    ASSERT_TRUE(b.ok()) << error;
     const std::int64_t run = b->BeginRun(2, 500, 1000, std::nullopt);
     for (std::uint64_t id = 1; id <= 3; ++id) {
       b->SnapshotStarted(run, id, 0, 1);
@@ -964,8 +983,9 @@ TEST_F(StoreTest, AnotherStoresWalBesideAStoreIsRefusedByEveryCommand) {
   auto snapshots = [](const std::string& path, std::uint64_t from, std::uint64_t to,
                       const std::string& copy_wal_to) {
     std::string error;
-    auto s = cutline::store::Store::Open(path, /*create=*/false, &error);
-    ASSERT_TRUE(s) << error;
+    StatusOr<cutline::store::Store> s = cutline::store::Store::Open(path, /*create=*/false);
+    error = Said(s.status());
+    ASSERT_TRUE(s.ok()) << error;
     for (std::uint64_t id = from; id <= to; ++id) s->SnapshotStarted(1, id, 0, 1);
     if (!copy_wal_to.empty()) fs::copy_file(path + "-wal", copy_wal_to);
   };
@@ -1094,8 +1114,9 @@ TEST_F(StoreTest, AFullStoreEndsTheRunSayingSoAndKeepsWhatItHolds) {
   for (const json& s : list["snapshots"]) complete += s["status"] == "complete";
   EXPECT_GE(complete, 1u) << list.dump();
   std::string error;
-  auto store = cutline::store::Store::OpenReadOnly(store_, &error);
-  ASSERT_TRUE(store) << error;
+  StatusOr<cutline::store::Store> store = cutline::store::Store::OpenReadOnly(store_);
+  error = Said(store.status());
+  ASSERT_TRUE(store.ok()) << error;
   ASSERT_EQ(store->Runs().size(), 1u);
   EXPECT_EQ(store->Runs().at(0).status, "died");
 }

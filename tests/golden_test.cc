@@ -152,7 +152,7 @@ void RunFile(const std::filesystem::path& path) {
       std::size_t steps_before = runner.steps().size();
       Status s = runner.Execute(c.command, c.scenario_line);
       if (!s.ok()) {
-        actual = "error: " + Message(s, Lang::kEn) + "\n";
+        actual = "error: " + cutline::catalogue::Message(s, Lang::kEn) + "\n";
         EXPECT_EQ(before, Fingerprint(runner))
             << "line " << c.line << ": the state changed after an error";
       } else if (runner.steps().size() > steps_before) {

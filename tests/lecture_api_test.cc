@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "raw_http.h"
+#include "catalogue/messages.h"
 #include "server/server.h"
 
 namespace {
@@ -23,9 +24,9 @@ class LectureTest : public ::testing::Test {
     options.port = 0;
     options.lecture = limits;
     server_ = std::make_unique<cutline::server::Server>(options);
-    std::string error;
-    port_ = server_->Start(&error);
-    ASSERT_GT(port_, 0) << error;
+    cutline::StatusOr<int> started = server_->Start();
+    ASSERT_TRUE(started.ok()) << cutline::catalogue::Message(started.status(), cutline::Lang::kEn);
+    port_ = *started;
     client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
   }
   void SetUp() override { Start(); }

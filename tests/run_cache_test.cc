@@ -1,6 +1,7 @@
 // The server's cache of /api/run answers: the newest kept, the oldest
 // forgotten past the capacity, nothing kept at capacity 0; and through the
 // real server, a repeated request gets the very answer the first one got.
+#include "catalogue/messages.h"
 #include "server/run_cache.h"
 
 #include <gtest/gtest.h>
@@ -86,9 +87,9 @@ TEST(RunCache, TheServerAnswersARepeatedRunAlike) {
   Options options;
   options.port = 0;
   Server server(options);
-  std::string error;
-  int port = server.Start(&error);
-  ASSERT_GT(port, 0) << error;
+  cutline::StatusOr<int> started = server.Start();
+  ASSERT_TRUE(started.ok()) << cutline::catalogue::Message(started.status(), cutline::Lang::kEn);
+  int port = *started;
   httplib::Client client("127.0.0.1", port);
   const std::string body =
       nlohmann::json{{"scenario", "network P1=100 P2=100\ntransfer P1 P2 5\nsnapshot P1\n"}}.dump();

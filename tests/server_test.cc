@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "raw_http.h"
+#include "catalogue/messages.h"
 #include "server/server.h"
 #include "server/static_files.h"
 #include "server/web_assets.h"
@@ -47,9 +48,9 @@ class ClassroomTest : public ::testing::Test {
     options.port = 0;
     options.http = std::move(http);
     server_ = std::make_unique<cutline::server::Server>(options);
-    std::string error;
-    port_ = server_->Start(&error);
-    ASSERT_GT(port_, 0) << error;
+    cutline::StatusOr<int> started = server_->Start();
+    ASSERT_TRUE(started.ok()) << cutline::catalogue::Message(started.status(), cutline::Lang::kEn);
+    port_ = *started;
   }
   void TearDown() override {
     if (server_) server_->Stop();
@@ -282,9 +283,8 @@ class StoreRoutesTest : public ::testing::Test {
     path_ = std::filesystem::temp_directory_path() /
             ("cutline_server_store_" + std::to_string(::getpid()) + ".db");
     std::filesystem::remove(path_);
-    std::string error;
-    auto store = cutline::store::Store::Open(path_.string(), true, &error);
-    ASSERT_TRUE(store) << error;
+    auto store = cutline::store::Store::Open(path_.string(), true);
+    ASSERT_TRUE(store.ok()) << cutline::catalogue::Message(store.status(), cutline::Lang::kEn);
     run_ = store->BeginRun(2, 100, 200, std::nullopt);
     Complete(*store, 1, {70, 100}, {30});
     store->SnapshotStarted(run_, 2, 1, 1000);
@@ -292,8 +292,9 @@ class StoreRoutesTest : public ::testing::Test {
     options.port = 0;
     options.store = path_.string();
     server_ = std::make_unique<cutline::server::Server>(options);
-    port_ = server_->Start(&error);
-    ASSERT_GT(port_, 0) << error;
+    cutline::StatusOr<int> started = server_->Start();
+    ASSERT_TRUE(started.ok()) << cutline::catalogue::Message(started.status(), cutline::Lang::kEn);
+    port_ = *started;
   }
   void TearDown() override {
     if (server_) server_->Stop();
@@ -354,9 +355,8 @@ TEST_F(StoreRoutesTest, ACommitIsPublishedToOpenPages) {
   ASSERT_TRUE(listener.Send("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n"));
   ASSERT_TRUE(listener.ReadUntil("event: ready"));
   {
-    std::string error;
-    auto store = cutline::store::Store::Open(path_.string(), false, &error);
-    ASSERT_TRUE(store) << error;
+    auto store = cutline::store::Store::Open(path_.string(), false);
+    ASSERT_TRUE(store.ok()) << cutline::catalogue::Message(store.status(), cutline::Lang::kEn);
     Complete(*store, 2, {50, 120}, {30});
   }
   ASSERT_TRUE(listener.ReadUntil("event: store\ndata: {\"changed\":true}")) << listener.received();
@@ -368,9 +368,8 @@ TEST_F(StoreRoutesTest, ACommitIsPublishedToOpenPages) {
 // store, and a snapshot's critical path from the times its parts carried.
 TEST_F(StoreRoutesTest, SummariesAndTheCriticalPath) {
   {
-    std::string error;
-    auto store = cutline::store::Store::Open(path_.string(), false, &error);
-    ASSERT_TRUE(store) << error;
+    auto store = cutline::store::Store::Open(path_.string(), false);
+    ASSERT_TRUE(store.ok()) << cutline::catalogue::Message(store.status(), cutline::Lang::kEn);
     store->SnapshotStarted(run_, 3, 0, 10'000);
     cutline::store::SnapshotRecord s;
     s.id = 3;
@@ -416,9 +415,9 @@ TEST(StoreRoutesWithoutAStore, Are404) {
   cutline::server::Options options;
   options.port = 0;
   cutline::server::Server server(options);
-  std::string error;
-  int port = server.Start(&error);
-  ASSERT_GT(port, 0) << error;
+  cutline::StatusOr<int> started = server.Start();
+  ASSERT_TRUE(started.ok()) << cutline::catalogue::Message(started.status(), cutline::Lang::kEn);
+  int port = *started;
   RawResponse res = RawExchange(port, "GET /api/store HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   EXPECT_EQ(res.status, 404);
   EXPECT_EQ(json::parse(res.body)["error"], "no store: start the server with --store FILE");
@@ -460,9 +459,9 @@ class StaticFilesTest : public ::testing::Test {
     cutline::server::Options options;
     options.port = 0;
     server_ = std::make_unique<cutline::server::Server>(options);
-    std::string error;
-    port_ = server_->Start(&error);
-    ASSERT_GT(port_, 0) << error;
+    cutline::StatusOr<int> started = server_->Start();
+    ASSERT_TRUE(started.ok()) << cutline::catalogue::Message(started.status(), cutline::Lang::kEn);
+    port_ = *started;
     client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
     // The bytes as they came over the wire: this test does the gunzipping.
     client_->set_decompress(false);

@@ -39,11 +39,11 @@ cutline_warnings(property_test)
 gtest_discover_tests(property_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 600 LABELS property)
 cutline_unit_test(store_test
-  ${PROJECT_SOURCE_DIR}/src/store/store_test.cc cutline_store)
+  ${PROJECT_SOURCE_DIR}/src/store/store_test.cc cutline_store cutline_catalogue)
 # The writer's lock rides in store_test's binary: one link fewer per build.
 target_sources(store_test PRIVATE ${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc)
 cutline_unit_test(messages_test
-  ${PROJECT_SOURCE_DIR}/src/scenario/messages_test.cc cutline_scenario)
+  ${PROJECT_SOURCE_DIR}/src/catalogue/messages_test.cc cutline_catalogue)
 cutline_unit_test(invariants_test
   ${PROJECT_SOURCE_DIR}/src/check/invariants_test.cc cutline_check GTest::gmock)
 cutline_unit_test(shiviz_test

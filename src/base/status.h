@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -89,7 +91,64 @@ namespace cutline {
   /* limits of one run (Limits) */                                           \
   X(kBranchLimit, "branch_limit", "n")  /* max */                            \
   X(kCommandLimit, "command_limit", "n")  /* max */                          \
-  X(kEventLimit, "event_limit", "n")  /* max */
+  X(kEventLimit, "event_limit", "n")  /* max */                             \
+  /* a store's file: opening and vetting it (src/store); "why" is the OS's */ \
+  /* or SQLite's own words, passed on as they are */                         \
+  X(kNoSuchFile, "no_such_file", "s")  /* path */                            \
+  X(kIsDirectory, "is_directory", "s")  /* path */                           \
+  X(kCannotRead, "cannot_read", "ss")  /* path, why */                       \
+  X(kStoreEmpty, "store_empty", "s")  /* path */                             \
+  X(kNotSqlite, "not_sqlite", "s")  /* path */                               \
+  X(kNotCutlineStore, "not_a_cutline_store", "s")  /* path */                \
+  X(kStoreNewer, "store_schema_newer", "snn")  /* path, its, ours */         \
+  X(kNoSchemaVersion, "store_no_schema_version", "s")  /* path */            \
+  X(kStoreCorrupt, "store_corrupt", "ss")  /* path, SQLite's verdict */      \
+  X(kStoreTableMissing, "store_table_missing", "ss")  /* path, table */      \
+  X(kCannotOpen, "cannot_open", "ss")  /* path, why */                       \
+  X(kWalNeedsShm, "wal_needs_shm", "ss")  /* path, why */                    \
+  X(kReadOnlyFile, "read_only_file", "ss")  /* path, why */                  \
+  X(kReadOnlyFolder, "read_only_folder", "sss")  /* path, folder, why */     \
+  X(kReadOnlyHere, "read_only_here", "s")  /* path */                        \
+  X(kCannotCreate, "cannot_create", "ss")  /* path, why */                   \
+  X(kCannotOpenForWriting, "cannot_open_for_writing", "ss")  /* path, why */ \
+  X(kNoWalMode, "no_wal_mode", "s")  /* path */                              \
+  X(kWalRunMissing, "wal_run_missing", "sn")  /* path, run */                \
+  X(kWalRunOther, "wal_run_other", "sn")  /* path, run */                    \
+  X(kWalTopBehind, "wal_top_behind", "snn")  /* path, file's, WAL's */       \
+  X(kWalTopMissing, "wal_top_missing", "sn")  /* path, file's highest */     \
+  X(kWalSnapshotOther, "wal_snapshot_other", "sn")  /* path, snapshot */     \
+  X(kWalCorrupt, "wal_corrupt", "ss")  /* path, SQLite's verdict */          \
+  X(kWalTableMissing, "wal_table_missing", "ss")  /* path, table */          \
+  X(kWriterBusy, "writer_busy", "nns")  /* run, pid (0: unknown), host */   \
+  X(kWriterStarting, "writer_starting", "ns")  /* pid (0: unknown), host */  \
+  X(kCannotMake, "cannot_make", "ss")  /* lock file, why */                 \
+  X(kCannotLock, "cannot_lock", "ss")  /* lock file, why */                  \
+  X(kStoreFailed, "store_failed", "s")  /* SQLite's words, with the file */  \
+  X(kNoSuchSnapshot, "no_such_snapshot", "sn")  /* path, id */               \
+  /* restoring a run (cluster --restore) */                                  \
+  X(kRestoreNothing, "restore_nothing", "s")  /* path */                     \
+  X(kRestoreNotComplete, "restore_not_complete", "ns")  /* id, its state */  \
+  X(kRestoreDamaged, "restore_damaged", "nss")  /* id, path, problem */      \
+  X(kRestoreNoLongerComplete, "restore_no_longer_complete", "ns")            \
+    /* id, path */                                                           \
+  X(kRestoreWrongApp, "restore_wrong_app", "ns")  /* id, its app */          \
+  X(kRestoreWrongRanks, "restore_wrong_ranks", "nnn")  /* id, its, asked */  \
+  X(kRestoreNeedsStore, "restore_needs_store", "")                           \
+  /* a command's options (cluster, store) */                                 \
+  X(kNotAnApp, "not_an_app", "ss")  /* name, the applications */             \
+  X(kFlagForOtherApp, "flag_for_other_app", "sss")  /* flag, its app, app */ \
+  X(kNotASnapshotId, "not_a_snapshot_id", "ss")  /* option, text */         \
+  X(kSnapshotIdNotNumber, "snapshot_id_not_a_number", "s")  /* text */       \
+  X(kSnapshotIdTooLarge, "snapshot_id_too_large", "s")  /* text */           \
+  X(kMaxPagesNeedsStore, "max_pages_needs_store", "")                        \
+  X(kBadKeep, "bad_keep", "s")  /* text */                                   \
+  X(kStoreNeedsCommand, "store_needs_command", "")                           \
+  X(kUnknownStoreCommand, "unknown_store_command", "s")  /* word */          \
+  X(kUnknownStoreOption, "unknown_store_option", "s")  /* word */            \
+  X(kTooFewRanks, "too_few_ranks", "")                                       \
+  X(kKillRankOutOfRange, "kill_rank_out_of_range", "nn")  /* rank, ranks */  \
+  /* the server */                                                           \
+  X(kCannotListen, "cannot_listen", "sns")  /* host, port, why */
 
 enum class Code : std::uint8_t {
   kOk,
@@ -190,6 +249,50 @@ class [[nodiscard]] Status {
   Code code_ = Code::kOk;
   std::vector<ErrorArg> args_;
   int line_ = 0;
+};
+
+// Words a Status in the reader's language: what the edge (the command line,
+// the server) hands to a module below it that must print a refusal itself
+// (a run's rank 0), since only the edge knows the catalogues.
+class Status;
+using Say = std::function<std::string(const Status&)>;
+
+// A value, or the Status that says why there is none: what a function that
+// can be refused returns across a module boundary (the store's open, a
+// log's reading, a run's restore point), in place of an out-parameter.
+template <class T>
+class [[nodiscard]] StatusOr {
+ public:
+  StatusOr(T value) : value_(std::move(value)), status_(Status::Ok()) {}  // NOLINT: implicit
+  // REQUIRES: !status.ok().
+  StatusOr(Status status) : status_(std::move(status)) {  // NOLINT: implicit
+    CUTLINE_CHECK(!status_.ok());
+  }
+
+  bool ok() const { return value_.has_value(); }
+  // Ok when there is a value.
+  const Status& status() const { return status_; }
+  // REQUIRES: ok().
+  T& value() & {
+    CUTLINE_CHECK(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    CUTLINE_CHECK(ok());
+    return *value_;
+  }
+  T&& value() && {
+    CUTLINE_CHECK(ok());
+    return std::move(*value_);
+  }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+ private:
+  std::optional<T> value_;
+  Status status_;
 };
 
 }  // namespace cutline

@@ -27,7 +27,7 @@
 
 namespace {
 
-using cutline::scenario::Lang;
+using cutline::Lang;
 using cutline::Status;
 using cutline::scenario::Runner;
 using cutline::scenario::Teller;
@@ -74,7 +74,7 @@ bool RunScenario(const std::string& text, Runner* runner, Lang lang,
     s = Status::Error(cutline::Code::kNoNetwork);
   }
   if (!s.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", cutline::scenario::Message(s, lang));
+    fmt::print(stderr, "cutline: error: {}\n", cutline::catalogue::Message(s, lang));
     return false;
   }
   return true;
@@ -192,7 +192,7 @@ int DemoCommand(int id, Lang lang) {
     s = runner.Execute(step.command, line);
     if (!s.ok()) {
       fmt::print(stderr, "cutline: internal error in demo {}: {}\n", id,
-                 cutline::scenario::Message(s, Lang::kEn));
+                 cutline::catalogue::Message(s, Lang::kEn));
       return 1;
     }
     fmt::print("{} {}: {}\n", ja ? "ステップ" : "Step", line - 1, step.command);

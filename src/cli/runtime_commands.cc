@@ -8,12 +8,14 @@
 #include <climits>
 #include <cstdlib>
 
+#include "base/lang.h"
 #include "runtime/cluster.h"
 #include "runtime/log_check.h"
 #include "runtime/node.h"
 #include "runtime/options.h"
 #include "runtime/sink.h"
 #include "runtime/store_sink.h"
+#include "catalogue/messages.h"
 
 namespace cutline::cli {
 
@@ -61,12 +63,16 @@ struct RuntimeCommands::State {
   std::string restore;
   std::string algorithm = "chandy-lamport";
   std::string app = "bank";
+  std::string lang = "en";
 
   // The options both commands take, bound to the same storage.
   void AddNodeOptions(CLI::App* cmd) {
     auto& n = options.node;
     cmd->add_option("--app", app, "What the branches run: bank, jobs or locks")
         ->capture_default_str();
+    cmd->add_option("--lang", lang, "Language of refusals: en or ja")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"en", "ja"}));
     cmd->add_option("--jobs", n.jobs,
                     "jobs: each branch's jobs at the start (it may hand out twice as many)")
         ->capture_default_str()
@@ -126,16 +132,16 @@ struct RuntimeCommands::State {
   }
 
   // Turns the strings the parser checked into options.
-  bool Finish(CLI::App* cmd, std::string* error) {
+  Status Finish(CLI::App* cmd) {
     auto& n = options.node;
+    n.lang = lang == "ja" ? Lang::kJa : Lang::kEn;
     auto found = apps::App::Find(app);
     if (!found) {
       std::string names;
       for (const apps::App& a : apps::App::All()) {
         names += (names.empty() ? "" : ", ") + std::string(a.name());
       }
-      *error = "--app: '" + app + "' is not an application (" + names + ")";
-      return false;
+      return Status::Error(Code::kNotAnApp, app, names);
     }
     n.app = *found;
     // Flags that mean something to one application only are refused for
@@ -144,8 +150,7 @@ struct RuntimeCommands::State {
       if (owner == n.app) continue;
       for (std::string_view flag : owner.definition().cluster_flags) {
         if (cmd->count(std::string(flag)) > 0) {
-          *error = fmt::format("{} is for --app {}, not --app {}", flag, owner.name(), app);
-          return false;
+          return Status::Error(Code::kFlagForOtherApp, flag, owner.name(), app);
         }
       }
     }
@@ -163,20 +168,16 @@ struct RuntimeCommands::State {
       unsigned long long id = std::strtoull(restore.c_str(), &end, 10);
       // ERANGE: past 2^64 - 1, which strtoull would answer as that maximum.
       if (restore[0] < '1' || restore[0] > '9' || *end != '\0' || errno == ERANGE) {
-        *error = "--restore: '" + restore + "' is not a snapshot id";
-        return false;
+        return Status::Error(Code::kNotASnapshotId, "--restore", restore);
       }
       n.restore_id = id;
     }
-    if (n.store_max_pages > 0 && n.store.empty()) {
-      *error = "--store-max-pages needs --store FILE";
-      return false;
+    if (n.store_max_pages > 0 && n.store.empty()) return Status::Error(Code::kMaxPagesNeedsStore);
+    if (n.restore && n.store.empty()) return Status::Error(Code::kRestoreNeedsStore);
+    if (n.kill && n.kill->rank >= options.ranks && cmd == cluster) {
+      return Status::Error(Code::kKillRankOutOfRange, n.kill->rank, options.ranks);
     }
-    if (n.restore && n.store.empty()) {
-      *error = "--restore needs --store FILE";
-      return false;
-    }
-    return true;
+    return Status::Ok();
   }
 };
 
@@ -201,36 +202,32 @@ RuntimeCommands::~RuntimeCommands() = default;
 std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
   CLI::App* chosen = *s_->cluster ? s_->cluster : *s_->node ? s_->node : nullptr;
   if (!chosen) return std::nullopt;
-  std::string error;
-  if (!s_->Finish(chosen, &error)) {
-    fmt::print(stderr, "cutline: error: {}\n", error);
-    return 2;
-  }
-  if (s_->options.node.kill && s_->options.node.kill->rank >= s_->options.ranks &&
-      chosen == s_->cluster) {
-    fmt::print(stderr, "cutline: error: --kill names rank {}, but there are {} ranks\n",
-               s_->options.node.kill->rank, s_->options.ranks);
-    return 2;
-  }
+  const Status finished = s_->Finish(chosen);
   const runtime::NodeOptions& node = s_->options.node;
-  auto make_sink = [&node](std::uint32_t) -> std::unique_ptr<runtime::Sink> {
+  const Say say = [lang = node.lang](const Status& s) { return catalogue::Message(s, lang); };
+  if (!finished.ok()) {
+    fmt::print(stderr, "cutline: error: {}\n", say(finished));
+    return 2;
+  }
+  auto make_sink = [&node, &say](std::uint32_t) -> std::unique_ptr<runtime::Sink> {
     if (node.store.empty()) return std::make_unique<runtime::NullSink>();
-    return runtime::MakeStoreSink(node.store, node.store_max_pages);
+    return runtime::MakeStoreSink(node.store, node.store_max_pages, say);
   };
-  if (chosen == s_->node) return runtime::RunNode(node, argc, argv, make_sink);
+  if (chosen == s_->node) return runtime::RunNode(node, argc, argv, make_sink, say);
   // Everything that can be wrong with the store is found before any process
   // starts, and leaves the file as it was.
   if (!node.store.empty()) {
-    if (auto why = runtime::CheckStoreBeforeRun(node.store, s_->options.ranks, node.restore,
-                                                node.restore_id)) {
-      fmt::print(stderr, "cutline: error: {}\n", *why);
+    if (Status why = runtime::CheckStoreBeforeRun(node.store, s_->options.ranks, node.restore,
+                                                  node.restore_id);
+        !why.ok()) {
+      fmt::print(stderr, "cutline: error: {}\n", say(why));
       return 2;
     }
   }
   runtime::AfterCrash after_crash;
   if (!node.store.empty()) {
-    after_crash = [path = node.store](std::int64_t run) {
-      return runtime::FailUnfinished(path, run);
+    after_crash = [path = node.store, say](std::int64_t run) {
+      return runtime::FailUnfinished(path, run, say);
     };
   }
   return runtime::RunCluster(s_->options, SelfPath(), after_crash);

@@ -15,6 +15,7 @@
 
 #include "scenario/format.h"
 #include "scenario/json_output.h"
+#include "catalogue/messages.h"
 #include "store/store.h"
 #include "store/store_json.h"
 
@@ -25,6 +26,12 @@ using scenario::Json;
 using store::SnapshotRecord;
 
 constexpr int kUsageError = 2;
+
+// One refusal on standard error, in the reader's language; the usage error.
+int Refuse(const Status& why, Lang lang) {
+  fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(why, lang));
+  return kUsageError;
+}
 
 // "2024-05-01 12:00:00 UTC", from microseconds since the epoch.
 std::string When(std::int64_t us) {
@@ -51,7 +58,7 @@ std::string VerdictWords(apps::App app, const store::StoredVerdict& v) {
   for (const auto& [from, to] : v.channels) {
     channels.push_back(store::BranchName(from) + "->" + store::BranchName(to));
   }
-  return scenario::VerdictText(app, v.holds, branches, channels, scenario::Lang::kEn);
+  return scenario::VerdictText(app, v.holds, branches, channels, Lang::kEn);
 }
 
 int List(const store::Store& store, bool json) {
@@ -151,19 +158,16 @@ int ShowApp(const SnapshotRecord& s, apps::App app) {
   std::string states;
   for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
     states += fmt::format("{}{} {}", r ? ", " : "", names[r],
-                          scenario::StateText(app, s.balances[r], names, scenario::Lang::kEn));
+                          scenario::StateText(app, s.balances[r], names, Lang::kEn));
   }
   fmt::print("recorded states: {}\n", states);
   PrintChannels(s, [&](Amount a) { return std::string(app.MessageKind(a)); });
   return 0;
 }
 
-int Show(const store::Store& store, std::uint64_t id, bool json) {
+int Show(const store::Store& store, std::uint64_t id, bool json, Lang lang) {
   std::optional<SnapshotRecord> s = store.Find(id);
-  if (!s) {
-    fmt::print(stderr, "cutline: error: {} has no snapshot {}\n", store.path(), id);
-    return kUsageError;
-  }
+  if (!s) return Refuse(Status::Error(Code::kNoSuchSnapshot, store.path(), id), lang);
   if (json) {
     fmt::print("{}\n", scenario::Dump(store::SnapshotJson(store, *s), 2));
     return 0;
@@ -189,33 +193,27 @@ int Show(const store::Store& store, std::uint64_t id, bool json) {
   return 0;
 }
 
-// A snapshot id as typed: digits only (no sign, no spaces, no 0x). On
-// failure returns nullopt and says why in *error.
-std::optional<std::uint64_t> ParseId(const std::string& text, std::string* error) {
+// A snapshot id as typed: digits only (no sign, no spaces, no 0x).
+StatusOr<std::uint64_t> ParseId(const std::string& text) {
   std::uint64_t id = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, id);
   if (!text.empty() && ptr == end && ec == std::errc::result_out_of_range) {
-    *error = fmt::format("snapshot id '{}' is too large", text);
-    return std::nullopt;
+    return Status::Error(Code::kSnapshotIdTooLarge, text);
   }
   if (text.empty() || ec != std::errc() || ptr != end) {
-    *error = fmt::format("snapshot id '{}' is not a number", text);
-    return std::nullopt;
+    return Status::Error(Code::kSnapshotIdNotNumber, text);
   }
   return id;
 }
 
 // Exit 0 and one line when every snapshot checked is sound; 1 and one line
 // per bad snapshot (or run) otherwise; 2 for an id not in the store.
-int Verify(const store::Store& store, std::optional<std::uint64_t> id) {
+int Verify(const store::Store& store, std::optional<std::uint64_t> id, Lang lang) {
   std::optional<store::Verification> v;
   if (id) {
     v = store.Verify(*id);
-    if (!v) {
-      fmt::print(stderr, "cutline: error: {} has no snapshot {}\n", store.path(), *id);
-      return kUsageError;
-    }
+    if (!v) return Refuse(Status::Error(Code::kNoSuchSnapshot, store.path(), *id), lang);
   } else {
     v = store.Verify();
   }
@@ -236,33 +234,25 @@ int Verify(const store::Store& store, std::optional<std::uint64_t> id) {
 
 // --keep as typed: a whole number, at least 1 (a run always keeps its
 // latest complete snapshot: it is what --restore starts from).
-std::optional<std::uint32_t> ParseKeep(const std::string& text, std::string* error) {
+StatusOr<std::uint32_t> ParseKeep(const std::string& text) {
   std::uint32_t keep = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, keep);
   if (text.empty() || ec != std::errc() || ptr != end || keep == 0) {
-    *error = fmt::format("--keep '{}' is not a number of snapshots of at least 1 (each run "
-                         "keeps its latest complete snapshot)",
-                         text);
-    return std::nullopt;
+    return Status::Error(Code::kBadKeep, text);
   }
   return keep;
 }
 
-int Prune(const std::string& path, std::uint32_t keep) {
-  std::string error;
-  std::optional<store::Store> store = store::Store::Open(path, /*create=*/false, &error);
-  if (!store) {
-    fmt::print(stderr, "cutline: error: {}\n", error);
-    return kUsageError;
-  }
+int Prune(const std::string& path, std::uint32_t keep, Lang lang) {
+  StatusOr<store::Store> store = store::Store::Open(path, /*create=*/false);
+  if (!store.ok()) return Refuse(store.status(), lang);
   store::PruneResult pruned;
   try {
     pruned = store->Prune(keep);
   } catch (const store::StoreError& e) {
     // Refused, or failed midway: the transaction rolled back, nothing changed.
-    fmt::print(stderr, "cutline: error: {}\n", e.what());
-    return kUsageError;
+    return Refuse(e.status(), lang);
   }
   std::uint64_t removed = 0;
   for (const store::PrunedRun& r : pruned.runs) {
@@ -311,6 +301,10 @@ StoreCommand::StoreCommand(CLI::App& app) {
       "run was restored from, the highest id), in one transaction. Refused while a run is live");
   prune_->add_option("file", path_, "The store (an SQLite file)")->required();
   prune_->add_option("--keep", keep_, "N >= 1: complete snapshots kept per run")->required();
+  for (CLI::App* sub : {list_, show_, verify_, prune_}) {
+    sub->add_option("--lang", lang_, "Language of refusals: en or ja")
+        ->check(CLI::IsMember({"en", "ja"}));
+  }
   // Left to Run(), which can name an unknown word (CLI11 would only say that
   // a subcommand is required).
   store_->allow_extras();
@@ -321,43 +315,32 @@ StoreCommand::StoreCommand(CLI::App& app) {
 }
 
 int StoreCommand::Run() const {
+  const Lang lang = lang_ == "ja" ? Lang::kJa : Lang::kEn;
   if (!list_->parsed() && !show_->parsed() && !verify_->parsed() && !prune_->parsed()) {
     const std::vector<std::string> words = store_->remaining();
-    if (words.empty()) {
-      fmt::print(stderr, "cutline: error: store needs a command: list, show, verify or prune "
-                         "(see cutline store --help)\n");
-    } else {
-      fmt::print(stderr, "cutline: error: unknown store {} '{}' (see cutline store --help)\n",
-                 words.front().rfind('-', 0) == 0 ? "option" : "command", words.front());
-    }
-    return kUsageError;
+    if (words.empty()) return Refuse(Status::Error(Code::kStoreNeedsCommand), lang);
+    const bool option = words.front().rfind('-', 0) == 0;
+    return Refuse(Status::Error(option ? Code::kUnknownStoreOption : Code::kUnknownStoreCommand,
+                                words.front()),
+                  lang);
   }
-  std::string error;
   std::optional<std::uint64_t> id;
   if (prune_->parsed()) {
     // Checked before the file is even opened: bad arguments touch nothing.
-    std::optional<std::uint32_t> keep = ParseKeep(keep_, &error);
-    if (!keep) {
-      fmt::print(stderr, "cutline: error: {}\n", error);
-      return kUsageError;
-    }
-    return Prune(path_, *keep);
+    StatusOr<std::uint32_t> keep = ParseKeep(keep_);
+    if (!keep.ok()) return Refuse(keep.status(), lang);
+    return Prune(path_, *keep, lang);
   }
   if (show_->parsed() || (verify_->parsed() && verify_->get_option("id")->count() > 0)) {
     // Checked before the file is even opened: bad arguments touch nothing.
-    id = ParseId(id_, &error);
-    if (!id) {
-      fmt::print(stderr, "cutline: error: {}\n", error);
-      return kUsageError;
-    }
+    StatusOr<std::uint64_t> parsed = ParseId(id_);
+    if (!parsed.ok()) return Refuse(parsed.status(), lang);
+    id = *parsed;
   }
-  std::optional<store::Store> store = store::Store::OpenReadOnly(path_, &error, /*brief=*/true);
-  if (!store) {
-    fmt::print(stderr, "cutline: error: {}\n", error);
-    return kUsageError;
-  }
-  if (verify_->parsed()) return Verify(*store, id);
-  return id ? Show(*store, *id, json_) : List(*store, json_);
+  StatusOr<store::Store> store = store::Store::OpenReadOnly(path_, /*brief=*/true);
+  if (!store.ok()) return Refuse(store.status(), lang);
+  if (verify_->parsed()) return Verify(*store, id, lang);
+  return id ? Show(*store, *id, json_, lang) : List(*store, json_);
 }
 
 }  // namespace cutline::cli

@@ -31,6 +31,7 @@ class StoreCommand {
   std::string keep_;
   std::string path_;
   std::string id_;
+  std::string lang_ = "en";  // of refusals
   bool json_ = false;
 };
 

@@ -124,7 +124,7 @@ Coordinator::Coordinator(const NodeOptions& options, int ranks, Transport& trans
                         std::vector<std::uint64_t>(static_cast<std::size_t>(n_), 0));
 }
 
-bool Coordinator::Begin() {
+Status Coordinator::Begin() {
   // Where every rank starts: fresh balances, or a stored snapshot. Rank 0
   // reads the store (only it needs to reach the file) and tells the others.
   // Every rank opens at what the application's opening flag set (the
@@ -134,11 +134,10 @@ bool Coordinator::Begin() {
   std::vector<RecordedChannel> replay;
   std::uint64_t first_id = 1;
   std::optional<RestorePoint> from;
-  std::string error;
-  if (!sink_->Begin(o_.app.name(), static_cast<std::uint32_t>(n_), opening, o_.restore,
-                    o_.restore_id, &from, &first_id, &error)) {
-    fmt::print(stderr, "cutline: error: {}\n", error);
-    return false;
+  if (Status s = sink_->Begin(o_.app.name(), static_cast<std::uint32_t>(n_), opening, o_.restore,
+                              o_.restore_id, &from, &first_id);
+      !s.ok()) {
+    return s;
   }
   if (from) {
     balances = from->balances;
@@ -169,7 +168,7 @@ bool Coordinator::Begin() {
   }
   next_id_ = first_id;
   collector_ = Collector(static_cast<ProcessIndex>(n_), first_id);
-  return true;
+  return Status::Ok();
 }
 
 void Coordinator::Started(Clock::time_point now) {

@@ -84,8 +84,8 @@ class Coordinator {
               std::unique_ptr<Sink> sink);
 
   // Asks the sink where to start, prints the run's first line and sends
-  // every rank its Init. On a sink error prints it and returns false.
-  bool Begin();
+  // every rank its Init. On a sink error, nothing is sent and it says why.
+  Status Begin();
   // The clock starts: snapshots are scheduled from `now`.
   void Started(Clock::time_point now);
   // Schedules, reports and ends the run. True if it did anything.

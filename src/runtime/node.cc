@@ -29,14 +29,18 @@ volatile std::sig_atomic_t g_end_early = 0;
 extern "C" void OnEndEarly(int) { g_end_early = 1; }
 
 int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
-        std::unique_ptr<Sink> sink) {
+        std::unique_ptr<Sink> sink, const Say& say) {
   Branch branch(o, rank, ranks, transport);
   std::unique_ptr<Coordinator> coordinator;
   if (rank == kCoordinator) {
     coordinator = std::make_unique<Coordinator>(o, ranks, transport, std::move(sink));
     coordinator->OnVerdict(
         [&branch](SnapshotId id, const apps::Verdict& v) { branch.LogVerdict(id, v); });
-    if (!coordinator->Begin()) MPI_Abort(MPI_COMM_WORLD, 2);
+    if (Status s = coordinator->Begin(); !s.ok()) {
+      fmt::print(stderr, "cutline: error: {}\n", say(s));
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
   }
   // Blocking: nothing else can have been sent to this rank yet.
   protocol::Control first = transport.ReceiveControl(kCoordinator);
@@ -87,7 +91,8 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
 }  // namespace
 
 int RunNode(const NodeOptions& options, int* argc, char*** argv,
-            const std::function<std::unique_ptr<Sink>(std::uint32_t)>& make_sink) {
+            const std::function<std::unique_ptr<Sink>(std::uint32_t)>& make_sink,
+            const Say& say) {
   int provided = 0;
   // Rank 0's sink may write from a thread of its own; only this thread calls MPI.
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
@@ -95,14 +100,16 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size < 2) {
-    if (rank == 0) fmt::print(stderr, "cutline: error: a bank needs at least 2 ranks\n");
+    if (rank == 0) {
+      fmt::print(stderr, "cutline: error: {}\n", say(Status::Error(Code::kTooFewRanks)));
+    }
     MPI_Finalize();
     return 2;
   }
   if (options.kill && options.kill->rank >= static_cast<std::uint32_t>(size)) {
     if (rank == 0) {
-      fmt::print(stderr, "cutline: error: --kill names rank {}, but there are {} ranks\n",
-                 options.kill->rank, size);
+      fmt::print(stderr, "cutline: error: {}\n",
+                 say(Status::Error(Code::kKillRankOutOfRange, options.kill->rank, size)));
     }
     MPI_Finalize();
     return 2;
@@ -119,7 +126,7 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
     std::unique_ptr<Sink> sink =
         rank == 0 ? make_sink(static_cast<std::uint32_t>(size)) : std::make_unique<NullSink>();
     Transport transport(bank, ctl, options.link_delay);
-    code = Run(options, rank, size, transport, std::move(sink));
+    code = Run(options, rank, size, transport, std::move(sink), say);
   } catch (const std::exception& e) {
     fmt::print(stderr, "cutline: error: rank {}: {}\n", rank, e.what());
     std::fflush(stderr);

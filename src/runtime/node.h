@@ -12,8 +12,10 @@
 namespace cutline::runtime {
 
 // Runs one rank from MPI_Init to MPI_Finalize. `sink` is used on rank 0
-// only (it may be null elsewhere). Returns the process's exit code.
+// only (it may be null elsewhere). `say` words a refusal rank 0 prints
+// (the store's, a restore's). Returns the process's exit code.
 int RunNode(const NodeOptions& options, int* argc, char*** argv,
-            const std::function<std::unique_ptr<Sink>(std::uint32_t ranks)>& make_sink);
+            const std::function<std::unique_ptr<Sink>(std::uint32_t ranks)>& make_sink,
+            const Say& say);
 
 }  // namespace cutline::runtime

@@ -12,6 +12,7 @@
 
 #include "algorithms/algorithm.h"
 #include "apps/app.h"
+#include "base/lang.h"
 
 namespace cutline::runtime {
 
@@ -40,6 +41,9 @@ using apps::App;
 
 struct NodeOptions {
   App app;  // the bank unless --app names another
+  // The language of what a rank prints (refusals): the cluster's --lang,
+  // passed on to every rank.
+  Lang lang = Lang::kEn;
   std::int64_t balance = 1000;       // the bank's opening balance per branch
   // jobs: the jobs each branch starts with; it may hand out twice as many
   // new ones in all (the limit that makes the computation finish).

@@ -50,11 +50,11 @@ class Sink {
  public:
   virtual ~Sink() = default;
   // Before anything else: where to start (a restored run) and the first
-  // snapshot id to use. Errors are one line in *error.
+  // snapshot id to use, or why the run cannot begin.
   // `app`: the application the branches run ("bank", "jobs", "locks").
-  virtual bool Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
-                     std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
-                     std::uint64_t* first_snapshot, std::string* error) = 0;
+  virtual Status Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
+                       std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
+                       std::uint64_t* first_snapshot) = 0;
   virtual void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) = 0;
   virtual void Complete(const WholeSnapshot& snapshot) = 0;
   // `timed_out`: given up at --snapshot-timeout; else still running when
@@ -72,14 +72,11 @@ class Sink {
 // Keeps nothing: a run without --store.
 class NullSink : public Sink {
  public:
-  bool Begin(std::string_view, std::uint32_t, Amount, bool restore, std::optional<std::uint64_t>,
-             std::optional<RestorePoint>*, std::uint64_t* first, std::string* error) override {
-    if (restore) {
-      *error = "--restore needs --store";
-      return false;
-    }
+  Status Begin(std::string_view, std::uint32_t, Amount, bool restore, std::optional<std::uint64_t>,
+               std::optional<RestorePoint>*, std::uint64_t* first) override {
+    if (restore) return Status::Error(Code::kRestoreNeedsStore);
     *first = 1;
-    return true;
+    return Status::Ok();
   }
   void Started(std::uint64_t, std::uint32_t, std::int64_t) override {}
   void Complete(const WholeSnapshot&) override {}

@@ -28,9 +28,8 @@ std::int64_t EpochMicrosNow() {
 // every later snapshot from that wrong start. The latest one being damaged
 // is refused too, not skipped for an older one: which snapshot to restore
 // from is the operator's choice (`--restore ID`), once they know.
-std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32_t ranks,
-                                                   std::optional<std::uint64_t> id,
-                                                   std::string* error) {
+StatusOr<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32_t ranks,
+                                              std::optional<std::uint64_t> id) {
   std::optional<std::uint64_t> target = id;
   if (!target) {
     // The latest complete one, found from the rows alone: reading its parts
@@ -38,66 +37,52 @@ std::optional<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::u
     for (const store::SnapshotRecord& listed : s.Snapshots()) {
       if (listed.status == "complete") target = listed.id;
     }
-    if (!target) {
-      *error = fmt::format("{} holds no complete snapshot to restore", s.path());
-      return std::nullopt;
-    }
+    if (!target) return Status::Error(Code::kRestoreNothing, s.path());
   }
   std::optional<store::Verification> verified = s.Verify(*target);
-  if (!verified) {
-    *error = fmt::format("snapshot {} is not in {}", *target, s.path());
-    return std::nullopt;
-  }
+  if (!verified) return Status::Error(Code::kNoSuchSnapshot, s.path(), *target);
   if (verified->complete == 0) {
     std::optional<store::SnapshotRecord> row = s.Find(*target);
-    *error = fmt::format("snapshot {} is {}, not complete: it cannot be restored", *target,
-                         row ? row->status : "gone");
-    return std::nullopt;
+    return Status::Error(Code::kRestoreNotComplete, *target, row ? row->status : "gone");
   }
   if (!verified->ok()) {
-    *error = fmt::format("snapshot {} in {} is damaged, so it is not restored: {} (see cutline "
-                         "store verify)",
-                         *target, s.path(), verified->problems.front().what);
-    return std::nullopt;
+    return Status::Error(Code::kRestoreDamaged, *target, s.path(),
+                         verified->problems.front().what);
   }
   std::optional<store::SnapshotRecord> snapshot = s.Find(*target);
   if (!snapshot || snapshot->status != "complete") {  // pruned or changed meanwhile
-    *error = fmt::format("snapshot {} is no longer complete in {}", *target, s.path());
-    return std::nullopt;
+    return Status::Error(Code::kRestoreNoLongerComplete, *target, s.path());
   }
   for (const store::StoredRun& r : s.Runs()) {
     if (r.id == snapshot->run && !apps::App::NamedOrBank(r.app).conserved()) {
       // Its words are jobs or waits, not money: a bank would start with
       // balances of 0 and 1.
-      *error = fmt::format("snapshot {} is of a {} run: only a bank's snapshot can be restored",
-                           snapshot->id, r.app);
-      return std::nullopt;
+      return Status::Error(Code::kRestoreWrongApp, snapshot->id, r.app);
     }
   }
   if (snapshot->balances.size() != ranks) {
-    *error = fmt::format("snapshot {} has {} ranks, not {}: run with --ranks {}", snapshot->id,
-                         snapshot->balances.size(), ranks, snapshot->balances.size());
-    return std::nullopt;
+    return Status::Error(Code::kRestoreWrongRanks, snapshot->id, snapshot->balances.size(), ranks);
   }
-  return snapshot;
+  return *std::move(snapshot);
 }
 
 class StoreSink : public Sink {
  public:
-  StoreSink(std::string path, std::uint32_t max_pages)
-      : path_(std::move(path)), max_pages_(max_pages) {}
+  StoreSink(std::string path, std::uint32_t max_pages, Say say)
+      : path_(std::move(path)), max_pages_(max_pages), say_(std::move(say)) {}
   ~StoreSink() override { Stop(); }
 
-  bool Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
-             std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
-             std::uint64_t* first_snapshot, std::string* error) override {
+  Status Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
+               std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
+               std::uint64_t* first_snapshot) override {
     if (auto a = apps::App::Find(app)) property_ = a->definition().property;
     // The lock first: nothing is opened for writing while another holds it.
-    lock_ = store::WriterLock::Take(path_, error);
-    if (!lock_) return false;
-    auto opened = store::Store::Open(path_, /*create=*/!restore, error);
-    if (!opened) return false;
-    store_.emplace(std::move(*opened));
+    StatusOr<store::WriterLock> lock = store::WriterLock::Take(path_);
+    if (!lock.ok()) return lock.status();
+    lock_.emplace(std::move(lock).value());
+    StatusOr<store::Store> opened = store::Store::Open(path_, /*create=*/!restore);
+    if (!opened.ok()) return opened.status();
+    store_.emplace(std::move(opened).value());
     try {
       if (max_pages_ > 0) store_->SetMaxPages(max_pages_);
       const std::int64_t now = EpochMicrosNow();
@@ -113,25 +98,28 @@ class StoreSink : public Sink {
         }
       }
     } catch (const store::StoreError& e) {
-      *error = e.what();
-      return false;
+      return e.status();
     }
     Amount total = balance * static_cast<Amount>(ranks);
     std::optional<std::uint64_t> restored_from;
     if (restore) {
-      auto snapshot = RestoreTarget(*store_, ranks, restore_id, error);
-      if (!snapshot) return false;
+      StatusOr<store::SnapshotRecord> snapshot = RestoreTarget(*store_, ranks, restore_id);
+      if (!snapshot.ok()) return snapshot.status();
       RestorePoint point{snapshot->id, snapshot->balances, snapshot->channels};
       total = *snapshot->total;
       restored_from = snapshot->id;
       *from = std::move(point);
     }
-    *first_snapshot = store_->NextSnapshotId();
-    run_ = store_->BeginRun(ranks, balance, total, restored_from, std::string(app));
+    try {
+      *first_snapshot = store_->NextSnapshotId();
+      run_ = store_->BeginRun(ranks, balance, total, restored_from, std::string(app));
+    } catch (const store::StoreError& e) {
+      return e.status();
+    }
     lock_->SetRun(run_);
     topology_.emplace(ranks, sim::Topology::Complete(ranks));
     writer_ = std::thread([this] { Write(); });
-    return true;
+    return Status::Ok();
   }
 
   void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) override {
@@ -195,10 +183,10 @@ class StoreSink : public Sink {
       }
       try {
         job(*store_);
-      } catch (const std::exception& e) {
+      } catch (const store::StoreError& e) {
         // A store that cannot be written (a full disk) ends the run: going
         // on would take snapshots that are never kept.
-        fmt::print(stderr, "cutline: error: {}\n", e.what());
+        fmt::print(stderr, "cutline: error: {}\n", say_(e.status()));
         std::fflush(stderr);
         std::_Exit(1);
       }
@@ -216,6 +204,7 @@ class StoreSink : public Sink {
 
   std::string path_;
   std::uint32_t max_pages_ = 0;
+  Say say_;
   std::optional<store::WriterLock> lock_;  // declared first: released after the store closes
   std::optional<store::Store> store_;
   std::optional<sim::Topology> topology_;
@@ -230,38 +219,36 @@ class StoreSink : public Sink {
 
 }  // namespace
 
-std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_pages) {
-  return std::make_unique<StoreSink>(path, max_pages);
+std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_pages, Say say) {
+  return std::make_unique<StoreSink>(path, max_pages, std::move(say));
 }
 
-std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks,
-                                               bool restore,
-                                               std::optional<std::uint64_t> restore_id) {
+Status CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks, bool restore,
+                           std::optional<std::uint64_t> restore_id) {
   std::error_code ec;
   if (!restore && !std::filesystem::exists(path, ec)) {  // created at start, if it can be
-    std::string why = store::CannotWrite(path);
-    return why.empty() ? std::nullopt : std::optional<std::string>(why);
+    return store::CannotWrite(path);
   }
-  std::string error;
-  auto s = store::Store::OpenReadOnly(path, &error, /*brief=*/true);
-  if (!s) return error;
+  StatusOr<store::Store> s = store::Store::OpenReadOnly(path, /*brief=*/true);
+  if (!s.ok()) return s.status();
   // Readable is not enough: rank 0 must write it.
-  if (std::string why = store::CannotWrite(path); !why.empty()) return why;
+  if (Status why = store::CannotWrite(path); !why.ok()) return why;
   try {
     if (auto writer = store::WriterLock::Holder(path)) return store::WriterRefusal(*writer);
-    if (restore && !RestoreTarget(*s, ranks, restore_id, &error)) return error;
+    if (restore) {
+      if (auto target = RestoreTarget(*s, ranks, restore_id); !target.ok()) return target.status();
+    }
   } catch (const store::StoreError& e) {
-    return std::string(e.what());  // an unreadable file: one line, nothing started
+    return e.status();  // an unreadable file: one line, nothing started
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
-std::string FailUnfinished(const std::string& path, std::int64_t run) {
-  std::string error;
-  auto lock = store::WriterLock::Take(path, &error);
-  if (!lock) return "unknown (" + error + ")";
-  auto s = store::Store::Open(path, false, &error);
-  if (!s) return "unknown (" + error + ")";
+std::string FailUnfinished(const std::string& path, std::int64_t run, const Say& say) {
+  StatusOr<store::WriterLock> lock = store::WriterLock::Take(path);
+  if (!lock.ok()) return "unknown (" + say(lock.status()) + ")";
+  StatusOr<store::Store> s = store::Store::Open(path, false);
+  if (!s.ok()) return "unknown (" + say(s.status()) + ")";
   try {
     // The run died: it says so, and its unfinished snapshots fail with it.
     bool live = false;
@@ -273,8 +260,8 @@ std::string FailUnfinished(const std::string& path, std::int64_t run) {
     } else {
       s->FailRunning(run);
     }
-  } catch (const std::exception& e) {
-    return std::string("unknown (") + e.what() + ")";
+  } catch (const store::StoreError& e) {
+    return "unknown (" + say(e.status()) + ")";
   }
   auto latest = s->LatestComplete();
   if (!latest) return "none";

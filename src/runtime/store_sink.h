@@ -9,24 +9,26 @@
 #include <optional>
 #include <string>
 
+#include "base/status.h"
 #include "runtime/sink.h"
 
 namespace cutline::runtime {
 
 // `max_pages` (0: none) caps the file as a full disk would (a fault to
-// inject: --store-max-pages).
-std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_pages = 0);
+// inject: --store-max-pages). `say` words the refusal printed when the store
+// fails mid-run (a full disk), just before the run ends.
+std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_pages, Say say);
 
 // Before launching: is `path` usable for this run? A missing file is fine
 // (it will be created) unless restoring; an existing one must be a cutline
 // store, and a restore's snapshot must be in it, complete, and of `ranks`
-// ranks. Reads only. Returns the one-line reason it is not usable.
-std::optional<std::string> CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks,
-                                               bool restore,
-                                               std::optional<std::uint64_t> restore_id);
+// ranks. Reads only. Returns why it is not usable.
+Status CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks, bool restore,
+                           std::optional<std::uint64_t> restore_id);
 
 // After a crash: the run's unfinished snapshots become failed; returns the
-// latest complete snapshot, in words.
-std::string FailUnfinished(const std::string& path, std::int64_t run);
+// latest complete snapshot, in words ("unknown (why)", worded by `say`,
+// when the store cannot tell).
+std::string FailUnfinished(const std::string& path, std::int64_t run, const Say& say);
 
 }  // namespace cutline::runtime

@@ -50,7 +50,7 @@ Status CompareAlgorithms(std::string_view text, Lang lang, const Limits& limits,
     if (s.ok()) {
       run["snapshots"] = SnapshotsJson(*runner.bank());
     } else {
-      run["refusal"] = Message(s, lang);
+      run["refusal"] = catalogue::Message(s, lang);
       run["code"] = CodeName(s.code());
     }
     runs.push_back(std::move(run));

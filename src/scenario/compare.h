@@ -7,7 +7,7 @@
 
 #include "base/status.h"
 #include "scenario/json_output.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 #include "scenario/runner.h"
 
 namespace cutline::scenario {

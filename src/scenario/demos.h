@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 
 namespace cutline::scenario {
 

@@ -8,7 +8,7 @@
 
 #include "engine/engine.h"
 #include "apps/bank/money.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 
 namespace cutline::scenario {
 

@@ -582,9 +582,9 @@ json QuestionsJson(const Analysis& a, const std::vector<StepResult>& steps) {
 }
 
 json ErrorJson(const Status& s, Lang lang) {
-  json error = {{"error", Message(s, lang)}, {"code", CodeName(s.code())}};
+  json error = {{"error", catalogue::Message(s, lang)}, {"code", CodeName(s.code())}};
   if (s.line() > 0) error["line"] = s.line();
-  error["message"] = Reason(s, lang);
+  error["message"] = catalogue::Reason(s, lang);
   return error;
 }
 

@@ -12,7 +12,7 @@
 #include "check/cost.h"
 #include "base/status.h"
 #include "scenario/analysis.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 #include "scenario/runner.h"
 
 namespace cutline::scenario {

@@ -15,6 +15,13 @@
 
 namespace cutline::scenario {
 
+// The catalogue's marker words and tales (catalogue/messages.h).
+using catalogue::CloseSentence;
+using catalogue::FirstMarkerSentence;
+using catalogue::LaterMarkerSentence;
+using catalogue::MarkerTale;
+using catalogue::MarkerWord;
+
 using cutline::Amount;
 using sim::NodeId;
 

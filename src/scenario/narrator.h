@@ -13,7 +13,7 @@
 
 #include "engine/engine.h"
 #include "engine/replay.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 
 namespace cutline::scenario {
 

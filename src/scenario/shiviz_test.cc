@@ -17,7 +17,7 @@
 #include "check/consistency_checker.h"
 #include "check/shiviz.h"
 #include "scenario/demos.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 #include "scenario/runner.h"
 
 namespace cutline::scenario {
@@ -78,7 +78,7 @@ std::vector<Parsed> ParseShiViz(const std::string& log) {
 std::vector<Parsed> CheckRoundTrip(const std::string& text) {
   Runner runner;
   Status s = runner.RunText(text);
-  EXPECT_TRUE(s.ok()) << Message(s, Lang::kEn) << "\n" << text;
+  EXPECT_TRUE(s.ok()) << catalogue::Message(s, Lang::kEn) << "\n" << text;
   if (!s.ok() || runner.bank() == nullptr) return {};
   const engine::Engine& bank = *runner.bank();
   const auto& history = bank.history().events();

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 #include "scenario/narrator.h"
 #include "scenario/runner.h"
 

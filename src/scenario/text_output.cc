@@ -12,6 +12,8 @@
 
 namespace cutline::scenario {
 
+using catalogue::RuleNoteText;
+
 using cutline::Amount;
 using sim::NodeId;
 

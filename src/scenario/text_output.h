@@ -9,7 +9,7 @@
 #include "engine/engine.h"
 #include "check/consistency_checker.h"
 #include "scenario/analysis.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 
 namespace cutline::scenario {
 

@@ -511,12 +511,10 @@ HttpServer::HttpServer(HttpOptions options, Handler handler)
 
 HttpServer::~HttpServer() { Stop(); }
 
-int HttpServer::Start(std::string* error) {
+StatusOr<int> HttpServer::Start() {
   Impl& s = *impl_;
   auto fail = [&](const std::string& why) {
-    *error = "cannot listen on " + s.options.host + ":" + std::to_string(s.options.port) +
-             ": " + why;
-    return -1;
+    return Status::Error(Code::kCannotListen, s.options.host, s.options.port, why);
   };
   beast::error_code ec;
   tcp::resolver resolver(s.ioc);

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/status.h"
 #include "server/http_message.h"
 
 namespace cutline::server {
@@ -47,8 +48,8 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // Binds, listens and starts the threads. Returns the port it listens on,
-  // or -1 with a one-line reason in *error.
-  int Start(std::string* error);
+  // or kCannotListen.
+  StatusOr<int> Start();
   // Stops accepting, closes idle connections and event streams, lets the
   // requests being answered finish (for at most a second), joins the threads.
   // Safe to call more than once.

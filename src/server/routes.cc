@@ -28,7 +28,7 @@ namespace cutline::server {
 namespace {
 
 using json = scenario::Json;
-using scenario::Lang;
+using cutline::Lang;
 
 Response Json(int status, const json& body) {
   return JsonResponse(status, scenario::Dump(body));

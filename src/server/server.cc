@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include "base/lang.h"
+#include "catalogue/messages.h"
 #include "server/store_watch.h"
 
 namespace cutline::server {
@@ -58,18 +60,19 @@ Server::~Server() {
   http_.Stop();
 }
 
-int Server::Start(std::string* error) {
+StatusOr<int> Server::Start() {
   if (!options_.store.empty()) {
-    store_ = StoreWatch::Open(options_.store, error);
-    if (!store_) return kBadStore;
+    StatusOr<std::unique_ptr<StoreWatch>> watch = StoreWatch::Open(options_.store);
+    if (!watch.ok()) return watch.status();
+    store_ = std::move(watch).value();
     site_.store = store_.get();
   }
-  int port = http_.Start(error);
-  if (port > 0 && store_) {
+  StatusOr<int> port = http_.Start();
+  if (port.ok() && store_) {
     // Open pages hear of every commit to the store and fetch what changed.
     store_->Watch([this] { http_.Publish("store", R"({"changed":true})"); });
   }
-  return port > 0 ? port : kCannotListen;
+  return port;
 }
 
 int Serve(const Options& options) {
@@ -84,14 +87,14 @@ int Serve(const Options& options) {
   Options fitted = options;
   FitConnectionsToDescriptors(&fitted.http);
   Server server(fitted);
-  std::string error;
-  int port = server.Start(&error);
-  if (port < 0) {
-    fmt::print(stderr, "cutline: error: {}\n", error);
+  StatusOr<int> started = server.Start();
+  if (!started.ok()) {
+    fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(started.status(), Lang::kEn));
     // A --store that is not a store is bad input (status 2); a port that
     // cannot be had is not (status 1).
-    return port == Server::kBadStore ? 2 : 1;
+    return started.status().code() == Code::kCannotListen ? 1 : 2;
   }
+  const int port = *started;
   std::string host = options.host.find(':') != std::string::npos
                          ? "[" + options.host + "]"
                          : options.host;

@@ -34,12 +34,10 @@ class Server {
  public:
   explicit Server(const Options& options);
   ~Server();
-  // Returns the port it listens on; or, with a one-line reason in *error,
-  // kCannotListen, or kBadStore for a --store that is not a store (the
-  // user's input, which `serve` answers with status 2).
-  static constexpr int kCannotListen = -1;
-  static constexpr int kBadStore = -2;
-  int Start(std::string* error);
+  // Returns the port it listens on; or why not: kCannotListen, or a store's
+  // code for a --store that is not a store (the user's input, which `serve`
+  // answers with status 2).
+  StatusOr<int> Start();
   void Stop() { http_.Stop(); }
   // To every listener of GET /api/events.
   void Publish(std::string_view event, std::string_view data) { http_.Publish(event, data); }

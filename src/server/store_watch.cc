@@ -7,13 +7,13 @@
 
 namespace cutline::server {
 
-std::unique_ptr<StoreWatch> StoreWatch::Open(const std::string& path, std::string* error) {
+StatusOr<std::unique_ptr<StoreWatch>> StoreWatch::Open(const std::string& path) {
   std::unique_ptr<StoreWatch> watch(new StoreWatch(path));
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
-    auto store = store::Store::OpenReadOnly(path, error);
-    if (!store) return nullptr;
-    watch->store_.emplace(std::move(*store));
+    StatusOr<store::Store> store = store::Store::OpenReadOnly(path);
+    if (!store.ok()) return store.status();
+    watch->store_.emplace(std::move(store).value());
   }
   return watch;
 }
@@ -27,10 +27,9 @@ void StoreWatch::StopWatching() {
 
 bool StoreWatch::EnsureOpen() {
   if (store_) return true;
-  std::string ignored;
-  auto store = store::Store::OpenReadOnly(path_, &ignored);
-  if (!store) return false;
-  store_.emplace(std::move(*store));
+  StatusOr<store::Store> store = store::Store::OpenReadOnly(path_);
+  if (!store.ok()) return false;  // not there yet, or not whole yet: asked again later
+  store_.emplace(std::move(store).value());
   return true;
 }
 

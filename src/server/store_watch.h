@@ -21,8 +21,8 @@ namespace cutline::server {
 
 class StoreWatch {
  public:
-  // Fails (one line in *error) if `path` exists and is not a readable store.
-  static std::unique_ptr<StoreWatch> Open(const std::string& path, std::string* error);
+  // Fails, saying why, if `path` exists and is not a readable store.
+  static StatusOr<std::unique_ptr<StoreWatch>> Open(const std::string& path);
   ~StoreWatch();
 
   // Starts watching; `on_change` runs on the watcher's thread.

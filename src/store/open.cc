@@ -27,42 +27,33 @@
 namespace cutline::store {
 namespace {
 
-// The header's verdict, before SQLite opens the file. Returns the problem,
-// or "" with the schema version in *version.
-std::string CheckHeader(const std::string& path, std::uint32_t* version) {
-  sqlite::Header header;
-  std::string problem;
-  if (!sqlite::ReadHeader(path, &header, &problem)) return problem;
-  if (header.application_id != kApplicationId) {
-    return fmt::format("{} is not a cutline store (an SQLite database of another kind)",
-                       path);
+// The header's verdict, before SQLite opens the file: the schema version,
+// or why the file is not a store this cutline reads.
+StatusOr<std::uint32_t> CheckHeader(const std::string& path) {
+  StatusOr<sqlite::Header> header = sqlite::ReadHeader(path);
+  if (!header.ok()) return header.status();
+  if (header->application_id != kApplicationId) {
+    return Status::Error(Code::kNotCutlineStore, path);
   }
-  if (header.user_version > kSchemaVersion) {
-    return fmt::format(
-        "{} was written by a newer cutline (store schema {}; this one reads {})", path,
-        header.user_version, kSchemaVersion);
+  if (header->user_version > kSchemaVersion) {
+    return Status::Error(Code::kStoreNewer, path, header->user_version, kSchemaVersion);
   }
-  if (header.user_version == 0) return fmt::format("{} is corrupt: it has no schema version", path);
-  *version = header.user_version;
-  return "";
+  if (header->user_version == 0) return Status::Error(Code::kNoSchemaVersion, path);
+  return header->user_version;
 }
 
 // Everything SQLite can tell about the file from a read-only connection:
 // every page and b-tree sound (`thorough`: and every index agreeing with
-// its table) and the store's tables there. Returns the problem, or "".
-std::string CheckContents(sqlite3* db, const std::string& path, bool thorough) {
-  auto corrupt = [&](const std::string& why) {
-    return fmt::format("{} is corrupt: {}", path, sqlite::OneLine(why));
-  };
+// its table) and the store's tables there.
+Status CheckContents(sqlite3* db, const std::string& path, bool thorough) {
   const std::string verdict = thorough ? sqlite::IntegrityCheck(db) : sqlite::QuickCheck(db);
-  if (!verdict.empty()) return corrupt(verdict);
-  std::set<std::string> tables;
-  std::string error;
-  if (!sqlite::TableNames(db, &tables, &error)) return corrupt(error);
+  if (!verdict.empty()) return Status::Error(Code::kStoreCorrupt, path, sqlite::OneLine(verdict));
+  StatusOr<std::set<std::string>> tables = sqlite::TableNames(db, path);
+  if (!tables.ok()) return tables.status();
   for (const char* t : kTables) {
-    if (tables.count(t) == 0) return corrupt(fmt::format("its table {} is missing", t));
+    if (tables->count(t) == 0) return Status::Error(Code::kStoreTableMissing, path, t);
   }
-  return "";
+  return Status::Ok();
 }
 
 // What never changes in a run's row once written (runs are never deleted):
@@ -109,18 +100,18 @@ std::optional<Lineage> LineageOf(sqlite3* db) {
   return l;
 }
 
-// How the store through the WAL fails to descend from the file alone, or "".
-std::string Departure(sqlite3* db, const Lineage& own, const Lineage& seen) {
+// How the store through the WAL fails to descend from the file alone.
+Status Departure(sqlite3* db, const std::string& path, const Lineage& own, const Lineage& seen) {
   for (const auto& [id, run] : own.runs) {
     auto it = seen.runs.find(id);
-    if (it == seen.runs.end()) return fmt::format("the file's run {} is missing through it", id);
-    if (it->second != run) return fmt::format("the file's run {} is another run through it", id);
+    if (it == seen.runs.end()) return Status::Error(Code::kWalRunMissing, path, id);
+    if (it->second != run) return Status::Error(Code::kWalRunOther, path, id);
   }
-  if (!own.top) return "";
+  if (!own.top) return Status::Ok();
   const std::int64_t top = std::get<0>(*own.top);
-  if (!seen.top || std::get<0>(*seen.top) < top) {
-    return fmt::format("the file's highest snapshot is {}, through it {}", top,
-                       seen.top ? std::to_string(std::get<0>(*seen.top)) : "none");
+  if (!seen.top) return Status::Error(Code::kWalTopMissing, path, top);
+  if (std::get<0>(*seen.top) < top) {
+    return Status::Error(Code::kWalTopBehind, path, top, std::get<0>(*seen.top));
   }
   // Snapshot `top` may be pruned once a higher one exists; if it is there,
   // it is the same one.
@@ -129,7 +120,7 @@ std::string Departure(sqlite3* db, const Lineage& own, const Lineage& seen) {
           [&](const auto& col) {
             other = SnapshotIdentity{col(0), col(1), col(2), col(3)} != *own.top;
           });
-  return other ? fmt::format("the file's snapshot {} is another snapshot through it", top) : "";
+  return other ? Status::Error(Code::kWalSnapshotOther, path, top) : Status::Ok();
 }
 
 // SQLite cannot tell whose FILE-wal it reads: a WAL left beside another
@@ -137,28 +128,26 @@ std::string Departure(sqlite3* db, const Lineage& own, const Lineage& seen) {
 // seen is a mix of both, or the other one. A cutline store can tell in
 // part: its WAL only ever adds to the file, so what the file alone (read as
 // immutable, without the WAL) holds for good must be there, the same,
-// through the WAL (Lineage). Returns the problem, or "" (also when the file
-// alone cannot be read: a checkpoint may be copying into it).
-std::string ForeignWal(sqlite3* db, const std::string& path) {
+// through the WAL (Lineage). Ok also when the file alone cannot be read: a
+// checkpoint may be copying into it.
+Status ForeignWal(sqlite3* db, const std::string& path) {
   for (int attempt = 0;; ++attempt) {
     sqlite3* alone = sqlite::OpenFileAlone(path);
-    if (alone == nullptr) return "";
+    if (alone == nullptr) return Status::Ok();
     std::optional<Lineage> own = LineageOf(alone);
     sqlite3_close(alone);
-    if (!own) return "";
+    if (!own) return Status::Ok();
     std::optional<Lineage> seen = LineageOf(db);
-    if (!seen) return "";  // the contents' check says why
-    const std::string what = Departure(db, *own, *seen);
-    if (what.empty()) return "";
+    if (!seen) return Status::Ok();  // the contents' check says why
+    Status departure = Departure(db, path, *own, *seen);
+    if (departure.ok()) return departure;
     // A live writer's checkpoint copying pages as the file alone was read
     // could show a torn page once; a foreign WAL differs every time.
     if (attempt == 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       continue;
     }
-    return fmt::format("{}-wal does not belong to {}: {} (another store's write-ahead log?); "
-                       "nothing was changed",
-                       path, path, what);
+    return departure;
   }
 }
 
@@ -172,44 +161,46 @@ std::string CheckFileAlone(const std::string& path) {
   return verdict;
 }
 
-// Opens `c` read-only on an existing store and checks the store; false, with
-// the problem in *error, if it is not one or is damaged. The read-write open
-// checks this way first, then reopens: a read-write connection closed on a
-// damaged or foreign file could still write to it (a WAL checkpoint).
-bool OpenChecked(Connection& c, const std::string& path, std::uint32_t* version,
-                 sqlite::Reading reading, std::string* error) {
-  if (std::string problem = CheckHeader(path, version); !problem.empty()) {
-    *error = problem;
-    return false;
+// The contents' problem, said of a WAL over a sound file.
+Status OfTheWal(const std::string& path, const Status& problem) {
+  if (problem.code() == Code::kStoreTableMissing) {
+    return Status::Error(Code::kWalTableMissing, path, problem.word(1));
   }
+  if (problem.code() == Code::kStoreCorrupt) {
+    return Status::Error(Code::kWalCorrupt, path, problem.word(1));
+  }
+  return problem;
+}
+
+// Opens `c` read-only on an existing store and checks the store: its schema
+// version, or why it is not one or is damaged. The read-write open checks
+// this way first, then reopens: a read-write connection closed on a damaged
+// or foreign file could still write to it (a WAL checkpoint).
+StatusOr<std::uint32_t> OpenChecked(Connection& c, const std::string& path,
+                                    sqlite::Reading reading) {
+  StatusOr<std::uint32_t> version = CheckHeader(path);
+  if (!version.ok()) return version;
   c.path = path;
-  c.db = sqlite::OpenForReading(path, reading, error);
-  if (c.db == nullptr) return false;
+  StatusOr<sqlite3*> db = sqlite::OpenForReading(path, reading);
+  if (!db.ok()) return db.status();
+  c.db = *db;
   // Frames in FILE-wal: the store seen is the file with them, and a WAL
   // that is not this file's can hide there (integrity_check, unlike
   // quick_check, compares every index with its table).
   const bool frames = sqlite::WalHasFrames(path);
   if (frames) {
-    if (std::string problem = ForeignWal(c.db, path); !problem.empty()) {
-      *error = problem;
-      return false;
-    }
+    if (Status foreign = ForeignWal(c.db, path); !foreign.ok()) return foreign;
   }
-  if (std::string problem = CheckContents(c.db, path, frames); !problem.empty()) {
-    if (frames && CheckFileAlone(path).empty()) {
-      problem = fmt::format("{}-wal does not belong to {}: the file alone is sound, read "
-                            "through it corrupt ({}); nothing was changed",
-                            path, path, problem.substr(problem.find(": ") + 2));
-    }
-    *error = problem;
-    return false;
+  if (Status problem = CheckContents(c.db, path, frames); !problem.ok()) {
+    if (frames && CheckFileAlone(path).empty()) return OfTheWal(path, problem);
+    return problem;
   }
-  return true;
+  return version;
 }
 
 }  // namespace
 
-std::string CannotWrite(const std::string& path) { return sqlite::CannotWrite(path); }
+Status CannotWrite(const std::string& path) { return sqlite::CannotWrite(path); }
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Store(Store&&) noexcept = default;
@@ -219,71 +210,51 @@ Store::~Store() = default;
 const std::string& Store::path() const { return impl_->path; }
 std::uint32_t Store::schema_version() const { return impl_->version; }
 
-std::optional<Store> Store::OpenReadOnly(const std::string& path, std::string* error,
-                                         bool brief) {
+StatusOr<Store> Store::OpenReadOnly(const std::string& path, bool brief) {
   auto impl = std::make_unique<Impl>();
   // A version-1 file is read as it is: reading never writes.
   const auto reading = brief ? sqlite::Reading::kBrief : sqlite::Reading::kLasting;
-  if (!OpenChecked(*impl, path, &impl->version, reading, error)) return std::nullopt;
+  StatusOr<std::uint32_t> version = OpenChecked(*impl, path, reading);
+  if (!version.ok()) return version.status();
+  impl->version = *version;
   return Store(std::move(impl));
 }
 
-std::optional<Store> Store::Open(const std::string& path, bool create,
-                                 std::string* error) {
+StatusOr<Store> Store::Open(const std::string& path, bool create) {
   struct stat st {};
   if (create && ::lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
-    if (std::string why = sqlite::CannotWrite(path); !why.empty()) {
-      *error = why;
-      return std::nullopt;
-    }
+    if (Status why = sqlite::CannotWrite(path); !why.ok()) return why;
     auto setup = [](Connection& c) { Migrate(c, 0); };
-    if (std::string problem = sqlite::CreateWhole(path, setup); !problem.empty()) {
-      *error = problem;
-      return std::nullopt;
-    }
+    if (Status problem = sqlite::CreateWhole(path, setup); !problem.ok()) return problem;
   }
-  std::uint32_t version = 0;
-  {
+  StatusOr<std::uint32_t> version = [&] {
     Connection check;
-    if (!OpenChecked(check, path, &version, sqlite::Reading::kBrief, error)) {
-      return std::nullopt;
-    }
-  }
+    return OpenChecked(check, path, sqlite::Reading::kBrief);
+  }();
+  if (!version.ok()) return version.status();
   // Read-only (a file, folder or mount): said so, before SQLite opens it
   // for reading only in silence and its first write fails.
-  if (std::string why = sqlite::CannotWrite(path); !why.empty()) {
-    *error = why;
-    return std::nullopt;
-  }
+  if (Status why = sqlite::CannotWrite(path); !why.ok()) return why;
   auto impl = std::make_unique<Impl>();
   impl->path = path;
-  impl->db = sqlite::Open(path, sqlite::ReadWriteFlags(), error);
-  if (impl->db == nullptr) {
-    *error = fmt::format("cannot open {} for writing: {}", path, *error);
-    return std::nullopt;
-  }
-  if (sqlite::OpenedReadOnly(impl->db)) {
-    *error = fmt::format("{} is read-only here: it cannot be written", path);
-    return std::nullopt;
-  }
+  StatusOr<sqlite3*> db = sqlite::Open(path, sqlite::ReadWriteFlags(), Code::kCannotOpenForWriting);
+  if (!db.ok()) return db.status();
+  impl->db = *db;
+  if (sqlite::OpenedReadOnly(impl->db)) return Status::Error(Code::kReadOnlyHere, path);
   try {
     // WAL: readers (store list, the page) never wait for the run's writer,
     // nor it for them. FULL: a commit is on the disk before it returns, so a
     // snapshot reported complete stays complete through a power cut.
     {
       Query mode(*impl, "PRAGMA journal_mode = WAL", "setting WAL mode");
-      if (!mode.Step() || mode.Text(0) != "wal") {
-        *error = fmt::format("cannot open {}: it cannot use WAL mode here", path);
-        return std::nullopt;
-      }
+      if (!mode.Step() || mode.Text(0) != "wal") return Status::Error(Code::kNoWalMode, path);
     }
     impl->Exec("PRAGMA synchronous = FULL", "setting synchronous = FULL");
     impl->Exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
     // An older file is brought to this schema before anything is written.
-    Migrate(*impl, version);
+    Migrate(*impl, *version);
   } catch (const StoreError& e) {
-    *error = e.what();
-    return std::nullopt;
+    return Status::Error(Code::kStoreFailed, e.what());
   }
   return Store(std::move(impl));
 }

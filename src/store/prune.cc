@@ -20,9 +20,8 @@ PruneResult Store::Prune(std::uint32_t keep) {
   if (keep == 0) c.Refuse("prune keeps at least the latest complete snapshot of each run");
   // A run that holds the writer's lock may yet write the snapshots pruned;
   // one that does not has stopped, whatever its status says.
-  std::string held;
-  std::optional<WriterLock> lock = WriterLock::Take(path(), &held);
-  if (!lock) c.Refuse(held);
+  StatusOr<WriterLock> lock = WriterLock::Take(path());
+  if (!lock.ok()) throw StoreError(lock.status());
   // One transaction: the runs are read, judged and pruned at one moment, and
   // a refusal or a failure midway leaves every row where it was.
   Transaction tx(c, true, doing);

@@ -140,13 +140,13 @@ void Transaction::Commit() {
   done_ = true;
 }
 
-sqlite3* Open(const std::string& path, int flags, std::string* error) {
+StatusOr<sqlite3*> Open(const std::string& path, int flags, Code refusal) {
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
-    *error = OneLine(db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    std::string why = OneLine(db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     sqlite3_close(db);
-    return nullptr;
+    return Status::Error(refusal, path, why);
   }
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
@@ -189,8 +189,9 @@ std::string Folder(const std::string& path) {
 }  // namespace
 
 sqlite3* OpenFileAlone(const std::string& path) {
-  std::string ignored;
-  return Open(FileUri(path, "immutable=1"), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, &ignored);
+  StatusOr<sqlite3*> db =
+      Open(FileUri(path, "immutable=1"), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, Code::kCannotOpen);
+  return db.ok() ? *db : nullptr;
 }
 
 std::int64_t WalSize(const std::string& path) {
@@ -204,7 +205,7 @@ bool WalHasFrames(const std::string& path) {
   return WalSize(path) > kWalHeader + kFrameHeader;
 }
 
-sqlite3* OpenForReading(const std::string& path, Reading reading, std::string* error) {
+StatusOr<sqlite3*> OpenForReading(const std::string& path, Reading reading) {
   // (A hot journal, FILE-journal, would be a rollback-mode writer's, which
   // immutable would not roll back.)
   const bool alone = !Exists(path + "-wal") && !Exists(path + "-shm") &&
@@ -213,11 +214,9 @@ sqlite3* OpenForReading(const std::string& path, Reading reading, std::string* e
     sqlite3* db = OpenFileAlone(path);
     if (db != nullptr) return db;
   }
-  sqlite3* db = Open(path, SQLITE_OPEN_READONLY, error);
-  if (db == nullptr) {
-    *error = fmt::format("cannot open {}: {}", path, *error);
-    return nullptr;
-  }
+  StatusOr<sqlite3*> opened = Open(path, SQLITE_OPEN_READONLY, Code::kCannotOpen);
+  if (!opened.ok()) return opened;
+  sqlite3* db = *opened;
   const int probe = Probe(db);
   if (probe != SQLITE_CANTOPEN && probe != SQLITE_READONLY) return db;  // read, or the checks say why
   // FILE-shm could not be made or opened: a read-only place.
@@ -228,20 +227,14 @@ sqlite3* OpenForReading(const std::string& path, Reading reading, std::string* e
     if (db != nullptr && Probe(db) == SQLITE_OK) return db;
     sqlite3_close(db);
   }
-  *error = WalHasFrames(path)
-               ? fmt::format("cannot read {}: its {}-wal holds writes not yet in it, and reading "
-                             "them needs {}-shm, which cannot be made here ({})",
-                             path, path, path, reason)
-               : fmt::format("cannot read {}: {}", path, reason);
-  return nullptr;
+  return Status::Error(WalHasFrames(path) ? Code::kWalNeedsShm : Code::kCannotRead, path, reason);
 }
 
-std::string CannotWrite(const std::string& path) {
+Status CannotWrite(const std::string& path) {
   auto refused = [](int e) { return e == EROFS || e == EACCES || e == EPERM; };
   const bool exists = Exists(path);
   if (exists && ::access(path.c_str(), W_OK) != 0 && refused(errno)) {
-    return fmt::format("{} is read-only here ({}): it cannot be written", path,
-                       std::strerror(errno));
+    return Status::Error(Code::kReadOnlyFile, path, std::strerror(errno));
   }
   // A writer makes FILE-wal and FILE-shm beside the file (and a new store
   // its temporary file): the folder must take new files unless both are
@@ -253,10 +246,9 @@ std::string CannotWrite(const std::string& path) {
   }
   const std::string folder = Folder(path);
   if (!beside && ::access(folder.c_str(), W_OK) != 0 && refused(errno)) {
-    return fmt::format("{} is in a read-only folder ({}: {}): it cannot be written", path,
-                       folder, std::strerror(errno));
+    return Status::Error(Code::kReadOnlyFolder, path, folder, std::strerror(errno));
   }
-  return "";
+  return Status::Ok();
 }
 
 bool OpenedReadOnly(sqlite3* db) { return sqlite3_db_readonly(db, "main") == 1; }
@@ -264,42 +256,29 @@ bool OpenedReadOnly(sqlite3* db) { return sqlite3_db_readonly(db, "main") == 1; 
 int ReadOnlyFlags() { return SQLITE_OPEN_READONLY; }
 int ReadWriteFlags() { return SQLITE_OPEN_READWRITE; }
 
-bool ReadHeader(const std::string& path, Header* header, std::string* error) {
+StatusOr<Header> ReadHeader(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    *error = errno == ENOENT ? fmt::format("{}: no such file", path)
-                             : fmt::format("cannot read {}: {}", path, std::strerror(errno));
-    return false;
+    return errno == ENOENT ? Status::Error(Code::kNoSuchFile, path)
+                           : Status::Error(Code::kCannotRead, path, std::strerror(errno));
   }
-  if (S_ISDIR(st.st_mode)) {
-    *error = fmt::format("{} is a directory, not a cutline store", path);
-    return false;
-  }
+  if (S_ISDIR(st.st_mode)) return Status::Error(Code::kIsDirectory, path);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    *error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
-    return false;
-  }
+  if (fd < 0) return Status::Error(Code::kCannotRead, path, std::strerror(errno));
   unsigned char bytes[100];
   ssize_t got = ::read(fd, bytes, sizeof bytes);
   int read_errno = errno;
   ::close(fd);
-  if (got < 0) {
-    *error = fmt::format("cannot read {}: {}", path, std::strerror(read_errno));
-    return false;
-  }
-  if (got == 0) {
-    *error = fmt::format("{} is empty, not a cutline store", path);
-    return false;
-  }
+  if (got < 0) return Status::Error(Code::kCannotRead, path, std::strerror(read_errno));
+  if (got == 0) return Status::Error(Code::kStoreEmpty, path);
   if (got < static_cast<ssize_t>(sizeof bytes) ||
       std::memcmp(bytes, kSqliteMagic, sizeof kSqliteMagic) != 0) {
-    *error = fmt::format("{} is not a cutline store (not an SQLite database)", path);
-    return false;
+    return Status::Error(Code::kNotSqlite, path);
   }
-  header->application_id = BigEndian32(bytes + 68);
-  header->user_version = BigEndian32(bytes + 60);
-  return true;
+  Header header;
+  header.application_id = BigEndian32(bytes + 68);
+  header.user_version = BigEndian32(bytes + 60);
+  return header;
 }
 
 namespace {
@@ -327,53 +306,52 @@ std::string QuickCheck(sqlite3* db) { return Check(db, "PRAGMA quick_check(1)");
 
 std::string IntegrityCheck(sqlite3* db) { return Check(db, "PRAGMA integrity_check(1)"); }
 
-bool TableNames(sqlite3* db, std::set<std::string>* names, std::string* error) {
+StatusOr<std::set<std::string>> TableNames(sqlite3* db, const std::string& path) {
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1, &stmt,
                          nullptr) != SQLITE_OK) {
-    *error = OneLine(sqlite3_errmsg(db));
-    return false;
+    return Status::Error(Code::kStoreCorrupt, path, OneLine(sqlite3_errmsg(db)));
   }
+  std::set<std::string> names;
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    names->insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+    names.insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
   }
-  bool ok = rc == SQLITE_DONE;
-  if (!ok) *error = OneLine(sqlite3_errmsg(db));
+  std::string why = rc == SQLITE_DONE ? "" : OneLine(sqlite3_errmsg(db));
   sqlite3_finalize(stmt);
-  return ok;
+  if (!why.empty()) return Status::Error(Code::kStoreCorrupt, path, why);
+  return names;
 }
 
-std::string CreateWhole(const std::string& path, const std::function<void(Connection&)>& setup) {
+Status CreateWhole(const std::string& path, const std::function<void(Connection&)>& setup) {
   std::string temp = fmt::format("{}.creating-{}", path, ::getpid());
   ::unlink(temp.c_str());  // a leftover of a crashed process with our pid
-  std::string error;
+  std::string why;  // empty while all goes well
   {
     Connection c;
     c.path = path;
-    c.db = Open(temp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &error);
-    if (c.db == nullptr) return fmt::format("cannot create {}: {}", path, error);
+    StatusOr<sqlite3*> db = Open(temp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, Code::kCannotOpen);
+    if (!db.ok()) return Status::Error(Code::kCannotCreate, path, db.status().word(1));
+    c.db = *db;
     try {
       c.Exec("PRAGMA journal_mode = WAL", "creating");
       c.Exec("PRAGMA synchronous = FULL", "creating");
       setup(c);
     } catch (const StoreError&) {
-      error = fmt::format("cannot create {}: {}", path, OneLine(sqlite3_errmsg(c.db)));
+      why = OneLine(sqlite3_errmsg(c.db));
     }
     // Closing the last connection (here, as `c` goes) checkpoints the WAL
     // into the file and removes it: what gets linked is complete on its own.
     for (auto& [sql, stmt] : c.statements) sqlite3_finalize(stmt);
     c.statements.clear();
-    if (sqlite3_close(c.db) != SQLITE_OK && error.empty()) {
-      error = fmt::format("cannot create {}: closing failed", path);
-    }
+    if (sqlite3_close(c.db) != SQLITE_OK && why.empty()) why = "closing failed";
     c.db = nullptr;
   }
-  if (error.empty() && ::link(temp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
-    error = fmt::format("cannot create {}: {}", path, std::strerror(errno));
+  if (why.empty() && ::link(temp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
+    why = std::strerror(errno);
   }
   ::unlink(temp.c_str());
-  if (error.empty()) {
+  if (why.empty()) {
     // The new name must survive a power cut like the data does.
     std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/') + 1);
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -382,7 +360,8 @@ std::string CreateWhole(const std::string& path, const std::function<void(Connec
       ::close(fd);
     }
   }
-  return error;
+  if (!why.empty()) return Status::Error(Code::kCannotCreate, path, why);
+  return Status::Ok();
 }
 
 }  // namespace cutline::store::sqlite

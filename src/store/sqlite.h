@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "base/status.h"
 #include "store/error.h"
 
 struct sqlite3;
@@ -85,8 +86,9 @@ class Transaction {
 };
 
 // Opens a connection (extended result codes, a busy timeout); on failure
-// returns null with SQLite's reason in *error.
-sqlite3* Open(const std::string& path, int flags, std::string* error);
+// `refusal` (a code whose arguments are the path and why) naming `path` and
+// SQLite's reason.
+StatusOr<sqlite3*> Open(const std::string& path, int flags, Code refusal);
 
 // How long a reading connection lives: a brief one reads and closes (a
 // command, a check before a run); a lasting one follows the file while a
@@ -100,8 +102,8 @@ enum class Reading { kBrief, kLasting };
 //  - otherwise as a WAL reader, which needs FILE-shm; where that cannot be
 //    made (a read-only file, folder or mount) and FILE-wal holds no frames,
 //    as immutable too: nobody can be writing there.
-// On failure returns null with one line in *error naming the file.
-sqlite3* OpenForReading(const std::string& path, Reading reading, std::string* error);
+// On failure, why, naming the file.
+StatusOr<sqlite3*> OpenForReading(const std::string& path, Reading reading);
 // The file alone, as if FILE-wal were not there (immutable); null when it
 // cannot be opened.
 sqlite3* OpenFileAlone(const std::string& path);
@@ -109,10 +111,10 @@ sqlite3* OpenFileAlone(const std::string& path);
 std::int64_t WalSize(const std::string& path);
 // True when FILE-wal holds at least one frame (more than its header).
 bool WalHasFrames(const std::string& path);
-// Why a writer could not write `path` (read-only file, folder or mount), in
-// one line naming it; "" when nothing stands in its way that can be seen
-// beforehand. For a file not there yet, its folder is asked.
-std::string CannotWrite(const std::string& path);
+// Why a writer could not write `path` (read-only file, folder or mount);
+// ok when nothing stands in its way that can be seen beforehand. For a file
+// not there yet, its folder is asked.
+Status CannotWrite(const std::string& path);
 // True when SQLite opened a read-write connection for reading only (it
 // does so, silently, with a file it cannot write).
 bool OpenedReadOnly(sqlite3* db);
@@ -127,9 +129,9 @@ struct Header {
   std::uint32_t application_id = 0;  // offset 68
   std::uint32_t user_version = 0;    // offset 60
 };
-// The header of `path`, or the problem in *error ("no such file", "a
-// directory", "empty", "not an SQLite database"), each naming the file.
-bool ReadHeader(const std::string& path, Header* header, std::string* error);
+// The header of `path`, or why there is none (no such file, a directory,
+// empty, not an SQLite database), naming the file.
+StatusOr<Header> ReadHeader(const std::string& path);
 
 // PRAGMA quick_check: every page and b-tree sound (linear in the file's
 // size). Returns "" or the problem, one line.
@@ -138,14 +140,15 @@ std::string QuickCheck(sqlite3* db);
 // table, which a file read through another file's WAL can fail while
 // passing quick_check. Slower (n log n). Returns "" or the problem.
 std::string IntegrityCheck(sqlite3* db);
-// The names of the file's tables; false with SQLite's reason in *error.
-bool TableNames(sqlite3* db, std::set<std::string>* names, std::string* error);
+// The names of the file's tables, or kStoreCorrupt naming `path` and
+// SQLite's reason.
+StatusOr<std::set<std::string>> TableNames(sqlite3* db, const std::string& path);
 
 // Builds a new database beside `path` (WAL, synchronous FULL, then `setup`
 // on the connection) and links it into place only when whole, so that a
 // crash while creating leaves no file at `path`, never a half-made one.
-// Returns "" when `path` exists afterwards, made here or by someone else
-// meanwhile; otherwise the problem.
-std::string CreateWhole(const std::string& path, const std::function<void(Connection&)>& setup);
+// Ok when `path` exists afterwards, made here or by someone else
+// meanwhile; otherwise kCannotCreate.
+Status CreateWhole(const std::string& path, const std::function<void(Connection&)>& setup);
 
 }  // namespace cutline::store::sqlite

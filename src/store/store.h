@@ -2,8 +2,8 @@
 // that a crashed run can restart from its last complete snapshot and so that
 // `cutline store`, the checker and the page can read it afterwards.
 //
-// Errors: opening returns an empty optional and one line in *error, since a
-// bad file is the user's input. Once open, every failure (a full disk, an
+// Errors: opening returns a Status (base/status.h) saying why, since a bad
+// file is the user's input; its words are the catalogues'. Once open, every failure (a full disk, an
 // I/O error, a call that breaks the store's rules) throws StoreError, also
 // one line: a write that did not happen must not go unnoticed, and a caller
 // that forgets to look at a returned status would do exactly that.
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/amount.h"
+#include "base/status.h"
 #include "store/error.h"
 
 namespace cutline::store {
@@ -86,9 +87,9 @@ struct StoredRun {
 };
 
 // Why a run could not write the store at `path` (a read-only file, folder
-// or mount), one line naming it; "" when nothing seen beforehand stands in
-// its way. Asked before a run starts, so that it is refused at once.
-std::string CannotWrite(const std::string& path);
+// or mount); ok when nothing seen beforehand stands in its way. Asked before
+// a run starts, so that it is refused at once.
+Status CannotWrite(const std::string& path);
 
 // The runtime's name for the branch a rank runs: N0, N1, ...
 std::string BranchName(std::uint32_t rank);
@@ -126,10 +127,9 @@ class Store {
   // Opens a cutline store for reading and writing, creating it if `create`
   // and it does not exist. A new store appears whole or not at all. On
   // failure (missing, not a cutline store, corrupt, unreadable, read-only,
-  // beside a FILE-wal that is not its own) returns
-  // nullopt with one line in *error, and the file is not modified.
-  static std::optional<Store> Open(const std::string& path, bool create,
-                                   std::string* error);
+  // beside a FILE-wal that is not its own) says why, and the file is not
+  // modified.
+  static StatusOr<Store> Open(const std::string& path, bool create);
   // Opens an existing store for reading only: the file is never written,
   // and a read-only one (file, folder or mount) is read. SQLite may create
   // empty FILE-wal and FILE-shm beside it (a WAL reader needs them to read
@@ -138,8 +138,7 @@ class Store {
   // file alone is then the whole store, read as it is, and nothing is left
   // behind. A FILE-wal that is not this file's is refused. Writes throw
   // StoreError.
-  static std::optional<Store> OpenReadOnly(const std::string& path, std::string* error,
-                                           bool brief = false);
+  static StatusOr<Store> OpenReadOnly(const std::string& path, bool brief = false);
 
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;

@@ -2,6 +2,7 @@
 // reads back; bad files are refused and left byte-for-byte alone; a write
 // that fails (a full disk) leaves nothing behind; and a writer killed with
 // SIGKILL at any moment never leaves a partial snapshot marked complete.
+#include "catalogue/messages.h"
 #include "store/store.h"
 
 #include <gtest/gtest.h>
@@ -24,6 +25,9 @@ namespace cutline::store {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A refusal as a user reads it (the catalogue's English line); "" for ok.
+std::string Said(const Status& s) { return s.ok() ? "" : catalogue::Message(s, Lang::kEn); }
 
 std::string Bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -85,10 +89,17 @@ class StoreTest : public ::testing::Test {
   std::string PathOf(const std::string& name) { return (dir_ / name).string(); }
 
   Store MustOpen(const std::string& path, bool create = true) {
-    std::string error;
-    std::optional<Store> s = Store::Open(path, create, &error);
-    if (!s) throw std::runtime_error("cannot open: " + error);
-    return std::move(*s);
+    StatusOr<Store> s = Store::Open(path, create);
+    if (!s.ok()) throw std::runtime_error("cannot open: " + Said(s.status()));
+    return std::move(s).value();
+  }
+  // For a test that closes the store midway (reset()): the refusal's words
+  // in *error when there is none.
+  static std::optional<Store> ReadOnlyOrNothing(const std::string& path, std::string* error) {
+    StatusOr<Store> s = Store::OpenReadOnly(path);
+    *error = Said(s.status());
+    if (!s.ok()) return std::nullopt;
+    return std::move(s).value();
   }
 
   std::vector<std::string> Listing() {
@@ -109,11 +120,11 @@ class StoreTest : public ::testing::Test {
     const std::string before = fs::is_regular_file(path) ? Bytes(path) : "";
     const auto listing = Listing();
     for (int mode = 0; mode < 3; ++mode) {
-      std::string error;
-      std::optional<Store> s = mode == 0   ? Store::OpenReadOnly(path, &error)
-                               : mode == 1 ? Store::Open(path, false, &error)
-                                           : Store::Open(path, true, &error);
-      EXPECT_FALSE(s.has_value()) << path << " mode " << mode;
+      StatusOr<Store> s = mode == 0   ? Store::OpenReadOnly(path)
+                          : mode == 1 ? Store::Open(path, false)
+                                      : Store::Open(path, true);
+      const std::string error = Said(s.status());
+      EXPECT_FALSE(s.ok()) << path << " mode " << mode;
       EXPECT_TRUE(Has(error, why)) << "mode " << mode << ": " << error;
       EXPECT_TRUE(Has(error, path)) << error;
       EXPECT_FALSE(Has(error, "\n")) << error;
@@ -168,8 +179,9 @@ TEST_F(StoreTest, WhatIsWrittenReadsBackAfterReopening) {
     EXPECT_EQ(store.NextSnapshotId(), 2u);
   }
   std::string error;
-  std::optional<Store> store = Store::OpenReadOnly(path, &error);
-  ASSERT_TRUE(store) << error;
+  StatusOr<Store> store = Store::OpenReadOnly(path);
+  error = Said(store.status());
+  ASSERT_TRUE(store.ok()) << error;
   std::vector<StoredRun> runs = store->Runs();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].id, 1);
@@ -324,17 +336,17 @@ TEST_F(StoreTest, AFullDiskRollsTheWholeSnapshotBack) {
 
 TEST_F(StoreTest, AMissingFileIsAnErrorAndIsNotCreated) {
   const std::string path = PathOf("none.db");
-  std::string error;
-  EXPECT_FALSE(Store::Open(path, false, &error));
-  EXPECT_EQ(error, path + ": no such file");
-  error.clear();
-  EXPECT_FALSE(Store::OpenReadOnly(path, &error));
-  EXPECT_EQ(error, path + ": no such file");
+  StatusOr<Store> writing = Store::Open(path, false);
+  EXPECT_EQ(writing.status().code(), Code::kNoSuchFile);
+  EXPECT_EQ(Said(writing.status()), path + ": no such file");
+  StatusOr<Store> reading = Store::OpenReadOnly(path);
+  EXPECT_EQ(Said(reading.status()), path + ": no such file");
   EXPECT_TRUE(Listing().empty());
   // Nor into a folder that does not exist.
   const std::string nested = PathOf("no/such/dir/s.db");
-  EXPECT_FALSE(Store::Open(nested, true, &error));
-  EXPECT_EQ(error, "cannot create " + nested + ": unable to open database file");
+  StatusOr<Store> nowhere = Store::Open(nested, true);
+  EXPECT_EQ(nowhere.status().code(), Code::kCannotCreate);
+  EXPECT_EQ(Said(nowhere.status()), "cannot create " + nested + ": unable to open database file");
   EXPECT_TRUE(Listing().empty());
 }
 
@@ -410,8 +422,9 @@ TEST_F(StoreTest, ReadingOnlyNeverWritesTheFile) {
   const std::string before = Bytes(path);
   {
     std::string error;
-    std::optional<Store> store = Store::OpenReadOnly(path, &error);
-    ASSERT_TRUE(store) << error;
+    StatusOr<Store> store = Store::OpenReadOnly(path);
+    error = Said(store.status());
+    ASSERT_TRUE(store.ok()) << error;
     EXPECT_EQ(store->Runs().size(), 1u);
     EXPECT_EQ(store->Find(1)->total, 30);
     try {
@@ -434,8 +447,9 @@ TEST_F(StoreTest, AReaderSeesWhatACrashedWriterCommittedAndChangesNothing) {
   if (pid == 0) {
     try {
       std::string error;
-      std::optional<Store> store = Store::Open(path, true, &error);
-      if (!store) ::_exit(3);
+      StatusOr<Store> store = Store::Open(path, true);
+      error = Said(store.status());
+      if (!store.ok()) ::_exit(3);
       std::mt19937_64 rng(8);
       std::int64_t run = store->BeginRun(4, 25, 100, std::nullopt);
       store->SnapshotStarted(run, 1, 0, 1);
@@ -454,8 +468,9 @@ TEST_F(StoreTest, AReaderSeesWhatACrashedWriterCommittedAndChangesNothing) {
   const std::string db_before = Bytes(path), wal_before = Bytes(path + "-wal");
   {
     std::string error;
-    std::optional<Store> store = Store::OpenReadOnly(path, &error);
-    ASSERT_TRUE(store) << error;
+    StatusOr<Store> store = Store::OpenReadOnly(path);
+    error = Said(store.status());
+    ASSERT_TRUE(store.ok()) << error;
     std::optional<SnapshotRecord> one = store->Find(1);
     ASSERT_TRUE(one);
     EXPECT_EQ(one->status, "complete");
@@ -521,8 +536,9 @@ TEST_F(StoreTest, AWriterKilledAtAnyMomentNeverLeavesAPartialSnapshotComplete) {
       ::close(ready[0]);
       try {
         std::string error;
-        std::optional<Store> store = Store::Open(path, true, &error);
-        if (!store) ::_exit(3);
+        StatusOr<Store> store = Store::Open(path, true);
+        error = Said(store.status());
+        if (!store.ok()) ::_exit(3);
         std::mt19937_64 rng(static_cast<unsigned>(round));
         std::int64_t run = store->BeginRun(kRanks, kTotal / kRanks, kTotal, std::nullopt);
         for (;;) {
@@ -550,7 +566,7 @@ TEST_F(StoreTest, AWriterKilledAtAnyMomentNeverLeavesAPartialSnapshotComplete) {
 
     // As the dead writer left it (read-only: its WAL untouched) ...
     std::string error;
-    std::optional<Store> reader = Store::OpenReadOnly(path, &error);
+    std::optional<Store> reader = ReadOnlyOrNothing(path, &error);
     ASSERT_TRUE(reader) << "round " << round << ": " << error;
     int complete = ExpectEveryCompleteSnapshotWhole(*reader);
     EXPECT_GE(complete, complete_before + 2) << "round " << round;
@@ -594,7 +610,7 @@ TEST_F(StoreTest, AVersion1FileIsReadAsItIsAndNeverWritten) {
   const std::string before = Bytes(path);
   ASSERT_EQ(before[63], 1) << "the fixture is not a version-1 file";
   std::string error;
-  std::optional<Store> s = Store::OpenReadOnly(path, &error);
+  std::optional<Store> s = ReadOnlyOrNothing(path, &error);
   ASSERT_TRUE(s) << error;
   EXPECT_EQ(s->schema_version(), 1u);
   std::vector<StoredRun> runs = s->Runs();
@@ -641,8 +657,9 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
   std::optional<SnapshotRecord> old13;
   {
     std::string error;
-    auto r = Store::OpenReadOnly(path, &error);
-    ASSERT_TRUE(r) << error;
+    StatusOr<Store> r = Store::OpenReadOnly(path);
+    error = Said(r.status());
+    ASSERT_TRUE(r.ok()) << error;
     old_snapshots = r->Snapshots();
     old13 = r->Find(13);
   }
@@ -674,8 +691,9 @@ TEST_F(StoreTest, AReaderFollowsAMigrationMadeWhileItWasOpen) {
   const std::string path = PathOf("v1.db");
   fs::copy_file(kVersion1, path);
   std::string error;
-  auto reader = Store::OpenReadOnly(path, &error);
-  ASSERT_TRUE(reader) << error;
+  StatusOr<Store> reader = Store::OpenReadOnly(path);
+  error = Said(reader.status());
+  ASSERT_TRUE(reader.ok()) << error;
   EXPECT_EQ(reader->schema_version(), 1u);
   {
     Store writer = MustOpen(path, false);
@@ -897,8 +915,9 @@ std::map<std::string, std::int64_t> RowCounts(const std::string& path) {
 
 Verification VerifyFile(const std::string& path) {
   std::string error;
-  std::optional<Store> s = Store::OpenReadOnly(path, &error);
-  if (!s) throw std::runtime_error("cannot open: " + error);
+  StatusOr<Store> s = Store::OpenReadOnly(path);
+  error = Said(s.status());
+  if (!s.ok()) throw std::runtime_error("cannot open: " + error);
   return s->Verify();
 }
 
@@ -931,7 +950,7 @@ TEST_F(StoreTest, VerifyPassesASoundStoreAndReadsOnly) {
   }
   const std::string before = Bytes(path);
   std::string error;
-  std::optional<Store> store = Store::OpenReadOnly(path, &error);
+  std::optional<Store> store = ReadOnlyOrNothing(path, &error);
   ASSERT_TRUE(store) << error;
   Verification v = store->Verify();
   EXPECT_TRUE(v.ok()) << v.problems.front().Line();
@@ -1029,8 +1048,9 @@ TEST_F(StoreTest, VerifyNamesEachKindOfDamage) {
   Write(path, good);
   Damage(path, "DELETE FROM balances WHERE snapshot = 2 AND rank = 1");
   std::string error;
-  std::optional<Store> store = Store::OpenReadOnly(path, &error);
-  ASSERT_TRUE(store) << error;
+  StatusOr<Store> store = Store::OpenReadOnly(path);
+  error = Said(store.status());
+  ASSERT_TRUE(store.ok()) << error;
   EXPECT_TRUE(store->Verify(1)->ok());
   ASSERT_EQ(store->Verify(2)->problems.size(), 1u);
   EXPECT_EQ(store->Verify(2)->problems[0].subject, "snapshot 2");
@@ -1161,16 +1181,17 @@ TEST_F(StoreTest, ARefusedOrFailedPruneChangesNothing) {
       EXPECT_TRUE(Has(e.what(), "at least the latest complete snapshot")) << e.what();
     }
     // Run 3 holds the writer's lock: its collector may write at any time.
-    std::string why;
-    std::optional<WriterLock> writer = WriterLock::Take(path, &why);
-    ASSERT_TRUE(writer) << why;
+    StatusOr<WriterLock> writer = WriterLock::Take(path);
+    ASSERT_TRUE(writer.ok()) << Said(writer.status());
     writer->SetRun(3);
     try {
       store.Prune(1);
       ADD_FAILURE() << "pruned under a live run";
     } catch (const StoreError& e) {
-      EXPECT_TRUE(Has(e.what(), "run 3 is writing this store (process ")) << e.what();
-      EXPECT_FALSE(Has(e.what(), "\n"));
+      EXPECT_EQ(e.status().code(), Code::kWriterBusy);
+      EXPECT_TRUE(Has(Said(e.status()), "run 3 is writing this store (process "))
+          << Said(e.status());
+      EXPECT_FALSE(Has(Said(e.status()), "\n"));
     }
   }
   EXPECT_EQ(Bytes(path), before);

@@ -57,34 +57,28 @@ std::string HostName() {
 
 }  // namespace
 
-std::string WriterRefusal(const Writer& w) {
-  const std::string who = w.pid > 0 ? fmt::format("process {} on host {}", w.pid, w.host)
-                                    : std::string("a process starting");
-  if (w.run) {
-    return fmt::format("run {} is writing this store ({}): one writer at a time per store", *w.run,
-                       who);
-  }
-  return fmt::format("a run is starting on this store ({}): one writer at a time per store", who);
+Status WriterRefusal(const Writer& w) {
+  const long pid = w.pid > 0 ? w.pid : 0;
+  if (w.run) return Status::Error(Code::kWriterBusy, *w.run, pid, w.host);
+  return Status::Error(Code::kWriterStarting, pid, w.host);
 }
 
 std::string WriterLockPath(const std::string& store_path) { return store_path + "-writer"; }
 
-std::optional<WriterLock> WriterLock::Take(const std::string& store_path, std::string* why) {
+StatusOr<WriterLock> WriterLock::Take(const std::string& store_path) {
   const std::string path = WriterLockPath(store_path);
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    *why = fmt::format("cannot make {}: {}", path, std::strerror(errno));
-    return std::nullopt;
-  }
+  if (fd < 0) return Status::Error(Code::kCannotMake, path, std::strerror(errno));
   // A reader asking Holder() holds a shared lock for an instant: a few
   // tries ride over it, while a writer's lock stays and refuses.
   for (int attempt = 0;; ++attempt) {
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) break;
     if (errno != EWOULDBLOCK || attempt == 20) {
-      *why = errno == EWOULDBLOCK ? WriterRefusal(ReadDown(fd))
-                                  : fmt::format("cannot lock {}: {}", path, std::strerror(errno));
+      Status why = errno == EWOULDBLOCK
+                       ? WriterRefusal(ReadDown(fd))
+                       : Status::Error(Code::kCannotLock, path, std::strerror(errno));
       ::close(fd);
-      return std::nullopt;
+      return why;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }

@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 
+#include "base/status.h"
+
 namespace cutline::store {
 
 // The holder of a store's writer lock, as it wrote itself down.
@@ -21,18 +23,18 @@ struct Writer {
   std::string host;
 };
 
-// Why a second writer is refused: "run 3 is writing this store (process 812
-// on host node1): one writer at a time per store".
-std::string WriterRefusal(const Writer& w);
+// Why a second writer is refused: kWriterBusy (run, process, host) once
+// the holder has a run, else kWriterStarting.
+Status WriterRefusal(const Writer& w);
 
 // FILE-writer: the file whose lock decides the store's writer.
 std::string WriterLockPath(const std::string& store_path);
 
 class WriterLock {
  public:
-  // Takes the lock of the store at `store_path`. On refusal, nothing: `why`
-  // is WriterRefusal(the holder), or why the lock file could not be made.
-  static std::optional<WriterLock> Take(const std::string& store_path, std::string* why);
+  // Takes the lock of the store at `store_path`. On refusal, why:
+  // WriterRefusal(the holder), or why the lock file could not be made.
+  static StatusOr<WriterLock> Take(const std::string& store_path);
 
   // Who holds the lock now; nothing when no one does. Makes no file.
   static std::optional<Writer> Holder(const std::string& store_path);

@@ -14,7 +14,7 @@
 #include "base/lang.h"
 #include "base/status.h"
 
-namespace cutline::scenario {
+namespace cutline::catalogue {
 
 // The languages the project speaks (base/lang.h).
 using cutline::Lang;
@@ -51,10 +51,12 @@ std::string LaterMarkerSentence(algorithms::LaterMarkerTale tale,
 std::string CloseSentence(algorithms::CloseTale tale, const MarkerTale& t,
                           Lang lang);
 
-namespace catalogue {
 // The groups status.h declares the refusal codes in (CUTLINE_ERROR_CODES):
 // each catalogue has one function per group, so that none is one long switch.
-enum class CodeGroup { kOk, kNetwork, kWords, kRun, kCut, kVariants, kApps, kLimits };
+enum class CodeGroup {
+  kOk, kNetwork, kWords, kRun, kCut, kVariants, kApps, kLimits,
+  kStore, kRestore, kOptions, kServe,  // the store, restore, commands' options, the server
+};
 CodeGroup GroupOf(Code code);
 
 // One per language; Reason, Message and the functions above choose.
@@ -62,6 +64,15 @@ std::string EnglishReason(const Status& s);
 std::string EnglishAtLine(int line, const std::string& reason);
 std::string JapaneseReason(const Status& s);
 std::string JapaneseAtLine(int line, const std::string& reason);
+// The tools' groups (messages_tools_en.cc, messages_tools_ja.cc).
+std::string EnglishStoreReason(const Status& s);
+std::string EnglishRestoreReason(const Status& s);
+std::string EnglishOptionsReason(const Status& s);
+std::string EnglishServeReason(const Status& s);
+std::string JapaneseStoreReason(const Status& s);
+std::string JapaneseRestoreReason(const Status& s);
+std::string JapaneseOptionsReason(const Status& s);
+std::string JapaneseServeReason(const Status& s);
 std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
 std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);
 std::string EnglishRuleNote(algorithms::RuleNote note);
@@ -72,6 +83,5 @@ std::string EnglishLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTal
 std::string JapaneseLaterMarker(algorithms::LaterMarkerTale tale, const MarkerTale& t);
 std::string EnglishClose(algorithms::CloseTale tale, const MarkerTale& t);
 std::string JapaneseClose(algorithms::CloseTale tale, const MarkerTale& t);
-}  // namespace catalogue
 
-}  // namespace cutline::scenario
+}  // namespace cutline::catalogue

@@ -1,10 +1,9 @@
 // Picks the catalogue of a language; gives a refusal code its group, by which
 // each catalogue is split.
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 
-namespace cutline::scenario {
+namespace cutline::catalogue {
 
-namespace catalogue {
 
 // One case per code, so that a new code must be given its group here (the
 // switch has no default: g++ and clang warn of a code left out).
@@ -79,52 +78,106 @@ CodeGroup GroupOf(Code code) {
     case Code::kCommandLimit:
     case Code::kEventLimit:
       return CodeGroup::kLimits;
+    case Code::kNoSuchFile:
+    case Code::kIsDirectory:
+    case Code::kCannotRead:
+    case Code::kStoreEmpty:
+    case Code::kNotSqlite:
+    case Code::kNotCutlineStore:
+    case Code::kStoreNewer:
+    case Code::kNoSchemaVersion:
+    case Code::kStoreCorrupt:
+    case Code::kStoreTableMissing:
+    case Code::kCannotOpen:
+    case Code::kWalNeedsShm:
+    case Code::kReadOnlyFile:
+    case Code::kReadOnlyFolder:
+    case Code::kReadOnlyHere:
+    case Code::kCannotCreate:
+    case Code::kCannotOpenForWriting:
+    case Code::kNoWalMode:
+    case Code::kWalRunMissing:
+    case Code::kWalRunOther:
+    case Code::kWalTopBehind:
+    case Code::kWalTopMissing:
+    case Code::kWalSnapshotOther:
+    case Code::kWalCorrupt:
+    case Code::kWalTableMissing:
+    case Code::kWriterBusy:
+    case Code::kWriterStarting:
+    case Code::kCannotMake:
+    case Code::kCannotLock:
+    case Code::kStoreFailed:
+    case Code::kNoSuchSnapshot:
+      return CodeGroup::kStore;
+    case Code::kRestoreNothing:
+    case Code::kRestoreNotComplete:
+    case Code::kRestoreDamaged:
+    case Code::kRestoreNoLongerComplete:
+    case Code::kRestoreWrongApp:
+    case Code::kRestoreWrongRanks:
+    case Code::kRestoreNeedsStore:
+      return CodeGroup::kRestore;
+    case Code::kNotAnApp:
+    case Code::kFlagForOtherApp:
+    case Code::kNotASnapshotId:
+    case Code::kSnapshotIdNotNumber:
+    case Code::kSnapshotIdTooLarge:
+    case Code::kMaxPagesNeedsStore:
+    case Code::kBadKeep:
+    case Code::kStoreNeedsCommand:
+    case Code::kUnknownStoreCommand:
+    case Code::kUnknownStoreOption:
+    case Code::kTooFewRanks:
+    case Code::kKillRankOutOfRange:
+      return CodeGroup::kOptions;
+    case Code::kCannotListen:
+      return CodeGroup::kServe;
   }
   // Not a declared code: the group's function knows none such and gives
   // CodeName's "?".
   return CodeGroup::kLimits;
 }
 
-}  // namespace catalogue
 
 std::string Reason(const Status& s, Lang lang) {
-  return lang == Lang::kJa ? catalogue::JapaneseReason(s)
-                           : catalogue::EnglishReason(s);
+  return lang == Lang::kJa ? JapaneseReason(s)
+                           : EnglishReason(s);
 }
 
 std::string Message(const Status& s, Lang lang) {
   std::string reason = Reason(s, lang);
   if (s.line() <= 0) return reason;
-  return lang == Lang::kJa ? catalogue::JapaneseAtLine(s.line(), reason)
-                           : catalogue::EnglishAtLine(s.line(), reason);
+  return lang == Lang::kJa ? JapaneseAtLine(s.line(), reason)
+                           : EnglishAtLine(s.line(), reason);
 }
 
 std::string MarkerWord(algorithms::MarkerNoun noun, bool plural, Lang lang) {
-  return lang == Lang::kJa ? catalogue::JapaneseMarkerWord(noun)
-                           : catalogue::EnglishMarkerWord(noun, plural);
+  return lang == Lang::kJa ? JapaneseMarkerWord(noun)
+                           : EnglishMarkerWord(noun, plural);
 }
 
 std::string RuleNoteText(algorithms::RuleNote note, Lang lang) {
-  return lang == Lang::kJa ? catalogue::JapaneseRuleNote(note)
-                           : catalogue::EnglishRuleNote(note);
+  return lang == Lang::kJa ? JapaneseRuleNote(note)
+                           : EnglishRuleNote(note);
 }
 
 std::string FirstMarkerSentence(algorithms::FirstMarkerTale tale,
                                 const MarkerTale& t, Lang lang) {
-  return lang == Lang::kJa ? catalogue::JapaneseFirstMarker(tale, t)
-                           : catalogue::EnglishFirstMarker(tale, t);
+  return lang == Lang::kJa ? JapaneseFirstMarker(tale, t)
+                           : EnglishFirstMarker(tale, t);
 }
 
 std::string LaterMarkerSentence(algorithms::LaterMarkerTale tale,
                                 const MarkerTale& t, Lang lang) {
-  return lang == Lang::kJa ? catalogue::JapaneseLaterMarker(tale, t)
-                           : catalogue::EnglishLaterMarker(tale, t);
+  return lang == Lang::kJa ? JapaneseLaterMarker(tale, t)
+                           : EnglishLaterMarker(tale, t);
 }
 
 std::string CloseSentence(algorithms::CloseTale tale, const MarkerTale& t,
                           Lang lang) {
-  return lang == Lang::kJa ? catalogue::JapaneseClose(tale, t)
-                           : catalogue::EnglishClose(tale, t);
+  return lang == Lang::kJa ? JapaneseClose(tale, t)
+                           : EnglishClose(tale, t);
 }
 
-}  // namespace cutline::scenario
+}  // namespace cutline::catalogue

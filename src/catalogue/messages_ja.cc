@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "apps/bank/money.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 
-namespace cutline::scenario::catalogue {
+namespace cutline::catalogue {
 
 namespace {
 
@@ -275,6 +275,14 @@ std::string JapaneseReason(const Status& s) {
       return JapaneseAppReason(s);
     case CodeGroup::kLimits:
       return JapaneseLimitReason(s);
+    case CodeGroup::kStore:
+      return JapaneseStoreReason(s);
+    case CodeGroup::kRestore:
+      return JapaneseRestoreReason(s);
+    case CodeGroup::kOptions:
+      return JapaneseOptionsReason(s);
+    case CodeGroup::kServe:
+      return JapaneseServeReason(s);
   }
   return std::string(CodeName(s.code()));
 }
@@ -359,4 +367,4 @@ std::string JapaneseClose(algorithms::CloseTale tale, const MarkerTale& t) {
   return "";
 }
 
-}  // namespace cutline::scenario::catalogue
+}  // namespace cutline::catalogue

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "apps/bank/money.h"
-#include "scenario/messages.h"
+#include "catalogue/messages.h"
 
-namespace cutline::scenario::catalogue {
+namespace cutline::catalogue {
 
 std::string EnglishAtLine(int line, const std::string& reason) {
   return fmt::format("line {}: {}", line, reason);
@@ -267,6 +267,14 @@ std::string EnglishReason(const Status& s) {
       return EnglishAppReason(s);
     case CodeGroup::kLimits:
       return EnglishLimitReason(s);
+    case CodeGroup::kStore:
+      return EnglishStoreReason(s);
+    case CodeGroup::kRestore:
+      return EnglishRestoreReason(s);
+    case CodeGroup::kOptions:
+      return EnglishOptionsReason(s);
+    case CodeGroup::kServe:
+      return EnglishServeReason(s);
   }
   return std::string(CodeName(s.code()));
 }
@@ -357,4 +365,4 @@ std::string EnglishClose(algorithms::CloseTale tale, const MarkerTale& t) {
   return "";
 }
 
-}  // namespace cutline::scenario::catalogue
+}  // namespace cutline::catalogue
