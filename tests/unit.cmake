@@ -61,4 +61,4 @@ cutline_unit_test(questions_test
 # It checks docs/page.md's list of the demos' questions against the engine.
 target_compile_definitions(questions_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 cutline_unit_test(rooms_test
-  ${PROJECT_SOURCE_DIR}/src/lecture/rooms_test.cc cutline_lecture)
+  ${PROJECT_SOURCE_DIR}/src/lecture/rooms_test.cc cutline_lecture cutline_catalogue)

@@ -148,7 +148,19 @@ namespace cutline {
   X(kTooFewRanks, "too_few_ranks", "")                                       \
   X(kKillRankOutOfRange, "kill_rank_out_of_range", "nn")  /* rank, ranks */  \
   /* the server */                                                           \
-  X(kCannotListen, "cannot_listen", "sns")  /* host, port, why */
+  X(kCannotListen, "cannot_listen", "sns")  /* host, port, why */            \
+  /* a lecture room (src/lecture); the names are the page's since v1 */       \
+  X(kNoRoom, "no_room", "")                                                  \
+  X(kNotTeacher, "not_teacher", "")                                          \
+  X(kNotStudent, "not_student", "")                                          \
+  X(kTooManyRooms, "too_many_rooms", "n")  /* max rooms */                   \
+  X(kRoomFull, "room_full", "n")  /* max students */                         \
+  X(kBadState, "bad_state", "n")  /* max bytes */                            \
+  X(kBadQuestion, "bad_question", "nnn")  /* choices, text, bytes at most */ \
+  X(kNoQuestion, "no_question", "")                                          \
+  X(kOtherQuestion, "other_question", "")                                    \
+  X(kBadChoice, "bad_choice", "")                                            \
+  X(kAnsweredAlready, "answered_already", "")
 
 enum class Code : std::uint8_t {
   kOk,

@@ -133,6 +133,18 @@ CodeGroup GroupOf(Code code) {
       return CodeGroup::kOptions;
     case Code::kCannotListen:
       return CodeGroup::kServe;
+    case Code::kNoRoom:
+    case Code::kNotTeacher:
+    case Code::kNotStudent:
+    case Code::kTooManyRooms:
+    case Code::kRoomFull:
+    case Code::kBadState:
+    case Code::kBadQuestion:
+    case Code::kNoQuestion:
+    case Code::kOtherQuestion:
+    case Code::kBadChoice:
+    case Code::kAnsweredAlready:
+      return CodeGroup::kLecture;
   }
   // Not a declared code: the group's function knows none such and gives
   // CodeName's "?".

@@ -56,6 +56,7 @@ std::string CloseSentence(algorithms::CloseTale tale, const MarkerTale& t,
 enum class CodeGroup {
   kOk, kNetwork, kWords, kRun, kCut, kVariants, kApps, kLimits,
   kStore, kRestore, kOptions, kServe,  // the store, restore, commands' options, the server
+  kLecture,                            // a lecture room
 };
 CodeGroup GroupOf(Code code);
 
@@ -69,10 +70,12 @@ std::string EnglishStoreReason(const Status& s);
 std::string EnglishRestoreReason(const Status& s);
 std::string EnglishOptionsReason(const Status& s);
 std::string EnglishServeReason(const Status& s);
+std::string EnglishLectureReason(const Status& s);
 std::string JapaneseStoreReason(const Status& s);
 std::string JapaneseRestoreReason(const Status& s);
 std::string JapaneseOptionsReason(const Status& s);
 std::string JapaneseServeReason(const Status& s);
+std::string JapaneseLectureReason(const Status& s);
 std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
 std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);
 std::string EnglishRuleNote(algorithms::RuleNote note);

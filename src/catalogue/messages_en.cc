@@ -275,6 +275,8 @@ std::string EnglishReason(const Status& s) {
       return EnglishOptionsReason(s);
     case CodeGroup::kServe:
       return EnglishServeReason(s);
+    case CodeGroup::kLecture:
+      return EnglishLectureReason(s);
   }
   return std::string(CodeName(s.code()));
 }

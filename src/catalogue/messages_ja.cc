@@ -283,6 +283,8 @@ std::string JapaneseReason(const Status& s) {
       return JapaneseOptionsReason(s);
     case CodeGroup::kServe:
       return JapaneseServeReason(s);
+    case CodeGroup::kLecture:
+      return JapaneseLectureReason(s);
   }
   return std::string(CodeName(s.code()));
 }

@@ -187,4 +187,40 @@ std::string EnglishServeReason(const Status& s) {
   return std::string(CodeName(s.code()));
 }
 
+// A lecture room's refusals (src/lecture): what the teacher's and the
+// students' pages are told.
+std::string EnglishLectureReason(const Status& s) {
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
+    case Code::kNoRoom:
+      return "no lecture has this code (it may have ended)";
+    case Code::kNotTeacher:
+      return "only the lecture's teacher can do this";
+    case Code::kNotStudent:
+      return "join the lecture first: this student token is not one of this room's";
+    case Code::kTooManyRooms:
+      return fmt::format("this server holds {} lectures already; try again when one ends", n(0));
+    case Code::kRoomFull:
+      return fmt::format("this lecture is full: {} students have joined", n(0));
+    case Code::kBadState:
+      return fmt::format(
+          "the state must be a JSON object with a string \"scenario\", at most {} bytes", n(0));
+    case Code::kBadQuestion:
+      return fmt::format("a question needs a string \"id\" and 1 to {} distinct string "
+                         "\"choices\", each at most {} bytes, and at most {} bytes in all",
+                         n(0), n(1), n(2));
+    case Code::kNoQuestion:
+      return "no question is open for answers";
+    case Code::kOtherQuestion:
+      return "this answer is to a question that is not the open one";
+    case Code::kBadChoice:
+      return "this answer is not one of the question's choices";
+    case Code::kAnsweredAlready:
+      return "this student has answered this question already";
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
 }  // namespace cutline::catalogue

@@ -208,4 +208,41 @@ std::string JapaneseServeReason(const Status& s) {
   return std::string(CodeName(s.code()));
 }
 
+std::string JapaneseLectureReason(const Status& s) {
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
+    case Code::kNoRoom:
+      return "このコードの講義はありません（終了したのかもしれません）";
+    case Code::kNotTeacher:
+      return "これができるのは講義の先生だけです";
+    case Code::kNotStudent:
+      return "先に講義に参加してください: この学生トークンはこの教室のものではありません";
+    case Code::kTooManyRooms:
+      return fmt::format("このサーバーではすでに{}件の講義が開かれています。どれかが終わってから"
+                         "もう一度試してください",
+                         n(0));
+    case Code::kRoomFull:
+      return fmt::format("この講義は満員です: {}人の学生が参加しています", n(0));
+    case Code::kBadState:
+      return fmt::format("状態は文字列 \"scenario\" を持つ JSON オブジェクトで、{}バイト以内で"
+                         "なければなりません",
+                         n(0));
+    case Code::kBadQuestion:
+      return fmt::format("質問には文字列 \"id\" と、互いに異なる1〜{}個の文字列 \"choices\""
+                         "（それぞれ{}バイト以内、全体で{}バイト以内）が必要です",
+                         n(0), n(1), n(2));
+    case Code::kNoQuestion:
+      return "回答を受け付けている質問はありません";
+    case Code::kOtherQuestion:
+      return "この回答は今開いている質問へのものではありません";
+    case Code::kBadChoice:
+      return "この回答は質問の選択肢にありません";
+    case Code::kAnsweredAlready:
+      return "この学生はこの質問にもう回答しています";
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
 }  // namespace cutline::catalogue

@@ -49,47 +49,6 @@ std::string NewToken() {
   return out;
 }
 
-std::string_view Code(Refusal refusal) {
-  switch (refusal) {
-    case Refusal::kNoRoom: return "no_room";
-    case Refusal::kNotTeacher: return "not_teacher";
-    case Refusal::kNotStudent: return "not_student";
-    case Refusal::kTooManyRooms: return "too_many_rooms";
-    case Refusal::kRoomFull: return "room_full";
-    case Refusal::kBadState: return "bad_state";
-    case Refusal::kBadQuestion: return "bad_question";
-    case Refusal::kNoQuestion: return "no_question";
-    case Refusal::kOtherQuestion: return "other_question";
-    case Refusal::kBadChoice: return "bad_choice";
-    case Refusal::kAnsweredAlready: return "answered_already";
-  }
-  return "unknown";
-}
-
-std::string Words(Refusal refusal, const Limits& limits) {
-  switch (refusal) {
-    case Refusal::kNoRoom: return "no lecture has this code (it may have ended)";
-    case Refusal::kNotTeacher: return "only the lecture's teacher can do this";
-    case Refusal::kNotStudent: return "join the lecture first: this student token is not one of this room's";
-    case Refusal::kTooManyRooms:
-      return fmt::format("this server holds {} lectures already; try again when one ends", limits.max_rooms);
-    case Refusal::kRoomFull:
-      return fmt::format("this lecture is full: {} students have joined", limits.max_students);
-    case Refusal::kBadState:
-      return fmt::format("the state must be a JSON object with a string \"scenario\", at most {} bytes",
-                         limits.max_state_bytes);
-    case Refusal::kBadQuestion:
-      return fmt::format("a question needs a string \"id\" and 1 to {} distinct string \"choices\", each at most {} bytes, "
-                         "and at most {} bytes in all",
-                         limits.max_choices, limits.max_text, limits.max_state_bytes);
-    case Refusal::kNoQuestion: return "no question is open for answers";
-    case Refusal::kOtherQuestion: return "this answer is to a question that is not the open one";
-    case Refusal::kBadChoice: return "this answer is not one of the question's choices";
-    case Refusal::kAnsweredAlready: return "this student has answered this question already";
-  }
-  return "refused";
-}
-
 struct Question {
   std::string id;
   std::vector<std::string> choices;
@@ -155,8 +114,8 @@ Rooms::Room* Rooms::Find(std::string_view code) {
 
 Result<Rooms::Room*> Rooms::Teacher(std::string_view code, std::string_view token) {
   Room* room = Find(code);
-  if (!room) return Refusal::kNoRoom;
-  if (!SameSecret(room->token, token)) return Refusal::kNotTeacher;
+  if (!room) return Status::Error(Code::kNoRoom);
+  if (!SameSecret(room->token, token)) return Status::Error(Code::kNotTeacher);
   return room;
 }
 
@@ -175,7 +134,7 @@ std::string Rooms::NewCode() {
 Result<Created> Rooms::Create() {
   std::lock_guard lock(mutex_);
   DropExpired();
-  if (rooms_.size() >= limits_.max_rooms) return Refusal::kTooManyRooms;
+  if (rooms_.size() >= limits_.max_rooms) return Status::Error(Code::kTooManyRooms, limits_.max_rooms);
   auto room = std::make_unique<Room>();
   room->code = NewCode();
   room->token = NewToken();
@@ -188,19 +147,19 @@ Result<Created> Rooms::Create() {
 Result<Json> Rooms::View(std::string_view code, std::string_view token) {
   std::lock_guard lock(mutex_);
   Room* room = Find(code);
-  if (!room) return Refusal::kNoRoom;
+  if (!room) return Status::Error(Code::kNoRoom);
   return room->View(!token.empty() && SameSecret(room->token, token));
 }
 
 Result<Json> Rooms::Join(std::string_view code, std::string_view student) {
   std::lock_guard lock(mutex_);
   Room* room = Find(code);
-  if (!room) return Refusal::kNoRoom;
+  if (!room) return Status::Error(Code::kNoRoom);
   room->last = now_();
   if (!student.empty() && room->students.contains(student)) {
     return Json{{"student", student}, {"room", room->View(false)}};
   }
-  if (room->students.size() >= limits_.max_students) return Refusal::kRoomFull;
+  if (room->students.size() >= limits_.max_students) return Status::Error(Code::kRoomFull, limits_.max_students);
   std::string token = NewToken();
   room->students.emplace(token, room->students.size());
   return Json{{"student", token}, {"room", room->View(false)}};
@@ -209,12 +168,12 @@ Result<Json> Rooms::Join(std::string_view code, std::string_view student) {
 Result<Changed> Rooms::Drive(std::string_view code, std::string_view token, const Json& state) {
   std::lock_guard lock(mutex_);
   auto found = Teacher(code, token);
-  if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
-  Room* room = std::get<Room*>(found);
+  if (!found.ok()) return found.status();
+  Room* room = *found;
   auto scenario = state.is_object() ? state.find("scenario") : state.end();
   if (!state.is_object() || scenario == state.end() || !scenario->is_string() ||
       state.dump().size() > limits_.max_state_bytes) {
-    return Refusal::kBadState;
+    return Status::Error(Code::kBadState, limits_.max_state_bytes);
   }
   room->state = state;
   ++room->version;
@@ -226,8 +185,8 @@ Result<Changed> Rooms::Drive(std::string_view code, std::string_view token, cons
 Result<Changed> Rooms::Ask(std::string_view code, std::string_view token, const Json& question) {
   std::lock_guard lock(mutex_);
   auto found = Teacher(code, token);
-  if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
-  Room* room = std::get<Room*>(found);
+  if (!found.ok()) return found.status();
+  Room* room = *found;
   auto text_ok = [&](const Json& j) {
     return j.is_string() && !j.get_ref<const std::string&>().empty() &&
            j.get_ref<const std::string&>().size() <= limits_.max_text;
@@ -236,16 +195,16 @@ Result<Changed> Rooms::Ask(std::string_view code, std::string_view token, const 
       !question.contains("choices") || !question["choices"].is_array() ||
       question["choices"].empty() || question["choices"].size() > limits_.max_choices ||
       question.dump().size() > limits_.max_state_bytes) {
-    return Refusal::kBadQuestion;
+    return Status::Error(Code::kBadQuestion, limits_.max_choices, limits_.max_text, limits_.max_state_bytes);
   }
   Question q;
   q.id = question["id"].get<std::string>();
   q.detail = question.value("detail", Json());
   for (const Json& c : question["choices"]) {
-    if (!text_ok(c)) return Refusal::kBadQuestion;
+    if (!text_ok(c)) return Status::Error(Code::kBadQuestion, limits_.max_choices, limits_.max_text, limits_.max_state_bytes);
     std::string choice = c.get<std::string>();
     if (std::find(q.choices.begin(), q.choices.end(), choice) != q.choices.end()) {
-      return Refusal::kBadQuestion;
+      return Status::Error(Code::kBadQuestion, limits_.max_choices, limits_.max_text, limits_.max_state_bytes);
     }
     q.choices.push_back(std::move(choice));
   }
@@ -258,9 +217,9 @@ Result<Changed> Rooms::Ask(std::string_view code, std::string_view token, const 
 Result<Changed> Rooms::Reveal(std::string_view code, std::string_view token) {
   std::lock_guard lock(mutex_);
   auto found = Teacher(code, token);
-  if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
-  Room* room = std::get<Room*>(found);
-  if (!room->question) return Refusal::kNoQuestion;
+  if (!found.ok()) return found.status();
+  Room* room = *found;
+  if (!room->question) return Status::Error(Code::kNoQuestion);
   room->question->revealed = true;
   room->last = now_();
   return Changed{room->View(true), Event{"question", room->QuestionView(false)}};
@@ -270,15 +229,15 @@ Result<Changed> Rooms::Answer(std::string_view code, std::string_view student,
                               std::string_view question, std::string_view choice) {
   std::lock_guard lock(mutex_);
   Room* room = Find(code);
-  if (!room) return Refusal::kNoRoom;
+  if (!room) return Status::Error(Code::kNoRoom);
   auto who = room->students.find(student);
-  if (who == room->students.end()) return Refusal::kNotStudent;
-  if (!room->question || room->question->revealed) return Refusal::kNoQuestion;
+  if (who == room->students.end()) return Status::Error(Code::kNotStudent);
+  if (!room->question || room->question->revealed) return Status::Error(Code::kNoQuestion);
   Question& q = *room->question;
-  if (q.id != question) return Refusal::kOtherQuestion;
+  if (q.id != question) return Status::Error(Code::kOtherQuestion);
   auto at = std::find(q.choices.begin(), q.choices.end(), choice);
-  if (at == q.choices.end()) return Refusal::kBadChoice;
-  if (!q.answered.insert(who->second).second) return Refusal::kAnsweredAlready;
+  if (at == q.choices.end()) return Status::Error(Code::kBadChoice);
+  if (!q.answered.insert(who->second).second) return Status::Error(Code::kAnsweredAlready);
   ++q.counts[static_cast<std::size_t>(at - q.choices.begin())];
   const Clock::time_point now = now_();
   room->last = now;

@@ -27,6 +27,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/status.h"
+
 namespace cutline::lecture {
 
 using Json = nlohmann::json;
@@ -46,26 +48,11 @@ struct Limits {
   std::chrono::milliseconds answers_every = std::chrono::milliseconds(250);
 };
 
-// Why a request was refused. The words are English and made in Words(); the
-// code is stable, for the page to say it in the reader's language.
-enum class Refusal {
-  kNoRoom,          // no such room (never was, or it expired)
-  kNotTeacher,      // the teacher's token is missing or wrong
-  kNotStudent,      // the student token is not one this room handed out
-  kTooManyRooms,    // the server holds max_rooms already
-  kRoomFull,        // the room handed out max_students tokens already
-  kBadState,        // the state is not {"scenario": "...", ...} or too big
-  kBadQuestion,     // the question's id or choices are missing or too many
-  kNoQuestion,      // no question is open for answers
-  kOtherQuestion,   // the answer names a question that is not the open one
-  kBadChoice,       // the answer is not one of the question's choices
-  kAnsweredAlready  // this student answered this question already
-};
-std::string_view Code(Refusal refusal);
-std::string Words(Refusal refusal, const Limits& limits);
-
+// A request's outcome: its value, or why it was refused (a Status whose
+// code the page knows, base/status.h's "a lecture room" group; its words are
+// the catalogues', in the reader's language).
 template <class T>
-using Result = std::variant<T, Refusal>;
+using Result = StatusOr<T>;
 
 // What an operation tells the room's listeners (an event stream's event and
 // its one line of JSON data).

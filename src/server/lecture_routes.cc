@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "catalogue/messages.h"
 #include "lecture/rooms.h"
 #include "server/qr_svg.h"
 
@@ -20,33 +21,31 @@ namespace cutline::server {
 namespace {
 
 using lecture::Json;
-using lecture::Refusal;
 
 // The teacher's page sends its token in this header: never in a URL, which
 // logs and browser histories keep.
 constexpr const char* kTeacherHeader = "x-cutline-teacher";
 
-int HttpStatus(Refusal refusal) {
-  switch (refusal) {
-    case Refusal::kNoRoom: return 404;
-    case Refusal::kNotTeacher:
-    case Refusal::kNotStudent: return 403;
-    case Refusal::kTooManyRooms:
-    case Refusal::kRoomFull: return 503;
-    case Refusal::kBadState:
-    case Refusal::kBadQuestion:
-    case Refusal::kBadChoice: return 400;
-    case Refusal::kNoQuestion:
-    case Refusal::kOtherQuestion:
-    case Refusal::kAnsweredAlready: return 409;
+int HttpStatus(Code code) {
+  switch (code) {
+    case Code::kNoRoom: return 404;
+    case Code::kNotTeacher:
+    case Code::kNotStudent: return 403;
+    case Code::kTooManyRooms:
+    case Code::kRoomFull: return 503;
+    case Code::kNoQuestion:
+    case Code::kOtherQuestion:
+    case Code::kAnsweredAlready: return 409;
+    default: return 400;  // kBadState, kBadQuestion, kBadChoice
   }
-  return 400;
 }
 
-Response Refuse(Refusal refusal, const lecture::Rooms& rooms) {
-  return JsonResponse(HttpStatus(refusal),
-                      Json{{"error", lecture::Words(refusal, rooms.limits())},
-                           {"code", lecture::Code(refusal)}}
+// The page says a refusal in its reader's language by its code; "error" is
+// the catalogue's English, for a person reading the API.
+Response Refuse(const Status& refusal) {
+  return JsonResponse(HttpStatus(refusal.code()),
+                      Json{{"error", catalogue::Reason(refusal, Lang::kEn)},
+                           {"code", CodeName(refusal.code())}}
                           .dump());
 }
 
@@ -90,16 +89,12 @@ std::string StringField(const Json& body, const char* name) {
 
 std::string Topic(std::string_view code) { return fmt::format("room/{}", code); }
 
-template <class T>
-const Refusal* Refused(const lecture::Result<T>& result) {
-  return std::get_if<Refusal>(&result);
-}
 
 // Answers a change and tells the room about it.
 Response Publish(const lecture::Result<lecture::Changed>& result, std::string_view code,
                  const Site& site) {
-  if (const Refusal* r = Refused(result)) return Refuse(*r, *site.rooms);
-  const lecture::Changed& changed = std::get<lecture::Changed>(result);
+  if (!result.ok()) return Refuse(result.status());
+  const lecture::Changed& changed = result.value();
   if (site.publish && changed.event) site.publish(Topic(code), changed.event->name, changed.event->data.dump());
   return Reply(200, changed.reply);
 }
@@ -122,8 +117,8 @@ Response LectureRoute(const Request& req, const Site& site) {
   if (rest.empty() || rest == "/") {
     if (req.method != "POST") return WrongMethod(req);
     auto created = rooms.Create();
-    if (const Refusal* r = Refused(created)) return Refuse(*r, rooms);
-    const lecture::Created& c = std::get<lecture::Created>(created);
+    if (!created.ok()) return Refuse(created.status());
+    const lecture::Created& c = created.value();
     return Reply(201, Json{{"code", c.code}, {"token", c.token}, {"join", JoinLink(req, c.code)},
                            {"room", c.view}});
   }
@@ -137,8 +132,8 @@ Response LectureRoute(const Request& req, const Site& site) {
   if (action.empty()) {  // GET /api/rooms/CODE
     if (!IsGet(req.method)) return WrongMethod(req);
     auto view = rooms.View(code, token);
-    if (const Refusal* r = Refused(view)) return Refuse(*r, rooms);
-    Json body = std::get<Json>(view);
+    if (!view.ok()) return Refuse(view.status());
+    Json body = view.value();
     body["join"] = JoinLink(req, code);
     return Reply(200, body);
   }
@@ -146,7 +141,7 @@ Response LectureRoute(const Request& req, const Site& site) {
     if (!IsGet(req.method)) return WrongMethod(req);
     // Only a room's own stream: a mistyped code hears of its mistake at once.
     auto view = rooms.View(code);
-    if (const Refusal* r = Refused(view)) return Refuse(*r, rooms);
+    if (!view.ok()) return Refuse(view.status());
     Response stream;
     stream.event_stream = true;
     stream.stream_topic = Topic(code);
@@ -155,7 +150,7 @@ Response LectureRoute(const Request& req, const Site& site) {
   if (action == "qr.svg") {
     if (!IsGet(req.method)) return WrongMethod(req);
     auto view = rooms.View(code);
-    if (const Refusal* r = Refused(view)) return Refuse(*r, rooms);
+    if (!view.ok()) return Refuse(view.status());
     auto svg = QrSvg(JoinLink(req, code));
     if (!svg) return ErrorResponse(500, "the QR code could not be drawn");
     Response image;
@@ -177,8 +172,8 @@ Response LectureRoute(const Request& req, const Site& site) {
   if (!body) return bad;
   if (action == "join") {
     auto joined = rooms.Join(code, StringField(*body, "student"));
-    if (const Refusal* r = Refused(joined)) return Refuse(*r, rooms);
-    return Reply(200, std::get<Json>(joined));
+    if (!joined.ok()) return Refuse(joined.status());
+    return Reply(200, joined.value());
   }
   if (action == "state") return Publish(rooms.Drive(code, token, *body), code, site);
   if (action == "question") return Publish(rooms.Ask(code, token, *body), code, site);
