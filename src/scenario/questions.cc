@@ -14,7 +14,7 @@
 #include <set>
 
 #include "base/overloaded.h"
-#include "check/consistency_checker.h"
+#include "scenario/analysis.h"
 
 namespace cutline::scenario {
 
@@ -404,20 +404,26 @@ namespace {
 // Jobs and locks: the questions are about the stable property. The naive
 // detector is asked about at each read that gives it something to declare
 // (jobs: the read that completes its table; locks: every read from the
-// second on, since a cycle needs two); a snapshot as it completes.
+// second on, since a cycle needs two); a snapshot as it completes. What
+// each declares, and what was true at a read, the analysis has judged.
 class PropertyDeriver {
  public:
-  PropertyDeriver(const engine::Engine& bank, const std::vector<StepResult>& steps)
-      : bank_(bank), steps_(steps), walk_(bank), reads_(bank.branch_count()) {
-    for (const check::SnapshotClaim& c : check::ClaimsOf(bank)) claims_.emplace(c.id, c);
+  PropertyDeriver(const Analysis& a, const std::vector<StepResult>& steps)
+      : a_(a), bank_(a.bank), steps_(steps) {
+    for (const SnapshotFacts& s : a.snapshots) {
+      if (s.declared) declared_.emplace(s.info->id, &*s.declared);
+    }
   }
 
   std::vector<Question> Run() {
     const auto& events = bank_.history().events();
+    std::size_t read = 0;  // into the analysis's judged reads, in history order
     for (std::size_t i = 0; i < events.size(); ++i) {
-      if (const auto* r = std::get_if<history::Read>(&events[i])) OnRead(*r, i);
+      // Every read is judged where the application has a property.
+      if (std::holds_alternative<history::Read>(events[i]) && read < a_.reads.size()) {
+        OnRead(a_.reads[read++]);
+      }
       if (const auto* c = std::get_if<history::Completed>(&events[i])) OnCompleted(*c, i);
-      walk_.Apply(events[i]);
     }
     return std::move(out_);
   }
@@ -432,48 +438,42 @@ class PropertyDeriver {
     return q;
   }
 
-  void OnRead(const history::Read& r, std::size_t i) {
-    reads_[r.node] = r.balance;
-    const std::size_t read = static_cast<std::size_t>(
-        std::count_if(reads_.begin(), reads_.end(), [](const auto& v) { return v.has_value(); }));
+  void OnRead(const ReadJudgement& r) {
     const bool all = bank_.app().definition().naive_reads_all;
-    if (all ? read != bank_.branch_count() || asked_full_ : read < 2) return;
-    asked_full_ = asked_full_ || read == bank_.branch_count();
-    Question q = Make(i, r.node);
-    q.verdict = bank_.app().Naive(reads_);
+    if (all ? r.branches_read != bank_.branch_count() || asked_full_ : r.branches_read < 2) return;
+    asked_full_ = asked_full_ || r.branches_read == bank_.branch_count();
+    Question q = Make(r.at, r.node);
+    q.verdict = r.declared;
     q.yes = q.verdict.holds;
-    // The real state at the read (a read changes nothing).
-    q.truth = check::PropertyOfReplay(bank_, walk_);
+    q.truth = r.truth;
     q.why = !q.yes ? WhyCode::kNaiveNot : q.truth->holds ? WhyCode::kNaiveRight : WhyCode::kNaiveWrong;
     out_.push_back(std::move(q));
   }
 
   void OnCompleted(const history::Completed& c, std::size_t i) {
-    auto claim = claims_.find(c.snapshot);
-    if (claim == claims_.end()) return;
+    auto declared = declared_.find(c.snapshot);
+    if (declared == declared_.end()) return;
     Question q = Make(i, c.node);
     q.snapshot = c.snapshot;
-    q.verdict = check::DeclaredProperty(bank_.app(), bank_.network(), claim->second);
+    q.verdict = *declared->second;
     q.yes = q.verdict.holds;
     q.why = q.yes ? WhyCode::kSnapshotHolds : WhyCode::kSnapshotNot;
     out_.push_back(std::move(q));
   }
 
+  const Analysis& a_;
   const engine::Engine& bank_;
   const std::vector<StepResult>& steps_;
-  engine::Replay walk_;  // the events before the current one
-  std::vector<std::optional<cutline::Amount>> reads_;  // by NodeId
   bool asked_full_ = false;
-  std::map<SnapshotId, check::SnapshotClaim> claims_;
+  std::map<SnapshotId, const apps::Verdict*> declared_;  // of the complete snapshots
   std::vector<Question> out_;
 };
 
 }  // namespace
 
-std::vector<Question> DeriveQuestions(const engine::Engine& bank, const engine::Replay& replay,
-                                      const std::vector<StepResult>& steps) {
-  if (!bank.app().conserved()) return PropertyDeriver(bank, steps).Run();
-  return Deriver(bank, replay, steps).Run();
+std::vector<Question> DeriveQuestions(const Analysis& a, const std::vector<StepResult>& steps) {
+  if (!a.bank.app().conserved()) return PropertyDeriver(a, steps).Run();
+  return Deriver(a.bank, a.replay, steps).Run();
 }
 
 }  // namespace cutline::scenario

@@ -1,0 +1,27 @@
+// Say: picks the catalogue of a language (sentences_en.cc, sentences_ja.cc).
+#include "scenario/sentences.h"
+
+namespace cutline::scenario {
+
+namespace {
+
+template <typename Group>
+std::string In(Group group, const Said& s, Lang lang) {
+  return lang == Lang::kJa ? catalogue::Japanese(group, s) : catalogue::English(group, s);
+}
+
+}  // namespace
+
+std::string Say(MessageLine line, const Said& s, Lang lang) { return In(line, s, lang); }
+std::string Say(DeliveryClause clause, const Said& s, Lang lang) { return In(clause, s, lang); }
+std::string Say(MarkersClause clause, const Said& s, Lang lang) { return In(clause, s, lang); }
+std::string Say(SnapshotLine line, const Said& s, Lang lang) { return In(line, s, lang); }
+std::string Say(NaiveLine line, const Said& s, Lang lang) { return In(line, s, lang); }
+std::string Say(ShowLine line, const Said& s, Lang lang) { return In(line, s, lang); }
+std::string Say(DemoLine line, const Said& s, Lang lang) { return In(line, s, lang); }
+
+std::string LabText(const LabFacts& lab, Lang lang) {
+  return lang == Lang::kJa ? catalogue::JapaneseLab(lab) : catalogue::EnglishLab(lab);
+}
+
+}  // namespace cutline::scenario
