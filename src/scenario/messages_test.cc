@@ -235,6 +235,7 @@ TEST(SentencesTest, EverySentenceIsSaidInEachLanguage) {
   WalkSentences<SnapshotLine>(kSnapshotLines, "SnapshotLine");
   WalkSentences<NaiveLine>(kNaiveLines, "NaiveLine");
   WalkSentences<ShowLine>(kShowLines, "ShowLine");
+  WalkSentences<CheckLine>(kCheckLines, "CheckLine");
   WalkSentences<DemoLine>(kDemoLines, "DemoLine");
 }
 

@@ -18,6 +18,7 @@ std::string Say(MarkersClause clause, const Said& s, Lang lang) { return In(clau
 std::string Say(SnapshotLine line, const Said& s, Lang lang) { return In(line, s, lang); }
 std::string Say(NaiveLine line, const Said& s, Lang lang) { return In(line, s, lang); }
 std::string Say(ShowLine line, const Said& s, Lang lang) { return In(line, s, lang); }
+std::string Say(CheckLine line, const Said& s, Lang lang) { return In(line, s, lang); }
 std::string Say(DemoLine line, const Said& s, Lang lang) { return In(line, s, lang); }
 
 std::string LabText(const LabFacts& lab, Lang lang) {

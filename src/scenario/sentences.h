@@ -1,10 +1,11 @@
 // The sentences a user reads of a run: the narration of each step, `show`,
-// the network line, the naive explanation, the lab block and the lines of
-// `cutline demo`. Like the refusals (messages.h), each language's sentences
-// live in one catalogue (sentences_en.cc, sentences_ja.cc); the views only
-// gather the facts (a Said) and pick the sentence. Each group of sentences
-// is an enum of its own with one function per language, so that no function
-// is one long switch and the compiler names a sentence a catalogue forgets.
+// the network line, the naive explanation, the lab block, `check`'s lines
+// on a property and the headings of `cutline demo`. Like the refusals
+// (messages.h), each language's sentences live in one catalogue
+// (sentences_en.cc, sentences_ja.cc); the views only gather the facts (a
+// Said) and pick the sentence. Each group of sentences is an enum of its
+// own with one function per language, so that no function is one long
+// switch and the compiler names a sentence a catalogue forgets.
 #pragma once
 
 #include <cstdint>
@@ -126,6 +127,14 @@ enum class ShowLine : std::uint8_t {
 };
 inline constexpr int kShowLines = static_cast<int>(ShowLine::kHeldBack) + 1;
 
+// `cutline check`'s lines on an application with a property.
+enum class CheckLine : std::uint8_t {
+  kSnapshotDeclares,     // id, state: what it declares, more: what held at its cut
+  kNaiveDeclares,        // state: the verdict
+  kNaiveDeclaresWrongly, // state, what: what a wrong verdict is, more: the truth at its last read
+};
+inline constexpr int kCheckLines = static_cast<int>(CheckLine::kNaiveDeclaresWrongly) + 1;
+
 // The headings of `cutline demo`.
 enum class DemoLine : std::uint8_t {
   kTitle,       // id, list: the title
@@ -151,6 +160,7 @@ std::string Say(MarkersClause clause, const Said& s, Lang lang);
 std::string Say(SnapshotLine line, const Said& s, Lang lang);
 std::string Say(NaiveLine line, const Said& s, Lang lang);
 std::string Say(ShowLine line, const Said& s, Lang lang);
+std::string Say(CheckLine line, const Said& s, Lang lang);
 std::string Say(DemoLine line, const Said& s, Lang lang);
 std::string LabText(const LabFacts& lab, Lang lang);
 
@@ -168,6 +178,8 @@ std::string English(NaiveLine line, const Said& s);
 std::string Japanese(NaiveLine line, const Said& s);
 std::string English(ShowLine line, const Said& s);
 std::string Japanese(ShowLine line, const Said& s);
+std::string English(CheckLine line, const Said& s);
+std::string Japanese(CheckLine line, const Said& s);
 std::string English(DemoLine line, const Said& s);
 std::string Japanese(DemoLine line, const Said& s);
 std::string EnglishLab(const LabFacts& lab);

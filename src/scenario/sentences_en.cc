@@ -208,6 +208,19 @@ std::string English(ShowLine line, const Said& s) {
   return "";
 }
 
+std::string English(CheckLine line, const Said& s) {
+  switch (line) {
+    case CheckLine::kSnapshotDeclares:
+      return fmt::format("snapshot {} declares {}; at its cut: {}", s.id, s.state, s.more);
+    case CheckLine::kNaiveDeclares:
+      return fmt::format("naive detector declares {}", s.state);
+    case CheckLine::kNaiveDeclaresWrongly:
+      return fmt::format("naive detector declares {}, {}; when it last read: {}", s.state, s.what,
+                         s.more);
+  }
+  return "";
+}
+
 std::string English(DemoLine line, const Said& s) {
   switch (line) {
     case DemoLine::kTitle:

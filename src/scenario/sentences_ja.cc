@@ -197,6 +197,20 @@ std::string Japanese(ShowLine line, const Said& s) {
   return "";
 }
 
+std::string Japanese(CheckLine line, const Said& s) {
+  switch (line) {
+    case CheckLine::kSnapshotDeclares:
+      return fmt::format("スナップショット{}の宣言: {}。その切断面での実際: {}", s.id, s.state,
+                         s.more);
+    case CheckLine::kNaiveDeclares:
+      return fmt::format("素朴な検出の宣言: {}", s.state);
+    case CheckLine::kNaiveDeclaresWrongly:
+      return fmt::format("素朴な検出の宣言: {}、{}。最後の読み取りの時点の実際: {}", s.state,
+                         s.what, s.more);
+  }
+  return "";
+}
+
 std::string Japanese(DemoLine line, const Said& s) {
   switch (line) {
     case DemoLine::kTitle:

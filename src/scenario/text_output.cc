@@ -189,25 +189,28 @@ std::vector<std::string> ShowLines(const Analysis& a, Lang lang) {
   return out;
 }
 
-std::vector<std::string> PropertyCheckLines(const Analysis& a) {
+std::vector<std::string> PropertyCheckLines(const Analysis& a, Lang lang) {
   const engine::Engine& bank = a.bank;
-  const check::CheckReport& report = a.check;
   std::vector<std::string> out;
   if (!bank.app().has_property()) return out;
-  for (const check::SnapshotVerdict& v : report.verdicts) {
+  for (const check::SnapshotVerdict& v : a.check.verdicts) {
     if (!v.property) continue;
-    out.push_back(fmt::format("snapshot {} declares {}; at its cut: {}", v.id,
-                              VerdictText(bank, *v.declared, Lang::kEn),
-                              VerdictText(bank, *v.property, Lang::kEn)));
+    Said s;
+    s.id = v.id;
+    s.state = VerdictText(bank, *v.declared, lang);
+    s.more = VerdictText(bank, *v.property, lang);
+    out.push_back(Say(CheckLine::kSnapshotDeclares, s, lang));
   }
   const check::NaiveJudgement& j = *a.naive;  // every application with a property
   if (j.truth) {
-    out.push_back(fmt::format(
-        "naive detector declares {}{}", VerdictText(bank, j.declared, Lang::kEn),
-        !j.wrong() ? ""
-                   : fmt::format(", {}; when it last read: {}",
-                                 NaiveWrongText(bank.app(), Lang::kEn),
-                                 VerdictText(bank, *j.truth, Lang::kEn))));
+    Said s;
+    s.state = VerdictText(bank, j.declared, lang);
+    if (j.wrong()) {
+      s.what = NaiveWrongText(bank.app(), lang);
+      s.more = VerdictText(bank, *j.truth, lang);
+    }
+    out.push_back(Say(j.wrong() ? CheckLine::kNaiveDeclaresWrongly : CheckLine::kNaiveDeclares, s,
+                      lang));
   }
   return out;
 }
