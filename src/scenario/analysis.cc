@@ -1,9 +1,9 @@
 // Analyze: each analysis of a run made once, for every view. The history is
-// replayed whole once (every message's flight, for the naive reads, the
-// verdicts' transfers and the questions); an application with a property
-// has it walked once more event by event, since the naive detector's reads
-// are judged on the state at each read. The checker and the costs walk it
-// on their own: the checker is independent of the engine by design.
+// replayed once, event by event (Walk): the replay at its end gives every
+// message's flight (the naive reads, the verdicts' transfers, the
+// questions), and what held at a moment (a record, a read) is noted as the
+// walk passes it. The checker and the costs walk the history on their own:
+// the checker is independent of the engine by design.
 #include "scenario/analysis.h"
 
 #include <algorithm>
@@ -14,7 +14,7 @@ namespace cutline::scenario {
 
 Analysis::Analysis(const engine::Engine& b)
     : bank(b),
-      replay(b.history().enabled() ? engine::Replay::Of(b) : engine::Replay(b)),
+      replay(b),
       has_history(b.history().enabled()) {}
 
 const check::SnapshotVerdict* Analysis::Verdict(SnapshotId id) const {
@@ -82,24 +82,32 @@ SnapshotFacts FactsOf(const Analysis& a, std::size_t at) {
   return f;
 }
 
-// Every read of the naive detector judged, in one walk of the history: the
-// reads so far declare, the state replayed to the read is the truth.
-std::vector<ReadJudgement> JudgeReads(const engine::Engine& bank) {
-  std::vector<ReadJudgement> out;
+// The one walk of the history: it builds the replay every view reads, and
+// notes what was true at a moment as it passes it: the state at each record
+// and, for an application with a property, every read of the naive detector
+// judged (the reads so far declare; the state replayed to the read, its
+// messages in flight included, is the truth). Like Replay::Of, it applies
+// no more events after one it cannot make sense of.
+void Walk(Analysis& a) {
+  const engine::Engine& bank = a.bank;
+  const bool property = bank.app().has_property();
   std::vector<std::optional<cutline::Amount>> reads(bank.branch_count());
   std::size_t read = 0;
-  engine::Replay walk(bank);
+  bool lost = false;
   const auto& events = bank.history().events();
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (const auto* r = std::get_if<history::Read>(&events[i])) {
+    if (const auto* r = std::get_if<history::Recorded>(&events[i])) {
+      a.state_at_record[{r->snapshot, r->node}] = a.replay.balance(r->node);
+    }
+    const auto* r = std::get_if<history::Read>(&events[i]);
+    if (r != nullptr && property) {
       if (!reads[r->node]) ++read;
       reads[r->node] = r->balance;
-      out.push_back({i, r->node, read, bank.app().Naive(reads),
-                     check::PropertyOfReplay(bank, walk)});
+      a.reads.push_back({i, r->node, read, bank.app().Naive(reads),
+                         check::PropertyOfReplay(bank, a.replay)});
     }
-    walk.Apply(events[i]);
+    if (!lost) lost = engine::Fatal(a.replay.Apply(events[i]));
   }
-  return out;
 }
 
 // The naive detector's verdict on its latest reads; with a history, the
@@ -125,6 +133,7 @@ Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* step
     for (std::size_t i = 0; i < a.check.verdicts.size(); ++i) {
       a.verdict_at_[a.check.verdicts[i].id] = i;
     }
+    Walk(a);
     a.costs = check::CostOfSnapshots(bank);
     if (bank.app().conserved()) a.naive_reads = engine::AnalyzeNaive(bank, a.replay);
   }
@@ -132,7 +141,6 @@ Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* step
     a.snapshots.push_back(FactsOf(a, at));
   }
   if (bank.app().has_property()) {
-    if (a.has_history) a.reads = JudgeReads(bank);
     a.naive = JudgeNaive(a);
     a.now = check::PropertyNow(bank);
   }

@@ -56,7 +56,8 @@ struct ReadJudgement {
 
 struct Analysis {
   const engine::Engine& bank;
-  // The history walked once (empty when the bank keeps no history).
+  // The history walked once, to its end (empty when the bank keeps no
+  // history): every message's flight, and the state at the end.
   engine::Replay replay;
   bool has_history = false;
   // Every complete snapshot judged (CheckSnapshots; without a history, a
@@ -74,6 +75,10 @@ struct Analysis {
   // read's judgement, whether the history shows it wrong), and the
   // property of the live state.
   std::vector<ReadJudgement> reads;
+  // With a history: each record's moment, the branch's state as the walk
+  // reached its Recorded event, by (snapshot, branch); what a record that
+  // keeps the live state holds (the questions ask only where it did).
+  std::map<std::pair<SnapshotId, sim::NodeId>, cutline::Amount> state_at_record;
   std::optional<check::NaiveJudgement> naive;
   std::optional<apps::Verdict> now;
   // Predict mode's questions (questions.h), when analysed with the steps.

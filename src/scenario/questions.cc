@@ -87,10 +87,9 @@ bool DeliveredBefore(const Flight& f, std::size_t i) {
 
 class Deriver {
  public:
-  Deriver(const engine::Engine& bank, const engine::Replay& replay,
-          const std::vector<StepResult>& steps)
-      : bank_(bank), replay_(replay), steps_(steps), walk_(bank),
-        by_channel_(bank.network().channel_count()), by_receiver_(bank.branch_count()) {
+  Deriver(const Analysis& a, const std::vector<StepResult>& steps)
+      : a_(a), bank_(a.bank), replay_(a.replay), steps_(steps),
+        by_channel_(a.bank.network().channel_count()), by_receiver_(a.bank.branch_count()) {
     // Each question looks at one channel's or one branch's messages: index
     // them once, so that a long run stays linear in its questions.
     for (const Flight& f : replay_.flights()) {
@@ -112,7 +111,6 @@ class Deriver {
                      [](const auto&) {},
                  },
                  events[i]);
-      walk_.Apply(events[i]);
     }
     return std::move(out_);
   }
@@ -199,7 +197,8 @@ class Deriver {
     const std::optional<cutline::Amount> recorded = bank_.RecordedBalance(r.node, r.snapshot);
     // The branch's balance as of this event is what a record keeps; where a
     // variant records otherwise, no question.
-    if (!recorded || *recorded != walk_.balance(r.node)) return;
+    auto live = a_.state_at_record.find({r.snapshot, r.node});
+    if (!recorded || live == a_.state_at_record.end() || *recorded != live->second) return;
     const Flight* pick = nullptr;
     for (const Flight* f : by_receiver_[r.node]) {
       if (!f->is_transfer() || f->sent_at >= i) continue;
@@ -378,10 +377,10 @@ class Deriver {
     }
   }
 
+  const Analysis& a_;
   const engine::Engine& bank_;
   const engine::Replay& replay_;  // the whole run: every flight's end
   const std::vector<StepResult>& steps_;
-  engine::Replay walk_;  // the events before the current one: balances
   std::vector<std::vector<const Flight*>> by_channel_;   // in send order
   std::vector<std::vector<const Flight*>> by_receiver_;  // in send order
   std::map<NodeId, std::size_t> read_at_;
@@ -473,7 +472,7 @@ class PropertyDeriver {
 
 std::vector<Question> DeriveQuestions(const Analysis& a, const std::vector<StepResult>& steps) {
   if (!a.bank.app().conserved()) return PropertyDeriver(a, steps).Run();
-  return Deriver(a.bank, a.replay, steps).Run();
+  return Deriver(a, steps).Run();
 }
 
 }  // namespace cutline::scenario
