@@ -40,22 +40,6 @@ apps::Verdict Declare(const engine::Engine& bank,
   return check::DeclaredProperty(bank.app(), bank.network(), claim);
 }
 
-}  // namespace
-
-apps::Verdict DeclaredOf(const engine::Engine& bank, SnapshotId id) {
-  std::vector<std::optional<cutline::Amount>> recorded;
-  for (sim::NodeId n = 0; n < bank.branch_count(); ++n) {
-    recorded.push_back(bank.RecordedBalance(n, id));
-  }
-  std::vector<history::ChannelRecord> channels;
-  for (sim::ChannelId c = 0; c < bank.network().channel_count(); ++c) {
-    channels.push_back(bank.RecordedChannel(id, c));
-  }
-  return Declare(bank, std::move(recorded), std::move(channels));
-}
-
-namespace {
-
 // What snapshot `at` (its position in bank.snapshots()) recorded, asked of
 // the engine once here, and the judgements already made of it.
 SnapshotFacts FactsOf(const Analysis& a, std::size_t at) {
@@ -113,7 +97,7 @@ void Walk(Analysis& a) {
 // The naive detector's verdict on its latest reads; with a history, the
 // truth at the last of them (a read changes nothing, so the state at it is
 // the state just after it).
-check::NaiveJudgement JudgeNaive(const Analysis& a) {
+check::NaiveJudgement NaiveVerdict(const Analysis& a) {
   const engine::Engine& bank = a.bank;
   check::NaiveJudgement j;
   std::vector<std::optional<cutline::Amount>> reads(bank.branch_count());
@@ -124,6 +108,18 @@ check::NaiveJudgement JudgeNaive(const Analysis& a) {
 }
 
 }  // namespace
+
+apps::Verdict DeclaredOf(const engine::Engine& bank, SnapshotId id) {
+  std::vector<std::optional<cutline::Amount>> recorded;
+  for (sim::NodeId n = 0; n < bank.branch_count(); ++n) {
+    recorded.push_back(bank.RecordedBalance(n, id));
+  }
+  std::vector<history::ChannelRecord> channels;
+  for (sim::ChannelId c = 0; c < bank.network().channel_count(); ++c) {
+    channels.push_back(bank.RecordedChannel(id, c));
+  }
+  return Declare(bank, std::move(recorded), std::move(channels));
+}
 
 Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps) {
   Analysis a(bank);
@@ -141,7 +137,7 @@ Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* step
     a.snapshots.push_back(FactsOf(a, at));
   }
   if (bank.app().has_property()) {
-    a.naive = JudgeNaive(a);
+    a.naive = NaiveVerdict(a);
     a.now = check::PropertyNow(bank);
   }
   if (steps != nullptr && a.has_history) a.questions = DeriveQuestions(a, *steps);
