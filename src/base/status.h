@@ -1,7 +1,7 @@
 // Status: an operation's outcome as a value. A refusal is a stable code, the
 // values it concerns and (once the runner knows it) the scenario line; the
 // sentence a person reads is made from these at the edge, in their language
-// (src/scenario/messages.h). Every module below the edge speaks only codes.
+// (src/catalogue/messages.h). Every module below the edge speaks only codes.
 #pragma once
 
 #include <cstdint>

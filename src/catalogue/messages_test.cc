@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "catalogue/sentences.h"
+
 #include <set>
 #include <string>
 #include <vector>
@@ -169,6 +171,105 @@ TEST(MessagesTest, EveryAlgorithmWordCodeHasItsSentences) {
     EXPECT_NE(close.find("$7304"), std::string::npos) << close;
     // Each code says something of its own.
     EXPECT_EQ(std::set<std::string>(said.begin(), said.end()).size(), said.size());
+  }
+}
+
+// The views' sentences (sentences.h): facts that cannot be mistaken for a
+// word of either language, and what remains of a sentence without them.
+Said SampleFacts() {
+  Said s;
+  s.who = "Qa1";
+  s.from = "Qb2";
+  s.to = "Qc3";
+  s.channel = "Qb2->Qc3";
+  s.what = "$7301";
+  s.state = "$7302";
+  s.list = "Qd4";
+  s.more = "Qe5";
+  s.marker = "Qf6";
+  s.markers = "Qg7";
+  s.seq = 7303;
+  s.seq2 = 7304;
+  s.id = 7305;
+  s.count = 7306;
+  s.count2 = 7307;
+  return s;
+}
+
+std::string WithoutFacts(std::string text) {
+  for (const char* fact : {"Qb2->Qc3", "Qa1", "Qb2", "Qc3", "$7301", "$7302", "Qd4", "Qe5", "Qf6",
+                           "Qg7", "7303", "7304", "7305", "7306", "7307"}) {
+    text = Without(text, fact);
+  }
+  return text;
+}
+
+// Every sentence of one group, in both languages: said, on one line, not
+// the same in both, English in ASCII, Japanese with no English word left
+// but the scenario language's own; and no two English sentences alike.
+template <typename Group>
+void WalkSentences(int count, const char* group) {
+  const Said facts = SampleFacts();
+  std::set<std::string> english;
+  for (int i = 0; i < count; ++i) {
+    SCOPED_TRACE(std::string(group) + " " + std::to_string(i));
+    const std::string en = Say(static_cast<Group>(i), facts, Lang::kEn);
+    const std::string ja = Say(static_cast<Group>(i), facts, Lang::kJa);
+    EXPECT_FALSE(en.empty());
+    EXPECT_FALSE(ja.empty());
+    EXPECT_NE(en, ja);
+    EXPECT_EQ(en.find('\n'), std::string::npos) << en;
+    EXPECT_EQ(ja.find('\n'), std::string::npos) << ja;
+    EXPECT_TRUE(english.insert(en).second) << "said twice: " << en;
+    for (unsigned char c : WithoutFacts(en)) {
+      EXPECT_LT(c, 0x80) << "English with non-ASCII text: " << en;
+    }
+    const std::string ja_rest = WithoutFacts(ja);
+    bool has_japanese = false;
+    for (unsigned char c : ja_rest) has_japanese |= c >= 0x80;
+    EXPECT_TRUE(has_japanese) << "no Japanese in: " << ja;
+    for (const std::string& word : AsciiWords(ja_rest)) {
+      EXPECT_TRUE(kLanguageWords.count(word)) << "English word '" << word << "' in: " << ja;
+    }
+  }
+}
+
+TEST(SentencesTest, EverySentenceIsSaidInEachLanguage) {
+  WalkSentences<MessageLine>(kMessageLines, "MessageLine");
+  WalkSentences<DeliveryClause>(kDeliveryClauses, "DeliveryClause");
+  WalkSentences<MarkersClause>(kMarkersClauses, "MarkersClause");
+  WalkSentences<SnapshotLine>(kSnapshotLines, "SnapshotLine");
+  WalkSentences<NaiveLine>(kNaiveLines, "NaiveLine");
+  WalkSentences<ShowLine>(kShowLines, "ShowLine");
+  WalkSentences<CheckLine>(kCheckLines, "CheckLine");
+  WalkSentences<DemoLine>(kDemoLines, "DemoLine");
+}
+
+// English says one channel, two channels; Japanese counts without a plural.
+TEST(SentencesTest, EnglishPluralsFollowTheCount) {
+  Said s = SampleFacts();
+  s.count = 1;
+  EXPECT_EQ(Say(ShowLine::kCapacityRule, s, Lang::kEn), ", at most 1 transfer per channel");
+  s.count = 2;
+  EXPECT_EQ(Say(ShowLine::kCapacityRule, s, Lang::kEn), ", at most 2 transfers per channel");
+  EXPECT_EQ(Say(ShowLine::kCapacityRule, s, Lang::kJa), "、各チャネル送金2件まで");
+}
+
+TEST(SentencesTest, TheLabBlockIsWrittenInEachLanguage) {
+  LabFacts lab;
+  lab.states = "'A': 60";
+  lab.channels = "('A', 'B'): [40]";
+  lab.state_sum = 60;
+  lab.in_flight = 40;
+  lab.total = 100;
+  lab.bank_total = 100;
+  lab.conserved = true;
+  const std::string en = LabText(lab, Lang::kEn), ja = LabText(lab, Lang::kJa);
+  EXPECT_NE(en, ja);
+  for (const std::string& text : {en, ja}) {
+    EXPECT_NE(text.find("{'A': 60}"), std::string::npos) << text;
+    EXPECT_NE(text.find("= 60 + 40 = 100"), std::string::npos) << text;
+    EXPECT_NE(text.find("True"), std::string::npos) << text;
   }
 }
 

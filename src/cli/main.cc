@@ -18,6 +18,7 @@
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
+#include "catalogue/sentences.h"
 #include "scenario/shiviz.h"
 #include "scenario/teller.h"
 #include "scenario/text_output.h"
@@ -31,6 +32,9 @@ using cutline::Lang;
 using cutline::Status;
 using cutline::scenario::Runner;
 using cutline::scenario::Teller;
+using cutline::catalogue::DemoLine;
+using cutline::catalogue::Said;
+using cutline::catalogue::Say;
 
 constexpr int kUsageError = 2;
 
@@ -180,8 +184,10 @@ int DemoCommand(int id, Lang lang) {
   // 1..5 the page's demos, 6..10 the variants', 16..18 the rules broken on
   // purpose (the lab run is `cutline lab`).
   const cutline::scenario::Demo* demo = cutline::scenario::FindDemo(id);
-  const bool ja = lang == Lang::kJa;
-  fmt::print("{} {}: {}\n", ja ? "デモ" : "Demo", id, demo->title.in(lang));
+  Said title;
+  title.id = static_cast<std::uint64_t>(id);
+  title.list = demo->title.in(lang);
+  fmt::print("{}\n", Say(DemoLine::kTitle, title, lang));
   Runner runner;
   Teller teller(lang);
   Status s = runner.Execute(cutline::scenario::PresetScenario(*demo), 1);
@@ -195,7 +201,10 @@ int DemoCommand(int id, Lang lang) {
                  cutline::catalogue::Message(s, Lang::kEn));
       return 1;
     }
-    fmt::print("{} {}: {}\n", ja ? "ステップ" : "Step", line - 1, step.command);
+    Said heading;
+    heading.id = static_cast<std::uint64_t>(line - 1);
+    heading.list = step.command;
+    fmt::print("{}\n", Say(DemoLine::kStep, heading, lang));
     fmt::print("  {}\n", step.caption.in(lang));
     for (const std::string& l : teller.Tell(runner)) {
       fmt::print("  - {}\n", l);
@@ -203,7 +212,7 @@ int DemoCommand(int id, Lang lang) {
     fmt::print("\n");
     ++line;
   }
-  fmt::print("{}\n", ja ? "最終状態:" : "Final state:");
+  fmt::print("{}\n", Say(DemoLine::kFinalState, {}, lang));
   const cutline::scenario::Analysis analysis = cutline::scenario::Analyze(*runner.bank());
   for (const std::string& l : cutline::scenario::ShowLines(analysis, lang)) {
     fmt::print("  {}\n", l);

@@ -3,7 +3,6 @@
 #include "scenario/json_output.h"
 
 #include "engine/cuts.h"
-#include "check/consistency_checker.h"
 #include "check/cost.h"
 #include "base/check.h"
 #include "base/overloaded.h"
@@ -166,13 +165,14 @@ json ChannelsJson(const engine::Engine& bank) {
   return channels;
 }
 
-// What snapshot `s` recorded of each channel.
-json SnapshotChannelsJson(const engine::Engine& bank, const engine::SnapshotInfo& s) {
+// What a snapshot recorded of each channel.
+json SnapshotChannelsJson(const engine::Engine& bank, const SnapshotFacts& s) {
   const auto& net = bank.network();
+  const bool overtaken = bank.AlgorithmOf(s.info->id).traits().sender_records_overtaken;
   json channels = json::array();
   for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
     const auto& ch = net.channel(c);
-    history::ChannelRecord r = bank.RecordedChannel(s.id, c);
+    const history::ChannelRecord& r = s.channels[c];
     json channel = {{"from", bank.name(ch.from)},
                     {"to", bank.name(ch.to)},
                     {"state", history::ChannelRecordingName(r.state)},
@@ -183,88 +183,64 @@ json SnapshotChannelsJson(const engine::Engine& bank, const engine::SnapshotInfo
       channel.erase("transfers");
       channel["messages"] = kinds;
     }
-    if (bank.AlgorithmOf(s.id).traits().sender_records_overtaken) {
-      channel["overtaken"] = r.overtaken;
-    }
+    if (overtaken) channel["overtaken"] = r.overtaken;
     channels.push_back(channel);
   }
   return channels;
 }
 
-// The property a complete snapshot declares from what it recorded.
-json DeclaredJson(const engine::Engine& bank, const engine::SnapshotInfo& s) {
-  const auto& net = bank.network();
-  check::SnapshotClaim claim;
-  for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    claim.balances.push_back(bank.RecordedBalance(n, s.id));
-  }
-  for (sim::ChannelId c = 0; c < net.channel_count(); ++c) {
-    claim.channels.push_back(bank.RecordedChannel(s.id, c));
-  }
-  return PropertyJson(bank, check::DeclaredProperty(bank.app(), net, claim));
-}
-
 // The checker's verdict on a complete snapshot, or for a running one the
 // messages crossing its cut so far.
-void AddVerdict(const engine::Engine& bank, const engine::Replay& replay, const engine::SnapshotInfo& s,
-                const check::SnapshotVerdict* verdict, json* snapshot) {
-  if (verdict) {
+void AddVerdict(const Analysis& a, const SnapshotFacts& s, json* snapshot) {
+  const engine::Engine& bank = a.bank;
+  if (const check::SnapshotVerdict* verdict = s.verdict) {
     (*snapshot)["consistent"] = verdict->consistent();
-    (*snapshot)["backward"] = TransfersJson(bank, replay, verdict->backward);
-    (*snapshot)["extra"] = TransfersJson(bank, replay, verdict->extra);
-    (*snapshot)["missed"] = TransfersJson(bank, replay, verdict->missed);
-    (*snapshot)["unrecorded"] = TransfersJson(bank, replay, verdict->unrecorded);
+    (*snapshot)["backward"] = TransfersJson(bank, a.replay, verdict->backward);
+    (*snapshot)["extra"] = TransfersJson(bank, a.replay, verdict->extra);
+    (*snapshot)["missed"] = TransfersJson(bank, a.replay, verdict->missed);
+    (*snapshot)["unrecorded"] = TransfersJson(bank, a.replay, verdict->unrecorded);
     return;
   }
   json backward = json::array();
-  for (const auto& m : engine::BackwardAcrossSnapshot(bank, replay, s.id)) {
-    backward.push_back(MessageJson(bank, m));
-  }
+  for (const auto& m : s.backward) backward.push_back(MessageJson(bank, m));
   (*snapshot)["backward"] = backward;
 }
 
-// One snapshot: its records, parts, channels and, given the replay, its
+// One snapshot: its records, parts, channels and, given a history, its
 // verdict and cost.
-json SnapshotJson(const engine::Engine& bank, const engine::SnapshotInfo& s,
-                  const engine::Replay* replay, const check::SnapshotVerdict* verdict,
-                  const check::SnapshotCost* cost) {
+json SnapshotJson(const Analysis& a, const SnapshotFacts& f) {
+  const engine::Engine& bank = a.bank;
+  const engine::SnapshotInfo& s = *f.info;
   json initiators = json::array();
   for (NodeId n : s.initiators) initiators.push_back(bank.name(n));
   json recorded = json::array();
   json parts_done = json::array();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
-    if (auto b = bank.RecordedBalance(n, s.id)) recorded.push_back(BranchJson(bank, n, *b));
-    if (bank.PartDone(n, s.id)) parts_done.push_back(bank.name(n));
+    if (f.recorded[n]) recorded.push_back(BranchJson(bank, n, *f.recorded[n]));
+    if (f.parts_done[n]) parts_done.push_back(bank.name(n));
   }
   json snapshot = {{"id", s.id},
                    {"initiators", initiators},
                    {"complete", s.complete},
                    {"markers_sent", s.markers_sent},
                    {"recorded", recorded},
-                   {"channels", SnapshotChannelsJson(bank, s)}};
-  if (s.complete && bank.app().conserved()) snapshot["total"] = bank.SnapshotTotal(s.id);
-  if (s.complete && bank.app().has_property()) snapshot["property"] = DeclaredJson(bank, s);
+                   {"channels", SnapshotChannelsJson(bank, f)}};
+  if (f.total && bank.app().conserved()) snapshot["total"] = *f.total;
+  if (f.declared) snapshot["property"] = PropertyJson(bank, *f.declared);
   snapshot["parts_done"] = parts_done;
   snapshot["markers_expected"] = bank.network().channel_count();
   snapshot["algorithm"] = bank.AlgorithmOf(s.id).name();
-  if (replay) AddVerdict(bank, *replay, s, verdict, &snapshot);
+  if (a.has_history) AddVerdict(a, f, &snapshot);
   if (s.stop_the_world) snapshot["stopped_deliveries"] = s.stopped_deliveries;
-  if (cost) snapshot["cost"] = CostJson(*cost);
+  if (f.cost) snapshot["cost"] = CostJson(*f.cost);
   return snapshot;
 }
 
 // Every snapshot, with the checker's verdicts and the costs when the
 // history is replayed.
 json SnapshotsJson(const Analysis& a) {
-  const engine::Engine& bank = a.bank;
-  const engine::Replay* replay = a.has_history ? &a.replay : nullptr;
   json snapshots = json::array();
-  for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
-    const engine::SnapshotInfo& s = bank.snapshots()[at];
-    // The costs are by position in bank.snapshots(), as here.
-    snapshots.push_back(
-        SnapshotJson(bank, s, replay, a.Verdict(s.id), replay ? &a.costs[at] : nullptr));
-  }
+  for (const SnapshotFacts& f : a.snapshots) snapshots.push_back(SnapshotJson(a, f));
   return snapshots;
 }
 
@@ -511,14 +487,14 @@ void AddChannelStateQuestion(const Question& q, const QuestionMessages& m, json*
 
 }  // namespace
 
-json QuestionsJson(const Analysis& a, const std::vector<StepResult>& steps) {
+json QuestionsJson(const Analysis& a) {
   const engine::Engine& bank = a.bank;
   const engine::Replay& replay = a.replay;
   const QuestionMessages words{bank, replay};
   auto message = [&](sim::Seq seq) { return words.One(seq); };
   auto messages = [&](const std::vector<sim::Seq>& seqs) { return words.Many(seqs); };
   json out = json::array();
-  for (const Question& q : DeriveQuestions(bank, replay, steps)) {
+  for (const Question& q : a.questions) {
     json j = {{"kind", QuestionKindName(q.kind)},
               {"step", q.step},
               {"at", q.at},

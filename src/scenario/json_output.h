@@ -48,8 +48,9 @@ Json StateJson(const engine::Engine& bank);
 Json HistoryJson(const engine::Engine& bank,
                            const std::vector<StepResult>& steps);
 
-// Predict mode's questions (scenario/questions.h, docs/api.md "questions").
-Json QuestionsJson(const Analysis& analysis, const std::vector<StepResult>& steps);
+// Predict mode's questions (scenario/questions.h, docs/api.md "questions"),
+// as Analyze derived them given the runner's steps.
+Json QuestionsJson(const Analysis& analysis);
 
 // The body of an answer to a refused run (docs/api.md):
 // {"error": "line N: reason", "code": "...", "line": N, "message": "reason"},

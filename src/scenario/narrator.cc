@@ -10,10 +10,20 @@
 
 #include <fmt/format.h>
 
-#include "check/consistency_checker.h"
+#include "scenario/analysis.h"
 #include "scenario/format.h"
+#include "catalogue/sentences.h"
 
 namespace cutline::scenario {
+
+// The sentences of the catalogue (catalogue/sentences.h).
+using catalogue::DeliveryClause;
+using catalogue::MarkersClause;
+using catalogue::MessageLine;
+using catalogue::NaiveLine;
+using catalogue::Said;
+using catalogue::Say;
+using catalogue::SnapshotLine;
 
 // The catalogue's marker words and tales (catalogue/messages.h).
 using catalogue::CloseSentence;
@@ -27,7 +37,6 @@ using sim::NodeId;
 
 struct Narrator::Telling {
   const engine::Engine& bank;
-  bool ja;
   Lang lang;
   std::vector<std::string> out;
   // The records this command's marker deliveries caused, by marker.
@@ -47,20 +56,36 @@ struct Narrator::Telling {
   const sim::ChannelInfo& channel(sim::ChannelId c) const {
     return bank.network().channel(c);
   }
+  // The facts of a sentence, with the algorithm's words for its markers.
+  Said Facts() const {
+    Said s;
+    s.marker = marker;
+    s.markers = markers;
+    s.money = bank.app().conserved();
+    return s;
+  }
+  // A message on channel c: its sender and receiver.
+  Said Between(sim::ChannelId c) const {
+    Said s = Facts();
+    s.from = name(channel(c).from);
+    s.to = name(channel(c).to);
+    return s;
+  }
+  void Say(MessageLine line, const Said& s) { out.push_back(scenario::Say(line, s, lang)); }
+  void Say(SnapshotLine line, const Said& s) { out.push_back(scenario::Say(line, s, lang)); }
+  void Say(NaiveLine line, const Said& s) { out.push_back(scenario::Say(line, s, lang)); }
   // "sends markers to P2 and P3", or that there is no channel to send on.
   std::string Markers(SnapshotId id, NodeId n) const {
     auto it = markers_to.find({id, n});
+    Said s = Facts();
     if ((it == markers_to.end() || it->second.empty()) && bank.HoldsMarkers(n, id)) {
-      return ja ? fmt::format("わざと破った規則のため、次の送金の後まで{}を送らない", marker)
-                : fmt::format("keeps its {} until after its next transfer (the rule "
-                              "broken on purpose)", markers);
+      return scenario::Say(MarkersClause::kKeeps, s, lang);
     }
     if (it == markers_to.end() || it->second.empty()) {
-      return ja ? fmt::format("{}を送る出力チャネルはない", marker)
-                : fmt::format("has no outgoing channel to send a {} on", marker);
+      return scenario::Say(MarkersClause::kNoOutgoing, s, lang);
     }
-    return ja ? fmt::format("{}へ{}を送信", JoinNames(it->second, lang), marker)
-              : fmt::format("sends {} to {}", markers, JoinNames(it->second, lang));
+    s.list = JoinNames(it->second, lang);
+    return scenario::Say(MarkersClause::kSends, s, lang);
   }
   Amount RecordedBalance(NodeId n, SnapshotId id) const {
     return bank.RecordedBalance(n, id).value_or(0);
@@ -84,7 +109,7 @@ std::vector<std::string> Narrator::Narrate(const engine::Engine& bank,
   if (!replay_) replay_.emplace(bank);
   const auto& events = bank.history().events();
   const algorithms::Words& words = bank.algorithm().words();
-  Telling t{bank, lang == Lang::kJa, lang, {}, {}, {}, words,
+  Telling t{bank, lang, {}, {}, {}, words,
             MarkerWord(words.marker, false, lang), MarkerWord(words.marker, true, lang), {}, {}};
   for (std::size_t i = begin; i < end; ++i) {
     if (const auto* r = std::get_if<history::Recorded>(&events[i])) {
@@ -103,36 +128,20 @@ std::vector<std::string> Narrator::Narrate(const engine::Engine& bank,
 }
 
 void Narrator::Tell(Telling& t, const history::Sent<history::Transfer>& e) {
-  const sim::ChannelInfo& ch = t.channel(e.channel);
-  Amount now = replay_->balance(ch.from);
-  if (!t.bank.app().conserved()) {
-    const std::string from = t.name(ch.from), to = t.name(ch.to);
-    std::string_view kind = t.bank.app().MessageKind(e.what.amount);
-    if (kind == "job") {
-      t.out.push_back(t.ja ? fmt::format("{}が{}へ仕事を渡す（メッセージ#{}）。{}は{}のまま",
-                                         from, to, e.seq, from, StateText(t.bank, now, t.lang))
-                           : fmt::format("{} hands a job to {} (message #{}); {} still holds {}",
-                                         from, to, e.seq, from, StateText(t.bank, now, t.lang)));
-    } else if (kind == "request") {
-      t.out.push_back(t.ja ? fmt::format("{}が{}へ要求を送り（メッセージ#{}）、{}を待つ", from,
-                                         to, e.seq, to)
-                           : fmt::format("{} requests {} (message #{}) and waits for it",
-                                         from, to, e.seq));
-    } else {
-      t.out.push_back(t.ja ? fmt::format("{}が{}の要求に許可を返す（メッセージ#{}）", from, to,
-                                         e.seq)
-                           : fmt::format("{} grants {}'s request (message #{})", from, to,
-                                         e.seq));
-    }
-    return;
+  Said s = t.Between(e.channel);
+  s.seq = e.seq;
+  s.what = Money(e.what.amount);
+  const Amount now = replay_->balance(t.channel(e.channel).from);
+  if (t.bank.app().conserved()) {
+    s.state = Money(now);
+    return t.Say(MessageLine::kBankSent, s);
   }
-  t.out.push_back(
-      t.ja ? fmt::format("{}が{}へ{}を送金（メッセージ#{}）。{}の残高は{}",
-                         t.name(ch.from), t.name(ch.to), Money(e.what.amount),
-                         e.seq, t.name(ch.from), Money(now))
-           : fmt::format("{} sends {} to {} (message #{}); {} now has {}",
-                         t.name(ch.from), Money(e.what.amount), t.name(ch.to),
-                         e.seq, t.name(ch.from), Money(now)));
+  s.state = StateText(t.bank, now, t.lang);
+  std::string_view kind = t.bank.app().MessageKind(e.what.amount);
+  t.Say(kind == "job"       ? MessageLine::kJobHanded
+        : kind == "request" ? MessageLine::kRequestSent
+                            : MessageLine::kGrantSent,
+        s);
 }
 
 // A marker is told with the record that sent it, except one a branch kept
@@ -143,50 +152,28 @@ void Narrator::Tell(Telling& t, const history::Sent<history::Marker>& e) {
   if (t.recorded_here.count(key) || !t.late_told.insert(key).second) return;
   auto it = t.markers_to.find(key);
   if (it == t.markers_to.end()) return;
-  const std::string to = JoinNames(it->second, t.lang);
-  t.out.push_back(
-      t.ja ? fmt::format("送金の後で、{}はようやくスナップショット{}の{}を{}へ送信。"
-                         "その送金はこれらの{}より先に進み、記録済みの残高にも入っている",
-                         t.name(ch.from), e.what.snapshot, t.marker, to, t.marker)
-           : fmt::format("only now, after that transfer, does {} send its {} of "
-                         "snapshot {} to {}: the transfer travels ahead of them, "
-                         "though it is also in {}'s recorded balance",
-                         t.name(ch.from), t.markers, e.what.snapshot, to,
-                         t.name(ch.from)));
+  Said s = t.Facts();
+  s.who = t.name(ch.from);
+  s.id = e.what.snapshot;
+  s.list = JoinNames(it->second, t.lang);
+  t.Say(MessageLine::kLateMarkers, s);
 }
 
 void Narrator::Tell(Telling& t, const history::Delivered<history::Transfer>& e) {
-  const sim::ChannelInfo& ch = t.channel(e.channel);
-  Amount now = replay_->balance(ch.to);
+  Said s = t.Between(e.channel);
+  s.seq = e.seq;
+  s.what = Money(e.what.amount);
+  const Amount now = replay_->balance(t.channel(e.channel).to);
+  s.state = Money(now);
+  MessageLine line = MessageLine::kBankReceived;
   if (!t.bank.app().conserved()) {
-    const std::string from = t.name(ch.from), to = t.name(ch.to);
+    s.state = StateText(t.bank, now, t.lang);
     std::string_view kind = t.bank.app().MessageKind(e.what.amount);
-    std::string s;
-    if (kind == "job") {
-      s = t.ja ? fmt::format("{}が{}から仕事を受信（#{}）。{}は{}", to, from, e.seq, to,
-                             StateText(t.bank, now, t.lang))
-               : fmt::format("{} receives a job from {} (#{}); {} now holds {}", to, from,
-                             e.seq, to, StateText(t.bank, now, t.lang));
-    } else if (kind == "request") {
-      s = t.ja ? fmt::format("{}が{}の要求を受信（#{}）。未回答のまま持つ", to, from, e.seq)
-               : fmt::format("{} receives {}'s request (#{}) and holds it unanswered", to,
-                             from, e.seq);
-    } else {
-      s = t.ja ? fmt::format("{}が{}の許可を受信（#{}）。{}は再び稼働中", to, from, e.seq, to)
-               : fmt::format("{} receives {}'s grant (#{}) and is active again", to, from,
-                             e.seq);
-    }
-    t.out.push_back(s + Recording(t, e));
-    return;
+    line = kind == "job"       ? MessageLine::kJobReceived
+           : kind == "request" ? MessageLine::kRequestReceived
+                               : MessageLine::kGrantReceived;
   }
-  std::string s =
-      t.ja ? fmt::format("{}が{}から{}を受信（#{}）。{}の残高は{}", t.name(ch.to),
-                         t.name(ch.from), Money(e.what.amount), e.seq,
-                         t.name(ch.to), Money(now))
-           : fmt::format("{} receives {} from {} (#{}); {} now has {}",
-                         t.name(ch.to), Money(e.what.amount), t.name(ch.from),
-                         e.seq, t.name(ch.to), Money(now));
-  t.out.push_back(s + Recording(t, e));
+  t.out.push_back(Say(line, s, t.lang) + Recording(t, e));
 }
 
 // Where a delivered transfer goes for the running snapshots: into the
@@ -194,8 +181,8 @@ void Narrator::Tell(Telling& t, const history::Delivered<history::Transfer>& e) 
 std::string Narrator::Recording(const Telling& t,
                                 const history::Delivered<history::Transfer>& e) {
   const sim::ChannelInfo& ch = t.channel(e.channel);
-  std::string channel = ChannelName(t.bank, e.channel);
-  std::string money = MessageText(t.bank, e.what.amount, t.lang);
+  const std::string channel = ChannelName(t.bank, e.channel);
+  const std::string money = MessageText(t.bank, e.what.amount, t.lang);
   // The host says which snapshots the transfer joined; a snapshot the
   // receiver recorded that it did not join has closed the channel, or
   // (a rule broken on purpose) fails to record it.
@@ -213,38 +200,20 @@ std::string Narrator::Recording(const Telling& t,
       closed.push_back(std::to_string(id));
     }
   }
+  // Each clause names its snapshots; English says "snapshots" for more than one.
+  Said said = t.Between(e.channel);
+  said.channel = channel;
+  said.what = money;
   std::string s;
-  if (!recording.empty()) {
-    s += t.ja ? fmt::format("。{}は{}を記録中なので、{}はスナップショット{}の"
-                            "チャネル状態に入る",
-                            t.name(ch.to), channel, money,
-                            JoinNames(recording, t.lang))
-              : fmt::format("; {} is recording {}, so the {} goes into that "
-                            "channel's state in snapshot{} {}",
-                            t.name(ch.to), channel, money,
-                            recording.size() > 1 ? "s" : "",
-                            JoinNames(recording, t.lang));
-  }
-  if (!missed.empty()) {
-    s += t.ja ? fmt::format("。{}のマーカーはまだ届いていないが、わざと破った規則のため"
-                            "{}はスナップショット{}で記録されていないので、{}はそこから漏れる",
-                            t.name(ch.from), channel, JoinNames(missed, t.lang), money)
-              : fmt::format("; {}'s {} has not come yet, but by the rule broken "
-                            "on purpose {} is not being recorded for snapshot{} {}, "
-                            "so the {} is missing from it",
-                            t.name(ch.from), t.marker, channel,
-                            missed.size() > 1 ? "s" : "", JoinNames(missed, t.lang),
-                            money);
-  }
-  if (!closed.empty()) {
-    s += t.ja ? fmt::format("。{}はスナップショット{}で確定済みなので、{}は"
-                            "そこに入らない（未来に属する）",
-                            channel, JoinNames(closed, t.lang), money)
-              : fmt::format("; {} is already closed for snapshot{} {}, so the "
-                            "{} is not in it: it belongs to the future",
-                            channel, closed.size() > 1 ? "s" : "",
-                            JoinNames(closed, t.lang), money);
-  }
+  auto clause = [&](DeliveryClause c, const std::vector<std::string>& ids) {
+    if (ids.empty()) return;
+    said.list = JoinNames(ids, t.lang);
+    said.count = ids.size();
+    s += Say(c, said, t.lang);
+  };
+  clause(DeliveryClause::kJoins, recording);
+  clause(DeliveryClause::kMissed, missed);
+  clause(DeliveryClause::kAfter, closed);
   return s;
 }
 
@@ -273,64 +242,37 @@ void Narrator::Tell(Telling& t, const history::Recorded& e) {
   recorded_.insert({e.snapshot, e.node});
   const engine::SnapshotInfo* info = t.bank.FindSnapshot(e.snapshot);
   if (e.cause.by_marker()) return;  // told with the marker
+  Said s = t.Facts();
+  s.who = t.name(e.node);
+  s.id = e.snapshot;
   if (e.cause.by_transfer()) {
     // Lai-Yang: a transfer of a newer epoch made the branch record first.
-    const sim::Seq seq = e.cause.message_seq();
-    std::string balance = StateText(t.bank, t.RecordedBalance(e.node, e.snapshot), t.lang);
-    t.out.push_back(
-        t.ja ? fmt::format("メッセージ#{}はエポック{}なので、{}は適用する前に"
-                           "スナップショット{}の{}を記録し、{}",
-                           seq, e.snapshot, t.name(e.node), e.snapshot,
-                           balance, t.Markers(e.snapshot, e.node))
-             : fmt::format("message #{} carries epoch {}, so {} records {} for "
-                           "snapshot {} before applying it, and {}",
-                           seq, e.snapshot, t.name(e.node), balance,
-                           e.snapshot, t.Markers(e.snapshot, e.node)));
-    return;
+    s.seq = e.cause.message_seq();
+    s.state = StateText(t.bank, t.RecordedBalance(e.node, e.snapshot), t.lang);
+    s.more = t.Markers(e.snapshot, e.node);
+    return t.Say(SnapshotLine::kEpochRecord, s);
   }
   if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) {
     if (e.node != 0) return;  // one sentence for the whole stop
-    const bool money = t.bank.app().conserved();
-    t.out.push_back(
-        t.ja ? fmt::format("世界を止める: 全支店が{}を止め、{}件の配送を待ってから"
-                           "{}をスナップショット{}として読む",
-                           money ? "送金" : "送信", info->stopped_deliveries,
-                           money ? "全残高" : "全支店の状態", e.snapshot)
-             : fmt::format("Stop the world: every branch stops sending; after "
-                           "{} deliveries every {} is read as snapshot {}",
-                           info->stopped_deliveries, money ? "balance" : "state",
-                           e.snapshot));
-    return;
+    s.count = info->stopped_deliveries;
+    return t.Say(SnapshotLine::kStopsTheWorld, s);
   }
   bool first = info && !info->initiators.empty() && info->initiators[0] == e.node;
-  std::string balance = StateText(t.bank, t.RecordedBalance(e.node, e.snapshot), t.lang);
-  std::string markers = t.Markers(e.snapshot, e.node);
-  t.out.push_back(
-      first ? (t.ja ? fmt::format("{}がスナップショット{}を開始: {}を記録し、{}",
-                                  t.name(e.node), e.snapshot, balance, markers)
-                    : fmt::format("{} starts snapshot {}: records {} and {}",
-                                  t.name(e.node), e.snapshot, balance, markers))
-            : (t.ja ? fmt::format("{}が別の開始者としてスナップショット{}に参加: "
-                                  "{}を記録し、{}",
-                                  t.name(e.node), e.snapshot, balance, markers)
-                    : fmt::format("{} joins snapshot {} as another initiator: "
-                                  "records {} and {}",
-                                  t.name(e.node), e.snapshot, balance, markers)));
+  s.state = StateText(t.bank, t.RecordedBalance(e.node, e.snapshot), t.lang);
+  s.more = t.Markers(e.snapshot, e.node);
+  t.Say(first ? SnapshotLine::kStarts : SnapshotLine::kJoins, s);
 }
 
 // Unaligned barriers: the barrier went ahead of a transfer, which the
 // sender records as the channel's state.
 void Narrator::Tell(Telling& t, const history::Overtaken& e) {
   const engine::Flight* f = replay_->Find(e.transfer);
-  std::string channel = ChannelName(t.bank, e.channel);
-  std::string money = MessageText(t.bank, f ? f->amount() : 0, t.lang);
-  t.out.push_back(
-      t.ja ? fmt::format("バリア#{}が{}で{}（メッセージ#{}）を追い越す: {}は"
-                         "チャネル状態として記録",
-                         e.barrier, channel, money, e.transfer, money)
-           : fmt::format("barrier #{} overtakes the {} (message #{}) on {}: "
-                         "the {} is recorded as that channel's state",
-                         e.barrier, money, e.transfer, channel, money));
+  Said s = t.Facts();
+  s.seq = e.barrier;
+  s.seq2 = e.transfer;
+  s.channel = ChannelName(t.bank, e.channel);
+  s.what = MessageText(t.bank, f ? f->amount() : 0, t.lang);
+  t.Say(MessageLine::kOvertakes, s);
 }
 
 void Narrator::Tell(Telling& t, const history::Closed& e) {
@@ -338,17 +280,10 @@ void Narrator::Tell(Telling& t, const history::Closed& e) {
   if (t.bank.AlgorithmOf(e.snapshot).traits().broken_on_purpose &&
       !marked_.count({e.snapshot, e.channel})) {
     // Closed by a message before its marker (broken-stop-at-first).
-    const sim::ChannelInfo& ch = t.channel(e.channel);
-    const std::string channel = ChannelName(t.bank, e.channel);
-    t.out.push_back(
-        t.ja ? fmt::format("わざと破った規則のため、{}は{}のマーカーを待たずに、この最初の"
-                           "メッセージでスナップショット{}の{}の記録を止める",
-                           t.name(ch.to), t.name(ch.from), e.snapshot, channel)
-             : fmt::format("by the rule broken on purpose, {} stops recording {} for "
-                           "snapshot {} at this first message, without waiting for "
-                           "{}'s {}",
-                           t.name(ch.to), channel, e.snapshot, t.name(ch.from), t.marker));
-    return;
+    Said s = t.Between(e.channel);
+    s.channel = ChannelName(t.bank, e.channel);
+    s.id = e.snapshot;
+    return t.Say(SnapshotLine::kStopsAtFirst, s);
   }
   // Told with its marker, unless the snapshot's algorithm says otherwise
   // (Lai-Yang: the control message's count is reached).
@@ -363,26 +298,18 @@ void Narrator::Tell(Telling& t, const history::Closed& e) {
 void Narrator::Tell(Telling& t, const history::PartDone& e) {
   // told with the stop
   if (t.bank.AlgorithmOf(e.snapshot).traits().stops_the_world) return;
-  bool alone = t.bank.network().Incoming(e.node).empty();
-  if (t.ja) {
-    t.out.push_back(fmt::format(
-        "{}のスナップショット{}の担当分が完了（{}）", t.name(e.node), e.snapshot,
-        alone ? "入力チャネルがないので記録だけで終わる"
-              : fmt::format("すべての入力チャネルから{}を受信", t.marker)));
-  } else {
-    t.out.push_back(fmt::format(
-        "{}'s own part of snapshot {} is done ({})", t.name(e.node), e.snapshot,
-        alone ? "it has no incoming channel to wait for"
-              : fmt::format("a {} came on every incoming channel", t.marker)));
-  }
+  Said s = t.Facts();
+  s.who = t.name(e.node);
+  s.id = e.snapshot;
+  const bool alone = t.bank.network().Incoming(e.node).empty();
+  t.Say(alone ? SnapshotLine::kPartDoneAlone : SnapshotLine::kPartDone, s);
 }
 
 void Narrator::Tell(Telling& t, const history::Local& e) {
-  std::string state = StateText(t.bank, replay_->balance(e.node), t.lang);
-  t.out.push_back(t.ja ? fmt::format("{}が仕事を1件終える。{}は{}", t.name(e.node),
-                                     t.name(e.node), state)
-                       : fmt::format("{} finishes a job; {} now holds {}", t.name(e.node),
-                                     t.name(e.node), state));
+  Said s = t.Facts();
+  s.who = t.name(e.node);
+  s.state = StateText(t.bank, replay_->balance(e.node), t.lang);
+  t.Say(MessageLine::kJobFinished, s);
 }
 
 void Narrator::Tell(Telling& t, const history::Completed& e) {
@@ -391,65 +318,48 @@ void Narrator::Tell(Telling& t, const history::Completed& e) {
   std::erase_if(recorded_, [&](const auto& p) { return p.first == e.snapshot; });
   std::erase_if(closed_, [&](const auto& p) { return p.first == e.snapshot; });
   std::erase_if(marked_, [&](const auto& p) { return p.first == e.snapshot; });
+  Said s = t.Facts();
+  s.id = e.snapshot;
   if (t.bank.app().has_property()) {
-    check::SnapshotClaim claim;
-    for (NodeId n = 0; n < t.bank.branch_count(); ++n) {
-      claim.balances.push_back(t.bank.RecordedBalance(n, e.snapshot));
-    }
-    for (sim::ChannelId c = 0; c < t.bank.network().channel_count(); ++c) {
-      claim.channels.push_back(t.bank.RecordedChannel(e.snapshot, c));
-    }
-    std::string verdict = VerdictText(
-        t.bank, check::DeclaredProperty(t.bank.app(), t.bank.network(), claim), t.lang);
-    t.out.push_back(t.ja ? fmt::format("スナップショット{}が完了: {}", e.snapshot, verdict)
-                         : fmt::format("Snapshot {} is complete: {}", e.snapshot, verdict));
-    return;
+    s.state = VerdictText(t.bank, DeclaredOf(t.bank, e.snapshot), t.lang);
+    return t.Say(SnapshotLine::kCompleteVerdict, s);
   }
-  std::string sum;
   Amount balances = 0;
   for (NodeId n = 0; n < t.bank.branch_count(); ++n) {
     Amount b = t.RecordedBalance(n, e.snapshot);
     balances += b;
-    sum += fmt::format("{}{} {}", n ? " + " : "", t.name(n), Money(b));
+    s.list += fmt::format("{}{} {}", n ? " + " : "", t.name(n), Money(b));
   }
   Amount total = t.bank.SnapshotTotal(e.snapshot);
-  Amount in_channels = total - balances;
-  t.out.push_back(
-      t.ja ? fmt::format("スナップショット{}が完了: {} + チャネル内 {} = {}",
-                         e.snapshot, sum, Money(in_channels), Money(total))
-           : fmt::format("Snapshot {} is complete: {} + {} in channels = {}",
-                         e.snapshot, sum, Money(in_channels), Money(total)));
+  s.what = Money(total - balances);
+  s.state = Money(total);
+  t.Say(SnapshotLine::kCompleteTotal, s);
 }
 
 void Narrator::Tell(Telling& t, const history::Read& e) {
+  Said s = t.Facts();
+  s.who = t.name(e.node);
+  reads_[e.node] = e.balance;
   if (!t.bank.app().conserved()) {
-    std::string state = StateText(t.bank, e.balance, t.lang);
-    t.out.push_back(t.ja ? fmt::format("素朴な検出: {}の状態（{}）を写す", t.name(e.node), state)
-                         : fmt::format("The naive detector copies {}'s state: {}",
-                                       t.name(e.node), state));
-    reads_[e.node] = e.balance;
+    s.state = StateText(t.bank, e.balance, t.lang);
+    t.Say(NaiveLine::kCopiesState, s);
     std::vector<std::optional<Amount>> reads(t.bank.branch_count());
     for (const auto& [node, value] : reads_) reads[node] = value;
     apps::Verdict v = t.bank.app().Naive(reads);
     if (v.holds) {
-      std::string verdict = VerdictText(t.bank, v, t.lang);
-      t.out.push_back(t.ja ? fmt::format("素朴な検出の判定: {}", verdict)
-                           : fmt::format("The naive detector declares: {}", verdict));
+      s.state = VerdictText(t.bank, v, t.lang);
+      t.Say(NaiveLine::kDeclares, s);
     }
     return;
   }
-  t.out.push_back(t.ja ? fmt::format("素朴な読み取り: {}の残高{}を写す",
-                                     t.name(e.node), Money(e.balance))
-                       : fmt::format("The naive reader copies {}'s balance: {}",
-                                     t.name(e.node), Money(e.balance)));
-  reads_[e.node] = e.balance;
+  s.state = Money(e.balance);
+  t.Say(NaiveLine::kCopiesBalance, s);
   if (reads_.size() != t.bank.branch_count()) return;
   Amount sum = 0;
   for (const auto& [node, value] : reads_) sum += value;
-  t.out.push_back(t.ja ? fmt::format("素朴な合計: {}（銀行の総額は{}）",
-                                     Money(sum), Money(t.bank.total()))
-                       : fmt::format("Naive total: {} (the bank holds {})",
-                                     Money(sum), Money(t.bank.total())));
+  s.state = Money(sum);
+  s.what = Money(t.bank.total());
+  t.Say(NaiveLine::kTotal, s);
 }
 
 }  // namespace cutline::scenario

@@ -14,7 +14,7 @@
 #include <set>
 
 #include "base/overloaded.h"
-#include "check/consistency_checker.h"
+#include "scenario/analysis.h"
 
 namespace cutline::scenario {
 
@@ -87,10 +87,9 @@ bool DeliveredBefore(const Flight& f, std::size_t i) {
 
 class Deriver {
  public:
-  Deriver(const engine::Engine& bank, const engine::Replay& replay,
-          const std::vector<StepResult>& steps)
-      : bank_(bank), replay_(replay), steps_(steps), walk_(bank),
-        by_channel_(bank.network().channel_count()), by_receiver_(bank.branch_count()) {
+  Deriver(const Analysis& a, const std::vector<StepResult>& steps)
+      : a_(a), bank_(a.bank), replay_(a.replay), steps_(steps),
+        by_channel_(a.bank.network().channel_count()), by_receiver_(a.bank.branch_count()) {
     // Each question looks at one channel's or one branch's messages: index
     // them once, so that a long run stays linear in its questions.
     for (const Flight& f : replay_.flights()) {
@@ -112,7 +111,6 @@ class Deriver {
                      [](const auto&) {},
                  },
                  events[i]);
-      walk_.Apply(events[i]);
     }
     return std::move(out_);
   }
@@ -199,7 +197,8 @@ class Deriver {
     const std::optional<cutline::Amount> recorded = bank_.RecordedBalance(r.node, r.snapshot);
     // The branch's balance as of this event is what a record keeps; where a
     // variant records otherwise, no question.
-    if (!recorded || *recorded != walk_.balance(r.node)) return;
+    auto live = a_.state_at_record.find({r.snapshot, r.node});
+    if (!recorded || live == a_.state_at_record.end() || *recorded != live->second) return;
     const Flight* pick = nullptr;
     for (const Flight* f : by_receiver_[r.node]) {
       if (!f->is_transfer() || f->sent_at >= i) continue;
@@ -378,10 +377,10 @@ class Deriver {
     }
   }
 
+  const Analysis& a_;
   const engine::Engine& bank_;
   const engine::Replay& replay_;  // the whole run: every flight's end
   const std::vector<StepResult>& steps_;
-  engine::Replay walk_;  // the events before the current one: balances
   std::vector<std::vector<const Flight*>> by_channel_;   // in send order
   std::vector<std::vector<const Flight*>> by_receiver_;  // in send order
   std::map<NodeId, std::size_t> read_at_;
@@ -404,20 +403,26 @@ namespace {
 // Jobs and locks: the questions are about the stable property. The naive
 // detector is asked about at each read that gives it something to declare
 // (jobs: the read that completes its table; locks: every read from the
-// second on, since a cycle needs two); a snapshot as it completes.
+// second on, since a cycle needs two); a snapshot as it completes. What
+// each declares, and what was true at a read, the analysis has judged.
 class PropertyDeriver {
  public:
-  PropertyDeriver(const engine::Engine& bank, const std::vector<StepResult>& steps)
-      : bank_(bank), steps_(steps), walk_(bank), reads_(bank.branch_count()) {
-    for (const check::SnapshotClaim& c : check::ClaimsOf(bank)) claims_.emplace(c.id, c);
+  PropertyDeriver(const Analysis& a, const std::vector<StepResult>& steps)
+      : a_(a), bank_(a.bank), steps_(steps) {
+    for (const SnapshotFacts& s : a.snapshots) {
+      if (s.declared) declared_.emplace(s.info->id, &*s.declared);
+    }
   }
 
   std::vector<Question> Run() {
     const auto& events = bank_.history().events();
+    std::size_t read = 0;  // into the analysis's judged reads, in history order
     for (std::size_t i = 0; i < events.size(); ++i) {
-      if (const auto* r = std::get_if<history::Read>(&events[i])) OnRead(*r, i);
+      // Every read is judged where the application has a property.
+      if (std::holds_alternative<history::Read>(events[i]) && read < a_.reads.size()) {
+        OnRead(a_.reads[read++]);
+      }
       if (const auto* c = std::get_if<history::Completed>(&events[i])) OnCompleted(*c, i);
-      walk_.Apply(events[i]);
     }
     return std::move(out_);
   }
@@ -432,48 +437,42 @@ class PropertyDeriver {
     return q;
   }
 
-  void OnRead(const history::Read& r, std::size_t i) {
-    reads_[r.node] = r.balance;
-    const std::size_t read = static_cast<std::size_t>(
-        std::count_if(reads_.begin(), reads_.end(), [](const auto& v) { return v.has_value(); }));
+  void OnRead(const ReadJudgement& r) {
     const bool all = bank_.app().definition().naive_reads_all;
-    if (all ? read != bank_.branch_count() || asked_full_ : read < 2) return;
-    asked_full_ = asked_full_ || read == bank_.branch_count();
-    Question q = Make(i, r.node);
-    q.verdict = bank_.app().Naive(reads_);
+    if (all ? r.branches_read != bank_.branch_count() || asked_full_ : r.branches_read < 2) return;
+    asked_full_ = asked_full_ || r.branches_read == bank_.branch_count();
+    Question q = Make(r.at, r.node);
+    q.verdict = r.declared;
     q.yes = q.verdict.holds;
-    // The real state at the read (a read changes nothing).
-    q.truth = check::PropertyOfReplay(bank_, walk_);
+    q.truth = r.truth;
     q.why = !q.yes ? WhyCode::kNaiveNot : q.truth->holds ? WhyCode::kNaiveRight : WhyCode::kNaiveWrong;
     out_.push_back(std::move(q));
   }
 
   void OnCompleted(const history::Completed& c, std::size_t i) {
-    auto claim = claims_.find(c.snapshot);
-    if (claim == claims_.end()) return;
+    auto declared = declared_.find(c.snapshot);
+    if (declared == declared_.end()) return;
     Question q = Make(i, c.node);
     q.snapshot = c.snapshot;
-    q.verdict = check::DeclaredProperty(bank_.app(), bank_.network(), claim->second);
+    q.verdict = *declared->second;
     q.yes = q.verdict.holds;
     q.why = q.yes ? WhyCode::kSnapshotHolds : WhyCode::kSnapshotNot;
     out_.push_back(std::move(q));
   }
 
+  const Analysis& a_;
   const engine::Engine& bank_;
   const std::vector<StepResult>& steps_;
-  engine::Replay walk_;  // the events before the current one
-  std::vector<std::optional<cutline::Amount>> reads_;  // by NodeId
   bool asked_full_ = false;
-  std::map<SnapshotId, check::SnapshotClaim> claims_;
+  std::map<SnapshotId, const apps::Verdict*> declared_;  // of the complete snapshots
   std::vector<Question> out_;
 };
 
 }  // namespace
 
-std::vector<Question> DeriveQuestions(const engine::Engine& bank, const engine::Replay& replay,
-                                      const std::vector<StepResult>& steps) {
-  if (!bank.app().conserved()) return PropertyDeriver(bank, steps).Run();
-  return Deriver(bank, replay, steps).Run();
+std::vector<Question> DeriveQuestions(const Analysis& a, const std::vector<StepResult>& steps) {
+  if (!a.bank.app().conserved()) return PropertyDeriver(a, steps).Run();
+  return Deriver(a, steps).Run();
 }
 
 }  // namespace cutline::scenario

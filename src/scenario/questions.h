@@ -106,10 +106,13 @@ struct Question {
   std::optional<apps::Verdict> truth;
 };
 
-// Every question of the run, in history order. `replay`: Replay::Of(bank).
+struct Analysis;
+
+// Every question of the run, in history order, from the run's analysis
+// (its replay, its snapshots' facts, its judged reads); Analyze calls it,
+// and the views read Analysis::questions.
 // REQUIRES: the bank keeps its history; `steps` are the runner's.
-std::vector<Question> DeriveQuestions(const engine::Engine& bank,
-                                      const engine::Replay& replay,
+std::vector<Question> DeriveQuestions(const Analysis& analysis,
                                       const std::vector<StepResult>& steps);
 
 }  // namespace cutline::scenario

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "check/consistency_checker.h"
+#include "scenario/analysis.h"
 #include "scenario/demos.h"
 
 namespace cutline::scenario {
@@ -23,7 +24,7 @@ struct Played {
     Status s = runner.RunText(text);
     EXPECT_TRUE(s.ok()) << text;
     const engine::Engine& bank = *runner.bank();
-    questions = DeriveQuestions(bank, engine::Replay::Of(bank), runner.steps());
+    questions = Analyze(bank, &runner.steps()).questions;
   }
   const engine::Engine& bank() const { return *runner.bank(); }
   std::vector<const Question*> Of(QuestionKind kind) const {
@@ -387,6 +388,39 @@ TEST(Questions, DocsListEveryDemosQuestions) {
   const std::string table = QuestionTable();
   EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), table)
       << "docs/page.md's questions are out of date; the block should read:\n" << table;
+}
+
+// The run's one analysis: a snapshot's facts are what the engine recorded,
+// every read of the naive detector is judged, and its verdict agrees with
+// the checker's own judgement, which replays the history apart; without the
+// steps, no questions are derived.
+TEST(Questions, TheAnalysisAgreesWithTheEngineAndTheChecker) {
+  for (const Demo& d : Demos()) {
+    Played r(DemoScenario(d));
+    const engine::Engine& bank = r.bank();
+    const Analysis a = Analyze(bank);
+    EXPECT_TRUE(a.questions.empty()) << "demo " << d.id;
+    ASSERT_EQ(a.snapshots.size(), bank.snapshots().size()) << "demo " << d.id;
+    for (const SnapshotFacts& f : a.snapshots) {
+      const SnapshotId id = f.info->id;
+      for (sim::NodeId n = 0; n < bank.branch_count(); ++n) {
+        EXPECT_EQ(f.recorded[n], bank.RecordedBalance(n, id)) << "demo " << d.id;
+        EXPECT_EQ(f.parts_done[n], bank.PartDone(n, id)) << "demo " << d.id;
+      }
+      for (sim::ChannelId c = 0; c < bank.network().channel_count(); ++c) {
+        EXPECT_EQ(f.channels[c].transfers, bank.RecordedChannel(id, c).transfers) << "demo " << d.id;
+      }
+      EXPECT_EQ(f.verdict, a.Verdict(id)) << "demo " << d.id;
+    }
+    if (!bank.app().has_property()) continue;
+    const auto reads = std::count_if(bank.history().events().begin(), bank.history().events().end(),
+                                     [](const history::Event& e) { return std::holds_alternative<history::Read>(e); });
+    EXPECT_EQ(a.reads.size(), static_cast<std::size_t>(reads)) << "demo " << d.id;
+    const check::NaiveJudgement j = check::JudgeNaive(bank);
+    ASSERT_TRUE(a.naive.has_value());
+    EXPECT_EQ(a.naive->declared, j.declared) << "demo " << d.id;
+    EXPECT_EQ(a.naive->truth, j.truth) << "demo " << d.id;
+  }
 }
 
 }  // namespace

@@ -21,8 +21,9 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
   if (!status.ok()) return status;
   if (runner.bank() == nullptr) return Status::Error(Code::kNoNetwork);
   const engine::Engine& bank = *runner.bank();
-  auto lab = LabBlock(bank, lang);
-  const Analysis analysis = Analyze(bank);  // every view renders this one analysis
+  // Every view renders this one analysis, the questions included.
+  const Analysis analysis = Analyze(bank, &runner.steps());
+  auto lab = LabBlock(analysis, lang);
   Json state = StateJson(analysis);
   // What the page calls the algorithm's markers (web/labels.js), so that
   // the page need not know which algorithm names them how.
@@ -32,7 +33,7 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
               {"history", HistoryJson(bank, runner.steps())},
               {"naive", NaiveJson(analysis)},
               {"lab", lab ? Json(*lab) : Json(nullptr)},
-              {"questions", QuestionsJson(analysis, runner.steps())}};
+              {"questions", QuestionsJson(analysis)}};
   return Status::Ok();
 }
 
