@@ -322,7 +322,7 @@ TEST(AgentContract, UnalignedPartCarriesWhatTheBarrierOvertook) {
 // a queue of ids beside them. Parts come out in the order they finished,
 // not by id, and a part forgotten before it is taken is not handed out.
 TEST(AgentContract, FinishedPartsComeOutInTheOrderTheyFinished) {
-  SnapshotAgent<int, int> a(2);
+  SnapshotAgent<int, int> a(2, 0);
   ASSERT_TRUE(a.Start(1, 10).record_state);
   ASSERT_TRUE(a.Start(2, 20).record_state);
   ASSERT_TRUE(a.Start(3, 30).record_state);
@@ -349,7 +349,7 @@ TEST(AgentContract, FinishedPartsComeOutInTheOrderTheyFinished) {
 
 // Issue 14: OnMessage with a channel index out of range overflowed the heap.
 TEST(AgentContract, OldOnMessageWithABadChannelIsAnError) {
-  SnapshotAgent<int, int> a(2);
+  SnapshotAgent<int, int> a(2, 0);
   ASSERT_TRUE(a.Start(1, 0).ok());
   Result<std::size_t> bad = a.OnMessage(2, 5);
   EXPECT_EQ(bad.error, AgentError::kUnknownChannel);
