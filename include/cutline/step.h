@@ -37,8 +37,8 @@ enum class AgentError : std::uint8_t {
   kAlreadyRecorded,
   kUnknownChannel,    // channel index out of range (incoming or outgoing)
   kDuplicateMarker,   // a second marker (control, barrier) of one snapshot on one channel
-  kFinished,          // the snapshot was forgotten or aborted here (or is older than
-                      // the remembered window, see ClosedIds): it stays finished
+  kFinished,          // the snapshot was forgotten or aborted here: it stays finished
+                      // (an id this process can no longer tell about is kTooOld)
   kSuperseded,        // Lai-Yang: a newer snapshot was recorded here first, so this
                       // one cannot be recorded consistently; abort it everywhere
   kNotSource,         // aligned barriers: Start at a process that has inputs
