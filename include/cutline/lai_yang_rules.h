@@ -129,12 +129,16 @@ class LaiYangRules {
   // Why `id`, not recorded here, cannot be recorded now (kNone if it can).
   AgentError CannotRecord(SnapshotId id) const;
   // Rule 4 on channel c of `local`; fills step.
-  static void MaybeClose(Local& local, ChannelIndex c, Step& step);
+  void MaybeClose(Local& local, ChannelIndex c, Step& step);
   void Drop(const Local* local);
 
   std::uint32_t incoming_;
   std::vector<std::uint64_t> received_;  // application messages, by incoming
   std::vector<std::uint64_t> sent_;      // application messages, by outgoing
+  // By incoming channel: the newest snapshot whose count closed it. Every
+  // message older than that snapshot was counted, so one arriving now
+  // proves the count wrong, even after the part was taken.
+  std::vector<SnapshotId> closed_by_count_;
   SnapshotId epoch_ = 0;
   std::vector<Local> locals_;  // in id order (ids only grow), the newest last
   ClosedIds closed_;
@@ -178,28 +182,26 @@ Reply LaiYangRules::OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join) {
     }
   }
   ++received_[c];
+  // Older than a snapshot whose count closed this channel before this
+  // message came (its part may be taken and forgotten by now): that count
+  // left this message out. (A message that records is of the newest epoch:
+  // it never miscounts.)
+  const SnapshotId miscounted = epoch < closed_by_count_[c] ? closed_by_count_[c] : 0;
   // Rule 3: an old-epoch message received after recording belongs to the
   // channel state of every snapshot newer than its epoch whose channel is
   // open. Newest first from the back, so that a current-epoch message (the
   // common case) looks at nothing; the joins are then reported in id order.
   std::size_t first = locals_.size();
   while (first > 0 && locals_[first - 1].id > epoch) --first;
-  SnapshotId miscounted = 0;
   for (std::size_t i = first; i < locals_.size(); ++i) {
     Local& local = locals_[i];
     PerChannel& ch = local.channels[c];
-    if (ch.closed) {
-      // Older than the snapshot, yet its channel closed already: the
-      // control counted fewer messages than were sent before the record.
-      if (miscounted == 0) miscounted = local.id;
-      continue;
-    }
+    if (ch.closed) continue;
     ++ch.old_received;
     Reply joined = Reply::Of(local.id);
     MaybeClose(local, c, joined);
     join(std::as_const(joined));
   }
-  // (A message that records is of the newest epoch: it never miscounts.)
   if (miscounted != 0) return Reply::Refused(AgentError::kCountMismatch, miscounted);
   return Reply::Of(recorded, step);
 }

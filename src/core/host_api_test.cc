@@ -350,6 +350,20 @@ TEST(SilentFailures, AnOldMessageOnAClosedChannelNamesTheMiscountedSnapshot) {
   EXPECT_EQ(joins, 1);
 }
 
+TEST(SilentFailures, AMiscountIsNamedEvenAfterThePartWasTaken) {
+  // The agent takes a part as soon as it is done: the late message must
+  // still be caught.
+  SnapshotAgent<int, int, LaiYangRules> agent(1, 1);
+  ASSERT_TRUE(agent.Start(1, 0).record_state);
+  EXPECT_TRUE(agent.OnControl(1, 0, 0, 0).part_done);  // "none sent before"
+  ASSERT_TRUE(agent.TakeFinished());
+  Reply late = agent.OnMessage(0, 0, 7, 0);  // yet an old one comes
+  EXPECT_EQ(late.error, AgentError::kCountMismatch);
+  EXPECT_EQ(late.snapshot, 1u);
+  // Messages of the current epoch are untouched by it.
+  EXPECT_TRUE(agent.OnMessage(0, 1, 8, 0).ok());
+}
+
 TEST(SilentFailures, AStampOrIdFarAheadIsRefusedAndChangesNothing) {
   LaiYangRules p(1, 1);
   int joins = 0;

@@ -18,6 +18,7 @@ LaiYangRules::LaiYangRules(std::uint32_t incoming_channels,
     : incoming_(incoming_channels),
       received_(incoming_channels, 0),
       sent_(outgoing_channels, 0),
+      closed_by_count_(incoming_channels, 0),
       closed_(1, limits) {}
 
 const LaiYangRules::Local* LaiYangRules::Find(SnapshotId id) const {
@@ -62,6 +63,7 @@ void LaiYangRules::MaybeClose(Local& local, ChannelIndex c, Step& step) {
   PerChannel& ch = local.channels[c];
   if (ch.closed || !ch.control || ch.old_received != ch.expected) return;
   ch.closed = true;
+  closed_by_count_[c] = std::max(closed_by_count_[c], local.id);
   --local.open;
   step.closed_channel = true;
   step.part_done = local.open == 0;
