@@ -41,7 +41,7 @@ struct Rank {
   int me = 0, n = 0;
   MPI_Comm bank{}, parts{};
   Amount balance = kOpening;
-  Agent agent{0};
+  Agent agent{0, 0};
   int ends = 0;  // peers that said they will send no more transfers
 
   // Incoming channels are numbered 0..n-2 by sender, skipping this rank.
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   }
   MPI_Comm_dup(MPI_COMM_WORLD, &r.bank);
   MPI_Comm_dup(MPI_COMM_WORLD, &r.parts);
-  r.agent = Agent(static_cast<std::uint32_t>(r.n - 1));
+  r.agent = Agent(static_cast<std::uint32_t>(r.n - 1), static_cast<std::uint32_t>(r.n - 1));
   std::mt19937 rng(static_cast<unsigned>(r.me) + 7);
   MPI_Barrier(MPI_COMM_WORLD);  // start together, so that transfers cross
 

@@ -189,7 +189,7 @@ class Branch {
   std::vector<Inbox>& inboxes_;
   std::mt19937 rng_;
   Amount balance_ = kOpeningBalance;
-  Agent agent_{kBranches - 1};
+  Agent agent_{kBranches - 1, kBranches - 1};
   bool failed_ = false;
 };
 

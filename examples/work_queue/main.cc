@@ -103,13 +103,23 @@ class Run {
     std::deque<Msg> queue;
   };
 
+  // Each worker's channels: the collector refuses a part of another shape.
+  static std::vector<cutline::PartShape> Shapes(const std::vector<Edge>& edges) {
+    std::vector<cutline::PartShape> shapes(kWorkers);
+    for (const Edge& e : edges) {
+      ++shapes[static_cast<std::size_t>(e.to)].incoming;
+      ++shapes[static_cast<std::size_t>(e.from)].outgoing;
+    }
+    return shapes;
+  }
+
   // `spacing`: worker loops between two starts of the first initiator.
   // `after_own_part`: start the next snapshot only once the initiator's own
   // part of the previous one is done (see main).
   Run(std::string name, bool dag, bool fifo, long spacing, bool after_own_part)
       : name_(std::move(name)), dag_(dag), fifo_(fifo), spacing_(spacing),
         after_own_part_(after_own_part), edges_(Graph(dag)),
-        channels_(edges_.size()), mail_(kWorkers), collector_(kWorkers) {
+        channels_(edges_.size()), mail_(kWorkers), collector_(Shapes(edges_)) {
     for (int w = 0; w < kWorkers; ++w) {
       std::uint32_t in = 0, out = 0;
       for (const Edge& e : edges_) {
@@ -188,7 +198,11 @@ class Run {
     auto handle = [&](const Reply& r, std::optional<std::size_t> in_pos, bool start) {
       if (!r.ok()) {
         if (r.error == AgentError::kFinished) return;  // a late join or control
-        if (r.error == AgentError::kSuperseded || r.error == AgentError::kOutOfOrder) {
+        // The refusals that doom a snapshot: abort it everywhere. (Under
+        // kOutOfOrder the refused barrier's snapshot is the one aborted, so
+        // its barrier is dropped; barrier_rules.h.)
+        if (r.error == AgentError::kSuperseded || r.error == AgentError::kOutOfOrder ||
+            r.error == AgentError::kTooOld || r.error == AgentError::kCountMismatch) {
           RequestAbort(r.snapshot, std::string(cutline::ToString(r.error)));
           return;
         }
@@ -207,10 +221,14 @@ class Run {
           m.control_data = control.value;
           std::lock_guard<std::mutex> lock(channels_[e].mu);
           if (r.markers_ahead) {
-            for (const Msg& q : channels_[e].queue) {
-              if (!q.control) agent.RecordOvertaken(r.snapshot, edges_[e].out, q.item);
+            // Ahead of the items waiting, behind any barrier queued already.
+            auto& queue = channels_[e].queue;
+            auto place = cutline::UnalignedBarrierPlace(
+                queue.begin(), queue.end(), [](const Msg& q) { return q.control; });
+            for (auto it = place; it != queue.end(); ++it) {
+              agent.RecordOvertaken(r.snapshot, edges_[e].out, it->item);
             }
-            channels_[e].queue.push_front(std::move(m));
+            queue.insert(place, std::move(m));
           } else {
             channels_[e].queue.push_back(std::move(m));
           }

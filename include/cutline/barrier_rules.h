@@ -5,9 +5,9 @@
 #pragma once
 
 #include <bit>
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "cutline/closed_ids.h"
@@ -31,9 +31,14 @@ namespace cutline {
 // when every source starts them in the same order: at most one snapshot
 // aligns at a process at a time. A barrier of another snapshot while one
 // aligns means two sources started them in different orders, which would
-// deadlock the holds: it is refused with kOutOfOrder (nothing held); the
-// host aborts one of the two everywhere (Abort of the aligning one says
-// release_inputs).
+// deadlock the holds: it is refused with kOutOfOrder. The refused barrier is
+// NOT taken: it is still due on its channel, and nothing behind it on that
+// channel may be delivered until the host has chosen, at once, one of:
+//  - abort the refused snapshot (r.snapshot) everywhere and drop its
+//    barrier (examples/work_queue does this); or
+//  - abort the aligning one (aligning()) everywhere, whose Abort says
+//    release_inputs, and then hand the refused barrier to OnControl again:
+//    dropped, it would leave r.snapshot waiting on that input for ever.
 //
 // Thread-compatible: const members may run concurrently; every other call
 // needs exclusive access.
@@ -45,7 +50,7 @@ class AlignedBarrierRules {
   explicit AlignedBarrierRules(std::uint32_t incoming_channels)
       : AlignedBarrierRules(incoming_channels, 0) {}
   AlignedBarrierRules(std::uint32_t incoming_channels,
-                      std::uint32_t outgoing_channels);
+                      std::uint32_t outgoing_channels, const IdLimits& limits = {});
 
   // kNotSource at a process with inputs.
   Reply Start(SnapshotId id);
@@ -75,6 +80,10 @@ class AlignedBarrierRules {
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const;
   bool PartDone(SnapshotId id) const { return HasRecorded(id); }
   bool IsFinished(SnapshotId id) const;
+  // The snapshot aligning here (holding inputs), 0 if none: after a
+  // kOutOfOrder, the other of the two.
+  SnapshotId aligning() const { return aligning_; }
+  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
   // The inputs still without a barrier of `id` while aligning (empty once
   // recorded or before the first barrier).
   std::vector<ChannelIndex> Waiting(SnapshotId id) const;
@@ -109,11 +118,17 @@ class AlignedBarrierRules {
 };
 
 // Unaligned barriers (unaligned checkpoints): Chandy-Lamport's rules, except
-// that a recording process puts its barriers at the head of its outgoing
-// channels (Step::markers_ahead), so the snapshot does not wait behind the
-// backlog; what they overtake is part of the channels' state, recorded by the
-// sender (SnapshotAgent::RecordOvertaken). Concurrent snapshots and several
-// initiators as MarkerRules.
+// that a recording process puts its barriers ahead of the application
+// messages waiting on its outgoing channels (Step::markers_ahead), so the
+// snapshot does not wait behind the backlog; what they overtake is part of
+// the channels' state, recorded by the sender (SnapshotAgent::
+// RecordOvertaken). A barrier never overtakes an older barrier: it goes
+// behind the last barrier queued (UnalignedBarrierPlace). Jumping older
+// barriers too would be as consistent, but under a steady stream of
+// snapshots each new barrier then pushes every older one back, and the
+// oldest running snapshot falls ever further behind the newest (past a
+// host's age bound). Concurrent snapshots and several initiators as
+// MarkerRules.
 //
 // Thread-compatible: const members may run concurrently; every other call
 // needs exclusive access.
@@ -125,8 +140,8 @@ class UnalignedBarrierRules {
   explicit UnalignedBarrierRules(std::uint32_t incoming_channels)
       : rules_(incoming_channels) {}
   UnalignedBarrierRules(std::uint32_t incoming_channels,
-                        std::uint32_t outgoing_channels)
-      : rules_(incoming_channels, outgoing_channels) {}
+                        std::uint32_t outgoing_channels, const IdLimits& limits = {})
+      : rules_(incoming_channels, outgoing_channels, limits) {}
 
   Reply Start(SnapshotId id) { return Ahead(rules_.Start(id)); }
   Step OnMarker(SnapshotId id, ChannelIndex c) {
@@ -150,7 +165,7 @@ class UnalignedBarrierRules {
   Result<NoControl> ControlFor(SnapshotId id, ChannelIndex out) const {
     return rules_.ControlFor(id, out);
   }
-  // REQUIRES: c < incoming_channels() (asserted).
+  // Nothing is called for a channel out of range.
   template <class Fn>
   void ForEachRecording(ChannelIndex c, Fn&& fn) const {
     rules_.ForEachRecording(c, fn);
@@ -176,6 +191,23 @@ class UnalignedBarrierRules {
   // written twice.
   MarkerRules rules_;
 };
+
+// Where an unaligned barrier goes in an outgoing queue given oldest first,
+// for a Reply with markers_ahead: behind the last barrier already queued
+// (is_barrier says which entries are), ahead of every application message
+// after it. The messages from the returned place to `last` are the ones it
+// overtakes: RecordOvertaken each, then insert the barrier at the place.
+template <class BidirectionalIt, class IsBarrier>
+BidirectionalIt UnalignedBarrierPlace(BidirectionalIt first, BidirectionalIt last,
+                                      IsBarrier&& is_barrier) {
+  BidirectionalIt place = last;
+  while (place != first) {
+    BidirectionalIt before = std::prev(place);
+    if (is_barrier(*before)) break;
+    place = before;
+  }
+  return place;
+}
 
 static_assert(SnapshotRules<AlignedBarrierRules>);
 static_assert(SnapshotRules<UnalignedBarrierRules>);

@@ -43,8 +43,22 @@ enum class PartAdded : std::uint8_t {
   kComplete,        // that was the last part: Take(id) gives the snapshot
   kDuplicate,       // this process already gave its part of this snapshot
   kUnknownProcess,  // process index out of range
-  kClosed,          // the snapshot was taken or abandoned already (or is
-                    // older than the closed window, see ClosedIds)
+  kClosed,          // the snapshot was taken or abandoned already
+  // Added in 0.3: the answers that used to be kClosed or a silent kPending.
+  kTooOld,          // older than the closed ids the collector remembers (its
+                    // closed_window): it cannot be assembled any more; the host
+                    // counts it lost (more snapshots were in flight than the window)
+  kTooFarAhead,     // an id more than ahead_max above the newest seen: garbage
+  kInvalidSnapshot, // id 0
+  kWrongShape,      // the part's channels (or sent) do not match the process's
+                    // declared channels (PartShape)
+};
+
+// How many incoming and outgoing channels a process has: the shape of its
+// parts (channels.size() == incoming; sent.size() == outgoing, or sent empty).
+struct PartShape {
+  std::uint32_t incoming = 0;
+  std::uint32_t outgoing = 0;
 };
 
 constexpr std::string_view ToString(PartAdded a) {
@@ -54,6 +68,10 @@ constexpr std::string_view ToString(PartAdded a) {
     case PartAdded::kDuplicate: return "duplicate";
     case PartAdded::kUnknownProcess: return "unknown_process";
     case PartAdded::kClosed: return "closed";
+    case PartAdded::kTooOld: return "too_old";
+    case PartAdded::kTooFarAhead: return "too_far_ahead";
+    case PartAdded::kInvalidSnapshot: return "invalid_snapshot";
+    case PartAdded::kWrongShape: return "wrong_shape";
   }
   return "unknown_added";
 }
@@ -73,16 +91,37 @@ class SnapshotCollector {
 
   // `first_id`: the first snapshot id of this run (a restored run continues
   // the ids of the one it restores); any id below it counts as closed.
-  // `closed_window`: how many closed ids above the floor are kept exactly.
+  // `closed_window`: how many closed ids above the floor are kept exactly,
+  // that is how many snapshots may complete while an older one still waits
+  // for a part before that part is answered kTooOld. `ahead_max`: how far
+  // above the newest id seen a new id may be (kTooFarAhead beyond).
+  // This constructor does not know the processes' channels: parts of any
+  // shape are taken. Give PartShapes to have wrong ones refused.
   explicit SnapshotCollector(ProcessIndex processes, SnapshotId first_id = 1,
-                             std::size_t closed_window = 1024)
-      : processes_(processes), closed_(first_id, closed_window) {}
+                             std::size_t closed_window = IdLimits::kCollectorWindow,
+                             SnapshotId ahead_max = IdLimits::kDefaultAheadMax)
+      : processes_(processes), closed_(first_id, closed_window, ahead_max) {}
+  // One shape per process: a part that does not match it is kWrongShape.
+  explicit SnapshotCollector(std::vector<PartShape> shapes, SnapshotId first_id = 1,
+                             std::size_t closed_window = IdLimits::kCollectorWindow,
+                             SnapshotId ahead_max = IdLimits::kDefaultAheadMax)
+      : processes_(static_cast<ProcessIndex>(shapes.size())),
+        shapes_(std::move(shapes)),
+        closed_(first_id, closed_window, ahead_max) {}
 
   Added Add(SnapshotId id, ProcessIndex from, Part part) {
     if (from >= processes_) return Added::kUnknownProcess;
+    if (!shapes_.empty() && !Fits(part, shapes_[from])) return Added::kWrongShape;
     auto it = pending_.find(id);
     if (it == pending_.end()) {
-      if (closed_.Contains(id)) return Added::kClosed;
+      switch (closed_.Check(id)) {
+        case AgentError::kNone: break;
+        case AgentError::kInvalidSnapshot: return Added::kInvalidSnapshot;
+        case AgentError::kTooOld: return Added::kTooOld;
+        case AgentError::kTooFarAhead: return Added::kTooFarAhead;
+        default: return Added::kClosed;
+      }
+      closed_.Seen(id);
       it = pending_.emplace(id, Assembly{}).first;
       it->second.parts.resize(processes_);
     }
@@ -139,6 +178,8 @@ class SnapshotCollector {
     return pending_.count(id) == 0 && closed_.Contains(id);
   }
   ProcessIndex processes() const { return processes_; }
+  // The closed window and ahead_max given at construction.
+  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
   // Entries held: pending snapshots plus closed ids kept one by one.
   std::size_t retained() const { return pending_.size() + closed_.size(); }
 
@@ -148,7 +189,13 @@ class SnapshotCollector {
     ProcessIndex received = 0;
   };
 
+  static bool Fits(const Part& part, const PartShape& shape) {
+    return part.channels.size() == shape.incoming &&
+           (part.sent.empty() || part.sent.size() == shape.outgoing);
+  }
+
   ProcessIndex processes_;
+  std::vector<PartShape> shapes_;  // by process; empty: not checked
   ClosedIds closed_;
   std::map<SnapshotId, Assembly> pending_;
 };

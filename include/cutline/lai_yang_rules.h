@@ -9,7 +9,6 @@
 // OnControl.
 #pragma once
 
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -41,7 +40,8 @@ class LaiYangRules {
   using Stamp = SnapshotId;        // the sender's epoch
   using Control = std::uint64_t;   // messages sent on the channel before recording
 
-  LaiYangRules(std::uint32_t incoming_channels, std::uint32_t outgoing_channels);
+  LaiYangRules(std::uint32_t incoming_channels, std::uint32_t outgoing_channels,
+               const IdLimits& limits = {});
 
   // What the two-argument OnMessage says: the Step (a newer epoch records
   // first) and whether the message belongs to snapshot `snapshot`'s state of
@@ -64,28 +64,36 @@ class LaiYangRules {
   MessageStep OnMessage(ChannelIndex c, SnapshotId epoch);
   // The control message of `id` arrived on `c`, counting `count` messages
   // its sender sent on c before recording. A control of a snapshot not yet
-  // recorded here records it first (rule 2).
+  // recorded here records it first (rule 2). A count below the older
+  // messages already received on c is refused with kCountMismatch (it could
+  // only close the channel too early); if an older message arrives on a
+  // channel already closed, OnMessage answers kCountMismatch for that
+  // snapshot. A count too high cannot be told from messages still in
+  // flight: the host's age bound ends such a snapshot.
   Reply OnControl(SnapshotId id, ChannelIndex c, std::uint64_t count) {
     return Reply::Of(id, ControlStep(id, c, count));
   }
   // An application message leaves on outgoing channel `out`: counts it and
   // gives the epoch to stamp on it (rule 1).
   Result<SnapshotId> OnOutgoing(ChannelIndex out);
-  // Older hosts: the same, without the error.
-  // REQUIRES: out < outgoing_channels() (asserted; not counted otherwise).
+  // Older hosts: the same, without the error. Called with out >=
+  // outgoing_channels() it stops the program in every build
+  // (detail::ContractViolated): use OnOutgoing to get an error instead.
   SnapshotId OnSend(ChannelIndex out);
 
   SnapshotId Epoch() const { return epoch_; }
   // The count to put in the control message of snapshot `id` on `out`.
   Result<std::uint64_t> ControlFor(SnapshotId id, ChannelIndex out) const;
   // Older hosts: the count for the newest recorded snapshot (0 if none).
-  // REQUIRES: out < outgoing_channels() (asserted; 0 otherwise).
+  // Called with out >= outgoing_channels() it stops the program in every
+  // build: use ControlFor to get an error instead.
   std::uint64_t ControlCount(ChannelIndex out) const;
 
   bool HasRecorded(SnapshotId id) const { return Find(id) != nullptr; }
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const;
   bool PartDone(SnapshotId id) const;
   bool IsFinished(SnapshotId id) const;
+  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
   // See SnapshotRules: Forget once the part is done and collected, Abort to
   // give up; either way the id stays finished and the epoch stays.
   Reply Forget(SnapshotId id);
@@ -121,12 +129,16 @@ class LaiYangRules {
   // Why `id`, not recorded here, cannot be recorded now (kNone if it can).
   AgentError CannotRecord(SnapshotId id) const;
   // Rule 4 on channel c of `local`; fills step.
-  static void MaybeClose(Local& local, ChannelIndex c, Step& step);
+  void MaybeClose(Local& local, ChannelIndex c, Step& step);
   void Drop(const Local* local);
 
   std::uint32_t incoming_;
   std::vector<std::uint64_t> received_;  // application messages, by incoming
   std::vector<std::uint64_t> sent_;      // application messages, by outgoing
+  // By incoming channel: the newest snapshot whose count closed it. Every
+  // message older than that snapshot was counted, so one arriving now
+  // proves the count wrong, even after the part was taken.
+  std::vector<SnapshotId> closed_by_count_;
   SnapshotId epoch_ = 0;
   std::vector<Local> locals_;  // in id order (ids only grow), the newest last
   ClosedIds closed_;
@@ -155,8 +167,13 @@ Reply LaiYangRules::OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join) {
     // A message from a sender that has recorded a snapshot this process has
     // not: it plays the marker's role and records first. (A finished id
     // records nothing, but the epoch still moves on: it never goes back.)
-    if (closed_.Contains(epoch)) {
+    // A stamp far beyond any id seen is no epoch any process started: it
+    // would supersede every later snapshot here, so it is refused whole.
+    AgentError e = closed_.Check(epoch);
+    if (e == AgentError::kTooFarAhead) return Reply::Refused(e, epoch);
+    if (e != AgentError::kNone) {
       epoch_ = epoch;
+      closed_.Seen(epoch);
     } else {
       Local& local = Record(epoch);
       recorded = epoch;
@@ -165,6 +182,11 @@ Reply LaiYangRules::OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join) {
     }
   }
   ++received_[c];
+  // Older than a snapshot whose count closed this channel before this
+  // message came (its part may be taken and forgotten by now): that count
+  // left this message out. (A message that records is of the newest epoch:
+  // it never miscounts.)
+  const SnapshotId miscounted = epoch < closed_by_count_[c] ? closed_by_count_[c] : 0;
   // Rule 3: an old-epoch message received after recording belongs to the
   // channel state of every snapshot newer than its epoch whose channel is
   // open. Newest first from the back, so that a current-epoch message (the
@@ -180,6 +202,7 @@ Reply LaiYangRules::OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join) {
     MaybeClose(local, c, joined);
     join(std::as_const(joined));
   }
+  if (miscounted != 0) return Reply::Refused(AgentError::kCountMismatch, miscounted);
   return Reply::Of(recorded, step);
 }
 

@@ -3,7 +3,6 @@
 // threads or payloads.
 #pragma once
 
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -27,7 +26,8 @@ class MarkerRules {
 
   explicit MarkerRules(std::uint32_t incoming_channels)
       : MarkerRules(incoming_channels, 0) {}
-  MarkerRules(std::uint32_t incoming_channels, std::uint32_t outgoing_channels);
+  MarkerRules(std::uint32_t incoming_channels, std::uint32_t outgoing_channels,
+              const IdLimits& limits = {});
 
   // This process starts (or joins, as a further initiator) snapshot `id`.
   Reply Start(SnapshotId id);
@@ -54,10 +54,10 @@ class MarkerRules {
   // Calls fn(id) for every snapshot that is recording channel `c`, in id
   // order: an application message that arrives on `c` now belongs to the
   // recorded state of exactly those snapshots.
-  // REQUIRES: c < incoming_channels() (asserted; nothing is called otherwise).
+  // A channel out of range is recording for no snapshot: fn is not called
+  // (OnMessage answers kUnknownChannel for it).
   template <class Fn>
   void ForEachRecording(ChannelIndex c, Fn&& fn) const {
-    assert(c < incoming_);
     if (recording_channels_ == 0 || c >= incoming_) return;  // the common, fast case
     for (const Local& local : locals_) {
       if (local.channels[c] == ChannelRecording::kRecording) fn(local.id);
@@ -70,6 +70,8 @@ class MarkerRules {
   bool PartDone(SnapshotId id) const;
   // Forgotten, aborted, or older than the closed window, and not running.
   bool IsFinished(SnapshotId id) const;
+  // The bounds this process holds its ids to (closed_ids.h).
+  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
   // Drops what is kept for `id` once its part is done (after the host has
   // collected it); `id` stays finished. kNotDone for a running part (use
   // Abort), kUnknownSnapshot if it is not recorded here.

@@ -62,12 +62,20 @@ class SnapshotAgent {
     Part part;
   };
 
-  // Hosts that never stamp messages or record overtaken ones (Chandy-Lamport)
-  // may leave out the outgoing channels.
+  // Without the outgoing channels the agent has none: ControlFor(id, 0),
+  // OnOutgoing(0) and RecordOvertaken answer kUnknownChannel, which the host
+  // loop of docs/library.md would meet on its first record. Say how many.
+  [[deprecated("give the outgoing channel count too: SnapshotAgent(incoming, outgoing)")]]
   explicit SnapshotAgent(std::uint32_t incoming_channels)
       : SnapshotAgent(incoming_channels, 0) {}
   SnapshotAgent(std::uint32_t incoming_channels, std::uint32_t outgoing_channels)
       : rules_(incoming_channels, outgoing_channels) {}
+  // With the bounds on ids of closed_ids.h (how many finished ids are
+  // remembered, how far ahead a new id may be).
+  SnapshotAgent(std::uint32_t incoming_channels, std::uint32_t outgoing_channels,
+                const IdLimits& limits)
+    requires std::constructible_from<Rules, std::uint32_t, std::uint32_t, IdLimits>
+      : rules_(incoming_channels, outgoing_channels, limits) {}
 
   // Starts or joins snapshot `id`. `now` is the state to record.
   Reply Start(SnapshotId id, const State& now) {
@@ -89,14 +97,29 @@ class SnapshotAgent {
 
   // An application message stamped `stamp` arrived on `c`, before the host
   // applies it; `now` is the state before it (Lai-Yang records it if the
-  // stamp is of a newer epoch).
+  // stamp is of a newer epoch). part_done says that a part finished, by a
+  // record or by a join (then `snapshot` names the first joined part that
+  // finished if the message recorded nothing): TakeFinished hands them over.
+  // Lai-Yang's kCountMismatch names a snapshot to abort; the message itself
+  // was taken (apply it), and parts may have finished all the same.
   Reply OnMessage(ChannelIndex c, const Stamp& stamp, const Payload& payload,
                   const State& now) {
+    SnapshotId joined_done = 0;
     Reply r = rules_.OnMessage(c, stamp, [&](const Reply& joined) {
       Entry& entry = recorded_[joined.snapshot];
       entry.recorded.messages.emplace_back(c, payload);
-      if (joined.part_done) Finish(entry);
+      if (joined.part_done) {
+        Finish(entry);
+        if (joined_done == 0) joined_done = joined.snapshot;
+      }
     });
+    // A message that records joins nothing (it is of the newest epoch), so
+    // a join's part_done never hides behind a record's.
+    if (joined_done != 0 && r.ok() && !r.record_state) [[unlikely]] {
+      r.snapshot = joined_done;
+      r.part_done = true;
+      return r;
+    }
     return Noted(r, now);
   }
   // Older hosts (no stamp): how many snapshots recorded the message into c's

@@ -46,7 +46,11 @@ struct JoinProbe {
 //   Forget(id)                 the part of id is done and collected: drop it.
 //   Abort(id)                  give up on id (running or not yet seen here).
 //   After Forget or Abort the id stays finished: Start, OnControl answer
-//   kFinished. Memory is bounded by the running snapshots plus a ClosedIds.
+//   kFinished (kTooOld once more newer ids finished out of order than the
+//   closed window holds). An id or stamp more than ahead_max above the newest
+//   seen is refused with kTooFarAhead. Memory is bounded by the running
+//   snapshots plus a ClosedIds. The library's rules classes also take an
+//   IdLimits as a third constructor argument (closed_ids.h).
 // Queries: HasRecorded, PartDone, IsFinished, Channel, incoming_channels,
 //   outgoing_channels, retained (entries held: running snapshots plus closed
 //   ids kept one by one; what a memory test counts).

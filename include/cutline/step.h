@@ -37,18 +37,29 @@ enum class AgentError : std::uint8_t {
   kAlreadyRecorded,
   kUnknownChannel,    // channel index out of range (incoming or outgoing)
   kDuplicateMarker,   // a second marker (control, barrier) of one snapshot on one channel
-  kFinished,          // the snapshot was forgotten or aborted here (or is older than
-                      // the remembered window, see ClosedIds): it stays finished
+  kFinished,          // the snapshot was forgotten or aborted here: it stays finished
+                      // (an id this process can no longer tell about is kTooOld)
   kSuperseded,        // Lai-Yang: a newer snapshot was recorded here first, so this
                       // one cannot be recorded consistently; abort it everywhere
   kNotSource,         // aligned barriers: Start at a process that has inputs
   kOutOfOrder,        // aligned barriers: a barrier of another snapshot while one is
-                      // aligning (initiators started them in different orders);
-                      // abort one of them
+                      // aligning (initiators started them in different orders); the
+                      // barrier is not taken: abort it everywhere and drop it, or
+                      // abort the aligning one and deliver it again (barrier_rules.h)
   kChannelHeld,       // aligned barriers: a message delivered from a held-back channel
   kInvalidSnapshot,   // snapshot id 0
   kUnknownSnapshot,   // Forget / ControlFor / RecordOvertaken: not recorded here
   kNotDone,           // Forget of a snapshot whose part is not done (Abort it instead)
+  // Added in 0.3: the answers that used to be silence.
+  kTooOld,            // older than the finished ids this process remembers (IdLimits::
+                      // closed_window): it may have finished here or never have been
+                      // seen, so it cannot be recorded; if this process's part of it
+                      // was never collected, the snapshot can never complete: abort it
+  kTooFarAhead,       // an id or stamp more than IdLimits::ahead_max above the newest id
+                      // this process has seen: garbage, or a host bug; drop the input
+  kCountMismatch,     // Lai-Yang: a control's count disagrees with the messages that
+                      // arrived (fewer counted than arrived): the snapshot r.snapshot
+                      // cannot be right; abort it everywhere
 };
 
 // A stable name for logs and tests ("unknown_channel"). Words for people
@@ -67,6 +78,9 @@ constexpr std::string_view ToString(AgentError e) {
     case AgentError::kInvalidSnapshot: return "invalid_snapshot";
     case AgentError::kUnknownSnapshot: return "unknown_snapshot";
     case AgentError::kNotDone: return "not_done";
+    case AgentError::kTooOld: return "too_old";
+    case AgentError::kTooFarAhead: return "too_far_ahead";
+    case AgentError::kCountMismatch: return "count_mismatch";
   }
   return "unknown_error";
 }
@@ -89,9 +103,10 @@ constexpr std::string_view ToString(ChannelRecording r) {
 //  3. if part_done: this process has a marker from every incoming channel.
 // The variants (lai_yang_rules.h, barrier_rules.h) answer with the same Step
 // and use the further fields; Chandy-Lamport leaves them false:
-//  - markers_ahead (unaligned barriers): the markers go to the head of each
-//    outgoing channel, ahead of what waits there, and what they overtake
-//    belongs to that channel's recorded state;
+//  - markers_ahead (unaligned barriers): the markers go ahead of the
+//    application messages waiting on each outgoing channel, behind any
+//    marker queued there already (UnalignedBarrierPlace), and what they
+//    overtake belongs to that channel's recorded state;
 //  - hold_channel (aligned barriers): deliver nothing more from the channel
 //    the marker came on until release_inputs;
 //  - release_inputs (aligned barriers): every incoming channel may deliver
@@ -115,6 +130,12 @@ struct alignas(8) Step {
 };
 
 namespace detail {
+// The few older calls that cannot answer with an error value (they return a
+// bare number) stop the program when called wrong, in every build: prints
+// "cutline: <what>" to stderr and aborts. A silent wrong answer would be
+// worse. Defined in src/core/contract.cc.
+[[noreturn]] void ContractViolated(const char* what);
+
 // A Step as its one 64-bit word, and each flag's bit in it. Code on a hot
 // path tests and sets flags on the word: a field read or written makes g++
 // split a Step it holds in a register into its eight bytes and join them

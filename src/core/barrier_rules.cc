@@ -6,8 +6,9 @@
 namespace cutline {
 
 AlignedBarrierRules::AlignedBarrierRules(std::uint32_t incoming_channels,
-                                         std::uint32_t outgoing_channels)
-    : incoming_(incoming_channels), outgoing_(outgoing_channels) {}
+                                         std::uint32_t outgoing_channels,
+                                         const IdLimits& limits)
+    : incoming_(incoming_channels), outgoing_(outgoing_channels), closed_(1, limits) {}
 
 const AlignedBarrierRules::Local* AlignedBarrierRules::Find(
     SnapshotId id) const {
@@ -30,8 +31,9 @@ Reply AlignedBarrierRules::Start(SnapshotId id) {
   if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
   if (incoming_ != 0) return Reply::Refused(AgentError::kNotSource, id);
   if (Find(id) != nullptr) return Reply::Of(id);  // a further initiator joins
-  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  if (AgentError e = closed_.Check(id); e != AgentError::kNone) return Reply::Refused(e, id);
   locals_.push_back(Local{id, {}, 0, true});
+  closed_.Seen(id);
   Reply step = Reply::Of(id);
   step.record_state = true;
   step.part_done = true;
@@ -48,7 +50,7 @@ Step AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
   if (id == 0) return refuse(AgentError::kInvalidSnapshot);
   Local* local = const_cast<Local*>(Find(id));
   if (local == nullptr) {
-    if (closed_.Contains(id)) return refuse(AgentError::kFinished);
+    if (AgentError e = closed_.Check(id); e != AgentError::kNone) return refuse(e);
   } else if (local->barrier[c] || local->recorded) {
     return refuse(AgentError::kDuplicateMarker);
   }
@@ -56,6 +58,7 @@ Step AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
   if (local == nullptr) {
     locals_.push_back(Local{id, std::vector<bool>(incoming_, false),
                             incoming_, false});
+    closed_.Seen(id);
     local = &locals_.back();
   }
   local->barrier[c] = true;
@@ -108,11 +111,7 @@ void AlignedBarrierRules::Drop(const Local* local) {
 
 Reply AlignedBarrierRules::Forget(SnapshotId id) {
   const Local* local = Find(id);
-  if (local == nullptr) {
-    return Reply::Refused(closed_.Contains(id) ? AgentError::kFinished
-                                               : AgentError::kUnknownSnapshot,
-                          id);
-  }
+  if (local == nullptr) return ForgetRefusal(id, closed_);
   if (!local->recorded) return Reply::Refused(AgentError::kNotDone, id);
   Drop(local);
   return Reply::Of(id);
@@ -126,7 +125,7 @@ Reply AlignedBarrierRules::Abort(SnapshotId id) {
     Drop(local);
     return step;
   }
-  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  if (AgentError e = closed_.Check(id); e != AgentError::kNone) return Reply::Refused(e, id);
   closed_.Add(id);
   return step;
 }

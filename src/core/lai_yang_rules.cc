@@ -13,10 +13,13 @@ constexpr auto kById = [](const auto& local, SnapshotId id) { return local.id < 
 }  // namespace
 
 LaiYangRules::LaiYangRules(std::uint32_t incoming_channels,
-                           std::uint32_t outgoing_channels)
+                           std::uint32_t outgoing_channels,
+                           const IdLimits& limits)
     : incoming_(incoming_channels),
       received_(incoming_channels, 0),
-      sent_(outgoing_channels, 0) {}
+      sent_(outgoing_channels, 0),
+      closed_by_count_(incoming_channels, 0),
+      closed_(1, limits) {}
 
 const LaiYangRules::Local* LaiYangRules::Find(SnapshotId id) const {
   auto it = std::lower_bound(locals_.begin(), locals_.end(), id, kById);
@@ -32,8 +35,8 @@ bool LaiYangRules::IsFinished(SnapshotId id) const {
 }
 
 AgentError LaiYangRules::CannotRecord(SnapshotId id) const {
-  if (id == 0) return AgentError::kInvalidSnapshot;
-  if (closed_.Contains(id)) return AgentError::kFinished;
+  // 0, finished, too old to know, or too far ahead to be real.
+  if (AgentError e = closed_.Check(id); e != AgentError::kNone) return e;
   // Recording it now would move the epoch backwards: messages of a newer
   // epoch have been applied, so they would count as sent before a cut they
   // were sent after.
@@ -51,6 +54,7 @@ LaiYangRules::Local& LaiYangRules::Record(SnapshotId id) {
     local.channels[c].old_received = received_[c];
   }
   epoch_ = id;
+  closed_.Seen(id);
   locals_.push_back(std::move(local));
   return locals_.back();
 }
@@ -59,6 +63,7 @@ void LaiYangRules::MaybeClose(Local& local, ChannelIndex c, Step& step) {
   PerChannel& ch = local.channels[c];
   if (ch.closed || !ch.control || ch.old_received != ch.expected) return;
   ch.closed = true;
+  closed_by_count_[c] = std::max(closed_by_count_[c], local.id);
   --local.open;
   step.closed_channel = true;
   step.part_done = local.open == 0;
@@ -106,14 +111,22 @@ Step LaiYangRules::ControlStep(SnapshotId id, ChannelIndex c, std::uint64_t coun
       step.error = e;
       return step;
     }
+  } else if (local->channels[c].control) {
+    step.error = AgentError::kDuplicateMarker;
+    return step;
+  }
+  // More older messages have arrived than the sender says it sent before
+  // its record: the count is wrong, and closing on it would be too.
+  const std::uint64_t old = local ? local->channels[c].old_received : received_[c];
+  if (count < old) {
+    step.error = AgentError::kCountMismatch;
+    return step;
+  }
+  if (local == nullptr) {
     local = &Record(id);
     step.record_state = true;
   }
   PerChannel& ch = local->channels[c];
-  if (ch.control) {
-    step.error = AgentError::kDuplicateMarker;
-    return step;
-  }
   ch.control = true;
   ch.expected = count;
   MaybeClose(*local, c, step);
@@ -128,7 +141,7 @@ Result<SnapshotId> LaiYangRules::OnOutgoing(ChannelIndex out) {
 }
 
 SnapshotId LaiYangRules::OnSend(ChannelIndex out) {
-  assert(out < sent_.size());
+  if (out >= sent_.size()) detail::ContractViolated("LaiYangRules::OnSend: no such outgoing channel");
   return OnOutgoing(out).value;
 }
 
@@ -141,8 +154,10 @@ Result<std::uint64_t> LaiYangRules::ControlFor(SnapshotId id,
 }
 
 std::uint64_t LaiYangRules::ControlCount(ChannelIndex out) const {
-  assert(out < sent_.size());
-  if (locals_.empty() || out >= sent_.size()) return 0;
+  if (out >= sent_.size()) {
+    detail::ContractViolated("LaiYangRules::ControlCount: no such outgoing channel");
+  }
+  if (locals_.empty()) return 0;
   return locals_.back().sent_before[out];
 }
 

@@ -7,8 +7,8 @@
 namespace cutline {
 
 MarkerRules::MarkerRules(std::uint32_t incoming_channels,
-                         std::uint32_t outgoing_channels)
-    : incoming_(incoming_channels), outgoing_(outgoing_channels) {}
+                         std::uint32_t outgoing_channels, const IdLimits& limits)
+    : incoming_(incoming_channels), outgoing_(outgoing_channels), closed_(1, limits) {}
 
 namespace {
 
@@ -40,6 +40,7 @@ MarkerRules::Local& MarkerRules::Record(SnapshotId id) {
                                               ChannelRecording::kRecording),
                 incoming_});
   recording_channels_ += incoming_;
+  closed_.Seen(id);
   return *it;
 }
 
@@ -47,7 +48,7 @@ Reply MarkerRules::Start(SnapshotId id) {
   if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
   Reply step = Reply::Of(id);
   if (HasRecorded(id)) return step;  // a further initiator joins
-  if (closed_.Contains(id)) return Reply::Refused(AgentError::kFinished, id);
+  if (AgentError e = closed_.Check(id); e != AgentError::kNone) return Reply::Refused(e, id);
   Local& local = Record(id);
   step.record_state = true;
   // With no incoming channel at all, the part is done at once.
@@ -69,8 +70,9 @@ Step MarkerRules::OnMarker(SnapshotId id, ChannelIndex c) {
   }
   Local* local = Find(id);
   if (local == nullptr) {
-    if (closed_.Contains(id)) {
-      step.error = AgentError::kFinished;
+    // Finished, too old to know, or too far ahead to be real.
+    if (AgentError e = closed_.Check(id); e != AgentError::kNone) {
+      step.error = e;
       return step;
     }
     local = &Record(id);  // first marker of this id: rule 1

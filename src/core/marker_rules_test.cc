@@ -206,7 +206,7 @@ TEST(MarkerRulesTest, ForgetAfterThePartIsDone) {
 using StringAgent = SnapshotAgent<int, std::string>;
 
 TEST(SnapshotAgentTest, StartRecordsTheStateGiven) {
-  StringAgent agent(2);
+  StringAgent agent(2, 0);
   ASSERT_TRUE(agent.Start(1, 100).ok());
   ASSERT_NE(agent.Find(1), nullptr);
   EXPECT_EQ(agent.Find(1)->state, 100);
@@ -217,7 +217,7 @@ TEST(SnapshotAgentTest, StartRecordsTheStateGiven) {
 }
 
 TEST(SnapshotAgentTest, MessagesOnRecordingChannelsAreKeptInArrivalOrder) {
-  StringAgent agent(2);
+  StringAgent agent(2, 0);
   EXPECT_EQ(agent.OnMessage(0, "before").value, 0u);  // nothing is recording yet
   ASSERT_TRUE(agent.Start(1, 10).ok());
   EXPECT_EQ(agent.OnMessage(0, "a").value, 1u);
@@ -240,7 +240,7 @@ TEST(SnapshotAgentTest, MessagesOnRecordingChannelsAreKeptInArrivalOrder) {
 }
 
 TEST(SnapshotAgentTest, FirstMarkerRecordsTheStateAndItsChannelEmpty) {
-  StringAgent agent(2);
+  StringAgent agent(2, 0);
   ASSERT_EQ(Show(agent.OnMarker(3, 1, 55)), "error=none record closed");
   EXPECT_EQ(agent.Find(3)->state, 55);
   EXPECT_EQ(agent.OnMessage(1, "x").value, 0u);
@@ -250,7 +250,7 @@ TEST(SnapshotAgentTest, FirstMarkerRecordsTheStateAndItsChannelEmpty) {
 }
 
 TEST(SnapshotAgentTest, ErrorsKeepWhatWasRecorded) {
-  StringAgent agent(1);
+  StringAgent agent(1, 0);
   ASSERT_TRUE(agent.Start(1, 10).ok());
   EXPECT_TRUE(agent.Start(1, 20).ok());  // joins: the state stays
   EXPECT_EQ(agent.Find(1)->state, 10);
@@ -262,7 +262,7 @@ TEST(SnapshotAgentTest, ErrorsKeepWhatWasRecorded) {
 }
 
 TEST(SnapshotAgentTest, AMessageBelongsToEverySnapshotRecordingItsChannel) {
-  StringAgent agent(2);
+  StringAgent agent(2, 0);
   ASSERT_TRUE(agent.Start(1, 1).ok());
   ASSERT_TRUE(agent.Start(2, 2).ok());
   ASSERT_TRUE(agent.OnMarker(3, 1, 3).ok());
@@ -276,14 +276,14 @@ TEST(SnapshotAgentTest, AMessageBelongsToEverySnapshotRecordingItsChannel) {
 }
 
 TEST(SnapshotAgentTest, ZeroIncomingChannels) {
-  StringAgent agent(0);
+  StringAgent agent(0, 0);
   EXPECT_EQ(Show(agent.Start(1, 7)), "error=none record done");
   EXPECT_TRUE(agent.PartDone(1));
   EXPECT_EQ(agent.Find(1)->state, 7);
 }
 
 TEST(SnapshotAgentTest, ForgetDropsStateAndMessages) {
-  StringAgent agent(1);
+  StringAgent agent(1, 0);
   ASSERT_TRUE(agent.Start(1, 10).ok());
   ASSERT_EQ(agent.OnMessage(0, "m").value, 1u);
   EXPECT_EQ(agent.Forget(1).error, AgentError::kNotDone);  // still running
