@@ -240,8 +240,13 @@ void Coordinator::OnPart(int from, protocol::Part part, std::size_t bytes) {
     Whole(part.id, *collector_.Take(part.id));
   } else if (added == Collector::Added::kClosed) {
     // A part of a snapshot given up (timed out) while it travelled.
-  } else if (added != Collector::Added::kPending) {
+  } else if (added == Collector::Added::kDuplicate) {
     throw std::runtime_error(fmt::format("rank {} sent a part of snapshot {} twice", from, part.id));
+  } else if (added != Collector::Added::kPending) {
+    // The collector names what is wrong (too old, too far ahead, the wrong
+    // shape): a rank that sends such a part breaks the protocol.
+    throw std::runtime_error(fmt::format("rank {} sent a part of snapshot {} the collector refused: {}",
+                                         from, part.id, cutline::ToString(added)));
   }
 }
 
