@@ -15,7 +15,7 @@
 namespace {
 
 using cutline::scenario::Dump;
-using cutline::scenario::Lang;
+using cutline::Lang;
 using cutline::scenario::StateJson;
 
 // Cheap enough for every line: what any command changes shows up here.

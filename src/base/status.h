@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,8 +20,9 @@
 namespace cutline {
 
 // Every refusal the project can give: the code, its stable name, and the
-// kinds of its arguments in order ("s" a word, "n" a number), which the
-// comment names. Names are part of the API ("code" in an error body): add
+// kinds of its arguments in order ("s" a word, "n" a number, "r" another
+// Status: the reason inside a refusal, worded in the same language), which
+// the comment names. Names are part of the API ("code" in an error body): add
 // new codes, never rename or reuse one.
 #define CUTLINE_ERROR_CODES(X)                                               \
   /* network: what a network command or Engine::Create refuses */            \
@@ -128,7 +130,7 @@ namespace cutline {
   /* restoring a run (cluster --restore) */                                  \
   X(kRestoreNothing, "restore_nothing", "s")  /* path */                     \
   X(kRestoreNotComplete, "restore_not_complete", "ns")  /* id, its state */  \
-  X(kRestoreDamaged, "restore_damaged", "nss")  /* id, path, problem */      \
+  X(kRestoreDamaged, "restore_damaged", "nsr")  /* id, path, 1st problem */  \
   X(kRestoreNoLongerComplete, "restore_no_longer_complete", "ns")            \
     /* id, path */                                                           \
   X(kRestoreWrongApp, "restore_wrong_app", "ns")  /* id, its app */          \
@@ -160,7 +162,52 @@ namespace cutline {
   X(kNoQuestion, "no_question", "")                                          \
   X(kOtherQuestion, "other_question", "")                                    \
   X(kBadChoice, "bad_choice", "")                                            \
-  X(kAnsweredAlready, "answered_already", "")
+  X(kAnsweredAlready, "answered_already", "")                                \
+  /* store verify (Verification): whom a problem is about, then each problem; */ \
+  /* a list ("l") is its first names joined and a number of more */          \
+  X(kAboutFile, "about_file", "")                                            \
+  X(kAboutRun, "about_run", "n")  /* run */                                  \
+  X(kAboutSnapshot, "about_snapshot", "n")  /* snapshot */                   \
+  X(kVerifyFileCorrupt, "verify_file_corrupt", "s")  /* SQLite's verdict */  \
+  X(kVerifyRunMissing, "verify_run_missing", "n")  /* run */                 \
+  X(kVerifyRunRanks, "verify_run_ranks", "nn")  /* run, ranks */             \
+  X(kVerifySnapshotStatus, "verify_snapshot_status", "s")  /* status */      \
+  X(kVerifyInitiator, "verify_initiator", "snn")  /* rank, run, ranks */     \
+  X(kVerifyNoCompletionTime, "verify_no_completion_time", "")                \
+  X(kVerifyPartMissing, "verify_part_missing", "s")  /* rank */              \
+  X(kVerifyPartsMissing, "verify_parts_missing", "snnn")                     \
+    /* list of ranks, more, missing, ranks */                                \
+  X(kVerifyChannelsMissing, "verify_channels_missing", "snnn")               \
+    /* list of channels, more, missing, channels */                          \
+  X(kVerifyStrayPart, "verify_stray_part", "snn")  /* list, more, run */     \
+  X(kVerifyStrayChannel, "verify_stray_channel", "snn")  /* list, more, run */ \
+  X(kVerifyUnrecorded, "verify_unrecorded", "sn")  /* list, more */          \
+  X(kVerifyTransferGap, "verify_transfer_gap", "snn")                        \
+    /* channel, position, where it belongs */                                \
+  X(kVerifyNegativeBalance, "verify_negative_balance", "sn")  /* rank, $ */  \
+  X(kVerifyNegativeTransfer, "verify_negative_transfer", "ns")  /* $, ch */  \
+  X(kVerifyMore, "verify_more", "n")  /* more of the same */                 \
+  X(kVerifyNoTotal, "verify_no_total", "")                                   \
+  X(kVerifySumOverflow, "verify_sum_overflow", "")                           \
+  X(kVerifySumNotTotal, "verify_sum_not_total", "nn")  /* sum, total */      \
+  X(kVerifyTotalNotRuns, "verify_total_not_runs", "nnn")                     \
+    /* total, run, its total */                                              \
+  X(kVerifyIncompleteTotal, "verify_incomplete_total", "s")  /* status */    \
+  X(kVerifyIncompleteTime, "verify_incomplete_time", "s")  /* status */      \
+  X(kVerifyIncompleteParts, "verify_incomplete_parts", "snnn")               \
+    /* status, balance, channel and transfer rows */                         \
+  X(kVerifyOrphanParts, "verify_orphan_parts", "n")  /* rows */              \
+  X(kVerifyRankCount, "verify_rank_count", "n")  /* ranks */                 \
+  X(kVerifyNegativeStart, "verify_negative_start", "n")  /* balance */       \
+  X(kVerifyRunStatus, "verify_run_status", "s")  /* status */                \
+  X(kVerifyRunTotal, "verify_run_total", "nnn")  /* total, ranks, balance */ \
+  X(kVerifyOriginMissing, "verify_origin_missing", "n")  /* snapshot */      \
+  X(kVerifyOriginNotComplete, "verify_origin_not_complete", "ns")            \
+    /* snapshot, its status */                                               \
+  X(kVerifyOriginRanks, "verify_origin_ranks", "nnn")                        \
+    /* ranks, snapshot, its ranks */                                         \
+  X(kVerifyOriginTotal, "verify_origin_total", "nnn")                        \
+    /* total, its total, snapshot */
 
 enum class Code : std::uint8_t {
   kOk,
@@ -204,8 +251,9 @@ inline std::string_view ArgKinds(Code code) {
   return "";
 }
 
-// A word (a name, the text that was refused) or a number.
-using ErrorArg = std::variant<std::int64_t, std::string>;
+// A word (a name, the text that was refused), a number, or a reason.
+class Status;
+using ErrorArg = std::variant<std::int64_t, std::string, std::shared_ptr<const Status>>;
 
 class [[nodiscard]] Status {
  public:
@@ -239,6 +287,9 @@ class [[nodiscard]] Status {
   std::int64_t number(std::size_t i) const {
     return std::get<std::int64_t>(args_.at(i));
   }
+  const Status& reason(std::size_t i) const {
+    return *std::get<std::shared_ptr<const Status>>(args_.at(i));
+  }
   // The scenario line at fault; 0 when no line is (or not yet known).
   int line() const { return line_; }
   Status AtLine(int line) && {
@@ -252,6 +303,7 @@ class [[nodiscard]] Status {
   static ErrorArg Arg(const std::string& s) { return s; }
   static ErrorArg Arg(std::string&& s) { return std::move(s); }
   static ErrorArg Arg(const char* s) { return std::string(s); }
+  static ErrorArg Arg(const Status& s) { return std::make_shared<const Status>(s); }
   template <class N>
     requires std::is_integral_v<N>
   static ErrorArg Arg(N n) {
@@ -266,7 +318,6 @@ class [[nodiscard]] Status {
 // Words a Status in the reader's language: what the edge (the command line,
 // the server) hands to a module below it that must print a refusal itself
 // (a run's rank 0), since only the edge knows the catalogues.
-class Status;
 using Say = std::function<std::string(const Status&)>;
 
 // A value, or the Status that says why there is none: what a function that

@@ -145,12 +145,59 @@ CodeGroup GroupOf(Code code) {
     case Code::kBadChoice:
     case Code::kAnsweredAlready:
       return CodeGroup::kLecture;
+    case Code::kAboutFile:
+    case Code::kAboutRun:
+    case Code::kAboutSnapshot:
+    case Code::kVerifyFileCorrupt:
+    case Code::kVerifyRunMissing:
+    case Code::kVerifyRunRanks:
+    case Code::kVerifySnapshotStatus:
+    case Code::kVerifyInitiator:
+    case Code::kVerifyNoCompletionTime:
+    case Code::kVerifyPartMissing:
+    case Code::kVerifyPartsMissing:
+    case Code::kVerifyChannelsMissing:
+    case Code::kVerifyStrayPart:
+    case Code::kVerifyStrayChannel:
+    case Code::kVerifyUnrecorded:
+    case Code::kVerifyTransferGap:
+    case Code::kVerifyNegativeBalance:
+    case Code::kVerifyNegativeTransfer:
+    case Code::kVerifyMore:
+    case Code::kVerifyNoTotal:
+    case Code::kVerifySumOverflow:
+    case Code::kVerifySumNotTotal:
+    case Code::kVerifyTotalNotRuns:
+    case Code::kVerifyIncompleteTotal:
+    case Code::kVerifyIncompleteTime:
+    case Code::kVerifyIncompleteParts:
+    case Code::kVerifyOrphanParts:
+    case Code::kVerifyRankCount:
+    case Code::kVerifyNegativeStart:
+    case Code::kVerifyRunStatus:
+    case Code::kVerifyRunTotal:
+    case Code::kVerifyOriginMissing:
+    case Code::kVerifyOriginNotComplete:
+    case Code::kVerifyOriginRanks:
+    case Code::kVerifyOriginTotal:
+      return CodeGroup::kVerify;
   }
   // Not a declared code: the group's function knows none such and gives
   // CodeName's "?".
   return CodeGroup::kLimits;
 }
 
+
+std::string ProblemLine(const Status& about, const std::vector<Status>& problems, Lang lang) {
+  // Each language joins its sentences its own way: "; " and "。".
+  const char* const joiner = lang == Lang::kJa ? "。" : "; ";
+  std::string line = Reason(about, lang) + ": ";
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    if (i > 0) line += joiner;
+    line += Reason(problems[i], lang);
+  }
+  return line;
+}
 
 std::string Reason(const Status& s, Lang lang) {
   return lang == Lang::kJa ? JapaneseReason(s)

@@ -25,6 +25,11 @@ std::string Reason(const Status& s, Lang lang);
 // With the line when there is one: "line 3: P1 has only ...", "3行目: ...".
 std::string Message(const Status& s, Lang lang);
 
+// One line of `store verify`: whom it is about (kAboutFile, kAboutRun,
+// kAboutSnapshot), then every problem with it, e.g. "snapshot 3: its run 7 is
+// not in the store; its parts add up to $295, not its total $300".
+std::string ProblemLine(const Status& about, const std::vector<Status>& problems, Lang lang);
+
 // "marker" / "markers", "control message", "バリア", ...
 std::string MarkerWord(algorithms::MarkerNoun noun, bool plural, Lang lang);
 // ", Lai-Yang snapshots" (empty for RuleNote::kNone).
@@ -57,6 +62,7 @@ enum class CodeGroup {
   kOk, kNetwork, kWords, kRun, kCut, kVariants, kApps, kLimits,
   kStore, kRestore, kOptions, kServe,  // the store, restore, commands' options, the server
   kLecture,                            // a lecture room
+  kVerify,                             // store verify's problems
 };
 CodeGroup GroupOf(Code code);
 
@@ -71,11 +77,13 @@ std::string EnglishRestoreReason(const Status& s);
 std::string EnglishOptionsReason(const Status& s);
 std::string EnglishServeReason(const Status& s);
 std::string EnglishLectureReason(const Status& s);
+std::string EnglishVerifyReason(const Status& s);
 std::string JapaneseStoreReason(const Status& s);
 std::string JapaneseRestoreReason(const Status& s);
 std::string JapaneseOptionsReason(const Status& s);
 std::string JapaneseServeReason(const Status& s);
 std::string JapaneseLectureReason(const Status& s);
+std::string JapaneseVerifyReason(const Status& s);
 std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
 std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);
 std::string EnglishRuleNote(algorithms::RuleNote note);

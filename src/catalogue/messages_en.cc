@@ -277,6 +277,8 @@ std::string EnglishReason(const Status& s) {
       return EnglishServeReason(s);
     case CodeGroup::kLecture:
       return EnglishLectureReason(s);
+    case CodeGroup::kVerify:
+      return EnglishVerifyReason(s);
   }
   return std::string(CodeName(s.code()));
 }

@@ -285,6 +285,8 @@ std::string JapaneseReason(const Status& s) {
       return JapaneseServeReason(s);
     case CodeGroup::kLecture:
       return JapaneseLectureReason(s);
+    case CodeGroup::kVerify:
+      return JapaneseVerifyReason(s);
   }
   return std::string(CodeName(s.code()));
 }

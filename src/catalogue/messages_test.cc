@@ -17,6 +17,8 @@ namespace {
 // Argument values that cannot be mistaken for a word of either language.
 const char* const kWords[] = {"Qx1", "Qy2", "Qz3", "Qw4"};
 const std::int64_t kNumbers[] = {7301, 7302, 7303, 7304};
+// A reason inside a refusal ("r"): said in the same language as the refusal.
+const Status kSampleReason = Status::Error(Code::kUnknownBranch, "Qv5");
 
 Status Sample(Code code) {
   std::vector<ErrorArg> args;
@@ -24,6 +26,8 @@ Status Sample(Code code) {
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     if (kinds[i] == 's') {
       args.emplace_back(std::string(kWords[i]));
+    } else if (kinds[i] == 'r') {
+      args.emplace_back(std::make_shared<const Status>(kSampleReason));
     } else {
       args.emplace_back(kNumbers[i]);
     }
@@ -64,7 +68,9 @@ const std::set<std::string> kLanguageWords = {
     "cutline", "store", "list", "show", "verify", "prune", "help", "keep", "restore", "ranks",
     "kill", "max", "pages", "FILE", "SQLite", "WAL", "wal", "shm",
     // a lecture's JSON fields
-    "JSON", "scenario", "choices"};
+    "JSON", "scenario", "choices",
+    // the statuses a store keeps, as it keeps them
+    "live", "ended", "died", "running", "complete", "failed"};
 
 TEST(MessagesTest, EveryCodeHasOneLineInEachLanguage) {
   std::set<std::string_view> names;
@@ -86,10 +92,15 @@ TEST(MessagesTest, EveryCodeHasOneLineInEachLanguage) {
     std::string_view kinds = ArgKinds(code);
     for (std::size_t i = 0; i < kinds.size(); ++i) {
       std::string arg = kinds[i] == 's' ? kWords[i] : std::to_string(kNumbers[i]);
-      EXPECT_NE(en.find(arg), std::string::npos) << en << " omits " << arg;
-      EXPECT_NE(ja.find(arg), std::string::npos) << ja << " omits " << arg;
-      en_rest = Without(en_rest, arg);
-      ja_rest = Without(ja_rest, arg);
+      std::string arg_en = arg, arg_ja = arg;
+      if (kinds[i] == 'r') {
+        arg_en = Reason(kSampleReason, Lang::kEn);
+        arg_ja = Reason(kSampleReason, Lang::kJa);
+      }
+      EXPECT_NE(en.find(arg_en), std::string::npos) << en << " omits " << arg_en;
+      EXPECT_NE(ja.find(arg_ja), std::string::npos) << ja << " omits " << arg_ja;
+      en_rest = Without(en_rest, arg_en);
+      ja_rest = Without(ja_rest, arg_ja);
     }
     for (unsigned char c : en_rest) {
       EXPECT_LT(c, 0x80) << "English with non-ASCII text: " << en;

@@ -217,7 +217,9 @@ int Verify(const store::Store& store, std::optional<std::uint64_t> id, Lang lang
   } else {
     v = store.Verify();
   }
-  for (const store::Problem& p : v->problems) fmt::print("{}\n", p.Line());
+  for (const store::Problem& p : v->problems) {
+    fmt::print("{}\n", catalogue::ProblemLine(p.about, p.what, lang));
+  }
   if (!v->ok()) return 1;
   if (id) {
     fmt::print("ok: snapshot {} ({}) verified in {}\n", *id,

@@ -47,7 +47,7 @@ StatusOr<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32
   }
   if (!verified->ok()) {
     return Status::Error(Code::kRestoreDamaged, *target, s.path(),
-                         verified->problems.front().what);
+                         verified->problems.front().what.front());
   }
   std::optional<store::SnapshotRecord> snapshot = s.Find(*target);
   if (!snapshot || snapshot->status != "complete") {  // pruned or changed meanwhile

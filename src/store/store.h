@@ -94,11 +94,13 @@ Status CannotWrite(const std::string& path);
 // The runtime's name for the branch a rank runs: N0, N1, ...
 std::string BranchName(std::uint32_t rank);
 
-// What `Store::Verify` found wrong with one snapshot (or run): `subject` is
-// "snapshot 12" or "run 2", `what` every problem with it, joined by "; ".
+// What `Store::Verify` found wrong with one snapshot (or run, or the file):
+// `about` is kAboutSnapshot(12), kAboutRun(2) or kAboutFile, `what` every
+// problem with it, in order. Their words are the catalogues'
+// (catalogue::ProblemLine: "snapshot 12: ...; ...").
 struct Problem {
-  std::string subject, what;
-  std::string Line() const { return subject + ": " + what; }
+  Status about;
+  std::vector<Status> what;
 };
 
 struct Verification {

@@ -29,6 +29,12 @@ namespace fs = std::filesystem;
 // A refusal as a user reads it (the catalogue's English line); "" for ok.
 std::string Said(const Status& s) { return s.ok() ? "" : catalogue::Message(s, Lang::kEn); }
 
+// A problem `store verify` prints, as a user reads it: whom it is about,
+// what is wrong, and the whole line.
+std::string SubjectOf(const Problem& p) { return catalogue::Reason(p.about, Lang::kEn); }
+std::string LineOf(const Problem& p) { return catalogue::ProblemLine(p.about, p.what, Lang::kEn); }
+std::string WhatOf(const Problem& p) { return LineOf(p).substr(SubjectOf(p).size() + 2); }
+
 std::string Bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -726,7 +732,7 @@ TEST_F(StoreTest, ARunOfJobsKeepsEachSnapshotsVerdict) {
   EXPECT_EQ(s.Runs().at(0).app, "jobs");
   EXPECT_EQ(s.Find(1)->verdict, busy.verdict);
   EXPECT_EQ(s.Find(2)->verdict, idle.verdict);
-  EXPECT_TRUE(s.Verify().ok()) << s.Verify().problems.front().Line();
+  EXPECT_TRUE(s.Verify().ok()) << LineOf(s.Verify().problems.front());
 
   // The bank's snapshots keep no verdict, and their totals stay checked.
   const std::int64_t bank = s.BeginRun(3, 4, 12, std::nullopt);
@@ -736,8 +742,8 @@ TEST_F(StoreTest, ARunOfJobsKeepsEachSnapshotsVerdict) {
   EXPECT_FALSE(s.Find(3)->verdict);
   Verification v = s.Verify();
   ASSERT_EQ(v.problems.size(), 1u);
-  EXPECT_EQ(v.problems[0].subject, "snapshot 3");
-  EXPECT_TRUE(Has(v.problems[0].what, "is not run 2's $12")) << v.problems[0].what;
+  EXPECT_EQ(SubjectOf(v.problems[0]), "snapshot 3");
+  EXPECT_TRUE(Has(WhatOf(v.problems[0]), "is not run 2's $12")) << WhatOf(v.problems[0]);
 
   // Pruning takes a snapshot's verdict with it.
   EXPECT_EQ(s.Prune(1).runs.at(0).removed_complete, 1u);
@@ -953,7 +959,7 @@ TEST_F(StoreTest, VerifyPassesASoundStoreAndReadsOnly) {
   std::optional<Store> store = ReadOnlyOrNothing(path, &error);
   ASSERT_TRUE(store) << error;
   Verification v = store->Verify();
-  EXPECT_TRUE(v.ok()) << v.problems.front().Line();
+  EXPECT_TRUE(v.ok()) << LineOf(v.problems.front());
   EXPECT_EQ(v.complete, 4u);
   EXPECT_EQ(v.other, 2u);  // 5 failed, 6 running: no parts, as they should
   for (std::uint64_t id = 1; id <= 6; ++id) {
@@ -1025,11 +1031,11 @@ TEST_F(StoreTest, VerifyNamesEachKindOfDamage) {
     Verification v = VerifyFile(path);
     // One line for the damaged snapshot, naming it; the others are sound.
     ASSERT_EQ(v.problems.size(), 1u);
-    EXPECT_EQ(v.problems[0].subject, c.subject);
+    EXPECT_EQ(SubjectOf(v.problems[0]), c.subject);
     for (const std::string& m : c.mentions) {
-      EXPECT_TRUE(Has(v.problems[0].what, m)) << v.problems[0].Line();
+      EXPECT_TRUE(Has(WhatOf(v.problems[0]), m)) << LineOf(v.problems[0]);
     }
-    EXPECT_FALSE(Has(v.problems[0].Line(), "\n"));
+    EXPECT_FALSE(Has(LineOf(v.problems[0]), "\n"));
     EXPECT_EQ(Bytes(path), damaged) << "verify wrote";
     fs::remove(path + "-wal");
     fs::remove(path + "-shm");
@@ -1039,9 +1045,9 @@ TEST_F(StoreTest, VerifyNamesEachKindOfDamage) {
   Damage(path, "UPDATE runs SET total = 301");
   Verification v = VerifyFile(path);
   ASSERT_EQ(v.problems.size(), 5u);
-  EXPECT_EQ(v.problems[0].Line(), "run 1: its total $301 is not 3 ranks of $100");
+  EXPECT_EQ(LineOf(v.problems[0]), "run 1: its total $301 is not 3 ranks of $100");
   for (std::size_t i = 1; i < 5; ++i) {
-    EXPECT_EQ(v.problems[i].Line(),
+    EXPECT_EQ(LineOf(v.problems[i]),
               "snapshot " + std::to_string(i) + ": its total $300 is not run 1's $301");
   }
   // Verify(id) checks that one only.
@@ -1053,7 +1059,7 @@ TEST_F(StoreTest, VerifyNamesEachKindOfDamage) {
   ASSERT_TRUE(store.ok()) << error;
   EXPECT_TRUE(store->Verify(1)->ok());
   ASSERT_EQ(store->Verify(2)->problems.size(), 1u);
-  EXPECT_EQ(store->Verify(2)->problems[0].subject, "snapshot 2");
+  EXPECT_EQ(SubjectOf(store->Verify(2)->problems[0]), "snapshot 2");
 }
 
 // The version-1 fixture (17 complete, 11 failed; one run restored from
@@ -1063,7 +1069,7 @@ TEST_F(StoreTest, VerifyReadsAVersion1FileAsItIs) {
   fs::copy_file(kVersion1, path);
   const std::string before = Bytes(path);
   Verification v = VerifyFile(path);
-  EXPECT_TRUE(v.ok()) << v.problems.front().Line();
+  EXPECT_TRUE(v.ok()) << LineOf(v.problems.front());
   EXPECT_EQ(v.complete, 17u);
   EXPECT_EQ(v.other, 11u);
   EXPECT_EQ(Bytes(path), before);

@@ -72,15 +72,27 @@ SnapshotRow_ RawSnapshotRow(const Query& q) {
   return s;
 }
 
-// "N0->N1, N0->N2 and 4 more": a list, its first few named.
-std::string FirstFew(const std::vector<std::string>& items) {
-  constexpr std::size_t kNamed = 3;
-  std::string out;
-  for (std::size_t i = 0; i < items.size() && i < kNamed; ++i) {
-    out += (i ? ", " : "") + items[i];
+// A list as the catalogues say it: its first few named ("N0->N1, N0->N2,
+// N1->N0") and how many more there are.
+constexpr std::size_t kNamed = 3;
+struct FirstFew {
+  std::string names;
+  std::int64_t more = 0;
+  explicit FirstFew(const std::vector<std::string>& items) {
+    for (std::size_t i = 0; i < items.size() && i < kNamed; ++i) {
+      names += (i ? ", " : "") + items[i];
+    }
+    if (items.size() > kNamed) more = static_cast<std::int64_t>(items.size() - kNamed);
   }
-  if (items.size() > kNamed) out += fmt::format(" and {} more", items.size() - kNamed);
-  return out;
+};
+
+// Problems of one kind (gaps, negative amounts): the first few, then how
+// many more.
+void AddFirstFew(const std::vector<Status>& items, std::vector<Status>* problems) {
+  for (std::size_t i = 0; i < items.size() && i < kNamed; ++i) problems->push_back(items[i]);
+  if (items.size() > kNamed) {
+    problems->push_back(Status::Error(Code::kVerifyMore, items.size() - kNamed));
+  }
 }
 
 std::string Rank(std::int64_t r) {
@@ -116,10 +128,11 @@ struct PartsSeen {
   bool overflow = false;  // the parts add up to more than 64 bits hold
   Amount sum = 0;
   std::vector<bool> has_part;                // by rank of the run: its balance is there
-  std::vector<std::string> stray, negative;  // balances of no rank; negative amounts
+  std::vector<std::string> stray;            // balances of no rank
+  std::vector<Status> negative, gaps;        // negative amounts; transfers out of place
   std::set<std::pair<std::int64_t, std::int64_t>> channels;  // recorded, (from, to)
   std::vector<std::string> stray_channels;  // recorded channels that are not the run's
-  std::vector<std::string> unrecorded, gaps;  // transfers on no recorded channel; gaps
+  std::vector<std::string> unrecorded;  // transfers on no recorded channel
 };
 
 // Balances: one per rank of the run, none negative.
@@ -138,7 +151,7 @@ void ReadBalances(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
     } else if (ranks.run != nullptr) {
       p.has_part[static_cast<std::size_t>(r)] = true;
     }
-    if (b < 0) p.negative.push_back(fmt::format("{}'s recorded balance is ${}", Rank(r), b));
+    if (b < 0) p.negative.push_back(Status::Error(Code::kVerifyNegativeBalance, Rank(r), b));
     p.overflow |= !Add(&p.sum, b);
   }
 }
@@ -182,14 +195,14 @@ void ReadTransfers(Connection& c, const SnapshotRow_& s, const std::string& doin
       if (p.channels.count(ch) == 0) p.unrecorded.push_back(Channel(ch.first, ch.second));
     }
     if (position != next) {
-      p.gaps.push_back(fmt::format("a transfer of {} is at position {} where {} belongs",
-                                   Channel(ch.first, ch.second), position, next));
+      p.gaps.push_back(Status::Error(Code::kVerifyTransferGap, Channel(ch.first, ch.second),
+                                     position, next));
       next = position;  // one report per gap, not one per later transfer
     }
     ++next;
     if (amount < 0) {
       p.negative.push_back(
-          fmt::format("a transfer of ${} on {}", amount, Channel(ch.first, ch.second)));
+          Status::Error(Code::kVerifyNegativeTransfer, amount, Channel(ch.first, ch.second)));
     }
     p.overflow |= !Add(&p.sum, amount);
   }
@@ -197,17 +210,18 @@ void ReadTransfers(Connection& c, const SnapshotRow_& s, const std::string& doin
 
 // A complete snapshot of a run in the store: the ranks' parts and the
 // channels it lacks.
-void JudgeMissing(const RunRanks& ranks, const PartsSeen& p, std::vector<std::string>* problems) {
+void JudgeMissing(const RunRanks& ranks, const PartsSeen& p, std::vector<Status>* problems) {
   const std::int64_t n = ranks.n;
   std::vector<std::string> missing;
   for (std::int64_t r = 0; r < n; ++r) {
     if (!p.has_part[static_cast<std::size_t>(r)]) missing.push_back(Rank(r));
   }
   if (missing.size() == 1) {
-    problems->push_back(fmt::format("rank {}'s part is missing", missing[0]));
+    problems->push_back(Status::Error(Code::kVerifyPartMissing, missing[0]));
   } else if (!missing.empty()) {
-    problems->push_back(fmt::format("the parts of {} are missing ({} of {} ranks)",
-                                    FirstFew(missing), missing.size(), n));
+    const FirstFew few(missing);
+    problems->push_back(
+        Status::Error(Code::kVerifyPartsMissing, few.names, few.more, missing.size(), n));
   }
   std::vector<std::string> missing_channels;
   for (std::int64_t from = 0; from < n; ++from) {
@@ -218,90 +232,83 @@ void JudgeMissing(const RunRanks& ranks, const PartsSeen& p, std::vector<std::st
     }
   }
   if (!missing_channels.empty()) {
-    problems->push_back(fmt::format("channel{} {} {} missing ({} of {})",
-                                    missing_channels.size() == 1 ? "" : "s",
-                                    FirstFew(missing_channels),
-                                    missing_channels.size() == 1 ? "is" : "are",
-                                    missing_channels.size(), n * (n - 1)));
+    const FirstFew few(missing_channels);
+    problems->push_back(Status::Error(Code::kVerifyChannelsMissing, few.names, few.more,
+                                      missing_channels.size(), n * (n - 1)));
   }
 }
 
 // A complete snapshot: whole, every part in its place and its shape, and
 // adding up to its total (and, for the bank, to its run's).
 void JudgeComplete(const SnapshotRow_& s, const RunRanks& ranks, const PartsSeen& p,
-                   std::vector<std::string>* problems) {
+                   std::vector<Status>* problems) {
   const RunRow* run = ranks.run;
-  if (!s.completed_us) problems->push_back("it is complete without a completion time");
+  if (!s.completed_us) problems->push_back(Status::Error(Code::kVerifyNoCompletionTime));
   if (run != nullptr) JudgeMissing(ranks, p, problems);
   if (!p.stray.empty()) {
-    problems->push_back(fmt::format("it has a part for {}, not a rank of run {}",
-                                    FirstFew(p.stray), s.run));
+    const FirstFew few(p.stray);
+    problems->push_back(Status::Error(Code::kVerifyStrayPart, few.names, few.more, s.run));
   }
   if (!p.stray_channels.empty()) {
-    problems->push_back(fmt::format("it has channel {}, not one of run {}'s",
-                                    FirstFew(p.stray_channels), s.run));
+    const FirstFew few(p.stray_channels);
+    problems->push_back(Status::Error(Code::kVerifyStrayChannel, few.names, few.more, s.run));
   }
   if (!p.unrecorded.empty()) {
-    problems->push_back(fmt::format("it has transfers on {}, a channel it did not record",
-                                    FirstFew(p.unrecorded)));
+    const FirstFew few(p.unrecorded);
+    problems->push_back(Status::Error(Code::kVerifyUnrecorded, few.names, few.more));
   }
-  if (!p.gaps.empty()) problems->push_back(FirstFew(p.gaps));
-  if (!p.negative.empty()) problems->push_back(FirstFew(p.negative));
+  AddFirstFew(p.gaps, problems);
+  AddFirstFew(p.negative, problems);
   if (!s.total) {
-    problems->push_back("it is complete without a total");
+    problems->push_back(Status::Error(Code::kVerifyNoTotal));
   } else if (p.overflow) {
-    problems->push_back("its parts add up to more than 64 bits hold");
+    problems->push_back(Status::Error(Code::kVerifySumOverflow));
   } else if (p.sum != *s.total) {
-    problems->push_back(
-        fmt::format("its parts add up to ${}, not its total ${}", p.sum, *s.total));
+    problems->push_back(Status::Error(Code::kVerifySumNotTotal, p.sum, *s.total));
   }
   if (s.total && run != nullptr && run->bank && *s.total != run->total) {
-    problems->push_back(
-        fmt::format("its total ${} is not run {}'s ${}", *s.total, s.run, run->total));
+    problems->push_back(Status::Error(Code::kVerifyTotalNotRuns, *s.total, s.run, run->total));
   }
 }
 
 // A failed or running snapshot: only a complete snapshot has parts, a total
 // and a completion time.
 void JudgeIncomplete(const SnapshotRow_& s, const PartsSeen& p,
-                     std::vector<std::string>* problems) {
-  if (s.total) problems->push_back(fmt::format("it is {} yet has a total", s.status));
+                     std::vector<Status>* problems) {
+  if (s.total) problems->push_back(Status::Error(Code::kVerifyIncompleteTotal, s.status));
   if (s.completed_us) {
-    problems->push_back(fmt::format("it is {} yet has a completion time", s.status));
+    problems->push_back(Status::Error(Code::kVerifyIncompleteTime, s.status));
   }
   if (p.balance_rows + p.channel_rows + p.transfer_rows > 0) {
-    problems->push_back(fmt::format("it is {} yet holds parts ({} balance, {} channel and {} "
-                                    "transfer rows)",
-                                    s.status, p.balance_rows, p.channel_rows, p.transfer_rows));
+    problems->push_back(Status::Error(Code::kVerifyIncompleteParts, s.status, p.balance_rows,
+                                      p.channel_rows, p.transfer_rows));
   }
 }
 
-// Everything wrong with one snapshot, joined by "; " ("" when sound). Runs
-// inside the caller's read transaction.
-std::string CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& runs,
-                          const SnapshotRow_& s) {
+// Everything wrong with one snapshot (nothing when sound). Runs inside the
+// caller's read transaction.
+std::vector<Status> CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& runs,
+                                  const SnapshotRow_& s) {
   const std::string doing = fmt::format("verifying snapshot {}", s.id);
-  std::vector<std::string> problems;
+  std::vector<Status> problems;
   auto run_it = runs.find(s.run);
   const RunRow* run = run_it == runs.end() ? nullptr : &run_it->second;
   const std::int64_t n = run ? run->ranks : 0;
   const RunRanks ranks{run, n};
 
-  if (run == nullptr) problems.push_back(fmt::format("its run {} is not in the store", s.run));
+  if (run == nullptr) problems.push_back(Status::Error(Code::kVerifyRunMissing, s.run));
   // A rank count no run could have (the row is damaged) would have the
   // checks below list billions of missing parts: that run's row is the news.
   constexpr std::int64_t kMostRanks = 1 << 20;
   if (run != nullptr && (n < 1 || n > kMostRanks)) {
-    return fmt::format("its run {} has {} ranks", s.run, n);
+    return {Status::Error(Code::kVerifyRunRanks, s.run, n)};
   }
   const bool complete = s.status == "complete";
   if (!complete && s.status != "failed" && s.status != "running") {
-    problems.push_back(
-        fmt::format("its status '{}' is not running, complete or failed", s.status));
+    problems.push_back(Status::Error(Code::kVerifySnapshotStatus, s.status));
   }
   if (!ranks.Has(s.initiator)) {
-    problems.push_back(fmt::format("its initiator {} is not a rank of run {} ({} ranks)",
-                                   Rank(s.initiator), s.run, n));
+    problems.push_back(Status::Error(Code::kVerifyInitiator, Rank(s.initiator), s.run, n));
   }
 
   PartsSeen seen;
@@ -313,27 +320,22 @@ std::string CheckSnapshot(Connection& c, const std::map<std::int64_t, RunRow>& r
   } else {
     JudgeIncomplete(s, seen, &problems);
   }
-  std::string joined;
-  for (const std::string& p : problems) joined += (joined.empty() ? "" : "; ") + p;
-  return joined;
+  return problems;
 }
 
-// Everything wrong with a run's row, "" when sound.
-std::string CheckRun(Connection& c, std::int64_t id, const RunRow& r) {
+// Everything wrong with a run's row (nothing when sound).
+std::vector<Status> CheckRun(Connection& c, std::int64_t id, const RunRow& r) {
   const std::string doing = fmt::format("verifying run {}", id);
-  std::vector<std::string> problems;
-  if (r.ranks < 1) problems.push_back(fmt::format("it has {} ranks", r.ranks));
-  if (r.balance < 0) {
-    problems.push_back(fmt::format("its starting balance ${} is negative", r.balance));
-  }
+  std::vector<Status> problems;
+  if (r.ranks < 1) problems.push_back(Status::Error(Code::kVerifyRankCount, r.ranks));
+  if (r.balance < 0) problems.push_back(Status::Error(Code::kVerifyNegativeStart, r.balance));
   if (r.status && *r.status != "live" && *r.status != "ended" && *r.status != "died") {
-    problems.push_back(fmt::format("its status '{}' is not live, ended or died", *r.status));
+    problems.push_back(Status::Error(Code::kVerifyRunStatus, *r.status));
   }
   if (!r.restored_from) {
     Amount total = 0;
     if (__builtin_mul_overflow(r.balance, r.ranks, &total) || total != r.total) {
-      problems.push_back(fmt::format("its total ${} is not {} ranks of ${}", r.total, r.ranks,
-                                     r.balance));
+      problems.push_back(Status::Error(Code::kVerifyRunTotal, r.total, r.ranks, r.balance));
     }
   } else {
     // The run began from that snapshot: it must be there, complete, of the
@@ -344,27 +346,22 @@ std::string CheckRun(Connection& c, std::int64_t id, const RunRow& r) {
             doing);
     q.Bind(1, *r.restored_from);
     if (!q.Step()) {
-      problems.push_back(fmt::format("it was restored from snapshot {}, which is not in the store",
-                                     *r.restored_from));
+      problems.push_back(Status::Error(Code::kVerifyOriginMissing, *r.restored_from));
     } else if (q.Text(0) != "complete") {
-      problems.push_back(fmt::format("it was restored from snapshot {}, which is {}",
-                                     *r.restored_from, q.Text(0)));
+      problems.push_back(
+          Status::Error(Code::kVerifyOriginNotComplete, *r.restored_from, q.Text(0)));
     } else {
       if (!q.IsNull(2) && q.Int(2) != r.ranks) {
-        problems.push_back(fmt::format("it has {} ranks, but snapshot {} it was restored from "
-                                       "has {}",
-                                       r.ranks, *r.restored_from, q.Int(2)));
+        problems.push_back(
+            Status::Error(Code::kVerifyOriginRanks, r.ranks, *r.restored_from, q.Int(2)));
       }
       if (!q.IsNull(1) && q.Int(1) != r.total) {
-        problems.push_back(fmt::format("its total ${} is not ${}, that of snapshot {} it was "
-                                       "restored from",
-                                       r.total, q.Int(1), *r.restored_from));
+        problems.push_back(
+            Status::Error(Code::kVerifyOriginTotal, r.total, q.Int(1), *r.restored_from));
       }
     }
   }
-  std::string joined;
-  for (const std::string& p : problems) joined += (joined.empty() ? "" : "; ") + p;
-  return joined;
+  return problems;
 }
 
 }  // namespace
@@ -378,17 +375,18 @@ Verification Store::Verify() const {
   // Every index against its table first: the rows checked below are read
   // through the indexes too.
   if (std::string verdict = sqlite::IntegrityCheck(c.db); !verdict.empty()) {
-    v.problems.push_back({"the file", verdict});
+    v.problems.push_back(
+        {Status::Error(Code::kAboutFile), {Status::Error(Code::kVerifyFileCorrupt, verdict)}});
   }
   const std::map<std::int64_t, RunRow> runs = RunRows(c, impl_->version);
   for (const auto& [id, r] : runs) {
-    if (std::string what = CheckRun(c, id, r); !what.empty()) {
-      v.problems.push_back({fmt::format("run {}", id), what});
+    if (std::vector<Status> what = CheckRun(c, id, r); !what.empty()) {
+      v.problems.push_back({Status::Error(Code::kAboutRun, id), std::move(what)});
     }
   }
   // By snapshot id: the snapshots' own problems, and parts of snapshots
   // that are not there (possible only where foreign keys were off).
-  std::map<std::int64_t, std::string> bad;
+  std::map<std::int64_t, std::vector<Status>> bad;
   {
     static const std::string sql = std::string(kRawSnapshotColumns) + " ORDER BY id";
     std::vector<SnapshotRow_> rows;
@@ -398,7 +396,7 @@ Verification Store::Verify() const {
     }
     for (const SnapshotRow_& s : rows) {
       ++(s.status == "complete" ? v.complete : v.other);
-      if (std::string what = CheckSnapshot(c, runs, s); !what.empty()) bad[s.id] = what;
+      if (std::vector<Status> what = CheckSnapshot(c, runs, s); !what.empty()) bad[s.id] = what;
     }
   }
   {
@@ -408,11 +406,12 @@ Verification Store::Verify() const {
             "WHERE snapshot NOT IN (SELECT id FROM snapshots) GROUP BY snapshot",
             doing);
     while (q.Step()) {
-      bad[q.Int(0)] = fmt::format("it is not in the store, yet parts of it are ({} rows)",
-                                  q.Int(1));
+      bad[q.Int(0)] = {Status::Error(Code::kVerifyOrphanParts, q.Int(1))};
     }
   }
-  for (const auto& [id, what] : bad) v.problems.push_back({fmt::format("snapshot {}", id), what});
+  for (auto& [id, what] : bad) {
+    v.problems.push_back({Status::Error(Code::kAboutSnapshot, id), std::move(what)});
+  }
   tx.Commit();
   return v;
 }
@@ -433,8 +432,9 @@ std::optional<Verification> Store::Verify(std::uint64_t id) const {
   if (!row) return std::nullopt;
   Verification v;
   ++(row->status == "complete" ? v.complete : v.other);
-  if (std::string what = CheckSnapshot(c, RunRows(c, impl_->version), *row); !what.empty()) {
-    v.problems.push_back({fmt::format("snapshot {}", id), what});
+  if (std::vector<Status> what = CheckSnapshot(c, RunRows(c, impl_->version), *row);
+      !what.empty()) {
+    v.problems.push_back({Status::Error(Code::kAboutSnapshot, id), std::move(what)});
   }
   tx.Commit();
   return v;
