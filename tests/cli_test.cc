@@ -292,6 +292,23 @@ TEST_F(CliTest, CheckPassesAGoodRun) {
   EXPECT_TRUE(Contains(partial.out, "ok: 0 complete snapshots checked")) << partial;
 }
 
+// `check --lang ja`: a run whose rule is broken on purpose fails with the
+// checker's findings in Japanese; a good one passes with its verdict line.
+TEST_F(CliTest, CheckLangJaSaysItsFindingsInJapanese) {
+  const char* broken =
+      "network P1=100 P2=100 P3=100 algorithm=broken-late-markers\n"
+      "snapshot P2\ntransfer P1 P3 10\ndrain\ntransfer P2 P3 5\ndrain\n";
+  Outcome o = Cutline({"check", File("broken.txt", broken), "--lang", "ja"});
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_TRUE(Contains(o.out, "不合格 スナップショット1: お金が保存されていません: 記録した残高"
+                              "$305 + チャネル状態$0 = $305ですが、銀行の総額は$300です\n"))
+      << o;
+  EXPECT_FALSE(Contains(o.out, "snapshot")) << o;
+  Outcome good = Cutline({"check", File("demo3.txt", kDemo3), "--lang", "ja"});
+  EXPECT_EQ(good.status, 0) << good;
+  EXPECT_TRUE(Contains(good.out, "合格: 完了したスナップショット1件を検査しました")) << good;
+}
+
 TEST_F(CliTest, ScenarioErrorIsOneLineNamingTheLine) {
   std::string path = File("bad.txt",
                           "network P1=100 P2=100\n"

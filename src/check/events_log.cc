@@ -561,9 +561,9 @@ std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* erro
   return log;
 }
 
-CheckReport CheckEventsLog(const EventsLog& log) {
+CheckReport CheckEventsLog(const EventsLog& log, Lang lang) {
   CheckReport report;
-  if (log.ordered) report = CheckRun(log.Record());
+  if (log.ordered) report = CheckRun(log.Record(), lang);
   report.problems.insert(report.problems.begin(), log.problems.begin(), log.problems.end());
   return report;
 }

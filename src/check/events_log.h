@@ -52,7 +52,8 @@ struct EventsLog {
 // format says; a log that is well formed but wrong is read, and judged.
 std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error);
 
-// The log's own problems, then the checker's findings on its snapshots.
-CheckReport CheckEventsLog(const EventsLog& log);
+// The log's own problems, then the checker's findings on its snapshots (in
+// `lang`; the reader's own problems are English).
+CheckReport CheckEventsLog(const EventsLog& log, Lang lang = Lang::kEn);
 
 }  // namespace cutline::check
