@@ -151,7 +151,7 @@ int CheckCommand(const std::string& path, Lang lang) {
   for (const auto& s : bank.snapshots()) {
     if (!s.complete) fmt::print("{}\n", say.NotComplete(s.id));
   }
-  for (const std::string& line : cutline::scenario::PropertyCheckLines(analysis)) {
+  for (const std::string& line : cutline::scenario::PropertyCheckLines(analysis, lang)) {
     fmt::print("{}\n", line);
   }
   if (!report.ok()) return 1;

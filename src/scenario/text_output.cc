@@ -237,25 +237,36 @@ std::vector<std::string> ShowLines(const Analysis& a, Lang lang) {
   return out;
 }
 
-std::vector<std::string> PropertyCheckLines(const Analysis& a) {
+std::vector<std::string> PropertyCheckLines(const Analysis& a, Lang lang) {
   const engine::Engine& bank = a.bank;
   const check::CheckReport& report = a.check;
+  const bool ja = lang == Lang::kJa;
   std::vector<std::string> out;
   if (!bank.app().has_property()) return out;
   for (const check::SnapshotVerdict& v : report.verdicts) {
     if (!v.property) continue;
-    out.push_back(fmt::format("snapshot {} declares {}; at its cut: {}", v.id,
-                              VerdictText(bank, *v.declared, Lang::kEn),
-                              VerdictText(bank, *v.property, Lang::kEn)));
+    const std::string declared = VerdictText(bank, *v.declared, lang);
+    const std::string at_cut = VerdictText(bank, *v.property, lang);
+    out.push_back(ja ? fmt::format("スナップショット{}の宣言: {}。そのカットでは: {}", v.id,
+                                   declared, at_cut)
+                     : fmt::format("snapshot {} declares {}; at its cut: {}", v.id, declared,
+                                   at_cut));
   }
   const check::NaiveJudgement& j = *a.naive;  // every application with a property
   if (j.truth) {
-    out.push_back(fmt::format(
-        "naive detector declares {}{}", VerdictText(bank, j.declared, Lang::kEn),
-        !j.wrong() ? ""
-                   : fmt::format(", {}; when it last read: {}",
-                                 NaiveWrongText(bank.app(), Lang::kEn),
-                                 VerdictText(bank, *j.truth, Lang::kEn))));
+    const std::string declared = VerdictText(bank, j.declared, lang);
+    if (!j.wrong()) {
+      out.push_back(ja ? fmt::format("素朴な検出の宣言: {}", declared)
+                       : fmt::format("naive detector declares {}", declared));
+    } else {
+      const std::string wrong = NaiveWrongText(bank.app(), lang);
+      const std::string truth = VerdictText(bank, *j.truth, lang);
+      out.push_back(ja ? fmt::format("素朴な検出の宣言: {}。誤り（{}）。最後の読み取りの時点の"
+                                     "実際: {}",
+                                     declared, wrong, truth)
+                       : fmt::format("naive detector declares {}, {}; when it last read: {}",
+                                     declared, wrong, truth));
+    }
   }
   return out;
 }
