@@ -125,6 +125,21 @@ class Findings {
   virtual std::string LocalStateDiffers(std::string_view node, cutline::Amount said,
                                         cutline::Amount replayed,
                                         std::string_view where) const = 0;
+  // An events log (docs/logs.md) whose lines cannot be put in a causal
+  // order (AboutHistory), or a part naming a message no log sends
+  // (AboutSnapshot); `msg` is the log's id, `where` file:line.
+  virtual std::string ReceivedOtherwise(std::string_view node, std::string_view msg,
+                                        std::string_view from, std::string_view where,
+                                        std::string_view sender,
+                                        std::string_view receiver) const = 0;
+  virtual std::string ReceivedTwice(std::string_view msg, std::string_view where) const = 0;
+  virtual std::string ReceivedUnsent(std::string_view node, std::string_view msg,
+                                     std::string_view where) const = 0;
+  virtual std::string MarkerUnsent(std::string_view node, SnapshotId snapshot,
+                                   std::string_view from, std::string_view where) const = 0;
+  virtual std::string NoCausalOrder(std::string_view where) const = 0;
+  virtual std::string ChannelHoldsUnsent(std::string_view node, std::string_view from,
+                                         std::string_view msg, std::string_view where) const = 0;
   // A history too broken to judge any snapshot by (the judge stops there).
   virtual std::string InitialStates(std::size_t given, std::size_t nodes) const = 0;
   virtual std::string UnknownNode(std::size_t event) const = 0;

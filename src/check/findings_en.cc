@@ -216,6 +216,38 @@ class English final : public Findings {
                        "({})",
                        node, said, replayed, where);
   }
+  std::string ReceivedOtherwise(std::string_view node, std::string_view msg,
+                                std::string_view from, std::string_view where,
+                                std::string_view sender,
+                                std::string_view receiver) const override {
+    return fmt::format("{} receives message {} from {} ({}), but {} sent it to {}", node, msg,
+                       from, where, sender, receiver);
+  }
+  std::string ReceivedTwice(std::string_view msg, std::string_view where) const override {
+    return fmt::format("message {} is received twice ({})", msg, where);
+  }
+  std::string ReceivedUnsent(std::string_view node, std::string_view msg,
+                             std::string_view where) const override {
+    return fmt::format("{} receives message {} ({}), which no process's log sends", node, msg,
+                       where);
+  }
+  std::string MarkerUnsent(std::string_view node, SnapshotId snapshot, std::string_view from,
+                           std::string_view where) const override {
+    return fmt::format("{} receives a marker of snapshot {} from {} ({}) that {}'s log does not "
+                       "send before it",
+                       node, snapshot, from, where, from);
+  }
+  std::string NoCausalOrder(std::string_view where) const override {
+    return fmt::format("the logs cannot be put in a causal order: each process waits on a "
+                       "receipt whose send comes after it ({} first)",
+                       where);
+  }
+  std::string ChannelHoldsUnsent(std::string_view node, std::string_view from,
+                                 std::string_view msg, std::string_view where) const override {
+    return fmt::format("{}'s recorded channel from {} holds message {} ({}), which no process's "
+                       "log sends",
+                       node, from, msg, where);
+  }
   std::string InitialStates(std::size_t given, std::size_t nodes) const override {
     return fmt::format("{} initial balances given for {} nodes", given, nodes);
   }

@@ -201,6 +201,40 @@ class Japanese final : public Findings {
     return fmt::format("{}は自分だけの一歩の後の状態を{}としていますが、再生すると{}です（{}）",
                        node, said, replayed, where);
   }
+  std::string ReceivedOtherwise(std::string_view node, std::string_view msg,
+                                std::string_view from, std::string_view where,
+                                std::string_view sender,
+                                std::string_view receiver) const override {
+    return fmt::format("{}は{}からメッセージ{}を受け取っています（{}）が、{}はそれを{}へ送り"
+                       "ました",
+                       node, from, msg, where, sender, receiver);
+  }
+  std::string ReceivedTwice(std::string_view msg, std::string_view where) const override {
+    return fmt::format("メッセージ{}が2回受け取られています（{}）", msg, where);
+  }
+  std::string ReceivedUnsent(std::string_view node, std::string_view msg,
+                             std::string_view where) const override {
+    return fmt::format("{}はメッセージ{}を受け取っています（{}）が、どのプロセスのログもそれを"
+                       "送っていません",
+                       node, msg, where);
+  }
+  std::string MarkerUnsent(std::string_view node, SnapshotId snapshot, std::string_view from,
+                           std::string_view where) const override {
+    return fmt::format("{}は{}からスナップショット{}のマーカーを受け取っています（{}）が、{}の"
+                       "ログはそれより前にそのマーカーを送っていません",
+                       node, from, snapshot, where, from);
+  }
+  std::string NoCausalOrder(std::string_view where) const override {
+    return fmt::format("ログを因果順に並べられません: どのプロセスも、送信が後にある受信を待って"
+                       "います（最初は{}）",
+                       where);
+  }
+  std::string ChannelHoldsUnsent(std::string_view node, std::string_view from,
+                                 std::string_view msg, std::string_view where) const override {
+    return fmt::format("{}が記録した{}からのチャネルにメッセージ{}があります（{}）が、どの"
+                       "プロセスのログもそれを送っていません",
+                       node, from, msg, where);
+  }
   std::string InitialStates(std::size_t given, std::size_t nodes) const override {
     return fmt::format("ノードは{}個ですが、初期残高は{}個です", nodes, given);
   }

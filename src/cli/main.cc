@@ -118,13 +118,14 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
 // judged by the same checker as a scenario's run.
 int CheckEventsCommand(const std::string& dir, Lang lang) {
   std::string error;
-  std::optional<cutline::check::EventsLog> log = cutline::check::ReadEventsLog(dir, &error);
+  std::optional<cutline::check::EventsLog> log =
+      cutline::check::ReadEventsLog(dir, &error, lang);
   if (!log) {
     fmt::print(stderr, "cutline: error: {}\n", error);
     return kUsageError;
   }
   const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
-  const cutline::check::CheckReport report = cutline::check::CheckEventsLog(*log, lang);
+  const cutline::check::CheckReport report = cutline::check::CheckEventsLog(*log);
   for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
   for (cutline::SnapshotId id : log->incomplete) fmt::print("{}\n", say.NotCompleteInLogs(id));
   if (!report.ok()) return 1;
