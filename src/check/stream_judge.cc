@@ -524,7 +524,7 @@ class StreamJudge::Impl {
     // A history's events are named by their index in it.
     const std::size_t index = claims_mode_ ? e.line - 1 : events_;
     ++events_;
-    rank_records_[r][e.snapshot] = e.amount;
+    if (!claims_mode_) rank_records_[r][e.snapshot] = e.amount;  // for CompareWithRecord
     OpenSnapshot* s = Snapshot(e.snapshot);
     if (s == nullptr) return;
     RankCut& rc = s->ranks[r];
@@ -570,19 +570,26 @@ class StreamJudge::Impl {
     if (e.by_transfer) rc.replayed = before_delivery_[r];
   }
 
-  void OnPart(std::uint32_t r, const StreamEvent& e) {
-    ++events_;  // PartDone
+  // A rank's part against its record line of the same snapshot.
+  void CompareWithRecord(std::uint32_t r, const StreamEvent& e) {
     auto rec = rank_records_[r].find(e.snapshot);
     if (rec == rank_records_[r].end()) {
       part_findings_.push_back(
           say_.AboutSnapshot(e.snapshot, say_.PartWithoutRecord(Name(r), Where(r, e))));
-    } else {
-      if (rec->second != e.amount) {
-        part_findings_.push_back(say_.AboutSnapshot(
-            e.snapshot, say_.PartDiffersFromRecord(Name(r), rec->second, e.amount, Where(r, e))));
-      }
-      rank_records_[r].erase(rec);
+      return;
     }
+    if (rec->second != e.amount) {
+      part_findings_.push_back(say_.AboutSnapshot(
+          e.snapshot, say_.PartDiffersFromRecord(Name(r), rec->second, e.amount, Where(r, e))));
+    }
+    rank_records_[r].erase(rec);
+  }
+
+  void OnPart(std::uint32_t r, const StreamEvent& e) {
+    ++events_;  // PartDone
+    // A claimed history's states are its claims': its records and parts
+    // only echo them.
+    if (!claims_mode_) CompareWithRecord(r, e);
     OpenSnapshot* s = Snapshot(e.snapshot);
     if (s == nullptr) return;
     RankCut& rc = s->ranks[r];
