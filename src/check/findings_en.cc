@@ -175,7 +175,7 @@ class English final : public Findings {
     return fmt::format("{}{} ({})", Not(v.holds), app.definition().property,
                        Reason(app, branches, channels));
   }
-  // CheckRun's words: the property alone, without its reasons.
+  // A claim's declaration: the property alone, without its reasons.
   std::string DeclaresOtherwise(const apps::App& app, bool declared, bool at_cut,
                                 std::string_view, std::string_view) const override {
     const std::string_view property = app.definition().property;

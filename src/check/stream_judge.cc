@@ -1,6 +1,7 @@
-// The streaming judge (stream_judge.h): per snapshot still open, what
-// CheckRun would judge, kept as the events come; a snapshot is judged and
-// forgotten once its last part comes. The events come in a causal order
+// The streaming judge (stream_judge.h), the one home of the consistency
+// rules: per snapshot still open, what its judgement needs, kept as the
+// events come; a snapshot is judged and forgotten once its last part comes
+// (or, for a simulated history's claims, once the history ends). The events come in a causal order
 // (a send before its receipt), so the messages are numbered in the order
 // their sends come, and a transfer crossing a cut is known as soon as both
 // its ends are.
@@ -164,8 +165,7 @@ class StreamJudge::Impl {
     }
     std::vector<std::string>& problems = out->report.problems;
     if (claims_mode_) {
-      // As CheckRun said them: the claims named twice, the history, then
-      // claim by claim.
+      // The claims named twice, the history, then claim by claim.
       problems = FinishClaims();
     } else {
       problems = std::move(history_);
@@ -504,7 +504,7 @@ class StreamJudge::Impl {
       return std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.n == n; });
     };
     auto barrier = number(e.overtaker), transfer = number(e.n);
-    if (barrier == q.end() || transfer == q.end()) return;  // not in flight: CheckRun names it
+    if (barrier == q.end() || transfer == q.end()) return;  // not in flight: nothing moves
     if (!transfer->marker) {
       // A snapshot still open keeps what an earlier barrier of its overtook.
       if (transfer->snapshot != 0 && transfer->snapshot != barrier->snapshot) {
@@ -896,7 +896,7 @@ class StreamJudge::Impl {
     const std::vector<Seq>& unrecorded = j.unrecorded;
     std::sort(s.judged.begin(), s.judged.end());
     for (auto& [seq, text] : s.judged) j.Say(std::move(text));
-    v.extra = s.extra;  // in receipt order: send order, as CheckRun's, unless channels reorder
+    v.extra = s.extra;  // in receipt order: send order, unless channels reorder
     std::sort(v.extra.begin(), v.extra.end());
     v.missed = s.missed;
     std::sort(v.missed.begin(), v.missed.end());

@@ -81,8 +81,9 @@ struct StreamEvent {
 
 // What the judge found when fed every event.
 struct StreamResult {
-  // As CheckRun reports it, but `verdicts` holds only the snapshots whose
-  // verdict is not consistent (a long run judges thousands).
+  // The findings and verdicts; `verdicts` holds only the snapshots whose
+  // verdict is not consistent (a long run judges thousands) unless every
+  // verdict is kept (KeepEveryVerdict).
   CheckReport report;
   std::size_t events = 0;  // as a simulated history would count them
   cutline::Amount total = 0;  // of the nodes that started
@@ -128,8 +129,8 @@ class StreamJudge {
   // Channels may reorder (a `fifo=no` network): a receipt overtaking an
   // older message is then no fault, and is not named.
   void ReorderingIsNoFault();
-  // StreamResult::report.verdicts then holds every snapshot judged, as
-  // CheckRun's does, not only the inconsistent ones.
+  // StreamResult::report.verdicts then holds every snapshot judged, not
+  // only the inconsistent ones.
   void KeepEveryVerdict();
   // Judge these claims, and only these, once every event is in, claim by
   // claim (a simulated history's, which keeps the whole run): each against
