@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <regex>
@@ -194,6 +195,58 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
   // The broken rules were caught in many runs: the comparison was not only
   // of silences.
   EXPECT_GT(failing, 10);
+}
+
+// The goldens' own scenarios through the logs' door: each golden whose run
+// a rank's log can say (the bank on a complete network of FIFO channels, by
+// Chandy-Lamport or a rule broken on purpose that keeps its lines: one
+// network line, no stop-the-world) gets from check --logs the findings
+// `cutline check` gives it, which the golden holds; the branches' names
+// read as the ranks' (the first N0, ...), message numbers left out.
+TEST(LogCheckAgreesTest, TheGoldensScenariosGetTheirFindingsFromTheirLogs) {
+  const fs::path root =
+      fs::temp_directory_path() / ("cutline-agree-goldens-" + std::to_string(::getpid()));
+  int compared = 0, failing = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(CUTLINE_TESTDATA_DIR)) {
+    if (entry.path().extension() != ".txt") continue;
+    std::ifstream in(entry.path());
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::string text;  // a golden's commands: each line just before "----"
+    int networks = 0;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+      if (lines[i + 1] != "----") continue;
+      text += lines[i] + "\n";
+      networks += lines[i].starts_with("network");
+    }
+    static const std::regex unsaid(
+        R"(app=|fifo=no|links=|stop-the-world|algorithm=(?!chandy-lamport|broken-late-markers|broken-unrecorded-channel))");
+    if (networks != 1 || std::regex_search(text, unsaid)) continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    scenario::Runner runner;
+    random_runs::Run(runner, text);
+    if (runner.bank() == nullptr) continue;
+    const engine::Engine& bank = *runner.bank();
+    check::CheckReport own = check::CheckSnapshots(bank);
+    for (std::string& p : own.problems) {
+      for (sim::NodeId n = 0; n < bank.branch_count(); ++n) {
+        p = std::regex_replace(p, std::regex("\\b" + bank.name(n) + "\\b"), fmt::format("N{}", n));
+      }
+    }
+    const fs::path dir = root / entry.path().stem();
+    fs::create_directories(dir);
+    WriteRankLogs(bank, dir);
+    std::string error;
+    std::optional<LogCheck> logs = CheckLogs(dir.string(), &error);
+    ASSERT_TRUE(logs) << error;
+    EXPECT_EQ(own.snapshots_checked, logs->report.snapshots_checked) << text;
+    EXPECT_EQ(Normalized(own.problems), Normalized(logs->report.problems)) << text;
+    ++compared;
+    failing += !own.ok();
+  }
+  fs::remove_all(root);
+  EXPECT_GT(compared, 5);  // the goldens of Chandy-Lamport were found
+  EXPECT_GT(failing, 0);   // and a rule broken on purpose among them
 }
 
 // The history's door alone, for the algorithms a rank's log cannot say
