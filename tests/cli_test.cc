@@ -293,6 +293,60 @@ TEST_F(CliTest, CheckPassesAGoodRun) {
   EXPECT_TRUE(Contains(partial.out, "ok: 0 complete snapshots checked")) << partial;
 }
 
+// `check --lang ja`: a run whose rule is broken on purpose fails with the
+// checker's findings in Japanese; a good one passes with its verdict line.
+TEST_F(CliTest, CheckLangJaSaysItsFindingsInJapanese) {
+  const char* broken =
+      "network P1=100 P2=100 P3=100 algorithm=broken-late-markers\n"
+      "snapshot P2\ntransfer P1 P3 10\ndrain\ntransfer P2 P3 5\ndrain\n";
+  Outcome o = Cutline({"check", File("broken.txt", broken), "--lang", "ja"});
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_TRUE(Contains(o.out, "不合格 スナップショット1: お金が保存されていません: 記録した残高"
+                              "$305 + チャネル状態$0 = $305ですが、銀行の総額は$300です\n"))
+      << o;
+  EXPECT_FALSE(Contains(o.out, "snapshot")) << o;
+  Outcome good = Cutline({"check", File("demo3.txt", kDemo3), "--lang", "ja"});
+  EXPECT_EQ(good.status, 0) << good;
+  EXPECT_TRUE(Contains(good.out, "合格: 完了したスナップショット1件を検査しました")) << good;
+}
+
+// `check --logs DIR --lang ja` on two ranks' logs (written by hand as
+// branch.cc writes them): a part that contradicts its record is named in
+// Japanese; the honest logs pass with the Japanese summary.
+TEST_F(CliTest, CheckLogsLangJaSaysItsFindingsInJapanese) {
+  const std::string rank0 =
+      R"({"e":"rank","rank":0,"ranks":2})" "\n"
+      R"({"e":"start","balance":100,"vc":[1,0]})" "\n"
+      R"({"e":"send","to":1,"n":1,"amount":10,"vc":[2,0]})" "\n"
+      R"({"e":"record","snapshot":1,"balance":90,"cause":"start","vc":[3,0]})" "\n"
+      R"({"e":"send_marker","to":1,"n":2,"snapshot":1,"vc":[4,0]})" "\n"
+      R"({"e":"receive_marker","from":1,"n":1,"snapshot":1,"vc":[5,6]})" "\n"
+      R"({"e":"part","snapshot":1,"balance":90,"channels":{"1":[]},"vc":[6,6]})" "\n";
+  auto rank1 = [](int part_balance) {
+    return std::string(R"({"e":"rank","rank":1,"ranks":2})" "\n"
+                       R"({"e":"start","balance":100,"vc":[0,1]})" "\n"
+                       R"({"e":"receive","from":0,"n":1,"amount":10,"vc":[2,2]})" "\n"
+                       R"({"e":"receive_marker","from":0,"n":2,"snapshot":1,"vc":[4,3]})" "\n"
+                       R"({"e":"record","snapshot":1,"balance":110,"cause":"marker","vc":[4,4]})" "\n"
+                       R"({"e":"send_marker","to":0,"n":1,"snapshot":1,"vc":[4,5]})" "\n") +
+           R"({"e":"part","snapshot":1,"balance":)" + std::to_string(part_balance) +
+           R"(,"channels":{"0":[]},"vc":[4,6]})" + "\n";
+  };
+  const fs::path logs = dir_ / "logs";
+  fs::create_directories(logs);
+  std::ofstream(logs / "rank-0.jsonl", std::ios::binary) << rank0;
+  std::ofstream(logs / "rank-1.jsonl", std::ios::binary) << rank1(117);
+  Outcome o = Cutline({"check", "--logs", logs.string(), "--lang", "ja"});
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_TRUE(Contains(o.out, "不合格 スナップショット1: N1は$110を記録しましたが、担当分の完了"
+                              "では$117です（rank-1.jsonl:7）\n"))
+      << o;
+  std::ofstream(logs / "rank-1.jsonl", std::ios::binary) << rank1(110);
+  Outcome good = Cutline({"check", "--logs", logs.string(), "--lang", "ja"});
+  EXPECT_EQ(good.status, 0) << good;
+  EXPECT_EQ(good.out.rfind("合格: 2ランクの完了したスナップショット1件を", 0), 0u) << good;
+}
+
 TEST_F(CliTest, ScenarioErrorIsOneLineNamingTheLine) {
   std::string path = File("bad.txt",
                           "network P1=100 P2=100\n"

@@ -85,6 +85,22 @@ TEST_F(EventsLogTest, EachTestdataLogGetsItsVerdict) {
             std::string::npos);
 }
 
+// `--lang ja`: the same verdict, said by the Japanese catalogue.
+TEST_F(EventsLogTest, CheckLangJaSaysTheFindingsInJapanese) {
+  Outcome o = Cutline({"check", "--logs", (kTestdata / "lost-message").string(), "--format",
+                       "events", "--lang", "ja"});
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_NE(o.out.find("不合格 スナップショット1: チャネルP2->P3の記録は[]ですが、正しくは[$12]"
+                       "です\n"),
+            std::string::npos)
+      << o;
+  EXPECT_EQ(o.out.find("snapshot"), std::string::npos) << o;
+  Outcome good = Cutline({"check", "--logs", (kTestdata / "good").string(), "--format", "events",
+                          "--lang", "ja"});
+  EXPECT_EQ(good.status, 0) << good;
+  EXPECT_EQ(good.out.rfind("合格: ", 0), 0u) << good;
+}
+
 // The testdata are what the Python program writes: the example is real, and
 // the same seed writes the same logs.
 TEST_F(EventsLogTest, TheExampleProgramWritesTheTestdata) {

@@ -14,5 +14,8 @@ cutline_unit_test(log_check_test
 target_sources(log_check_test PRIVATE ${PROJECT_SOURCE_DIR}/src/runtime/log_check_agrees_test.cc)
 target_link_libraries(log_check_test PRIVATE cutline_scenario)
 target_include_directories(log_check_test PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # random_runs.h
+# The goldens' scenarios, through the logs' door too.
+target_compile_definitions(log_check_test PRIVATE
+  CUTLINE_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
 # Rank 0's own figures for the summary (peak memory, CPU time).
 cutline_unit_test(usage_test ${PROJECT_SOURCE_DIR}/src/runtime/usage_test.cc cutline_runtime)

@@ -1,6 +1,8 @@
 // The independent consistency checker: from a run's history alone (sends,
-// deliveries and records, ordered by vector clocks), what every complete
-// snapshot must have recorded, compared with what the implementation claims.
+// deliveries and records, in their causal order), what every complete
+// snapshot must have recorded, compared with what the implementation
+// claims. The rules are the streaming judge's (stream_judge.h), the one set
+// of them; CheckRun feeds it the history.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "apps/app.h"
+#include "base/lang.h"
 #include "engine/engine.h"
 #include "history/history.h"
 #include "engine/replay.h"
@@ -45,7 +48,8 @@ struct SnapshotVerdict {
 };
 
 struct CheckReport {
-  // One precise English line each, prefixed "snapshot N: " or "history: ".
+  // One precise line each (findings.h, in the language asked), prefixed
+  // "snapshot N: " or "history: ".
   std::vector<std::string> problems;
   int snapshots_checked = 0;
   // One per snapshot checked, in the order of the claims.
@@ -98,11 +102,12 @@ struct RunRecord {
   apps::App app = apps::App::kBank;
 };
 
-// Checks every claimed snapshot against the history:
-//  a. the records form a consistent cut (vector clocks): nothing received
-//     inside the cut was sent outside it; a record caused by a marker cuts
-//     just before that marker's receipt, and its cause must be the marker
-//     its node received in its last message event;
+// Checks every claimed snapshot against the history (the rules, each
+// written once, in stream_judge.cc):
+//  a. the records form a consistent cut: nothing received inside the cut
+//     was sent outside it; a record caused by a marker cuts just before
+//     that marker's receipt, and its cause must be the marker its node
+//     received in its last message event;
 //  b. each claimed recorded balance equals the balance replayed from the
 //     history at the record;
 //  c. each channel's claimed state is closed and is exactly the transfers
@@ -121,13 +126,16 @@ struct RunRecord {
 //     unaligned barrier overtook.
 //  g. (not the bank) the property the snapshot declares from its records
 //     equals the property of the state replayed at its cut.
-// Also reports a malformed history: an event naming what does not exist, a
-// message sent or delivered twice, or delivered as something else (after
-// which the snapshots are not checked); a channel that is not FIFO, or a
-// record whose cause is not its node's last message event (which are only
-// named).
+// Also reports the claims' own faults (a shape that does not fit the
+// network, a snapshot claimed twice, a channel still 'recording', a count of
+// markers or a total their records contradict) and a malformed history: an
+// event naming what does not exist, a message sent or delivered twice, or
+// delivered as something else (after which the snapshots are not checked);
+// a channel that is not FIFO, or a record whose cause is not its node's
+// last message event (which are only named). Findings come claim by claim,
+// after the history's, in `lang`.
 // Thread safe: reads its input only.
-CheckReport CheckRun(const RunRecord& run);
+CheckReport CheckRun(const RunRecord& run, Lang lang = Lang::kEn);
 
 // A vector clock: by NodeId, the number of that node's events that happen
 // before an event or are it.
@@ -143,10 +151,11 @@ struct EventClock {
 // joins two timelines by. The clocks and drawn cuts count these.
 bool IsMessageEvent(const history::Event& e);
 
-// The clocks CheckRun judges the cuts by, one per event of run.events in
-// order. Every event ticks its node's entry; a delivery first takes the
-// maximum with the sender's clock at the send. A history CheckRun would
-// call malformed past repair yields the clocks up to the event before that.
+// The causal order the cuts are judged by, as vector clocks, one per event
+// of run.events in order (cut.cc; ShiViz draws them). Every event ticks its
+// node's entry; a delivery first takes the maximum with the sender's clock
+// at the send. A history CheckRun would call malformed past repair yields
+// the clocks up to the event before that.
 std::vector<EventClock> EventClocks(const RunRecord& run);
 
 // The property a snapshot declares: the application's, evaluated on the
@@ -187,6 +196,6 @@ RunRecord RunOf(const engine::Engine& bank);
 
 // CheckRun(RunOf(bank)). A bank without history reports that as a problem
 // when it has complete snapshots to check.
-CheckReport CheckSnapshots(const engine::Engine& bank);
+CheckReport CheckSnapshots(const engine::Engine& bank, Lang lang = Lang::kEn);
 
 }  // namespace cutline::check

@@ -4,6 +4,8 @@
 #include "check/consistency_checker.h"
 
 #include <map>
+#include <regex>
+#include <set>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +13,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "check/findings.h"
 
 namespace cutline::check {
 namespace {
@@ -652,6 +656,84 @@ TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
                   "+ channel states $0 = $270, but the bank holds $300",
                   "snapshot 1: $30 (message #1) in flight on P1->P2 is missing "
                   "from the snapshot"));
+}
+
+
+// ---------------------------------------------------------------------------
+// The findings in both languages (findings.h).
+
+// Every sentence of a catalogue, each with names, amounts and references of
+// the kind the judge gives it. Findings is abstract, so a language lacking
+// one does not compile; this list is checked to name every one (kSentences).
+std::vector<std::string> EverySentence(const Findings& f) {
+  const std::vector<Amount> some = {40, 10}, none;
+  const std::vector<std::string> branches = {"P1", "P2"}, channels = {"P2->P1"};
+  const apps::Verdict holds{true, {0, 1}, {}}, lacks{false, {0}, {1}};
+  return {
+      f.AboutSnapshot(1, "x"), f.AboutHistory("x"), f.Message("#7"),
+      f.Transfer("$40", "#7", "P1->P2"), f.DescribeTransfer("#7", "$40", "P1"),
+      f.DescribeMarker("#7", 2, "P1"), f.ClaimedTwice(), f.ClaimShapeBalances(2, 3),
+      f.ClaimShapeChannels(2, 6), f.ClaimsMarkersSent(5, 6), f.ClaimsTotal(310, 300),
+      f.NeverRecorded("P1"), f.RecordedTimes("P1", 2), f.NoRecordedBalance("P1"),
+      f.BalanceNotReplayed("P1", 60, 50), f.PartWithoutRecord("N0", "rank-0.jsonl:14"),
+      f.PartDiffersFromRecord("N0", 60, 50, "rank-0.jsonl:14"),
+      f.TransferCrossesCut("$40", "P2", "P1"), f.MarkerCrossesCut("P2", "#7", "P1"),
+      f.ChannelNotClosed("P1->P2", true), f.ChannelNotClosed("P1->P2", false),
+      f.ChannelNotAsExpected("P1->P2", none, some), f.MarkerCount(2, "P1->P2"),
+      f.MarkersInStopTheWorld(2, "P1->P2"), f.MarkerSentInside("P1", "P1->P2", "#7"),
+      f.MarkerNeverDelivered("P1->P2", "#7"), f.SentBeforeMarker("P1", "#7", "P1->P2"),
+      f.AmountsOverflow(), f.NotConserved(250, 40, 290, 300), f.CountedTwice("$40", "P1"),
+      f.Missed("$40", "P1", "P2"), f.MissingFromSnapshot("$40", "#7", "P1->P2"),
+      f.Verdict(apps::App::kJobs, lacks, branches, channels),
+      f.Verdict(apps::App::kLocks, holds, branches, {}),
+      f.DeclaresOtherwise(apps::App::kJobs, true, false, "x", "y"),
+      f.DeclaredOtherwise("x", "y"), f.DeclaredTooEarly(apps::App::kJobs, branches, channels),
+      f.NotFifo("P1->P2", "#7", "#6"), f.DeliveredAsOther(3, "#7"),
+      f.CauseNotLast(3, "P1", 1, true, 7), f.CauseNotLast(3, "P1", 1, false, 7),
+      f.LocalStateDiffers("N0", 2, 1, "rank-0.jsonl:14"),
+      f.ReceivedOtherwise("P2", "P1-5", "P1", "P2.jsonl:9", "P1", "P3"),
+      f.ReceivedTwice("P1-5", "P2.jsonl:9"), f.ReceivedUnsent("P2", "P1-5", "P2.jsonl:9"),
+      f.MarkerUnsent("P2", 1, "P1", "P2.jsonl:9"), f.NoCausalOrder("P2.jsonl:9"),
+      f.ChannelHoldsUnsent("P2", "P1", "P1-5", "P2.jsonl:9"), f.InitialStates(2, 3),
+      f.UnknownNode(3), f.UnknownChannel(3), f.SentTwice("#7"), f.NeverSent(3, "#7"),
+      f.DeliveredTwice("#7"), f.ReplayOverflows(3), f.NoHistory(), f.Fail("x"),
+      f.NotComplete(2), f.NotCompleteInLogs(2), f.AllConserved(1, "$300"),
+      f.AllDeclaredAsAtCut(2, apps::App::kJobs), f.EventsLogOk(1, 3, 40, "$300"),
+      f.SilentRank(2), f.DroppedAfterCrash(5), f.StabilityOnly(1),
+      f.LogsDeclaredOk(3, 4, "jobs", 900, 3, 1), f.LogsConservedOk(3, 4, 900, 300)};
+}
+constexpr std::size_t kSentences = 67;  // the 64 methods of Findings, three of them twice
+
+TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
+  const std::vector<std::string> en = EverySentence(FindingsIn(Lang::kEn));
+  const std::vector<std::string> ja = EverySentence(FindingsIn(Lang::kJa));
+  ASSERT_EQ(en.size(), kSentences);
+  ASSERT_EQ(ja.size(), kSentences);
+  // What the caller passes (names, references, file:line, the application's
+  // name) and the format's own terms may stay in Latin letters; no other word.
+  const std::regex passed(
+      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(->P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bx\b|\by\b)");
+  const std::regex word("[A-Za-z]{2,}");
+  for (std::size_t i = 0; i < kSentences; ++i) {
+    SCOPED_TRACE(en[i]);
+    EXPECT_FALSE(en[i].empty());
+    EXPECT_FALSE(ja[i].empty());
+    EXPECT_NE(en[i], ja[i]);
+    const std::string rest = std::regex_replace(ja[i], passed, "");
+    EXPECT_FALSE(std::regex_search(rest, word)) << ja[i];
+  }
+  // Each sentence is its own: no two functions say the same thing.
+  EXPECT_EQ(std::set<std::string>(en.begin(), en.end()).size(), kSentences);
+  EXPECT_EQ(std::set<std::string>(ja.begin(), ja.end()).size(), kSentences);
+}
+
+// CheckRun speaks the language it is asked: the same lie, found in both.
+TEST_F(TamperedClaimTest, FindingsComeInTheLanguageAsked) {
+  claim().total = 310;
+  EXPECT_THAT(CheckRun(run_, Lang::kEn).problems,
+              ElementsAre("snapshot 1: claims a total of $310, but its records add up to $300"));
+  EXPECT_THAT(CheckRun(run_, Lang::kJa).problems,
+              ElementsAre("スナップショット1: 合計を$310と申告していますが、記録を足すと$300です"));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "apps/bank/money.h"
+#include "check/findings.h"
 
 namespace cutline::check {
 
@@ -233,7 +234,8 @@ struct SentMessage {
 class Merge {
  public:
   Merge(const std::vector<Process*>& by_node, EventsLog* log)
-      : by_node_(by_node), log_(log), net_(*log->topology), next_(by_node.size(), 0),
+      : by_node_(by_node), log_(log), say_(FindingsIn(log->lang)), net_(*log->topology),
+        next_(by_node.size(), 0),
         last_marker_(by_node.size()) {
     for (const Process* p : by_node_) {
       for (const Line& l : p->lines) {
@@ -312,13 +314,11 @@ class Merge {
     const SentMessage& m = it->second;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
     if (ch.to != n || ch.from != Node(l.peer)) {
-      return Unordered(fmt::format("history: {} receives message {} from {} ({}), but {} sent "
-                                   "it to {}",
-                                   Name(n), l.msg, l.peer, l.where, Name(ch.from), Name(ch.to)));
+      return Unordered(say_.AboutHistory(say_.ReceivedOtherwise(Name(n), l.msg, l.peer, l.where,
+                                                                 Name(ch.from), Name(ch.to))));
     }
     if (!received_.insert(l.msg).second) {
-      return Unordered(
-          fmt::format("history: message {} is received twice ({})", l.msg, l.where));
+      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg, l.where)));
     }
     log_->events.push_back(history::Delivered<history::Transfer>{m.seq, m.channel, {m.amount}});
     last_marker_[n].reset();
@@ -348,19 +348,13 @@ class Merge {
   // Every process left waits on a receipt: name the first one's reason.
   bool Stuck(const Line& l, NodeId n) {
     if (l.kind == Kind::kReceive && !sent_anywhere_.contains(l.msg)) {
-      return Unordered(fmt::format("history: {} receives message {} ({}), which no process's "
-                                   "log sends",
-                                   Name(n), l.msg, l.where));
+      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg, l.where)));
     }
     if (l.kind == Kind::kMarkerReceive) {
-      return Unordered(fmt::format("history: {} receives a marker of snapshot {} from {} ({}) "
-                                   "that {}'s log does not send before it",
-                                   Name(n), l.snapshot, l.peer, l.where, l.peer));
+      return Unordered(
+          say_.AboutHistory(say_.MarkerUnsent(Name(n), l.snapshot, l.peer, l.where)));
     }
-    return Unordered(fmt::format("history: the logs cannot be put in a causal order: each "
-                                 "process waits on a receipt whose send comes after it ({} "
-                                 "first)",
-                                 l.where));
+    return Unordered(say_.AboutHistory(say_.NoCausalOrder(l.where)));
   }
 
   bool Unordered(std::string finding) {
@@ -381,6 +375,7 @@ class Merge {
 
   const std::vector<Process*>& by_node_;
   EventsLog* log_;
+  const Findings& say_;  // in the log's language
   const sim::Topology& net_;
   std::vector<std::size_t> next_;
   std::set<std::string> sent_anywhere_;
@@ -464,10 +459,9 @@ void ClaimChannel(SnapshotId id, NodeId n, const std::string& from,
   for (const std::string& msg : ids) {
     auto m = merge.sent().find(msg);
     if (m == merge.sent().end()) {
-      log->problems.push_back(fmt::format(
-          "snapshot {}: {}'s recorded channel from {} holds message {} ({}), which no "
-          "process's log sends",
-          id, log->processes[n], from, msg, part.where));
+      const Findings& say = FindingsIn(log->lang);
+      log->problems.push_back(
+          say.AboutSnapshot(id, say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where)));
       continue;
     }
     r.transfers.push_back(m->second.amount);
@@ -522,7 +516,7 @@ RunRecord EventsLog::Record() const {
   return run;
 }
 
-std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error) {
+std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error, Lang lang) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<fs::path> files;
@@ -539,6 +533,7 @@ std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* erro
   }
   std::sort(files.begin(), files.end());
   EventsLog log;
+  log.lang = lang;
   std::map<std::string, Process> processes;
   try {
     for (const fs::path& f : files) ReadFile(f, &processes, &log.lines);
@@ -563,7 +558,7 @@ std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* erro
 
 CheckReport CheckEventsLog(const EventsLog& log) {
   CheckReport report;
-  if (log.ordered) report = CheckRun(log.Record());
+  if (log.ordered) report = CheckRun(log.Record(), log.lang);
   report.problems.insert(report.problems.begin(), log.problems.begin(), log.problems.end());
   return report;
 }

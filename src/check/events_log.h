@@ -36,8 +36,9 @@ struct EventsLog {
   std::vector<SnapshotId> incomplete;
   // What the log shows wrong before any snapshot is judged (a receipt no
   // send explains, a channel state naming an unknown message), in the
-  // checker's words ("history: ...", "snapshot N: ...").
+  // checker's words ("history: ...", "snapshot N: ...") in `lang`.
   std::vector<std::string> problems;
+  Lang lang = Lang::kEn;
   std::size_t lines = 0;  // events read, over every file
   // False when the history could not be put in a causal order: then no
   // snapshot is judged, and `problems` says why.
@@ -50,9 +51,13 @@ struct EventsLog {
 // Reads every DIR/*.jsonl. Nothing, with one line in *error ("FILE:LINE:
 // what is wrong"), when DIR holds no such files or a line is not what the
 // format says; a log that is well formed but wrong is read, and judged.
-std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error);
+// `lang`: the language of the log's problems (a malformed line's refusal is
+// English).
+std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error,
+                                       Lang lang = Lang::kEn);
 
-// The log's own problems, then the checker's findings on its snapshots.
+// The log's own problems, then the checker's findings on its snapshots, in
+// the log's language.
 CheckReport CheckEventsLog(const EventsLog& log);
 
 }  // namespace cutline::check

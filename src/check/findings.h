@@ -1,76 +1,180 @@
-// The checker's sentences: every finding that CheckRun (consistency_checker.h)
-// and the streaming judge (stream_judge.h) both can report is worded here
-// once, so that the two judges say the same thing the same way (the tests
-// compare them word for word). Each returns the sentence without its prefix;
-// AboutSnapshot and AboutHistory add it.
+// The checker's sentences, in English and Japanese: every finding the judge
+// (stream_judge.h) reports, whichever door fed it, and the lines a check
+// ends with, worded here once per language. findings_en.cc and
+// findings_ja.cc each implement the whole of `Findings`, so a sentence
+// missing in one language does not compile. Each finding returns its
+// sentence without its prefix; AboutSnapshot and AboutHistory add it.
 //
 // A message is named by its reference (`ref`: "#7", or the name a log gave
-// it) and `msg` = "message " + ref; a transfer's content by `word` (the
-// bank's amount, "$40", or an application's kind of message).
+// it) and `msg` = Message(ref); a transfer's content by `word` (the
+// application's word for it: the bank's amount "$40", "job", "grant").
+// Names (P1, N0->N1, rank-2.jsonl:14) and amounts are the caller's, written
+// the same in both languages.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "apps/bank/money.h"
+#include "apps/app.h"
+#include "base/lang.h"
 #include "history/history.h"  // cutline::Amount, sim::Seq, SnapshotId
 
-namespace cutline::check::findings {
+namespace cutline::check {
 
-// "snapshot N: text", "history: text".
-std::string AboutSnapshot(SnapshotId id, std::string_view text);
-std::string AboutHistory(std::string_view text);
+class Findings {
+ public:
+  virtual ~Findings() = default;
 
-// "$40 (message #7, N0->N1)": a transfer in a finding about the cut.
-std::string Transfer(std::string_view word, std::string_view msg, std::string_view channel);
-// "message #7 ($40 from N0)", "message #7 (marker of snapshot 2 from N0)".
-std::string DescribeTransfer(std::string_view msg, std::string_view word, std::string_view from);
-std::string DescribeMarker(std::string_view msg, SnapshotId snapshot, std::string_view from);
+  // "snapshot N: text", "history: text".
+  virtual std::string AboutSnapshot(SnapshotId id, std::string_view text) const = 0;
+  virtual std::string AboutHistory(std::string_view text) const = 0;
 
-// Each node records once.
-std::string NeverRecorded(std::string_view node);
-std::string RecordedTimes(std::string_view node, int times);
-// (b) the recorded balances.
-std::string NoRecordedBalance(std::string_view node);
-std::string BalanceNotReplayed(std::string_view node, cutline::Amount claimed,
-                               cutline::Amount replayed);
-// (a) the cut: `transfer` as Transfer() says it, `marker` as DescribeMarker.
-std::string TransferCrossesCut(std::string_view transfer, std::string_view to,
-                               std::string_view from);
-std::string MarkerCrossesCut(std::string_view to, std::string_view marker,
-                             std::string_view from);
-// (c) the channels' states; `state`: how the channel's recording stands.
-std::string ChannelNotClosed(std::string_view channel, std::string_view state);
-std::string ChannelNotAsExpected(std::string_view channel,
-                                 const std::vector<cutline::Amount>& recorded,
-                                 const std::vector<cutline::Amount>& expected);
-// (e) the markers.
-std::string MarkerCount(std::size_t markers, std::string_view channel);
-std::string MarkersInStopTheWorld(std::size_t markers, std::string_view channel);
-std::string MarkerSentInside(std::string_view from, std::string_view channel,
-                             std::string_view ref);
-std::string MarkerNeverDelivered(std::string_view channel, std::string_view ref);
-std::string SentBeforeMarker(std::string_view from, std::string_view message,
-                             std::string_view channel);
-// (d) the money.
-std::string AmountsOverflow();
-std::string NotConserved(cutline::Amount balances, cutline::Amount channels, cutline::Amount sum,
-                         cutline::Amount total);
-// (f) the verdict's transfers, `transfer` as Transfer() says it.
-std::string CountedTwice(std::string_view transfer, std::string_view from);
-std::string Missed(std::string_view transfer, std::string_view from, std::string_view to);
-std::string MissingFromSnapshot(std::string_view word, std::string_view msg,
-                                std::string_view channel);
+  // "message #7".
+  virtual std::string Message(std::string_view ref) const = 0;
+  // "$40 (message #7, N0->N1)": a transfer in a finding about the cut.
+  virtual std::string Transfer(std::string_view word, std::string_view msg,
+                               std::string_view channel) const = 0;
+  // "message #7 ($40 from N0)", "message #7 (marker of snapshot 2 from N0)".
+  virtual std::string DescribeTransfer(std::string_view msg, std::string_view word,
+                                       std::string_view from) const = 0;
+  virtual std::string DescribeMarker(std::string_view msg, SnapshotId snapshot,
+                                     std::string_view from) const = 0;
 
-// The history (AboutHistory). `message` as DescribeTransfer or DescribeMarker.
-std::string NotFifo(std::string_view channel, std::string_view message,
-                    std::string_view earlier_ref);
-std::string DeliveredAsOther(std::size_t event, std::string_view message);
-// A record naming as its cause a message (a transfer under Lai-Yang, else
-// a marker of the snapshot) that is not its node's last receipt.
-std::string CauseNotLast(std::size_t event, std::string_view node, SnapshotId snapshot,
-                         bool by_transfer, sim::Seq cause);
+  // The claim itself (a simulated history's: its shape, its count).
+  virtual std::string ClaimedTwice() const = 0;
+  virtual std::string ClaimShapeBalances(std::size_t given, std::size_t branches) const = 0;
+  virtual std::string ClaimShapeChannels(std::size_t given, std::size_t channels) const = 0;
+  virtual std::string ClaimsMarkersSent(std::uint64_t claimed, std::size_t channels) const = 0;
+  virtual std::string ClaimsTotal(cutline::Amount claimed, cutline::Amount sum) const = 0;
 
-}  // namespace cutline::check::findings
+  // Each node records once.
+  virtual std::string NeverRecorded(std::string_view node) const = 0;
+  virtual std::string RecordedTimes(std::string_view node, int times) const = 0;
+  // (b) the recorded balances.
+  virtual std::string NoRecordedBalance(std::string_view node) const = 0;
+  virtual std::string BalanceNotReplayed(std::string_view node, cutline::Amount claimed,
+                                         cutline::Amount replayed) const = 0;
+  // A rank's log: its part against its record line (`where`: file:line).
+  virtual std::string PartWithoutRecord(std::string_view node, std::string_view where) const = 0;
+  virtual std::string PartDiffersFromRecord(std::string_view node, cutline::Amount recorded,
+                                            cutline::Amount said,
+                                            std::string_view where) const = 0;
+  // (a) the cut: `transfer` as Transfer() says it, `marker` as DescribeMarker.
+  virtual std::string TransferCrossesCut(std::string_view transfer, std::string_view to,
+                                         std::string_view from) const = 0;
+  virtual std::string MarkerCrossesCut(std::string_view to, std::string_view marker,
+                                       std::string_view from) const = 0;
+  // (c) the channels' states; `recording`: the channel is still being
+  // recorded (else it was never recorded).
+  virtual std::string ChannelNotClosed(std::string_view channel, bool recording) const = 0;
+  virtual std::string ChannelNotAsExpected(std::string_view channel,
+                                           const std::vector<cutline::Amount>& recorded,
+                                           const std::vector<cutline::Amount>& expected) const = 0;
+  // (e) the markers.
+  virtual std::string MarkerCount(std::size_t markers, std::string_view channel) const = 0;
+  virtual std::string MarkersInStopTheWorld(std::size_t markers,
+                                            std::string_view channel) const = 0;
+  virtual std::string MarkerSentInside(std::string_view from, std::string_view channel,
+                                       std::string_view ref) const = 0;
+  virtual std::string MarkerNeverDelivered(std::string_view channel,
+                                           std::string_view ref) const = 0;
+  virtual std::string SentBeforeMarker(std::string_view from, std::string_view message,
+                                       std::string_view channel) const = 0;
+  // (d) the money.
+  virtual std::string AmountsOverflow() const = 0;
+  virtual std::string NotConserved(cutline::Amount balances, cutline::Amount channels,
+                                   cutline::Amount sum, cutline::Amount total) const = 0;
+  // (f) the verdict's transfers, `transfer` as Transfer() says it.
+  virtual std::string CountedTwice(std::string_view transfer, std::string_view from) const = 0;
+  virtual std::string Missed(std::string_view transfer, std::string_view from,
+                             std::string_view to) const = 0;
+  virtual std::string MissingFromSnapshot(std::string_view word, std::string_view msg,
+                                          std::string_view channel) const = 0;
+
+  // (g) a stable property (jobs, locks). A verdict as a finding says it:
+  // `branches` and `channels` name its reason.
+  virtual std::string Verdict(const apps::App& app, const apps::Verdict& v,
+                              std::span<const std::string> branches,
+                              std::span<const std::string> channels) const = 0;
+  // A claim's declaration (read from its records) against the state
+  // replayed at its cut: whether each holds, and each as Verdict() says it.
+  virtual std::string DeclaresOtherwise(const apps::App& app, bool declared, bool at_cut,
+                                        std::string_view declared_words,
+                                        std::string_view at_cut_words) const = 0;
+  // A rank's declared verdict line against its cut (the verdicts as
+  // Verdict() says them), and a declared property that no longer holds
+  // where the logs end (`branches`, `channels`: why, there).
+  virtual std::string DeclaredOtherwise(std::string_view declared,
+                                        std::string_view at_cut) const = 0;
+  virtual std::string DeclaredTooEarly(const apps::App& app,
+                                       std::span<const std::string> branches,
+                                       std::span<const std::string> channels) const = 0;
+
+  // The history (AboutHistory). `message` as DescribeTransfer or DescribeMarker.
+  virtual std::string NotFifo(std::string_view channel, std::string_view message,
+                              std::string_view earlier_ref) const = 0;
+  virtual std::string DeliveredAsOther(std::size_t event, std::string_view message) const = 0;
+  // A record naming as its cause a message (a transfer under Lai-Yang, else
+  // a marker of the snapshot) that is not its node's last receipt.
+  virtual std::string CauseNotLast(std::size_t event, std::string_view node, SnapshotId snapshot,
+                                   bool by_transfer, sim::Seq cause) const = 0;
+  virtual std::string LocalStateDiffers(std::string_view node, cutline::Amount said,
+                                        cutline::Amount replayed,
+                                        std::string_view where) const = 0;
+  // An events log (docs/logs.md) whose lines cannot be put in a causal
+  // order (AboutHistory), or a part naming a message no log sends
+  // (AboutSnapshot); `msg` is the log's id, `where` file:line.
+  virtual std::string ReceivedOtherwise(std::string_view node, std::string_view msg,
+                                        std::string_view from, std::string_view where,
+                                        std::string_view sender,
+                                        std::string_view receiver) const = 0;
+  virtual std::string ReceivedTwice(std::string_view msg, std::string_view where) const = 0;
+  virtual std::string ReceivedUnsent(std::string_view node, std::string_view msg,
+                                     std::string_view where) const = 0;
+  virtual std::string MarkerUnsent(std::string_view node, SnapshotId snapshot,
+                                   std::string_view from, std::string_view where) const = 0;
+  virtual std::string NoCausalOrder(std::string_view where) const = 0;
+  virtual std::string ChannelHoldsUnsent(std::string_view node, std::string_view from,
+                                         std::string_view msg, std::string_view where) const = 0;
+  // A history too broken to judge any snapshot by (the judge stops there).
+  virtual std::string InitialStates(std::size_t given, std::size_t nodes) const = 0;
+  virtual std::string UnknownNode(std::size_t event) const = 0;
+  virtual std::string UnknownChannel(std::size_t event) const = 0;
+  virtual std::string SentTwice(std::string_view ref) const = 0;
+  virtual std::string NeverSent(std::size_t event, std::string_view ref) const = 0;
+  virtual std::string DeliveredTwice(std::string_view ref) const = 0;
+  virtual std::string ReplayOverflows(std::size_t event) const = 0;
+  virtual std::string NoHistory() const = 0;
+
+  // The lines a check ends with. `problem`: a finding with its prefix.
+  virtual std::string Fail(std::string_view problem) const = 0;
+  virtual std::string NotComplete(SnapshotId id) const = 0;
+  virtual std::string NotCompleteInLogs(SnapshotId id) const = 0;
+  // `total`: the money conserved, as the application writes it.
+  virtual std::string AllConserved(int snapshots, std::string_view total) const = 0;
+  virtual std::string AllDeclaredAsAtCut(int snapshots, const apps::App& app) const = 0;
+  virtual std::string EventsLogOk(int snapshots, std::size_t processes, std::size_t lines,
+                                  std::string_view total) const = 0;
+  // check --logs: a rank whose log is empty, events after a crash left out,
+  // declarations checked for stability only, and the two summaries.
+  virtual std::string SilentRank(std::uint32_t rank) const = 0;
+  virtual std::string DroppedAfterCrash(std::size_t dropped) const = 0;
+  virtual std::string StabilityOnly(std::size_t unchecked) const = 0;
+  virtual std::string LogsDeclaredOk(int snapshots, std::uint32_t ranks, std::string_view app,
+                                     std::size_t events, std::size_t declared,
+                                     std::size_t holding) const = 0;
+  virtual std::string LogsConservedOk(int snapshots, std::uint32_t ranks, std::size_t events,
+                                      cutline::Amount total) const = 0;
+};
+
+// The catalogue in `lang`: a constant, alive as long as the program.
+const Findings& FindingsIn(Lang lang);
+// Each language's (findings_en.cc, findings_ja.cc).
+const Findings& EnglishFindings();
+const Findings& JapaneseFindings();
+
+}  // namespace cutline::check

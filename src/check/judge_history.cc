@@ -1,14 +1,18 @@
-// JudgeHistory (stream_judge.h): the simulator's history as the streaming
-// judge's events, each as the rank that did it would log it.
+// JudgeHistory (stream_judge.h): the simulator's history, vetted, as the
+// streaming judge's events, each as the rank that did it would log it.
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "base/check.h"
 #include "base/overloaded.h"
+#include "check/findings.h"
 #include "check/stream_judge.h"
+#include "engine/replay.h"
 
 namespace cutline::check {
 
@@ -19,29 +23,78 @@ using sim::ChannelId;
 using sim::Seq;
 using Kind = StreamEvent::Kind;
 
-// What JudgeHistory leaves to CheckRun (stream_judge.h).
-bool OnlyCheckRunJudges(const RunRecord& run) {
-  const std::uint32_t n = run.topology->nodes();
-  if (!run.app.conserved() || run.initial_balances.size() != n) return true;
-  // An event naming a node or channel that does not exist: CheckRun's
-  // to name (the judge takes its input as well formed).
-  const std::size_t channels = run.topology->channel_count();
-  for (const history::Event& e : run.events) {
-    const bool known = std::visit(
-        Overloaded{[&](const history::Sent<history::Transfer>& s) { return s.channel < channels; },
-                   [&](const history::Sent<history::Marker>& s) { return s.channel < channels; },
-                   [&](const history::Delivered<history::Transfer>& d) { return d.channel < channels; },
-                   [&](const history::Delivered<history::Marker>& d) { return d.channel < channels; },
-                   [&](const history::Closed& c) { return c.channel < channels; },
-                   [&](const history::Overtaken& o) { return o.channel < channels; },
-                   [&](const history::Recorded& r) { return r.node < n; },
-                   [&](const history::PartDone& p) { return p.node < n; },
-                   [](const auto&) { return true; }},
-        e);
-    if (!known) return true;
+// The history's first fault past repair, named; nothing if it has none.
+// The history's reader, not the judge, vets it (as a log's reader vets its
+// lines): the replay finds what it cannot walk past.
+class Vetting {
+ public:
+  Vetting(const RunRecord& run, Lang lang, std::vector<std::string> names)
+      : run_(run), lang_(lang), say_(FindingsIn(lang)), names_(std::move(names)) {
+    if (run.initial_balances.size() == run.topology->nodes()) {
+      replay_.emplace(*run.topology, run.initial_balances, run.app);
+    }
   }
-  return false;
-}
+
+  // Before any event: the initial states must fit the network.
+  std::optional<std::string> Start() const {
+    if (replay_) return std::nullopt;
+    return say_.AboutHistory(
+        say_.InitialStates(run_.initial_balances.size(), run_.topology->nodes()));
+  }
+
+  // Event i, walked; its fault if it is fatal (a channel that is not FIFO
+  // is the judge's to name, and not fatal).
+  std::optional<std::string> Event(std::size_t i) {
+    const history::Event& e = run_.events[i];
+    const engine::Anomaly a = replay_->Apply(e);
+    if (!engine::Fatal(a)) return std::nullopt;
+    return say_.AboutHistory(Fault(i, e, a));
+  }
+
+ private:
+  std::string Fault(std::size_t i, const history::Event& e, engine::Anomaly a) const {
+    const Seq seq = std::visit(
+        Overloaded{[](const history::Sent<history::Transfer>& s) { return s.seq; },
+                   [](const history::Sent<history::Marker>& s) { return s.seq; },
+                   [](const history::Delivered<history::Transfer>& d) { return d.seq; },
+                   [](const history::Delivered<history::Marker>& d) { return d.seq; },
+                   [](const auto&) { return Seq{0}; }},
+        e);
+    const std::string ref = fmt::format("#{}", seq);
+    switch (a) {
+      case engine::Anomaly::kUnknownNode: return say_.UnknownNode(i);
+      case engine::Anomaly::kUnknownChannel: return say_.UnknownChannel(i);
+      case engine::Anomaly::kSentTwice: return say_.SentTwice(ref);
+      case engine::Anomaly::kNeverSent: return say_.NeverSent(i, ref);
+      case engine::Anomaly::kDeliveredTwice: return say_.DeliveredTwice(ref);
+      case engine::Anomaly::kNotAsSent: return say_.DeliveredAsOther(i, AsSent(seq));
+      case engine::Anomaly::kOverflow: return say_.ReplayOverflows(i);
+      case engine::Anomaly::kNone:
+      case engine::Anomaly::kNotFifo: break;
+    }
+    CUTLINE_CHECK(false);  // Event() passes only fatal ones
+    return {};
+  }
+
+  // "message #1 ($10 from P1)": the message as it was sent.
+  std::string AsSent(Seq seq) const {
+    const engine::Flight& f = *replay_->Find(seq);
+    const std::string from = names_[run_.topology->channel(f.channel).from];
+    const bool named = seq < run_.message_names.size() && !run_.message_names[seq].empty();
+    const std::string msg =
+        say_.Message(named ? run_.message_names[seq] : fmt::format("#{}", seq));
+    if (const auto* m = std::get_if<history::Marker>(&f.payload)) {
+      return say_.DescribeMarker(msg, m->snapshot, from);
+    }
+    return say_.DescribeTransfer(msg, run_.app.words().message(f.amount(), lang_), from);
+  }
+
+  const RunRecord& run_;
+  const Lang lang_;
+  const Findings& say_;
+  const std::vector<std::string> names_;
+  std::optional<engine::Replay> replay_;
+};
 
 // Turns the history's events into the judge's, one at a time, in order.
 class HistoryFeed {
@@ -93,6 +146,11 @@ class HistoryFeed {
               e.snapshot = c.snapshot;
             },
             [&](const history::PartDone& p) { *at = Part(p, &e); },
+            [&](const history::Local& l) {
+              *at = l.node;
+              e.kind = Kind::kLocal;
+              e.unstated = true;  // the history keeps no state to compare
+            },
             [](const auto&) {},
         },
         run_.events[i]);
@@ -109,8 +167,8 @@ class HistoryFeed {
     const SnapshotClaim* c = ClaimOf(id);
     return c == nullptr || node >= c->balances.size() ? 0 : c->balances[node].value_or(0);
   }
-  // A message's number on its channel, as a rank's log gives it; 0: never
-  // sent (the judge stops at its receipt, CheckRun names it).
+  // A message's number on its channel, as a rank's log gives it (vetted:
+  // every message named was sent).
   std::uint64_t Number(Seq seq) const {
     auto it = number_.find(seq);
     return it == number_.end() ? 0 : it->second;
@@ -167,17 +225,23 @@ class HistoryFeed {
 
 }  // namespace
 
-std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
+StreamResult JudgeHistory(const RunRecord& run, Lang lang, HistoryJudging how) {
   CUTLINE_CHECK(run.topology != nullptr);
-  if (OnlyCheckRunJudges(run)) return std::nullopt;
   const std::uint32_t n = run.topology->nodes();
   std::vector<std::string> names, sources(n, "history");
   for (std::uint32_t r = 0; r < n; ++r) {
     names.push_back(r < run.names.size() ? run.names[r] : fmt::format("#{}", r));
   }
-  StreamJudge judge(*run.topology, std::move(names), std::move(sources), run.app);
+  Vetting vetting(run, lang, names);
+  StreamJudge judge(*run.topology, std::move(names), std::move(sources), run.app, lang);
   if (!run.fifo) judge.ReorderingIsNoFault();
   judge.KeepEveryVerdict();
+  if (how == HistoryJudging::kClaims) judge.JudgeClaims(run.claims);
+  judge.NameMessages(run.message_names);
+  if (std::optional<std::string> fault = vetting.Start()) {
+    judge.HistoryBroken(std::move(*fault));
+    return judge.Finish();
+  }
   for (std::uint32_t r = 0; r < n; ++r) {
     StreamEvent start;
     start.kind = Kind::kStart;
@@ -186,10 +250,16 @@ std::optional<StreamResult> JudgeHistory(const RunRecord& run) {
   }
   HistoryFeed feed(run);
   for (std::size_t i = 0; i < run.events.size(); ++i) {
+    if (std::optional<std::string> fault = vetting.Event(i)) {
+      judge.HistoryBroken(std::move(*fault));
+      break;
+    }
     std::uint32_t at = 0;
     const StreamEvent e = feed.Next(i, &at);
     if (e.kind == Kind::kOther) continue;
-    if (!judge.Apply(at, e)) break;  // a receipt of a message never sent: CheckRun names it
+    // Vetted: every receipt's send came before it.
+    const bool applied = judge.Apply(at, e);
+    CUTLINE_CHECK(applied);
   }
   return judge.Finish();
 }

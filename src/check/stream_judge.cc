@@ -1,6 +1,7 @@
-// The streaming judge (stream_judge.h): per snapshot still open, what
-// CheckRun would judge, kept as the events come; a snapshot is judged and
-// forgotten once its last part comes. The events come in a causal order
+// The streaming judge (stream_judge.h), the one home of the consistency
+// rules: per snapshot still open, what its judgement needs, kept as the
+// events come; a snapshot is judged and forgotten once its last part comes
+// (or, for a simulated history's claims, once the history ends). The events come in a causal order
 // (a send before its receipt), so the messages are numbered in the order
 // their sends come, and a transfer crossing a cut is known as soon as both
 // its ends are.
@@ -17,6 +18,7 @@
 #include "apps/bank/money.h"
 #include "base/check.h"
 #include "check/findings.h"
+#include "history/history.h"
 
 namespace cutline::check {
 
@@ -84,6 +86,9 @@ struct OpenSnapshot {
   std::uint32_t parts = 0;
   bool no_markers = false;  // stop-the-world: none may go over any channel
   bool epochs = false;      // Lai-Yang: a channel's state is of the older epoch only
+  // Transfers a barrier of this snapshot overtook that a later barrier
+  // overtook again (Msg keeps only the latest): still in its channel state.
+  std::vector<Seq> overtaken_before;
 };
 
 }  // namespace
@@ -91,9 +96,11 @@ struct OpenSnapshot {
 class StreamJudge::Impl {
  public:
   Impl(sim::Topology topology, std::vector<std::string> names, std::vector<std::string> sources,
-       apps::App app)
+       apps::App app, Lang lang)
       : n_(topology.nodes()),
         app_(app),
+        lang_(lang),
+        say_(FindingsIn(lang)),
         topology_(std::move(topology)),
         names_(std::move(names)),
         sources_(std::move(sources)) {
@@ -156,16 +163,59 @@ class StreamJudge::Impl {
       }
       out->total += initial_[r];
     }
-    out->report.problems = std::move(history_);
-    for (auto& [id, lines] : findings_) {
-      for (std::string& l : lines) out->report.problems.push_back(std::move(l));
+    std::vector<std::string>& problems = out->report.problems;
+    if (claims_mode_) {
+      // The claims named twice, the history, then claim by claim.
+      problems = FinishClaims();
+    } else {
+      problems = std::move(history_);
+      for (auto& [id, lines] : findings_) {
+        for (std::string& l : lines) problems.push_back(std::move(l));
+      }
     }
-    for (std::string& l : part_findings_) out->report.problems.push_back(std::move(l));
+    for (std::string& l : part_findings_) problems.push_back(std::move(l));
     CheckDeclared(out);
     out->report.snapshots_checked = checked_;
     out->report.verdicts = std::move(verdicts_);
     out->peak_state = peak_state_;
     out->peak_open_snapshots = peak_open_;
+  }
+
+  void JudgeClaims(std::vector<SnapshotClaim> claims) {
+    claims_mode_ = true;
+    claims_ = std::move(claims);
+    for (std::size_t k = 0; k < claims_.size(); ++k) first_claim_.emplace(claims_[k].id, k);
+  }
+  void NameMessages(std::vector<std::string> names) { message_names_ = std::move(names); }
+  void HistoryBroken(std::string finding) {
+    history_.push_back(std::move(finding));
+    broken_ = true;
+  }
+
+  // Judges every claim (JudgeClaims) on what the events left: its findings,
+  // after those the claims and the history get.
+  std::vector<std::string> FinishClaims() {
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < claims_.size(); ++k) {
+      if (first_claim_.at(claims_[k].id) != k) {
+        out.push_back(say_.AboutSnapshot(claims_[k].id, say_.ClaimedTwice()));
+      }
+    }
+    for (std::string& l : history_) out.push_back(std::move(l));
+    if (broken_) return out;  // nothing to judge snapshots by
+    for (std::size_t k = 0; k < claims_.size(); ++k) {
+      const SnapshotClaim& claim = claims_[k];
+      if (first_claim_.at(claim.id) != k) continue;
+      auto it = open_.find(claim.id);
+      if (it == open_.end()) {
+        // Nothing of it in the events: no node recorded it.
+        it = open_.emplace(claim.id, OpenSnapshot{}).first;
+        it->second.ranks.resize(n_);
+        it->second.channels.resize(topology_.channel_count());
+      }
+      for (std::string& l : Judge(claim.id, it->second, &claim)) out.push_back(std::move(l));
+    }
+    return out;
   }
 
   // Counts what is held (every so often: cheap next to the events).
@@ -194,7 +244,6 @@ class StreamJudge::Impl {
   void CheckDeclared(StreamResult* out) {
     out->app = std::string(app_.name());
     if (!app_.has_property()) return;
-    const std::string_view property = app_.definition().property;
     // Where the logs end is the run's end unless a log was cut short (a
     // crash) or is empty.
     const bool whole = !cut_short_ && std::find(started_.begin(), started_.end(), false) ==
@@ -218,32 +267,31 @@ class StreamJudge::Impl {
         // loses parts): its verdict cannot be replayed, only its stability.
         ++out->unchecked;
       } else if (it->second != declared) {
-        out->report.problems.push_back(fmt::format(
-            "snapshot {}: declared {}{} ({}), but the state replayed at its cut says {}{} ({})", id,
-            declared.holds ? "" : "not ", property, Why(declared), it->second.holds ? "" : "not ",
-            property, Why(it->second)));
+        out->report.problems.push_back(say_.AboutSnapshot(
+            id, say_.DeclaredOtherwise(VerdictWords(declared), VerdictWords(it->second))));
       }
       if (declared.holds && at_end && !at_end->holds) {
-        out->report.problems.push_back(fmt::format(
-            "snapshot {}: declared {}, but where the logs end it is not ({}): declared too early",
-            id, property, Why(*at_end)));
+        const Reasons why = ReasonsOf(*at_end);
+        out->report.problems.push_back(
+            say_.AboutSnapshot(id, say_.DeclaredTooEarly(app_, why.branches, why.channels)));
       }
     }
   }
 
-  std::string Why(const apps::Verdict& v) const {
-    std::vector<std::string> parts;
-    for (sim::NodeId b : v.branches) parts.push_back(Name(b));
-    const apps::AppWords& words = app_.words();
-    const bool cycle = app_.definition().reason_is_cycle;
-    std::string out = fmt::format("{}", fmt::join(parts, cycle ? "->" : ", "));
-    if (out.empty()) out = words.reason_none_en;
-    if (!v.channels.empty()) {
-      parts.clear();
-      for (ChannelId c : v.channels) parts.push_back(ChannelName(c));
-      out += fmt::format("; {} on {}", words.reason_messages_en, fmt::join(parts, ", "));
-    }
+  // A verdict's reason by name: its branches, and its channels (once per
+  // message).
+  struct Reasons {
+    std::vector<std::string> branches, channels;
+  };
+  Reasons ReasonsOf(const apps::Verdict& v) const {
+    Reasons out;
+    for (sim::NodeId b : v.branches) out.branches.push_back(Name(b));
+    for (ChannelId c : v.channels) out.channels.push_back(ChannelName(c));
     return out;
+  }
+  std::string VerdictWords(const apps::Verdict& v) const {
+    const Reasons why = ReasonsOf(v);
+    return say_.Verdict(app_, v, why.branches, why.channels);
   }
 
  private:
@@ -270,11 +318,9 @@ class StreamJudge::Impl {
       case Kind::kLocal:
         ++events_;
         balance_[r] = app_.AfterLocal(balance_[r]);
-        if (balance_[r] != e.amount) {
-          history_.push_back(
-              fmt::format("history: {} says its state is {} after a step of its own, but "
-                          "replayed it is {} ({})",
-                          Name(r), e.amount, balance_[r], Where(r, e)));
+        if (!e.unstated && balance_[r] != e.amount) {
+          history_.push_back(say_.AboutHistory(
+              say_.LocalStateDiffers(Name(r), e.amount, balance_[r], Where(r, e))));
         }
         return true;
       case Kind::kVerdict:
@@ -302,20 +348,22 @@ class StreamJudge::Impl {
   }
   // A message's content in findings: the bank's amount, or the
   // application's kind of message ("job", "grant").
-  std::string Word(Amount a) const {
-    return app_.words().message(a, Lang::kEn);
+  std::string Word(Amount a) const { return app_.words().message(a, lang_); }
+  // Messages are numbered in the order their sends come: "#7", "message #7";
+  // or named as their log named them (NameMessages).
+  std::string Ref(Seq seq) const {
+    if (seq < message_names_.size() && !message_names_[seq].empty()) return message_names_[seq];
+    return fmt::format("#{}", seq);
   }
-  // Messages are numbered in the order their sends come: "#7", "message #7".
-  static std::string Ref(Seq seq) { return fmt::format("#{}", seq); }
-  static std::string MsgName(Seq seq) { return fmt::format("message #{}", seq); }
+  std::string MsgName(Seq seq) const { return say_.Message(Ref(seq)); }
   std::string Describe(const Msg& m) const {
     const std::string from = Name(topology_.channel(m.channel).from);
-    return m.marker ? findings::DescribeMarker(MsgName(m.seq), m.snapshot, from)
-                    : findings::DescribeTransfer(MsgName(m.seq), Word(m.amount), from);
+    return m.marker ? say_.DescribeMarker(MsgName(m.seq), m.snapshot, from)
+                    : say_.DescribeTransfer(MsgName(m.seq), Word(m.amount), from);
   }
   // "$40 (message #7, N0->N1)".
   std::string TransferName(const Msg& m) const {
-    return findings::Transfer(Word(m.amount), MsgName(m.seq), ChannelName(m.channel));
+    return say_.Transfer(Word(m.amount), MsgName(m.seq), ChannelName(m.channel));
   }
 
   // The snapshot's state, made if it may still complete (no log has ended).
@@ -328,6 +376,14 @@ class StreamJudge::Impl {
     s.channels.resize(topology_.channel_count());
     peak_open_ = std::max(peak_open_, open_.size());
     return &s;
+  }
+
+  // Whether a barrier of snapshot `id` (open as s) overtook transfer m.
+  static bool Overtaken(const OpenSnapshot& s, const Msg& m, SnapshotId id) {
+    return check::Overtaken(m, id) ||
+           (!s.overtaken_before.empty() &&
+            std::find(s.overtaken_before.begin(), s.overtaken_before.end(), m.seq) !=
+                s.overtaken_before.end());
   }
 
   // Sent after its sender recorded snapshot s (outside the cut)?
@@ -364,7 +420,7 @@ class StreamJudge::Impl {
         }
       } else if (ch.markers == 0 && SentOutside(s, m)) {
         ch.before_marker.emplace_back(
-            m.seq, findings::SentBeforeMarker(Name(r), Describe(m), ChannelName(c)));
+            m.seq, say_.SentBeforeMarker(Name(r), Describe(m), ChannelName(c)));
       }
     }
     in_flight_[c].push_back(m);
@@ -384,14 +440,14 @@ class StreamJudge::Impl {
       if (it == q.end()) return false;
       m = *it;
       if (fifo_) {
-        history_.push_back(findings::AboutHistory(
-            findings::NotFifo(ChannelName(c), Describe(m), Ref(q.front().seq))));
+        history_.push_back(say_.AboutHistory(
+            say_.NotFifo(ChannelName(c), Describe(m), Ref(q.front().seq))));
       }
       q.erase(it);
     }
     const bool marker = e.kind == Kind::kReceiveMarker;
     if (marker != m.marker || (marker ? m.snapshot != e.snapshot : m.amount != e.amount)) {
-      history_.push_back(findings::AboutHistory(findings::DeliveredAsOther(events_, Describe(m))));
+      history_.push_back(say_.AboutHistory(say_.DeliveredAsOther(events_, Describe(m))));
     }
     ++events_;
     before_delivery_[r] = balance_[r];
@@ -410,16 +466,16 @@ class StreamJudge::Impl {
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
         const bool in_state =
-            Overtaken(m, id) || (!ch.closed && !(s.epochs && outside));
+            Overtaken(s, m, id) || (!ch.closed && !(s.epochs && outside));
         if (!outside) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
-          s.judged.emplace_back(m.seq, findings::CountedTwice(TransferName(m), Name(e.peer)));
+          s.judged.emplace_back(m.seq, say_.CountedTwice(TransferName(m), Name(e.peer)));
         }
         if (!outside && !in_state) {
           s.missed.push_back(m.seq);
           s.judged.emplace_back(m.seq,
-                                findings::Missed(TransferName(m), Name(e.peer), Name(r)));
+                                say_.Missed(TransferName(m), Name(e.peer), Name(r)));
         }
       }
       if (m.marker && m.snapshot == id) {
@@ -448,8 +504,15 @@ class StreamJudge::Impl {
       return std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.n == n; });
     };
     auto barrier = number(e.overtaker), transfer = number(e.n);
-    if (barrier == q.end() || transfer == q.end()) return;  // not in flight: CheckRun names it
-    if (!transfer->marker) transfer->snapshot = barrier->snapshot;  // overtaken_by()
+    if (barrier == q.end() || transfer == q.end()) return;  // not in flight: nothing moves
+    if (!transfer->marker) {
+      // A snapshot still open keeps what an earlier barrier of its overtook.
+      if (transfer->snapshot != 0 && transfer->snapshot != barrier->snapshot) {
+        auto earlier = open_.find(transfer->snapshot);
+        if (earlier != open_.end()) earlier->second.overtaken_before.push_back(transfer->seq);
+      }
+      transfer->snapshot = barrier->snapshot;  // overtaken_by()
+    }
     if (barrier > transfer) {
       const Msg moved = *barrier;
       q.erase(barrier);
@@ -458,8 +521,10 @@ class StreamJudge::Impl {
   }
 
   void OnRecord(std::uint32_t r, const StreamEvent& e) {
-    const std::size_t index = events_++;
-    rank_records_[r][e.snapshot] = e.amount;
+    // A history's events are named by their index in it.
+    const std::size_t index = claims_mode_ ? e.line - 1 : events_;
+    ++events_;
+    if (!claims_mode_) rank_records_[r][e.snapshot] = e.amount;  // for CompareWithRecord
     OpenSnapshot* s = Snapshot(e.snapshot);
     if (s == nullptr) return;
     RankCut& rc = s->ranks[r];
@@ -493,25 +558,38 @@ class StreamJudge::Impl {
     if (last_delivered_[r] == 0 || last_delivered_[r] != named || !kind_ok) {
       rc.bad_cause = named;
       rc.bad_cause_transfer = e.by_transfer;
+      // A history names it where it happens, among its other faults (if
+      // the snapshot is claimed); a log once the snapshot is judged.
+      if (claims_mode_ && first_claim_.contains(e.snapshot)) {
+        history_.push_back(say_.AboutHistory(say_.CauseNotLast(
+            rc.record_event, Name(r), e.snapshot, e.by_transfer, named)));
+      }
       return;
     }
     if (!rc.pending.empty() && rc.pending.back().seq == named) rc.pending.pop_back();
     if (e.by_transfer) rc.replayed = before_delivery_[r];
   }
 
-  void OnPart(std::uint32_t r, const StreamEvent& e) {
-    ++events_;  // PartDone
+  // A rank's part against its record line of the same snapshot.
+  void CompareWithRecord(std::uint32_t r, const StreamEvent& e) {
     auto rec = rank_records_[r].find(e.snapshot);
     if (rec == rank_records_[r].end()) {
-      part_findings_.push_back(fmt::format("snapshot {}: {} logged its part without a record ({})",
-                                           e.snapshot, Name(r), Where(r, e)));
-    } else {
-      if (rec->second != e.amount) {
-        part_findings_.push_back(fmt::format("snapshot {}: {} recorded ${} but its part says ${} ({})",
-                                             e.snapshot, Name(r), rec->second, e.amount, Where(r, e)));
-      }
-      rank_records_[r].erase(rec);
+      part_findings_.push_back(
+          say_.AboutSnapshot(e.snapshot, say_.PartWithoutRecord(Name(r), Where(r, e))));
+      return;
     }
+    if (rec->second != e.amount) {
+      part_findings_.push_back(say_.AboutSnapshot(
+          e.snapshot, say_.PartDiffersFromRecord(Name(r), rec->second, e.amount, Where(r, e))));
+    }
+    rank_records_[r].erase(rec);
+  }
+
+  void OnPart(std::uint32_t r, const StreamEvent& e) {
+    ++events_;  // PartDone
+    // A claimed history's states are its claims': its records and parts
+    // only echo them.
+    if (!claims_mode_) CompareWithRecord(r, e);
     OpenSnapshot* s = Snapshot(e.snapshot);
     if (s == nullptr) return;
     RankCut& rc = s->ranks[r];
@@ -523,57 +601,85 @@ class StreamJudge::Impl {
       ch.claimed = true;
       ch.transfers = amounts;
     }
-    if (++s->parts == n_) {
+    if (++s->parts == n_ && !claims_mode_) {
       ++events_;  // Completed
       Measure();  // the most a snapshot holds is just before it is judged
-      Judge(e.snapshot, *s);
+      std::vector<std::string> lines = Judge(e.snapshot, *s, nullptr);
+      if (!lines.empty()) findings_[e.snapshot] = std::move(lines);
       open_.erase(e.snapshot);
     }
   }
 
   // One complete snapshot under judgement: its findings so far, each said as
-  // "snapshot N: ..."; the verdict the checker's tests compare; and the
-  // transfers a channel's recorded state lacks, which (f) names.
+  // "snapshot N: ..."; the verdict the checker's tests compare; the
+  // transfers a channel's recorded state lacks, which (f) names; and its
+  // claim, when one is judged (JudgeClaims), with whether its shape fits
+  // the network.
   struct Judgement {
     const SnapshotId id;
     OpenSnapshot& s;
+    const SnapshotClaim* claim;
+    const Findings& say;
     std::vector<std::string> out;
     check::SnapshotVerdict v;
     std::vector<Seq> unrecorded;
-    void Say(std::string_view text) { out.push_back(findings::AboutSnapshot(id, text)); }
+    bool shape_ok = true;
+    void Say(std::string_view text) { out.push_back(say.AboutSnapshot(id, text)); }
   };
 
   // The checker's findings on a complete snapshot, in its order. Each step
-  // is a function of its own below; (a) to (f) need every rank's record.
-  void Judge(SnapshotId id, OpenSnapshot& s) {
+  // is a function of its own below; (a) to (g) need every rank's record.
+  std::vector<std::string> Judge(SnapshotId id, OpenSnapshot& s, const SnapshotClaim* claim) {
     ++checked_;
-    Judgement j{id, s, {}, {}, {}};
+    Judgement j{id, s, claim, say_, {}, {}, {}};
     j.v.id = id;
     NoteBadCauses(j);
-    if (JudgeRecords(j)) {
-      JudgeBalances(j);   // (b)
-      JudgeCut(j);        // (a)
-      AddUnsentInFlight(j);
-      JudgeChannels(j);   // (c)
-      JudgeMarkers(j);    // (e)
-      JudgeTotal(j);      // (d)
-      JudgeVerdict(j);    // (f)
+    if (claim != nullptr) JudgeShape(j);
+    if (!JudgeRecords(j)) {
+      // No cut to judge; a claim's verdict is then not given (a log's is
+      // consistent, and kept only when every verdict is).
+      if (claim == nullptr && every_verdict_) verdicts_.push_back(std::move(j.v));
+      return std::move(j.out);
     }
-    if (!j.out.empty()) findings_[id] = std::move(j.out);
+    JudgeBalances(j);   // (b)
+    JudgeCut(j);        // (a)
+    AddUnsentInFlight(j);
+    JudgeChannels(j);   // (c)
+    JudgeMarkers(j);    // (e)
+    JudgeTotal(j);      // (d)
+    JudgeVerdict(j);    // (f)
+    JudgeProperty(j);   // (g)
     if (every_verdict_ || !j.v.consistent()) verdicts_.push_back(std::move(j.v));
+    return std::move(j.out);
   }
 
   // A record naming as its cause a marker that is not its last receipt: a
-  // fault in the history, not in the snapshot.
+  // fault in the history, not in the snapshot (a claimed history's are
+  // named as they come, TakeCause).
   void NoteBadCauses(const Judgement& j) {
+    if (claims_mode_) return;
     const OpenSnapshot& s = j.s;
     const SnapshotId id = j.id;
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].bad_cause) {
-        history_.push_back(findings::AboutHistory(findings::CauseNotLast(
+        history_.push_back(say_.AboutHistory(say_.CauseNotLast(
             s.ranks[r].record_event, Name(r), id, s.ranks[r].bad_cause_transfer,
             *s.ranks[r].bad_cause)));
       }
+    }
+  }
+
+  // A claim holds a state per node and a channel state per channel, or its
+  // states are not judged.
+  void JudgeShape(Judgement& j) {
+    const SnapshotClaim& claim = *j.claim;
+    if (claim.balances.size() != n_) {
+      j.Say(say_.ClaimShapeBalances(claim.balances.size(), n_));
+      j.shape_ok = false;
+    }
+    if (claim.channels.size() != topology_.channel_count()) {
+      j.Say(say_.ClaimShapeChannels(claim.channels.size(), topology_.channel_count()));
+      j.shape_ok = false;
     }
   }
 
@@ -584,32 +690,47 @@ class StreamJudge::Impl {
     bool all_recorded = true;
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].records == 0) {
-        j.Say(findings::NeverRecorded(Name(r)));
+        j.Say(say_.NeverRecorded(Name(r)));
         all_recorded = false;
       } else if (s.ranks[r].records > 1) {
-        j.Say(findings::RecordedTimes(Name(r), s.ranks[r].records));
+        j.Say(say_.RecordedTimes(Name(r), s.ranks[r].records));
       }
     }
     return all_recorded;
   }
 
+  // The state rank r says it recorded: its claim's, else its record line's
+  // (or its part's, if it logged no record).
+  std::optional<Amount> Claimed(const Judgement& j, std::uint32_t r) const {
+    if (j.claim != nullptr) return j.claim->balances[r];
+    const RankCut& rc = j.s.ranks[r];
+    return rc.recorded ? rc.recorded : rc.said;
+  }
+  // The state channel c's receiver says it recorded on it.
+  const std::vector<Amount>& ClaimedChannel(const Judgement& j, ChannelId c) const {
+    return j.claim != nullptr ? j.claim->channels[c].transfers : j.s.channels[c].transfers;
+  }
+
   // (b) each rank's recorded balance against its balance replayed from the
   // history at its record.
   void JudgeBalances(Judgement& j) {
-    const OpenSnapshot& s = j.s;
+    if (!j.shape_ok) return;
     for (std::uint32_t r = 0; r < n_; ++r) {
-      const RankCut& rc = s.ranks[r];
-      const std::optional<Amount> claimed = rc.recorded ? rc.recorded : rc.said;
+      const std::optional<Amount> claimed = Claimed(j, r);
       if (!claimed) {
-        j.Say(findings::NoRecordedBalance(Name(r)));
-      } else if (*claimed != rc.replayed) {
-        j.Say(findings::BalanceNotReplayed(Name(r), *claimed, rc.replayed));
+        j.Say(say_.NoRecordedBalance(Name(r)));
+      } else if (*claimed != j.s.ranks[r].replayed) {
+        j.Say(say_.BalanceNotReplayed(Name(r), *claimed, j.s.ranks[r].replayed));
       }
     }
   }
 
   // (a) the cut: a message received before its receiver recorded but sent
-  // after its sender did.
+  // after its sender did. The judge meets each such message itself, so the
+  // vector clocks' other witness (a record depending on an event after
+  // another node's record) needs no sentence: such a dependency runs along
+  // a chain of messages, whose first one received inside the cut was sent
+  // outside it (design.md, "One judge, three doors").
   void JudgeCut(Judgement& j) {
     OpenSnapshot& s = j.s;
     check::SnapshotVerdict& v = j.v;
@@ -619,9 +740,9 @@ class StreamJudge::Impl {
       const sim::ChannelInfo& ch = topology_.channel(m.channel);
       if (!m.marker) {
         v.backward.push_back(m.seq);
-        j.Say(findings::TransferCrossesCut(TransferName(m), Name(ch.to), Name(ch.from)));
+        j.Say(say_.TransferCrossesCut(TransferName(m), Name(ch.to), Name(ch.from)));
       } else {
-        j.Say(findings::MarkerCrossesCut(Name(ch.to), Describe(m), Name(ch.from)));
+        j.Say(say_.MarkerCrossesCut(Name(ch.to), Describe(m), Name(ch.from)));
       }
     }
   }
@@ -635,30 +756,44 @@ class StreamJudge::Impl {
         if (SentOutside(s, m)) break;  // and so are the later ones
         if (m.marker) continue;
         s.channels[c].expected.push_back(m);
-        if (Overtaken(m, j.id)) continue;  // in the channel's state
+        if (Overtaken(s, m, j.id)) continue;  // in the channel's state
         const sim::ChannelInfo& ch = topology_.channel(c);
         s.missed.push_back(m.seq);
-        s.judged.emplace_back(m.seq,
-                              findings::Missed(TransferName(m), Name(ch.from), Name(ch.to)));
+        s.judged.emplace_back(m.seq, say_.Missed(TransferName(m), Name(ch.from), Name(ch.to)));
       }
+    }
+  }
+
+  // Whether channel c's recording is closed, as its claim or its receiver's
+  // part says; else says how it stands.
+  void JudgeClosed(Judgement& j, ChannelId c) {
+    if (j.claim == nullptr) {
+      if (!j.s.channels[c].claimed) j.Say(say_.ChannelNotClosed(ChannelName(c), false));
+      return;
+    }
+    const ChannelRecording state = j.claim->channels[c].state;
+    if (state != ChannelRecording::kClosed) {
+      j.Say(say_.ChannelNotClosed(ChannelName(c), state == ChannelRecording::kRecording));
     }
   }
 
   // (c) each channel's recorded state (in its receiver's part) against the
   // transfers that crossed the cut on it; the ones it lacks are kept for (f).
   void JudgeChannels(Judgement& j) {
+    if (!j.shape_ok) return;
     const OpenSnapshot& s = j.s;
     std::vector<Seq>& unrecorded = j.unrecorded;
     for (ChannelId c = 0; c < s.channels.size(); ++c) {
       const ChannelCut& ch = s.channels[c];
-      if (!ch.claimed) {
-        j.Say(findings::ChannelNotClosed(ChannelName(c), "not recorded"));
-      }
+      JudgeClosed(j, c);
+      const std::vector<Amount>& claimed = ClaimedChannel(j, c);
       std::vector<Amount> amounts;
       for (const Msg& m : ch.expected) amounts.push_back(m.amount);
-      if (amounts != ch.transfers) {
-        j.Say(findings::ChannelNotAsExpected(ChannelName(c), ch.transfers, amounts));
-        std::vector<Amount> left = ch.transfers;
+      if (amounts != claimed) {
+        j.Say(say_.ChannelNotAsExpected(ChannelName(c), claimed, amounts));
+        // The claim names amounts, not messages: each expected transfer
+        // whose amount the claim does not hold (as a multiset) was lost.
+        std::vector<Amount> left = claimed;
         for (const Msg& m : ch.expected) {
           auto it = std::find(left.begin(), left.end(), m.amount);
           if (it != left.end()) {
@@ -673,7 +808,7 @@ class StreamJudge::Impl {
 
   // (e) exactly one marker on each channel, sent after its sender recorded
   // and delivered; then what was sent between a record and its markers
-  // (rule 1), in send order.
+  // (rule 1), in send order; then the count a claim says it sent.
   void JudgeMarkers(Judgement& j) {
     const OpenSnapshot& s = j.s;
     std::vector<std::pair<Seq, std::string>> rule1;
@@ -682,61 +817,75 @@ class StreamJudge::Impl {
       if (s.no_markers) {
         // No marker, so no rule 1 either: nothing goes out while the world stops.
         if (ch.markers != 0) {
-          j.Say(findings::MarkersInStopTheWorld(static_cast<std::size_t>(ch.markers),
-                                                ChannelName(c)));
+          j.Say(say_.MarkersInStopTheWorld(static_cast<std::size_t>(ch.markers),
+                                           ChannelName(c)));
         }
         continue;
       }
       if (ch.markers != 1) {
-        j.Say(findings::MarkerCount(static_cast<std::size_t>(ch.markers), ChannelName(c)));
+        j.Say(say_.MarkerCount(static_cast<std::size_t>(ch.markers), ChannelName(c)));
         continue;
       }
       if (ch.marker_sent_inside) {
-        j.Say(findings::MarkerSentInside(Name(topology_.channel(c).from), ChannelName(c),
-                                         Ref(ch.marker_seq)));
+        j.Say(say_.MarkerSentInside(Name(topology_.channel(c).from), ChannelName(c),
+                                    Ref(ch.marker_seq)));
       }
       if (!ch.marker_delivered) {
-        j.Say(findings::MarkerNeverDelivered(ChannelName(c), Ref(ch.marker_seq)));
+        j.Say(say_.MarkerNeverDelivered(ChannelName(c), Ref(ch.marker_seq)));
       }
       for (const auto& b : ch.before_marker) rule1.push_back(b);
     }
     std::sort(rule1.begin(), rule1.end());
     for (auto& [seq, text] : rule1) j.Say(std::move(text));
+    if (j.claim == nullptr) return;
+    const std::size_t channels = j.claim->markers ? topology_.channel_count() : 0;
+    if (j.claim->markers_sent != channels) {
+      j.Say(say_.ClaimsMarkersSent(j.claim->markers_sent, topology_.channel_count()));
+    }
   }
 
-  // (d) the total: the money conserved at the cut; for jobs and locks, the
-  // property on the state replayed at the cut instead, kept for
-  // CheckDeclared.
+  // (d) the total: the money conserved at the cut, and the total a claim
+  // says; for jobs and locks, the property on the state replayed at the
+  // cut instead, kept for CheckDeclared (a log's) or (g) (a claim's).
   void JudgeTotal(Judgement& j) {
-    const OpenSnapshot& s = j.s;
-    const SnapshotId id = j.id;
+    if (!j.shape_ok) return;
+    if (app_.has_property()) {
+      computed_[j.id] = PropertyAtCut(j.s);
+      return;
+    }
     Amount bank_total = 0, balances = 0, channels = 0, sum = 0;
     bool overflow = false;
     for (Amount a : initial_) overflow |= __builtin_add_overflow(bank_total, a, &bank_total);
-    for (const RankCut& rc : s.ranks) {
-      const std::optional<Amount> b = rc.recorded ? rc.recorded : rc.said;
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      const std::optional<Amount> b = Claimed(j, r);
       if (b) overflow |= __builtin_add_overflow(balances, *b, &balances);
     }
-    for (const ChannelCut& ch : s.channels) {
-      for (Amount a : ch.transfers) overflow |= __builtin_add_overflow(channels, a, &channels);
+    for (ChannelId c = 0; c < j.s.channels.size(); ++c) {
+      for (Amount a : ClaimedChannel(j, c)) {
+        overflow |= __builtin_add_overflow(channels, a, &channels);
+      }
     }
     overflow |= __builtin_add_overflow(balances, channels, &sum);
-    if (app_.has_property()) {
-      // The property on the state replayed at the cut: each rank's state
-      // at its record, each channel's words sent inside the cut and
-      // received outside it.
-      std::vector<Amount> states;
-      for (const RankCut& rc : s.ranks) states.push_back(rc.replayed);
-      std::vector<std::vector<Amount>> words(s.channels.size());
-      for (ChannelId c = 0; c < s.channels.size(); ++c) {
-        for (const Msg& m : s.channels[c].expected) words[c].push_back(m.amount);
-      }
-      computed_[id] = app_.Evaluate({&topology_, states, words});
-    } else if (overflow) {
-      j.Say(findings::AmountsOverflow());
-    } else if (sum != bank_total) {
-      j.Say(findings::NotConserved(balances, channels, sum, bank_total));
+    if (overflow) {
+      j.Say(say_.AmountsOverflow());
+      return;
     }
+    if (sum != bank_total) j.Say(say_.NotConserved(balances, channels, sum, bank_total));
+    if (j.claim != nullptr && j.claim->total && *j.claim->total != sum) {
+      j.Say(say_.ClaimsTotal(*j.claim->total, sum));
+    }
+  }
+
+  // The property on the state replayed at the cut: each rank's state at its
+  // record, each channel's words sent inside the cut and received outside it.
+  apps::Verdict PropertyAtCut(const OpenSnapshot& s) const {
+    std::vector<Amount> states;
+    for (const RankCut& rc : s.ranks) states.push_back(rc.replayed);
+    std::vector<std::vector<Amount>> words(s.channels.size());
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      for (const Msg& m : s.channels[c].expected) words[c].push_back(m.amount);
+    }
+    return app_.Evaluate({&topology_, states, words});
   }
 
   // (f) the verdict: the transfers counted twice or missed, in send order,
@@ -747,7 +896,7 @@ class StreamJudge::Impl {
     const std::vector<Seq>& unrecorded = j.unrecorded;
     std::sort(s.judged.begin(), s.judged.end());
     for (auto& [seq, text] : s.judged) j.Say(std::move(text));
-    v.extra = s.extra;  // in receipt order: send order, as CheckRun's, unless channels reorder
+    v.extra = s.extra;  // in receipt order: send order, unless channels reorder
     std::sort(v.extra.begin(), v.extra.end());
     v.missed = s.missed;
     std::sort(v.missed.begin(), v.missed.end());
@@ -761,15 +910,31 @@ class StreamJudge::Impl {
       for (const ChannelCut& ch : s.channels) {
         for (const Msg& m : ch.expected) {
           if (m.seq == q) {
-            j.Say(findings::MissingFromSnapshot(Word(m.amount), MsgName(q), ChannelName(m.channel)));
+            j.Say(say_.MissingFromSnapshot(Word(m.amount), MsgName(q), ChannelName(m.channel)));
           }
         }
       }
     }
   }
 
+  // (g) jobs and locks, a claim's: the property it declares from its
+  // records against the property of the state replayed at its cut (JudgeTotal).
+  void JudgeProperty(Judgement& j) {
+    if (j.claim == nullptr || !j.shape_ok || !app_.has_property()) return;
+    const apps::Verdict at_cut = computed_.at(j.id);
+    const apps::Verdict declared = DeclaredProperty(app_, topology_, *j.claim);
+    j.v.property = at_cut;
+    j.v.declared = declared;
+    if (declared.holds != at_cut.holds) {
+      j.Say(say_.DeclaresOtherwise(app_, declared.holds, at_cut.holds, VerdictWords(declared),
+                                   VerdictWords(at_cut)));
+    }
+  }
+
   const std::uint32_t n_;
   const apps::App app_;
+  const Lang lang_;
+  const Findings& say_;  // every sentence, in lang_
   sim::Topology topology_;
   const std::vector<std::string> names_;    // by node, in findings
   const std::vector<std::string> sources_;  // by node, where its events come from
@@ -799,18 +964,25 @@ class StreamJudge::Impl {
   std::map<SnapshotId, std::vector<std::string>> findings_;  // judged snapshots with findings
   std::vector<std::string> part_findings_;
   std::vector<check::SnapshotVerdict> verdicts_;
+  // JudgeClaims: the claims to judge, each snapshot's first, and whether the
+  // history broke (HistoryBroken).
+  bool claims_mode_ = false;
+  std::vector<SnapshotClaim> claims_;
+  std::map<SnapshotId, std::size_t> first_claim_;
+  bool broken_ = false;
+  std::vector<std::string> message_names_;  // by Seq; "" for a number
   std::size_t peak_state_ = 0, peak_open_ = 0;
   std::size_t applied_ = 0;
 };
 
 StreamJudge::StreamJudge(std::uint32_t nodes, std::vector<std::string> names,
-                         std::vector<std::string> sources, apps::App app)
+                         std::vector<std::string> sources, apps::App app, Lang lang)
     : StreamJudge(sim::Topology(nodes, sim::Topology::Complete(nodes)), std::move(names),
-                  std::move(sources), app) {}
+                  std::move(sources), app, lang) {}
 StreamJudge::StreamJudge(sim::Topology topology, std::vector<std::string> names,
-                         std::vector<std::string> sources, apps::App app)
+                         std::vector<std::string> sources, apps::App app, Lang lang)
     : impl_(std::make_unique<Impl>(std::move(topology), std::move(names), std::move(sources),
-                                   app)) {}
+                                   app, lang)) {}
 StreamJudge::~StreamJudge() = default;
 
 bool StreamJudge::Apply(std::uint32_t node, const StreamEvent& e) {
@@ -827,6 +999,13 @@ bool StreamJudge::Apply(std::uint32_t node, const StreamEvent& e) {
 void StreamJudge::CutShort() { impl_->CutShort(); }
 void StreamJudge::ReorderingIsNoFault() { impl_->ReorderingIsNoFault(); }
 void StreamJudge::KeepEveryVerdict() { impl_->KeepEveryVerdict(); }
+void StreamJudge::JudgeClaims(std::vector<SnapshotClaim> claims) {
+  impl_->JudgeClaims(std::move(claims));
+}
+void StreamJudge::HistoryBroken(std::string finding) { impl_->HistoryBroken(std::move(finding)); }
+void StreamJudge::NameMessages(std::vector<std::string> names) {
+  impl_->NameMessages(std::move(names));
+}
 void StreamJudge::NodeEnded(std::uint32_t node) { impl_->RankEnded(node); }
 StreamResult StreamJudge::Finish() {
   StreamResult out;

@@ -1,14 +1,15 @@
-// The streaming judge: the consistency rules of CheckRun (consistency_checker.h)
-// applied to a run's events as they come, in any causal order (every send
-// before its receipt), judging each snapshot once every node's part of it
-// has come and then forgetting it. Its memory is bounded by the nodes, the
-// channels and the snapshots still open, not by the run's length: it is how
-// `cutline check --logs` judges the ranks' logs (src/runtime/log_check.cc
-// reads and merges them and feeds it).
+// The streaming judge: the one set of consistency rules (the list at
+// CheckRun, consistency_checker.h) applied to a run's events as they come,
+// in any causal order (every send before its receipt), judging each
+// snapshot once every node's part of it has come and then forgetting it.
+// Its memory is bounded by the nodes, the channels and the snapshots still
+// open, not by the run's length: it is how `cutline check --logs` judges
+// the ranks' logs (src/runtime/log_check.cc reads and merges them and feeds
+// it), and how CheckRun judges a simulated history (JudgeHistory below).
 //
-// Its findings are CheckRun's sentences (findings.h): the same run seen as
-// a history by CheckRun and as events here gets the same findings, up to
-// the messages' numbers (here in the order the events came).
+// Its findings are findings.h's sentences, in the language it is given: the
+// same run seen as a history and as a rank's logs gets the same findings,
+// up to the messages' numbers (here in the order the events came).
 #pragma once
 
 #include <cstddef>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "apps/app.h"
+#include "base/lang.h"
 #include "check/consistency_checker.h"
 
 namespace cutline::check {
@@ -70,14 +72,18 @@ struct StreamEvent {
   // kReceiveMarker: the marker does not close its channel, a kClose will
   // (Lai-Yang's channel closes once its count of older transfers has come).
   bool keeps_open = false;
+  // kLocal from a history: the step says no state, so there is none to
+  // compare with the replayed one.
+  bool unstated = false;
   apps::Verdict verdict;       // kVerdict
   std::size_t line = 0;        // where in its node's source, from 1 (findings name it)
 };
 
 // What the judge found when fed every event.
 struct StreamResult {
-  // As CheckRun reports it, but `verdicts` holds only the snapshots whose
-  // verdict is not consistent (a long run judges thousands).
+  // The findings and verdicts; `verdicts` holds only the snapshots whose
+  // verdict is not consistent (a long run judges thousands) unless every
+  // verdict is kept (KeepEveryVerdict).
   CheckReport report;
   std::size_t events = 0;  // as a simulated history would count them
   cutline::Amount total = 0;  // of the nodes that started
@@ -104,13 +110,14 @@ struct StreamResult {
 class StreamJudge {
  public:
   // `names`: each node's name in findings; `sources`: each node's source of
-  // events (a log's file name), which with StreamEvent::line says where.
+  // events (a log's file name), which with StreamEvent::line says where;
+  // `lang`: the language of every finding.
   StreamJudge(std::uint32_t nodes, std::vector<std::string> names,
-              std::vector<std::string> sources, apps::App app);
+              std::vector<std::string> sources, apps::App app, Lang lang = Lang::kEn);
   // The same on `topology`'s channels (the one above: every ordered pair of
   // nodes). Events name only channels it has.
   StreamJudge(sim::Topology topology, std::vector<std::string> names,
-              std::vector<std::string> sources, apps::App app);
+              std::vector<std::string> sources, apps::App app, Lang lang = Lang::kEn);
   ~StreamJudge();
   StreamJudge(const StreamJudge&) = delete;
   StreamJudge& operator=(const StreamJudge&) = delete;
@@ -122,9 +129,27 @@ class StreamJudge {
   // Channels may reorder (a `fifo=no` network): a receipt overtaking an
   // older message is then no fault, and is not named.
   void ReorderingIsNoFault();
-  // StreamResult::report.verdicts then holds every snapshot judged, as
-  // CheckRun's does, not only the inconsistent ones.
+  // StreamResult::report.verdicts then holds every snapshot judged, not
+  // only the inconsistent ones.
   void KeepEveryVerdict();
+  // Judge these claims, and only these, once every event is in, claim by
+  // claim (a simulated history's, which keeps the whole run): each against
+  // its own shape, its recorded states and channel states (with how each
+  // channel's recording stands), the markers and the total it claims, and
+  // (jobs, locks) the property it declares from its records (g). A claim
+  // for a snapshot claimed before is named and not judged again. The
+  // records' and parts' own amounts are then not read; a record's cause
+  // that is not its node's last receipt is named at once, by the event's
+  // `line` - 1 (its index in the history). Call before any event.
+  void JudgeClaims(std::vector<SnapshotClaim> claims);
+  // By message number (Seq), the name a log gave each message (RunRecord's
+  // message_names); one without is "#<n>".
+  void NameMessages(std::vector<std::string> names);
+  // The history is malformed past repair at the events fed so far (a
+  // message delivered twice, a node that does not exist): `finding` names
+  // it (a "history: ..." line) and no snapshot is judged. The caller stops
+  // feeding events.
+  void HistoryBroken(std::string finding);
   // A node's events were cut where its sender's ended (a crash): the state
   // where the events end is then not the run's end.
   void CutShort();
@@ -138,16 +163,22 @@ class StreamJudge {
   std::unique_ptr<Impl> impl_;
 };
 
-// The simulator's history fed to the streaming judge (its third door, beside
-// the ranks' logs and CheckRun's walk): each node's start, then the
-// history's sends, receipts, records and parts in its order (a causal one),
-// each record's and part's claimed state read from run.claims, as a rank
-// would log them. Messages keep the history's numbers (the judge numbers
-// them in send order, as the simulator does); every verdict is kept. Nothing
-// for a run that uses
-// what only CheckRun judges yet (design.md, "One judge, three doors"): an
-// application other than the bank, a history without its initial balances
-// or naming what does not exist.
-std::optional<StreamResult> JudgeHistory(const RunRecord& run);
+// The simulator's history fed to the streaming judge: each node's start,
+// then the history's events in its order (a causal one), as the rank that
+// did each would log it, and run.claims to judge (JudgeClaims). Messages
+// keep the history's numbers (the judge numbers them in send order, as the
+// simulator does); every verdict is kept, one per claim judged, in the
+// claims' order. A malformed history (initial states missing, an event
+// naming what does not exist, a message sent or delivered twice, or
+// delivered as something else, a state that overflows) is named at its
+// first fault and nothing is judged. CheckRun is this, reporting only.
+//
+// kAsLogs judges instead as the logs door does: each snapshot once its last
+// part comes, from what its records and parts say (the claims' states, as
+// a rank would log them), the claims' own fields unread. The agreement
+// tests hold the two ways to each other on runs a rank's log cannot say.
+enum class HistoryJudging { kClaims, kAsLogs };
+StreamResult JudgeHistory(const RunRecord& run, Lang lang = Lang::kEn,
+                          HistoryJudging how = HistoryJudging::kClaims);
 
 }  // namespace cutline::check

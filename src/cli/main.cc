@@ -15,6 +15,7 @@
 #include "apps/bank/money.h"
 #include "check/consistency_checker.h"
 #include "check/events_log.h"
+#include "check/findings.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
@@ -119,65 +120,53 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
 
 // Any implementation's logs in the open events format (docs/logs.md),
 // judged by the same checker as a scenario's run.
-int CheckEventsCommand(const std::string& dir) {
+int CheckEventsCommand(const std::string& dir, Lang lang) {
   std::string error;
-  std::optional<cutline::check::EventsLog> log = cutline::check::ReadEventsLog(dir, &error);
+  std::optional<cutline::check::EventsLog> log =
+      cutline::check::ReadEventsLog(dir, &error, lang);
   if (!log) {
     fmt::print(stderr, "cutline: error: {}\n", error);
     return kUsageError;
   }
+  const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
   const cutline::check::CheckReport report = cutline::check::CheckEventsLog(*log);
-  for (const std::string& problem : report.problems) fmt::print("FAIL {}\n", problem);
-  for (cutline::SnapshotId id : log->incomplete) {
-    fmt::print("snapshot {} is not complete (some process logged no part-done): not checked\n",
-               id);
-  }
+  for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
+  for (cutline::SnapshotId id : log->incomplete) fmt::print("{}\n", say.NotCompleteInLogs(id));
   if (!report.ok()) return 1;
   cutline::Amount total = 0;
   for (cutline::Amount a : log->initial) total += a;
-  fmt::print("ok: {} complete snapshot{} of {} processes checked from {} logged events: "
-             "consistent cuts, exact channel states, total {} conserved\n",
-             report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
-             log->processes.size(), log->lines, cutline::apps::Money(total));
+  fmt::print("{}\n", say.EventsLogOk(report.snapshots_checked, log->processes.size(), log->lines,
+                                     cutline::apps::Money(total)));
   return 0;
 }
 
-int CheckCommand(const std::string& path) {
+int CheckCommand(const std::string& path, Lang lang) {
   std::string text;
   if (!ReadInput(path, &text)) return kUsageError;
   Runner runner;
-  if (!RunScenario(text, &runner, Lang::kEn)) return kUsageError;
+  if (!RunScenario(text, &runner, lang)) return kUsageError;
   const cutline::engine::Engine& bank = *runner.bank();
+  const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
+  // The Analysis's check is English (the views' JSON reads it); the lines
+  // printed here are the checker's in `lang`.
   const cutline::scenario::Analysis analysis = cutline::scenario::Analyze(bank);
-  const cutline::check::CheckReport& report = analysis.check;
-  for (const std::string& problem : report.problems) {
-    fmt::print("FAIL {}\n", problem);
-  }
+  const cutline::check::CheckReport report =
+      lang == Lang::kEn ? analysis.check : cutline::check::CheckSnapshots(bank, lang);
+  for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
   for (const auto& s : bank.snapshots()) {
-    if (!s.complete) {
-      fmt::print("snapshot {} is not complete: not checked\n", s.id);
-    }
+    if (!s.complete) fmt::print("{}\n", say.NotComplete(s.id));
   }
-  for (const std::string& line : cutline::scenario::PropertyCheckLines(analysis)) {
+  for (const std::string& line : cutline::scenario::PropertyCheckLines(analysis, lang)) {
     fmt::print("{}\n", line);
   }
-  if (report.ok() && !bank.app().conserved()) {
-    fmt::print(
-        "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
-        "states, each verdict on {} the same as at its cut\n",
-        report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
-        bank.app().definition().property);
-    return 0;
+  if (!report.ok()) return 1;
+  if (!bank.app().conserved()) {
+    fmt::print("{}\n", say.AllDeclaredAsAtCut(report.snapshots_checked, bank.app()));
+  } else {
+    fmt::print("{}\n", say.AllConserved(report.snapshots_checked,
+                                        cutline::apps::Money(bank.total())));
   }
-  if (report.ok()) {
-    fmt::print(
-        "ok: {} complete snapshot{} checked: consistent cuts, exact channel "
-        "states, total {} conserved\n",
-        report.snapshots_checked, report.snapshots_checked == 1 ? "" : "s",
-        cutline::apps::Money(bank.total()));
-    return 0;
-  }
-  return 1;
+  return 0;
 }
 
 int DemoCommand(int id, Lang lang) {
@@ -238,7 +227,7 @@ struct ScenarioArgs {
   CLI::App* lab = nullptr;
   std::string run_path, run_format = "text";
   bool run_json = false;
-  std::string lang = "en";  // run's, demo's and lab's --lang
+  std::string lang = "en";  // run's, check's, demo's and lab's --lang
   std::string check_path, check_logs, check_format = "text";
   int demo_id = 0;
 };
@@ -276,6 +265,8 @@ void AddCheckCommand(CLI::App& app, ScenarioArgs& a) {
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "events", "shiviz"}))
       ->needs(logs_option);
+  a.check->add_option("--lang", a.lang, "Language of the findings and the verdict: en or ja")
+      ->check(CLI::IsMember({"en", "ja"}));
 }
 
 // `demo N` and `lab`: the demos' table played with narration.
@@ -375,15 +366,18 @@ std::optional<int> RunScenarioCommand(const ScenarioArgs& a) {
     return RunCommand(a.run_path, a.run_json ? "json" : a.run_format, ParseLang(a.lang));
   }
   if (*a.check) {
+    const Lang lang = ParseLang(a.lang);
     if (!a.check_logs.empty() && a.check_format == "events") {
-      return CheckEventsCommand(a.check_logs);
+      return CheckEventsCommand(a.check_logs, lang);
     }
-    if (!a.check_logs.empty()) return cutline::cli::CheckLogsCommand(a.check_logs, a.check_format);
+    if (!a.check_logs.empty()) {
+      return cutline::cli::CheckLogsCommand(a.check_logs, a.check_format, lang);
+    }
     if (a.check_path.empty()) {
       fmt::print(stderr, "cutline: error: check needs a scenario FILE or --logs DIR\n");
       return kUsageError;
     }
-    return CheckCommand(a.check_path);
+    return CheckCommand(a.check_path, lang);
   }
   if (*a.demo) return DemoCommand(a.demo_id, ParseLang(a.lang));
   if (*a.lab) return LabCommand(ParseLang(a.lang));

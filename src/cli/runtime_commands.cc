@@ -10,6 +10,7 @@
 
 #include "base/lang.h"
 #include "runtime/cluster.h"
+#include "check/findings.h"
 #include "runtime/log_check.h"
 #include "runtime/node.h"
 #include "runtime/options.h"
@@ -233,7 +234,7 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
   return runtime::RunCluster(s_->options, SelfPath(), after_crash);
 }
 
-int CheckLogsCommand(const std::string& dir, const std::string& format) {
+int CheckLogsCommand(const std::string& dir, const std::string& format, Lang lang) {
   std::string error;
   if (format == "shiviz") {
     auto log = runtime::ShiVizLog(dir, &error);
@@ -244,43 +245,28 @@ int CheckLogsCommand(const std::string& dir, const std::string& format) {
     fmt::print("{}", *log);
     return 0;
   }
-  auto result = runtime::CheckLogs(dir, &error);
+  auto result = runtime::CheckLogs(dir, &error, lang);
   if (!result) {
     fmt::print(stderr, "cutline: error: {}\n", error);
     return 2;
   }
-  for (const std::string& problem : result->report.problems) fmt::print("FAIL {}\n", problem);
-  for (std::uint32_t r : result->silent) {
-    fmt::print("rank-{}.jsonl holds no events (the rank died before its log was first "
-               "written): nothing it did is checked\n",
-               r);
+  const check::Findings& say = check::FindingsIn(lang);
+  for (const std::string& problem : result->report.problems) {
+    fmt::print("{}\n", say.Fail(problem));
   }
-  if (result->dropped > 0) {
-    fmt::print("the logs end at different moments (a crash): {} events after the last "
-               "consistent point left out\n",
-               result->dropped);
-  }
+  for (std::uint32_t r : result->silent) fmt::print("{}\n", say.SilentRank(r));
+  if (result->dropped > 0) fmt::print("{}\n", say.DroppedAfterCrash(result->dropped));
   if (!result->report.ok()) return 1;
   if (!apps::App::NamedOrBank(result->app).conserved()) {
-    if (result->unchecked > 0) {
-      fmt::print("{} declared propert{} of snapshots with no cut in the logs (stop-the-world "
-                 "logs none) checked for stability only\n",
-                 result->unchecked, result->unchecked == 1 ? "y" : "ies");
-    }
-    fmt::print("ok: {} complete snapshot{} of {} ranks ({}) checked from {} logged events: "
-               "consistent cuts, exact channel states; {} declared propert{} ({} holding) "
-               "equal the property at {} cut{}\n",
-               result->report.snapshots_checked, result->report.snapshots_checked == 1 ? "" : "s",
-               result->ranks, result->app, result->events, result->declared - result->unchecked,
-               result->declared - result->unchecked == 1 ? "y" : "ies", result->declared_holding,
-               result->declared - result->unchecked == 1 ? "its" : "their",
-               result->declared - result->unchecked == 1 ? "" : "s");
+    if (result->unchecked > 0) fmt::print("{}\n", say.StabilityOnly(result->unchecked));
+    fmt::print("{}\n", say.LogsDeclaredOk(result->report.snapshots_checked, result->ranks,
+                                          result->app, result->events,
+                                          result->declared - result->unchecked,
+                                          result->declared_holding));
     return 0;
   }
-  fmt::print("ok: {} complete snapshot{} of {} ranks checked from {} logged events: "
-             "consistent cuts, exact channel states, total ${} conserved\n",
-             result->report.snapshots_checked, result->report.snapshots_checked == 1 ? "" : "s",
-             result->ranks, result->events, result->total);
+  fmt::print("{}\n", say.LogsConservedOk(result->report.snapshots_checked, result->ranks,
+                                         result->events, result->total));
   return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "base/lang.h"
+
 namespace cutline::cli {
 
 class RuntimeCommands {
@@ -22,8 +24,9 @@ class RuntimeCommands {
   std::unique_ptr<State> s_;
 };
 
-// `cutline check --logs DIR [--format text|shiviz]`: the simulator's checker
-// on a real run's logs, or the logs as a ShiViz log. Returns the exit code.
-int CheckLogsCommand(const std::string& dir, const std::string& format);
+// `cutline check --logs DIR [--format text|shiviz] [--lang en|ja]`: the
+// simulator's checker on a real run's logs (its findings and summary in
+// `lang`), or the logs as a ShiViz log. Returns the exit code.
+int CheckLogsCommand(const std::string& dir, const std::string& format, Lang lang);
 
 }  // namespace cutline::cli

@@ -569,7 +569,7 @@ class RankLog {
 
 }  // namespace
 
-std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
+std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error, Lang lang) {
   auto found = LogFiles(dir, error);
   if (!found) return std::nullopt;
   const std::map<std::uint32_t, fs::path>& files = *found;
@@ -613,7 +613,7 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error) {
   out.ranks = ranks;
   std::vector<std::string> branches;
   for (std::uint32_t r = 0; r < ranks; ++r) branches.push_back(store::BranchName(r));
-  check::StreamJudge judge(ranks, std::move(branches), names, app);
+  check::StreamJudge judge(ranks, std::move(branches), names, app, lang);
   std::vector<Line> head(ranks);
   // The merge: the lowest (clock sum, rank) first.
   using Key = std::pair<std::uint64_t, std::uint32_t>;

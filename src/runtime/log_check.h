@@ -28,9 +28,10 @@ struct LogCheck : check::StreamResult {
 };
 
 // Reads DIR/rank-*.jsonl and checks every snapshot whose every part is in
-// the logs. Nothing, with a one-line reason in *error, if DIR holds no
-// readable set of logs.
-std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error);
+// the logs, its findings in `lang`. Nothing, with a one-line reason in
+// *error, if DIR holds no readable set of logs.
+std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error,
+                                  Lang lang = Lang::kEn);
 
 // The logs as a ShiViz log (GoVector's format: its parsing regex, then each
 // event as "host {clock}" and a description line).

@@ -1,16 +1,19 @@
-// The doors into the judge (design.md, "One judge, three doors"): a
-// simulated run checked by `cutline check` (its history) and the same run
-// written as the ranks' own logs checked by `cutline check --logs` must get
-// the same findings. Random runs of Chandy-Lamport and its rules broken on
-// purpose, on three branches named as the ranks are (N0, N1, N2), are
-// written through the runtime's EventLog exactly as branch.cc writes them,
-// and both checks are compared; each run's history fed to the streaming
-// judge (check::JudgeHistory) must get the same too, and so must random
-// runs of the algorithms a rank's log cannot say.
+// The doors into the one judge (design.md, "One judge, three doors"): a
+// simulated run checked by `cutline check` (its history, judged claim by
+// claim: check::JudgeHistory, which the goldens hold to their words) and
+// the same run written as the ranks' own logs checked by `cutline check
+// --logs` must get the same findings. Random runs of Chandy-Lamport and its
+// rules broken on purpose, on three branches named as the ranks are (N0,
+// N1, N2), are written through the runtime's EventLog exactly as branch.cc
+// writes them, and both checks are compared; for the algorithms a rank's
+// log cannot say, the history judged claim by claim must get what it gets
+// judged as the logs door judges (each snapshot as it completes, from its
+// records and parts).
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <regex>
@@ -155,13 +158,13 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
     std::string error;
     std::optional<LogCheck> logs = CheckLogs(dir.string(), &error);
     ASSERT_TRUE(logs) << error;
-    // The third door: the history fed to the streaming judge directly
+    // The history judged as the logs are (each snapshot as it completes)
     // gets the same, with the history's own message numbers.
-    std::optional<check::StreamResult> fed = check::JudgeHistory(check::RunOf(*runner.bank()));
-    ASSERT_TRUE(fed) << text;
-    EXPECT_EQ(own.snapshots_checked, fed->report.snapshots_checked) << text;
-    EXPECT_EQ(own.problems, fed->report.problems) << text;
-    EXPECT_EQ(Verdicts(own.verdicts), Verdicts(fed->report.verdicts)) << text;
+    const check::StreamResult fed = check::JudgeHistory(
+        check::RunOf(*runner.bank()), Lang::kEn, check::HistoryJudging::kAsLogs);
+    EXPECT_EQ(own.snapshots_checked, fed.report.snapshots_checked) << text;
+    EXPECT_EQ(own.problems, fed.report.problems) << text;
+    EXPECT_EQ(Verdicts(own.verdicts), Verdicts(fed.report.verdicts)) << text;
     if (algorithm == "broken-stop-at-first") {
       // Its history says where a branch stopped recording a channel (a
       // Closed event, before the marker); a rank's log, as Chandy-Lamport,
@@ -194,11 +197,65 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
   EXPECT_GT(failing, 10);
 }
 
+// The goldens' own scenarios through the logs' door: each golden whose run
+// a rank's log can say (the bank on a complete network of FIFO channels, by
+// Chandy-Lamport or a rule broken on purpose that keeps its lines: one
+// network line, no stop-the-world) gets from check --logs the findings
+// `cutline check` gives it, which the golden holds; the branches' names
+// read as the ranks' (the first N0, ...), message numbers left out.
+TEST(LogCheckAgreesTest, TheGoldensScenariosGetTheirFindingsFromTheirLogs) {
+  const fs::path root =
+      fs::temp_directory_path() / ("cutline-agree-goldens-" + std::to_string(::getpid()));
+  int compared = 0, failing = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(CUTLINE_TESTDATA_DIR)) {
+    if (entry.path().extension() != ".txt") continue;
+    std::ifstream in(entry.path());
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::string text;  // a golden's commands: each line just before "----"
+    int networks = 0;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+      if (lines[i + 1] != "----") continue;
+      text += lines[i] + "\n";
+      networks += lines[i].starts_with("network");
+    }
+    static const std::regex unsaid(
+        R"(app=|fifo=no|links=|stop-the-world|algorithm=(?!chandy-lamport|broken-late-markers|broken-unrecorded-channel))");
+    if (networks != 1 || std::regex_search(text, unsaid)) continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    scenario::Runner runner;
+    random_runs::Run(runner, text);
+    if (runner.bank() == nullptr) continue;
+    const engine::Engine& bank = *runner.bank();
+    check::CheckReport own = check::CheckSnapshots(bank);
+    for (std::string& p : own.problems) {
+      for (sim::NodeId n = 0; n < bank.branch_count(); ++n) {
+        p = std::regex_replace(p, std::regex("\\b" + bank.name(n) + "\\b"), fmt::format("N{}", n));
+      }
+    }
+    const fs::path dir = root / entry.path().stem();
+    fs::create_directories(dir);
+    WriteRankLogs(bank, dir);
+    std::string error;
+    std::optional<LogCheck> logs = CheckLogs(dir.string(), &error);
+    ASSERT_TRUE(logs) << error;
+    EXPECT_EQ(own.snapshots_checked, logs->report.snapshots_checked) << text;
+    EXPECT_EQ(Normalized(own.problems), Normalized(logs->report.problems)) << text;
+    ++compared;
+    failing += !own.ok();
+  }
+  fs::remove_all(root);
+  EXPECT_GT(compared, 5);  // the goldens of Chandy-Lamport were found
+  EXPECT_GT(failing, 0);   // and a rule broken on purpose among them
+}
+
 // The history's door alone, for the algorithms a rank's log cannot say
 // (their claims need more than Chandy-Lamport's lines): aligned barriers on
 // a network without cycles, stop-the-world snapshots among Chandy-Lamport's,
-// Lai-Yang, unaligned barriers. The streaming judge fed the simulated history gets exactly
-// cutline check's findings and verdicts, message numbers and all.
+// Lai-Yang, unaligned barriers. Judged as the logs door judges (each
+// snapshot as it completes, from its records and parts), the history gets
+// exactly cutline check's findings and verdicts (claim by claim, at the
+// history's end), message numbers and all.
 TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
   std::mt19937_64 random(random_runs::Seed("CUTLINE_AGREE_SEED", "LogCheckAgreesTest.*"));
   // "stop-the-world": Chandy-Lamport with every other snapshot taken by
@@ -239,11 +296,11 @@ TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
     random_runs::Run(runner, text);
     ASSERT_NE(runner.bank(), nullptr);
     const check::CheckReport own = check::CheckSnapshots(*runner.bank());
-    std::optional<check::StreamResult> fed = check::JudgeHistory(check::RunOf(*runner.bank()));
-    ASSERT_TRUE(fed) << algorithm;
-    EXPECT_EQ(own.snapshots_checked, fed->report.snapshots_checked) << text;
-    EXPECT_EQ(own.problems, fed->report.problems) << text;
-    EXPECT_EQ(Verdicts(own.verdicts), Verdicts(fed->report.verdicts)) << text;
+    const check::StreamResult fed = check::JudgeHistory(
+        check::RunOf(*runner.bank()), Lang::kEn, check::HistoryJudging::kAsLogs);
+    EXPECT_EQ(own.snapshots_checked, fed.report.snapshots_checked) << text;
+    EXPECT_EQ(own.problems, fed.report.problems) << text;
+    EXPECT_EQ(Verdicts(own.verdicts), Verdicts(fed.report.verdicts)) << text;
     checked += own.snapshots_checked;
     for (const check::SnapshotClaim& c : check::ClaimsOf(*runner.bank())) stopped += !c.markers;
     for (const history::Event& e : runner.bank()->history().events()) {

@@ -291,6 +291,35 @@ TEST_F(LogCheckTest, AMessageAcrossTheCutBackwardsIsNamed) {
   EXPECT_EQ(r->report.verdicts[0].backward, std::vector<sim::Seq>{1});
 }
 
+// The same logs judged in Japanese: the findings come from the Japanese
+// catalogue (findings_ja.cc), names and amounts as they are.
+TEST_F(LogCheckTest, FindingsOnLogsComeInTheLanguageAsked) {
+  TwoRanks t;
+  t.Start(0, 100);
+  t.Start(1, 100);
+  t.Record(0, 1, 100, false);
+  auto ten = t.Send(0, 10);
+  auto marker = t.Marker(0, 1);
+  t.Receive(1, 1, 10, ten);
+  t.Record(1, 1, 110, false);
+  auto back = t.Marker(1, 1);
+  t.ReceiveMarker(1, 2, 1, marker);
+  t.Part(1, 1, 110, "");
+  t.ReceiveMarker(0, 1, 1, back);
+  t.Part(0, 1, 100, "");
+  Write(0, t.log[0]);
+  Write(1, t.log[1]);
+  std::string error;
+  auto r = CheckLogs(dir_.string(), &error, Lang::kJa);
+  ASSERT_TRUE(r) << error;
+  const std::string all = All(*r);
+  EXPECT_NE(all.find("スナップショット1: 不整合なカット: $10（メッセージ#1、N0->N1）が二重に数え"
+                     "られています。N1は記録前に受け取り、N0は記録後に送りました"),
+            std::string::npos)
+      << all;
+  EXPECT_EQ(all.find("snapshot"), std::string::npos) << all;
+}
+
 // N1 records before the $10 N0 sent before recording arrives: the $10 is
 // the channel's state, exactly; a part that leaves it out is caught.
 TEST_F(LogCheckTest, AChannelStateMustBeExactlyTheTransfersAcrossTheCut) {

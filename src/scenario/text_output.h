@@ -15,7 +15,8 @@ namespace cutline::scenario {
 
 // An application with a stable property: for each snapshot the checker
 // judged, what it declares and what held at its cut; then the naive
-// detector's declaration and whether the history shows it wrong.
+// detector's declaration and whether the history shows it wrong (`lang`:
+// `cutline check --lang`).
 std::vector<std::string> PropertyCheckLines(const Analysis& analysis, Lang lang = Lang::kEn);
 
 std::string NetworkSummary(const engine::Engine& bank, Lang lang);

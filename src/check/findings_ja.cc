@@ -1,0 +1,328 @@
+// The checker's sentences in Japanese (findings.h), in the terms of the
+// scenario's catalogue (messages_ja.cc): スナップショット, マーカー, チャネル,
+// 記録, 送金. Names, amounts and file:line stay as the caller writes them.
+#include <fmt/format.h>
+
+#include "apps/bank/money.h"
+#include "check/findings.h"
+
+namespace cutline::check {
+
+namespace {
+
+using apps::Money;
+using cutline::Amount;
+
+// The application's own words for a verdict, with its reason.
+std::string VerdictWords(const apps::App& app, bool holds, std::span<const std::string> branches,
+                         std::span<const std::string> channels) {
+  return app.words().verdict(holds, branches, channels, Lang::kJa);
+}
+
+// The summaries share their middle: what every complete snapshot was found to be.
+constexpr std::string_view kCutsAndChannels = "カットは整合し、チャネル状態は正確";
+
+class Japanese final : public Findings {
+ public:
+  std::string AboutSnapshot(SnapshotId id, std::string_view text) const override {
+    return fmt::format("スナップショット{}: {}", id, text);
+  }
+  std::string AboutHistory(std::string_view text) const override {
+    return fmt::format("履歴: {}", text);
+  }
+
+  std::string Message(std::string_view ref) const override {
+    return fmt::format("メッセージ{}", ref);
+  }
+  std::string Transfer(std::string_view word, std::string_view msg,
+                       std::string_view channel) const override {
+    return fmt::format("{}（{}、{}）", word, msg, channel);
+  }
+  std::string DescribeTransfer(std::string_view msg, std::string_view word,
+                               std::string_view from) const override {
+    return fmt::format("{}（{}からの{}）", msg, from, word);
+  }
+  std::string DescribeMarker(std::string_view msg, SnapshotId snapshot,
+                             std::string_view from) const override {
+    return fmt::format("{}（{}からのスナップショット{}のマーカー）", msg, from, snapshot);
+  }
+
+  std::string ClaimedTwice() const override { return "完了の申告が2回以上あります"; }
+  std::string ClaimShapeBalances(std::size_t given, std::size_t branches) const override {
+    return fmt::format("支店は{}つですが、記録した残高の申告は{}件です", branches, given);
+  }
+  std::string ClaimShapeChannels(std::size_t given, std::size_t channels) const override {
+    return fmt::format("チャネルは{}本ですが、チャネル状態の申告は{}件です", channels, given);
+  }
+  std::string ClaimsMarkersSent(std::uint64_t claimed, std::size_t channels) const override {
+    return fmt::format("マーカーを{}個送ったと申告していますが、ネットワークのチャネルは{}本です",
+                       claimed, channels);
+  }
+  std::string ClaimsTotal(Amount claimed, Amount sum) const override {
+    return fmt::format("合計を{}と申告していますが、記録を足すと{}です", Money(claimed),
+                       Money(sum));
+  }
+
+  std::string NeverRecorded(std::string_view node) const override {
+    return fmt::format("{}は状態を一度も記録していません", node);
+  }
+  std::string RecordedTimes(std::string_view node, int times) const override {
+    return fmt::format("{}は状態を{}回記録しています", node, times);
+  }
+  std::string NoRecordedBalance(std::string_view node) const override {
+    return fmt::format("{}の記録した残高が申告にありません", node);
+  }
+  std::string BalanceNotReplayed(std::string_view node, Amount claimed,
+                                 Amount replayed) const override {
+    return fmt::format("{}は{}を記録しましたが、記録の時点で履歴から再生した残高は{}です", node,
+                       Money(claimed), Money(replayed));
+  }
+  std::string PartWithoutRecord(std::string_view node, std::string_view where) const override {
+    return fmt::format("{}は記録なしに担当分の完了をログに書いています（{}）", node, where);
+  }
+  std::string PartDiffersFromRecord(std::string_view node, Amount recorded, Amount said,
+                                    std::string_view where) const override {
+    return fmt::format("{}は${}を記録しましたが、担当分の完了では${}です（{}）", node, recorded,
+                       said, where);
+  }
+
+  std::string TransferCrossesCut(std::string_view transfer, std::string_view to,
+                                 std::string_view from) const override {
+    return fmt::format("不整合なカット: {}が二重に数えられています。{}は記録前に受け取り、{}は"
+                       "記録後に送りました",
+                       transfer, to, from);
+  }
+  std::string MarkerCrossesCut(std::string_view to, std::string_view marker,
+                               std::string_view from) const override {
+    return fmt::format("不整合なカット: {}は{}の受信を記録に含めましたが、{}はそれを送る前に記録"
+                       "しました",
+                       to, marker, from);
+  }
+
+  std::string ChannelNotClosed(std::string_view channel, bool recording) const override {
+    return fmt::format("チャネル{}は「{}」のままで、確定していません", channel,
+                       recording ? "記録中" : "未記録");
+  }
+  std::string ChannelNotAsExpected(std::string_view channel, const std::vector<Amount>& recorded,
+                                   const std::vector<Amount>& expected) const override {
+    return fmt::format("チャネル{}の記録は{}ですが、正しくは{}です", channel,
+                       apps::AmountList(recorded), apps::AmountList(expected));
+  }
+
+  std::string MarkerCount(std::size_t markers, std::string_view channel) const override {
+    return fmt::format("チャネル{}を通ったマーカーは{}個で、ちょうど1個ではありません", channel,
+                       markers);
+  }
+  std::string MarkersInStopTheWorld(std::size_t markers,
+                                    std::string_view channel) const override {
+    return fmt::format("チャネル{}を通ったマーカーは{}個ですが、世界を止めるスナップショットは"
+                       "マーカーを送りません",
+                       channel, markers);
+  }
+  std::string MarkerSentInside(std::string_view from, std::string_view channel,
+                               std::string_view ref) const override {
+    return fmt::format("{}は{}のマーカー（{}）を記録より前に送りました", from, channel, ref);
+  }
+  std::string MarkerNeverDelivered(std::string_view channel,
+                                   std::string_view ref) const override {
+    return fmt::format("{}のマーカー（{}）は届きませんでした", channel, ref);
+  }
+  std::string SentBeforeMarker(std::string_view from, std::string_view message,
+                               std::string_view channel) const override {
+    return fmt::format("{}は記録後、マーカーより先に{}を{}で送りました", from, message, channel);
+  }
+
+  std::string AmountsOverflow() const override {
+    return "記録した金額の合計が64ビットに収まりません";
+  }
+  std::string NotConserved(Amount balances, Amount channels, Amount sum,
+                           Amount total) const override {
+    return fmt::format("お金が保存されていません: 記録した残高{} + チャネル状態{} = {}ですが、"
+                       "銀行の総額は{}です",
+                       Money(balances), Money(channels), Money(sum), Money(total));
+  }
+
+  std::string CountedTwice(std::string_view transfer, std::string_view from) const override {
+    return fmt::format("{}が二重に数えられています: チャネルの記録に入っていますが、{}は記録後に"
+                       "送りました",
+                       transfer, from);
+  }
+  std::string Missed(std::string_view transfer, std::string_view from,
+                     std::string_view to) const override {
+    return fmt::format("{}が抜けています: {}は記録前に送りましたが、{}の記録にもチャネルの記録"
+                       "にもありません",
+                       transfer, from, to);
+  }
+  std::string MissingFromSnapshot(std::string_view word, std::string_view msg,
+                                  std::string_view channel) const override {
+    return fmt::format("{}を飛行中の{}（{}）がスナップショットにありません", channel, word, msg);
+  }
+
+  std::string Verdict(const apps::App& app, const apps::Verdict& v,
+                      std::span<const std::string> branches,
+                      std::span<const std::string> channels) const override {
+    return VerdictWords(app, v.holds, branches, channels);
+  }
+  std::string DeclaresOtherwise(const apps::App&, bool, bool, std::string_view declared,
+                                std::string_view at_cut) const override {
+    return fmt::format("宣言は「{}」ですが、カットで再生した状態は「{}」です", declared, at_cut);
+  }
+  std::string DeclaredOtherwise(std::string_view declared,
+                                std::string_view at_cut) const override {
+    return fmt::format("「{}」と宣言しましたが、カットで再生した状態は「{}」です", declared,
+                       at_cut);
+  }
+  std::string DeclaredTooEarly(const apps::App& app, std::span<const std::string> branches,
+                               std::span<const std::string> channels) const override {
+    return fmt::format("成り立つと宣言しましたが、ログの終わりでは「{}」です: 宣言が早すぎます",
+                       VerdictWords(app, false, branches, channels));
+  }
+
+  std::string NotFifo(std::string_view channel, std::string_view message,
+                      std::string_view earlier_ref) const override {
+    return fmt::format("チャネル{}はFIFOではありません: 先に送られた{}がまだ待っている間に{}が"
+                       "届きました",
+                       channel, earlier_ref, message);
+  }
+  std::string DeliveredAsOther(std::size_t event, std::string_view message) const override {
+    return fmt::format("イベント{}は{}を届けていますが、それは別のものとして、または別のチャネル"
+                       "で送られました",
+                       event, message);
+  }
+  std::string CauseNotLast(std::size_t event, std::string_view node, SnapshotId snapshot,
+                           bool by_transfer, sim::Seq cause) const override {
+    return fmt::format("イベント{}: {}はスナップショット{}の記録の原因を{}#{}としていますが、"
+                       "それは最後に受け取った{}ではありません",
+                       event, node, snapshot, by_transfer ? "送金" : "マーカー", cause,
+                       by_transfer ? "送金" : "そのスナップショットのマーカー");
+  }
+  std::string LocalStateDiffers(std::string_view node, Amount said, Amount replayed,
+                                std::string_view where) const override {
+    return fmt::format("{}は自分だけの一歩の後の状態を{}としていますが、再生すると{}です（{}）",
+                       node, said, replayed, where);
+  }
+  std::string ReceivedOtherwise(std::string_view node, std::string_view msg,
+                                std::string_view from, std::string_view where,
+                                std::string_view sender,
+                                std::string_view receiver) const override {
+    return fmt::format("{}は{}からメッセージ{}を受け取っています（{}）が、{}はそれを{}へ送り"
+                       "ました",
+                       node, from, msg, where, sender, receiver);
+  }
+  std::string ReceivedTwice(std::string_view msg, std::string_view where) const override {
+    return fmt::format("メッセージ{}が2回受け取られています（{}）", msg, where);
+  }
+  std::string ReceivedUnsent(std::string_view node, std::string_view msg,
+                             std::string_view where) const override {
+    return fmt::format("{}はメッセージ{}を受け取っています（{}）が、どのプロセスのログもそれを"
+                       "送っていません",
+                       node, msg, where);
+  }
+  std::string MarkerUnsent(std::string_view node, SnapshotId snapshot, std::string_view from,
+                           std::string_view where) const override {
+    return fmt::format("{}は{}からスナップショット{}のマーカーを受け取っています（{}）が、{}の"
+                       "ログはそれより前にそのマーカーを送っていません",
+                       node, from, snapshot, where, from);
+  }
+  std::string NoCausalOrder(std::string_view where) const override {
+    return fmt::format("ログを因果順に並べられません: どのプロセスも、送信が後にある受信を待って"
+                       "います（最初は{}）",
+                       where);
+  }
+  std::string ChannelHoldsUnsent(std::string_view node, std::string_view from,
+                                 std::string_view msg, std::string_view where) const override {
+    return fmt::format("{}が記録した{}からのチャネルにメッセージ{}があります（{}）が、どの"
+                       "プロセスのログもそれを送っていません",
+                       node, from, msg, where);
+  }
+  std::string InitialStates(std::size_t given, std::size_t nodes) const override {
+    return fmt::format("ノードは{}個ですが、初期残高は{}個です", nodes, given);
+  }
+  std::string UnknownNode(std::size_t event) const override {
+    return fmt::format("イベント{}は存在しないノードを指しています", event);
+  }
+  std::string UnknownChannel(std::size_t event) const override {
+    return fmt::format("イベント{}は存在しないチャネルを指しています", event);
+  }
+  std::string SentTwice(std::string_view ref) const override {
+    return fmt::format("メッセージ{}が2回送られています", ref);
+  }
+  std::string NeverSent(std::size_t event, std::string_view ref) const override {
+    return fmt::format("イベント{}は一度も送られていないメッセージ{}を届けています", event, ref);
+  }
+  std::string DeliveredTwice(std::string_view ref) const override {
+    return fmt::format("メッセージ{}が2回届けられています", ref);
+  }
+  std::string ReplayOverflows(std::size_t event) const override {
+    return fmt::format("イベント{}: 残高を再生すると64ビットに収まりません", event);
+  }
+  std::string NoHistory() const override {
+    return "銀行が履歴を残していないため、スナップショットを検査できません";
+  }
+
+  std::string Fail(std::string_view problem) const override {
+    return fmt::format("不合格 {}", problem);
+  }
+  std::string NotComplete(SnapshotId id) const override {
+    return fmt::format("スナップショット{}は完了していません: 検査しません", id);
+  }
+  std::string NotCompleteInLogs(SnapshotId id) const override {
+    return fmt::format("スナップショット{}は完了していません（担当分の完了をログに書いていない"
+                       "プロセスがあります）: 検査しません",
+                       id);
+  }
+  std::string AllConserved(int snapshots, std::string_view total) const override {
+    return fmt::format("合格: 完了したスナップショット{}件を検査しました: {}で、総額{}は保存"
+                       "されています",
+                       snapshots, kCutsAndChannels, total);
+  }
+  std::string AllDeclaredAsAtCut(int snapshots, const apps::App&) const override {
+    return fmt::format("合格: 完了したスナップショット{}件を検査しました: {}で、どの判定もその"
+                       "カットでの判定と同じです",
+                       snapshots, kCutsAndChannels);
+  }
+  std::string EventsLogOk(int snapshots, std::size_t processes, std::size_t lines,
+                          std::string_view total) const override {
+    return fmt::format("合格: {}プロセスの完了したスナップショット{}件を、ログの{}イベントから"
+                       "検査しました: {}で、総額{}は保存されています",
+                       processes, snapshots, lines, kCutsAndChannels, total);
+  }
+  std::string SilentRank(std::uint32_t rank) const override {
+    return fmt::format("rank-{}.jsonlにはイベントがありません（ランクはログを初めて書く前に"
+                       "終了しました）: その動作は検査されません",
+                       rank);
+  }
+  std::string DroppedAfterCrash(std::size_t dropped) const override {
+    return fmt::format("ログの終わる時点がそろっていません（クラッシュ）: 最後の整合する時点より"
+                       "後のイベント{}件を除きました",
+                       dropped);
+  }
+  std::string StabilityOnly(std::size_t unchecked) const override {
+    return fmt::format("ログにカットのないスナップショット（世界を止めるものはカットを残しません）"
+                       "の宣言{}件は、安定性だけを検査しました",
+                       unchecked);
+  }
+  std::string LogsDeclaredOk(int snapshots, std::uint32_t ranks, std::string_view app,
+                             std::size_t events, std::size_t declared,
+                             std::size_t holding) const override {
+    return fmt::format("合格: {}ランク（{}）の完了したスナップショット{}件を、ログの{}イベント"
+                       "から検査しました: {}で、宣言{}件（成り立つもの{}件）はカットでの性質と"
+                       "一致します",
+                       ranks, app, snapshots, events, kCutsAndChannels, declared, holding);
+  }
+  std::string LogsConservedOk(int snapshots, std::uint32_t ranks, std::size_t events,
+                              Amount total) const override {
+    return fmt::format("合格: {}ランクの完了したスナップショット{}件を、ログの{}イベントから"
+                       "検査しました: {}で、総額${}は保存されています",
+                       ranks, snapshots, events, kCutsAndChannels, total);
+  }
+};
+
+}  // namespace
+
+const Findings& JapaneseFindings() {
+  static const Japanese kJapanese;
+  return kJapanese;
+}
+
+}  // namespace cutline::check
