@@ -202,6 +202,27 @@ TEST_F(EventsLogTest, AMalformedLineIsRefusedWithItsPlace) {
   EXPECT_EQ(o.err, "cutline: error: " + dir_.string() + " holds no .jsonl files (docs/logs.md)\n");
 }
 
+// The same refusals in Japanese: the file and its line, then what is wrong
+// there, from the Japanese catalogue.
+TEST_F(EventsLogTest, AMalformedLineIsRefusedInJapaneseToo) {
+  const fs::path logs = dir_ / "logs";
+  fs::copy(kTestdata / "good", logs);
+  {
+    std::ofstream out(logs / "P2.jsonl", std::ios::app);
+    out << R"({"process": "P2", "kind": "start", "state": 1, "inputs": []})" << "\n";
+  }
+  const auto before = Files(logs);
+  Outcome o = Cutline({"check", "--logs", logs.string(), "--format", "events", "--lang", "ja"});
+  EXPECT_EQ(o.status, 2) << o;
+  EXPECT_EQ(o.err, "cutline: error: P2.jsonl の 49 行目: P2 が2回 start しています\n");
+  EXPECT_EQ(o.out, "");
+  EXPECT_EQ(Files(logs), before);
+  Outcome none = Cutline({"check", "--logs", dir_.string(), "--format", "events", "--lang", "ja"});
+  EXPECT_EQ(none.status, 2) << none;
+  EXPECT_EQ(none.err, "cutline: error: " + dir_.string() +
+                          " に .jsonl ファイルがありません（docs/logs.md を参照）\n");
+}
+
 // A log that is well formed but cannot have happened is the
 // implementation's fault: a finding, exit 1, not a refusal.
 TEST_F(EventsLogTest, AReceiptNoSendExplainsIsAFinding) {

@@ -207,7 +207,33 @@ namespace cutline {
   X(kVerifyOriginRanks, "verify_origin_ranks", "nnn")                        \
     /* ranks, snapshot, its ranks */                                         \
   X(kVerifyOriginTotal, "verify_origin_total", "nnn")                        \
-    /* total, its total, snapshot */
+    /* total, its total, snapshot */                                         \
+  /* reading logs in the events format (check --logs --format events) */   \
+  X(kLogAt, "log_at", "snr")  /* file, line, what is wrong there */         \
+  X(kLogUnreadable, "log_unreadable", "s")  /* path */                       \
+  X(kLogFolder, "log_folder", "ss")  /* folder, the OS's words */            \
+  X(kLogNoFiles, "log_no_files", "s")  /* folder */                          \
+  X(kLogNoEvents, "log_no_events", "s")  /* folder */                        \
+  X(kLogNotEventsLog, "log_not_events_log", "s")  /* the first line wanted */ \
+  X(kLogVersion, "log_version", "nsn")  /* version, format, it reads */      \
+  X(kLogNotObject, "log_not_object", "")                                     \
+  X(kLogNoField, "log_no_field", "s")  /* key */                             \
+  X(kLogNotMessageId, "log_not_message_id", "s")  /* key */                  \
+  X(kLogNotProcessName, "log_not_process_name", "s")  /* key */              \
+  X(kLogNotWhole, "log_not_whole", "sn")  /* key, least */                   \
+  X(kLogNotNames, "log_not_names", "s")  /* key */                           \
+  X(kLogChannelsNotMap, "log_channels_not_map", "")                          \
+  X(kLogChannelNotList, "log_channel_not_list", "s")  /* from */             \
+  X(kLogUnknownKind, "log_unknown_kind", "s")  /* kind as written */         \
+  X(kLogFileTwice, "log_file_twice", "ss")  /* process, its other file */    \
+  X(kLogFirstNotStart, "log_first_not_start", "s")  /* process */            \
+  X(kLogStartsTwice, "log_starts_twice", "s")  /* process */                 \
+  X(kLogListsItself, "log_lists_itself", "s")  /* process */                 \
+  X(kLogInputSilent, "log_input_silent", "ss")  /* process, input */         \
+  X(kLogSendNoInput, "log_send_no_input", "ss")  /* process, to */           \
+  X(kLogReceiveNotInput, "log_receive_not_input", "ss")  /* process, from */ \
+  X(kLogSentTwice, "log_sent_twice", "ss")  /* message, first file:line */   \
+  X(kLogPartChannel, "log_part_channel", "ss")  /* process, from */
 
 enum class Code : std::uint8_t {
   kOk,

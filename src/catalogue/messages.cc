@@ -181,6 +181,32 @@ CodeGroup GroupOf(Code code) {
     case Code::kVerifyOriginRanks:
     case Code::kVerifyOriginTotal:
       return CodeGroup::kVerify;
+    case Code::kLogAt:
+    case Code::kLogUnreadable:
+    case Code::kLogFolder:
+    case Code::kLogNoFiles:
+    case Code::kLogNoEvents:
+    case Code::kLogNotEventsLog:
+    case Code::kLogVersion:
+    case Code::kLogNotObject:
+    case Code::kLogNoField:
+    case Code::kLogNotMessageId:
+    case Code::kLogNotProcessName:
+    case Code::kLogNotWhole:
+    case Code::kLogNotNames:
+    case Code::kLogChannelsNotMap:
+    case Code::kLogChannelNotList:
+    case Code::kLogUnknownKind:
+    case Code::kLogFileTwice:
+    case Code::kLogFirstNotStart:
+    case Code::kLogStartsTwice:
+    case Code::kLogListsItself:
+    case Code::kLogInputSilent:
+    case Code::kLogSendNoInput:
+    case Code::kLogReceiveNotInput:
+    case Code::kLogSentTwice:
+    case Code::kLogPartChannel:
+      return CodeGroup::kLogs;
   }
   // Not a declared code: the group's function knows none such and gives
   // CodeName's "?".

@@ -63,6 +63,7 @@ enum class CodeGroup {
   kStore, kRestore, kOptions, kServe,  // the store, restore, commands' options, the server
   kLecture,                            // a lecture room
   kVerify,                             // store verify's problems
+  kLogs,                               // reading logs in the events format
 };
 CodeGroup GroupOf(Code code);
 
@@ -78,12 +79,14 @@ std::string EnglishOptionsReason(const Status& s);
 std::string EnglishServeReason(const Status& s);
 std::string EnglishLectureReason(const Status& s);
 std::string EnglishVerifyReason(const Status& s);
+std::string EnglishLogsReason(const Status& s);
 std::string JapaneseStoreReason(const Status& s);
 std::string JapaneseRestoreReason(const Status& s);
 std::string JapaneseOptionsReason(const Status& s);
 std::string JapaneseServeReason(const Status& s);
 std::string JapaneseLectureReason(const Status& s);
 std::string JapaneseVerifyReason(const Status& s);
+std::string JapaneseLogsReason(const Status& s);
 std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
 std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);
 std::string EnglishRuleNote(algorithms::RuleNote note);

@@ -279,6 +279,8 @@ std::string EnglishReason(const Status& s) {
       return EnglishLectureReason(s);
     case CodeGroup::kVerify:
       return EnglishVerifyReason(s);
+    case CodeGroup::kLogs:
+      return EnglishLogsReason(s);
   }
   return std::string(CodeName(s.code()));
 }

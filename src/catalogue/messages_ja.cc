@@ -287,6 +287,8 @@ std::string JapaneseReason(const Status& s) {
       return JapaneseLectureReason(s);
     case CodeGroup::kVerify:
       return JapaneseVerifyReason(s);
+    case CodeGroup::kLogs:
+      return JapaneseLogsReason(s);
   }
   return std::string(CodeName(s.code()));
 }

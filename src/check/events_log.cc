@@ -38,8 +38,9 @@ constexpr KindName kKinds[] = {
 };
 
 // A line that is not what the format says: its place and one sentence.
+// A malformed log: why, as a Status (the catalogues word it).
 struct Malformed {
-  std::string text;
+  Status why;
 };
 
 // One event, its shape checked; names are resolved once every file is read.
@@ -59,27 +60,30 @@ struct Process {
   std::vector<Line> lines;
 };
 
-[[noreturn]] void Refuse(const std::string& where, const std::string& what) {
-  throw Malformed{where + ": " + what};
+// `what` is wrong at `where`, which ReadFile wrote as FILE:LINE.
+[[noreturn]] void Refuse(const std::string& where, const Status& what) {
+  const std::size_t colon = where.rfind(':');
+  throw Malformed{Status::Error(Code::kLogAt, where.substr(0, colon),
+                                std::stoll(where.substr(colon + 1)), what)};
 }
 
 // A message id: a string, or a whole number written as one.
 std::string Id(const json& value, const std::string& where, std::string_view key) {
   if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
   if (value.is_number_integer()) return value.dump();
-  Refuse(where, fmt::format("\"{}\" must be a message id (a string or a whole number)", key));
+  Refuse(where, Status::Error(Code::kLogNotMessageId, key));
 }
 
 const json& Field(const json& o, const std::string& where, std::string_view key) {
   auto it = o.find(key);
-  if (it == o.end()) Refuse(where, fmt::format("no \"{}\"", key));
+  if (it == o.end()) Refuse(where, Status::Error(Code::kLogNoField, key));
   return *it;
 }
 
 std::string Name(const json& o, const std::string& where, std::string_view key) {
   const json& v = Field(o, where, key);
   if (!v.is_string() || v.get<std::string>().empty()) {
-    Refuse(where, fmt::format("\"{}\" must be a process name (a non-empty string)", key));
+    Refuse(where, Status::Error(Code::kLogNotProcessName, key));
   }
   return v.get<std::string>();
 }
@@ -91,17 +95,17 @@ cutline::Amount Whole(const json& o, const std::string& where, std::string_view 
                                                               static_cast<std::uint64_t>(
                                                                   INT64_MAX)) ||
       v.get<std::int64_t>() < least) {
-    Refuse(where, fmt::format("\"{}\" must be a whole number of at least {}", key, least));
+    Refuse(where, Status::Error(Code::kLogNotWhole, key, least));
   }
   return v.get<std::int64_t>();
 }
 
 std::vector<std::string> Names(const json& v, const std::string& where, std::string_view key) {
-  if (!v.is_array()) Refuse(where, fmt::format("\"{}\" must be a list of process names", key));
+  if (!v.is_array()) Refuse(where, Status::Error(Code::kLogNotNames, key));
   std::vector<std::string> names;
   for (const json& n : v) {
     if (!n.is_string() || n.get<std::string>().empty()) {
-      Refuse(where, fmt::format("\"{}\" must be a list of process names", key));
+      Refuse(where, Status::Error(Code::kLogNotNames, key));
     }
     names.push_back(n.get<std::string>());
   }
@@ -139,10 +143,10 @@ void ReadFields(const json& o, Line* line) {
       line->snapshot = static_cast<SnapshotId>(Whole(o, at, "snapshot", 1));
       const json& channels = Field(o, at, "channels");
       if (!channels.is_object()) {
-        Refuse(at, "\"channels\" must map each input to the message ids recorded on it");
+        Refuse(at, Status::Error(Code::kLogChannelsNotMap));
       }
       for (const auto& [from, ids] : channels.items()) {
-        if (!ids.is_array()) Refuse(at, fmt::format("channel from {} must be a list of ids", from));
+        if (!ids.is_array()) Refuse(at, Status::Error(Code::kLogChannelNotList, from));
         std::vector<std::string> list;
         for (const json& id : ids) list.push_back(Id(id, at, "channels"));
         line->channels.emplace_back(from, std::move(list));
@@ -157,7 +161,7 @@ std::optional<Line> ReadLine(const std::string& text, const std::string& where,
                              std::string* process) {
   if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
   json o = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!o.is_object()) Refuse(where, "not a JSON object");
+  if (!o.is_object()) Refuse(where, Status::Error(Code::kLogNotObject));
   *process = Name(o, where, "process");
   const json& kind = Field(o, where, "kind");
   Line line;
@@ -166,9 +170,7 @@ std::optional<Line> ReadLine(const std::string& text, const std::string& where,
     return kind.is_string() && kind.get<std::string>() == k.name;
   });
   if (known == std::end(kKinds)) {
-    Refuse(where, fmt::format("kind {} is not one of start, send, receive, record, "
-                              "marker-send, marker-receive, part-done",
-                              kind.dump()));
+    Refuse(where, Status::Error(Code::kLogUnknownKind, kind.dump()));
   }
   line.kind = known->kind;
   ReadFields(o, &line);
@@ -181,12 +183,11 @@ void ReadHeader(const std::string& text, const std::string& where) {
       fmt::format("{{\"format\": \"{}\", \"version\": {}}}", kEventsFormat, kEventsVersion);
   if (!o.is_object() || o.value("format", json()) != kEventsFormat ||
       !o.value("version", json()).is_number_integer()) {
-    Refuse(where, "not an events log: its first line must be " + expected);
+    Refuse(where, Status::Error(Code::kLogNotEventsLog, expected));
   }
   const std::int64_t version = o["version"].get<std::int64_t>();
   if (version < 1 || version > kEventsVersion) {
-    Refuse(where, fmt::format("version {} of {} is not one this cutline reads (it reads {})",
-                              version, kEventsFormat, kEventsVersion));
+    Refuse(where, Status::Error(Code::kLogVersion, version, kEventsFormat, kEventsVersion));
   }
 }
 
@@ -194,7 +195,7 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
               std::size_t* lines) {
   const std::string file = path.filename().string();
   std::ifstream in(path);
-  if (!in) throw Malformed{fmt::format("{}: cannot be read", path.string())};
+  if (!in) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
   std::string text;
   for (std::size_t number = 1; std::getline(in, text); ++number) {
     const std::string where = fmt::format("{}:{}", file, number);
@@ -208,17 +209,16 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
     Process& p = (*processes)[name];
     if (p.file.empty()) p.file = file;
     if (p.file != file) {
-      Refuse(where, fmt::format("{}'s events are also in {}: one file per process", name, p.file));
+      Refuse(where, Status::Error(Code::kLogFileTwice, name, p.file));
     }
     const bool first = p.lines.empty();
     if (first != (line->kind == Kind::kStart)) {
-      Refuse(where, first ? fmt::format("{}'s first event must be its start", name)
-                          : fmt::format("{} starts twice", name));
+      Refuse(where, Status::Error(first ? Code::kLogFirstNotStart : Code::kLogStartsTwice, name));
     }
     p.lines.push_back(std::move(*line));
     ++*lines;
   }
-  if (in.bad()) throw Malformed{fmt::format("{}: cannot be read", path.string())};
+  if (in.bad()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
 }
 
 // A message sent, as the merge knows it.
@@ -398,10 +398,9 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       return std::find(inputs.begin(), inputs.end(), from) != inputs.end();
     };
     for (const std::string& in : inputs) {
-      if (in == name) Refuse(p.lines.front().where, fmt::format("{} lists itself as an input", name));
+      if (in == name) Refuse(p.lines.front().where, Status::Error(Code::kLogListsItself, name));
       if (!processes.contains(in)) {
-        Refuse(p.lines.front().where,
-               fmt::format("{} lists input {}, which logs no events", name, in));
+        Refuse(p.lines.front().where, Status::Error(Code::kLogInputSilent, name, in));
       }
     }
     for (const Line& l : p.lines) {
@@ -411,23 +410,18 @@ void CheckNames(const std::map<std::string, Process>& processes) {
         auto to = processes.find(l.peer);
         const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs;
         if (to == processes.end() || std::find(their.begin(), their.end(), name) == their.end()) {
-          Refuse(l.where, fmt::format("{} sends to {}, which lists no input from {}", name,
-                                      l.peer, name));
+          Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer));
         }
       }
       if (receives && !has_input(l.peer)) {
-        Refuse(l.where, fmt::format("{} receives from {}, which is not among its inputs", name,
-                                    l.peer));
+        Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer));
       }
       if (l.kind == Kind::kSend && !first_send.emplace(l.msg, l.where).second) {
-        Refuse(l.where, fmt::format("message {} is sent twice (first at {})", l.msg,
-                                    first_send[l.msg]));
+        Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg, first_send[l.msg]));
       }
       for (const auto& [from, ids] : l.channels) {
         if (!has_input(from)) {
-          Refuse(l.where, fmt::format("{}'s part names a channel from {}, which is not among "
-                                      "its inputs",
-                                      name, from));
+          Refuse(l.where, Status::Error(Code::kLogPartChannel, name, from));
         }
       }
     }
@@ -516,32 +510,25 @@ RunRecord EventsLog::Record() const {
   return run;
 }
 
-std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error, Lang lang) {
+StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (entry.path().extension() == ".jsonl") files.push_back(entry.path());
   }
-  if (ec) {
-    *error = fmt::format("{}: {}", dir, ec.message());
-    return std::nullopt;
-  }
-  if (files.empty()) {
-    *error = fmt::format("{} holds no .jsonl files (docs/logs.md)", dir);
-    return std::nullopt;
-  }
+  if (ec) return Status::Error(Code::kLogFolder, dir, ec.message());
+  if (files.empty()) return Status::Error(Code::kLogNoFiles, dir);
   std::sort(files.begin(), files.end());
   EventsLog log;
   log.lang = lang;
   std::map<std::string, Process> processes;
   try {
     for (const fs::path& f : files) ReadFile(f, &processes, &log.lines);
-    if (processes.empty()) throw Malformed{fmt::format("{} holds no events", dir)};
+    if (processes.empty()) throw Malformed{Status::Error(Code::kLogNoEvents, dir)};
     CheckNames(processes);
   } catch (const Malformed& m) {
-    *error = m.text;
-    return std::nullopt;
+    return m.why;
   }
   std::vector<Process*> by_node;
   for (auto& [name, p] : processes) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "check/consistency_checker.h"
 #include "sim/network.h"
 
@@ -48,13 +49,11 @@ struct EventsLog {
   RunRecord Record() const;
 };
 
-// Reads every DIR/*.jsonl. Nothing, with one line in *error ("FILE:LINE:
-// what is wrong"), when DIR holds no such files or a line is not what the
-// format says; a log that is well formed but wrong is read, and judged.
-// `lang`: the language of the log's problems (a malformed line's refusal is
-// English).
-std::optional<EventsLog> ReadEventsLog(const std::string& dir, std::string* error,
-                                       Lang lang = Lang::kEn);
+// Reads every DIR/*.jsonl. Refused (kLogAt: the file and line, and what is
+// wrong there; or the folder's own problem) when DIR holds no such files or
+// a line is not what the format says; a log that is well formed but wrong is
+// read, and judged. `lang`: the language of the log's problems.
+StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang = Lang::kEn);
 
 // The log's own problems, then the checker's findings on its snapshots, in
 // the log's language.

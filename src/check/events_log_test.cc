@@ -156,9 +156,8 @@ TEST(EventsLogTest, ARunWrittenAsEventsGetsTheRunsOwnFindings) {
     const CheckReport own = CheckSnapshots(*runner.bank());
     const fs::path dir = root / std::to_string(run);
     WriteEvents(*runner.bank(), dir);
-    std::string error;
-    std::optional<EventsLog> log = ReadEventsLog(dir.string(), &error);
-    ASSERT_TRUE(log) << error << "\n" << text;
+    StatusOr<EventsLog> log = ReadEventsLog(dir.string());
+    ASSERT_TRUE(log.ok()) << CodeName(log.status().code()) << "\n" << text;
     const CheckReport judged = CheckEventsLog(*log);
     if (algorithm == "broken-stop-at-first") {
       // Its history says where a branch stopped recording a channel (a

@@ -121,11 +121,9 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
 // Any implementation's logs in the open events format (docs/logs.md),
 // judged by the same checker as a scenario's run.
 int CheckEventsCommand(const std::string& dir, Lang lang) {
-  std::string error;
-  std::optional<cutline::check::EventsLog> log =
-      cutline::check::ReadEventsLog(dir, &error, lang);
-  if (!log) {
-    fmt::print(stderr, "cutline: error: {}\n", error);
+  cutline::StatusOr<cutline::check::EventsLog> log = cutline::check::ReadEventsLog(dir, lang);
+  if (!log.ok()) {
+    fmt::print(stderr, "cutline: error: {}\n", cutline::catalogue::Message(log.status(), lang));
     return kUsageError;
   }
   const cutline::check::Findings& say = cutline::check::FindingsIn(lang);

@@ -1,0 +1,85 @@
+// The English catalogue, continued: why a folder of logs in the events
+// format (docs/logs.md) cannot be read, each naming the file and line.
+#include <fmt/format.h>
+
+#include "catalogue/messages.h"
+
+namespace cutline::catalogue {
+namespace {
+
+// The processes and their inputs, which the lines name.
+std::string EnglishNetworkOfLogs(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
+    case Code::kLogFileTwice:
+      return fmt::format("{}'s events are also in {}: one file per process", w(0), w(1));
+    case Code::kLogFirstNotStart:
+      return fmt::format("{}'s first event must be its start", w(0));
+    case Code::kLogStartsTwice:
+      return fmt::format("{} starts twice", w(0));
+    case Code::kLogListsItself:
+      return fmt::format("{} lists itself as an input", w(0));
+    case Code::kLogInputSilent:
+      return fmt::format("{} lists input {}, which logs no events", w(0), w(1));
+    case Code::kLogSendNoInput:
+      return fmt::format("{} sends to {}, which lists no input from {}", w(0), w(1), w(0));
+    case Code::kLogReceiveNotInput:
+      return fmt::format("{} receives from {}, which is not among its inputs", w(0), w(1));
+    case Code::kLogSentTwice:
+      return fmt::format("message {} is sent twice (first at {})", w(0), w(1));
+    case Code::kLogPartChannel:
+      return fmt::format("{}'s part names a channel from {}, which is not among its inputs", w(0),
+                         w(1));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+}  // namespace
+
+std::string EnglishLogsReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
+    case Code::kLogAt:
+      return fmt::format("{}:{}: {}", w(0), s.number(1), EnglishReason(s.reason(2)));
+    case Code::kLogUnreadable:
+      return fmt::format("{}: cannot be read", w(0));
+    case Code::kLogFolder:
+      return fmt::format("{}: {}", w(0), w(1));  // the OS's words name what went wrong
+    case Code::kLogNoFiles:
+      return fmt::format("{} holds no .jsonl files (docs/logs.md)", w(0));
+    case Code::kLogNoEvents:
+      return fmt::format("{} holds no events", w(0));
+    case Code::kLogNotEventsLog:
+      return "not an events log: its first line must be " + w(0);
+    case Code::kLogVersion:
+      return fmt::format("version {} of {} is not one this cutline reads (it reads {})",
+                         s.number(0), w(1), s.number(2));
+    case Code::kLogNotObject:
+      return "not a JSON object";
+    case Code::kLogNoField:
+      return fmt::format("no \"{}\"", w(0));
+    case Code::kLogNotMessageId:
+      return fmt::format("\"{}\" must be a message id (a string or a whole number)", w(0));
+    case Code::kLogNotProcessName:
+      return fmt::format("\"{}\" must be a process name (a non-empty string)", w(0));
+    case Code::kLogNotWhole:
+      return fmt::format("\"{}\" must be a whole number of at least {}", w(0), s.number(1));
+    case Code::kLogNotNames:
+      return fmt::format("\"{}\" must be a list of process names", w(0));
+    case Code::kLogChannelsNotMap:
+      return "\"channels\" must map each input to the message ids recorded on it";
+    case Code::kLogChannelNotList:
+      return fmt::format("channel from {} must be a list of ids", w(0));
+    case Code::kLogUnknownKind:
+      return fmt::format("kind {} is not one of start, send, receive, record, marker-send, "
+                         "marker-receive, part-done",
+                         w(0));
+    default:
+      break;
+  }
+  return EnglishNetworkOfLogs(s);
+}
+
+}  // namespace cutline::catalogue

@@ -1,0 +1,86 @@
+// The Japanese catalogue, continued: why a folder of logs in the events
+// format (docs/logs.md) cannot be read, each naming the file and line.
+#include <fmt/format.h>
+
+#include "catalogue/messages.h"
+
+namespace cutline::catalogue {
+namespace {
+
+std::string JapaneseNetworkOfLogs(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
+    case Code::kLogFileTwice:
+      return fmt::format("{} のイベントが {} にもあります: 1つのプロセスに1つのファイルです", w(0),
+                         w(1));
+    case Code::kLogFirstNotStart:
+      return fmt::format("{} の最初のイベントは start でなければなりません", w(0));
+    case Code::kLogStartsTwice:
+      return fmt::format("{} が2回 start しています", w(0));
+    case Code::kLogListsItself:
+      return fmt::format("{} が自分自身を入力に挙げています", w(0));
+    case Code::kLogInputSilent:
+      return fmt::format("{} の入力 {} はイベントを1つも記録していません", w(0), w(1));
+    case Code::kLogSendNoInput:
+      return fmt::format("{} が {} に送っていますが、{} の入力に {} がありません", w(0), w(1), w(1),
+                         w(0));
+    case Code::kLogReceiveNotInput:
+      return fmt::format("{} が {} から受け取っていますが、{} は入力にありません", w(0), w(1), w(1));
+    case Code::kLogSentTwice:
+      return fmt::format("メッセージ {} が2回送られています（最初は {}）", w(0), w(1));
+    case Code::kLogPartChannel:
+      return fmt::format("{} の部分が {} からのチャネルを挙げていますが、{} は入力にありません",
+                         w(0), w(1), w(1));
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
+}  // namespace
+
+std::string JapaneseLogsReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
+    case Code::kLogAt:
+      return fmt::format("{} の {} 行目: {}", w(0), s.number(1), JapaneseReason(s.reason(2)));
+    case Code::kLogUnreadable:
+      return fmt::format("{}: 読めません", w(0));
+    case Code::kLogFolder:
+      return fmt::format("フォルダ {} を読めません（{}）", w(0), w(1));
+    case Code::kLogNoFiles:
+      return fmt::format("{} に .jsonl ファイルがありません（docs/logs.md を参照）", w(0));
+    case Code::kLogNoEvents:
+      return fmt::format("{} にイベントがありません", w(0));
+    case Code::kLogNotEventsLog:
+      return "events 形式のログではありません: 最初の行は " + w(0) + " でなければなりません";
+    case Code::kLogVersion:
+      return fmt::format("{1} の版 {0} はこの cutline では読めません（読めるのは {2} まで）",
+                         s.number(0), w(1), s.number(2));
+    case Code::kLogNotObject:
+      return "JSON オブジェクトではありません";
+    case Code::kLogNoField:
+      return fmt::format("\"{}\" がありません", w(0));
+    case Code::kLogNotMessageId:
+      return fmt::format("\"{}\" はメッセージの id（文字列か整数）でなければなりません", w(0));
+    case Code::kLogNotProcessName:
+      return fmt::format("\"{}\" はプロセス名（空でない文字列）でなければなりません", w(0));
+    case Code::kLogNotWhole:
+      return fmt::format("\"{}\" は{}以上の整数でなければなりません", w(0), s.number(1));
+    case Code::kLogNotNames:
+      return fmt::format("\"{}\" はプロセス名のリストでなければなりません", w(0));
+    case Code::kLogChannelsNotMap:
+      return "\"channels\" は入力ごとに記録したメッセージ id を対応させなければなりません";
+    case Code::kLogChannelNotList:
+      return fmt::format("{} からのチャネルは id のリストでなければなりません", w(0));
+    case Code::kLogUnknownKind:
+      return fmt::format("kind {} は start、send、receive、record、marker-send、marker-receive、"
+                         "part-done のどれでもありません",
+                         w(0));
+    default:
+      break;
+  }
+  return JapaneseNetworkOfLogs(s);
+}
+
+}  // namespace cutline::catalogue
