@@ -233,7 +233,26 @@ namespace cutline {
   X(kLogSendNoInput, "log_send_no_input", "ss")  /* process, to */           \
   X(kLogReceiveNotInput, "log_receive_not_input", "ss")  /* process, from */ \
   X(kLogSentTwice, "log_sent_twice", "ss")  /* message, first file:line */   \
-  X(kLogPartChannel, "log_part_channel", "ss")  /* process, from */
+  X(kLogPartChannel, "log_part_channel", "ss")  /* process, from */         \
+  /* reading a cluster run's logs (check --logs DIR, rank-N.jsonl) */         \
+  X(kRankLogNotFolder, "rank_log_not_folder", "s")  /* dir */                \
+  X(kRankLogNone, "rank_log_none", "s")  /* dir */                           \
+  X(kRankLogNotLine, "rank_log_not_line", "sn")  /* path, line */            \
+  X(kRankLogBadStart, "rank_log_bad_start", "sn")  /* path, rank */          \
+  X(kRankLogOtherRun, "rank_log_other_run", "snn")  /* path, its, others */  \
+  X(kRankLogNoNumber, "rank_log_no_number", "ss")  /* kind, field */         \
+  X(kRankLogBadPeer, "rank_log_bad_peer", "ssnn")  /* kind, key, p, ranks */ \
+  X(kRankLogNoCause, "rank_log_no_cause", "")                                \
+  X(kRankLogNoChannels, "rank_log_no_channels", "")                          \
+  X(kRankLogNoVerdict, "rank_log_no_verdict", "")                            \
+  X(kRankLogNotClock, "rank_log_not_clock", "")                              \
+  X(kRankLogClockBack, "rank_log_clock_back", "nn")  /* sum, after */        \
+  X(kRankLogWrongShape, "rank_log_wrong_shape", "ss")  /* kind, JSON's words */ \
+  X(kRankLogAllEmpty, "rank_log_all_empty", "s")  /* dir */                  \
+  X(kRankLogCount, "rank_log_count", "snn")  /* dir, logs, ranks */          \
+  X(kRankLogUnreadable, "rank_log_unreadable", "s")  /* path */              \
+  X(kRankLogUnknownApp, "rank_log_unknown_app", "ss")  /* path, app */       \
+  X(kRankLogOtherApp, "rank_log_other_app", "sss")  /* path, app, rank 0's */
 
 enum class Code : std::uint8_t {
   kOk,

@@ -7,6 +7,8 @@
 namespace cutline::catalogue {
 namespace {
 
+std::string EnglishRankLogsReason(const Status& s);
+
 // The processes and their inputs, which the lines name.
 std::string EnglishNetworkOfLogs(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
@@ -30,6 +32,55 @@ std::string EnglishNetworkOfLogs(const Status& s) {
     case Code::kLogPartChannel:
       return fmt::format("{}'s part names a channel from {}, which is not among its inputs", w(0),
                          w(1));
+    default:
+      break;
+  }
+  return EnglishRankLogsReason(s);
+}
+
+
+// A cluster run's own logs (rank-N.jsonl, check --logs DIR).
+std::string EnglishRankLogsReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
+    case Code::kRankLogNotFolder:
+      return fmt::format("{} is not a folder of logs", w(0));
+    case Code::kRankLogNone:
+      return fmt::format("{} holds no rank-N.jsonl logs (see cutline cluster --log-dir)", w(0));
+    case Code::kRankLogNotLine:
+      return fmt::format("{}:{} is not a line of a cutline log", w(0), n(1));
+    case Code::kRankLogBadStart:
+      return fmt::format("{} does not begin as rank {}'s log", w(0), n(1));
+    case Code::kRankLogOtherRun:
+      return fmt::format("{} belongs to a run of {} ranks, not {}", w(0), n(1), n(2));
+    case Code::kRankLogNoNumber:
+      return fmt::format("a \"{}\" line without a whole number \"{}\"", w(0), w(1));
+    case Code::kRankLogBadPeer:
+      return fmt::format("a \"{}\" line with \"{}\": {}, not another of {} ranks", w(0), w(1),
+                         n(2), n(3));
+    case Code::kRankLogNoCause:
+      return "a \"record\" line without its \"cause\"";
+    case Code::kRankLogNoChannels:
+      return "a \"part\" line without its \"channels\"";
+    case Code::kRankLogNoVerdict:
+      return "a \"verdict\" line without \"holds\", \"branches\" and \"channels\"";
+    case Code::kRankLogNotClock:
+      return "\"vc\" is not a vector clock";
+    case Code::kRankLogClockBack:
+      return fmt::format("\"vc\" goes back (its sum {} after {}): not a rank's clock", n(0), n(1));
+    case Code::kRankLogWrongShape:
+      return fmt::format("a \"{}\" line of the wrong shape ({})", w(0), w(1));
+    case Code::kRankLogAllEmpty:
+      return fmt::format("every log in {} is empty: no rank wrote its log", w(0));
+    case Code::kRankLogCount:
+      return fmt::format("{} holds {} logs, but the run had {} ranks", w(0), n(1), n(2));
+    case Code::kRankLogUnreadable:
+      return fmt::format("cannot read {}", w(0));
+    case Code::kRankLogUnknownApp:
+      return fmt::format("{} names an application cutline does not know: {}", w(0), w(1));
+    case Code::kRankLogOtherApp:
+      return fmt::format("{} is a log of {}, but rank 0's is of {}", w(0), w(1), w(2));
     default:
       break;
   }

@@ -7,6 +7,8 @@
 namespace cutline::catalogue {
 namespace {
 
+std::string JapaneseRankLogsReason(const Status& s);
+
 std::string JapaneseNetworkOfLogs(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
   switch (s.code()) {
@@ -31,6 +33,57 @@ std::string JapaneseNetworkOfLogs(const Status& s) {
     case Code::kLogPartChannel:
       return fmt::format("{} の部分が {} からのチャネルを挙げていますが、{} は入力にありません",
                          w(0), w(1), w(1));
+    default:
+      break;
+  }
+  return JapaneseRankLogsReason(s);
+}
+
+
+// A cluster run's own logs (rank-N.jsonl, check --logs DIR).
+std::string JapaneseRankLogsReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  auto n = [&](std::size_t i) { return s.number(i); };
+  switch (s.code()) {
+    case Code::kRankLogNotFolder:
+      return fmt::format("{} はログのフォルダではありません", w(0));
+    case Code::kRankLogNone:
+      return fmt::format("{} に rank-N.jsonl のログがありません（cutline cluster --log-dir を参照）",
+                         w(0));
+    case Code::kRankLogNotLine:
+      return fmt::format("{} の {} 行目は cutline のログの行ではありません", w(0), n(1));
+    case Code::kRankLogBadStart:
+      return fmt::format("{} はランク {} のログとして始まっていません", w(0), n(1));
+    case Code::kRankLogOtherRun:
+      return fmt::format("{} は {} ランクの実行のもので、{} ランクではありません", w(0), n(1), n(2));
+    case Code::kRankLogNoNumber:
+      return fmt::format("\"{}\" の行に整数の \"{}\" がありません", w(0), w(1));
+    case Code::kRankLogBadPeer:
+      return fmt::format("\"{}\" の行の \"{}\" が {} で、{} ランクの他のランクではありません",
+                         w(0), w(1), n(2), n(3));
+    case Code::kRankLogNoCause:
+      return "\"record\" の行に \"cause\" がありません";
+    case Code::kRankLogNoChannels:
+      return "\"part\" の行に \"channels\" がありません";
+    case Code::kRankLogNoVerdict:
+      return "\"verdict\" の行に \"holds\"、\"branches\"、\"channels\" がありません";
+    case Code::kRankLogNotClock:
+      return "\"vc\" はベクタークロックではありません";
+    case Code::kRankLogClockBack:
+      return fmt::format("\"vc\" が戻っています（合計 {} が {} の後）: ランクのクロックではありません",
+                         n(0), n(1));
+    case Code::kRankLogWrongShape:
+      return fmt::format("\"{}\" の行の形が違います（{}）", w(0), w(1));
+    case Code::kRankLogAllEmpty:
+      return fmt::format("{} のログはどれも空です: どのランクもログを書いていません", w(0));
+    case Code::kRankLogCount:
+      return fmt::format("{} のログは {} 個ですが、実行のランクは {} 個でした", w(0), n(1), n(2));
+    case Code::kRankLogUnreadable:
+      return fmt::format("{} を読めません", w(0));
+    case Code::kRankLogUnknownApp:
+      return fmt::format("{} は cutline の知らないアプリケーションを挙げています: {}", w(0), w(1));
+    case Code::kRankLogOtherApp:
+      return fmt::format("{} は {} のログですが、ランク 0 のログは {} のものです", w(0), w(1), w(2));
     default:
       break;
   }

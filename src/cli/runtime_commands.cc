@@ -235,19 +235,18 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
 }
 
 int CheckLogsCommand(const std::string& dir, const std::string& format, Lang lang) {
-  std::string error;
   if (format == "shiviz") {
-    auto log = runtime::ShiVizLog(dir, &error);
-    if (!log) {
-      fmt::print(stderr, "cutline: error: {}\n", error);
+    StatusOr<std::string> log = runtime::ShiVizLog(dir);
+    if (!log.ok()) {
+      fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(log.status(), lang));
       return 2;
     }
     fmt::print("{}", *log);
     return 0;
   }
-  auto result = runtime::CheckLogs(dir, &error, lang);
-  if (!result) {
-    fmt::print(stderr, "cutline: error: {}\n", error);
+  StatusOr<runtime::LogCheck> result = runtime::CheckLogs(dir, lang);
+  if (!result.ok()) {
+    fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(result.status(), lang));
     return 2;
   }
   const check::Findings& say = check::FindingsIn(lang);

@@ -66,49 +66,44 @@ const std::vector<Shape>& Shapes() {
   return shapes;
 }
 
-// Empty if `body` has the fields of its kind, with a peer in 0..ranks-1
-// other than `rank`; else what is wrong.
-std::string ShapeError(const json& body, std::uint32_t rank, std::uint32_t ranks) {
+// Ok if `body` has the fields of its kind, with a peer in 0..ranks-1 other
+// than `rank`; else what is wrong.
+Status ShapeError(const json& body, std::uint32_t rank, std::uint32_t ranks) {
   const std::string kind = body["e"];
   for (const Shape& shape : Shapes()) {
     if (kind != shape.kind) continue;
     for (const char* field : shape.numbers) {
       if (!body.contains(field) || !body[field].is_number_unsigned()) {
-        return fmt::format("a \"{}\" line without a whole number \"{}\"", kind, field);
+        return Status::Error(Code::kRankLogNoNumber, kind, field);
       }
     }
     for (const char* peer : {"to", "from"}) {
       if (!body.contains(peer)) continue;
       const std::uint64_t p = body[peer];
       if (p >= ranks || p == rank) {
-        return fmt::format("a \"{}\" line with \"{}\": {}, not another of {} ranks", kind,
-                           peer, p, ranks);
+        return Status::Error(Code::kRankLogBadPeer, kind, peer, p, ranks);
       }
     }
     if (kind == "record" && !(body.contains("cause") && body["cause"].is_string())) {
-      return "a \"record\" line without its \"cause\"";
+      return Status::Error(Code::kRankLogNoCause);
     }
     if (kind == "part" && !(body.contains("channels") && body["channels"].is_object())) {
-      return "a \"part\" line without its \"channels\"";
+      return Status::Error(Code::kRankLogNoChannels);
     }
     if (kind == "verdict" && !(body.contains("holds") && body["holds"].is_boolean() &&
                                body.contains("branches") && body["branches"].is_array() &&
                                body.contains("channels") && body["channels"].is_array())) {
-      return "a \"verdict\" line without \"holds\", \"branches\" and \"channels\"";
+      return Status::Error(Code::kRankLogNoVerdict);
     }
   }
-  return "";
+  return Status::Ok();
 }
 
-// DIR's rank-N.jsonl files by rank; nothing, with a one-line reason, if DIR
-// is not a folder or holds none. Both readers of the logs start here.
-std::optional<std::map<std::uint32_t, fs::path>> LogFiles(const std::string& dir,
-                                                          std::string* error) {
+// DIR's rank-N.jsonl files by rank; refused if DIR is not a folder or holds
+// none. Both readers of the logs start here.
+StatusOr<std::map<std::uint32_t, fs::path>> LogFiles(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    *error = fmt::format("{} is not a folder of logs", dir);
-    return std::nullopt;
-  }
+  if (!fs::is_directory(dir, ec)) return Status::Error(Code::kRankLogNotFolder, dir);
   std::map<std::uint32_t, fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
@@ -117,16 +112,18 @@ std::optional<std::map<std::uint32_t, fs::path>> LogFiles(const std::string& dir
     if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos) continue;
     files[static_cast<std::uint32_t>(std::stoul(number))] = entry.path();
   }
-  if (files.empty()) {
-    *error = fmt::format("{} holds no rank-N.jsonl logs (see cutline cluster --log-dir)", dir);
-    return std::nullopt;
-  }
+  if (files.empty()) return Status::Error(Code::kRankLogNone, dir);
   return files;
 }
 
-std::optional<Logs> ReadLogs(const std::string& dir, std::string* error) {
-  auto found = LogFiles(dir, error);
-  if (!found) return std::nullopt;
+// `wrong` at line `line` of `path`.
+Status At(const fs::path& path, std::size_t line, const Status& wrong) {
+  return Status::Error(Code::kLogAt, path.string(), line, wrong);
+}
+
+StatusOr<Logs> ReadLogs(const std::string& dir) {
+  auto found = LogFiles(dir);
+  if (!found.ok()) return found.status();
   const std::map<std::uint32_t, fs::path>& files = *found;
   Logs logs;
   for (const auto& [rank, path] : files) {
@@ -143,37 +140,28 @@ std::optional<Logs> ReadLogs(const std::string& dir, std::string* error) {
         // else the log was damaged, and whatever follows cannot be trusted
         // to be checked: say where.
         if (i + 1 == lines.size()) break;
-        *error = fmt::format("{}:{} is not a line of a cutline log", path.string(), line_no);
-        return std::nullopt;
+        return Status::Error(Code::kRankLogNotLine, path.string(), line_no);
       }
       if (line_no == 1) {
         if (body["e"] != "rank" || body["rank"] != rank || !body["ranks"].is_number_unsigned()) {
-          *error = fmt::format("{} does not begin as rank {}'s log", path.string(), rank);
-          return std::nullopt;
+          return Status::Error(Code::kRankLogBadStart, path.string(), rank);
         }
         std::uint32_t ranks = body["ranks"];
         if (logs.ranks != 0 && logs.ranks != ranks) {
-          *error = fmt::format("{} belongs to a run of {} ranks, not {}", path.string(), ranks,
-                               logs.ranks);
-          return std::nullopt;
+          return Status::Error(Code::kRankLogOtherRun, path.string(), ranks, logs.ranks);
         }
         logs.ranks = ranks;
         continue;
       }
-      if (std::string wrong = ShapeError(body, rank, logs.ranks); !wrong.empty()) {
-        *error = fmt::format("{}:{}: {}", path.string(), line_no, wrong);
-        return std::nullopt;
+      if (Status wrong = ShapeError(body, rank, logs.ranks); !wrong.ok()) {
+        return At(path, line_no, wrong);
       }
       LogEvent e{rank, events.size(), body, 0, line_no};
       const json& vc = body.contains("vc") ? body["vc"] : json::array();
-      if (!vc.is_array()) {
-        *error = fmt::format("{}:{}: \"vc\" is not a vector clock", path.string(), line_no);
-        return std::nullopt;
-      }
+      if (!vc.is_array()) return At(path, line_no, Status::Error(Code::kRankLogNotClock));
       for (const json& c : vc) {
         if (!c.is_number_unsigned()) {
-          *error = fmt::format("{}:{}: \"vc\" is not a vector clock", path.string(), line_no);
-          return std::nullopt;
+          return At(path, line_no, Status::Error(Code::kRankLogNotClock));
         }
         e.clock_sum += c.get<std::uint64_t>();
       }
@@ -184,18 +172,13 @@ std::optional<Logs> ReadLogs(const std::string& dir, std::string* error) {
     if (logs.by_rank.size() <= rank) logs.by_rank.resize(rank + 1);
     logs.by_rank[rank] = std::move(events);
   }
-  if (logs.ranks == 0) {
-    *error = fmt::format("every log in {} is empty: no rank wrote its log", dir);
-    return std::nullopt;
-  }
+  if (logs.ranks == 0) return Status::Error(Code::kRankLogAllEmpty, dir);
   logs.by_rank.resize(std::max<std::size_t>(logs.by_rank.size(), logs.ranks));
   for (std::uint32_t r = 0; r < logs.by_rank.size(); ++r) {
     logs.names.push_back(fmt::format("rank-{}.jsonl", r));
   }
   if (files.size() != logs.ranks || files.rbegin()->first != logs.ranks - 1) {
-    *error = fmt::format("{} holds {} logs, but the run had {} ranks", dir, files.size(),
-                         logs.ranks);
-    return std::nullopt;
+    return Status::Error(Code::kRankLogCount, dir, files.size(), logs.ranks);
   }
   return logs;
 }
@@ -350,28 +333,29 @@ bool FastParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
 }
 
 // The slow path: nlohmann::json and the checks (and words) of ReadLogs and
-// the old whole-history check. Empty *error: `s` is not JSON at all.
+// the old whole-history check. False, with *not_a_line when `s` is not JSON
+// at all, else with what is wrong in *wrong.
 bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line* e,
-               std::string* error, bool* not_a_line) {
+               Status* wrong, bool* not_a_line) {
   *not_a_line = false;
   json body = json::parse(s, nullptr, false);
   if (body.is_discarded() || !body.is_object() || !body.contains("e") || !body["e"].is_string()) {
     *not_a_line = true;
     return false;
   }
-  if (std::string wrong = ShapeError(body, rank, ranks); !wrong.empty()) {
-    *error = wrong;
+  if (Status shape = ShapeError(body, rank, ranks); !shape.ok()) {
+    *wrong = std::move(shape);
     return false;
   }
   const json& vc = body.contains("vc") ? body["vc"] : json::array();
   if (!vc.is_array()) {
-    *error = "\"vc\" is not a vector clock";
+    *wrong = Status::Error(Code::kRankLogNotClock);
     return false;
   }
   e->sum = 0;
   for (const json& c : vc) {
     if (!c.is_number_unsigned()) {
-      *error = "\"vc\" is not a vector clock";
+      *wrong = Status::Error(Code::kRankLogNotClock);
       return false;
     }
     e->sum += c.get<std::uint64_t>();
@@ -423,7 +407,7 @@ bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
       e->kind = Kind::kOther;
     }
   } catch (const std::exception& x) {
-    *error = fmt::format("a \"{}\" line of the wrong shape ({})", kind, x.what());
+    *wrong = Status::Error(Code::kRankLogWrongShape, kind, x.what());
     return false;
   }
   return true;
@@ -439,55 +423,45 @@ class RankLog {
   RankLog(const RankLog&) = delete;
   RankLog& operator=(const RankLog&) = delete;
 
-  // Reads the header line. Its ranks, 0 for an empty log; nothing on error.
-  std::optional<std::uint32_t> Open(std::string* error) {
+  // Reads the header line. Its ranks, 0 for an empty log; or why not.
+  StatusOr<std::uint32_t> Open() {
     file_ = std::fopen(path_.c_str(), "rb");
-    if (!file_) {
-      *error = fmt::format("cannot read {}", path_.string());
-      return std::nullopt;
-    }
+    if (!file_) return Status::Error(Code::kRankLogUnreadable, path_.string());
     std::string_view first;
     if (!NextLine(&first)) return 0;
     ++line_;
     json body = json::parse(first, nullptr, false);
     if (body.is_discarded() || !body.is_object() || !body.contains("e") || !body["e"].is_string()) {
-      if (AtEnd()) return 0;  // the only line, cut short
-      *error = fmt::format("{}:1 is not a line of a cutline log", path_.string());
-      return std::nullopt;
+      if (AtEnd()) return 0u;  // the only line, cut short
+      return Status::Error(Code::kRankLogNotLine, path_.string(), 1);
     }
     if (body["e"] != "rank" || body["rank"] != rank_ || !body["ranks"].is_number_unsigned()) {
-      *error = fmt::format("{} does not begin as rank {}'s log", path_.string(), rank_);
-      return std::nullopt;
+      return Status::Error(Code::kRankLogBadStart, path_.string(), rank_);
     }
     if (body.contains("app")) {
       std::optional<apps::App> app =
           body["app"].is_string() ? apps::App::Find(body["app"].get<std::string>()) : std::nullopt;
-      if (!app) {
-        *error = fmt::format("{} names an application cutline does not know: {}", path_.string(),
-                             body["app"].dump());
-        return std::nullopt;
-      }
+      if (!app) return Status::Error(Code::kRankLogUnknownApp, path_.string(), body["app"].dump());
       app_ = *app;
     }
     return body["ranks"].get<std::uint32_t>();
   }
   apps::App app() const { return app_; }
 
-  // The next event, or false at the end of the log (or on an error, set).
-  bool Next(std::uint32_t ranks, Line* e, std::string* error) {
+  // The next event in *e (true), or false at the end of the log; or what is
+  // wrong with the log there.
+  StatusOr<bool> Next(std::uint32_t ranks, Line* e) {
     std::string_view s;
     if (ended_ || !NextLine(&s)) return false;
     ++line_;
     e->line = line_;
-    std::string wrong;
+    Status wrong = Status::Ok();
     bool not_a_line = false;
     if (FastParse(s, rank_, ranks, e) || SlowParse(s, rank_, ranks, e, &wrong, &not_a_line)) {
       // Every event ticks its rank's clock: the sums grow along a log,
       // which the merge relies on.
       if (e->sum < last_sum_) {
-        *error = fmt::format("{}:{}: \"vc\" goes back (its sum {} after {}): not a rank's clock",
-                             path_.string(), line_, e->sum, last_sum_);
-        return false;
+        return At(path_, line_, Status::Error(Code::kRankLogClockBack, e->sum, last_sum_));
       }
       last_sum_ = e->sum;
       return true;
@@ -496,11 +470,9 @@ class RankLog {
       // The last line cut short: the rank died while writing it. Anywhere
       // else the log was damaged.
       if (AtEnd()) return false;
-      *error = fmt::format("{}:{} is not a line of a cutline log", path_.string(), line_);
-      return false;
+      return Status::Error(Code::kRankLogNotLine, path_.string(), line_);
     }
-    *error = fmt::format("{}:{}: {}", path_.string(), line_, wrong);
-    return false;
+    return At(path_, line_, wrong);
   }
   void End() { ended_ = true; }
 
@@ -569,28 +541,25 @@ class RankLog {
 
 }  // namespace
 
-std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error, Lang lang) {
-  auto found = LogFiles(dir, error);
-  if (!found) return std::nullopt;
+StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
+  auto found = LogFiles(dir);
+  if (!found.ok()) return found.status();
   const std::map<std::uint32_t, fs::path>& files = *found;
   std::vector<std::unique_ptr<RankLog>> logs;
   std::uint32_t ranks = 0;
   apps::App app;
   for (const auto& [rank, path] : files) {
     auto log = std::make_unique<RankLog>(rank, path);
-    auto r = log->Open(error);
-    if (!r) return std::nullopt;
+    StatusOr<std::uint32_t> r = log->Open();
+    if (!r.ok()) return r.status();
     if (rank == 0) {
       app = log->app();
     } else if (*r != 0 && log->app() != app) {
-      *error = fmt::format("{} is a log of {}, but rank 0's is of {}", path.string(),
-                           log->app().name(), app.name());
-      return std::nullopt;
+      return Status::Error(Code::kRankLogOtherApp, path.string(), log->app().name(), app.name());
     }
     if (*r != 0) {
       if (ranks != 0 && ranks != *r) {
-        *error = fmt::format("{} belongs to a run of {} ranks, not {}", path.string(), *r, ranks);
-        return std::nullopt;
+        return Status::Error(Code::kRankLogOtherRun, path.string(), *r, ranks);
       }
       ranks = *r;
     } else {
@@ -598,13 +567,9 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error, La
     }
     logs.push_back(std::move(log));
   }
-  if (ranks == 0) {
-    *error = fmt::format("every log in {} is empty: no rank wrote its log", dir);
-    return std::nullopt;
-  }
+  if (ranks == 0) return Status::Error(Code::kRankLogAllEmpty, dir);
   if (files.size() != ranks || files.rbegin()->first != ranks - 1) {
-    *error = fmt::format("{} holds {} logs, but the run had {} ranks", dir, files.size(), ranks);
-    return std::nullopt;
+    return Status::Error(Code::kRankLogCount, dir, files.size(), ranks);
   }
   std::vector<std::string> names;
   for (std::uint32_t r = 0; r < ranks; ++r) names.push_back(fmt::format("rank-{}.jsonl", r));
@@ -618,18 +583,20 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error, La
   // The merge: the lowest (clock sum, rank) first.
   using Key = std::pair<std::uint64_t, std::uint32_t>;
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next;
-  auto advance = [&](std::uint32_t r) -> bool {
-    if (logs[r]->Next(ranks, &head[r], error)) {
+  // The next event of rank r into the merge, or the rank ended; or why the
+  // log cannot be read on.
+  auto advance = [&](std::uint32_t r) -> Status {
+    StatusOr<bool> got = logs[r]->Next(ranks, &head[r]);
+    if (!got.ok()) return got.status();
+    if (*got) {
       next.emplace(head[r].sum, r);
-      return true;
+    } else {
+      judge.NodeEnded(r);
     }
-    if (!error->empty()) return false;
-    judge.NodeEnded(r);
-    return true;
+    return Status::Ok();
   };
-  error->clear();
   for (std::uint32_t r = 0; r < ranks; ++r) {
-    if (!advance(r)) return std::nullopt;
+    if (Status s = advance(r); !s.ok()) return s;
   }
   while (!next.empty()) {
     const std::uint32_t r = next.top().second;
@@ -640,21 +607,25 @@ std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error, La
       ++out.dropped;
       judge.CutShort();
       Line rest;
-      while (logs[r]->Next(ranks, &rest, error)) ++out.dropped;
-      if (!error->empty()) return std::nullopt;
+      for (;;) {
+        StatusOr<bool> got = logs[r]->Next(ranks, &rest);
+        if (!got.ok()) return got.status();
+        if (!*got) break;
+        ++out.dropped;
+      }
       logs[r]->End();
       judge.NodeEnded(r);
       continue;
     }
-    if (!advance(r)) return std::nullopt;
+    if (Status s = advance(r); !s.ok()) return s;
   }
   static_cast<check::StreamResult&>(out) = judge.Finish();
   return out;
 }
 
-std::optional<std::string> ShiVizLog(const std::string& dir, std::string* error) {
-  auto logs = ReadLogs(dir, error);
-  if (!logs) return std::nullopt;
+StatusOr<std::string> ShiVizLog(const std::string& dir) {
+  StatusOr<Logs> logs = ReadLogs(dir);
+  if (!logs.ok()) return logs.status();
   std::vector<std::string> hosts;
   for (std::uint32_t r = 0; r < logs->ranks; ++r) hosts.push_back(store::BranchName(r));
   check::ShiVizWriter out;

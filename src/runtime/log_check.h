@@ -28,13 +28,12 @@ struct LogCheck : check::StreamResult {
 };
 
 // Reads DIR/rank-*.jsonl and checks every snapshot whose every part is in
-// the logs, its findings in `lang`. Nothing, with a one-line reason in
-// *error, if DIR holds no readable set of logs.
-std::optional<LogCheck> CheckLogs(const std::string& dir, std::string* error,
-                                  Lang lang = Lang::kEn);
+// the logs, its findings in `lang`. Refused (the catalogues word why) if DIR
+// holds no readable set of logs.
+StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang = Lang::kEn);
 
 // The logs as a ShiViz log (GoVector's format: its parsing regex, then each
 // event as "host {clock}" and a description line).
-std::optional<std::string> ShiVizLog(const std::string& dir, std::string* error);
+StatusOr<std::string> ShiVizLog(const std::string& dir);
 
 }  // namespace cutline::runtime

@@ -155,9 +155,8 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
     const fs::path dir = root / std::to_string(run);
     fs::create_directories(dir);
     WriteRankLogs(*runner.bank(), dir);
-    std::string error;
-    std::optional<LogCheck> logs = CheckLogs(dir.string(), &error);
-    ASSERT_TRUE(logs) << error;
+    StatusOr<LogCheck> logs = CheckLogs(dir.string());
+    ASSERT_TRUE(logs.ok()) << CodeName(logs.status().code());
     // The history judged as the logs are (each snapshot as it completes)
     // gets the same, with the history's own message numbers.
     const check::StreamResult fed = check::JudgeHistory(
@@ -236,9 +235,8 @@ TEST(LogCheckAgreesTest, TheGoldensScenariosGetTheirFindingsFromTheirLogs) {
     const fs::path dir = root / entry.path().stem();
     fs::create_directories(dir);
     WriteRankLogs(bank, dir);
-    std::string error;
-    std::optional<LogCheck> logs = CheckLogs(dir.string(), &error);
-    ASSERT_TRUE(logs) << error;
+    StatusOr<LogCheck> logs = CheckLogs(dir.string());
+    ASSERT_TRUE(logs.ok()) << CodeName(logs.status().code());
     EXPECT_EQ(own.snapshots_checked, logs->report.snapshots_checked) << text;
     EXPECT_EQ(Normalized(own.problems), Normalized(logs->report.problems)) << text;
     ++compared;

@@ -3,6 +3,8 @@
 // run's logs are checked in tests/cluster_test.cc.
 #include "runtime/log_check.h"
 
+#include "catalogue/messages.h"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -62,7 +64,15 @@ class LogCheckTest : public ::testing::Test {
       if (i + 1 < lines.size() || last_newline) out << '\n';
     }
   }
-  std::optional<LogCheck> Check(std::string* error) { return CheckLogs(dir_.string(), error); }
+  // The check, or nothing with the refusal's English words in *error.
+  std::optional<LogCheck> Check(std::string* error) {
+    StatusOr<LogCheck> checked = CheckLogs(dir_.string());
+    if (!checked.ok()) {
+      *error = catalogue::Message(checked.status(), Lang::kEn);
+      return std::nullopt;
+    }
+    return std::move(checked).value();
+  }
 
   fs::path dir_;
 };
@@ -194,6 +204,12 @@ TEST_F(LogCheckTest, AClockThatGoesBackIsRefusedWithFileAndLine) {
   std::string error;
   EXPECT_FALSE(Check(&error));
   EXPECT_NE(error.find("rank-1.jsonl:3: \"vc\" goes back"), std::string::npos) << error;
+  // The same refusal in Japanese: the file, its line, then what is wrong.
+  StatusOr<LogCheck> ja = CheckLogs(dir_.string(), Lang::kJa);
+  ASSERT_FALSE(ja.ok());
+  EXPECT_EQ(ja.status().code(), Code::kLogAt);
+  const std::string said = catalogue::Message(ja.status(), Lang::kJa);
+  EXPECT_NE(said.find("rank-1.jsonl の 3 行目: \"vc\" が戻っています"), std::string::npos) << said;
 }
 
 // ---- The streaming check's own cases ----------------------------------
@@ -309,9 +325,8 @@ TEST_F(LogCheckTest, FindingsOnLogsComeInTheLanguageAsked) {
   t.Part(0, 1, 100, "");
   Write(0, t.log[0]);
   Write(1, t.log[1]);
-  std::string error;
-  auto r = CheckLogs(dir_.string(), &error, Lang::kJa);
-  ASSERT_TRUE(r) << error;
+  StatusOr<LogCheck> r = CheckLogs(dir_.string(), Lang::kJa);
+  ASSERT_TRUE(r.ok()) << CodeName(r.status().code());
   const std::string all = All(*r);
   EXPECT_NE(all.find("スナップショット1: 不整合なカット: $10（メッセージ#1、N0->N1）が二重に数え"
                      "られています。N1は記録前に受け取り、N0は記録後に送りました"),
