@@ -86,6 +86,8 @@ std::string JapaneseOptionsReason(const Status& s);
 std::string JapaneseServeReason(const Status& s);
 std::string JapaneseLectureReason(const Status& s);
 std::string JapaneseVerifyReason(const Status& s);
+// A snapshot's state as the store keeps it ("failed"), in Japanese (失敗).
+std::string JapaneseStateWord(const std::string& state);
 std::string JapaneseLogsReason(const Status& s);
 std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
 std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);

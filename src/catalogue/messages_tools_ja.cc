@@ -52,13 +52,6 @@ std::string JapaneseStoreWalReason(const Status& s) {
   return std::string(CodeName(s.code()));
 }
 
-// A snapshot's state as the store names it, in Japanese.
-std::string StateWord(const std::string& state) {
-  if (state == "failed") return "失敗";
-  if (state == "running") return "実行中";
-  if (state == "gone") return "削除済み";
-  return state;
-}
 
 }  // namespace
 
@@ -139,7 +132,7 @@ std::string JapaneseRestoreReason(const Status& s) {
       return fmt::format("{} には復元できる完了したスナップショットがありません", w(0));
     case Code::kRestoreNotComplete:
       return fmt::format("スナップショット {} は{}で、完了していないため復元できません", n(0),
-                         StateWord(w(1)));
+                         JapaneseStateWord(w(1)));
     case Code::kRestoreDamaged:
       return fmt::format("{} のスナップショット {} は損傷しているため復元しません: {}"
                          "（cutline store verify を参照）",

@@ -12,13 +12,6 @@ std::string Listed(const std::string& first, std::int64_t more) {
   return more > 0 ? fmt::format("{} ほか{}件", first, more) : first;
 }
 
-// A snapshot's or a run's state as the store names it, in Japanese.
-std::string StateWord(const std::string& state) {
-  if (state == "failed") return "失敗";
-  if (state == "running") return "実行中";
-  if (state == "complete") return "完了";
-  return "「" + state + "」";
-}
 
 std::string JapaneseRunProblem(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
@@ -35,7 +28,7 @@ std::string JapaneseRunProblem(const Status& s) {
     case Code::kVerifyOriginMissing:
       return fmt::format("復元元のスナップショット {} がストアにありません", n(0));
     case Code::kVerifyOriginNotComplete:
-      return fmt::format("復元元のスナップショット {} は{}です", n(0), StateWord(w(1)));
+      return fmt::format("復元元のスナップショット {} は{}です", n(0), JapaneseStateWord(w(1)));
     case Code::kVerifyOriginRanks:
       return fmt::format("ランク数 {} が復元元のスナップショット {} の {} と違います", n(0), n(1),
                          n(2));
@@ -58,6 +51,15 @@ std::string JapaneseRunProblem(const Status& s) {
 }
 
 }  // namespace
+
+// A snapshot's state as the store names it; one it does not name, quoted.
+std::string JapaneseStateWord(const std::string& state) {
+  if (state == "failed") return "失敗";
+  if (state == "running") return "実行中";
+  if (state == "complete") return "完了";
+  if (state == "gone") return "削除済み";
+  return "「" + state + "」";
+}
 
 std::string JapaneseVerifyReason(const Status& s) {
   auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
@@ -105,12 +107,12 @@ std::string JapaneseVerifyReason(const Status& s) {
     case Code::kVerifyTotalNotRuns:
       return fmt::format("総額 ${} が実行 {} の総額 ${} と違います", n(0), n(1), n(2));
     case Code::kVerifyIncompleteTotal:
-      return fmt::format("{}なのに総額があります", StateWord(w(0)));
+      return fmt::format("{}なのに総額があります", JapaneseStateWord(w(0)));
     case Code::kVerifyIncompleteTime:
-      return fmt::format("{}なのに完了時刻があります", StateWord(w(0)));
+      return fmt::format("{}なのに完了時刻があります", JapaneseStateWord(w(0)));
     case Code::kVerifyIncompleteParts:
       return fmt::format("{}なのに部分があります（残高 {} 行、チャネル {} 行、送金 {} 行）",
-                         StateWord(w(0)), n(1), n(2), n(3));
+                         JapaneseStateWord(w(0)), n(1), n(2), n(3));
     case Code::kVerifyOrphanParts:
       return fmt::format("ストアにないのに、その部分があります（{} 行）", n(0));
     default:

@@ -272,8 +272,9 @@ std::string All(const LogCheck& r) {
 }
 
 // N0 records, then sends $10 before its marker; N1 receives the $10 before
-// it records on its own: the $10 crosses the cut backwards.
-TEST_F(LogCheckTest, AMessageAcrossTheCutBackwardsIsNamed) {
+// it records on its own: the $10 crosses the cut backwards (the two ranks'
+// logs).
+TwoRanks BackwardCrossing() {
   TwoRanks t;
   t.Start(0, 100);
   t.Start(1, 100);
@@ -287,6 +288,11 @@ TEST_F(LogCheckTest, AMessageAcrossTheCutBackwardsIsNamed) {
   t.Part(1, 1, 110, "");
   t.ReceiveMarker(0, 1, 1, back);
   t.Part(0, 1, 100, "");
+  return t;
+}
+
+TEST_F(LogCheckTest, AMessageAcrossTheCutBackwardsIsNamed) {
+  const TwoRanks t = BackwardCrossing();
   Write(0, t.log[0]);
   Write(1, t.log[1]);
   std::string error;
@@ -310,19 +316,7 @@ TEST_F(LogCheckTest, AMessageAcrossTheCutBackwardsIsNamed) {
 // The same logs judged in Japanese: the findings come from the Japanese
 // catalogue (findings_ja.cc), names and amounts as they are.
 TEST_F(LogCheckTest, FindingsOnLogsComeInTheLanguageAsked) {
-  TwoRanks t;
-  t.Start(0, 100);
-  t.Start(1, 100);
-  t.Record(0, 1, 100, false);
-  auto ten = t.Send(0, 10);
-  auto marker = t.Marker(0, 1);
-  t.Receive(1, 1, 10, ten);
-  t.Record(1, 1, 110, false);
-  auto back = t.Marker(1, 1);
-  t.ReceiveMarker(1, 2, 1, marker);
-  t.Part(1, 1, 110, "");
-  t.ReceiveMarker(0, 1, 1, back);
-  t.Part(0, 1, 100, "");
+  const TwoRanks t = BackwardCrossing();
   Write(0, t.log[0]);
   Write(1, t.log[1]);
   StatusOr<LogCheck> r = CheckLogs(dir_.string(), Lang::kJa);
