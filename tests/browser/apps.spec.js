@@ -3,7 +3,7 @@
 // naive detector and of the snapshot, in English and in Japanese. Every state, verdict and refusal
 // on screen comes from the server; these tests check that the page shows them where a student
 // looks, in words.
-const { test, expect, openPage, settle, region, demo, playDemo, audit } = require('./fixtures');
+const { test, expect, openPage, settle, region, demo, playDemo, audit, expectRightOf } = require('./fixtures');
 
 const notice = (page) => page.getByRole('status');
 const branchCell = (page, name) => page.locator(`#branch-rows tr[data-branch="${name}"] .bal`);
@@ -247,9 +247,7 @@ test('a cut drawn on a jobs run is judged for consistency, names the job crossin
   const finish = page.locator('#st-svg [data-kind="finish"]');
   await expect(finish).toHaveCount(1);
   await expect(finish.locator('title')).toHaveText('P1 finishes a job');
-  const tick = await finish.boundingBox();
-  const handle = await page.getByRole('slider', { name: 'Cut point on P1' }).boundingBox();
-  expect(handle.x + handle.width / 2).toBeGreaterThan(tick.x + tick.width);
+  await expectRightOf(page.getByRole('slider', { name: 'Cut point on P1' }), finish);
   await expect(page.locator('#st-legend li[data-show="jobs"]').filter({ hasText: 'finishes a job' })).toBeVisible();
 
   // P3 back to before the job arrived: where the naive detector read each branch. The cut is
@@ -304,9 +302,7 @@ test('a handle stands after the finishes in its gap, as the checker counts them'
   // The diagram is drawn again when the cut opens: wait for the tick itself.
   const finish = page.locator('#st-svg [data-kind="finish"]');
   await expect(finish).toBeVisible();
-  const tick = await finish.boundingBox();
-  const handle = await p2.boundingBox();
-  expect(handle.x + handle.width / 2).toBeGreaterThan(tick.x + tick.width);
+  await expectRightOf(p2, finish);
   const verdict = page.locator('#cut-verdict');
   await expect(verdict).toHaveAttribute('data-consistent', 'true');
   await expect(page.locator('#cut-property strong')).toHaveText('At this cut: not terminated: P1 busy; a job on P1→P2; a job on P1→P3.');

@@ -135,6 +135,16 @@ async function audit(page) {
   return describe(results.violations);
 }
 
+// How far the middle of a cut's handle stands right of an element's right edge (negative: left
+// of it). Polled, because the space-time diagram is drawn again when a cut opens or a step lands,
+// and an element measured in between has no box.
+async function expectRightOf(handle, element) {
+  await expect.poll(async () => {
+    const [h, e] = [await handle.boundingBox(), await element.boundingBox()];
+    return h && e ? h.x + h.width / 2 - (e.x + e.width) : Number.NaN;
+  }, { message: 'the handle stands right of the element' }).toBeGreaterThan(0);
+}
+
 module.exports = {
-  audit, test, expect, settle, openPage, region, demos, demo, playDemo, snap, send, channelRow, recordedCell,
+  expectRightOf, audit, test, expect, settle, openPage, region, demos, demo, playDemo, snap, send, channelRow, recordedCell,
 };
