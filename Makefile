@@ -3,7 +3,9 @@
 # nothing but `make`.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 50
+WIRE_FUZZ_SECONDS ?= 15
+FUZZER ?= scenario
 PORT       ?= 8080
 JOBS       ?= $(shell nproc)
 # The builds below are the project's own, on the compilers it is tested with
@@ -70,7 +72,8 @@ run: build
 # Everything, within 30 minutes on 2 cores from a fresh clone: unit, golden,
 # property, API and real-MPI tests; the library installed on its own and used
 # by the examples (plain, ASan+UBSan, TSan); the tests again under ASan and
-# UBSan; the parser fuzzer for $(FUZZ_SECONDS) s; the browser tests. Ends with
+# UBSan; the parser fuzzer for $(FUZZ_SECONDS) s and the wire decoders' for
+# $(WIRE_FUZZ_SECONDS) s; the browser tests. Ends with
 # one line per stage and its seconds (scripts/stages.sh).
 test:
 	@scripts/stages.sh "make test" install=deps-all build=build unit=test-unit \
@@ -112,7 +115,8 @@ long-asan: asan-build
 	CUTLINE_PROPERTY_SHARE=100 ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) $(LONG)
 
 test-fuzz: asan-build
-	scripts/run-fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
+	scripts/run-fuzz.sh $(ASAN_BUILD) scenario $(FUZZ_SECONDS)
+	scripts/run-fuzz.sh $(ASAN_BUILD) wire $(WIRE_FUZZ_SECONDS)
 
 # The browser tests (tests/browser) in Debian's chromium-headless-shell against the real
 # server, two workers with servers of their own (playwright.config.js); those
@@ -129,9 +133,10 @@ long-browser: build deps-all
 test-browser-steady: build deps-all
 	CUTLINE_BIN=./$(BUILD)/cutline scripts/browser-steady.sh 3 --grep-invert @long
 
-# The parser fuzzer until stopped (Ctrl-C); the corpus grows in fuzz-corpus/.
+# One fuzzer until stopped (Ctrl-C): the scenario parser, or FUZZER=wire for
+# the wire decoders; the corpus grows in fuzz-corpus/NAME.
 fuzz: asan-build
-	scripts/run-fuzz.sh $(ASAN_BUILD) 0
+	scripts/run-fuzz.sh $(ASAN_BUILD) $(FUZZER) 0
 
 bench: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline_bench

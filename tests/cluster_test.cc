@@ -167,13 +167,16 @@ TEST_F(StoreTest, TheCollectorsBytesAreThePartsAsEncoded) {
       for (int r = 0; r < n; ++r) {
         namespace protocol = cutline::runtime::protocol;
         protocol::Part part{.id = s->id,
-                            .balance = s->balances.at(static_cast<std::size_t>(r)),
+                            .rank = static_cast<std::uint32_t>(r),
+                            .recorded = {.state = s->balances.at(static_cast<std::size_t>(r)),
+                                         .channels = {}},
                             .recorded_us = s->recorded_us.at(static_cast<std::size_t>(r)),
-                            .channels = {}};
+                            .marker_us = {}};
         // A rank's incoming channels, by sender (the store's order too).
         for (const auto& c : s->channels) {
           if (c.to == static_cast<std::uint32_t>(r)) {
-            part.channels.push_back({c.transfers, c.marker_us.value_or(0)});
+            part.recorded.channels.push_back(c.transfers);
+            part.marker_us.push_back(c.marker_us.value_or(0));
           }
         }
         expected += protocol::Encode(protocol::Control{part}).size();

@@ -35,6 +35,8 @@ struct SnapshotPart {
   // after what the receiver recorded on the channel. Empty for the other
   // algorithms.
   std::vector<std::vector<Payload>> sent = {};
+  // Equal when every field is (for State and Payload that compare).
+  bool operator==(const SnapshotPart&) const = default;
 };
 
 // What Add says.

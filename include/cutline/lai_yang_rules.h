@@ -78,7 +78,9 @@ class LaiYangRules {
   Result<SnapshotId> OnOutgoing(ChannelIndex out);
   // Older hosts: the same, without the error. Called with out >=
   // outgoing_channels() it stops the program in every build
-  // (detail::ContractViolated): use OnOutgoing to get an error instead.
+  // (detail::ContractViolated). Deprecated in 0.3: OnOutgoing answers an
+  // error instead.
+  [[deprecated("use OnOutgoing, which answers a bad channel with an error")]]
   SnapshotId OnSend(ChannelIndex out);
 
   SnapshotId Epoch() const { return epoch_; }
@@ -86,7 +88,8 @@ class LaiYangRules {
   Result<std::uint64_t> ControlFor(SnapshotId id, ChannelIndex out) const;
   // Older hosts: the count for the newest recorded snapshot (0 if none).
   // Called with out >= outgoing_channels() it stops the program in every
-  // build: use ControlFor to get an error instead.
+  // build. Deprecated in 0.3: ControlFor answers an error instead.
+  [[deprecated("use ControlFor, which answers a bad channel or snapshot with an error")]]
   std::uint64_t ControlCount(ChannelIndex out) const;
 
   bool HasRecorded(SnapshotId id) const { return Find(id) != nullptr; }

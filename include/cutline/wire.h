@@ -63,8 +63,9 @@ inline std::optional<std::uint64_t> ReadLittleEndian(std::string_view in,
   return v;
 }
 // The older call, for a buffer the caller has measured. Given fewer than
-// `bytes` bytes it stops the program in every build (ContractViolated); use
-// ReadLittleEndian to get an answer instead.
+// `bytes` bytes it stops the program in every build (ContractViolated).
+// Deprecated in 0.3: ReadLittleEndian answers a short buffer instead.
+[[deprecated("use ReadLittleEndian, which answers a short buffer with nothing")]]
 inline std::uint64_t GetLittleEndian(std::string_view in, std::size_t bytes = 8) {
   std::optional<std::uint64_t> v = ReadLittleEndian(in, bytes);
   if (!v) cutline::detail::ContractViolated("wire::GetLittleEndian: buffer shorter than the integer");

@@ -308,7 +308,8 @@ class [[nodiscard]] Status {
     CUTLINE_CHECK(sizeof...(Args) == ArgKinds(code).size());
     Status s;
     s.code_ = code;
-    (s.args_.push_back(Arg(std::forward<Args>(args))), ...);
+    s.args_ = std::make_unique<std::vector<ErrorArg>>();
+    (s.args_->push_back(Arg(std::forward<Args>(args))), ...);
     return s;
   }
 
@@ -318,22 +319,34 @@ class [[nodiscard]] Status {
     CUTLINE_CHECK(args.size() == ArgKinds(code).size());
     Status s;
     s.code_ = code;
-    s.args_ = std::move(args);
+    s.args_ = std::make_unique<std::vector<ErrorArg>>(std::move(args));
     return s;
   }
 
+  Status(const Status& other)
+      : code_(other.code_),
+        args_(other.args_ ? std::make_unique<std::vector<ErrorArg>>(*other.args_) : nullptr),
+        line_(other.line_) {}
+  Status(Status&&) noexcept = default;
+  Status& operator=(const Status& other) {
+    if (this != &other) *this = Status(other);
+    return *this;
+  }
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
+
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
-  const std::vector<ErrorArg>& args() const { return args_; }
+  const std::vector<ErrorArg>& args() const { return args_ ? *args_ : NoArgs(); }
   // REQUIRES: argument i exists and has that type (see the code's comment).
   const std::string& word(std::size_t i) const {
-    return std::get<std::string>(args_.at(i));
+    return std::get<std::string>(args().at(i));
   }
   std::int64_t number(std::size_t i) const {
-    return std::get<std::int64_t>(args_.at(i));
+    return std::get<std::int64_t>(args().at(i));
   }
   const Status& reason(std::size_t i) const {
-    return *std::get<std::shared_ptr<const Status>>(args_.at(i));
+    return *std::get<std::shared_ptr<const Status>>(args().at(i));
   }
   // The scenario line at fault; 0 when no line is (or not yet known).
   int line() const { return line_; }
@@ -355,8 +368,17 @@ class [[nodiscard]] Status {
     return static_cast<std::int64_t>(n);
   }
 
+  static const std::vector<ErrorArg>& NoArgs() {
+    static const std::vector<ErrorArg> none;
+    return none;
+  }
+
   Code code_ = Code::kOk;
-  std::vector<ErrorArg> args_;
+  // Only an error has arguments. Behind a pointer so that an ok Status, the
+  // value of every call on the hot paths (a transfer, a delivery), is
+  // destroyed with one test of a null pointer instead of a call to a
+  // vector's destructor.
+  std::unique_ptr<std::vector<ErrorArg>> args_;
   int line_ = 0;
 };
 

@@ -13,7 +13,7 @@ namespace {
 // whatever the order they arrive in.
 TEST(LaiYangRulesTest, NewerEpochRecordsFirstAndCountsClose) {
   LaiYangRules p(/*incoming=*/1, /*outgoing=*/1);
-  EXPECT_EQ(p.OnSend(0), 0u);  // before any snapshot: epoch 0
+  EXPECT_EQ(p.OnOutgoing(0).value, 0u);  // before any snapshot: epoch 0
   // An epoch-0 message, then the sender records snapshot 1 (count 2: it
   // sent two before recording) and an epoch-1 message overtakes the rest.
   EXPECT_FALSE(p.OnMessage(0, 0).step.record_state);
@@ -22,8 +22,8 @@ TEST(LaiYangRulesTest, NewerEpochRecordsFirstAndCountsClose) {
   EXPECT_EQ(newer.recorded, 1u);
   EXPECT_FALSE(newer.in_channel_state);  // it belongs to the future
   EXPECT_EQ(p.Epoch(), 1u);
-  EXPECT_EQ(p.OnSend(0), 1u);            // now stamps epoch 1
-  EXPECT_EQ(p.ControlCount(0), 1u);      // one sent before recording
+  EXPECT_EQ(p.OnOutgoing(0).value, 1u);  // now stamps epoch 1
+  EXPECT_EQ(p.ControlFor(1, 0).value, 1u);  // one sent before recording
   Step control = p.OnControl(1, 0, 2);   // 2 old ones: 1 has come so far
   EXPECT_FALSE(control.closed_channel);
   EXPECT_EQ(p.Channel(1, 0), ChannelRecording::kRecording);

@@ -199,14 +199,16 @@ void Branch::AfterStep(SnapshotId id, const Step& step, bool started_here) {
   const std::optional<Amount> recorded = agent().RecordedState(id);
   Timing& timing = timing_[id];
   protocol::Part part{.id = id,
-                      .balance = *recorded,
+                      .rank = static_cast<std::uint32_t>(rank_),
+                      .recorded = {.state = *recorded, .channels = {}},
                       .recorded_us = timing.recorded_us,
-                      .channels = {}};
+                      .marker_us = {}};
   std::vector<std::vector<Amount>> by_sender(static_cast<std::size_t>(n_));
   for (ChannelIndex c = 0; c < agent().incoming_channels(); ++c) {
     std::vector<Amount> messages = agent().ChannelMessages(id, c);
     by_sender[static_cast<std::size_t>(SenderOf(c))] = messages;
-    part.channels.push_back({std::move(messages), timing.marker_us.empty() ? 0 : timing.marker_us[c]});
+    part.recorded.channels.push_back(std::move(messages));
+    part.marker_us.push_back(timing.marker_us.empty() ? 0 : timing.marker_us[c]);
   }
   if (log_) log_->Part(id, *recorded, by_sender);
   transport_.SendControl(kCoordinator, part);

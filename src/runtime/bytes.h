@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,6 +24,12 @@ class Bytes {
     return *this;
   }
   Bytes& I64(std::int64_t v) { return U64(static_cast<std::uint64_t>(v)); }
+  // Bytes of another format, behind their length.
+  Bytes& Sized(std::string_view bytes) {
+    U64(bytes.size());
+    bytes_ += bytes;
+    return *this;
+  }
   const std::string& str() const { return bytes_; }
   std::string Take() { return std::move(bytes_); }
 
@@ -38,10 +45,10 @@ class Reader {
     return bytes_[at_++];
   }
   std::uint64_t U64() {
-    Need(8);
-    std::uint64_t v = wire::GetLittleEndian(bytes_.substr(at_));
+    std::optional<std::uint64_t> v = wire::ReadLittleEndian(bytes_.substr(at_));
+    if (!v) throw std::runtime_error("a message ended early");
     at_ += 8;
-    return v;
+    return *v;
   }
   std::int64_t I64() { return static_cast<std::int64_t>(U64()); }
   // A count of items of at least `min_bytes` each: more than the rest of the
@@ -52,6 +59,13 @@ class Reader {
       throw std::runtime_error("a message counts more items than it holds");
     }
     return n;
+  }
+  // What Bytes::Sized wrote: a length, and that many bytes.
+  std::string_view Sized() {
+    const std::uint64_t n = Count(1);
+    std::string_view out = bytes_.substr(at_, static_cast<std::size_t>(n));
+    at_ += out.size();
+    return out;
   }
   bool AtEnd() const { return at_ == bytes_.size(); }
   std::size_t left() const { return bytes_.size() - at_; }

@@ -110,13 +110,22 @@ nlohmann::json Statistics::Property(apps::App app, const sim::Topology& topology
 
 // --- the coordinator ------------------------------------------------------------
 
+namespace {
+// Every rank has a channel from and to every other: a part of another shape
+// is refused by the collector (kWrongShape).
+std::vector<PartShape> Shapes(int ranks) {
+  const auto others = static_cast<std::uint32_t>(ranks - 1);
+  return std::vector<PartShape>(static_cast<std::size_t>(ranks), PartShape{others, others});
+}
+}  // namespace
+
 Coordinator::Coordinator(const NodeOptions& options, int ranks, Transport& transport,
                          std::unique_ptr<Sink> sink)
     : o_(options),
       n_(ranks),
       transport_(transport),
       sink_(std::move(sink)),
-      collector_(static_cast<ProcessIndex>(ranks)),
+      collector_(Shapes(ranks)),
       topology_(static_cast<std::uint32_t>(ranks),
                 sim::Topology::Complete(static_cast<std::uint32_t>(ranks))) {
   stats_.sent.assign(static_cast<std::size_t>(n_), 0);
@@ -167,7 +176,7 @@ Status Coordinator::Begin() {
     transport_.SendControl(j, init);
   }
   next_id_ = first_id;
-  collector_ = Collector(static_cast<ProcessIndex>(n_), first_id);
+  collector_ = Collector(Shapes(n_), first_id);
   return Status::Ok();
 }
 
@@ -219,18 +228,11 @@ void Coordinator::OnControl(int from, const protocol::Control& message, std::siz
 }
 
 void Coordinator::OnPart(int from, protocol::Part part, std::size_t bytes) {
-  if (part.channels.size() != static_cast<std::size_t>(n_ - 1)) {
-    throw std::runtime_error(fmt::format("rank {} sent a part with {} channels", from,
-                                         part.channels.size()));
+  if (part.rank != static_cast<std::uint32_t>(from)) {
+    throw std::runtime_error(fmt::format("rank {} sent a part naming rank {}", from, part.rank));
   }
-  Collector::Part collected;
-  collected.state = part.balance;
-  PartTiming timing{part.recorded_us, {}, bytes};
-  for (auto& channel : part.channels) {
-    collected.channels.push_back(std::move(channel.transfers));
-    timing.marker_us.push_back(channel.marker_us);
-  }
-  auto added = collector_.Add(part.id, static_cast<ProcessIndex>(from), std::move(collected));
+  PartTiming timing{part.recorded_us, std::move(part.marker_us), bytes};
+  auto added = collector_.Add(part.id, part.rank, std::move(part.recorded));
   if (added == Collector::Added::kComplete || added == Collector::Added::kPending) {
     auto& by_rank = timing_[part.id];
     by_rank.resize(static_cast<std::size_t>(n_));

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -102,23 +103,37 @@ Start Start::Get(Reader& in) { return {in.U64()}; }
 void Abort::Put(Bytes& out) const { out.U64(id); }
 Abort Abort::Get(Reader& in) { return {in.U64()}; }
 
+namespace {
+// A part's state and every recorded transfer as the wire part's values: an
+// amount's 8 bytes.
+std::string AmountBytes(Amount a) {
+  std::string out;
+  wire::PutLittleEndian(&out, static_cast<std::uint64_t>(a));
+  return out;
+}
+std::optional<Amount> AmountOf(std::string_view bytes) {
+  if (bytes.size() != 8) return std::nullopt;
+  return static_cast<Amount>(*wire::ReadLittleEndian(bytes));
+}
+}  // namespace
+
 void Part::Put(Bytes& out) const {
-  out.U64(id).I64(balance).I64(recorded_us).U64(channels.size());
-  for (const Channel& c : channels) {
-    out.I64(c.marker_us);
-    PutAmounts(out, c.transfers);
-  }
+  std::optional<std::string> wire_part = wire::EncodePart(id, rank, recorded, AmountBytes, AmountBytes);
+  if (!wire_part) throw std::runtime_error("a part too large for the wire format");
+  out.Sized(*wire_part).I64(recorded_us);
+  for (std::int64_t at : marker_us) out.I64(at);
 }
 Part Part::Get(Reader& in) {
-  Part m;
-  m.id = in.U64();
-  m.balance = in.I64();
-  m.recorded_us = in.I64();
-  m.channels.resize(in.Count(2 * kItem));
-  for (Channel& c : m.channels) {
-    c.marker_us = in.I64();
-    c.transfers = GetAmounts(in);
-  }
+  auto wire_part = wire::DecodePart<Amount, Amount>(in.Sized(), AmountOf, AmountOf);
+  if (!wire_part) throw std::runtime_error("a Part whose recorded bytes are not a wire part");
+  Part m{.id = wire_part->snapshot,
+         .rank = wire_part->from,
+         .recorded = std::move(wire_part->part),
+         .recorded_us = in.I64(),
+         .marker_us = {}};
+  // One time per incoming channel the part records.
+  m.marker_us.resize(m.recorded.channels.size());
+  for (std::int64_t& at : m.marker_us) at = in.I64();
   return m;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/amount.h"
+#include "cutline/collector.h"
 #include "cutline/marker_rules.h"
 #include "runtime/bytes.h"
 
@@ -68,19 +69,19 @@ struct Start {
   bool operator==(const Start&) const = default;
 };
 
-// Rank -> coordinator: its part of snapshot `id`. Times are microseconds
+// Rank -> coordinator: its part of snapshot `id`. What it recorded travels
+// in the library's own part format (wire::EncodePart, the one a host of the
+// library sends), and the rank's timings follow it. Times are microseconds
 // since the epoch on the rank's own clock (one host: one clock).
 struct Part {
   static constexpr char kCode = 'P';
-  struct Channel {
-    std::vector<Amount> transfers;  // recorded, in arrival order
-    std::int64_t marker_us = 0;     // when the sender's marker arrived: the channel closed
-    bool operator==(const Channel&) const = default;
-  };
   SnapshotId id = 0;
-  Amount balance = 0;           // the recorded state
-  std::int64_t recorded_us = 0;  // when the rank recorded it
-  std::vector<Channel> channels;  // by incoming channel index
+  std::uint32_t rank = 0;  // the sender, as the wire part names it
+  // The recorded state and, by incoming channel index, the transfers
+  // recorded on each channel in arrival order.
+  SnapshotPart<Amount, Amount> recorded;
+  std::int64_t recorded_us = 0;        // when the rank recorded its state
+  std::vector<std::int64_t> marker_us;  // by incoming channel: when its marker came (it closed)
   void Put(Bytes& out) const;
   static Part Get(Reader& in);
   bool operator==(const Part&) const = default;

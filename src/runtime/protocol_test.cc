@@ -22,11 +22,12 @@ std::vector<Control> Examples() {
       Init{.balance = -5, .resend = {{2, {40, 10}}, {7, {}}, {0, {kMin}}}},
       Start{.id = 1},
       Start{.id = kMax},
-      Part{.id = 3, .balance = 250, .recorded_us = 1'714'564'800'000'123, .channels = {}},
+      Part{.id = 3, .rank = 0, .recorded = {.state = 250, .channels = {}}, .recorded_us = 1'714'564'800'000'123, .marker_us = {}},
       Part{.id = 4,
-           .balance = kMin,
+           .rank = 2,
+           .recorded = {.state = kMin, .channels = {{}, {1, 2, 3}}},
            .recorded_us = -1,
-           .channels = {{{}, 17}, {{1, 2, 3}, 1'714'564'800'000'999}}},
+           .marker_us = {17, 1'714'564'800'000'999}},
       Counts{.sent = 0},
       Counts{.sent = kMax},
       Stop{},
@@ -72,7 +73,7 @@ TEST(ProtocolTest, IntegersAreWiresLittleEndian) {
   std::string bytes = Encode(Control{Start{0x0102}});
   ASSERT_EQ(bytes.size(), 9u);
   EXPECT_EQ(bytes[0], 'S');
-  EXPECT_EQ(wire::GetLittleEndian(std::string_view(bytes).substr(1)), 0x0102u);
+  EXPECT_EQ(wire::ReadLittleEndian(std::string_view(bytes).substr(1)), 0x0102u);
   EXPECT_EQ(bytes[1], '\x02');
   EXPECT_EQ(bytes[2], '\x01');
 }
@@ -113,8 +114,44 @@ TEST(ProtocolTest, ACountPastTheMessageIsRefused) {
   b.Char(Paused::kCode).U64(9).U64(kMax);
   EXPECT_THROW(DecodeControl(b.str()), std::runtime_error);
   Bytes p;
-  p.Char(Part::kCode).U64(1).I64(0).I64(0).U64(1u << 30);
+  p.Char(Part::kCode).U64(1u << 30);
   EXPECT_THROW(DecodeControl(p.str()), std::runtime_error);
+}
+
+// A rank's part travels in the library's own part format (wire::EncodePart),
+// the one any host of the library sends: the coordinator's bytes decode with
+// the library's decoder alone, and bytes that are not a part are refused.
+TEST(ProtocolTest, APartCarriesTheLibrarysWirePart) {
+  const Part part{.id = 4,
+                  .rank = 2,
+                  .recorded = {.state = 90, .channels = {{}, {10, -3}}},
+                  .recorded_us = 5,
+                  .marker_us = {6, 7}};
+  const std::string bytes = Encode(Control{part});
+  Reader in(std::string_view(bytes).substr(1));
+  const std::string_view wire_part = in.Sized();
+  auto amount = [](std::string_view b) { return wire::ReadLittleEndian(b); };
+  auto decoded = wire::DecodePart<std::uint64_t, std::uint64_t>(wire_part, amount, amount);
+  ASSERT_TRUE(decoded.has_value());
+  EXPECT_EQ(decoded->snapshot, 4u);
+  EXPECT_EQ(decoded->from, 2u);
+  EXPECT_EQ(decoded->part.state, 90u);
+  EXPECT_EQ(decoded->part.channels,
+            (std::vector<std::vector<std::uint64_t>>{{}, {10, static_cast<std::uint64_t>(-3)}}));
+  // The rank's timings follow the wire part: one per channel.
+  EXPECT_EQ(in.I64(), 5);
+  EXPECT_EQ(in.I64(), 6);
+  EXPECT_EQ(in.I64(), 7);
+  EXPECT_TRUE(in.AtEnd());
+
+  Bytes not_a_part;
+  not_a_part.Char(Part::kCode).Sized("Qxxxxxxxxxxxx").I64(0);
+  try {
+    DecodeControl(not_a_part.str());
+    ADD_FAILURE() << "bytes that are not a wire part were accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a wire part"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
