@@ -62,3 +62,5 @@ cutline_unit_test(questions_test
 target_compile_definitions(questions_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 cutline_unit_test(rooms_test
   ${PROJECT_SOURCE_DIR}/src/lecture/rooms_test.cc cutline_lecture cutline_catalogue)
+cutline_unit_test(dataflow_test
+  ${PROJECT_SOURCE_DIR}/src/dataflow/vertex_test.cc cutline_dataflow)

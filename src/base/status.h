@@ -149,6 +149,8 @@ namespace cutline {
   X(kUnknownStoreOption, "unknown_store_option", "s")  /* word */            \
   X(kTooFewRanks, "too_few_ranks", "")                                       \
   X(kKillRankOutOfRange, "kill_rank_out_of_range", "nn")  /* rank, ranks */  \
+  X(kBadTopology, "bad_topology", "s")  /* text */                           \
+  X(kTopologyTooLarge, "topology_too_large", "snn")  /* text, ranks, max */  \
   /* the server */                                                           \
   X(kCannotListen, "cannot_listen", "sns")  /* host, port, why */            \
   /* a lecture room (src/lecture); the names are the page's since v1 */       \

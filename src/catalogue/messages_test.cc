@@ -66,7 +66,7 @@ const std::set<std::string> kLanguageWords = {
     "at", "stop", "the", "world", "FIFO", "yes", "no", "app", "bank", "jobs", "locks",
     // the tools' commands and options, and the names of programs and files
     "cutline", "store", "list", "show", "verify", "prune", "help", "keep", "restore", "ranks",
-    "kill", "max", "pages", "FILE", "SQLite", "WAL", "wal", "shm",
+    "kill", "max", "pages", "FILE", "SQLite", "WAL", "wal", "shm", "topology",
     // a lecture's JSON fields
     "JSON", "scenario", "choices",
     // the statuses a store keeps, as it keeps them

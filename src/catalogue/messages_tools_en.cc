@@ -174,6 +174,14 @@ std::string EnglishOptionsReason(const Status& s) {
       return "a run needs at least 2 ranks";
     case Code::kKillRankOutOfRange:
       return fmt::format("--kill names rank {}, but there are {} ranks", s.number(0), s.number(1));
+    case Code::kBadTopology:
+      return fmt::format("--topology '{}' is not stages joined by '-', each a number of ranks "
+                         "from 1 up, at least two stages (such as 2-3-1: two sources, three "
+                         "operators, one sink)",
+                         w(0));
+    case Code::kTopologyTooLarge:
+      return fmt::format("--topology '{}' has {} ranks; at most {}", w(0), s.number(1),
+                         s.number(2));
     default:
       break;
   }

@@ -188,6 +188,13 @@ std::string JapaneseOptionsReason(const Status& s) {
     case Code::kKillRankOutOfRange:
       return fmt::format("--kill はランク {} を指していますが、ランクは {} 個です", s.number(0),
                          s.number(1));
+    case Code::kBadTopology:
+      return fmt::format("--topology '{}' は '-' でつないだ段（各段は1以上のランク数、2段以上）"
+                         "ではありません（例: 2-3-1 はソース2つ、オペレータ3つ、シンク1つ）",
+                         w(0));
+    case Code::kTopologyTooLarge:
+      return fmt::format("--topology '{}' はランクが {} 個です。上限は {} 個です", w(0),
+                         s.number(1), s.number(2));
     default:
       break;
   }

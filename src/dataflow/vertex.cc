@@ -1,0 +1,181 @@
+#include "dataflow/vertex.h"
+
+#include "base/check.h"
+
+namespace cutline::dataflow {
+
+Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint32_t buffers,
+               Alignment alignment)
+    : role_(role),
+      buffers_(buffers),
+      alignment_(alignment),
+      in_(inputs),
+      in_records_(inputs, 0),
+      held_(inputs, false),
+      out_(outputs),
+      credits_(outputs, buffers),
+      out_records_(outputs, 0) {
+  CUTLINE_CHECK(buffers >= 1);
+  if (alignment == Alignment::kAligned) {
+    aligned_.emplace(inputs, outputs);
+  } else {
+    unaligned_.emplace(inputs, outputs);
+  }
+}
+
+void Vertex::Arrive(ChannelIndex c, Item item) {
+  if (item.barrier && alignment_ == Alignment::kUnaligned) {
+    TakeBarrier(item.value, c);
+    return;
+  }
+  // A record beyond c's buffers was sent without a credit: the sender broke
+  // the flow control, and counts would no longer bound what waits here.
+  if (!item.barrier) {
+    CUTLINE_CHECK(in_records_[c] < buffers_);
+    ++in_records_[c];
+  }
+  in_[c].push_back(item);
+}
+
+bool Vertex::Room(ChannelIndex o) const { return out_records_[o] < buffers_; }
+
+bool Vertex::Emit(std::uint64_t key) {
+  CUTLINE_CHECK(role_ == Role::kSource);
+  const ChannelIndex o = Route(key);
+  if (!Room(o)) return false;
+  out_[o].push_back(Item{false, key});
+  ++out_records_[o];
+  ++state_.emitted;
+  return true;
+}
+
+void Vertex::TakeBarriersAtHeads() {
+  // Aligned barriers are taken in their place. Taking one may release every
+  // input (the last barrier came), which may bring another to a free head.
+  for (bool taken = true; taken;) {
+    taken = false;
+    for (ChannelIndex c = 0; c < in_.size(); ++c) {
+      std::deque<Item>& q = in_[c];
+      while (!held_[c] && !q.empty() && q.front().barrier) {
+        const SnapshotId id = q.front().value;
+        q.pop_front();
+        TakeBarrier(id, c);
+        taken = true;
+      }
+    }
+  }
+}
+
+std::optional<ChannelIndex> Vertex::Process() {
+  TakeBarriersAtHeads();
+  const auto n = static_cast<ChannelIndex>(in_.size());
+  for (ChannelIndex k = 0; k < n; ++k) {
+    const ChannelIndex c = (next_input_ + k) % n;
+    std::deque<Item>& q = in_[c];
+    if (held_[c] || q.empty()) continue;
+    const std::uint64_t key = q.front().value;
+    if (role_ == Role::kOperator && !Room(Route(key))) continue;
+    q.pop_front();
+    --in_records_[c];
+    Apply(c, key);
+    next_input_ = (c + 1) % n;
+    return c;
+  }
+  return std::nullopt;
+}
+
+void Vertex::Apply(ChannelIndex c, std::uint64_t key) {
+  // The agent sees the record before it changes the state: a snapshot whose
+  // channel c is open records it as in flight.
+  if (aligned_) {
+    CUTLINE_CHECK(aligned_->OnMessage(c, key).ok());
+  } else {
+    CUTLINE_CHECK(unaligned_->OnMessage(c, key).ok());
+  }
+  ++state_.received;
+  ++state_.per_key[key];
+  if (role_ == Role::kOperator) {
+    const ChannelIndex o = Route(key);
+    out_[o].push_back(Item{false, key});
+    ++out_records_[o];
+    ++state_.emitted;
+  }
+}
+
+void Vertex::Start(SnapshotId id) {
+  CUTLINE_CHECK(role_ == Role::kSource);
+  Obey(aligned_ ? aligned_->Start(id, state_) : unaligned_->Start(id, state_), std::nullopt);
+}
+
+void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c) {
+  if (aligned_) {
+    Obey(aligned_->OnMarker(id, c, state_), c);
+    return;
+  }
+  const Reply r = unaligned_->OnMarker(id, c, state_);
+  // The records waiting in c's buffers were sent before the barrier and are
+  // applied after the recording: they are c's state in this snapshot.
+  if (r.ok() && !in_[c].empty()) {
+    std::vector<std::uint64_t>& jumped = jumped_[id][c];
+    for (const Item& item : in_[c]) jumped.push_back(item.value);
+  }
+  Obey(r, c);
+}
+
+void Vertex::Obey(const Reply& r, std::optional<ChannelIndex> from) {
+  // Every source starts each snapshot in the same order and channels keep
+  // theirs, so no barrier can cross another: anything refused is a bug.
+  CUTLINE_CHECK(r.ok());
+  if (r.hold_channel && from) held_[*from] = true;
+  if (r.record_state) SendBarriers(r.snapshot, r.markers_ahead);
+  if (r.release_inputs) held_.assign(held_.size(), false);
+}
+
+void Vertex::SendBarriers(SnapshotId id, bool ahead) {
+  const Item barrier{true, id};
+  for (ChannelIndex o = 0; o < out_.size(); ++o) {
+    std::deque<Item>& q = out_[o];
+    if (!ahead) {
+      q.push_back(barrier);
+      continue;
+    }
+    auto place = UnalignedBarrierPlace(q.begin(), q.end(), [](const Item& i) { return i.barrier; });
+    for (auto it = place; it != q.end(); ++it) {
+      CUTLINE_CHECK(unaligned_->RecordOvertaken(id, o, it->value).ok());
+    }
+    q.insert(place, barrier);
+  }
+}
+
+std::optional<Item> Vertex::Send(ChannelIndex o) {
+  std::deque<Item>& q = out_[o];
+  if (q.empty()) return std::nullopt;
+  const Item head = q.front();
+  if (!head.barrier) {
+    if (credits_[o] == 0) return std::nullopt;
+    --credits_[o];
+    --out_records_[o];
+  }
+  q.pop_front();
+  return head;
+}
+
+std::optional<FinishedPart> Vertex::TakeFinished() {
+  std::optional<FinishedPart> out;
+  if (aligned_) {
+    if (auto f = aligned_->TakeFinished()) out = FinishedPart{f->id, std::move(f->part)};
+  } else if (auto f = unaligned_->TakeFinished()) {
+    out = FinishedPart{f->id, std::move(f->part)};
+  }
+  if (!out) return out;
+  if (auto it = jumped_.find(out->id); it != jumped_.end()) {
+    for (auto& [c, keys] : it->second) {
+      std::vector<std::uint64_t>& channel = out->part.channels[c];
+      channel.insert(channel.end(), keys.begin(), keys.end());
+    }
+    jumped_.erase(it);
+  }
+  return out;
+}
+
+}  // namespace cutline::dataflow

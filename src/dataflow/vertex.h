@@ -1,0 +1,144 @@
+// One vertex of a dataflow (a source, an operator or a sink) as a rank runs
+// it, without the transport: its input and output queues, the credits of
+// its outputs, its keyed state, and its side of the snapshot algorithm
+// (aligned or unaligned barriers, through the library's SnapshotAgent).
+// The host moves items and credits between vertices; everything a vertex
+// decides is here, so that the runtime's ranks and the tests' in-process
+// network run the same code.
+//
+// Flow control is credit-based, as in Flink's network stack: each channel
+// has `buffers` buffers at its receiver. A sender spends one credit per
+// record it puts on the wire and has none to spend once the receiver's
+// buffers are full; the receiver gives a credit back when it has processed
+// a record. Each output also queues at most `buffers` records before the
+// vertex stops producing for it. So one slow vertex fills its inputs, its
+// senders' outputs fill behind them, and the sources stop: backpressure.
+// Barriers take no buffer and no credit.
+//
+// Aligned barriers (Flink's exactly-once default) are taken in their place
+// in the input's order; an input whose barrier came waits (its records stay
+// in its buffers, and its sender soon has no credit) until every input's
+// barrier has come; the vertex then records its state and puts the barrier
+// behind the records already queued on each output. No record is ever in a
+// snapshot's channel state; the price is the wait.
+//
+// Unaligned barriers are taken when they arrive, ahead of the records
+// waiting in the input's buffers, and go ahead of the records queued on each
+// output (behind older barriers). What they jump over, on either side, is
+// in flight: it is recorded as the channel's state (the receiver's side by
+// this class, the sender's by the agent's RecordOvertaken).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "cutline/barrier_rules.h"
+#include "cutline/snapshot_agent.h"
+#include "dataflow/topology.h"
+
+namespace cutline::dataflow {
+
+enum class Alignment : std::uint8_t { kAligned, kUnaligned };
+
+// What travels on a channel: a record (its key) or a barrier (its id).
+struct Item {
+  bool barrier = false;
+  std::uint64_t value = 0;
+  bool operator==(const Item&) const = default;
+};
+
+// A vertex's state, as a snapshot records it.
+struct VertexState {
+  std::uint64_t received = 0;  // records taken from the inputs and applied
+  std::uint64_t emitted = 0;   // records put on the outputs
+  // Operators and sinks: the records applied, by key.
+  std::map<std::uint64_t, std::uint64_t> per_key;
+  bool operator==(const VertexState&) const = default;
+};
+
+// A vertex's part of a snapshot: its state, and by channel the keys of the
+// records in flight (received side in `channels`, sent side in `sent`).
+using Part = SnapshotPart<VertexState, std::uint64_t>;
+
+struct FinishedPart {
+  SnapshotId id = 0;
+  Part part;
+};
+
+class Vertex {
+ public:
+  Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint32_t buffers,
+         Alignment alignment);
+
+  // --- what the network brings
+  // An item arrived on input `c`. A record takes one of c's buffers (its
+  // sender spent a credit for it).
+  void Arrive(ChannelIndex c, Item item);
+  // The receiver at the end of output `o` freed `n` buffers.
+  void Credit(ChannelIndex o, std::uint32_t n) { credits_[o] += n; }
+
+  // --- the vertex's own steps
+  // A source makes a record of `key` (routed to output key % outputs):
+  // false, and nothing made, if that output is full (backpressure).
+  bool Emit(std::uint64_t key);
+  // Takes the next record it may (round robin over the inputs not held,
+  // whose record's output has room) and applies it; an aligned barrier at
+  // an input's head is taken on the way. The input the record came from,
+  // whose sender gets a credit back; nothing if no record could be taken.
+  std::optional<ChannelIndex> Process();
+  // A source starts snapshot `id`.
+  void Start(SnapshotId id);
+  // The item that may leave on output `o` now, taken off its queue: its
+  // head if a barrier, or a record if a credit is left.
+  std::optional<Item> Send(ChannelIndex o);
+  // A part this vertex finished, taken (in the order they finished).
+  std::optional<FinishedPart> TakeFinished();
+
+  Role role() const { return role_; }
+  const VertexState& state() const { return state_; }
+  std::uint32_t inputs() const { return static_cast<std::uint32_t>(in_.size()); }
+  std::uint32_t outputs() const { return static_cast<std::uint32_t>(out_.size()); }
+  // Records waiting in input c's buffers; items queued on output o.
+  std::size_t Waiting(ChannelIndex c) const { return in_records_[c]; }
+  std::size_t Queued(ChannelIndex o) const { return out_[o].size(); }
+  bool Held(ChannelIndex c) const { return held_[c]; }
+
+ private:
+  using AlignedAgent = SnapshotAgent<VertexState, std::uint64_t, AlignedBarrierRules>;
+  using UnalignedAgent = SnapshotAgent<VertexState, std::uint64_t, UnalignedBarrierRules>;
+
+  bool Room(ChannelIndex o) const;
+  ChannelIndex Route(std::uint64_t key) const {
+    return static_cast<ChannelIndex>(key % out_.size());
+  }
+  void TakeBarriersAtHeads();
+  // A barrier of `id` taken from input c (aligned: at the head of its
+  // queue; unaligned: on arrival).
+  void TakeBarrier(SnapshotId id, ChannelIndex c);
+  // What a Reply obliges: record, send barriers, hold or release inputs.
+  void Obey(const Reply& r, std::optional<ChannelIndex> from);
+  void SendBarriers(SnapshotId id, bool ahead);
+  void Apply(ChannelIndex c, std::uint64_t key);
+
+  const Role role_;
+  const std::uint32_t buffers_;
+  const Alignment alignment_;
+  std::optional<AlignedAgent> aligned_;
+  std::optional<UnalignedAgent> unaligned_;
+  VertexState state_;
+  std::vector<std::deque<Item>> in_;   // by input: records (and aligned barriers) waiting
+  std::vector<std::uint32_t> in_records_;  // records (not barriers) in in_: at most buffers_
+  std::vector<bool> held_;             // aligned: the input's barrier came, it waits
+  std::vector<std::deque<Item>> out_;  // by output: what waits to leave
+  std::vector<std::uint32_t> credits_;
+  std::vector<std::uint32_t> out_records_;  // records (not barriers) in out_
+  ChannelIndex next_input_ = 0;        // where Process's round robin starts
+  // Unaligned: records a barrier jumped in an input's buffers, by snapshot
+  // and input; they join that channel's state when the part is taken.
+  std::map<SnapshotId, std::map<ChannelIndex, std::vector<std::uint64_t>>> jumped_;
+};
+
+}  // namespace cutline::dataflow

@@ -1,0 +1,343 @@
+// The dataflow's topology and vertices, run on an in-process network of
+// FIFO channels whose every step a seeded random schedule picks: records
+// emitted, processed, put on the wire, arrived; credits returned; snapshots
+// started at every source. Every complete snapshot must conserve the
+// records at every stage boundary, and the flow control must bound what is
+// in flight. A failure prints the seed; CUTLINE_DATAFLOW_SEED=N replays it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include "dataflow/topology.h"
+#include "dataflow/vertex.h"
+
+namespace cutline::dataflow {
+namespace {
+
+TEST(TopologyTest, StagesJoinedAllToAll) {
+  StatusOr<Topology> t = Topology::Parse("2-3-1");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->vertices(), 6u);
+  EXPECT_EQ(t->RoleOf(0), Role::kSource);
+  EXPECT_EQ(t->RoleOf(1), Role::kSource);
+  EXPECT_EQ(t->RoleOf(2), Role::kOperator);
+  EXPECT_EQ(t->RoleOf(4), Role::kOperator);
+  EXPECT_EQ(t->RoleOf(5), Role::kSink);
+  EXPECT_EQ(t->Inputs(0), std::vector<std::uint32_t>{});
+  EXPECT_EQ(t->Outputs(0), (std::vector<std::uint32_t>{2, 3, 4}));
+  EXPECT_EQ(t->Inputs(3), (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(t->Outputs(3), std::vector<std::uint32_t>{5});
+  EXPECT_EQ(t->Inputs(5), (std::vector<std::uint32_t>{2, 3, 4}));
+  EXPECT_EQ(t->Outputs(5), std::vector<std::uint32_t>{});
+  EXPECT_TRUE(Topology::Parse("1-1").ok());
+}
+
+TEST(TopologyTest, BadSpecsAreRefusedWithTheirText) {
+  for (const char* bad : {"", "3", "2-", "-2", "2--1", "2-0-1", "a-b", "2-3x-1", "2 -1", "+2-1",
+                          "99999999999-1"}) {
+    StatusOr<Topology> t = Topology::Parse(bad);
+    ASSERT_FALSE(t.ok()) << bad;
+    EXPECT_EQ(t.status().code(), Code::kBadTopology) << bad;
+    EXPECT_EQ(t.status().word(0), bad);
+  }
+  StatusOr<Topology> big = Topology::Parse("200-57");
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().code(), Code::kTopologyTooLarge);
+  EXPECT_EQ(big.status().number(1), 257);
+  EXPECT_EQ(big.status().number(2), Topology::kMaxVertices);
+  EXPECT_TRUE(Topology::Parse("200-56").ok());
+}
+
+// A dataflow on FIFO channels in one process. Each edge has a wire (items
+// in order) and a queue of credits going back.
+class Flow {
+ public:
+  Flow(const Topology& t, std::uint32_t buffers, Alignment a, std::uint64_t seed)
+      : t_(t), rng_(seed) {
+    for (std::uint32_t v = 0; v < t.vertices(); ++v) {
+      vertices_.emplace_back(t.RoleOf(v), static_cast<std::uint32_t>(t.Inputs(v).size()),
+                             static_cast<std::uint32_t>(t.Outputs(v).size()), buffers, a);
+      for (std::uint32_t o = 0; o < t.Outputs(v).size(); ++o) {
+        const std::uint32_t to = t.Outputs(v)[o];
+        edges_.push_back({v, o, to, InputIndex(to, v), {}, {}});
+      }
+    }
+  }
+
+  // One random step; `slow` (if set) is picked for processing `slow_weight`
+  // times less often than the others.
+  void Step(bool emit, std::optional<std::uint32_t> slow = std::nullopt, int slow_weight = 1) {
+    switch (std::uniform_int_distribution<int>(0, 4)(rng_)) {
+      case 0:
+        if (emit) Emit();
+        break;
+      case 1: {
+        const std::uint32_t v = Pick(t_.vertices());
+        if (slow && v == *slow && Pick(static_cast<std::uint32_t>(slow_weight)) != 0) break;
+        if (auto c = vertices_[v].Process()) {
+          Edge& e = EdgeInto(v, *c);
+          e.credits.push_back(1);
+        }
+        break;
+      }
+      case 2: {
+        Edge& e = edges_[Pick(static_cast<std::uint32_t>(edges_.size()))];
+        if (auto item = vertices_[e.from].Send(e.out)) e.wire.push_back(*item);
+        break;
+      }
+      case 3: {
+        Edge& e = edges_[Pick(static_cast<std::uint32_t>(edges_.size()))];
+        if (!e.wire.empty()) {
+          vertices_[e.to].Arrive(e.in, e.wire.front());
+          e.wire.pop_front();
+        }
+        if (!e.credits.empty()) {
+          vertices_[e.from].Credit(e.out, e.credits.front());
+          e.credits.pop_front();
+        }
+        break;
+      }
+      default:
+        Collect();
+    }
+  }
+
+  // Every source starts the next snapshot (the coordinator's order).
+  void StartSnapshot() {
+    ++started_;
+    for (std::uint32_t v = 0; v < t_.stages()[0]; ++v) vertices_[v].Start(started_);
+  }
+
+  // Parts into whole snapshots.
+  void Collect() {
+    for (std::uint32_t v = 0; v < vertices_.size(); ++v) {
+      while (auto f = vertices_[v].TakeFinished()) {
+        auto& parts = pending_[f->id];
+        parts.emplace(v, std::move(f->part));
+        if (parts.size() == vertices_.size()) {
+          complete_.push_back(std::move(parts));
+          pending_.erase(f->id);
+        }
+      }
+    }
+  }
+
+  // Records in flight on the wires and in the vertices' queues.
+  std::uint64_t InFlight() const {
+    std::uint64_t n = 0;
+    for (const Edge& e : edges_) {
+      for (const Item& i : e.wire) n += i.barrier ? 0 : 1;
+    }
+    for (const Vertex& v : vertices_) {
+      for (ChannelIndex c = 0; c < v.inputs(); ++c) n += v.Waiting(c);
+    }
+    return n;
+  }
+
+  // Per stage boundary: what stage s emitted equals what stage s + 1
+  // received plus what the snapshot holds in flight between them. Returns
+  // the first boundary that does not add up, with its figures.
+  std::string Conservation(const std::map<std::uint32_t, Part>& parts) const {
+    for (std::uint32_t s = 0; s + 1 < t_.stages().size(); ++s) {
+      std::uint64_t emitted = 0, received = 0, in_flight = 0;
+      for (const auto& [v, part] : parts) {
+        if (t_.StageOf(v) == s) {
+          emitted += part.state.emitted;
+          for (const auto& keys : part.sent) in_flight += keys.size();
+        } else if (t_.StageOf(v) == s + 1) {
+          received += part.state.received;
+          for (const auto& keys : part.channels) in_flight += keys.size();
+        }
+      }
+      if (emitted != received + in_flight) {
+        return "boundary " + std::to_string(s) + ": emitted " + std::to_string(emitted) +
+               ", received " + std::to_string(received) + ", in flight " +
+               std::to_string(in_flight);
+      }
+    }
+    return "";
+  }
+
+  std::vector<Vertex>& vertices() { return vertices_; }
+  const std::vector<std::map<std::uint32_t, Part>>& complete() const { return complete_; }
+  std::uint64_t emitted() const {
+    std::uint64_t n = 0;
+    for (std::uint32_t v = 0; v < t_.stages()[0]; ++v) n += vertices_[v].state().emitted;
+    return n;
+  }
+  std::uint64_t sunk() const {
+    std::uint64_t n = 0;
+    for (const Vertex& v : vertices_) n += v.role() == Role::kSink ? v.state().received : 0;
+    return n;
+  }
+
+ private:
+  struct Edge {
+    std::uint32_t from, out, to, in;
+    std::deque<Item> wire;
+    std::deque<std::uint32_t> credits;
+  };
+  std::uint32_t Pick(std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng_); }
+  std::uint32_t InputIndex(std::uint32_t to, std::uint32_t from) const {
+    const auto ins = t_.Inputs(to);
+    return static_cast<std::uint32_t>(std::find(ins.begin(), ins.end(), from) - ins.begin());
+  }
+  Edge& EdgeInto(std::uint32_t to, ChannelIndex in) {
+    for (Edge& e : edges_) {
+      if (e.to == to && e.in == in) return e;
+    }
+    std::abort();
+  }
+  void Emit() {
+    const std::uint32_t v = Pick(t_.stages()[0]);
+    vertices_[v].Emit(rng_() % 16);
+  }
+
+  const Topology& t_;
+  std::mt19937_64 rng_;
+  std::vector<Vertex> vertices_;
+  std::vector<Edge> edges_;
+  SnapshotId started_ = 0;
+  std::map<SnapshotId, std::map<std::uint32_t, Part>> pending_;
+  std::vector<std::map<std::uint32_t, Part>> complete_;
+};
+
+std::uint64_t Seed() {
+  if (const char* s = std::getenv("CUTLINE_DATAFLOW_SEED")) return std::strtoull(s, nullptr, 10);
+  return std::random_device{}();
+}
+
+// Runs `steps` random steps with a snapshot started every `every`, then
+// stops the sources and drains. Checks every complete snapshot and the end.
+void RunAndJudge(const char* spec, Alignment a, std::uint32_t buffers, std::optional<std::uint32_t> slow,
+                 std::uint64_t seed, std::vector<std::map<std::uint32_t, Part>>* snapshots = nullptr) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUTLINE_DATAFLOW_SEED=" +
+               std::to_string(seed) + ")");
+  const Topology t = *Topology::Parse(spec);
+  Flow flow(t, buffers, a, seed);
+  constexpr int kSteps = 20'000, kEvery = 1'500;
+  for (int i = 0; i < kSteps; ++i) {
+    if (i % kEvery == kEvery - 1) flow.StartSnapshot();
+    flow.Step(true, slow, 8);
+  }
+  // The sources stop; everything in flight drains to the sinks.
+  for (int i = 0; i < 400'000 && (flow.InFlight() > 0 || flow.sunk() < flow.emitted()); ++i) {
+    flow.Step(false);
+  }
+  for (int i = 0; i < 50'000; ++i) flow.Step(false);  // the last barriers and parts
+  flow.Collect();
+  // Exactly once: every record emitted reached a sink, once.
+  EXPECT_EQ(flow.sunk(), flow.emitted());
+  EXPECT_GT(flow.emitted(), 50u);
+  ASSERT_EQ(flow.complete().size(), static_cast<std::size_t>(kSteps / kEvery));
+  for (const auto& parts : flow.complete()) {
+    EXPECT_EQ(flow.Conservation(parts), "");
+  }
+  if (snapshots) *snapshots = flow.complete();
+}
+
+std::uint64_t InFlightIn(const std::map<std::uint32_t, Part>& parts) {
+  std::uint64_t n = 0;
+  for (const auto& [v, part] : parts) {
+    for (const auto& keys : part.channels) n += keys.size();
+    for (const auto& keys : part.sent) n += keys.size();
+  }
+  return n;
+}
+
+TEST(DataflowTest, AlignedSnapshotsConserveAndHoldNothingInFlight) {
+  const std::uint64_t seed = Seed();
+  for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
+    SCOPED_TRACE(spec);
+    std::vector<std::map<std::uint32_t, Part>> snapshots;
+    RunAndJudge(spec, Alignment::kAligned, 2, std::nullopt, seed, &snapshots);
+    for (const auto& parts : snapshots) EXPECT_EQ(InFlightIn(parts), 0u);
+  }
+}
+
+TEST(DataflowTest, UnalignedSnapshotsConserveAndPersistWhatIsInFlight) {
+  const std::uint64_t seed = Seed();
+  for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
+    SCOPED_TRACE(spec);
+    std::vector<std::map<std::uint32_t, Part>> snapshots;
+    // The sink slow: the channels fill, and an unaligned barrier jumps them.
+    const std::uint32_t sink = Topology::Parse(spec)->vertices() - 1;
+    RunAndJudge(spec, Alignment::kUnaligned, 2, sink, seed, &snapshots);
+    std::uint64_t persisted = 0;
+    for (const auto& parts : snapshots) persisted += InFlightIn(parts);
+    EXPECT_GT(persisted, 0u) << "no snapshot of a backpressured run held a record in flight";
+  }
+}
+
+TEST(DataflowTest, ASlowSinkBackpressuresTheSources) {
+  const Topology t = *Topology::Parse("2-3-1");
+  const std::uint32_t buffers = 3;
+  Flow flow(t, buffers, Alignment::kAligned, 7);
+  // The sink never processes: everything stops behind it.
+  for (int i = 0; i < 20'000; ++i) flow.Step(true, 5, 1'000'000'000);
+  // Bounded: each of the 9 channels holds at most `buffers` records at its
+  // receiver and on its wire together (credits), each output queues at most
+  // `buffers`, and the sources could emit no more.
+  const std::uint64_t channels = 2 * 3 + 3 * 1, outputs = 2 * 3 + 3 * 1;
+  EXPECT_LE(flow.InFlight(), channels * buffers);
+  std::uint64_t queued = 0;
+  for (Vertex& v : flow.vertices()) {
+    for (ChannelIndex o = 0; o < v.outputs(); ++o) queued += v.Queued(o);
+  }
+  EXPECT_LE(queued, outputs * buffers);
+  EXPECT_EQ(flow.vertices()[0].Emit(0) || flow.vertices()[1].Emit(0) ||
+                flow.vertices()[0].Emit(1) || flow.vertices()[1].Emit(2),
+            false);
+  EXPECT_EQ(flow.sunk(), 0u);
+  EXPECT_EQ(flow.vertices()[5].Waiting(0) + flow.vertices()[5].Waiting(1) +
+                flow.vertices()[5].Waiting(2),
+            3 * buffers);
+}
+
+// An aligned barrier holds its input: records behind it wait, the other
+// inputs flow, and the vertex records once the last barrier came.
+TEST(DataflowTest, AnAlignedBarrierHoldsItsInputUntilTheLastComes) {
+  Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned);
+  op.Arrive(0, Item{true, 1});
+  op.Arrive(0, Item{false, 5});
+  op.Arrive(1, Item{false, 6});
+  EXPECT_EQ(op.Process(), ChannelIndex{1});  // input 0's barrier holds it: 6 from input 1
+  EXPECT_TRUE(op.Held(0));
+  EXPECT_EQ(op.Process(), std::nullopt);     // 5 waits behind the barrier
+  op.Arrive(1, Item{true, 1});
+  EXPECT_EQ(op.Process(), ChannelIndex{0});  // aligned: recorded, released, 5 applied
+  EXPECT_FALSE(op.Held(0));
+  // On the output: 6, then the barrier, then 5.
+  EXPECT_EQ(op.Send(0), (Item{false, 6}));
+  EXPECT_EQ(op.Send(0), (Item{true, 1}));
+  EXPECT_EQ(op.Send(0), (Item{false, 5}));
+  auto part = op.TakeFinished();
+  ASSERT_TRUE(part.has_value());
+  EXPECT_EQ(part->part.state.received, 1u);
+  EXPECT_EQ(part->part.state.per_key, (std::map<std::uint64_t, std::uint64_t>{{6, 1}}));
+}
+
+// An unaligned barrier jumps what waits at the receiver and at the sender:
+// both are recorded as the channels' state.
+TEST(DataflowTest, AnUnalignedBarrierJumpsBothQueuesAndRecordsThem) {
+  Vertex op(Role::kOperator, 1, 1, 4, Alignment::kUnaligned);
+  op.Arrive(0, Item{false, 3});
+  op.Arrive(0, Item{false, 4});
+  ASSERT_EQ(op.Process(), ChannelIndex{0});  // 3 applied, queued on the output
+  op.Arrive(0, Item{true, 1});               // jumps 4, records, goes ahead of 3
+  EXPECT_EQ(op.Send(0), (Item{true, 1}));
+  EXPECT_EQ(op.Send(0), (Item{false, 3}));
+  auto part = op.TakeFinished();
+  ASSERT_TRUE(part.has_value());
+  EXPECT_EQ(part->part.state.received, 1u);
+  EXPECT_EQ(part->part.channels, (std::vector<std::vector<std::uint64_t>>{{4}}));
+  EXPECT_EQ(part->part.sent, (std::vector<std::vector<std::uint64_t>>{{3}}));
+}
+
+}  // namespace
+}  // namespace cutline::dataflow
