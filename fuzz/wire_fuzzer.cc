@@ -83,7 +83,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t frame_max = size % 2 == 0 ? wire::kDefaultFrameMax : 64;
   while (true) {
     wire::StreamFrame next = wire::NextFrame(stream, frame_max);
-    if (next.status != wire::StreamStatus::kFrame) break;
+    if (next.status != wire::StreamStatus::kFrame) {
+      // Not a frame: too short to say its length, a length past the bound,
+      // or a frame not all there yet; nothing else.
+      std::optional<std::uint64_t> length = wire::ReadLittleEndian(stream, wire::kLengthSize);
+      if (next.status == wire::StreamStatus::kTooLong) {
+        Require(length.has_value() && *length > frame_max);
+      } else {
+        Require(!length || (*length <= frame_max && stream.size() - wire::kLengthSize < *length));
+      }
+      break;
+    }
     Require(next.consumed == wire::kLengthSize + next.frame.size());
     Require(next.consumed <= stream.size() && next.frame.size() <= frame_max);
     std::string again;

@@ -87,11 +87,10 @@ std::optional<ChannelIndex> Vertex::Process() {
 void Vertex::Apply(ChannelIndex c, std::uint64_t key) {
   // The agent sees the record before it changes the state: a snapshot whose
   // channel c is open records it as in flight.
-  if (aligned_) {
-    CUTLINE_CHECK(aligned_->OnMessage(c, key).ok());
-  } else {
-    CUTLINE_CHECK(unaligned_->OnMessage(c, key).ok());
-  }
+  // (Refused only for a record taken from a held input: Process never does.)
+  const Reply r = aligned_ ? aligned_->OnMessage(c, NoStamp{}, key, state_)
+                           : unaligned_->OnMessage(c, NoStamp{}, key, state_);
+  CUTLINE_CHECK(r.ok() && !r.record_state);
   ++state_.received;
   ++state_.per_key[key];
   if (role_ == Role::kOperator) {

@@ -1,6 +1,8 @@
 // Each message's encoder and decoder, and the one table from codes to types.
 #include "runtime/protocol.h"
 
+#include "base/check.h"
+
 #include <fmt/format.h>
 
 #include <optional>
@@ -118,6 +120,8 @@ std::optional<Amount> AmountOf(std::string_view bytes) {
 }  // namespace
 
 void Part::Put(Bytes& out) const {
+  // Get reads one time per recorded channel: the two go together.
+  CUTLINE_CHECK(marker_us.size() == recorded.channels.size());
   std::optional<std::string> wire_part = wire::EncodePart(id, rank, recorded, AmountBytes, AmountBytes);
   if (!wire_part) throw std::runtime_error("a part too large for the wire format");
   out.Sized(*wire_part).I64(recorded_us);
