@@ -128,7 +128,7 @@ std::string EnglishRestoreReason(const Status& s) {
     case Code::kRestoreDamaged:
       return fmt::format("snapshot {} in {} is damaged, so it is not restored: {} (see cutline "
                          "store verify)",
-                         n(0), w(1), Reason(s.reason(2), Lang::kEn));
+                         n(0), w(1), EnglishReason(s.reason(2)));
     case Code::kRestoreNoLongerComplete:
       return fmt::format("snapshot {} is no longer complete in {}", n(0), w(1));
     case Code::kRestoreWrongApp:

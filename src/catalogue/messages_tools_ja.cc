@@ -136,7 +136,7 @@ std::string JapaneseRestoreReason(const Status& s) {
     case Code::kRestoreDamaged:
       return fmt::format("{} のスナップショット {} は損傷しているため復元しません: {}"
                          "（cutline store verify を参照）",
-                         w(1), n(0), Reason(s.reason(2), Lang::kJa));
+                         w(1), n(0), JapaneseReason(s.reason(2)));
     case Code::kRestoreNoLongerComplete:
       return fmt::format("スナップショット {} は {} でもう完了していません", n(0), w(1));
     case Code::kRestoreWrongApp:

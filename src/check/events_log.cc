@@ -43,10 +43,18 @@ struct Malformed {
   Status why;
 };
 
+// A line's place: its file and number. A refusal carries both (kLogAt); a
+// finding's words show them as "P1.jsonl:7".
+struct Where {
+  std::string file;
+  std::size_t line = 0;
+  std::string str() const { return fmt::format("{}:{}", file, line); }
+};
+
 // One event, its shape checked; names are resolved once every file is read.
 struct Line {
   Kind kind = Kind::kStart;
-  std::string where;  // "P1.jsonl:7", for the words of a refusal or finding
+  Where where;
   std::string peer;   // send and marker-send: `to`; receive and marker-receive: `from`
   std::string msg;    // send and receive
   SnapshotId snapshot = 0;
@@ -60,27 +68,25 @@ struct Process {
   std::vector<Line> lines;
 };
 
-// `what` is wrong at `where`, which ReadFile wrote as FILE:LINE.
-[[noreturn]] void Refuse(const std::string& where, const Status& what) {
-  const std::size_t colon = where.rfind(':');
-  throw Malformed{Status::Error(Code::kLogAt, where.substr(0, colon),
-                                std::stoll(where.substr(colon + 1)), what)};
+// `what` is wrong at `where`.
+[[noreturn]] void Refuse(const Where& where, const Status& what) {
+  throw Malformed{Status::Error(Code::kLogAt, where.file, where.line, what)};
 }
 
 // A message id: a string, or a whole number written as one.
-std::string Id(const json& value, const std::string& where, std::string_view key) {
+std::string Id(const json& value, const Where& where, std::string_view key) {
   if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
   if (value.is_number_integer()) return value.dump();
   Refuse(where, Status::Error(Code::kLogNotMessageId, key));
 }
 
-const json& Field(const json& o, const std::string& where, std::string_view key) {
+const json& Field(const json& o, const Where& where, std::string_view key) {
   auto it = o.find(key);
   if (it == o.end()) Refuse(where, Status::Error(Code::kLogNoField, key));
   return *it;
 }
 
-std::string Name(const json& o, const std::string& where, std::string_view key) {
+std::string Name(const json& o, const Where& where, std::string_view key) {
   const json& v = Field(o, where, key);
   if (!v.is_string() || v.get<std::string>().empty()) {
     Refuse(where, Status::Error(Code::kLogNotProcessName, key));
@@ -88,7 +94,7 @@ std::string Name(const json& o, const std::string& where, std::string_view key) 
   return v.get<std::string>();
 }
 
-cutline::Amount Whole(const json& o, const std::string& where, std::string_view key,
+cutline::Amount Whole(const json& o, const Where& where, std::string_view key,
                    cutline::Amount least) {
   const json& v = Field(o, where, key);
   if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() >
@@ -100,7 +106,7 @@ cutline::Amount Whole(const json& o, const std::string& where, std::string_view 
   return v.get<std::int64_t>();
 }
 
-std::vector<std::string> Names(const json& v, const std::string& where, std::string_view key) {
+std::vector<std::string> Names(const json& v, const Where& where, std::string_view key) {
   if (!v.is_array()) Refuse(where, Status::Error(Code::kLogNotNames, key));
   std::vector<std::string> names;
   for (const json& n : v) {
@@ -115,7 +121,7 @@ std::vector<std::string> Names(const json& v, const std::string& where, std::str
 // The fields each kind must carry (docs/logs.md); other fields are ignored,
 // so a writer may add its own (a clock, a time).
 void ReadFields(const json& o, Line* line) {
-  const std::string& at = line->where;
+  const Where& at = line->where;
   switch (line->kind) {
     case Kind::kStart:
       line->value = Whole(o, at, "state", INT64_MIN);
@@ -157,7 +163,7 @@ void ReadFields(const json& o, Line* line) {
 }
 
 // One line of a file, or nothing for a blank one; `process` is its process.
-std::optional<Line> ReadLine(const std::string& text, const std::string& where,
+std::optional<Line> ReadLine(const std::string& text, const Where& where,
                              std::string* process) {
   if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
   json o = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -177,7 +183,7 @@ std::optional<Line> ReadLine(const std::string& text, const std::string& where,
   return line;
 }
 
-void ReadHeader(const std::string& text, const std::string& where) {
+void ReadHeader(const std::string& text, const Where& where) {
   json o = json::parse(text, nullptr, false);
   const std::string expected =
       fmt::format("{{\"format\": \"{}\", \"version\": {}}}", kEventsFormat, kEventsVersion);
@@ -198,7 +204,7 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
   if (!in) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
   std::string text;
   for (std::size_t number = 1; std::getline(in, text); ++number) {
-    const std::string where = fmt::format("{}:{}", file, number);
+    const Where where{file, number};
     if (number == 1) {
       ReadHeader(text, where);
       continue;
@@ -281,7 +287,7 @@ class Merge {
         return true;
       case Kind::kMarkerSend: {
         const ChannelId c = net_.Find(n, Node(l.peer));
-        const Seq seq = NextSeq(l.where);
+        const Seq seq = NextSeq(l.where.str());
         log_->events.push_back(history::Sent<history::Marker>{seq, c, {l.snapshot}});
         markers_[{c, l.snapshot}].push_back(seq);
         ++markers_sent_[l.snapshot];
@@ -314,11 +320,11 @@ class Merge {
     const SentMessage& m = it->second;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
     if (ch.to != n || ch.from != Node(l.peer)) {
-      return Unordered(say_.AboutHistory(say_.ReceivedOtherwise(Name(n), l.msg, l.peer, l.where,
-                                                                 Name(ch.from), Name(ch.to))));
+      return Unordered(say_.AboutHistory(say_.ReceivedOtherwise(
+          Name(n), l.msg, l.peer, l.where.str(), Name(ch.from), Name(ch.to))));
     }
     if (!received_.insert(l.msg).second) {
-      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg, l.where)));
+      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg, l.where.str())));
     }
     log_->events.push_back(history::Delivered<history::Transfer>{m.seq, m.channel, {m.amount}});
     last_marker_[n].reset();
@@ -348,13 +354,13 @@ class Merge {
   // Every process left waits on a receipt: name the first one's reason.
   bool Stuck(const Line& l, NodeId n) {
     if (l.kind == Kind::kReceive && !sent_anywhere_.contains(l.msg)) {
-      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg, l.where)));
+      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg, l.where.str())));
     }
     if (l.kind == Kind::kMarkerReceive) {
       return Unordered(
-          say_.AboutHistory(say_.MarkerUnsent(Name(n), l.snapshot, l.peer, l.where)));
+          say_.AboutHistory(say_.MarkerUnsent(Name(n), l.snapshot, l.peer, l.where.str())));
     }
-    return Unordered(say_.AboutHistory(say_.NoCausalOrder(l.where)));
+    return Unordered(say_.AboutHistory(say_.NoCausalOrder(l.where.str())));
   }
 
   bool Unordered(std::string finding) {
@@ -416,7 +422,7 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       if (receives && !has_input(l.peer)) {
         Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer));
       }
-      if (l.kind == Kind::kSend && !first_send.emplace(l.msg, l.where).second) {
+      if (l.kind == Kind::kSend && !first_send.emplace(l.msg, l.where.str()).second) {
         Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg, first_send[l.msg]));
       }
       for (const auto& [from, ids] : l.channels) {
@@ -454,8 +460,8 @@ void ClaimChannel(SnapshotId id, NodeId n, const std::string& from,
     auto m = merge.sent().find(msg);
     if (m == merge.sent().end()) {
       const Findings& say = FindingsIn(log->lang);
-      log->problems.push_back(
-          say.AboutSnapshot(id, say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where)));
+      log->problems.push_back(say.AboutSnapshot(
+          id, say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
       continue;
     }
     r.transfers.push_back(m->second.amount);

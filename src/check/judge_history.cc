@@ -80,9 +80,7 @@ class Vetting {
   std::string AsSent(Seq seq) const {
     const engine::Flight& f = *replay_->Find(seq);
     const std::string from = names_[run_.topology->channel(f.channel).from];
-    const bool named = seq < run_.message_names.size() && !run_.message_names[seq].empty();
-    const std::string msg =
-        say_.Message(named ? run_.message_names[seq] : fmt::format("#{}", seq));
+    const std::string msg = say_.Message(MessageRef(run_.message_names, seq));
     if (const auto* m = std::get_if<history::Marker>(&f.payload)) {
       return say_.DescribeMarker(msg, m->snapshot, from);
     }

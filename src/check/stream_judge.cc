@@ -22,6 +22,11 @@
 
 namespace cutline::check {
 
+std::string MessageRef(const std::vector<std::string>& names, sim::Seq seq) {
+  if (seq < names.size() && !names[seq].empty()) return names[seq];
+  return fmt::format("#{}", seq);
+}
+
 namespace {
 
 using cutline::Amount;
@@ -351,10 +356,7 @@ class StreamJudge::Impl {
   std::string Word(Amount a) const { return app_.words().message(a, lang_); }
   // Messages are numbered in the order their sends come: "#7", "message #7";
   // or named as their log named them (NameMessages).
-  std::string Ref(Seq seq) const {
-    if (seq < message_names_.size() && !message_names_[seq].empty()) return message_names_[seq];
-    return fmt::format("#{}", seq);
-  }
+  std::string Ref(Seq seq) const { return MessageRef(message_names_, seq); }
   std::string MsgName(Seq seq) const { return say_.Message(Ref(seq)); }
   std::string Describe(const Msg& m) const {
     const std::string from = Name(topology_.channel(m.channel).from);

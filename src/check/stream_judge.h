@@ -107,6 +107,10 @@ struct StreamResult {
   std::size_t unchecked = 0;
 };
 
+// How findings refer to message `seq`: the name its log gave it (`names`
+// by Seq, as RunRecord::message_names), else "#<seq>".
+std::string MessageRef(const std::vector<std::string>& names, sim::Seq seq);
+
 class StreamJudge {
  public:
   // `names`: each node's name in findings; `sources`: each node's source of

@@ -23,6 +23,7 @@
 #include "scenario/shiviz.h"
 #include "scenario/teller.h"
 #include "scenario/text_output.h"
+#include "cli/refuse.h"
 #include "cli/runtime_commands.h"
 #include "server/server.h"
 #include "cli/store_commands.h"
@@ -37,7 +38,9 @@ using cutline::catalogue::DemoLine;
 using cutline::catalogue::Said;
 using cutline::catalogue::Say;
 
-constexpr int kUsageError = 2;
+using cutline::cli::kUsageError;
+using cutline::cli::ParseLang;
+using cutline::cli::Refuse;
 
 // A scenario from a file, or from standard input for "-".
 bool ReadInput(const std::string& path, std::string* out) {
@@ -68,8 +71,6 @@ bool ReadInput(const std::string& path, std::string* out) {
   return true;
 }
 
-Lang ParseLang(const std::string& s) { return s == "ja" ? Lang::kJa : Lang::kEn; }
-
 // Runs a scenario; on error prints it (in `lang`) and returns false.
 bool RunScenario(const std::string& text, Runner* runner, Lang lang,
                  const std::function<void(const cutline::scenario::StepResult&)>&
@@ -79,7 +80,7 @@ bool RunScenario(const std::string& text, Runner* runner, Lang lang,
     s = Status::Error(cutline::Code::kNoNetwork);
   }
   if (!s.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", cutline::catalogue::Message(s, lang));
+    Refuse(s, lang);
     return false;
   }
   return true;
@@ -122,10 +123,7 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
 // judged by the same checker as a scenario's run.
 int CheckEventsCommand(const std::string& dir, Lang lang) {
   cutline::StatusOr<cutline::check::EventsLog> log = cutline::check::ReadEventsLog(dir, lang);
-  if (!log.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", cutline::catalogue::Message(log.status(), lang));
-    return kUsageError;
-  }
+  if (!log.ok()) return Refuse(log.status(), lang);
   const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
   const cutline::check::CheckReport report = cutline::check::CheckEventsLog(*log);
   for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
@@ -145,11 +143,8 @@ int CheckCommand(const std::string& path, Lang lang) {
   if (!RunScenario(text, &runner, lang)) return kUsageError;
   const cutline::engine::Engine& bank = *runner.bank();
   const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
-  // The Analysis's check is English (the views' JSON reads it); the lines
-  // printed here are the checker's in `lang`.
-  const cutline::scenario::Analysis analysis = cutline::scenario::Analyze(bank);
-  const cutline::check::CheckReport report =
-      lang == Lang::kEn ? analysis.check : cutline::check::CheckSnapshots(bank, lang);
+  const cutline::scenario::Analysis analysis = cutline::scenario::Analyze(bank, nullptr, lang);
+  const cutline::check::CheckReport& report = analysis.check;
   for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
   for (const auto& s : bank.snapshots()) {
     if (!s.complete) fmt::print("{}\n", say.NotComplete(s.id));

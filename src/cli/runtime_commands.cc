@@ -1,6 +1,5 @@
 #include "cli/runtime_commands.h"
 
-#include <cerrno>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "cli/refuse.h"
 #include "base/lang.h"
 #include "runtime/cluster.h"
 #include "check/findings.h"
@@ -135,7 +135,7 @@ struct RuntimeCommands::State {
   // Turns the strings the parser checked into options.
   Status Finish(CLI::App* cmd) {
     auto& n = options.node;
-    n.lang = lang == "ja" ? Lang::kJa : Lang::kEn;
+    n.lang = ParseLang(lang);
     auto found = apps::App::Find(app);
     if (!found) {
       std::string names;
@@ -237,18 +237,12 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
 int CheckLogsCommand(const std::string& dir, const std::string& format, Lang lang) {
   if (format == "shiviz") {
     StatusOr<std::string> log = runtime::ShiVizLog(dir);
-    if (!log.ok()) {
-      fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(log.status(), lang));
-      return 2;
-    }
+    if (!log.ok()) return Refuse(log.status(), lang);
     fmt::print("{}", *log);
     return 0;
   }
   StatusOr<runtime::LogCheck> result = runtime::CheckLogs(dir, lang);
-  if (!result.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(result.status(), lang));
-    return 2;
-  }
+  if (!result.ok()) return Refuse(result.status(), lang);
   const check::Findings& say = check::FindingsIn(lang);
   for (const std::string& problem : result->report.problems) {
     fmt::print("{}\n", say.Fail(problem));

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 
+#include "cli/refuse.h"
 #include "scenario/format.h"
 #include "scenario/json_output.h"
 #include "catalogue/messages.h"
@@ -24,14 +25,6 @@ namespace {
 
 using scenario::Json;
 using store::SnapshotRecord;
-
-constexpr int kUsageError = 2;
-
-// One refusal on standard error, in the reader's language; the usage error.
-int Refuse(const Status& why, Lang lang) {
-  fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(why, lang));
-  return kUsageError;
-}
 
 // "2024-05-01 12:00:00 UTC", from microseconds since the epoch.
 std::string When(std::int64_t us) {
@@ -317,7 +310,7 @@ StoreCommand::StoreCommand(CLI::App& app) {
 }
 
 int StoreCommand::Run() const {
-  const Lang lang = lang_ == "ja" ? Lang::kJa : Lang::kEn;
+  const Lang lang = ParseLang(lang_);
   if (!list_->parsed() && !show_->parsed() && !verify_->parsed() && !prune_->parsed()) {
     const std::vector<std::string> words = store_->remaining();
     if (words.empty()) return Refuse(Status::Error(Code::kStoreNeedsCommand), lang);

@@ -8,7 +8,9 @@ Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint
                Alignment alignment)
     : role_(role),
       buffers_(buffers),
-      alignment_(alignment),
+      agent_(alignment == Alignment::kAligned
+                 ? decltype(agent_)(std::in_place_type<AlignedAgent>, inputs, outputs)
+                 : decltype(agent_)(std::in_place_type<UnalignedAgent>, inputs, outputs)),
       in_(inputs),
       in_records_(inputs, 0),
       held_(inputs, false),
@@ -16,21 +18,18 @@ Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint
       credits_(outputs, buffers),
       out_records_(outputs, 0) {
   CUTLINE_CHECK(buffers >= 1);
-  if (alignment == Alignment::kAligned) {
-    aligned_.emplace(inputs, outputs);
-  } else {
-    unaligned_.emplace(inputs, outputs);
-  }
 }
 
 void Vertex::Arrive(ChannelIndex c, Item item) {
-  if (item.barrier && alignment_ == Alignment::kUnaligned) {
+  if (item.barrier && unaligned()) {
     TakeBarrier(item.value, c);
     return;
   }
-  // A record beyond c's buffers was sent without a credit: the sender broke
-  // the flow control, and counts would no longer bound what waits here.
-  if (!item.barrier) {
+  if (item.barrier) {
+    ++queued_barriers_;
+  } else {
+    // A record beyond c's buffers was sent without a credit: the sender broke
+    // the flow control, and counts would no longer bound what waits here.
     CUTLINE_CHECK(in_records_[c] < buffers_);
     ++in_records_[c];
   }
@@ -43,22 +42,28 @@ bool Vertex::Emit(std::uint64_t key) {
   CUTLINE_CHECK(role_ == Role::kSource);
   const ChannelIndex o = Route(key);
   if (!Room(o)) return false;
+  Put(o, key);
+  return true;
+}
+
+void Vertex::Put(ChannelIndex o, std::uint64_t key) {
   out_[o].push_back(Item{false, key});
   ++out_records_[o];
   ++state_.emitted;
-  return true;
 }
 
 void Vertex::TakeBarriersAtHeads() {
   // Aligned barriers are taken in their place. Taking one may release every
   // input (the last barrier came), which may bring another to a free head.
-  for (bool taken = true; taken;) {
+  // Most calls find none queued: one test, not a scan of every input.
+  for (bool taken = queued_barriers_ > 0; taken;) {
     taken = false;
     for (ChannelIndex c = 0; c < in_.size(); ++c) {
       std::deque<Item>& q = in_[c];
       while (!held_[c] && !q.empty() && q.front().barrier) {
         const SnapshotId id = q.front().value;
         q.pop_front();
+        --queued_barriers_;
         TakeBarrier(id, c);
         taken = true;
       }
@@ -88,33 +93,24 @@ void Vertex::Apply(ChannelIndex c, std::uint64_t key) {
   // The agent sees the record before it changes the state: a snapshot whose
   // channel c is open records it as in flight.
   // (Refused only for a record taken from a held input: Process never does.)
-  const Reply r = aligned_ ? aligned_->OnMessage(c, NoStamp{}, key, state_)
-                           : unaligned_->OnMessage(c, NoStamp{}, key, state_);
+  const Reply r = WithAgent([&](auto& a) { return a.OnMessage(c, NoStamp{}, key, state_); });
   CUTLINE_CHECK(r.ok() && !r.record_state);
   ++state_.received;
   ++state_.per_key[key];
-  if (role_ == Role::kOperator) {
-    const ChannelIndex o = Route(key);
-    out_[o].push_back(Item{false, key});
-    ++out_records_[o];
-    ++state_.emitted;
-  }
+  if (role_ == Role::kOperator) Put(Route(key), key);
 }
 
 void Vertex::Start(SnapshotId id) {
   CUTLINE_CHECK(role_ == Role::kSource);
-  Obey(aligned_ ? aligned_->Start(id, state_) : unaligned_->Start(id, state_), std::nullopt);
+  Obey(WithAgent([&](auto& a) { return a.Start(id, state_); }), std::nullopt);
 }
 
 void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c) {
-  if (aligned_) {
-    Obey(aligned_->OnMarker(id, c, state_), c);
-    return;
-  }
-  const Reply r = unaligned_->OnMarker(id, c, state_);
-  // The records waiting in c's buffers were sent before the barrier and are
-  // applied after the recording: they are c's state in this snapshot.
-  if (r.ok() && !in_[c].empty()) {
+  const Reply r = WithAgent([&](auto& a) { return a.OnMarker(id, c, state_); });
+  // Unaligned: the records waiting in c's buffers were sent before the
+  // barrier and are applied after the recording: they are c's state in this
+  // snapshot. (An aligned barrier is taken only at the head of its queue.)
+  if (unaligned() && r.ok() && !in_[c].empty()) {
     std::vector<std::uint64_t>& jumped = jumped_[id][c];
     for (const Item& item : in_[c]) jumped.push_back(item.value);
   }
@@ -140,7 +136,7 @@ void Vertex::SendBarriers(SnapshotId id, bool ahead) {
     }
     auto place = UnalignedBarrierPlace(q.begin(), q.end(), [](const Item& i) { return i.barrier; });
     for (auto it = place; it != q.end(); ++it) {
-      CUTLINE_CHECK(unaligned_->RecordOvertaken(id, o, it->value).ok());
+      CUTLINE_CHECK(std::get<UnalignedAgent>(agent_).RecordOvertaken(id, o, it->value).ok());
     }
     q.insert(place, barrier);
   }
@@ -160,12 +156,11 @@ std::optional<Item> Vertex::Send(ChannelIndex o) {
 }
 
 std::optional<FinishedPart> Vertex::TakeFinished() {
-  std::optional<FinishedPart> out;
-  if (aligned_) {
-    if (auto f = aligned_->TakeFinished()) out = FinishedPart{f->id, std::move(f->part)};
-  } else if (auto f = unaligned_->TakeFinished()) {
-    out = FinishedPart{f->id, std::move(f->part)};
-  }
+  std::optional<FinishedPart> out = WithAgent([](auto& a) -> std::optional<FinishedPart> {
+    auto f = a.TakeFinished();
+    if (!f) return std::nullopt;
+    return FinishedPart{f->id, std::move(f->part)};
+  });
   if (!out) return out;
   if (auto it = jumped_.find(out->id); it != jumped_.end()) {
     for (auto& [c, keys] : it->second) {

@@ -33,6 +33,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "cutline/barrier_rules.h"
@@ -114,6 +115,8 @@ class Vertex {
   ChannelIndex Route(std::uint64_t key) const {
     return static_cast<ChannelIndex>(key % out_.size());
   }
+  // A record of `key` onto its output, counted as emitted. REQUIRES: room.
+  void Put(ChannelIndex o, std::uint64_t key);
   void TakeBarriersAtHeads();
   // A barrier of `id` taken from input c (aligned: at the head of its
   // queue; unaligned: on arrival).
@@ -121,17 +124,22 @@ class Vertex {
   // What a Reply obliges: record, send barriers, hold or release inputs.
   void Obey(const Reply& r, std::optional<ChannelIndex> from);
   void SendBarriers(SnapshotId id, bool ahead);
+  // f(agent), on whichever agent this vertex runs.
+  template <class F>
+  decltype(auto) WithAgent(F&& f) {
+    return std::visit(std::forward<F>(f), agent_);
+  }
+  bool unaligned() const { return std::holds_alternative<UnalignedAgent>(agent_); }
   void Apply(ChannelIndex c, std::uint64_t key);
 
   const Role role_;
   const std::uint32_t buffers_;
-  const Alignment alignment_;
-  std::optional<AlignedAgent> aligned_;
-  std::optional<UnalignedAgent> unaligned_;
+  std::variant<AlignedAgent, UnalignedAgent> agent_;
   VertexState state_;
   std::vector<std::deque<Item>> in_;   // by input: records (and aligned barriers) waiting
   std::vector<std::uint32_t> in_records_;  // records (not barriers) in in_: at most buffers_
   std::vector<bool> held_;             // aligned: the input's barrier came, it waits
+  std::uint32_t queued_barriers_ = 0;  // aligned barriers in in_, not yet taken
   std::vector<std::deque<Item>> out_;  // by output: what waits to leave
   std::vector<std::uint32_t> credits_;
   std::vector<std::uint32_t> out_records_;  // records (not barriers) in out_

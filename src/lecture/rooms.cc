@@ -191,20 +191,25 @@ Result<Changed> Rooms::Ask(std::string_view code, std::string_view token, const 
     return j.is_string() && !j.get_ref<const std::string&>().empty() &&
            j.get_ref<const std::string&>().size() <= limits_.max_text;
   };
+  // One refusal for every way a question can be wrong: it says the limits.
+  auto bad_question = [&] {
+    return Status::Error(Code::kBadQuestion, limits_.max_choices, limits_.max_text,
+                         limits_.max_state_bytes);
+  };
   if (!question.is_object() || !question.contains("id") || !text_ok(question["id"]) ||
       !question.contains("choices") || !question["choices"].is_array() ||
       question["choices"].empty() || question["choices"].size() > limits_.max_choices ||
       question.dump().size() > limits_.max_state_bytes) {
-    return Status::Error(Code::kBadQuestion, limits_.max_choices, limits_.max_text, limits_.max_state_bytes);
+    return bad_question();
   }
   Question q;
   q.id = question["id"].get<std::string>();
   q.detail = question.value("detail", Json());
   for (const Json& c : question["choices"]) {
-    if (!text_ok(c)) return Status::Error(Code::kBadQuestion, limits_.max_choices, limits_.max_text, limits_.max_state_bytes);
+    if (!text_ok(c)) return bad_question();
     std::string choice = c.get<std::string>();
     if (std::find(q.choices.begin(), q.choices.end(), choice) != q.choices.end()) {
-      return Status::Error(Code::kBadQuestion, limits_.max_choices, limits_.max_text, limits_.max_state_bytes);
+      return bad_question();
     }
     q.choices.push_back(std::move(choice));
   }

@@ -22,7 +22,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -76,8 +75,6 @@ class Rooms {
  public:
   explicit Rooms(Limits limits = {}, std::function<Clock::time_point()> now = Clock::now);
   ~Rooms();
-
-  const Limits& limits() const { return limits_; }
 
   Result<Created> Create();
   // The room as a student sees it (no tally before the reveal), or as the

@@ -121,10 +121,10 @@ apps::Verdict DeclaredOf(const engine::Engine& bank, SnapshotId id) {
   return Declare(bank, std::move(recorded), std::move(channels));
 }
 
-Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps) {
+Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps, Lang lang) {
   Analysis a(bank);
   // Without a history, CheckSnapshots says so of any complete snapshot.
-  a.check = check::CheckSnapshots(bank);
+  a.check = check::CheckSnapshots(bank, lang);
   if (a.has_history) {
     for (std::size_t i = 0; i < a.check.verdicts.size(); ++i) {
       a.verdict_at_[a.check.verdicts[i].id] = i;

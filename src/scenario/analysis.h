@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "apps/app.h"
+#include "base/lang.h"
 #include "check/consistency_checker.h"
 #include "check/cost.h"
 #include "engine/cuts.h"
@@ -94,14 +95,18 @@ struct Analysis {
   Analysis(const Analysis&) = delete;
 
  private:
-  friend Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps);
+  friend Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps,
+                          Lang lang);
   explicit Analysis(const engine::Engine& b);
   std::map<SnapshotId, std::size_t> verdict_at_;  // into check.verdicts
 };
 
 // The analysis of `bank` as it stands; with the runner's `steps`, predict
 // mode's questions too. The bank must outlive it and not change meanwhile.
-Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps = nullptr);
+// `lang`: the words of the checker's problems (check.problems); the
+// verdicts, which the views read, are the same in every language.
+Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps = nullptr,
+                 Lang lang = Lang::kEn);
 
 // The property snapshot `id` declares from what the engine recorded for it
 // (an application with a property): the one place a snapshot's claim is

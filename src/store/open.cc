@@ -254,7 +254,7 @@ StatusOr<Store> Store::Open(const std::string& path, bool create) {
     // An older file is brought to this schema before anything is written.
     Migrate(*impl, *version);
   } catch (const StoreError& e) {
-    return Status::Error(Code::kStoreFailed, e.what());
+    return e.status();
   }
   return Store(std::move(impl));
 }
