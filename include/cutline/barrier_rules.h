@@ -40,6 +40,16 @@ namespace cutline {
 //    release_inputs, and then hand the refused barrier to OnControl again:
 //    dropped, it would leave r.snapshot waiting on that input for ever.
 //
+// Alignment timeout (Flink's aligned checkpoint timeout): a host that will
+// not hold its inputs for longer than some time calls Unalign for the
+// aligning snapshot. It records at once, as an unaligned barrier would: the
+// inputs whose barrier came are closed empty (nothing behind a barrier was
+// delivered), and the others record, Chandy-Lamport's way, until their
+// barrier comes: the messages delivered on them meanwhile are joined to the
+// snapshot's channel state. Nothing is held any more, so aligning() is 0 and
+// the next snapshot may align while a switched one still records; FIFO
+// channels bring the switched one's barrier first on every input.
+//
 // Thread-compatible: const members may run concurrently; every other call
 // needs exclusive access.
 class AlignedBarrierRules {
@@ -61,15 +71,36 @@ class AlignedBarrierRules {
   Reply OnControl(SnapshotId id, ChannelIndex c, NoControl) {
     return Reply::Of(id, OnMarker(id, c));
   }
-  // Nothing ever joins a channel state; kChannelHeld if `c` is held back (the
-  // host delivered what it must hold).
+  // The alignment timeout: snapshot `id`, aligning here, records now instead
+  // of waiting for its missing barriers. The Reply says record_state with
+  // markers_ahead (barriers ahead of the queued messages on every output,
+  // RecordOvertaken what they jump, as UnalignedBarrierRules) and
+  // release_inputs (what waits behind the barriers that came is after the
+  // snapshot). The inputs without a barrier then record until it comes;
+  // the last one to come answers part_done. Refused: kInvalidSnapshot (0),
+  // kAlreadyRecorded (recorded here, switched or not), kUnknownSnapshot (no
+  // barrier of it came yet), or ClosedIds' answer for a finished id.
+  Reply Unalign(SnapshotId id);
+  // A message joins the channel state of every switched snapshot still
+  // recording `c` (none without a timeout: one test); kChannelHeld if `c`
+  // is held back (the host delivered what it must hold).
   template <class Join>
-  Reply OnMessage(ChannelIndex c, NoStamp, Join&&) const {
+  Reply OnMessage(ChannelIndex c, NoStamp, Join&& join) const {
     if (c >= incoming_) return Reply::Refused(AgentError::kUnknownChannel, 0);
     if (const Local* a = Aligning(); a != nullptr && a->barrier[c]) {
       return Reply::Refused(AgentError::kChannelHeld, a->id);
     }
+    ForEachRecording(c, [&](SnapshotId id) { join(Reply::Of(id)); });
     return Reply{};
+  }
+  // Calls fn(id) for every switched snapshot recording channel `c`, in id
+  // order. Nothing is called for a channel out of range.
+  template <class Fn>
+  void ForEachRecording(ChannelIndex c, Fn&& fn) const {
+    if (recording_channels_ == 0 || c >= incoming_) return;  // the common, fast case
+    for (const Local& local : locals_) {
+      if (local.switched && !local.barrier[c]) fn(local.id);
+    }
   }
   Result<NoStamp> OnOutgoing(ChannelIndex out) const {
     return {out < outgoing_ ? AgentError::kNone : AgentError::kUnknownChannel, {}};
@@ -77,18 +108,21 @@ class AlignedBarrierRules {
   Result<NoControl> ControlFor(SnapshotId id, ChannelIndex out) const;
 
   bool HasRecorded(SnapshotId id) const;
+  // kHeldBack while aligning; once recorded, kClosed, except kRecording for
+  // the inputs of a switched snapshot whose barrier has not come.
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const;
-  bool PartDone(SnapshotId id) const { return HasRecorded(id); }
+  // Recorded, and (if switched) every barrier came.
+  bool PartDone(SnapshotId id) const;
   bool IsFinished(SnapshotId id) const;
   // The snapshot aligning here (holding inputs), 0 if none: after a
-  // kOutOfOrder, the other of the two.
+  // kOutOfOrder, the other of the two. A switched snapshot aligns no more.
   SnapshotId aligning() const { return aligning_; }
   IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
   // The inputs still without a barrier of `id` while aligning (empty once
-  // recorded or before the first barrier).
+  // recorded, switched included, or before the first barrier).
   std::vector<ChannelIndex> Waiting(SnapshotId id) const;
-  // Forget: after the record (the part is done then). Abort: also while
-  // aligning, and then the Reply says release_inputs.
+  // Forget: once the part is done. Abort: also while aligning, and then the
+  // Reply says release_inputs (not for a switched one: it holds nothing).
   Reply Forget(SnapshotId id);
   Reply Abort(SnapshotId id);
 
@@ -100,8 +134,9 @@ class AlignedBarrierRules {
   struct Local {
     SnapshotId id;
     std::vector<bool> barrier;  // by incoming index
-    std::uint32_t missing;
+    std::uint32_t missing;      // inputs without a barrier yet
     bool recorded;
+    bool switched = false;      // Unalign recorded it: the missing inputs record
   };
   const Local* Find(SnapshotId id) const;
   // The snapshot aligning here (at most one), or nullptr.
@@ -109,11 +144,16 @@ class AlignedBarrierRules {
     return aligning_ == 0 ? nullptr : Find(aligning_);
   }
   void Drop(const Local* local);
+  // A barrier on an input a switched snapshot records: closes it.
+  Step CloseSwitched(Local* local, ChannelIndex c);
 
   std::uint32_t incoming_;
   std::uint32_t outgoing_;
-  std::vector<Local> locals_;
+  std::vector<Local> locals_;  // sorted by id
   SnapshotId aligning_ = 0;  // the snapshot holding channels, 0 if none
+  // Inputs recording for a switched snapshot, summed over locals_: 0 keeps
+  // OnMessage to one test.
+  std::uint64_t recording_channels_ = 0;
   ClosedIds closed_;
 };
 

@@ -32,7 +32,8 @@ namespace cutline {
 //                       every outgoing channel before anything else, at the
 //                       head if r.markers_ahead, then RecordOvertaken what
 //                       the control overtook;
-//   hold_channel / release_inputs: aligned barriers' holds;
+//   hold_channel / release_inputs: aligned barriers' holds (and Unalign,
+//                       their timeout, when a host will wait no longer);
 //   then while (auto done = agent.TakeFinished()) send done->part to the
 //   collector. Stamp every application message with OnOutgoing(out).
 //
@@ -95,6 +96,18 @@ class SnapshotAgent {
     return OnControl(id, c, NoControl{}, now);
   }
 
+  // Aligned barriers' alignment timeout (AlignedBarrierRules::Unalign):
+  // snapshot `id` stops aligning here and records `now`. Obey the Reply as
+  // an unaligned barrier's: barriers ahead on every output, RecordOvertaken
+  // what they jump, then release the inputs.
+  Reply Unalign(SnapshotId id, const State& now)
+    requires requires(Rules& r, SnapshotId s) {
+      { r.Unalign(s) } -> std::same_as<Reply>;
+    }
+  {
+    return NotedControl(rules_.Unalign(id), now);
+  }
+
   // An application message stamped `stamp` arrived on `c`, before the host
   // applies it; `now` is the state before it (Lai-Yang records it if the
   // stamp is of a newer epoch). part_done says that a part finished, by a
@@ -153,8 +166,9 @@ class SnapshotAgent {
   }
 
   // The control of `id` overtook `payload` on outgoing `out` (unaligned
-  // barriers, after a Reply with markers_ahead): it belongs to that
-  // channel's state, recorded here by the sender. Call before TakeFinished.
+  // barriers, or a switched aligned one: after a Reply with markers_ahead):
+  // it belongs to that channel's state, recorded here by the sender. Call
+  // before TakeFinished.
   Reply RecordOvertaken(SnapshotId id, ChannelIndex out, const Payload& payload) {
     if (out >= rules_.outgoing_channels()) {
       return Reply::Refused(AgentError::kUnknownChannel, id);

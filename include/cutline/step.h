@@ -32,8 +32,9 @@ enum class ChannelRecording : std::uint8_t {
 // the numbers are stable.
 enum class AgentError : std::uint8_t {
   kNone,
-  // Only the one-argument legacy Start of old releases answered this; the
-  // rules now treat a Start of a running snapshot as joining it.
+  // The one-argument legacy Start of old releases answered this (the rules
+  // now treat a Start of a running snapshot as joining it); now only aligned
+  // barriers' Unalign does, for a snapshot this process has recorded.
   kAlreadyRecorded,
   kUnknownChannel,    // channel index out of range (incoming or outgoing)
   kDuplicateMarker,   // a second marker (control, barrier) of one snapshot on one channel

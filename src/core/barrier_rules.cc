@@ -1,9 +1,25 @@
 // Aligned barriers: a process records only once every input has delivered
 // its barrier, holding back each input after its barrier meanwhile, so that
 // no message sent after a record is applied before the receiver's record.
+// The alignment timeout (Unalign) gives up the wait: the process records at
+// once and the inputs still without a barrier record as Chandy-Lamport's.
 #include "cutline/barrier_rules.h"
 
+#include <algorithm>
+
 namespace cutline {
+
+namespace {
+
+// Keeps locals_ sorted by id, so that a message joins in id order.
+template <class Locals, class Local>
+Local& InsertById(Locals& locals, Local local) {
+  auto it = std::lower_bound(locals.begin(), locals.end(), local.id,
+                             [](const Local& l, SnapshotId id) { return l.id < id; });
+  return *locals.insert(it, std::move(local));
+}
+
+}  // namespace
 
 AlignedBarrierRules::AlignedBarrierRules(std::uint32_t incoming_channels,
                                          std::uint32_t outgoing_channels,
@@ -23,6 +39,11 @@ bool AlignedBarrierRules::HasRecorded(SnapshotId id) const {
   return l != nullptr && l->recorded;
 }
 
+bool AlignedBarrierRules::PartDone(SnapshotId id) const {
+  const Local* l = Find(id);
+  return l != nullptr && l->recorded && l->missing == 0;
+}
+
 bool AlignedBarrierRules::IsFinished(SnapshotId id) const {
   return Find(id) == nullptr && closed_.Contains(id);
 }
@@ -32,7 +53,7 @@ Reply AlignedBarrierRules::Start(SnapshotId id) {
   if (incoming_ != 0) return Reply::Refused(AgentError::kNotSource, id);
   if (Find(id) != nullptr) return Reply::Of(id);  // a further initiator joins
   if (AgentError e = closed_.Check(id); e != AgentError::kNone) return Reply::Refused(e, id);
-  locals_.push_back(Local{id, {}, 0, true});
+  InsertById(locals_, Local{id, {}, 0, true});
   closed_.Seen(id);
   Reply step = Reply::Of(id);
   step.record_state = true;
@@ -51,15 +72,17 @@ Step AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
   Local* local = const_cast<Local*>(Find(id));
   if (local == nullptr) {
     if (AgentError e = closed_.Check(id); e != AgentError::kNone) return refuse(e);
-  } else if (local->barrier[c] || local->recorded) {
+  } else if (local->barrier[c] || (local->recorded && !local->switched)) {
     return refuse(AgentError::kDuplicateMarker);
+  } else if (local->switched) {
+    // Not out of order while another aligns: FIFO brought it first on c.
+    return CloseSwitched(local, c);
   }
   if (aligning_ != 0 && aligning_ != id) return refuse(AgentError::kOutOfOrder);
   if (local == nullptr) {
-    locals_.push_back(Local{id, std::vector<bool>(incoming_, false),
-                            incoming_, false});
+    local = &InsertById(locals_, Local{id, std::vector<bool>(incoming_, false),
+                                       incoming_, false});
     closed_.Seen(id);
-    local = &locals_.back();
   }
   local->barrier[c] = true;
   if (--local->missing > 0) {
@@ -77,6 +100,37 @@ Step AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
   return step;
 }
 
+Step AlignedBarrierRules::CloseSwitched(Local* local, ChannelIndex c) {
+  local->barrier[c] = true;
+  --local->missing;
+  --recording_channels_;
+  Step step;
+  step.closed_channel = true;
+  step.part_done = local->missing == 0;
+  return step;
+}
+
+Reply AlignedBarrierRules::Unalign(SnapshotId id) {
+  if (id == 0) return Reply::Refused(AgentError::kInvalidSnapshot, id);
+  Local* local = const_cast<Local*>(Find(id));
+  if (local == nullptr) {
+    const AgentError e = closed_.Check(id);
+    return Reply::Refused(e != AgentError::kNone ? e : AgentError::kUnknownSnapshot, id);
+  }
+  if (local->recorded) return Reply::Refused(AgentError::kAlreadyRecorded, id);
+  // Not recorded means a barrier came but not the last: it is aligning.
+  aligning_ = 0;
+  local->recorded = true;
+  local->switched = true;
+  recording_channels_ += local->missing;
+  Reply step = Reply::Of(id);
+  step.record_state = true;
+  step.markers_ahead = true;
+  step.release_inputs = true;
+  step.part_done = local->missing == 0;  // never so: the last barrier records
+  return step;
+}
+
 Result<NoControl> AlignedBarrierRules::ControlFor(SnapshotId id,
                                                   ChannelIndex out) const {
   if (out >= outgoing_) return {AgentError::kUnknownChannel, {}};
@@ -88,9 +142,11 @@ ChannelRecording AlignedBarrierRules::Channel(SnapshotId id,
                                               ChannelIndex c) const {
   const Local* local = Find(id);
   if (local == nullptr || c >= incoming_) return ChannelRecording::kNotRecorded;
-  if (local->recorded) return ChannelRecording::kClosed;
-  return local->barrier[c] ? ChannelRecording::kHeldBack
-                           : ChannelRecording::kNotRecorded;
+  if (local->barrier[c]) {
+    return local->recorded ? ChannelRecording::kClosed : ChannelRecording::kHeldBack;
+  }
+  // Without a barrier on c, only a switched snapshot is recorded here.
+  return local->switched ? ChannelRecording::kRecording : ChannelRecording::kNotRecorded;
 }
 
 std::vector<ChannelIndex> AlignedBarrierRules::Waiting(SnapshotId id) const {
@@ -105,6 +161,7 @@ std::vector<ChannelIndex> AlignedBarrierRules::Waiting(SnapshotId id) const {
 
 void AlignedBarrierRules::Drop(const Local* local) {
   if (local->id == aligning_) aligning_ = 0;
+  if (local->switched) recording_channels_ -= local->missing;
   closed_.Add(local->id);
   locals_.erase(locals_.begin() + (local - locals_.data()));
 }
@@ -112,7 +169,7 @@ void AlignedBarrierRules::Drop(const Local* local) {
 Reply AlignedBarrierRules::Forget(SnapshotId id) {
   const Local* local = Find(id);
   if (local == nullptr) return ForgetRefusal(id, closed_);
-  if (!local->recorded) return Reply::Refused(AgentError::kNotDone, id);
+  if (!PartDone(id)) return Reply::Refused(AgentError::kNotDone, id);
   Drop(local);
   return Reply::Of(id);
 }

@@ -501,7 +501,8 @@ class Host {
     total_ = 100L * n;
   }
 
-  // op: 0-4 transfer, 5-8 deliver, 9-10 new snapshot, 11 join, 12-13 owed start.
+  // op: 0-4 transfer, 5-8 deliver, 9-10 new snapshot, 11 join, 12-13 owed
+  // start, 14-15 an alignment timeout (aligned barriers).
   void Apply(int op, int a, int b) {
     if (!failure_.empty()) return;
     if (op <= 4) {
@@ -511,7 +512,8 @@ class Host {
     if (op <= 8) return Deliver(a, b);
     if (op <= 10) return NewSnapshot(a);
     if (op == 11) return Join(a, b);
-    return PayOwed(a);
+    if (op <= 13) return PayOwed(a);
+    return Unalign(a);
   }
 
   // Ends the run: the owed starts happen, everything is delivered, and every
@@ -545,6 +547,7 @@ class Host {
   }
 
   std::size_t complete() const { return complete_.size(); }
+  std::size_t switched() const { return switched_; }
   std::size_t refused() const { return aborted_.size(); }
   bool overlapped() const { return overlapped_; }
 
@@ -626,6 +629,21 @@ class Host {
     Start(p, id);
   }
 
+  // The first process from a % n on that aligns gives up aligning.
+  void Unalign(int a) {
+    if constexpr (requires(Agent& agent) { agent.Unalign(SnapshotId{1}, 0L); }) {
+      const int n = static_cast<int>(agents_.size());
+      for (int k = 0; k < n; ++k) {
+        const int p = (a + k) % n;
+        Agent& agent = agents_[static_cast<std::size_t>(p)];
+        if (const SnapshotId id = agent.rules().aligning(); id != 0) {
+          ++switched_;
+          return Handle(p, agent.Unalign(id, balance_[p]), std::nullopt);
+        }
+      }
+    }
+  }
+
   void Handle(int p, const Reply& r, std::optional<std::size_t> edge) {
     if (!r.ok()) {
       switch (r.error) {
@@ -651,10 +669,13 @@ class Host {
         m.id = r.snapshot;
         m.ctl = ctl.value;
         if (r.markers_ahead) {
-          for (const Msg& q : queues_[e]) {
-            if (!q.control) agent.RecordOvertaken(r.snapshot, edges_[e].out, q.amount);
+          std::deque<Msg>& q = queues_[e];
+          auto place = UnalignedBarrierPlace(q.begin(), q.end(),
+                                             [](const Msg& x) { return x.control; });
+          for (auto it = place; it != q.end(); ++it) {
+            agent.RecordOvertaken(r.snapshot, edges_[e].out, it->amount);
           }
-          queues_[e].push_front(m);
+          q.insert(place, m);
         } else {
           queues_[e].push_back(m);
         }
@@ -721,6 +742,7 @@ class Host {
   SnapshotCollector<long, long> collector_;
   long total_ = 0;
   bool overlapped_ = false;  // a snapshot started while another was running
+  std::size_t switched_ = 0;  // alignment timeouts that switched a snapshot
   std::string failure_;
 };
 
@@ -763,16 +785,17 @@ void CheckProperty(int runs, Property property) {
   }
 }
 
+// unalign: the ops include alignment timeouts.
 template <class R>
-void RandomRuns(bool dag, bool fifo) {
-  CheckProperty(2000, [dag, fifo] {
+void RandomRuns(bool dag, bool fifo, bool unalign = false) {
+  CheckProperty(2000, [dag, fifo, unalign] {
     const int n = *rc::gen::inRange(2, 5);
     const SnapshotId step = *rc::gen::element<SnapshotId>(1, 5);
     const auto length = *rc::gen::inRange<std::size_t>(10, 300);
     // At full size throughout: rapidcheck scales ranges by the run's size,
     // which would make the early runs all transfers.
     auto ops = *rc::gen::container<std::vector<std::tuple<int, int, int>>>(
-        length, rc::gen::resize(100, rc::gen::tuple(rc::gen::inRange(0, 14),
+        length, rc::gen::resize(100, rc::gen::tuple(rc::gen::inRange(0, unalign ? 16 : 14),
                                                      rc::gen::inRange(0, 1000),
                                                      rc::gen::inRange(0, 1000))));
     const auto mask = *rc::gen::arbitrary<std::uint32_t>();
@@ -782,6 +805,7 @@ void RandomRuns(bool dag, bool fifo) {
     RC_TAG(host.refused() > 0 ? "some refused" : "none refused");
     RC_TAG(host.complete() > 1 ? "several complete" : "at most one complete",
            host.overlapped() ? "overlapping" : "one at a time");
+    if (unalign) RC_TAG(host.switched() > 0 ? "some switched" : "none switched");
     if (!failure.empty()) RC_FAIL(failure);
   });
 }
@@ -789,6 +813,9 @@ void RandomRuns(bool dag, bool fifo) {
 TEST(RandomRuns, ChandyLamport) { RandomRuns<MarkerRules>(false, true); }
 TEST(RandomRuns, LaiYangOnReorderingChannels) { RandomRuns<LaiYangRules>(false, false); }
 TEST(RandomRuns, AlignedBarriers) { RandomRuns<AlignedBarrierRules>(true, true); }
+TEST(RandomRuns, AlignedBarriersWithTimeouts) {
+  RandomRuns<AlignedBarrierRules>(true, true, /*unalign=*/true);
+}
 TEST(RandomRuns, UnalignedBarriers) { RandomRuns<UnalignedBarrierRules>(false, true); }
 
 }  // namespace
