@@ -5,9 +5,10 @@
 namespace cutline::dataflow {
 
 Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint32_t buffers,
-               Alignment alignment)
+               Alignment alignment, std::optional<std::int64_t> alignment_timeout_us)
     : role_(role),
       buffers_(buffers),
+      alignment_timeout_us_(alignment_timeout_us),
       agent_(alignment == Alignment::kAligned
                  ? decltype(agent_)(std::in_place_type<AlignedAgent>, inputs, outputs)
                  : decltype(agent_)(std::in_place_type<UnalignedAgent>, inputs, outputs)),
@@ -18,14 +19,16 @@ Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint
       credits_(outputs, buffers),
       out_records_(outputs, 0) {
   CUTLINE_CHECK(buffers >= 1);
+  // Unaligned barriers never wait, so a timeout for them is a host's mistake.
+  CUTLINE_CHECK(!alignment_timeout_us || (alignment == Alignment::kAligned &&
+                                          *alignment_timeout_us >= 0));
 }
 
-void Vertex::Arrive(ChannelIndex c, Item item) {
-  if (item.barrier && unaligned()) {
-    TakeBarrier(item.value, c);
-    return;
-  }
+void Vertex::Arrive(ChannelIndex c, Item item, std::int64_t now_us) {
+  See(now_us);
   if (item.barrier) {
+    NoteArrival(item.value, c);
+    if (TakenOnArrival(item.value, c)) return TakeJumping(item.value, c);
     ++queued_barriers_;
   } else {
     // A record beyond c's buffers was sent without a credit: the sender broke
@@ -105,16 +108,36 @@ void Vertex::Start(SnapshotId id) {
   Obey(WithAgent([&](auto& a) { return a.Start(id, state_); }), std::nullopt);
 }
 
-void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c) {
-  const Reply r = WithAgent([&](auto& a) { return a.OnMarker(id, c, state_); });
-  // Unaligned: the records waiting in c's buffers were sent before the
-  // barrier and are applied after the recording: they are c's state in this
-  // snapshot. (An aligned barrier is taken only at the head of its queue.)
-  if (unaligned() && r.ok() && !in_[c].empty()) {
+bool Vertex::TakenOnArrival(SnapshotId id, ChannelIndex c) {
+  if (unaligned()) return true;
+  // The records before it on c were in flight when the switch recorded.
+  return std::get<AlignedAgent>(agent_).Channel(id, c) == ChannelRecording::kRecording;
+}
+
+void Vertex::TakeJumping(SnapshotId id, ChannelIndex c) {
+  // Barriers of older switched snapshots may still wait in c's queue: only
+  // records are in flight. Each is applied later, after this record.
+  if (in_records_[c] > 0) {
     std::vector<std::uint64_t>& jumped = jumped_[id][c];
-    for (const Item& item : in_[c]) jumped.push_back(item.value);
+    for (const Item& item : in_[c]) {
+      if (!item.barrier) jumped.push_back(item.value);
+    }
   }
-  Obey(r, c);
+  TakeBarrier(id, c);
+}
+
+void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c) {
+  Obey(WithAgent([&](auto& a) { return a.OnMarker(id, c, state_); }), c);
+}
+
+void Vertex::Tick(std::int64_t now_us) {
+  See(now_us);
+  if (!alignment_timeout_us_) return;
+  AlignedAgent& agent = std::get<AlignedAgent>(agent_);
+  const SnapshotId id = agent.rules().aligning();
+  if (id == 0 || now_us_ - CostOf(id).first_arrival < *alignment_timeout_us_) return;
+  CostOf(id).cost.switched = true;
+  Obey(agent.Unalign(id, state_), std::nullopt);
 }
 
 void Vertex::Obey(const Reply& r, std::optional<ChannelIndex> from) {
@@ -122,7 +145,10 @@ void Vertex::Obey(const Reply& r, std::optional<ChannelIndex> from) {
   // theirs, so no barrier can cross another: anything refused is a bug.
   CUTLINE_CHECK(r.ok());
   if (r.hold_channel && from) held_[*from] = true;
-  if (r.record_state) SendBarriers(r.snapshot, r.markers_ahead);
+  if (r.record_state) {
+    NoteRecord(r.snapshot);
+    SendBarriers(r.snapshot, r.markers_ahead);
+  }
   if (r.release_inputs) held_.assign(held_.size(), false);
 }
 
@@ -136,7 +162,8 @@ void Vertex::SendBarriers(SnapshotId id, bool ahead) {
     }
     auto place = UnalignedBarrierPlace(q.begin(), q.end(), [](const Item& i) { return i.barrier; });
     for (auto it = place; it != q.end(); ++it) {
-      CUTLINE_CHECK(std::get<UnalignedAgent>(agent_).RecordOvertaken(id, o, it->value).ok());
+      const std::uint64_t key = it->value;
+      CUTLINE_CHECK(WithAgent([&](auto& a) { return a.RecordOvertaken(id, o, key); }).ok());
     }
     q.insert(place, barrier);
   }
@@ -159,7 +186,7 @@ std::optional<FinishedPart> Vertex::TakeFinished() {
   std::optional<FinishedPart> out = WithAgent([](auto& a) -> std::optional<FinishedPart> {
     auto f = a.TakeFinished();
     if (!f) return std::nullopt;
-    return FinishedPart{f->id, std::move(f->part)};
+    return FinishedPart{f->id, std::move(f->part), {}};
   });
   if (!out) return out;
   if (auto it = jumped_.find(out->id); it != jumped_.end()) {
@@ -169,7 +196,49 @@ std::optional<FinishedPart> Vertex::TakeFinished() {
     }
     jumped_.erase(it);
   }
+  out->cost = TakeCost(out->id, out->part);
   return out;
+}
+
+Vertex::Costing& Vertex::CostOf(SnapshotId id) {
+  auto [it, first] = costs_.try_emplace(id);
+  if (first) {
+    it->second.first_arrival = now_us_;
+    it->second.arrived.resize(inputs());
+    it->second.cost.inputs.resize(inputs());
+  }
+  return it->second;
+}
+
+void Vertex::NoteArrival(SnapshotId id, ChannelIndex c) { CostOf(id).arrived[c] = now_us_; }
+
+void Vertex::NoteRecord(SnapshotId id) {
+  Costing& k = CostOf(id);  // a source's first sight of it: no alignment
+  k.cost.alignment_us = now_us_ - k.first_arrival;
+  for (ChannelIndex c = 0; c < inputs(); ++c) {
+    ChannelCost& in = k.cost.inputs[c];
+    // A switch leaves the inputs without a barrier recording.
+    in.unaligned = unaligned() || std::get<AlignedAgent>(agent_).Channel(id, c) ==
+                                      ChannelRecording::kRecording;
+    if (in.unaligned) continue;
+    in.waited_us = now_us_ - k.arrived[c].value_or(now_us_);
+    // Held (or just taken at its head): every record in c came after it.
+    in.held_back = in_records_[c];
+  }
+}
+
+SnapshotCost Vertex::TakeCost(SnapshotId id, const Part& part) {
+  SnapshotCost cost;
+  if (auto it = costs_.find(id); it != costs_.end()) {
+    cost = std::move(it->second.cost);
+    costs_.erase(it);
+  }
+  cost.inputs.resize(part.channels.size());
+  for (ChannelIndex c = 0; c < part.channels.size(); ++c) {
+    cost.inputs[c].persisted = part.channels[c].size();
+  }
+  for (const auto& keys : part.sent) cost.overtaken += keys.size();
+  return cost;
 }
 
 }  // namespace cutline::dataflow

@@ -27,8 +27,24 @@
 // output (behind older barriers). What they jump over, on either side, is
 // in flight: it is recorded as the channel's state (the receiver's side by
 // this class, the sender's by the agent's RecordOvertaken).
+//
+// Aligned with a timeout (Flink's aligned checkpoint timeout): a snapshot
+// that has aligned here for the timeout since its first barrier arrived
+// switches to unaligned (AlignedBarrierRules::Unalign) at the next Tick. The
+// vertex records, sends its barriers ahead as an unaligned vertex does and
+// releases its inputs; each input still without the barrier records until
+// it comes: the records processed from it meanwhile join the channel state
+// (the agent's OnMessage), and the barrier is taken on arrival, jumping the
+// records then waiting in its buffers, as an unaligned barrier. A barrier
+// still queued behind records when the timeout passes is not jumped: the
+// switch waits until it reaches the head of its queue.
+//
+// The vertex has no clock of its own: the host passes its time (in
+// microseconds) to Arrive and Tick, and the vertex's "now" is the latest
+// time it was given. From it each finished part carries a SnapshotCost.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -64,20 +80,44 @@ struct VertexState {
 // records in flight (received side in `channels`, sent side in `sent`).
 using Part = SnapshotPart<VertexState, std::uint64_t>;
 
+// What one snapshot cost at one vertex on one input channel.
+struct ChannelCost {
+  // Its barrier was taken on arrival, ahead of what waited: every input
+  // under unaligned barriers (whether or not records waited), and the
+  // inputs a switch found without their barrier.
+  bool unaligned = false;
+  std::int64_t waited_us = 0;   // aligned: from its barrier's arrival to the record
+  std::uint64_t persisted = 0;  // its records in the snapshot's channel state
+  std::uint64_t held_back = 0;  // aligned: records behind its barrier in its buffers at the record
+  bool operator==(const ChannelCost&) const = default;
+};
+
+// What one snapshot cost at one vertex. It does not travel in the part's
+// state (EncodeState): a host that wants it sends it beside the part.
+struct SnapshotCost {
+  std::int64_t alignment_us = 0;  // from the first barrier's arrival here to the record (0 at a source)
+  bool switched = false;          // the alignment timeout switched it to unaligned here
+  std::vector<ChannelCost> inputs;  // by input channel
+  std::uint64_t overtaken = 0;    // records its barriers jumped on the outputs (persisted by the sender)
+  bool operator==(const SnapshotCost&) const = default;
+};
+
 struct FinishedPart {
   SnapshotId id = 0;
   Part part;
+  SnapshotCost cost;
 };
 
 class Vertex {
  public:
+  // alignment_timeout_us: aligned only; none waits for every barrier.
   Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint32_t buffers,
-         Alignment alignment);
+         Alignment alignment, std::optional<std::int64_t> alignment_timeout_us = std::nullopt);
 
   // --- what the network brings
-  // An item arrived on input `c`. A record takes one of c's buffers (its
-  // sender spent a credit for it).
-  void Arrive(ChannelIndex c, Item item);
+  // An item arrived on input `c` at the host's time `now_us`. A record takes
+  // one of c's buffers (its sender spent a credit for it).
+  void Arrive(ChannelIndex c, Item item, std::int64_t now_us);
   // The receiver at the end of output `o` freed `n` buffers.
   void Credit(ChannelIndex o, std::uint32_t n) { credits_[o] += n; }
 
@@ -95,7 +135,11 @@ class Vertex {
   // The item that may leave on output `o` now, taken off its queue: its
   // head if a barrier, or a record if a credit is left.
   std::optional<Item> Send(ChannelIndex o);
-  // A part this vertex finished, taken (in the order they finished).
+  // The host's time, often: a snapshot that has aligned for the timeout
+  // switches to unaligned. Nothing without a timeout.
+  void Tick(std::int64_t now_us);
+  // A part this vertex finished, taken (in the order they finished), with
+  // its cost.
   std::optional<FinishedPart> TakeFinished();
 
   Role role() const { return role_; }
@@ -111,6 +155,13 @@ class Vertex {
   using AlignedAgent = SnapshotAgent<VertexState, std::uint64_t, AlignedBarrierRules>;
   using UnalignedAgent = SnapshotAgent<VertexState, std::uint64_t, UnalignedBarrierRules>;
 
+  // A running snapshot's cost, filled as it goes.
+  struct Costing {
+    std::int64_t first_arrival = 0;  // of its first barrier here
+    std::vector<std::optional<std::int64_t>> arrived;  // by input: its barrier's arrival
+    SnapshotCost cost;
+  };
+
   bool Room(ChannelIndex o) const;
   ChannelIndex Route(std::uint64_t key) const {
     return static_cast<ChannelIndex>(key % out_.size());
@@ -118,12 +169,26 @@ class Vertex {
   // A record of `key` onto its output, counted as emitted. REQUIRES: room.
   void Put(ChannelIndex o, std::uint64_t key);
   void TakeBarriersAtHeads();
+  // Whether a barrier of `id` arriving on c is taken at once: always when
+  // unaligned, and for a switched snapshot that still records c.
+  bool TakenOnArrival(SnapshotId id, ChannelIndex c);
+  // A barrier taken on arrival: what waits in c's buffers was sent before
+  // it and is applied after the record, so it is c's state in `id`.
+  void TakeJumping(SnapshotId id, ChannelIndex c);
   // A barrier of `id` taken from input c (aligned: at the head of its
-  // queue; unaligned: on arrival).
+  // queue; else on arrival).
   void TakeBarrier(SnapshotId id, ChannelIndex c);
   // What a Reply obliges: record, send barriers, hold or release inputs.
   void Obey(const Reply& r, std::optional<ChannelIndex> from);
   void SendBarriers(SnapshotId id, bool ahead);
+  // The cost record: a barrier's arrival, and the record.
+  void NoteArrival(SnapshotId id, ChannelIndex c);
+  void NoteRecord(SnapshotId id);
+  Costing& CostOf(SnapshotId id);
+  // The finished part's cost, with what its channels hold, forgotten here.
+  SnapshotCost TakeCost(SnapshotId id, const Part& part);
+  // The vertex's time never goes back, even if two host threads' do.
+  void See(std::int64_t now_us) { now_us_ = std::max(now_us_, now_us); }
   // f(agent), on whichever agent this vertex runs.
   template <class F>
   decltype(auto) WithAgent(F&& f) {
@@ -134,6 +199,8 @@ class Vertex {
 
   const Role role_;
   const std::uint32_t buffers_;
+  const std::optional<std::int64_t> alignment_timeout_us_;
+  std::int64_t now_us_ = 0;  // the latest time the host gave
   std::variant<AlignedAgent, UnalignedAgent> agent_;
   VertexState state_;
   std::vector<std::deque<Item>> in_;   // by input: records (and aligned barriers) waiting
@@ -144,9 +211,10 @@ class Vertex {
   std::vector<std::uint32_t> credits_;
   std::vector<std::uint32_t> out_records_;  // records (not barriers) in out_
   ChannelIndex next_input_ = 0;        // where Process's round robin starts
-  // Unaligned: records a barrier jumped in an input's buffers, by snapshot
+  // Records a barrier taken on arrival jumped in an input's buffers, by snapshot
   // and input; they join that channel's state when the part is taken.
   std::map<SnapshotId, std::map<ChannelIndex, std::vector<std::uint64_t>>> jumped_;
+  std::map<SnapshotId, Costing> costs_;  // until the part is taken
 };
 
 }  // namespace cutline::dataflow

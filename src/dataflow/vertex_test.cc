@@ -3,7 +3,9 @@
 // emitted, processed, put on the wire, arrived; credits returned; snapshots
 // started at every source. Every complete snapshot must conserve the
 // records at every stage boundary, and the flow control must bound what is
-// in flight. A failure prints the seed; CUTLINE_DATAFLOW_SEED=N replays it.
+// in flight. Aligned runs may have an alignment timeout, on a clock that
+// advances one microsecond per step. A failure prints the seed;
+// CUTLINE_DATAFLOW_SEED=N replays it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,14 +59,17 @@ TEST(TopologyTest, BadSpecsAreRefusedWithTheirText) {
 }
 
 // A dataflow on FIFO channels in one process. Each edge has a wire (items
-// in order) and a queue of credits going back.
+// in order) and a queue of credits going back. The clock advances by one
+// per step, and every vertex is ticked at every step.
 class Flow {
  public:
-  Flow(const Topology& t, std::uint32_t buffers, Alignment a, std::uint64_t seed)
+  Flow(const Topology& t, std::uint32_t buffers, Alignment a, std::uint64_t seed,
+       std::optional<std::int64_t> timeout_us = std::nullopt)
       : t_(t), rng_(seed) {
     for (std::uint32_t v = 0; v < t.vertices(); ++v) {
       vertices_.emplace_back(t.RoleOf(v), static_cast<std::uint32_t>(t.Inputs(v).size()),
-                             static_cast<std::uint32_t>(t.Outputs(v).size()), buffers, a);
+                             static_cast<std::uint32_t>(t.Outputs(v).size()), buffers, a,
+                             timeout_us);
       for (std::uint32_t o = 0; o < t.Outputs(v).size(); ++o) {
         const std::uint32_t to = t.Outputs(v)[o];
         edges_.push_back({v, o, to, InputIndex(to, v), {}, {}});
@@ -75,6 +80,8 @@ class Flow {
   // One random step; `slow` (if set) is picked for processing `slow_weight`
   // times less often than the others.
   void Step(bool emit, std::optional<std::uint32_t> slow = std::nullopt, int slow_weight = 1) {
+    ++now_;
+    for (Vertex& v : vertices_) v.Tick(now_);
     switch (std::uniform_int_distribution<int>(0, 4)(rng_)) {
       case 0:
         if (emit) Emit();
@@ -96,7 +103,7 @@ class Flow {
       case 3: {
         Edge& e = edges_[Pick(static_cast<std::uint32_t>(edges_.size()))];
         if (!e.wire.empty()) {
-          vertices_[e.to].Arrive(e.in, e.wire.front());
+          vertices_[e.to].Arrive(e.in, e.wire.front(), now_);
           e.wire.pop_front();
         }
         if (!e.credits.empty()) {
@@ -120,6 +127,7 @@ class Flow {
   void Collect() {
     for (std::uint32_t v = 0; v < vertices_.size(); ++v) {
       while (auto f = vertices_[v].TakeFinished()) {
+        if (f->cost.switched) ++switched_;
         auto& parts = pending_[f->id];
         parts.emplace(v, std::move(f->part));
         if (parts.size() == vertices_.size()) {
@@ -144,6 +152,8 @@ class Flow {
 
   std::vector<Vertex>& vertices() { return vertices_; }
   const std::vector<std::map<std::uint32_t, Part>>& complete() const { return complete_; }
+  // Parts the alignment timeout switched.
+  std::size_t switched() const { return switched_; }
   std::uint64_t emitted() const {
     std::uint64_t n = 0;
     for (std::uint32_t v = 0; v < t_.stages()[0]; ++v) n += vertices_[v].state().emitted;
@@ -182,6 +192,8 @@ class Flow {
   std::vector<Vertex> vertices_;
   std::vector<Edge> edges_;
   SnapshotId started_ = 0;
+  std::int64_t now_ = 0;
+  std::size_t switched_ = 0;
   std::map<SnapshotId, std::map<std::uint32_t, Part>> pending_;
   std::vector<std::map<std::uint32_t, Part>> complete_;
 };
@@ -191,14 +203,21 @@ std::uint64_t Seed() {
   return std::random_device{}();
 }
 
+// What a run leaves for a test to judge further.
+struct Judged {
+  std::vector<std::map<std::uint32_t, Part>> snapshots;  // the complete ones
+  std::size_t switched = 0;  // parts the alignment timeout switched
+};
+
 // Runs `steps` random steps with a snapshot started every `every`, then
 // stops the sources and drains. Checks every complete snapshot and the end.
-void RunAndJudge(const char* spec, Alignment a, std::uint32_t buffers, std::optional<std::uint32_t> slow,
-                 std::uint64_t seed, std::vector<std::map<std::uint32_t, Part>>* snapshots = nullptr) {
+Judged RunAndJudge(const char* spec, Alignment a, std::uint32_t buffers,
+                   std::optional<std::uint32_t> slow, std::uint64_t seed,
+                   std::optional<std::int64_t> timeout_us = std::nullopt) {
   SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUTLINE_DATAFLOW_SEED=" +
                std::to_string(seed) + ")");
   const Topology t = *Topology::Parse(spec);
-  Flow flow(t, buffers, a, seed);
+  Flow flow(t, buffers, a, seed, timeout_us);
   constexpr int kSteps = 20'000, kEvery = 1'500;
   for (int i = 0; i < kSteps; ++i) {
     if (i % kEvery == kEvery - 1) flow.StartSnapshot();
@@ -213,14 +232,14 @@ void RunAndJudge(const char* spec, Alignment a, std::uint32_t buffers, std::opti
   // Exactly once: every record emitted reached a sink, once.
   EXPECT_EQ(flow.sunk(), flow.emitted());
   EXPECT_GT(flow.emitted(), 50u);
-  ASSERT_EQ(flow.complete().size(), static_cast<std::size_t>(kSteps / kEvery));
+  EXPECT_EQ(flow.complete().size(), static_cast<std::size_t>(kSteps / kEvery));
   for (const auto& parts : flow.complete()) {
     for (const Boundary& b : Conservation(t, parts)) {
       EXPECT_TRUE(b.holds()) << "boundary " << b.stage << ": emitted " << b.emitted << ", received "
                              << b.received << ", in flight " << b.in_flight;
     }
   }
-  if (snapshots) *snapshots = flow.complete();
+  return {flow.complete(), flow.switched()};
 }
 
 std::uint64_t InFlightIn(const std::map<std::uint32_t, Part>& parts) {
@@ -236,22 +255,38 @@ TEST(DataflowTest, AlignedSnapshotsConserveAndHoldNothingInFlight) {
   const std::uint64_t seed = Seed();
   for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
     SCOPED_TRACE(spec);
-    std::vector<std::map<std::uint32_t, Part>> snapshots;
-    RunAndJudge(spec, Alignment::kAligned, 2, std::nullopt, seed, &snapshots);
-    for (const auto& parts : snapshots) EXPECT_EQ(InFlightIn(parts), 0u);
+    const Judged run = RunAndJudge(spec, Alignment::kAligned, 2, std::nullopt, seed);
+    for (const auto& parts : run.snapshots) EXPECT_EQ(InFlightIn(parts), 0u);
+    EXPECT_EQ(run.switched, 0u);
   }
+}
+
+// Past the timeout a vertex switches the snapshot to unaligned, and the
+// snapshot must conserve all the same. An alignment here lasts tens to
+// hundreds of steps, so a timeout of 100 switches most of them, not all.
+TEST(DataflowTest, AlignedSnapshotsWithATimeoutSwitchAndConserve) {
+  const std::uint64_t seed = Seed();
+  std::size_t switched = 0, persisted = 0;
+  for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
+    SCOPED_TRACE(spec);
+    const Judged run = RunAndJudge(spec, Alignment::kAligned, 2, std::nullopt, seed, /*timeout_us=*/100);
+    switched += run.switched;
+    for (const auto& parts : run.snapshots) persisted += InFlightIn(parts);
+  }
+  // Else the test would pass without a single switch to judge.
+  EXPECT_GT(switched, 0u) << "seed " << seed;
+  EXPECT_GT(persisted, 0u) << "seed " << seed;
 }
 
 TEST(DataflowTest, UnalignedSnapshotsConserveAndPersistWhatIsInFlight) {
   const std::uint64_t seed = Seed();
   for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
     SCOPED_TRACE(spec);
-    std::vector<std::map<std::uint32_t, Part>> snapshots;
     // The sink slow: the channels fill, and an unaligned barrier jumps them.
     const std::uint32_t sink = Topology::Parse(spec)->vertices() - 1;
-    RunAndJudge(spec, Alignment::kUnaligned, 2, sink, seed, &snapshots);
+    const Judged run = RunAndJudge(spec, Alignment::kUnaligned, 2, sink, seed);
     std::uint64_t persisted = 0;
-    for (const auto& parts : snapshots) persisted += InFlightIn(parts);
+    for (const auto& parts : run.snapshots) persisted += InFlightIn(parts);
     EXPECT_GT(persisted, 0u) << "no snapshot of a backpressured run held a record in flight";
   }
 }
@@ -285,13 +320,13 @@ TEST(DataflowTest, ASlowSinkBackpressuresTheSources) {
 // inputs flow, and the vertex records once the last barrier came.
 TEST(DataflowTest, AnAlignedBarrierHoldsItsInputUntilTheLastComes) {
   Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned);
-  op.Arrive(0, Item{true, 1});
-  op.Arrive(0, Item{false, 5});
-  op.Arrive(1, Item{false, 6});
+  op.Arrive(0, Item{true, 1}, 1);
+  op.Arrive(0, Item{false, 5}, 2);
+  op.Arrive(1, Item{false, 6}, 3);
   EXPECT_EQ(op.Process(), ChannelIndex{1});  // input 0's barrier holds it: 6 from input 1
   EXPECT_TRUE(op.Held(0));
   EXPECT_EQ(op.Process(), std::nullopt);     // 5 waits behind the barrier
-  op.Arrive(1, Item{true, 1});
+  op.Arrive(1, Item{true, 1}, 7);
   EXPECT_EQ(op.Process(), ChannelIndex{0});  // aligned: recorded, released, 5 applied
   EXPECT_FALSE(op.Held(0));
   // On the output: 6, then the barrier, then 5.
@@ -302,16 +337,21 @@ TEST(DataflowTest, AnAlignedBarrierHoldsItsInputUntilTheLastComes) {
   ASSERT_TRUE(part.has_value());
   EXPECT_EQ(part->part.state.received, 1u);
   EXPECT_EQ(part->part.state.per_key, (std::map<std::uint64_t, std::uint64_t>{{6, 1}}));
+  // Recorded at 7, the first barrier having come at 1; input 0 held 5.
+  EXPECT_EQ(part->cost, (SnapshotCost{.alignment_us = 6,
+                                      .switched = false,
+                                      .inputs = {{.waited_us = 6, .held_back = 1}, {}},
+                                      .overtaken = 0}));
 }
 
 // An unaligned barrier jumps what waits at the receiver and at the sender:
 // both are recorded as the channels' state.
 TEST(DataflowTest, AnUnalignedBarrierJumpsBothQueuesAndRecordsThem) {
   Vertex op(Role::kOperator, 1, 1, 4, Alignment::kUnaligned);
-  op.Arrive(0, Item{false, 3});
-  op.Arrive(0, Item{false, 4});
+  op.Arrive(0, Item{false, 3}, 1);
+  op.Arrive(0, Item{false, 4}, 2);
   ASSERT_EQ(op.Process(), ChannelIndex{0});  // 3 applied, queued on the output
-  op.Arrive(0, Item{true, 1});               // jumps 4, records, goes ahead of 3
+  op.Arrive(0, Item{true, 1}, 3);            // jumps 4, records, goes ahead of 3
   EXPECT_EQ(op.Send(0), (Item{true, 1}));
   EXPECT_EQ(op.Send(0), (Item{false, 3}));
   auto part = op.TakeFinished();
@@ -319,6 +359,77 @@ TEST(DataflowTest, AnUnalignedBarrierJumpsBothQueuesAndRecordsThem) {
   EXPECT_EQ(part->part.state.received, 1u);
   EXPECT_EQ(part->part.channels, (std::vector<std::vector<std::uint64_t>>{{4}}));
   EXPECT_EQ(part->part.sent, (std::vector<std::vector<std::uint64_t>>{{3}}));
+  EXPECT_EQ(part->cost, (SnapshotCost{.alignment_us = 0,
+                                      .switched = false,
+                                      .inputs = {{.unaligned = true, .persisted = 1}},
+                                      .overtaken = 1}));
+}
+
+// The timeout: input 0's barrier came at 10 and input 1's has not by 110.
+// The vertex records, its barrier jumps what waits on the output, input 0
+// goes on, and input 1 records until its barrier, which jumps its buffers.
+TEST(DataflowTest, TheAlignmentTimeoutSwitchesToUnaligned) {
+  Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned, /*alignment_timeout_us=*/100);
+  op.Arrive(0, Item{true, 1}, 10);
+  op.Arrive(0, Item{false, 5}, 11);
+  op.Arrive(1, Item{false, 6}, 12);
+  op.Arrive(1, Item{false, 7}, 12);
+  EXPECT_EQ(op.Process(), ChannelIndex{1});  // 6; input 0 held
+  op.Tick(109);
+  EXPECT_TRUE(op.Held(0));                   // not yet
+  op.Tick(110);
+  EXPECT_FALSE(op.Held(0));                  // switched: recorded and released
+  EXPECT_EQ(op.Process(), ChannelIndex{0});  // 5: after the barrier, not in flight
+  EXPECT_EQ(op.Process(), ChannelIndex{1});  // 7: in flight, joined
+  op.Arrive(1, Item{false, 8}, 120);
+  EXPECT_EQ(op.TakeFinished(), std::nullopt);  // input 1 still records
+  op.Arrive(1, Item{true, 1}, 130);            // taken at once, jumping 8
+  EXPECT_EQ(op.Waiting(1), 1u);
+  EXPECT_EQ(op.Process(), ChannelIndex{1});    // 8, after the record
+  // On the output: the barrier ahead of 6, then what came after.
+  EXPECT_EQ(op.Send(0), (Item{true, 1}));
+  EXPECT_EQ(op.Send(0), (Item{false, 6}));
+  EXPECT_EQ(op.Send(0), (Item{false, 5}));
+  auto part = op.TakeFinished();
+  ASSERT_TRUE(part.has_value());
+  EXPECT_EQ(part->part.state.received, 1u);
+  EXPECT_EQ(part->part.channels, (std::vector<std::vector<std::uint64_t>>{{}, {7, 8}}));
+  EXPECT_EQ(part->part.sent, (std::vector<std::vector<std::uint64_t>>{{6}}));
+  EXPECT_EQ(part->cost,
+            (SnapshotCost{.alignment_us = 100,
+                          .switched = true,
+                          .inputs = {{.waited_us = 100, .held_back = 1},
+                                     {.unaligned = true, .persisted = 2}},
+                          .overtaken = 1}));
+}
+
+// A switch finds the next snapshot's barrier queued behind the switched
+// one's on the released input: that one aligns in its turn, while the
+// switched one still records input 1.
+TEST(DataflowTest, ASwitchedSnapshotThenAnAlignedOne) {
+  Vertex op(Role::kSink, 2, 0, 4, Alignment::kAligned, /*alignment_timeout_us=*/5);
+  op.Arrive(0, Item{true, 1}, 0);
+  op.Arrive(0, Item{true, 2}, 1);
+  op.Arrive(1, Item{false, 9}, 1);
+  EXPECT_EQ(op.Process(), ChannelIndex{1});  // 9 (before 1's barrier on input 1)
+  op.Tick(5);                                // 1 switches; 2 comes to input 0's head
+  EXPECT_EQ(op.Process(), std::nullopt);     // 2 aligns: input 0 held
+  EXPECT_TRUE(op.Held(0));
+  op.Arrive(1, Item{true, 1}, 6);            // 1 done
+  auto first = op.TakeFinished();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->id, 1u);
+  EXPECT_TRUE(first->cost.switched);
+  EXPECT_EQ(first->part.channels, (std::vector<std::vector<std::uint64_t>>{{}, {}}));
+  op.Arrive(1, Item{true, 2}, 7);
+  EXPECT_EQ(op.Process(), std::nullopt);     // 2 aligned at its head: recorded
+  EXPECT_FALSE(op.Held(0));
+  auto second = op.TakeFinished();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->id, 2u);
+  EXPECT_FALSE(second->cost.switched);
+  EXPECT_EQ(second->cost.alignment_us, 6);   // its first barrier arrived at 1
+  EXPECT_EQ(second->part.state.received, 1u);
 }
 
 // A snapshot that loses a record, or counts one twice, breaks conservation
