@@ -24,7 +24,7 @@ ASAN_PROPERTY_SHARE ?= 20
 .PHONY: all deps deps-all build asan-build release-build run test test-long test-unit test-install \
         test-asan test-fuzz test-browser test-browser-steady long-unit long-asan long-browser \
         bench-build \
-        bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-logs fuzz clean
+        bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-dataflow bench-logs fuzz clean
 
 all: build
 
@@ -175,6 +175,12 @@ SCALE_RATE ?= 1000
 bench-scale: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
 	./build-release/bench/cluster_bench --cutline ./build-release/cutline --scale --rate $(SCALE_RATE)
+
+# A dataflow's aligned, unaligned and timed-out snapshots at 4, 8 and 16
+# ranks, with one slow operator and without (docs/performance.md).
+bench-dataflow: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline cluster_bench
+	./build-release/bench/cluster_bench --cutline ./build-release/cutline --dataflow
 
 # `cutline check --logs` against the size of the logs: real 4-rank runs at
 # --rate max of 3, 12 and 48 s (docs/performance.md). BEFORE=<cutline> times

@@ -194,6 +194,71 @@ int Detect(const std::string& binary, const std::vector<int>& ranks, int runs, i
   return failures == 0 ? 0 : 1;
 }
 
+// `make bench-dataflow`: what each barrier algorithm costs a dataflow, with
+// and without backpressure. For 4, 8 and 16 ranks (topologies 1-2-1, 2-4-2
+// and 4-8-4: sources, operators, sinks), with no slow vertex and with the
+// first operator four times slower than a source (its inputs stay full), it
+// runs `cutline cluster --app dataflow` without snapshots, then aligned,
+// unaligned and aligned with a 20 ms alignment timeout, a snapshot every
+// 100 ms, and prints throughput at the sinks against the run without
+// snapshots, the snapshots' duration, alignment, records held back and bytes
+// persisted, and the snapshots the timeout switched.
+int Dataflow(const std::string& binary, const std::vector<int>& ranks, int seconds) {
+  fmt::print("Machine: {}. Each row: one `cutline cluster --app dataflow --topology T --rate 1000 "
+             "--buffers 8 --duration {}s` run; slow: `--slow R:4` on the first operator (it takes "
+             "250 records a second of the 500 to 1000 that reach it).\n\n",
+             cutline::bench::Machine(), seconds);
+  fmt::print("| ranks | topology | slow | snapshots | records/s | loss | complete | duration p50 / "
+             "p99 / max ms | alignment p50 / p99 ms | held back | bytes persisted | switched |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
+  int failures = 0;
+  for (int n : ranks) {
+    // A quarter sources, half operators, a quarter sinks.
+    const int edge = std::max(1, n / 4);
+    const std::string topology = fmt::format("{}-{}-{}", edge, n - 2 * edge, edge);
+    for (bool slow : {false, true}) {
+      const std::string base_command = fmt::format(
+          "{} cluster --json --app dataflow --topology {} --rate 1000 --buffers 8 --duration {}s{}",
+          binary, topology, seconds, slow ? fmt::format(" --slow {}:4", edge) : "");
+      const nlohmann::json none = RunJson(base_command + " --algorithm aligned");
+      if (none.is_null()) {
+        ++failures;
+        continue;
+      }
+      const double base = none["transfers_per_s"].get<double>();
+      fmt::print("| {} | {} | {} | none | {:.0f} | - | - | - | - | - | - | - |\n", n, topology,
+                 slow ? "yes" : "no", base);
+      const std::pair<const char*, const char*> modes[] = {
+          {"aligned", "--algorithm aligned"},
+          {"unaligned", "--algorithm unaligned"},
+          {"aligned, 20 ms timeout", "--algorithm aligned --alignment-timeout 20ms"}};
+      for (const auto& [name, flags] : modes) {
+        const nlohmann::json s =
+            RunJson(fmt::format("{} {} --snapshot-every 100ms", base_command, flags));
+        if (s.is_null()) {
+          ++failures;
+          continue;
+        }
+        const double rps = s["transfers_per_s"].get<double>();
+        fmt::print("| {} | {} | {} | {} every 100 ms | {:.0f} | {:+.1f}% | {} | {:.1f} / {:.1f} / "
+                   "{:.1f} | {:.1f} / {:.1f} | {:.1f} | {:.0f} | {} |\n",
+                   n, topology, slow ? "yes" : "no", name, rps, 100.0 * (rps - base) / base,
+                   s["complete"].get<std::uint64_t>(), s["latency_p50_us"].get<double>() / 1000,
+                   s["latency_p99_us"].get<double>() / 1000,
+                   s["latency_max_us"].get<double>() / 1000,
+                   s["alignment_p50_us"].get<double>() / 1000,
+                   s["alignment_p99_us"].get<double>() / 1000,
+                   s["held_back_per_snapshot"].get<double>(),
+                   s["persisted_bytes_per_snapshot"].get<double>(),
+                   s["switched_snapshots"].get<std::uint64_t>());
+        std::fflush(stdout);
+      }
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,7 +285,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--snapshot-every", every, "With --scale: the snapshot interval")
       ->capture_default_str();
+  bool dataflow = false;
+  app.add_flag("--dataflow", dataflow, "A dataflow's barrier algorithms, with and without backpressure");
   CLI11_PARSE(app, argc, argv);
+  if (dataflow) {
+    return Dataflow(binary, ranks.empty() ? std::vector<int>{4, 8, 16} : ranks,
+                    seconds > 0 ? seconds : 5);
+  }
   if (detect) return Detect(binary, ranks.empty() ? std::vector<int>{2, 4, 8} : ranks, runs, jobs);
   if (scale) {
     return Scale(binary, ranks.empty() ? std::vector<int>{2, 4, 8, 16, 32, 64} : ranks,

@@ -55,6 +55,18 @@ gtest_discover_tests(apps_cluster_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 300 LABELS cluster RUN_SERIAL TRUE
                                 ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
 
+# A dataflow on real ranks (`cutline cluster --app dataflow`): every mode
+# conserves and counts each record once.
+add_executable(dataflow_cluster_test ${CMAKE_CURRENT_SOURCE_DIR}/dataflow_cluster_test.cc)
+target_link_libraries(dataflow_cluster_test PRIVATE fmt::fmt nlohmann_json::nlohmann_json
+                      GTest::gtest_main)
+target_compile_definitions(dataflow_cluster_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>")
+add_dependencies(dataflow_cluster_test cutline)
+cutline_warnings(dataflow_cluster_test)
+gtest_discover_tests(dataflow_cluster_test DISCOVERY_TIMEOUT 60
+                     PROPERTIES TIMEOUT 300 LABELS cluster RUN_SERIAL TRUE
+                                ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
+
 # The lecture's rooms over the real server: driving, following, answering,
 # and every refusal (tests/lecture_api_test.cc).
 add_executable(lecture_api_test ${CMAKE_CURRENT_SOURCE_DIR}/lecture_api_test.cc)

@@ -287,7 +287,7 @@ TEST_F(AppsClusterTest, BadAppFlagsAreOneLineAndExitTwo) {
     std::string says;
   };
   const Case cases[] = {
-      {{"--app", "chess"}, "--app: 'chess' is not an application (bank, jobs, locks)"},
+      {{"--app", "chess"}, "--app: 'chess' is not an application (bank, jobs, locks, dataflow)"},
       {{"--app", "jobs", "--restore"}, "--restore is for --app bank, not --app jobs"},
       {{"--app", "locks", "--balance", "5"},
        "--balance is for --app bank, not --app locks"},
@@ -297,7 +297,7 @@ TEST_F(AppsClusterTest, BadAppFlagsAreOneLineAndExitTwo) {
       {{"--app", "jobs", "--jobs", "0"}, "--jobs"},
       // In Japanese (--lang ja): the same refusal, the names kept.
       {{"--app", "chess", "--lang", "ja"},
-       "--app: 'chess' はアプリケーションではありません（bank, jobs, locks）"},
+       "--app: 'chess' はアプリケーションではありません（bank, jobs, locks, dataflow）"},
       {{"--app", "locks", "--jobs", "3", "--lang", "ja"},
        "--jobs は --app jobs 用で、--app locks には使えません"},
   };

@@ -1142,11 +1142,12 @@ TEST(ClusterTest, BadArgumentsAreOneLineAndStatus2) {
       {{"--kill", "1@snapshot:0"}, "--kill"},
       {{"--ranks", "3", "--kill", "3@1s"}, "--kill"},
       {{"--algorithm", "paxos"},
-       "no algorithm is called paxos: the ranks run chandy-lamport or stop-the-world"},
+       "no algorithm is called paxos: the ranks run chandy-lamport or stop-the-world (aligned "
+       "or unaligned with --app dataflow)"},
       // The registry's facts, in one line: where an algorithm does run.
       {{"--algorithm", "lai-yang"},
        "lai-yang runs in scenarios only (algorithm=lai-yang in cutline run): the ranks run "
-       "chandy-lamport or stop-the-world"},
+       "chandy-lamport or stop-the-world (aligned or unaligned with --app dataflow)"},
       {{"--snapshot-timeout", "0s"}, "--snapshot-timeout"},
       {{"--snapshot-timeout", "soon"}, "--snapshot-timeout"},
       {{"--tolerable-failures", "0"}, "--tolerable-failures"},

@@ -68,6 +68,9 @@ struct Traits {
 // runs the algorithms that name a rank agent (Algorithm::runs_on_ranks).
 struct Hosts {
   bool scenario = false;
+  // The runtime's dataflow (`cluster --app dataflow`, src/dataflow) runs
+  // it: barriers through a DAG of sources, operators and sinks.
+  bool dataflow = false;
 };
 
 // One algorithm, as its folder defines it. Literal types only, so that every
@@ -106,6 +109,8 @@ class Algorithm {
   bool runs_on_ranks() const {
     return d_->make_rank_agent != nullptr || d_->traits.stops_the_world;
   }
+  // `cutline cluster --app dataflow --algorithm NAME` runs it (Hosts).
+  bool runs_on_dataflow() const { return d_->hosts.dataflow; }
   const Definition& definition() const { return *d_; }
 
   bool operator==(const Algorithm& o) const { return d_ == o.d_; }

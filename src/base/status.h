@@ -151,6 +151,12 @@ namespace cutline {
   X(kKillRankOutOfRange, "kill_rank_out_of_range", "nn")  /* rank, ranks */  \
   X(kBadTopology, "bad_topology", "s")  /* text */                           \
   X(kTopologyTooLarge, "topology_too_large", "snn")  /* text, ranks, max */  \
+  X(kAlgorithmNotForApp, "algorithm_not_for_app", "sss")                     \
+    /* algorithm, app, the algorithms it runs */                             \
+  X(kNotWithDataflow, "not_with_dataflow", "s")  /* flag */                  \
+  X(kSlowRankOutOfRange, "slow_rank_out_of_range", "nn")  /* rank, ranks */  \
+  X(kTimeoutNeedsAligned, "timeout_needs_aligned", "s")  /* algorithm */     \
+  X(kRanksNotTopology, "ranks_not_topology", "nsn")  /* ranks, spec, its */  \
   /* the server */                                                           \
   X(kCannotListen, "cannot_listen", "sns")  /* host, port, why */            \
   /* a lecture room (src/lecture); the names are the page's since v1 */       \

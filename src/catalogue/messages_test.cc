@@ -67,6 +67,7 @@ const std::set<std::string> kLanguageWords = {
     // the tools' commands and options, and the names of programs and files
     "cutline", "store", "list", "show", "verify", "prune", "help", "keep", "restore", "ranks",
     "kill", "max", "pages", "FILE", "SQLite", "WAL", "wal", "shm", "topology",
+    "dataflow", "alignment", "timeout", "slow", "unaligned",
     // a lecture's JSON fields
     "JSON", "scenario", "choices",
     // the statuses a store keeps, as it keeps them

@@ -182,6 +182,22 @@ std::string EnglishOptionsReason(const Status& s) {
     case Code::kTopologyTooLarge:
       return fmt::format("--topology '{}' has {} ranks; at most {}", w(0), s.number(1),
                          s.number(2));
+    case Code::kAlgorithmNotForApp:
+      return fmt::format("--algorithm {} does not run with --app {}: it runs {}", w(0), w(1),
+                         w(2));
+    case Code::kNotWithDataflow:
+      return fmt::format("{} is not available with --app dataflow", w(0));
+    case Code::kSlowRankOutOfRange:
+      return fmt::format("--slow names rank {}, but the topology has {} ranks", s.number(0),
+                         s.number(1));
+    case Code::kTimeoutNeedsAligned:
+      return fmt::format("--alignment-timeout switches aligned barriers to unaligned: it needs "
+                         "--algorithm aligned, not {}",
+                         w(0));
+    case Code::kRanksNotTopology:
+      return fmt::format("--ranks {} does not match --topology {}, which has {} ranks (leave "
+                         "--ranks out)",
+                         s.number(0), w(1), s.number(2));
     default:
       break;
   }

@@ -195,6 +195,22 @@ std::string JapaneseOptionsReason(const Status& s) {
     case Code::kTopologyTooLarge:
       return fmt::format("--topology '{}' はランクが {} 個です。上限は {} 個です", w(0),
                          s.number(1), s.number(2));
+    case Code::kAlgorithmNotForApp:
+      return fmt::format("--algorithm {} は --app {} では動きません。動くのは {} です", w(0), w(1),
+                         w(2));
+    case Code::kNotWithDataflow:
+      return fmt::format("{} は --app dataflow では使えません", w(0));
+    case Code::kSlowRankOutOfRange:
+      return fmt::format("--slow はランク {} を指していますが、トポロジーのランクは {} 個です",
+                         s.number(0), s.number(1));
+    case Code::kTimeoutNeedsAligned:
+      return fmt::format("--alignment-timeout は整列バリアを非整列に切り替えるものです。"
+                         "--algorithm aligned が必要で、{} では使えません",
+                         w(0));
+    case Code::kRanksNotTopology:
+      return fmt::format("--ranks {} は --topology {}（ランク {} 個）と合いません"
+                         "（--ranks は省いてください）",
+                         s.number(0), w(1), s.number(2));
     default:
       break;
   }

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <span>
+#include <algorithm>
 
 #include "cli/refuse.h"
 #include "base/lang.h"
@@ -65,12 +67,34 @@ struct RuntimeCommands::State {
   std::string algorithm = "chandy-lamport";
   std::string app = "bank";
   std::string lang = "en";
+  // --app dataflow
+  std::string topology = "2-3-1";
+  std::uint32_t buffers = 8;
+  std::string slow;
+  std::string alignment_timeout;
 
   // The options both commands take, bound to the same storage.
   void AddNodeOptions(CLI::App* cmd) {
     auto& n = options.node;
-    cmd->add_option("--app", app, "What the branches run: bank, jobs or locks")
+    cmd->add_option("--app", app, "What the ranks run: bank, jobs, locks or dataflow")
         ->capture_default_str();
+    cmd->add_option("--topology", topology,
+                    "dataflow: stages of ranks joined all-to-all, sources first (2-3-1)")
+        ->capture_default_str();
+    cmd->add_option("--buffers", buffers, "dataflow: buffers (credits) per channel")
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 1'000'000u));
+    cmd->add_option("--slow", slow,
+                    "dataflow: RANK:FACTOR, that rank handles --rate/FACTOR records a second")
+        ->check(CLI::Validator(
+            [](std::string& s) {
+              return runtime::ParseSlow(s) ? std::string()
+                                           : "'" + s + "' is not RANK:FACTOR with a FACTOR above 1";
+            },
+            "RANK:FACTOR"));
+    cmd->add_option("--alignment-timeout", alignment_timeout,
+                    "dataflow, aligned: switch a snapshot aligning this long to unaligned")
+        ->check(Duration());
     cmd->add_option("--lang", lang, "Language of refusals: en or ja")
         ->capture_default_str()
         ->check(CLI::IsMember({"en", "ja"}));
@@ -102,10 +126,9 @@ struct RuntimeCommands::State {
                     "Stop the run (exit 1) once this many snapshots in a row have failed")
         ->capture_default_str()
         ->check(CLI::Range(1u, 1'000'000u));
-    std::vector<std::string> names = runtime::RuntimeAlgorithmNames();
-    std::string choices;
-    for (const std::string& name : names) choices += (choices.empty() ? "" : " or ") + name;
-    cmd->add_option("--algorithm", algorithm, choices)
+    cmd->add_option("--algorithm", algorithm,
+                    runtime::AlgorithmsRunBy(false) + "; with --app dataflow " +
+                        runtime::AlgorithmsRunBy(true) + " (default aligned)")
         ->capture_default_str()
         ->check(CLI::Validator(
             [](std::string& name) { return runtime::AlgorithmRefusal(name); }, "ALGORITHM"));
@@ -132,36 +155,96 @@ struct RuntimeCommands::State {
         ->capture_default_str();
   }
 
+  static constexpr std::string_view kDataflow = "dataflow";
+
+  // The algorithm, if the application's ranks run it. A dataflow runs
+  // Flink's default, aligned barriers, unless told otherwise.
+  Status FinishAlgorithm(CLI::App* cmd, runtime::NodeOptions& n, bool dataflow) {
+    if (dataflow && cmd->count("--algorithm") == 0) algorithm = "aligned";
+    n.algorithm = *runtime::Algorithm::Find(algorithm);  // the validator checked it
+    if (dataflow ? !n.algorithm.runs_on_dataflow() : !n.algorithm.runs_on_ranks()) {
+      return Status::Error(Code::kAlgorithmNotForApp, algorithm, app, runtime::AlgorithmsRunBy(dataflow));
+    }
+    return Status::Ok();
+  }
+
+  // A flag that means something to another application only is refused
+  // rather than silently ignored: the registry's applications own theirs,
+  // a dataflow runtime::kDataflowFlags.
+  Status RefuseOthersFlags(CLI::App* cmd, const runtime::NodeOptions& n) {
+    const std::span<const std::string_view> mine = runtime::ClusterFlags(n);
+    auto used_not_mine = [&](std::string_view flag) {
+      return cmd->count(std::string(flag)) > 0 &&
+             std::find(mine.begin(), mine.end(), flag) == mine.end();
+    };
+    for (const apps::App& owner : apps::App::All()) {
+      for (std::string_view flag : owner.definition().cluster_flags) {
+        if (used_not_mine(flag)) return Status::Error(Code::kFlagForOtherApp, flag, owner.name(), app);
+      }
+    }
+    for (std::string_view flag : runtime::kDataflowFlags) {
+      if (used_not_mine(flag)) return Status::Error(Code::kFlagForOtherApp, flag, kDataflow, app);
+    }
+    return Status::Ok();
+  }
+
+  // --app dataflow's own options; the ranks are the topology's.
+  Status FinishDataflow(CLI::App* cmd, runtime::NodeOptions& n) {
+    for (const char* flag : {"--store", "--restore", "--log-dir", "--store-max-pages"}) {
+      if (cmd->count(flag) > 0) return Status::Error(Code::kNotWithDataflow, flag);
+    }
+    StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(topology);
+    if (!t.ok()) return t.status();
+    runtime::DataflowOptions d{.topology = *t, .buffers = buffers, .slow = {}, .alignment_timeout = {}};
+    if (!slow.empty()) d.slow = runtime::ParseSlow(slow);
+    if (d.slow && d.slow->rank >= t->vertices()) {
+      return Status::Error(Code::kSlowRankOutOfRange, d.slow->rank, t->vertices());
+    }
+    if (!alignment_timeout.empty()) {
+      if (n.algorithm != runtime::Algorithm::kAligned) {
+        return Status::Error(Code::kTimeoutNeedsAligned, n.algorithm.name());
+      }
+      d.alignment_timeout = ParseDuration(alignment_timeout);
+    }
+    if (cmd == cluster) {
+      if (cmd->count("--ranks") > 0 && options.ranks != t->vertices()) {
+        return Status::Error(Code::kRanksNotTopology, options.ranks, topology, t->vertices());
+      }
+      options.ranks = t->vertices();
+    }
+    n.dataflow = std::move(d);
+    return Status::Ok();
+  }
+
+  Status FinishApp(CLI::App* cmd, runtime::NodeOptions& n) {
+    const bool dataflow = app == kDataflow;
+    if (Status s = FinishAlgorithm(cmd, n, dataflow); !s.ok()) return s;
+    if (dataflow) {
+      if (Status s = FinishDataflow(cmd, n); !s.ok()) return s;
+    }
+    return RefuseOthersFlags(cmd, n);
+  }
+
   // Turns the strings the parser checked into options.
   Status Finish(CLI::App* cmd) {
     auto& n = options.node;
     n.lang = ParseLang(lang);
-    auto found = apps::App::Find(app);
+    auto found = app == kDataflow ? std::optional(apps::App::kBank) : apps::App::Find(app);
     if (!found) {
       std::string names;
       for (const apps::App& a : apps::App::All()) {
         names += (names.empty() ? "" : ", ") + std::string(a.name());
       }
-      return Status::Error(Code::kNotAnApp, app, names);
+      return Status::Error(Code::kNotAnApp, app, names + ", " + std::string(kDataflow));
     }
     n.app = *found;
-    // Flags that mean something to one application only are refused for
-    // the others rather than silently ignored.
-    for (const apps::App& owner : apps::App::All()) {
-      if (owner == n.app) continue;
-      for (std::string_view flag : owner.definition().cluster_flags) {
-        if (cmd->count(std::string(flag)) > 0) {
-          return Status::Error(Code::kFlagForOtherApp, flag, owner.name(), app);
-        }
-      }
-    }
+    if (Status s = FinishApp(cmd, n); !s.ok()) return s;
     n.rate = *runtime::ParseRate(rate);
     n.duration = *ParseDuration(duration);
     if (!every.empty()) n.snapshot_every = ParseDuration(every);
     n.snapshot_timeout = *ParseDuration(timeout);
     n.link_delay = *ParseDuration(link_delay);
     if (!kill.empty()) n.kill = runtime::ParseKill(kill);
-    n.algorithm = *runtime::Algorithm::Find(algorithm);  // IsMember checked it
     n.restore = cmd->count("--restore") > 0;
     if (!restore.empty()) {
       char* end = nullptr;
@@ -185,7 +268,7 @@ struct RuntimeCommands::State {
 RuntimeCommands::RuntimeCommands(CLI::App& app) : s_(std::make_unique<State>()) {
   s_->cluster = app.add_subcommand(
       "cluster",
-      "Run the bank (or jobs, locks) as real processes (mpirun), taking snapshots while it runs");
+      "Run the bank (or jobs, locks, a dataflow) as real processes (mpirun), taking snapshots while it runs");
   s_->cluster->add_option("--ranks", s_->options.ranks, "Branches, one MPI rank each")
       ->capture_default_str()
       ->check(CLI::Range(2, 256));

@@ -35,6 +35,12 @@ Topology::Topology(std::vector<std::uint32_t> stages) : stages_(std::move(stages
   }
 }
 
+std::string Topology::spec() const {
+  std::string out;
+  for (std::uint32_t size : stages_) out += (out.empty() ? "" : "-") + std::to_string(size);
+  return out;
+}
+
 Role Topology::RoleOf(std::uint32_t v) const {
   if (stage_of_[v] == 0) return Role::kSource;
   if (stage_of_[v] + 1 == stages_.size()) return Role::kSink;

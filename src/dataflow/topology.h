@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,8 @@ class Topology {
   // kTopologyTooLarge past kMaxVertices.
   static StatusOr<Topology> Parse(std::string_view spec);
 
+  // The SPEC it was parsed from, as Parse reads it ("2-3-1").
+  std::string spec() const;
   std::uint32_t vertices() const { return static_cast<std::uint32_t>(stage_of_.size()); }
   const std::vector<std::uint32_t>& stages() const { return stages_; }
   std::uint32_t StageOf(std::uint32_t v) const { return stage_of_[v]; }

@@ -20,12 +20,6 @@ namespace {
 constexpr Amount kMostPerTransfer = 100;
 }  // namespace
 
-std::int64_t EpochMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 namespace {
 
 // The algorithm's agent for a rank with `peers` channels each way, as the
@@ -164,6 +158,10 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                    if (balance_ != before) Changed();  // a request leaves a state as it was
                    if (work_) work_->Delivered(from, t.amount, Clock::now(), *this);
                    CheckDrained();
+                 },
+                 [&](const auto&) {
+                   throw std::runtime_error(
+                       fmt::format("rank {} sent a branch a dataflow's frame", from));
                  },
              },
              protocol::DecodeBank(r));

@@ -19,41 +19,38 @@
 #include "apps/rank_work.h"
 #include "runtime/options.h"
 #include "runtime/protocol.h"
+#include "runtime/roles.h"
 #include "runtime/transport.h"
 
 namespace cutline::runtime {
 
-inline constexpr int kCoordinator = 0;
-
-std::int64_t EpochMicros();
-
-class Branch : private apps::RankHost {
+class Branch final : public RankRole, private apps::RankHost {
  public:
   Branch(const NodeOptions& options, int rank, int ranks, Transport& transport);
 
   // Where to start (the coordinator's Init): the balance, and the restored
   // transfers to re-send before anything new.
-  void Begin(const protocol::Init& init);
+  void Begin(const protocol::Init& init) override;
   // Every rank has begun: transfers flow from `now` (and --kill's time
   // counts from it).
-  void Go(Clock::time_point now);
+  void Go(Clock::time_point now) override;
   // A frame from rank `from` on the bank channels.
-  void OnFrame(int from, std::string_view bytes);
+  void OnFrame(int from, std::string_view bytes) override;
   // A control message meant for a branch; false if it is not one (then it is
   // the coordinator's).
-  bool OnControl(const protocol::Control& message);
+  bool OnControl(const protocol::Control& message) override;
   // Sends the transfers that fell due, the counts the status line wants,
   // and fires --kill at its time. True if it sent anything.
-  bool Tick(Clock::time_point now);
+  bool Tick(Clock::time_point now) override;
   // Flushes the log (the end of a run).
-  void Finish();
+  void Finish() override;
   // Rank 0: the coordinator's verdict on a complete snapshot, into this
   // rank's log (for `cutline check --logs`).
   void LogVerdict(SnapshotId id, const apps::Verdict& verdict);
 
   // The final balance went to the coordinator: this rank has nothing left
   // to do.
-  bool final_sent() const { return final_sent_; }
+  bool final_sent() const override { return final_sent_; }
 
  private:
   // When this rank recorded its state for a snapshot, and when each incoming

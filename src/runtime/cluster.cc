@@ -34,8 +34,14 @@ std::vector<std::string> MpirunCommand(const ClusterOptions& o, const std::strin
   return argv;
 }
 
-std::string StatusLine(const json& s, bool bank) {
-  if (!bank) {
+std::string StatusLine(const json& s, std::string_view app) {
+  if (app == "dataflow") {
+    return fmt::format("{:.0f} records/s at the sinks | snapshots: {} complete, {} failed | {:.1f} s left",
+                       s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
+                       s["failed"].get<std::uint64_t>(),
+                       static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
+  }
+  if (!apps::App::NamedOrBank(app).conserved()) {
     // jobs, locks: their words add up to nothing worth showing.
     return fmt::format("{:.0f} messages/s | snapshots: {} complete, {} failed | {:.1f} s left",
                        s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
@@ -78,7 +84,36 @@ void PrintProperty(const json& p) {
              words.naive_false_en);
 }
 
+// A dataflow's summary: throughput, exactly-once at the sinks, and what the
+// snapshots cost.
+void PrintDataflowSummary(const json& s) {
+  fmt::print("run: {} ranks ({}), {}, {} records emitted, {} counted at the sinks ({:.0f}/s) {}\n",
+             s["ranks"].get<int>(), s["topology"].get<std::string>(),
+             s["algorithm"].get<std::string>(), s["emitted"].get<std::uint64_t>(),
+             s["transfers"].get<std::uint64_t>(), s["transfers_per_s"].get<double>(),
+             s["exactly_once"].get<bool>() ? "(each once)" : "(NOT each once)");
+  fmt::print("snapshots: {} complete ({} breaking conservation), {} failed ({} timed out); "
+             "duration p50 {:.2f} ms, p99 {:.2f} ms\n",
+             s["complete"].get<std::uint64_t>(), s["wrong_totals"].get<std::uint64_t>(),
+             s["failed"].get<std::uint64_t>(), s["timed_out"].get<std::uint64_t>(),
+             s["latency_p50_us"].get<double>() / 1000, s["latency_p99_us"].get<double>() / 1000);
+  fmt::print("alignment p50 {:.2f} ms, p99 {:.2f} ms; per snapshot {:.1f} records held back, "
+             "{:.1f} persisted ({:.0f} bytes); {} of {} channels unaligned; {} snapshots switched "
+             "by the alignment timeout\n",
+             s["alignment_p50_us"].get<double>() / 1000, s["alignment_p99_us"].get<double>() / 1000,
+             s["held_back_per_snapshot"].get<double>(),
+             s["persisted_records_per_snapshot"].get<double>(),
+             s["persisted_bytes_per_snapshot"].get<double>(),
+             s["unaligned_channels"].get<std::uint64_t>(), s["channels"].get<std::uint64_t>(),
+             s["switched_snapshots"].get<std::uint64_t>());
+  std::fflush(stdout);
+}
+
 void PrintSummary(const json& s) {
+  if (s.value("app", "") == "dataflow") {
+    PrintDataflowSummary(s);
+    return;
+  }
   const bool bank = !s.contains("property");
   fmt::print("run {}: {} ranks, {} {} ({:.0f}/s)\n", s["run"].get<std::int64_t>(),
              s["ranks"].get<int>(), s["transfers"].get<std::uint64_t>(),
@@ -191,11 +226,7 @@ void TakeLine(const std::string& line, bool live, JobOutput& got) {
   if (kind == "cutline-run" && !body.is_discarded()) {
     got.run = body;
   } else if (kind == "cutline-status" && !body.is_discarded()) {
-    if (live) {
-      const bool bank =
-          apps::App::NamedOrBank(got.run.value("app", "bank")).conserved();
-      fmt::print(stderr, "\r\033[K{}", StatusLine(body, bank));
-    }
+    if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body, got.run.value("app", "bank")));
   } else if (kind == "cutline-summary" && !body.is_discarded()) {
     got.summary = body;
   } else {
@@ -267,6 +298,10 @@ int ReportSummary(const ClusterOptions& o, json& summary, int signalled,
                "(--tolerable-failures {}): the run was stopped\n",
                fmt::join(ids, ", "), ids.size());
     return 1;
+  }
+  if (summary.contains("exactly_once")) {
+    // A dataflow: every snapshot conserved, every record counted once.
+    return summary["wrong_totals"] == 0 && summary["exactly_once"].get<bool>() ? 0 : 1;
   }
   if (summary.contains("property")) {
     // A snapshot's declaration before the truth: never expected.

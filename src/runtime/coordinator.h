@@ -17,6 +17,7 @@
 #include "cutline/collector.h"
 #include "runtime/options.h"
 #include "runtime/protocol.h"
+#include "runtime/roles.h"
 #include "runtime/sink.h"
 #include "runtime/transport.h"
 #include "runtime/usage.h"
@@ -78,35 +79,35 @@ struct Statistics {
                                         const std::vector<sim::NodeId>& cycle) const;
 };
 
-class Coordinator {
+class Coordinator final : public CoordinatorRole {
  public:
   Coordinator(const NodeOptions& options, int ranks, Transport& transport,
               std::unique_ptr<Sink> sink);
 
   // Asks the sink where to start, prints the run's first line and sends
   // every rank its Init. On a sink error, nothing is sent and it says why.
-  Status Begin();
+  Status Begin() override;
   // The clock starts: snapshots are scheduled from `now`.
-  void Started(Clock::time_point now);
+  void Started(Clock::time_point now) override;
   // Schedules, reports and ends the run. True if it did anything.
-  bool Tick(Clock::time_point now);
+  bool Tick(Clock::time_point now) override;
   // A control message for the coordinator (a part, counts, ...); throws for
   // one that is not.
   // `bytes`: its encoded size, as it arrived.
-  void OnControl(int from, const protocol::Control& message, std::size_t bytes);
+  void OnControl(int from, const protocol::Control& message, std::size_t bytes) override;
   // Ends the run now, as at the end of --duration (`cluster` was asked to
   // stop): no more snapshots; those running get their usual time to finish.
-  void EndEarly(Clock::time_point now);
+  void EndEarly(Clock::time_point now) override;
   // Every rank reported its final balance.
-  bool finished() const { return finished_; }
+  bool finished() const override { return finished_; }
   // Closes the sink and prints the last status and the summary.
-  void End();
+  void End() override;
   // Where rank 0's log takes the verdicts (`cutline check --logs`).
   void OnVerdict(std::function<void(SnapshotId, const apps::Verdict&)> log) {
     log_verdict_ = std::move(log);
   }
   // 0, or 1 for a wrong total (a snapshot's, or the bank's at the end).
-  int exit_code() const;
+  int exit_code() const override;
 
  private:
   using Collector = SnapshotCollector<Amount, Amount>;

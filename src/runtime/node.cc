@@ -1,7 +1,8 @@
-// One rank of a cluster run: the transport, the branch and (on rank 0) the
-// coordinator, in one loop: take what arrived (held back by --link-delay),
-// hand each message to its part, let each part do what is due, and sleep a
-// little when there was nothing to do (ranks may outnumber cores).
+// One rank of a cluster run: the transport, the rank's role (a branch, or a
+// dataflow's vertex) and on rank 0 the coordinator's, in one loop: take
+// what arrived (held back by --link-delay), hand each message to its role,
+// let each role do what is due, and sleep a little when there was nothing
+// to do (ranks may outnumber cores).
 #include "runtime/node.h"
 
 #include <mpi.h>
@@ -15,8 +16,10 @@
 
 #include "runtime/branch.h"
 #include "runtime/coordinator.h"
+#include "runtime/dataflow_coordinator.h"
 #include "runtime/protocol.h"
 #include "runtime/transport.h"
+#include "runtime/vertex_rank.h"
 
 namespace cutline::runtime {
 
@@ -28,14 +31,41 @@ namespace {
 volatile std::sig_atomic_t g_end_early = 0;
 extern "C" void OnEndEarly(int) { g_end_early = 1; }
 
+// A rank's two roles for the application the run is of: a branch of the
+// bank (jobs, locks) with its coordinator, or a vertex of a dataflow with
+// its own. The rank role outlives the coordinator (it is declared first).
+struct Roles {
+  std::unique_ptr<RankRole> rank;
+  std::unique_ptr<CoordinatorRole> coordinator;
+};
+
+Roles MakeRoles(const NodeOptions& o, int rank, int ranks, Transport& transport,
+                std::unique_ptr<Sink> sink) {
+  Roles roles;
+  if (o.dataflow) {
+    roles.rank = std::make_unique<VertexRank>(o, *o.dataflow, rank, transport);
+    if (rank == kCoordinator) {
+      roles.coordinator = std::make_unique<DataflowCoordinator>(o, *o.dataflow, transport);
+    }
+    return roles;
+  }
+  auto branch = std::make_unique<Branch>(o, rank, ranks, transport);
+  if (rank == kCoordinator) {
+    auto coordinator = std::make_unique<Coordinator>(o, ranks, transport, std::move(sink));
+    coordinator->OnVerdict(
+        [b = branch.get()](SnapshotId id, const apps::Verdict& v) { b->LogVerdict(id, v); });
+    roles.coordinator = std::move(coordinator);
+  }
+  roles.rank = std::move(branch);
+  return roles;
+}
+
 int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
         std::unique_ptr<Sink> sink, const Say& say) {
-  Branch branch(o, rank, ranks, transport);
-  std::unique_ptr<Coordinator> coordinator;
-  if (rank == kCoordinator) {
-    coordinator = std::make_unique<Coordinator>(o, ranks, transport, std::move(sink));
-    coordinator->OnVerdict(
-        [&branch](SnapshotId id, const apps::Verdict& v) { branch.LogVerdict(id, v); });
+  Roles roles = MakeRoles(o, rank, ranks, transport, std::move(sink));
+  RankRole& own = *roles.rank;
+  CoordinatorRole* coordinator = roles.coordinator.get();
+  if (coordinator) {
     if (Status s = coordinator->Begin(); !s.ok()) {
       fmt::print(stderr, "cutline: error: {}\n", say(s));
       std::fflush(stderr);
@@ -48,41 +78,41 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
   if (init == nullptr) {
     throw std::runtime_error(fmt::format("the first message was {}, not Init", protocol::Name(first)));
   }
-  branch.Begin(*init);
+  own.Begin(*init);
   MPI_Barrier(MPI_COMM_WORLD);
 
   const auto start = Clock::now();
-  branch.Go(start);
+  own.Go(start);
   if (coordinator) coordinator->Started(start);
   for (;;) {
     bool busy = transport.Poll();
     while (auto e = transport.NextDue()) {
       busy = true;
       if (!e->control) {
-        branch.OnFrame(e->source, e->bytes);
+        own.OnFrame(e->source, e->bytes);
         continue;
       }
       protocol::Control message = protocol::DecodeControl(e->bytes);
-      if (branch.OnControl(message)) continue;
+      if (own.OnControl(message)) continue;
       if (!coordinator) {
-        throw std::runtime_error(fmt::format("rank {} sent a branch the coordinator's {} message",
-                                             e->source, protocol::Name(message)));
+        throw std::runtime_error(fmt::format("rank {} sent rank {} the coordinator's {} message",
+                                             e->source, rank, protocol::Name(message)));
       }
       coordinator->OnControl(e->source, message, e->bytes.size());
     }
     auto now = Clock::now();
     if (coordinator && g_end_early) coordinator->EndEarly(now);
     if (coordinator) busy |= coordinator->Tick(now);
-    busy |= branch.Tick(now);
+    busy |= own.Tick(now);
     transport.Reap();
-    if (branch.final_sent() && (!coordinator || coordinator->finished())) break;
+    if (own.final_sent() && (!coordinator || coordinator->finished())) break;
     if (!busy) {
       // Ranks may outnumber cores: give the core away while idle.
       std::this_thread::sleep_for(std::chrono::microseconds(o.rate > 0 ? 100 : 20));
     }
   }
   transport.Flush();
-  branch.Finish();
+  own.Finish();
   if (!coordinator) return 0;
   coordinator->End();
   return coordinator->exit_code();
@@ -102,6 +132,16 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
   if (size < 2) {
     if (rank == 0) {
       fmt::print(stderr, "cutline: error: {}\n", say(Status::Error(Code::kTooFewRanks)));
+    }
+    MPI_Finalize();
+    return 2;
+  }
+  if (options.dataflow && options.dataflow->topology.vertices() != static_cast<std::uint32_t>(size)) {
+    // mpirun started directly with another -n: one rank per vertex.
+    if (rank == 0) {
+      const dataflow::Topology& t = options.dataflow->topology;
+      fmt::print(stderr, "cutline: error: {}\n",
+                 say(Status::Error(Code::kRanksNotTopology, size, t.spec(), t.vertices())));
     }
     MPI_Finalize();
     return 2;

@@ -1,6 +1,7 @@
 // `cutline node`: what every MPI rank of a cluster run executes. Rank r is
-// branch N<r>; rank 0 is also the coordinator (it schedules snapshots,
-// collects their parts and hands whole ones to the sink). docs/runtime.md.
+// branch N<r> (or, with --app dataflow, vertex r); rank 0 is also the
+// coordinator (it schedules snapshots, collects their parts and hands whole
+// ones to the sink). docs/runtime.md.
 #pragma once
 
 #include <functional>

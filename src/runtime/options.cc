@@ -60,6 +60,16 @@ std::optional<double> ParseRate(const std::string& text) {
   return value;
 }
 
+std::optional<SlowSpec> ParseSlow(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  const auto rank = ParseCount(text.substr(0, colon));
+  const auto factor = ParseNumber(text.substr(colon + 1));
+  // Past a million times slower, a record a second at most: a typo.
+  if (!rank || *rank > 1u << 20 || !factor || *factor <= 1 || *factor > 1e6) return std::nullopt;
+  return SlowSpec{static_cast<std::uint32_t>(*rank), *factor};
+}
+
 std::optional<KillSpec> ParseKill(const std::string& text) {
   auto at = text.find('@');
   if (at == std::string::npos) return std::nullopt;
@@ -80,35 +90,48 @@ std::optional<KillSpec> ParseKill(const std::string& text) {
   return kill;
 }
 
-std::vector<std::string> RuntimeAlgorithmNames() {
-  std::vector<std::string> names;
+std::string AlgorithmsRunBy(bool dataflow) {
+  std::string names;
   for (Algorithm a : Algorithm::All()) {
-    if (a.runs_on_ranks()) names.emplace_back(a.name());
+    if (dataflow ? a.runs_on_dataflow() : a.runs_on_ranks()) {
+      names += (names.empty() ? "" : " or ") + std::string(a.name());
+    }
   }
   return names;
 }
 
 std::string AlgorithmRefusal(std::string_view name) {
   const std::optional<Algorithm> a = Algorithm::Find(name);
-  if (a && a->runs_on_ranks()) return "";
-  std::string ranks_run;
-  for (const std::string& n : RuntimeAlgorithmNames()) {
-    ranks_run += (ranks_run.empty() ? "" : " or ") + n;
-  }
-  if (!a) return fmt::format("no algorithm is called {}: the ranks run {}", name, ranks_run);
+  if (a && (a->runs_on_ranks() || a->runs_on_dataflow())) return "";
+  const std::string ranks_run = fmt::format("the ranks run {} ({} with --app dataflow)",
+                                            AlgorithmsRunBy(false), AlgorithmsRunBy(true));
+  if (!a) return fmt::format("no algorithm is called {}: {}", name, ranks_run);
   if (a->traits().broken_on_purpose) {
     return fmt::format("{} is broken on purpose, for teaching, and runs in scenarios only "
-                       "(algorithm={}): the ranks run {}",
+                       "(algorithm={}): {}",
                        name, name, ranks_run);
   }
-  return fmt::format("{} runs in scenarios only (algorithm={} in cutline run): the ranks run {}",
-                     name, name, ranks_run);
+  return fmt::format("{} runs in scenarios only (algorithm={} in cutline run): {}", name, name,
+                     ranks_run);
+}
+
+std::span<const std::string_view> ClusterFlags(const NodeOptions& o) {
+  return o.dataflow ? std::span<const std::string_view>(kDataflowFlags)
+                    : o.app.definition().cluster_flags;
 }
 
 std::optional<std::string> FlagValue(const NodeOptions& o, std::string_view flag) {
   if (flag == "--balance") return std::to_string(o.balance);
   if (flag == "--rate") return o.rate == 0 ? "max" : fmt::format("{}", o.rate);
   if (flag == "--jobs") return std::to_string(o.jobs);
+  if (!o.dataflow) return std::nullopt;
+  const DataflowOptions& d = *o.dataflow;
+  if (flag == "--topology") return d.topology.spec();
+  if (flag == "--buffers") return std::to_string(d.buffers);
+  if (flag == "--slow" && d.slow) return fmt::format("{}:{}", d.slow->rank, d.slow->factor);
+  if (flag == "--alignment-timeout" && d.alignment_timeout) {
+    return FormatDuration(*d.alignment_timeout);
+  }
   return std::nullopt;
 }
 
@@ -121,7 +144,7 @@ Amount OpeningState(const NodeOptions& o) {
 
 std::vector<std::string> NodeArguments(const NodeOptions& o) {
   std::vector<std::string> args = {
-      "--app",      std::string(o.app.name()),
+      "--app",      o.dataflow ? "dataflow" : std::string(o.app.name()),
       "--lang",     o.lang == Lang::kJa ? "ja" : "en",
       "--duration", FormatDuration(o.duration),
       "--link-delay", FormatDuration(o.link_delay),
@@ -132,7 +155,7 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
   };
   // Each application's own flags only (the others refuse them); --restore
   // has no value and goes below.
-  for (std::string_view flag : o.app.definition().cluster_flags) {
+  for (std::string_view flag : ClusterFlags(o)) {
     if (std::optional<std::string> value = FlagValue(o, flag)) {
       args.insert(args.end(), {std::string(flag), *value});
     }

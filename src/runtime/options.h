@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "algorithms/algorithm.h"
 #include "apps/app.h"
 #include "base/lang.h"
+#include "dataflow/topology.h"
 
 namespace cutline::runtime {
 
@@ -29,18 +31,38 @@ struct KillSpec {
 // The snapshot algorithm of a run: one of the registry's (src/algorithms/)
 // that its ranks can run (Algorithm::runs_on_ranks).
 using algorithms::Algorithm;
-// The names --algorithm accepts, in the registry's order: the algorithms
-// that run on ranks (Algorithm::runs_on_ranks).
-std::vector<std::string> RuntimeAlgorithmNames();
 // Why --algorithm NAME is refused, in one line from the registry's facts
-// (unknown, broken on purpose, or scenarios only); empty if the ranks run it.
+// (unknown, broken on purpose, or scenarios only); empty if the ranks run it
+// (which application runs it is checked once --app is known).
 std::string AlgorithmRefusal(std::string_view name);
+// The algorithms the bank's ranks (or a dataflow's) run, as a sentence
+// lists them: "chandy-lamport or stop-the-world".
+std::string AlgorithmsRunBy(bool dataflow);
 
 // The application the branches run (src/apps/): the bank, jobs or locks.
 using apps::App;
 
+// --slow RANK:FACTOR (--app dataflow): that rank handles at most
+// --rate/FACTOR records a second, where a source emits --rate a second.
+struct SlowSpec {
+  std::uint32_t rank = 0;
+  double factor = 1;
+};
+
+// --app dataflow: a DAG of sources, operators and sinks instead of the
+// bank's branches (src/dataflow, docs/runtime.md).
+struct DataflowOptions {
+  dataflow::Topology topology;
+  std::uint32_t buffers = 8;  // per channel, at its receiver
+  std::optional<SlowSpec> slow;
+  // Aligned barriers: a snapshot that has aligned at a vertex this long
+  // switches to unaligned there (Flink's aligned checkpoint timeout).
+  std::optional<Micros> alignment_timeout;
+};
+
 struct NodeOptions {
-  App app;  // the bank unless --app names another
+  App app;  // the bank unless --app names another (unused for a dataflow)
+  std::optional<DataflowOptions> dataflow;  // --app dataflow
   // The language of what a rank prints (refusals): the cluster's --lang,
   // passed on to every rank.
   Lang lang = Lang::kEn;
@@ -76,11 +98,20 @@ std::optional<Micros> ParseDuration(const std::string& text);
 std::string FormatDuration(Micros d);
 // "max" (0) or a positive number of transfers per second.
 std::optional<double> ParseRate(const std::string& text);
+// "3:4" or "3:2.5" (a factor above 1).
+std::optional<SlowSpec> ParseSlow(const std::string& text);
 // "2@3s" or "2@snapshot:5".
 std::optional<KillSpec> ParseKill(const std::string& text);
 
 // The arguments that give `options` to `cutline node` (and the parser back).
 std::vector<std::string> NodeArguments(const NodeOptions& options);
+// A dataflow's flags of `cutline cluster` (the other applications refuse
+// them, and it refuses theirs but --rate, its sources' pace).
+inline constexpr std::string_view kDataflowFlags[] = {"--rate", "--topology", "--buffers", "--slow",
+                                                      "--alignment-timeout"};
+// The cluster flags of the run's application (AppDefinition::cluster_flags,
+// or kDataflowFlags).
+std::span<const std::string_view> ClusterFlags(const NodeOptions& o);
 // What an application's cluster flag (AppDefinition::cluster_flags) holds
 // in `o`, as the ranks are told it; nullopt for a flag without a value.
 std::optional<std::string> FlagValue(const NodeOptions& o, std::string_view flag);

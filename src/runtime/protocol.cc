@@ -2,6 +2,7 @@
 #include "runtime/protocol.h"
 
 #include "base/check.h"
+#include "dataflow/property.h"
 
 #include <fmt/format.h>
 
@@ -141,6 +142,70 @@ Part Part::Get(Reader& in) {
   return m;
 }
 
+void Record::Put(Bytes& out) const { out.U64(key); }
+Record Record::Get(Reader& in) { return {in.U64()}; }
+
+void Credit::Put(Bytes& out) const { out.U64(n); }
+Credit Credit::Get(Reader& in) {
+  const std::uint64_t n = in.U64();
+  if (n > UINT32_MAX) throw std::runtime_error("a Credit of more buffers than a channel has");
+  return {static_cast<std::uint32_t>(n)};
+}
+
+namespace {
+// A dataflow part's keys as the wire part's values: 8 bytes each.
+std::string KeyBytes(std::uint64_t key) {
+  std::string out;
+  wire::PutLittleEndian(&out, key);
+  return out;
+}
+std::optional<std::uint64_t> KeyOf(std::string_view bytes) {
+  if (bytes.size() != 8) return std::nullopt;
+  return wire::ReadLittleEndian(bytes);
+}
+// Each input's cost: four 8-byte fields.
+constexpr std::size_t kChannelCostBytes = 4 * kItem;
+}  // namespace
+
+void VertexPart::Put(Bytes& out) const {
+  std::optional<std::string> wire_part =
+      wire::EncodePart(id, rank, recorded, dataflow::EncodeState, KeyBytes);
+  if (!wire_part) throw std::runtime_error("a part too large for the wire format");
+  out.Sized(*wire_part).I64(cost.alignment_us).U64(cost.switched ? 1 : 0).U64(cost.overtaken);
+  out.U64(cost.inputs.size());
+  for (const dataflow::ChannelCost& c : cost.inputs) {
+    out.U64(c.unaligned ? 1 : 0).I64(c.waited_us).U64(c.persisted).U64(c.held_back);
+  }
+}
+VertexPart VertexPart::Get(Reader& in) {
+  auto wire_part = wire::DecodePart<dataflow::VertexState, std::uint64_t>(
+      in.Sized(), dataflow::DecodeState, KeyOf);
+  if (!wire_part) throw std::runtime_error("a VertexPart whose recorded bytes are not a wire part");
+  VertexPart m{.id = wire_part->snapshot,
+               .rank = wire_part->from,
+               .recorded = std::move(wire_part->part),
+               .cost = {}};
+  m.cost.alignment_us = in.I64();
+  m.cost.switched = in.U64() != 0;
+  m.cost.overtaken = in.U64();
+  m.cost.inputs.resize(in.Count(kChannelCostBytes));
+  for (dataflow::ChannelCost& c : m.cost.inputs) {
+    c.unaligned = in.U64() != 0;
+    c.waited_us = in.I64();
+    c.persisted = in.U64();
+    c.held_back = in.U64();
+  }
+  return m;
+}
+
+void VertexFinal::Put(Bytes& out) const { out.U64(emitted).U64(received); }
+VertexFinal VertexFinal::Get(Reader& in) {
+  VertexFinal m;
+  m.emitted = in.U64();
+  m.received = in.U64();
+  return m;
+}
+
 void Counts::Put(Bytes& out) const { out.U64(sent); }
 Counts Counts::Get(Reader& in) { return {in.U64()}; }
 
@@ -220,7 +285,7 @@ BankPayload DecodeBank(Reader& rest) {
 const char* Name(const Control& message) {
   constexpr const char* kNames[] = {"Init",  "Start",  "Part",  "Counts", "Stop",   "Final",
                                     "Pause", "Paused", "Drain", "Read",   "Resume", "Abort",
-                                    "Query", "Answer"};
+                                    "Query", "Answer", "VertexPart", "VertexFinal"};
   static_assert(std::size(kNames) == std::variant_size_v<Control>);
   return kNames[message.index()];
 }

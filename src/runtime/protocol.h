@@ -3,7 +3,8 @@
 // and the coordinator. Each message has exactly one encoder (`Put`) and one
 // decoder (`Get`); Encode/Decode add the one-byte code in front and are the
 // only place that maps codes to types. Integers are cutline/wire.h's
-// little-endian. No MPI here: the bytes are the transport's business.
+// little-endian. A dataflow (--app dataflow) uses the same channels and
+// control for its records, credits and parts. No MPI here: the bytes are the transport's business.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "base/amount.h"
 #include "cutline/collector.h"
 #include "cutline/marker_rules.h"
+#include "dataflow/vertex.h"
 #include "runtime/bytes.h"
 
 namespace cutline::runtime::protocol {
@@ -40,7 +42,27 @@ struct EndOfStream {
   bool operator==(const EndOfStream&) const = default;
 };
 
-using BankPayload = std::variant<Transfer, EndOfStream>;
+// A dataflow's record on its way to the next stage (--app dataflow): its
+// key. It takes one of the receiver's buffers (the sender spent a credit).
+struct Record {
+  static constexpr char kCode = 'K';
+  std::uint64_t key = 0;
+  void Put(Bytes& out) const;
+  static Record Get(Reader& in);
+  bool operator==(const Record&) const = default;
+};
+
+// A dataflow's receiver gives its sender `n` credits back: it processed
+// that many records and freed their buffers.
+struct Credit {
+  static constexpr char kCode = 'c';
+  std::uint32_t n = 0;
+  void Put(Bytes& out) const;
+  static Credit Get(Reader& in);
+  bool operator==(const Credit&) const = default;
+};
+
+using BankPayload = std::variant<Transfer, EndOfStream, Record, Credit>;
 
 // --- control (the ctl communicator) --------------------------------------
 
@@ -198,8 +220,34 @@ struct Answer {
   bool operator==(const Answer&) const = default;
 };
 
+// A dataflow vertex -> coordinator: its part of snapshot `id` (its state
+// and the keys it holds in flight, dataflow::EncodeState in the library's
+// wire part) and what the snapshot cost it.
+struct VertexPart {
+  static constexpr char kCode = 'V';
+  SnapshotId id = 0;
+  std::uint32_t rank = 0;
+  dataflow::Part recorded;
+  dataflow::SnapshotCost cost;
+  void Put(Bytes& out) const;
+  static VertexPart Get(Reader& in);
+  bool operator==(const VertexPart&) const = default;
+};
+
+// A dataflow vertex -> coordinator, at the end: every record that reached
+// it was processed and every record it sent was taken (its credits came
+// back). What it emitted and received in all.
+struct VertexFinal {
+  static constexpr char kCode = 'v';
+  std::uint64_t emitted = 0;
+  std::uint64_t received = 0;
+  void Put(Bytes& out) const;
+  static VertexFinal Get(Reader& in);
+  bool operator==(const VertexFinal&) const = default;
+};
+
 using Control = std::variant<Init, Start, Part, Counts, Stop, Final, Pause, Paused, Drain, Read,
-                             Resume, Abort, Query, Answer>;
+                             Resume, Abort, Query, Answer, VertexPart, VertexFinal>;
 
 std::string Encode(const BankPayload& message);
 std::string Encode(const Control& message);

@@ -42,6 +42,18 @@ std::vector<Control> Examples() {
       Resume{},
       Abort{.id = 7},
       Abort{.id = kMax},
+      VertexPart{.id = 2, .rank = 0, .recorded = {}, .cost = {}},
+      VertexPart{.id = 5,
+                 .rank = 3,
+                 .recorded = {.state = {.received = 9, .emitted = 7, .per_key = {{1, 4}, {kMax, 5}}},
+                              .channels = {{}, {3, kMax}},
+                              .sent = {{8}}},
+                 .cost = {.alignment_us = 1200,
+                          .switched = true,
+                          .inputs = {{.unaligned = false, .waited_us = 1100, .persisted = 0, .held_back = 4},
+                                     {.unaligned = true, .waited_us = 0, .persisted = 2, .held_back = 0}},
+                          .overtaken = 1}},
+      VertexFinal{.emitted = 0, .received = kMax},
   };
 }
 
@@ -59,7 +71,8 @@ TEST(ProtocolTest, EveryControlMessageRoundTrips) {
 
 TEST(ProtocolTest, BankPayloadsRoundTripAndLeaveWhatFollows) {
   for (const BankPayload& m : {BankPayload{Transfer{1}}, BankPayload{Transfer{kMin}},
-                               BankPayload{EndOfStream{}}}) {
+                               BankPayload{EndOfStream{}}, BankPayload{Record{kMax}},
+                               BankPayload{Credit{7}}}) {
     std::string bytes = Encode(m) + "clock";
     Reader in(bytes);
     EXPECT_EQ(DecodeBank(in), m);

@@ -10,17 +10,12 @@
 #include <mutex>
 #include <thread>
 
+#include "runtime/epoch.h"
 #include "store/writer_lock.h"
 
 namespace cutline::runtime {
 
 namespace {
-
-std::int64_t EpochMicrosNow() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The snapshot to restore: `id`, or the latest complete one. It must pass
 // `cutline store verify` (Store::Verify) first: a run restored from a
@@ -85,7 +80,7 @@ class StoreSink : public Sink {
     store_.emplace(std::move(opened).value());
     try {
       if (max_pages_ > 0) store_->SetMaxPages(max_pages_);
-      const std::int64_t now = EpochMicrosNow();
+      const std::int64_t now = EpochMicros();
       for (const store::StoredRun& r : store_->Runs()) {
         // Still "live", yet its writer's lock was free: its job was ended
         // from outside and nothing marked it died. It is now, and its
@@ -154,12 +149,12 @@ class StoreSink : public Sink {
     Post([=, this](store::Store& s) { s.SnapshotFailed(run_, id, why); });
   }
   void Progress(std::uint64_t transfers) override {
-    Post([=, this](store::Store& s) { s.RunProgress(run_, transfers, EpochMicrosNow()); });
+    Post([=, this](store::Store& s) { s.RunProgress(run_, transfers, EpochMicros()); });
   }
   void End(std::uint64_t transfers) override {
     // Snapshots still running become failed with the run's end, in one
     // transaction.
-    Post([=, this](store::Store& s) { s.EndRun(run_, false, transfers, EpochMicrosNow()); });
+    Post([=, this](store::Store& s) { s.EndRun(run_, false, transfers, EpochMicros()); });
     Stop();
   }
   std::int64_t run_id() const override { return run_; }
@@ -256,7 +251,7 @@ std::string FailUnfinished(const std::string& path, std::int64_t run, const Say&
       if (r.id == run) live = r.status == "live";
     }
     if (live) {
-      s->EndRun(run, /*died=*/true, std::nullopt, EpochMicrosNow());
+      s->EndRun(run, /*died=*/true, std::nullopt, EpochMicros());
     } else {
       s->FailRunning(run);
     }

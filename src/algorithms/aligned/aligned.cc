@@ -22,7 +22,7 @@ const Definition kDefinition{
               .first_marker = FirstMarkerTale::kAlignsAndRecords,
               .later_marker = LaterMarkerTale::kHoldsChannel,
               .close = CloseTale::kWithMarker},
-    .hosts = {.scenario = true},
+    .hosts = {.scenario = true, .dataflow = true},
     .make_engine_host = &MakeAgentHost<AlignedBarrierRules>,
 };
 

@@ -19,7 +19,7 @@ const Definition kDefinition{
               .first_marker = FirstMarkerTale::kRecordsChannelEmpty,
               .later_marker = LaterMarkerTale::kClosesChannel,
               .close = CloseTale::kWithMarker},
-    .hosts = {.scenario = true},
+    .hosts = {.scenario = true, .dataflow = true},
     .make_engine_host = &MakeAgentHost<UnalignedBarrierRules>,
 };
 
