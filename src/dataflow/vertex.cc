@@ -27,8 +27,15 @@ Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint
 void Vertex::Arrive(ChannelIndex c, Item item, std::int64_t now_us) {
   See(now_us);
   if (item.barrier) {
-    NoteArrival(item.value, c);
-    if (TakenOnArrival(item.value, c)) return TakeJumping(item.value, c);
+    NoteArrival(item.value, c, item.started_us);
+    // Older snapshots' barriers stop waiting first: a barrier never passes
+    // an older one.
+    Tick(now_us);
+    if (TakenOnArrival(item.value, c)) return TakeJumping(item.value, c, in_[c].size());
+    if (Aged(item.started_us)) {
+      TakeJumping(item.value, c, in_[c].size());
+      return UnalignIfAged();
+    }
     ++queued_barriers_;
   } else {
     // A record beyond c's buffers was sent without a credit: the sender broke
@@ -103,8 +110,10 @@ void Vertex::Apply(ChannelIndex c, std::uint64_t key) {
   if (role_ == Role::kOperator) Put(Route(key), key);
 }
 
-void Vertex::Start(SnapshotId id) {
+void Vertex::Start(SnapshotId id, std::int64_t now_us) {
   CUTLINE_CHECK(role_ == Role::kSource);
+  See(now_us);
+  CostOf(id).started_us = now_us;
   Obey(WithAgent([&](auto& a) { return a.Start(id, state_); }), std::nullopt);
 }
 
@@ -114,13 +123,14 @@ bool Vertex::TakenOnArrival(SnapshotId id, ChannelIndex c) {
   return std::get<AlignedAgent>(agent_).Channel(id, c) == ChannelRecording::kRecording;
 }
 
-void Vertex::TakeJumping(SnapshotId id, ChannelIndex c) {
-  // Barriers of older switched snapshots may still wait in c's queue: only
-  // records are in flight. Each is applied later, after this record.
+void Vertex::TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead) {
+  // Barriers of older snapshots may still wait in c's queue: only records
+  // are in flight. Each is applied later, after this record.
+  CostOf(id).cost.inputs[c].unaligned = true;
   if (in_records_[c] > 0) {
     std::vector<std::uint64_t>& jumped = jumped_[id][c];
-    for (const Item& item : in_[c]) {
-      if (!item.barrier) jumped.push_back(item.value);
+    for (std::size_t i = 0; i < ahead; ++i) {
+      if (!in_[c][i].barrier) jumped.push_back(in_[c][i].value);
     }
   }
   TakeBarrier(id, c);
@@ -133,11 +143,75 @@ void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c) {
 void Vertex::Tick(std::int64_t now_us) {
   See(now_us);
   if (!alignment_timeout_us_) return;
+  // Oldest first, as the queues hold them: the aligning snapshot is older
+  // than any barrier queued behind a held input.
+  UnalignIfAged();
+  while (TakeAgedQueuedBarrier()) UnalignIfAged();
+  JumpAgedOutputBarriers();
+}
+
+void Vertex::UnalignIfAged() {
   AlignedAgent& agent = std::get<AlignedAgent>(agent_);
   const SnapshotId id = agent.rules().aligning();
-  if (id == 0 || now_us_ - CostOf(id).first_arrival < *alignment_timeout_us_) return;
+  if (id == 0 || !Aged(CostOf(id).started_us)) return;
   CostOf(id).cost.switched = true;
   Obey(agent.Unalign(id, state_), std::nullopt);
+}
+
+bool Vertex::TakeAgedQueuedBarrier() {
+  if (queued_barriers_ == 0) return false;
+  // The oldest aged barrier waiting in an input queue, wherever it is.
+  std::optional<std::pair<ChannelIndex, std::size_t>> at;
+  SnapshotId oldest = 0;
+  for (ChannelIndex c = 0; c < in_.size(); ++c) {
+    for (std::size_t i = 0; i < in_[c].size(); ++i) {
+      const Item& item = in_[c][i];
+      if (!item.barrier) continue;
+      if (Aged(item.started_us) && (!at || item.value < oldest)) {
+        at = {c, i};
+        oldest = item.value;
+      }
+      break;  // a later barrier on c waits behind this one
+    }
+  }
+  if (!at) return false;
+  const auto [c, i] = *at;
+  CostOf(oldest).cost.switched = true;
+  // Out of the queue first: the records ahead of it are what it jumps.
+  in_[c].erase(in_[c].begin() + static_cast<std::ptrdiff_t>(i));
+  --queued_barriers_;
+  TakeJumping(oldest, c, i);
+  return true;
+}
+
+void Vertex::JumpAgedOutputBarriers() {
+  for (ChannelIndex o = 0; o < out_.size(); ++o) {
+    std::deque<Item>& q = out_[o];
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      if (!q[i].barrier || !Aged(q[i].started_us)) continue;
+      const auto at = q.begin() + static_cast<std::ptrdiff_t>(i);
+      const auto place = UnalignedBarrierPlace(q.begin(), at, [](const Item& x) { return x.barrier; });
+      if (place == at) continue;  // nothing to jump
+      const Item barrier = *at;
+      CostOf(barrier.value).cost.switched = true;
+      for (auto it = place; it != at; ++it) RecordOvertaken(barrier.value, o, it->value);
+      // Positions, not iterators: erasing from a deque's middle invalidates
+      // every iterator into it.
+      const auto to = place - q.begin();
+      q.erase(at);
+      q.insert(q.begin() + to, barrier);
+    }
+  }
+}
+
+void Vertex::RecordOvertaken(SnapshotId id, ChannelIndex o, std::uint64_t key) {
+  for (FinishedPart& held : held_parts_) {
+    if (held.id == id) {
+      held.part.sent[o].push_back(key);
+      return;
+    }
+  }
+  CUTLINE_CHECK(WithAgent([&](auto& a) { return a.RecordOvertaken(id, o, key); }).ok());
 }
 
 void Vertex::Obey(const Reply& r, std::optional<ChannelIndex> from) {
@@ -153,7 +227,7 @@ void Vertex::Obey(const Reply& r, std::optional<ChannelIndex> from) {
 }
 
 void Vertex::SendBarriers(SnapshotId id, bool ahead) {
-  const Item barrier{true, id};
+  const Item barrier{true, id, CostOf(id).started_us};
   for (ChannelIndex o = 0; o < out_.size(); ++o) {
     std::deque<Item>& q = out_[o];
     if (!ahead) {
@@ -161,10 +235,7 @@ void Vertex::SendBarriers(SnapshotId id, bool ahead) {
       continue;
     }
     auto place = UnalignedBarrierPlace(q.begin(), q.end(), [](const Item& i) { return i.barrier; });
-    for (auto it = place; it != q.end(); ++it) {
-      const std::uint64_t key = it->value;
-      CUTLINE_CHECK(WithAgent([&](auto& a) { return a.RecordOvertaken(id, o, key); }).ok());
-    }
+    for (auto it = place; it != q.end(); ++it) RecordOvertaken(id, o, it->value);
     q.insert(place, barrier);
   }
 }
@@ -183,6 +254,23 @@ std::optional<Item> Vertex::Send(ChannelIndex o) {
 }
 
 std::optional<FinishedPart> Vertex::TakeFinished() {
+  while (std::optional<FinishedPart> done = TakeFromAgent()) {
+    if (!alignment_timeout_us_) return done;
+    held_parts_.push_back(std::move(*done));
+  }
+  // With a timeout, a part waits while a barrier of its snapshot is queued
+  // on an output: it may yet jump records, which join the part.
+  for (auto it = held_parts_.begin(); it != held_parts_.end(); ++it) {
+    if (BarrierQueued(it->id)) continue;
+    FinishedPart out = std::move(*it);
+    held_parts_.erase(it);
+    out.cost = TakeCost(out.id, out.part);
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<FinishedPart> Vertex::TakeFromAgent() {
   std::optional<FinishedPart> out = WithAgent([](auto& a) -> std::optional<FinishedPart> {
     auto f = a.TakeFinished();
     if (!f) return std::nullopt;
@@ -196,13 +284,23 @@ std::optional<FinishedPart> Vertex::TakeFinished() {
     }
     jumped_.erase(it);
   }
-  out->cost = TakeCost(out->id, out->part);
+  if (!alignment_timeout_us_) out->cost = TakeCost(out->id, out->part);
   return out;
+}
+
+bool Vertex::BarrierQueued(SnapshotId id) const {
+  for (const std::deque<Item>& q : out_) {
+    for (const Item& item : q) {
+      if (item.barrier && item.value == id) return true;
+    }
+  }
+  return false;
 }
 
 Vertex::Costing& Vertex::CostOf(SnapshotId id) {
   auto [it, first] = costs_.try_emplace(id);
   if (first) {
+    it->second.started_us = now_us_;  // lowered by what its barriers carry
     it->second.first_arrival = now_us_;
     it->second.arrived.resize(inputs());
     it->second.cost.inputs.resize(inputs());
@@ -210,7 +308,16 @@ Vertex::Costing& Vertex::CostOf(SnapshotId id) {
   return it->second;
 }
 
-void Vertex::NoteArrival(SnapshotId id, ChannelIndex c) { CostOf(id).arrived[c] = now_us_; }
+void Vertex::NoteArrival(SnapshotId id, ChannelIndex c, std::int64_t started_us) {
+  Costing& k = CostOf(id);
+  k.arrived[c] = now_us_;
+  // Each source stamps its own start, so stamps may disagree a little; an
+  // older snapshot is never younger than a newer one (its barriers come
+  // first everywhere, and must stop waiting first).
+  for (auto it = costs_.begin(); it != costs_.end() && it->first <= id; ++it) {
+    it->second.started_us = std::min(it->second.started_us, started_us);
+  }
+}
 
 void Vertex::NoteRecord(SnapshotId id) {
   Costing& k = CostOf(id);  // a source's first sight of it: no alignment
@@ -218,8 +325,10 @@ void Vertex::NoteRecord(SnapshotId id) {
   for (ChannelIndex c = 0; c < inputs(); ++c) {
     ChannelCost& in = k.cost.inputs[c];
     // A switch leaves the inputs without a barrier recording.
-    in.unaligned = unaligned() || std::get<AlignedAgent>(agent_).Channel(id, c) ==
-                                      ChannelRecording::kRecording;
+    // (and an input whose barrier was taken ahead of its records, already
+    // marked).
+    in.unaligned = in.unaligned || unaligned() ||
+                   std::get<AlignedAgent>(agent_).Channel(id, c) == ChannelRecording::kRecording;
     if (in.unaligned) continue;
     in.waited_us = now_us_ - k.arrived[c].value_or(now_us_);
     // Held (or just taken at its head): every record in c came after it.

@@ -28,17 +28,25 @@
 // in flight: it is recorded as the channel's state (the receiver's side by
 // this class, the sender's by the agent's RecordOvertaken).
 //
-// Aligned with a timeout (Flink's aligned checkpoint timeout): a snapshot
-// that has aligned here for the timeout since its first barrier arrived
-// switches to unaligned (AlignedBarrierRules::Unalign) at the next Tick. The
-// vertex records, sends its barriers ahead as an unaligned vertex does and
-// releases its inputs; each input still without the barrier records until
-// it comes: the records processed from it meanwhile join the channel state
-// (the agent's OnMessage), and the barrier is taken on arrival, jumping the
-// records then waiting in its buffers, as an unaligned barrier. A barrier
-// still queued behind records when the timeout passes is not jumped: the
-// switch waits until it reaches the head of its queue.
-//
+// Aligned with a timeout (Flink's aligned checkpoint timeout, counted as
+// Flink counts it since 1.14: from the snapshot's start at the sources,
+// which every barrier carries). Once a snapshot is older than the timeout,
+// its barriers stop waiting anywhere in this vertex:
+//  - aligning here, it switches to unaligned (AlignedBarrierRules::Unalign):
+//    the vertex records, sends its barriers ahead as an unaligned vertex
+//    does and releases its inputs; each input still without the barrier
+//    records until it comes (the records processed from it meanwhile join
+//    the channel state through the agent's OnMessage);
+//  - a barrier of it waiting in an input's queue, or arriving, is taken at
+//    once, jumping the records ahead of it (they are in flight);
+//  - a barrier of it queued on an output behind records jumps them (behind
+//    older barriers), and they are recorded as that channel's state on the
+//    sending side. So that this can happen after the record, a vertex with
+//    a timeout hands a finished part over only once its barriers have left
+//    every output queue.
+// So no barrier waits longer than the timeout at any vertex: a snapshot
+// takes at most the timeout and then about one unaligned snapshot's time.
+
 // The vertex has no clock of its own: the host passes its time (in
 // microseconds) to Arrive and Tick, and the vertex's "now" is the latest
 // time it was given. From it each finished part carries a SnapshotCost.
@@ -64,6 +72,9 @@ enum class Alignment : std::uint8_t { kAligned, kUnaligned };
 struct Item {
   bool barrier = false;
   std::uint64_t value = 0;
+  // A barrier's: when its snapshot started at the sources (the host's
+  // clock), from which the alignment timeout counts.
+  std::int64_t started_us = 0;
   bool operator==(const Item&) const = default;
 };
 
@@ -130,13 +141,13 @@ class Vertex {
   // an input's head is taken on the way. The input the record came from,
   // whose sender gets a credit back; nothing if no record could be taken.
   std::optional<ChannelIndex> Process();
-  // A source starts snapshot `id`.
-  void Start(SnapshotId id);
+  // A source starts snapshot `id` at the host's time `now_us`.
+  void Start(SnapshotId id, std::int64_t now_us);
   // The item that may leave on output `o` now, taken off its queue: its
   // head if a barrier, or a record if a credit is left.
   std::optional<Item> Send(ChannelIndex o);
-  // The host's time, often: a snapshot that has aligned for the timeout
-  // switches to unaligned. Nothing without a timeout.
+  // The host's time, often: the barriers of a snapshot older than the
+  // timeout stop waiting (above). Nothing without a timeout.
   void Tick(std::int64_t now_us);
   // A part this vertex finished, taken (in the order they finished), with
   // its cost.
@@ -157,6 +168,7 @@ class Vertex {
 
   // A running snapshot's cost, filled as it goes.
   struct Costing {
+    std::int64_t started_us = 0;     // at the sources: its barriers carry it
     std::int64_t first_arrival = 0;  // of its first barrier here
     std::vector<std::optional<std::int64_t>> arrived;  // by input: its barrier's arrival
     SnapshotCost cost;
@@ -172,9 +184,20 @@ class Vertex {
   // Whether a barrier of `id` arriving on c is taken at once: always when
   // unaligned, and for a switched snapshot that still records c.
   bool TakenOnArrival(SnapshotId id, ChannelIndex c);
-  // A barrier taken on arrival: what waits in c's buffers was sent before
-  // it and is applied after the record, so it is c's state in `id`.
-  void TakeJumping(SnapshotId id, ChannelIndex c);
+  // A barrier taken ahead of its queue's records: the first `ahead` items
+  // of c's queue were sent before it and are applied after the record, so
+  // their records are c's state in `id` (on arrival: all of them).
+  void TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead);
+  // The alignment timeout's steps (above); false without a timeout.
+  bool Aged(std::int64_t started_us) const {
+    return alignment_timeout_us_ && now_us_ - started_us >= *alignment_timeout_us_;
+  }
+  void UnalignIfAged();
+  bool TakeAgedQueuedBarrier();
+  void JumpAgedOutputBarriers();
+  // Records a barrier of `id` overtook on output o: into the agent's part,
+  // or the held part once the agent has handed it over.
+  void RecordOvertaken(SnapshotId id, ChannelIndex o, std::uint64_t key);
   // A barrier of `id` taken from input c (aligned: at the head of its
   // queue; else on arrival).
   void TakeBarrier(SnapshotId id, ChannelIndex c);
@@ -182,9 +205,14 @@ class Vertex {
   void Obey(const Reply& r, std::optional<ChannelIndex> from);
   void SendBarriers(SnapshotId id, bool ahead);
   // The cost record: a barrier's arrival, and the record.
-  void NoteArrival(SnapshotId id, ChannelIndex c);
+  void NoteArrival(SnapshotId id, ChannelIndex c, std::int64_t started_us);
   void NoteRecord(SnapshotId id);
   Costing& CostOf(SnapshotId id);
+  // The agent's next finished part, with the records its barriers jumped
+  // in the input queues.
+  std::optional<FinishedPart> TakeFromAgent();
+  // A barrier of `id` waits on some output.
+  bool BarrierQueued(SnapshotId id) const;
   // The finished part's cost, with what its channels hold, forgotten here.
   SnapshotCost TakeCost(SnapshotId id, const Part& part);
   // The vertex's time never goes back, even if two host threads' do.
@@ -215,6 +243,9 @@ class Vertex {
   // and input; they join that channel's state when the part is taken.
   std::map<SnapshotId, std::map<ChannelIndex, std::vector<std::uint64_t>>> jumped_;
   std::map<SnapshotId, Costing> costs_;  // until the part is taken
+  // With a timeout: finished parts held until their barriers have left
+  // every output queue, in the order they finished.
+  std::vector<FinishedPart> held_parts_;
 };
 
 }  // namespace cutline::dataflow

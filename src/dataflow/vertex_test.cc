@@ -120,7 +120,7 @@ class Flow {
   // Every source starts the next snapshot (the coordinator's order).
   void StartSnapshot() {
     ++started_;
-    for (std::uint32_t v = 0; v < t_.stages()[0]; ++v) vertices_[v].Start(started_);
+    for (std::uint32_t v = 0; v < t_.stages()[0]; ++v) vertices_[v].Start(started_, now_);
   }
 
   // Parts into whole snapshots.
@@ -267,15 +267,27 @@ TEST(DataflowTest, AlignedSnapshotsConserveAndHoldNothingInFlight) {
 TEST(DataflowTest, AlignedSnapshotsWithATimeoutSwitchAndConserve) {
   const std::uint64_t seed = Seed();
   std::size_t switched = 0, persisted = 0;
+  std::size_t overtaken = 0;  // records a barrier jumped on an output
   for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
     SCOPED_TRACE(spec);
-    const Judged run = RunAndJudge(spec, Alignment::kAligned, 2, std::nullopt, seed, /*timeout_us=*/100);
-    switched += run.switched;
-    for (const auto& parts : run.snapshots) persisted += InFlightIn(parts);
+    // With a slow sink too: its senders' outputs fill, and a timed-out
+    // barrier queued there jumps them.
+    const std::uint32_t sink = Topology::Parse(spec)->vertices() - 1;
+    for (std::optional<std::uint32_t> slow : {std::optional<std::uint32_t>(), std::optional(sink)}) {
+      const Judged run = RunAndJudge(spec, Alignment::kAligned, 2, slow, seed, /*timeout_us=*/100);
+      switched += run.switched;
+      for (const auto& parts : run.snapshots) {
+        persisted += InFlightIn(parts);
+        for (const auto& [v, part] : parts) {
+          for (const auto& keys : part.sent) overtaken += keys.size();
+        }
+      }
+    }
   }
   // Else the test would pass without a single switch to judge.
   EXPECT_GT(switched, 0u) << "seed " << seed;
   EXPECT_GT(persisted, 0u) << "seed " << seed;
+  EXPECT_GT(overtaken, 0u) << "seed " << seed;
 }
 
 TEST(DataflowTest, UnalignedSnapshotsConserveAndPersistWhatIsInFlight) {
@@ -365,12 +377,13 @@ TEST(DataflowTest, AnUnalignedBarrierJumpsBothQueuesAndRecordsThem) {
                                       .overtaken = 1}));
 }
 
-// The timeout: input 0's barrier came at 10 and input 1's has not by 110.
+// The timeout: the snapshot started at 10 (its barrier on input 0 came
+// then) and input 1's barrier has not come by 110.
 // The vertex records, its barrier jumps what waits on the output, input 0
 // goes on, and input 1 records until its barrier, which jumps its buffers.
 TEST(DataflowTest, TheAlignmentTimeoutSwitchesToUnaligned) {
   Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned, /*alignment_timeout_us=*/100);
-  op.Arrive(0, Item{true, 1}, 10);
+  op.Arrive(0, Item{true, 1, 10}, 10);
   op.Arrive(0, Item{false, 5}, 11);
   op.Arrive(1, Item{false, 6}, 12);
   op.Arrive(1, Item{false, 7}, 12);
@@ -383,11 +396,11 @@ TEST(DataflowTest, TheAlignmentTimeoutSwitchesToUnaligned) {
   EXPECT_EQ(op.Process(), ChannelIndex{1});  // 7: in flight, joined
   op.Arrive(1, Item{false, 8}, 120);
   EXPECT_EQ(op.TakeFinished(), std::nullopt);  // input 1 still records
-  op.Arrive(1, Item{true, 1}, 130);            // taken at once, jumping 8
+  op.Arrive(1, Item{true, 1, 10}, 130);            // taken at once, jumping 8
   EXPECT_EQ(op.Waiting(1), 1u);
   EXPECT_EQ(op.Process(), ChannelIndex{1});    // 8, after the record
   // On the output: the barrier ahead of 6, then what came after.
-  EXPECT_EQ(op.Send(0), (Item{true, 1}));
+  EXPECT_EQ(op.Send(0), (Item{true, 1, 10}));
   EXPECT_EQ(op.Send(0), (Item{false, 6}));
   EXPECT_EQ(op.Send(0), (Item{false, 5}));
   auto part = op.TakeFinished();
@@ -408,28 +421,74 @@ TEST(DataflowTest, TheAlignmentTimeoutSwitchesToUnaligned) {
 // switched one still records input 1.
 TEST(DataflowTest, ASwitchedSnapshotThenAnAlignedOne) {
   Vertex op(Role::kSink, 2, 0, 4, Alignment::kAligned, /*alignment_timeout_us=*/5);
-  op.Arrive(0, Item{true, 1}, 0);
-  op.Arrive(0, Item{true, 2}, 1);
+  op.Arrive(0, Item{true, 1, 0}, 0);
+  op.Arrive(0, Item{true, 2, 1}, 1);
   op.Arrive(1, Item{false, 9}, 1);
   EXPECT_EQ(op.Process(), ChannelIndex{1});  // 9 (before 1's barrier on input 1)
   op.Tick(5);                                // 1 switches; 2 comes to input 0's head
   EXPECT_EQ(op.Process(), std::nullopt);     // 2 aligns: input 0 held
   EXPECT_TRUE(op.Held(0));
-  op.Arrive(1, Item{true, 1}, 6);            // 1 done
+  op.Arrive(1, Item{true, 1, 0}, 5);         // 1 done
   auto first = op.TakeFinished();
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->id, 1u);
   EXPECT_TRUE(first->cost.switched);
   EXPECT_EQ(first->part.channels, (std::vector<std::vector<std::uint64_t>>{{}, {}}));
-  op.Arrive(1, Item{true, 2}, 7);
+  op.Arrive(1, Item{true, 2, 1}, 5);         // 4 old: not yet timed out
   EXPECT_EQ(op.Process(), std::nullopt);     // 2 aligned at its head: recorded
   EXPECT_FALSE(op.Held(0));
   auto second = op.TakeFinished();
   ASSERT_TRUE(second.has_value());
   EXPECT_EQ(second->id, 2u);
   EXPECT_FALSE(second->cost.switched);
-  EXPECT_EQ(second->cost.alignment_us, 6);   // its first barrier arrived at 1
+  EXPECT_EQ(second->cost.alignment_us, 4);   // its first barrier arrived at 1
   EXPECT_EQ(second->part.state.received, 1u);
+}
+
+// Past the timeout, a barrier queued on an output behind records jumps
+// them (Flink's timed-out barrier in an output buffer), and the part waits
+// until that barrier has left: the records it jumped join the part.
+TEST(DataflowTest, ATimedOutBarrierJumpsItsOutputQueue) {
+  Vertex source(Role::kSource, 0, 1, 4, Alignment::kAligned, /*alignment_timeout_us=*/10);
+  ASSERT_TRUE(source.Emit(1));
+  source.Start(1, 0);                             // aligned: behind 1
+  for (std::uint64_t key : {2, 3, 4}) ASSERT_TRUE(source.Emit(key));  // after the record
+  EXPECT_EQ(source.TakeFinished(), std::nullopt);  // its barrier is still queued
+  source.Tick(9);
+  EXPECT_EQ(source.Queued(0), 5u);
+  source.Tick(10);                                // 10 old: it jumps 1, not what came after
+  EXPECT_EQ(source.Send(0), (Item{true, 1, 0}));
+  auto part = source.TakeFinished();
+  ASSERT_TRUE(part.has_value());
+  EXPECT_EQ(part->part.state.emitted, 1u);
+  EXPECT_EQ(part->part.sent, (std::vector<std::vector<std::uint64_t>>{{1}}));
+  EXPECT_TRUE(part->cost.switched);
+  EXPECT_EQ(part->cost.overtaken, 1u);
+  for (std::uint64_t key : {1, 2, 3, 4}) EXPECT_EQ(source.Send(0), (Item{false, key}));
+  EXPECT_EQ(source.Send(0), std::nullopt);
+}
+
+// Past the timeout, a barrier waiting in an input queue is taken at once,
+// jumping the records ahead of it (in flight) and not those behind it.
+TEST(DataflowTest, ATimedOutBarrierJumpsTheRecordsAheadOfItInItsInput) {
+  Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned, /*alignment_timeout_us=*/10);
+  op.Arrive(0, Item{false, 5}, 1);
+  op.Arrive(0, Item{true, 1, 0}, 2);
+  op.Arrive(0, Item{false, 6}, 3);
+  op.Tick(10);  // taken ahead of 5; the snapshot switches at once
+  EXPECT_FALSE(op.Held(0));
+  EXPECT_EQ(op.Process(), ChannelIndex{0});  // 5, after the record
+  EXPECT_EQ(op.Process(), ChannelIndex{0});  // 6
+  op.Arrive(1, Item{true, 1, 0}, 11);        // input 1 was recording: nothing came
+  EXPECT_EQ(op.Send(0), (Item{true, 1, 0}));
+  auto part = op.TakeFinished();
+  ASSERT_TRUE(part.has_value());
+  EXPECT_EQ(part->part.state.received, 0u);
+  EXPECT_EQ(part->part.channels, (std::vector<std::vector<std::uint64_t>>{{5}, {}}));
+  EXPECT_TRUE(part->cost.switched);
+  EXPECT_TRUE(part->cost.inputs[0].unaligned);
+  EXPECT_EQ(part->cost.inputs[0].persisted, 1u);
+  EXPECT_TRUE(part->cost.inputs[1].unaligned);
 }
 
 // A snapshot that loses a record, or counts one twice, breaks conservation

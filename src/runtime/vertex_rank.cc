@@ -104,7 +104,15 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
   if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
   if (frame->kind == wire::FrameKind::kMarker) {
-    vertex_.Arrive(InputOf(from), dataflow::Item{true, frame->snapshot}, EpochMicros());
+    // A barrier's frame carries when its snapshot started (the alignment
+    // timeout counts from it).
+    const std::optional<std::uint64_t> started = wire::ReadLittleEndian(frame->payload);
+    if (!started || frame->payload.size() != 8) {
+      throw std::runtime_error(fmt::format("rank {} sent a barrier without its start", from));
+    }
+    vertex_.Arrive(InputOf(from),
+                   dataflow::Item{true, frame->snapshot, static_cast<std::int64_t>(*started)},
+                   EpochMicros());
     return;
   }
   Reader r(frame->payload);
@@ -135,7 +143,7 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
 bool VertexRank::OnControl(const protocol::Control& message) {
   return std::visit(Overloaded{
                         [&](const protocol::Start& m) {
-                          vertex_.Start(m.id);
+                          vertex_.Start(m.id, EpochMicros());
                           return true;
                         },
                         [&](const protocol::Stop&) {
@@ -185,7 +193,9 @@ bool VertexRank::SendOutputs() {
     const int to = static_cast<int>(outputs_[o]);
     while (std::optional<dataflow::Item> item = vertex_.Send(o)) {
       if (item->barrier) {
-        transport_.SendFrame(to, wire::EncodeMarker(item->value, ""));
+        std::string started;
+        wire::PutLittleEndian(&started, static_cast<std::uint64_t>(item->started_us));
+        transport_.SendFrame(to, wire::EncodeMarker(item->value, started));
       } else {
         transport_.SendFrame(to, wire::EncodeApplication(protocol::Encode(protocol::Record{item->value})));
         ++unreturned_[o];
