@@ -106,6 +106,22 @@ TEST(DataflowClusterTest, TheTextSummarySaysWhatTheSnapshotsCost) {
   EXPECT_NE(o.out.find("records held back"), std::string::npos) << o;
 }
 
+// An operator killed inside a snapshot (its part done, not yet sent), or
+// at a time: Open MPI ends the job, and `cluster` says which rank died.
+TEST(DataflowClusterTest, AKilledVertexEndsTheRunWithStatus1) {
+  for (const char* kill : {"2@snapshot:3", "3@500ms"}) {
+    SCOPED_TRACE(kill);
+    Outcome o = Cutline({"cluster", "--app", "dataflow", "--topology", "2-2-1", "--duration", "20s",
+                         "--snapshot-every", "50ms", "--kill", kill},
+                        "", std::chrono::seconds(60));
+    ASSERT_TRUE(o.exited) << o;
+    EXPECT_EQ(o.status, 1) << o;
+    const std::string rank = std::string(kill).substr(0, 1);
+    EXPECT_NE(o.err.find("rank " + rank), std::string::npos) << o;
+    EXPECT_NE(o.err.find("died"), std::string::npos) << o;
+  }
+}
+
 TEST(DataflowClusterTest, BadDataflowFlagsAreOneLineAndExitTwo) {
   struct Case {
     std::vector<std::string> args;

@@ -37,7 +37,10 @@ Topology::Topology(std::vector<std::uint32_t> stages) : stages_(std::move(stages
 
 std::string Topology::spec() const {
   std::string out;
-  for (std::uint32_t size : stages_) out += (out.empty() ? "" : "-") + std::to_string(size);
+  for (std::uint32_t size : stages_) {
+    if (!out.empty()) out += '-';
+    out += std::to_string(size);
+  }
   return out;
 }
 
