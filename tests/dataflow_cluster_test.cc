@@ -138,7 +138,8 @@ TEST(DataflowClusterTest, BadDataflowFlagsAreOneLineAndExitTwo) {
       {{"--app", "dataflow", "--algorithm", "chandy-lamport"},
        "--algorithm chandy-lamport does not run with --app dataflow: it runs aligned or unaligned"},
       {{"--algorithm", "aligned"},
-       "--algorithm aligned does not run with --app bank: it runs chandy-lamport or stop-the-world"},
+       "--algorithm aligned does not run with --app bank: it runs chandy-lamport or lai-yang or "
+       "stop-the-world"},
       {{"--topology", "2-1"}, "--topology is for --app dataflow, not --app bank"},
       {{"--app", "jobs", "--buffers", "3"}, "--buffers is for --app dataflow, not --app jobs"},
       {{"--app", "dataflow", "--balance", "5"}, "--balance is for --app bank, not --app dataflow"},

@@ -157,6 +157,9 @@ namespace cutline {
   X(kSlowRankOutOfRange, "slow_rank_out_of_range", "nn")  /* rank, ranks */  \
   X(kTimeoutNeedsAligned, "timeout_needs_aligned", "s")  /* algorithm */     \
   X(kRanksNotTopology, "ranks_not_topology", "nsn")  /* ranks, spec, its */  \
+  X(kReorderNeedsFifo, "reorder_needs_fifo", "s")  /* algorithm */           \
+  X(kReorderMayBeWrong, "reorder_may_be_wrong", "s")  /* algorithm; a warning */ \
+  X(kLogsNotWith, "logs_not_with", "s")  /* the flag that rules them out */  \
   /* the server */                                                           \
   X(kCannotListen, "cannot_listen", "sns")  /* host, port, why */            \
   /* a lecture room (src/lecture); the names are the page's since v1 */       \

@@ -198,6 +198,16 @@ std::string EnglishOptionsReason(const Status& s) {
       return fmt::format("--ranks {} does not match --topology {}, which has {} ranks (leave "
                          "--ranks out)",
                          s.number(0), w(1), s.number(2));
+    case Code::kReorderNeedsFifo:
+      return fmt::format("--algorithm {} refuses channels that reorder: leave out --reorder", w(0));
+    case Code::kReorderMayBeWrong:
+      return fmt::format("{} assumes FIFO channels: under --reorder its snapshots can be wrong, "
+                         "and the summary counts them (wrong_totals)",
+                         w(0));
+    case Code::kLogsNotWith:
+      return fmt::format("--log-dir is not available with {}: cutline check --logs reads back "
+                         "FIFO channels on which only a start or a marker makes a rank record",
+                         w(0));
     default:
       break;
   }

@@ -211,6 +211,18 @@ std::string JapaneseOptionsReason(const Status& s) {
       return fmt::format("--ranks {} は --topology {}（ランク {} 個）と合いません"
                          "（--ranks は省いてください）",
                          s.number(0), w(1), s.number(2));
+    case Code::kReorderNeedsFifo:
+      return fmt::format("--algorithm {} は順序の入れ替わるチャネルを受け付けません。"
+                         "--reorder を外してください",
+                         w(0));
+    case Code::kReorderMayBeWrong:
+      return fmt::format("{} は FIFO チャネルを前提とします。--reorder の下ではスナップショットが"
+                         "誤ることがあり、要約がその数を数えます（wrong_totals）",
+                         w(0));
+    case Code::kLogsNotWith:
+      return fmt::format("--log-dir は {} と一緒には使えません。cutline check --logs が読み戻せるのは、"
+                         "開始かマーカーでのみランクが記録する FIFO チャネルの実行です",
+                         w(0));
     default:
       break;
   }

@@ -141,6 +141,8 @@ struct RuntimeCommands::State {
                     "Hand every message over no earlier than this after it was sent")
         ->capture_default_str()
         ->check(Duration());
+    cmd->add_flag("--reorder", n.reorder,
+                  "Channels that reorder: markers overtake transfers held back at random");
     cmd->add_option("--kill", kill, "Fault injection: RANK@TIME or RANK@snapshot:K")
         ->check(CLI::Validator(
             [](std::string& s) {
@@ -190,7 +192,7 @@ struct RuntimeCommands::State {
 
   // --app dataflow's own options; the ranks are the topology's.
   Status FinishDataflow(CLI::App* cmd, runtime::NodeOptions& n) {
-    for (const char* flag : {"--store", "--restore", "--log-dir", "--store-max-pages"}) {
+    for (const char* flag : {"--store", "--restore", "--log-dir", "--store-max-pages", "--reorder"}) {
       if (cmd->count(flag) > 0) return Status::Error(Code::kNotWithDataflow, flag);
     }
     StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(topology);
@@ -239,6 +241,8 @@ struct RuntimeCommands::State {
     }
     n.app = *found;
     if (Status s = FinishApp(cmd, n); !s.ok()) return s;
+    if (Status s = runtime::ReorderRefusal(n); !s.ok()) return s;
+    if (Status s = runtime::LogsRefusal(n); !s.ok()) return s;
     n.rate = *runtime::ParseRate(rate);
     n.duration = *ParseDuration(duration);
     if (!every.empty()) n.snapshot_every = ParseDuration(every);
@@ -298,6 +302,10 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
     return runtime::MakeStoreSink(node.store, node.store_max_pages, say);
   };
   if (chosen == s_->node) return runtime::RunNode(node, argc, argv, make_sink, say);
+  // Said once, by the command a person typed (not by every rank).
+  if (std::optional<Status> warning = runtime::ReorderWarning(node)) {
+    fmt::print(stderr, "cutline: warning: {}\n", say(*warning));
+  }
   // Everything that can be wrong with the store is found before any process
   // starts, and leaves the file as it was.
   if (!node.store.empty()) {

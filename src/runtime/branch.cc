@@ -91,8 +91,9 @@ int Branch::RandomPeer() {
 
 void Branch::SendTransfer(int to, Amount amount) {
   std::string bytes = wire::EncodeApplication(protocol::Encode(protocol::Transfer{amount}));
+  if (agent_ && agent_->stamps()) bytes += Word<protocol::TransferStamp>(agent_->OnOutgoing(Out(to)));
   if (log_) bytes += log_->Send(to, ++out_n_[static_cast<std::size_t>(to)], amount);
-  transport_.SendFrame(to, std::move(bytes));
+  transport_.SendFrame(to, std::move(bytes), Lane::kTransfers);
   ++sent_to_[static_cast<std::size_t>(to)];
 }
 
@@ -102,9 +103,40 @@ void Branch::SendNew(int to, Amount word) {
 }
 
 void Branch::SendMarker(int to, SnapshotId id) {
-  std::string clock;
-  if (log_) clock = log_->SendMarker(to, ++out_n_[static_cast<std::size_t>(to)], id);
-  transport_.SendFrame(to, wire::EncodeMarker(id, clock));
+  std::string host;
+  if (agent().counts()) host = Word<protocol::MarkerCount>(agent().ControlFor(id, Out(to)));
+  if (log_) host += log_->SendMarker(to, ++out_n_[static_cast<std::size_t>(to)], id);
+  transport_.SendFrame(to, wire::EncodeMarker(id, host), Lane::kMarkers);
+}
+
+template <class Message>
+std::string Branch::Word(const Result<std::uint64_t>& word) const {
+  // The rules answer an error only for a channel or snapshot they do not
+  // know: this rank asked about its own, so one is a bug.
+  if (!word.ok()) {
+    throw std::runtime_error(
+        fmt::format("the rules refused rank {} a stamp or count: {}", rank_, ToString(word.error)));
+  }
+  Bytes out;
+  Message{word.value}.Put(out);
+  return out.Take();
+}
+
+bool Branch::Refused(const Reply& reply) {
+  switch (reply.error) {
+    case AgentError::kFinished:
+      // A marker of a snapshot given up (Abort): ignored.
+      timing_.erase(reply.snapshot);
+      return true;
+    case AgentError::kSuperseded:
+    case AgentError::kCountMismatch:
+      // Lai-Yang: this snapshot can no longer be right here. The
+      // coordinator gives it up on every rank (the library's Abort).
+      transport_.SendControl(kCoordinator, protocol::GiveUp{reply.snapshot});
+      return true;
+    default:
+      return false;
+  }
 }
 
 void Branch::Die() {
@@ -117,29 +149,8 @@ void Branch::Die() {
 void Branch::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
   if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
-  ChannelIndex c = In(from);
   if (frame->kind == wire::FrameKind::kMarker) {
-    const SnapshotId id = frame->snapshot;
-    if (log_) {
-      Reader clock(frame->payload);
-      log_->ReceiveMarker(from, ++in_n_[static_cast<std::size_t>(from)], id, clock);
-    }
-    // The channel closes now (and, for the first marker, the state is
-    // recorded now too): the moments the critical path is made of.
-    const std::int64_t now_us = EpochMicros();
-    Timing& t = timing_[id];
-    if (t.marker_us.empty()) t.marker_us.assign(agent().incoming_channels(), 0);
-    t.marker_us[c] = now_us;
-    if (t.recorded_us == 0) t.recorded_us = now_us;
-    Step step = agent().OnMarker(id, c, balance_);
-    if (step.error == AgentError::kFinished) {
-      timing_.erase(id);  // a marker of a snapshot given up (Abort): ignored
-      return;
-    }
-    if (!step.ok()) {
-      throw std::runtime_error(fmt::format("marker of snapshot {} from rank {} refused", id, from));
-    }
-    AfterStep(id, step, false);
+    OnMarkerFrame(from, frame->snapshot, frame->payload);
     return;
   }
   Reader r(frame->payload);
@@ -149,9 +160,12 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                    MaybeFinal();
                  },
                  [&](const protocol::Transfer& t) {
+                   // The stamp comes first, then the logged clock.
+                   const std::uint64_t stamp =
+                       agent_ && agent_->stamps() ? protocol::TransferStamp::Get(r).stamp : 0;
                    if (log_) log_->Receive(from, ++in_n_[static_cast<std::size_t>(from)], t.amount, r);
                    // Recorded first (if a snapshot is recording this channel), then applied.
-                   if (agent_) agent_->OnMessage(c, t.amount);
+                   if (agent_) Watch(from, stamp, t.amount);
                    const Amount before = balance_;
                    balance_ = o_.app.AfterDeliver(balance_, t.amount);
                    ++received_from_[static_cast<std::size_t>(from)];
@@ -167,6 +181,47 @@ void Branch::OnFrame(int from, std::string_view bytes) {
              protocol::DecodeBank(r));
 }
 
+void Branch::OnMarkerFrame(int from, SnapshotId id, std::string_view payload) {
+  const ChannelIndex c = In(from);
+  // The rules' count comes first in the marker's host bytes, then the
+  // logged clock.
+  Reader host(payload);
+  const std::uint64_t count = agent().counts() ? protocol::MarkerCount::Get(host).count : 0;
+  if (log_) log_->ReceiveMarker(from, ++in_n_[static_cast<std::size_t>(from)], id, host);
+  // The channel closes now (and, for the first marker, the state is
+  // recorded now too): the moments the critical path is made of.
+  // (Lai-Yang's closes once its count of older transfers has come: Watch
+  // moves the moment on if one comes later.)
+  Closed(id, c);
+  const Reply reply = agent().OnMarker(id, c, count, balance_);
+  if (!reply.ok()) {
+    if (Refused(reply)) return;
+    throw std::runtime_error(fmt::format("marker of snapshot {} from rank {} refused", id, from));
+  }
+  AfterStep(id, reply, false);
+}
+
+void Branch::Closed(SnapshotId id, ChannelIndex c) {
+  Timing& t = timing_[id];
+  if (t.marker_us.empty()) t.marker_us.assign(agent().incoming_channels(), 0);
+  t.marker_us[c] = EpochMicros();
+}
+
+void Branch::Watch(int from, std::uint64_t stamp, Amount amount) {
+  const ChannelIndex c = In(from);
+  const Reply reply = agent_->OnMessage(c, stamp, amount, balance_);
+  if (!reply.ok() && !Refused(reply)) {
+    throw std::runtime_error(fmt::format("a transfer from rank {} refused: {}", from,
+                                         ToString(reply.error)));
+  }
+  // Lai-Yang: a newer epoch records here before its marker comes (and
+  // sends this rank's markers, as a first marker would); an older one may
+  // be the last the count waited for, and finish the part.
+  if (!reply.ok() || (!reply.record_state && !reply.part_done)) return;
+  if (!reply.record_state) Closed(reply.snapshot, c);
+  AfterStep(reply.snapshot, reply, false);
+}
+
 // Stop-the-world: once everything sent before the pause has arrived, the
 // channels are empty and the balance alone is this rank's state.
 void Branch::CheckDrained() {
@@ -180,6 +235,8 @@ void Branch::CheckDrained() {
 }
 
 void Branch::Recorded(SnapshotId id, bool started_here) {
+  Timing& t = timing_[id];
+  if (t.recorded_us == 0) t.recorded_us = EpochMicros();
   if (log_) log_->Record(id, balance_, !started_here);
   if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->snapshot &&
       *o_.kill->snapshot == id) {
@@ -219,9 +276,12 @@ bool Branch::OnControl(const protocol::Control& message) {
       Overloaded{
           [&](const protocol::Start& m) {
             timing_[m.id].recorded_us = EpochMicros();
-            Step step = agent().Start(m.id, balance_);
-            if (!step.ok()) throw std::runtime_error(fmt::format("snapshot {} started twice", m.id));
-            AfterStep(m.id, step, true);
+            const Reply reply = agent().Start(m.id, balance_);
+            if (!reply.ok()) {
+              if (Refused(reply)) return true;
+              throw std::runtime_error(fmt::format("snapshot {} started twice", m.id));
+            }
+            AfterStep(m.id, reply, true);
             return true;
           },
           [&](const protocol::Stop&) {
@@ -328,9 +388,10 @@ bool Branch::Tick(Clock::time_point now) {
 void Branch::BeginFlush() {
   stopped_ = true;
   // Behind every transfer this rank sent, on each channel: the end.
+  // (Under --reorder it waits at the receiver for every transfer before it.)
   std::string end = wire::EncodeApplication(protocol::Encode(protocol::EndOfStream{}));
   for (int j = 0; j < n_; ++j) {
-    if (j != rank_) transport_.SendFrame(j, end);
+    if (j != rank_) transport_.SendFrame(j, end, Lane::kBehind);
   }
   MaybeFinal();
 }

@@ -63,6 +63,8 @@ class Branch final : public RankRole, private apps::RankHost {
   ChannelIndex In(int sender) const {
     return static_cast<ChannelIndex>(sender < rank_ ? sender : sender - 1);
   }
+  // The outgoing channel to rank `to` (numbered as the incoming ones).
+  ChannelIndex Out(int to) const { return In(to); }
   int SenderOf(ChannelIndex c) const {
     return static_cast<int>(c) < rank_ ? static_cast<int>(c) : static_cast<int>(c) + 1;
   }
@@ -72,6 +74,19 @@ class Branch final : public RankRole, private apps::RankHost {
   // with SendTransfer alone: the run that sent them counted them.
   void SendNew(int to, Amount word);
   void SendMarker(int to, SnapshotId id);
+  // The rules' stamp or count as the bytes of `Message` (protocol.h's
+  // TransferStamp or MarkerCount).
+  template <class Message>
+  std::string Word(const Result<std::uint64_t>& word) const;
+  // A refusal the rank lives with (true): a marker of a snapshot given up,
+  // or a snapshot Lai-Yang can no longer take right (the coordinator is
+  // asked to give it up). False for a refusal that is a bug.
+  bool Refused(const Reply& reply);
+  void OnMarkerFrame(int from, SnapshotId id, std::string_view payload);
+  // Channel `c` of snapshot `id` closed now (for the part's timings).
+  void Closed(SnapshotId id, ChannelIndex c);
+  // A delivered transfer through the rules, before it is applied.
+  void Watch(int from, std::uint64_t stamp, Amount amount);
   [[noreturn]] void Die();
   void AfterStep(SnapshotId id, const Step& step, bool started_here);
   void Recorded(SnapshotId id, bool started_here);

@@ -219,6 +219,10 @@ void Coordinator::OnControl(int from, const protocol::Control& message, std::siz
                  [&](const protocol::Answer& m) { OnAnswer(from, m); },
                  [&](const protocol::Paused& m) { OnPaused(from, m); },
                  [&](const protocol::Read& m) { OnRead(from, m, bytes); },
+                 [&](const protocol::GiveUp& m) {
+                   // Given up already (or complete) if no longer running.
+                   if (running_.contains(m.id)) GiveUp(m.id, Clock::now(), /*timed_out=*/false);
+                 },
                  [&](const auto& m) {
                    throw std::runtime_error(fmt::format(
                        "rank {} sent the coordinator a {} message", from, protocol::Name(m)));
@@ -397,13 +401,13 @@ void Coordinator::StopScheduling(Clock::time_point now) {
   stop_deadline_ = now + std::chrono::seconds(5) + 20 * o_.link_delay;
 }
 
-void Coordinator::TimeOut(SnapshotId id, Clock::time_point now) {
+void Coordinator::GiveUp(SnapshotId id, Clock::time_point now, bool timed_out) {
   collector_.Abandon(id);
   timing_.erase(id);
   running_.erase(id);
-  sink_->Failed(id, /*timed_out=*/true);
+  sink_->Failed(id, timed_out);
   ++stats_.failed;
-  ++stats_.timed_out;
+  if (timed_out) ++stats_.timed_out;
   for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Abort{id});
   // Stopping the world: the branches it paused go on.
   if (o_.algorithm.traits().stops_the_world) {
@@ -429,7 +433,7 @@ bool Coordinator::Tick(Clock::time_point now) {
   for (const auto& [id, r] : running_) {
     if (now - r.started >= o_.snapshot_timeout) late.push_back(id);
   }
-  for (SnapshotId id : late) TimeOut(id, now);
+  for (SnapshotId id : late) GiveUp(id, now, /*timed_out=*/true);
   any = !late.empty();
   if (now >= next_status_) {
     PrintStatus(now);

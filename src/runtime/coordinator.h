@@ -127,8 +127,9 @@ class Coordinator final : public CoordinatorRole {
   // The end of the run's time (--duration, an early end, too many failed
   // snapshots): no more snapshots.
   void StopScheduling(Clock::time_point now);
-  // Gives up snapshot `id` (running too long): every rank frees it.
-  void TimeOut(SnapshotId id, Clock::time_point now);
+  // Gives up snapshot `id` (running too long, or a rank's rules refused
+  // it: protocol::GiveUp): every rank frees it.
+  void GiveUp(SnapshotId id, Clock::time_point now, bool timed_out);
   // A snapshot failed: counts towards --tolerable-failures.
   void Failure(SnapshotId id, Clock::time_point now);
   void OnPart(int from, protocol::Part part, std::size_t bytes);

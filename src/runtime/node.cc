@@ -165,7 +165,11 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
   try {
     std::unique_ptr<Sink> sink =
         rank == 0 ? make_sink(static_cast<std::uint32_t>(size)) : std::make_unique<NullSink>();
-    Transport transport(bank, ctl, options.link_delay);
+    // --reorder's hold-back draws from the run's seed, differently on each rank.
+    const Reorder reorder =
+        options.reorder ? Reorder{kMostHeldBack, options.seed * 7919u + static_cast<unsigned>(rank)}
+                        : Reorder{};
+    Transport transport(bank, ctl, options.link_delay, reorder);
     code = Run(options, rank, size, transport, std::move(sink), say);
   } catch (const std::exception& e) {
     fmt::print(stderr, "cutline: error: rank {}: {}\n", rank, e.what());

@@ -115,6 +115,27 @@ std::string AlgorithmRefusal(std::string_view name) {
                      ranks_run);
 }
 
+Status ReorderRefusal(const NodeOptions& o) {
+  if (o.reorder && o.algorithm.traits().needs_fifo) {
+    return Status::Error(Code::kReorderNeedsFifo, o.algorithm.name());
+  }
+  return Status::Ok();
+}
+
+std::optional<Status> ReorderWarning(const NodeOptions& o) {
+  if (!o.reorder || o.algorithm.traits().correct_without_fifo) return std::nullopt;
+  return Status::Error(Code::kReorderMayBeWrong, o.algorithm.name());
+}
+
+Status LogsRefusal(const NodeOptions& o) {
+  if (o.log_dir.empty()) return Status::Ok();
+  if (o.reorder) return Status::Error(Code::kLogsNotWith, "--reorder");
+  if (o.algorithm.traits().tags_messages) {
+    return Status::Error(Code::kLogsNotWith, "--algorithm " + std::string(o.algorithm.name()));
+  }
+  return Status::Ok();
+}
+
 std::span<const std::string_view> ClusterFlags(const NodeOptions& o) {
   return o.dataflow ? std::span<const std::string_view>(kDataflowFlags)
                     : o.app.definition().cluster_flags;
@@ -169,6 +190,7 @@ std::vector<std::string> NodeArguments(const NodeOptions& o) {
     if (o.restore_id) args.push_back(std::to_string(*o.restore_id));
   }
   if (!o.log_dir.empty()) args.insert(args.end(), {"--log-dir", o.log_dir});
+  if (o.reorder) args.push_back("--reorder");
   if (o.store_max_pages > 0) {
     args.insert(args.end(), {"--store-max-pages", std::to_string(o.store_max_pages)});
   }

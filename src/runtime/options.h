@@ -14,6 +14,7 @@
 #include "algorithms/algorithm.h"
 #include "apps/app.h"
 #include "base/lang.h"
+#include "base/status.h"
 #include "dataflow/topology.h"
 
 namespace cutline::runtime {
@@ -79,6 +80,9 @@ struct NodeOptions {
   std::optional<std::uint64_t> restore_id;  // none: the latest complete one
   std::string log_dir;               // empty: no logs
   Micros link_delay{0};
+  // The channels stop being FIFO (transport.h): markers on a tag of their
+  // own, transfers held back a random time.
+  bool reorder = false;
   std::optional<KillSpec> kill;
   // Fault injection: the store is capped at this many pages (0: no cap),
   // as if its disk were full past them.
@@ -102,6 +106,20 @@ std::optional<double> ParseRate(const std::string& text);
 std::optional<SlowSpec> ParseSlow(const std::string& text);
 // "2@3s" or "2@snapshot:5".
 std::optional<KillSpec> ParseKill(const std::string& text);
+
+// --reorder against the run's algorithm, from the registry's traits: a
+// refusal for one that refuses channels that reorder (needs_fifo); OK
+// otherwise.
+Status ReorderRefusal(const NodeOptions& o);
+// The one-line warning a run under --reorder starts with when its
+// algorithm assumes FIFO channels without refusing others (it is not
+// correct_without_fifo): its snapshots can be wrong, and the summary
+// counts them. None otherwise.
+std::optional<Status> ReorderWarning(const NodeOptions& o);
+// --log-dir is refused where `cutline check --logs` could not read the run
+// back: channels that reorder, or rules whose transfers carry stamps (a
+// transfer, not a marker, may make a rank record).
+Status LogsRefusal(const NodeOptions& o);
 
 // The arguments that give `options` to `cutline node` (and the parser back).
 std::vector<std::string> NodeArguments(const NodeOptions& options);

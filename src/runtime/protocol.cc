@@ -82,6 +82,15 @@ std::string EncodeAny(const Variant& message) {
 void Transfer::Put(Bytes& out) const { out.I64(amount); }
 Transfer Transfer::Get(Reader& in) { return {in.I64()}; }
 
+void TransferStamp::Put(Bytes& out) const { out.U64(stamp); }
+TransferStamp TransferStamp::Get(Reader& in) { return {in.U64()}; }
+
+void MarkerCount::Put(Bytes& out) const { out.U64(count); }
+MarkerCount MarkerCount::Get(Reader& in) { return {in.U64()}; }
+
+void GiveUp::Put(Bytes& out) const { out.U64(id); }
+GiveUp GiveUp::Get(Reader& in) { return {in.U64()}; }
+
 void Init::Put(Bytes& out) const {
   out.I64(balance).U64(resend.size());
   for (const Resend& r : resend) {
@@ -285,7 +294,7 @@ BankPayload DecodeBank(Reader& rest) {
 const char* Name(const Control& message) {
   constexpr const char* kNames[] = {"Init",  "Start",  "Part",  "Counts", "Stop",   "Final",
                                     "Pause", "Paused", "Drain", "Read",   "Resume", "Abort",
-                                    "Query", "Answer", "VertexPart", "VertexFinal"};
+                                    "Query", "Answer", "VertexPart", "VertexFinal", "GiveUp"};
   static_assert(std::size(kNames) == std::variant_size_v<Control>);
   return kNames[message.index()];
 }

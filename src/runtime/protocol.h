@@ -64,6 +64,31 @@ struct Credit {
 
 using BankPayload = std::variant<Transfer, EndOfStream, Record, Credit>;
 
+// --- beside a transfer or a marker, for rules that have them -------------
+
+// The stamp of a transfer under rules that stamp one (Lai-Yang's: the
+// sender's epoch, its rules' OnOutgoing), right behind the Transfer's
+// bytes and ahead of a logged clock. Rules without a stamp put no bytes
+// there; the receiver knows which from its own rules (every rank runs the
+// same), so a Chandy-Lamport transfer is the bytes it always was.
+struct TransferStamp {
+  std::uint64_t stamp = 0;
+  void Put(Bytes& out) const;
+  static TransferStamp Get(Reader& in);
+  bool operator==(const TransferStamp&) const = default;
+};
+
+// What a marker carries (in wire::EncodeMarker's host bytes) for rules whose controls hold a count (Lai-Yang's:
+// the transfers its sender sent on the channel before recording), ahead of
+// a logged clock. Markers of rules without one carry no bytes for it; the
+// receiver knows which from its own rules (every rank runs the same).
+struct MarkerCount {
+  std::uint64_t count = 0;
+  void Put(Bytes& out) const;
+  static MarkerCount Get(Reader& in);
+  bool operator==(const MarkerCount&) const = default;
+};
+
 // --- control (the ctl communicator) --------------------------------------
 
 // Coordinator -> rank, first of all: the balance to start with, and for a
@@ -220,6 +245,18 @@ struct Answer {
   bool operator==(const Answer&) const = default;
 };
 
+// Rank -> coordinator: snapshot `id` cannot complete consistently (its
+// rules refused it here: Lai-Yang's count proved wrong, or a newer snapshot
+// superseded it). The coordinator gives it up on every rank, as at
+// --snapshot-timeout but at once.
+struct GiveUp {
+  static constexpr char kCode = 'g';
+  SnapshotId id = 0;
+  void Put(Bytes& out) const;
+  static GiveUp Get(Reader& in);
+  bool operator==(const GiveUp&) const = default;
+};
+
 // A dataflow vertex -> coordinator: its part of snapshot `id` (its state
 // and the keys it holds in flight, dataflow::EncodeState in the library's
 // wire part) and what the snapshot cost it.
@@ -247,7 +284,7 @@ struct VertexFinal {
 };
 
 using Control = std::variant<Init, Start, Part, Counts, Stop, Final, Pause, Paused, Drain, Read,
-                             Resume, Abort, Query, Answer, VertexPart, VertexFinal>;
+                             Resume, Abort, Query, Answer, VertexPart, VertexFinal, GiveUp>;
 
 std::string Encode(const BankPayload& message);
 std::string Encode(const Control& message);

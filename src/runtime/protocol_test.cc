@@ -54,6 +54,8 @@ std::vector<Control> Examples() {
                                      {.unaligned = true, .waited_us = 0, .persisted = 2, .held_back = 0}},
                           .overtaken = 1}},
       VertexFinal{.emitted = 0, .received = kMax},
+      GiveUp{.id = 3},
+      GiveUp{.id = kMax},
   };
 }
 
@@ -77,6 +79,44 @@ TEST(ProtocolTest, BankPayloadsRoundTripAndLeaveWhatFollows) {
     Reader in(bytes);
     EXPECT_EQ(DecodeBank(in), m);
     EXPECT_EQ(in.left(), 5u);
+  }
+}
+
+// A stamp and a marker's count ride behind the transfer's bytes and in the
+// marker's host bytes, ahead of a logged clock: each reads back from the
+// same Reader and leaves what follows; cut at any byte, each is refused.
+TEST(ProtocolTest, StampsAndCountsRoundTripAndLeaveWhatFollows) {
+  for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{7}, kMax}) {
+    Bytes stamped;
+    stamped.Char(Transfer::kCode).I64(-40);
+    TransferStamp{v}.Put(stamped);
+    const std::string transfer = stamped.Take();
+    const std::string followed = transfer + "clock";
+    Reader in(followed);
+    EXPECT_EQ(DecodeBank(in), BankPayload{Transfer{-40}});
+    EXPECT_EQ(TransferStamp::Get(in), TransferStamp{v});
+    EXPECT_EQ(in.left(), 5u);
+    for (std::size_t cut = 1; cut < transfer.size(); ++cut) {
+      auto read_both = [&] {
+        Reader short_one(std::string_view(transfer).substr(0, cut));
+        DecodeBank(short_one);
+        return TransferStamp::Get(short_one);
+      };
+      EXPECT_THROW(read_both(), std::runtime_error) << "a stamped transfer cut at " << cut;
+    }
+
+    Bytes counted;
+    MarkerCount{v}.Put(counted);
+    const std::string marker = wire::EncodeMarker(9, counted.str() + "clock");
+    auto frame = wire::Decode(marker);
+    ASSERT_TRUE(frame.has_value());
+    Reader host(frame->payload);
+    EXPECT_EQ(MarkerCount::Get(host), MarkerCount{v});
+    EXPECT_EQ(host.left(), 5u);
+    for (std::size_t cut = 0; cut < counted.str().size(); ++cut) {
+      Reader short_one(std::string_view(counted.str()).substr(0, cut));
+      EXPECT_THROW(MarkerCount::Get(short_one), std::runtime_error) << "a count cut at " << cut;
+    }
   }
 }
 

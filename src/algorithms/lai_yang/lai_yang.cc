@@ -4,9 +4,11 @@
 // carries how many transfers its sender sent on the channel before
 // recording, which closes the channel once that many old ones have come.
 // One snapshot at a time. Rules: cutline::LaiYangRules (its Stamp and
-// Control ride beside the messages, AgentHost's MessageTags).
+// Control ride beside the messages: AgentHost's MessageTags in the bank,
+// one word behind a transfer or in a marker on the runtime's wire).
 #include "algorithms/agent_host.h"
 #include "algorithms/algorithm.h"
+#include "algorithms/rank_agent.h"
 #include "cutline/lai_yang_rules.h"
 
 namespace cutline::algorithms {
@@ -25,6 +27,7 @@ const Definition kDefinition{
               .close = CloseTale::kCountReached},
     .hosts = {.scenario = true},
     .make_engine_host = &MakeAgentHost<LaiYangRules>,
+    .make_rank_agent = &MakeRankAgent<LaiYangRules>,
 };
 
 }  // namespace lai_yang

@@ -67,7 +67,9 @@ std::unique_ptr<algorithms::SnapshotHost> MakeHost(const sim::Topology&, bool) {
 extern const Definition kDefinition;
 const Definition kDefinition{
     .name = "stop-the-world",
-    .traits = {.stops_the_world = true},
+    // Right over channels that reorder: it waits for the counts of what was
+    // sent, whatever the order it arrives in.
+    .traits = {.correct_without_fifo = true, .stops_the_world = true},
     .words = {},
     .hosts = {.scenario = false},
     .make_engine_host = &MakeHost,
