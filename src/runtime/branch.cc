@@ -204,7 +204,11 @@ void Branch::OnMarkerFrame(int from, SnapshotId id, std::string_view payload) {
 void Branch::Closed(SnapshotId id, ChannelIndex c) {
   Timing& t = timing_[id];
   if (t.marker_us.empty()) t.marker_us.assign(agent().incoming_channels(), 0);
-  t.marker_us[c] = EpochMicros();
+  const std::int64_t now_us = EpochMicros();
+  t.marker_us[c] = now_us;
+  // A first marker records the state too, at the same moment: one reading
+  // of the clock, so that no channel closes before its rank recorded.
+  if (t.recorded_us == 0) t.recorded_us = now_us;
 }
 
 void Branch::Watch(int from, std::uint64_t stamp, Amount amount) {
