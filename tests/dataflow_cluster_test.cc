@@ -34,7 +34,7 @@ struct FlowRun {
 FlowRun RunFlow(const std::vector<std::string>& mode) {
   FlowRun run;
   run.command = {"cluster",          "--app",   "dataflow", "--topology", "2-2-1", "--buffers", "4",
-                 "--slow",           "2:4",     "--rate",   "1000",       "--duration", "1500ms",
+                 "--slow",           "2:4",     "--rate",   "1000",       "--duration", "1200ms",
                  "--snapshot-every", "50ms",    "--json"};
   run.command.insert(run.command.end(), mode.begin(), mode.end());
   run.outcome = Cutline(run.command, "", std::chrono::seconds(120));
