@@ -8,5 +8,5 @@ add_test(NAME HostsTest.ThreeHostsSnapshotKillRestoreAndLogs
 # Serial and with leak detection off under ASan, as the other cluster tests
 # (api.cmake sets CUTLINE_CLUSTER_TEST_ENV).
 set_tests_properties(HostsTest.ThreeHostsSnapshotKillRestoreAndLogs PROPERTIES
-                     SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS cluster RUN_SERIAL TRUE
+                     SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS cluster RESOURCE_LOCK mpirun
                      ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
