@@ -152,12 +152,7 @@ TEST(DataflowClusterTest, BadDataflowFlagsAreOneLineAndExitTwo) {
   for (const Case& c : cases) {
     std::vector<std::string> args = {"cluster", "--duration", "1s"};
     args.insert(args.end(), c.args.begin(), c.args.end());
-    Outcome o = Cutline(args);
-    SCOPED_TRACE(fmt::format("cutline {}", fmt::join(args, " ")));
-    EXPECT_EQ(o.status, 2) << o;
-    EXPECT_NE(o.err.find(c.says), std::string::npos) << o;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o;
-    EXPECT_TRUE(o.out.empty()) << o;
+    ExpectRefusedInOneLine(args, c.says);
   }
 }
 

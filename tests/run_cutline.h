@@ -126,3 +126,15 @@ inline bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// A command the tool refuses: status 2, one line on standard error that
+// says `says`, nothing on standard output.
+inline void ExpectRefusedInOneLine(const std::vector<std::string>& args, const std::string& says) {
+  std::string command = "cutline";
+  for (const std::string& a : args) command += " " + a;
+  SCOPED_TRACE(command);
+  Outcome o = Cutline(args);
+  EXPECT_EQ(o.status, 2) << o;
+  EXPECT_TRUE(Contains(o.err, says)) << o;
+  EXPECT_EQ(Lines(o.err), 1u) << o;
+  EXPECT_TRUE(o.out.empty()) << o;
+}

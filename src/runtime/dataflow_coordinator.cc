@@ -57,16 +57,17 @@ std::uint64_t DataflowStatistics::Sunk(const dataflow::Topology& t) const {
 }
 
 bool DataflowStatistics::Exact(const dataflow::Topology& t) const {
-  std::vector<std::uint64_t> emitted(t.stages().size(), 0), received(t.stages().size(), 0);
+  // The drained stream holds nothing in flight: conservation's own rule
+  // (dataflow/property.h) on the final counts.
+  std::map<std::uint32_t, dataflow::Part> ended;
   for (std::uint32_t v = 0; v < t.vertices(); ++v) {
     if (v >= finals.size() || !finals[v]) return false;
-    emitted[t.StageOf(v)] += finals[v]->emitted;
-    received[t.StageOf(v)] += finals[v]->received;
+    ended[v].state.emitted = finals[v]->emitted;
+    ended[v].state.received = finals[v]->received;
   }
-  for (std::size_t s = 0; s + 1 < emitted.size(); ++s) {
-    if (emitted[s] != received[s + 1]) return false;
-  }
-  return true;
+  const std::vector<dataflow::Boundary> boundaries = dataflow::Conservation(t, ended);
+  return std::all_of(boundaries.begin(), boundaries.end(),
+                     [](const dataflow::Boundary& b) { return b.holds(); });
 }
 
 // --- the coordinator ----------------------------------------------------------

@@ -88,6 +88,9 @@ TransferStamp TransferStamp::Get(Reader& in) { return {in.U64()}; }
 void MarkerCount::Put(Bytes& out) const { out.U64(count); }
 MarkerCount MarkerCount::Get(Reader& in) { return {in.U64()}; }
 
+void BarrierStart::Put(Bytes& out) const { out.I64(started_us); }
+BarrierStart BarrierStart::Get(Reader& in) { return {in.I64()}; }
+
 void GiveUp::Put(Bytes& out) const { out.U64(id); }
 GiveUp GiveUp::Get(Reader& in) { return {in.U64()}; }
 
@@ -116,17 +119,21 @@ void Abort::Put(Bytes& out) const { out.U64(id); }
 Abort Abort::Get(Reader& in) { return {in.U64()}; }
 
 namespace {
-// A part's state and every recorded transfer as the wire part's values: an
-// amount's 8 bytes.
-std::string AmountBytes(Amount a) {
+// One 8-byte word as the wire part's value: a bank part's state and every
+// recorded transfer (an amount), a dataflow part's keys.
+template <class T>
+std::string WordBytes(T v) {
   std::string out;
-  wire::PutLittleEndian(&out, static_cast<std::uint64_t>(a));
+  wire::PutLittleEndian(&out, static_cast<std::uint64_t>(v));
   return out;
 }
-std::optional<Amount> AmountOf(std::string_view bytes) {
+template <class T>
+std::optional<T> WordOf(std::string_view bytes) {
   if (bytes.size() != 8) return std::nullopt;
-  return static_cast<Amount>(*wire::ReadLittleEndian(bytes));
+  return static_cast<T>(*wire::ReadLittleEndian(bytes));
 }
+constexpr auto AmountBytes = WordBytes<Amount>;
+constexpr auto AmountOf = WordOf<Amount>;
 }  // namespace
 
 void Part::Put(Bytes& out) const {
@@ -162,23 +169,13 @@ Credit Credit::Get(Reader& in) {
 }
 
 namespace {
-// A dataflow part's keys as the wire part's values: 8 bytes each.
-std::string KeyBytes(std::uint64_t key) {
-  std::string out;
-  wire::PutLittleEndian(&out, key);
-  return out;
-}
-std::optional<std::uint64_t> KeyOf(std::string_view bytes) {
-  if (bytes.size() != 8) return std::nullopt;
-  return wire::ReadLittleEndian(bytes);
-}
 // Each input's cost: four 8-byte fields.
 constexpr std::size_t kChannelCostBytes = 4 * kItem;
 }  // namespace
 
 void VertexPart::Put(Bytes& out) const {
   std::optional<std::string> wire_part =
-      wire::EncodePart(id, rank, recorded, dataflow::EncodeState, KeyBytes);
+      wire::EncodePart(id, rank, recorded, dataflow::EncodeState, WordBytes<std::uint64_t>);
   if (!wire_part) throw std::runtime_error("a part too large for the wire format");
   out.Sized(*wire_part).I64(cost.alignment_us).U64(cost.switched ? 1 : 0).U64(cost.overtaken);
   out.U64(cost.inputs.size());
@@ -188,7 +185,7 @@ void VertexPart::Put(Bytes& out) const {
 }
 VertexPart VertexPart::Get(Reader& in) {
   auto wire_part = wire::DecodePart<dataflow::VertexState, std::uint64_t>(
-      in.Sized(), dataflow::DecodeState, KeyOf);
+      in.Sized(), dataflow::DecodeState, WordOf<std::uint64_t>);
   if (!wire_part) throw std::runtime_error("a VertexPart whose recorded bytes are not a wire part");
   VertexPart m{.id = wire_part->snapshot,
                .rank = wire_part->from,

@@ -89,6 +89,16 @@ struct MarkerCount {
   bool operator==(const MarkerCount&) const = default;
 };
 
+// What a dataflow's barrier carries (in wire::EncodeMarker's host bytes):
+// when its snapshot started at the sources, from which the alignment
+// timeout counts (dataflow/vertex.h).
+struct BarrierStart {
+  std::int64_t started_us = 0;
+  void Put(Bytes& out) const;
+  static BarrierStart Get(Reader& in);
+  bool operator==(const BarrierStart&) const = default;
+};
+
 // --- control (the ctl communicator) --------------------------------------
 
 // Coordinator -> rank, first of all: the balance to start with, and for a

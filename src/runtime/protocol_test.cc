@@ -122,6 +122,22 @@ TEST(ProtocolTest, StampsAndCountsRoundTripAndLeaveWhatFollows) {
 
 // The byte layout is wire.h's little-endian: a Start of id 0x0102 is 'S'
 // then 02 01 00 ... .
+// A dataflow barrier's start, as its marker's host bytes carry it; cut
+// short, refused.
+TEST(ProtocolTest, ABarriersStartRoundTrips) {
+  for (std::int64_t v : {std::int64_t{0}, std::int64_t{1'714'564'800'000'123}, kMin}) {
+    Bytes out;
+    BarrierStart{v}.Put(out);
+    Reader in(out.str());
+    EXPECT_EQ(BarrierStart::Get(in), BarrierStart{v});
+    EXPECT_TRUE(in.AtEnd());
+    for (std::size_t cut = 0; cut < out.str().size(); ++cut) {
+      Reader short_one(std::string_view(out.str()).substr(0, cut));
+      EXPECT_THROW(BarrierStart::Get(short_one), std::runtime_error) << "cut at " << cut;
+    }
+  }
+}
+
 TEST(ProtocolTest, IntegersAreWiresLittleEndian) {
   std::string bytes = Encode(Control{Start{0x0102}});
   ASSERT_EQ(bytes.size(), 9u);

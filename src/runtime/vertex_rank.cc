@@ -105,13 +105,11 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
   if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
   if (frame->kind == wire::FrameKind::kMarker) {
     // A barrier's frame carries when its snapshot started (the alignment
-    // timeout counts from it).
-    const std::optional<std::uint64_t> started = wire::ReadLittleEndian(frame->payload);
-    if (!started || frame->payload.size() != 8) {
-      throw std::runtime_error(fmt::format("rank {} sent a barrier without its start", from));
-    }
-    vertex_.Arrive(InputOf(from),
-                   dataflow::Item{true, frame->snapshot, static_cast<std::int64_t>(*started)},
+    // timeout counts from it), and nothing after it.
+    Reader host(frame->payload);
+    const protocol::BarrierStart start = protocol::BarrierStart::Get(host);
+    if (!host.AtEnd()) throw std::runtime_error(fmt::format("rank {} sent a barrier too long", from));
+    vertex_.Arrive(InputOf(from), dataflow::Item{true, frame->snapshot, start.started_us},
                    EpochMicros());
     return;
   }
@@ -193,9 +191,9 @@ bool VertexRank::SendOutputs() {
     const int to = static_cast<int>(outputs_[o]);
     while (std::optional<dataflow::Item> item = vertex_.Send(o)) {
       if (item->barrier) {
-        std::string started;
-        wire::PutLittleEndian(&started, static_cast<std::uint64_t>(item->started_us));
-        transport_.SendFrame(to, wire::EncodeMarker(item->value, started));
+        Bytes start;
+        protocol::BarrierStart{item->started_us}.Put(start);
+        transport_.SendFrame(to, wire::EncodeMarker(item->value, start.str()));
       } else {
         transport_.SendFrame(to, wire::EncodeApplication(protocol::Encode(protocol::Record{item->value})));
         ++unreturned_[o];
