@@ -176,6 +176,17 @@ class SnapshotCollector {
     auto it = pending_.find(id);
     return it == pending_.end() ? 0 : it->second.received;
   }
+  // The processes whose part of `id` has not arrived, in order: every one
+  // for an id with no part yet. What a host says when it gives `id` up
+  // (which processes it waited for).
+  std::vector<ProcessIndex> Missing(SnapshotId id) const {
+    std::vector<ProcessIndex> out;
+    auto it = pending_.find(id);
+    for (ProcessIndex p = 0; p < processes_; ++p) {
+      if (it == pending_.end() || !it->second.parts[p]) out.push_back(p);
+    }
+    return out;
+  }
   bool IsClosed(SnapshotId id) const {
     return pending_.count(id) == 0 && closed_.Contains(id);
   }

@@ -135,6 +135,9 @@ namespace cutline {
     /* id, path */                                                           \
   X(kRestoreWrongApp, "restore_wrong_app", "ns")  /* id, its app */          \
   X(kRestoreWrongRanks, "restore_wrong_ranks", "nnn")  /* id, its, asked */  \
+  X(kRestoreOtherApp, "restore_other_app", "nss")  /* id, its app, asked */  \
+  X(kRestoreWrongTopology, "restore_wrong_topology", "nss")                  \
+    /* id, its topology, asked */                                            \
   X(kRestoreNeedsStore, "restore_needs_store", "")                           \
   /* a command's options (cluster, store) */                                 \
   X(kNotAnApp, "not_an_app", "ss")  /* name, the applications */             \
@@ -203,6 +206,10 @@ namespace cutline {
   X(kVerifySumNotTotal, "verify_sum_not_total", "nn")  /* sum, total */      \
   X(kVerifyTotalNotRuns, "verify_total_not_runs", "nnn")                     \
     /* total, run, its total */                                              \
+  X(kVerifyNotConserved, "verify_not_conserved", "nnnn")                     \
+    /* stage, emitted, received by the next, in flight */                    \
+  X(kVerifyKeyedCounts, "verify_keyed_counts", "snn")                        \
+    /* rank, keyed counts' sum (-1: unreadable), records received */         \
   X(kVerifyIncompleteTotal, "verify_incomplete_total", "s")  /* status */    \
   X(kVerifyIncompleteTime, "verify_incomplete_time", "s")  /* status */      \
   X(kVerifyIncompleteParts, "verify_incomplete_parts", "snnn")               \

@@ -132,8 +132,15 @@ std::string EnglishRestoreReason(const Status& s) {
     case Code::kRestoreNoLongerComplete:
       return fmt::format("snapshot {} is no longer complete in {}", n(0), w(1));
     case Code::kRestoreWrongApp:
-      return fmt::format("snapshot {} is of a {} run: only a bank's snapshot can be restored",
-                         n(0), w(1));
+      return fmt::format(
+          "snapshot {} is of a {} run: only a bank's or a dataflow's snapshot can be restored",
+          n(0), w(1));
+    case Code::kRestoreOtherApp:
+      return fmt::format("snapshot {} is of a {} run, not --app {}: run with --app {}", n(0), w(1),
+                         w(2), w(1));
+    case Code::kRestoreWrongTopology:
+      return fmt::format("snapshot {} is of topology {}, not {}: run with --topology {}", n(0),
+                         w(1), w(2), w(1));
     case Code::kRestoreWrongRanks:
       return fmt::format("snapshot {} has {} ranks, not {}: run with --ranks {}", n(0), n(1),
                          n(2), n(1));

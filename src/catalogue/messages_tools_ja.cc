@@ -140,9 +140,17 @@ std::string JapaneseRestoreReason(const Status& s) {
     case Code::kRestoreNoLongerComplete:
       return fmt::format("スナップショット {} は {} でもう完了していません", n(0), w(1));
     case Code::kRestoreWrongApp:
-      return fmt::format("スナップショット {} は {} の実行のものです: 復元できるのは銀行の"
-                         "スナップショットだけです",
+      return fmt::format("スナップショット {} は {} の実行のものです: 復元できるのは銀行か"
+                         "データフローのスナップショットだけです",
                          n(0), w(1));
+    case Code::kRestoreOtherApp:
+      return fmt::format("スナップショット {} は {} の実行のもので、--app {} のものではありません: "
+                         "--app {} で実行してください",
+                         n(0), w(1), w(2), w(1));
+    case Code::kRestoreWrongTopology:
+      return fmt::format("スナップショット {} のトポロジーは {} で {} ではありません: "
+                         "--topology {} で実行してください",
+                         n(0), w(1), w(2), w(1));
     case Code::kRestoreWrongRanks:
       return fmt::format("スナップショット {} のランクは {} で {} ではありません: --ranks {} で"
                          "実行してください",

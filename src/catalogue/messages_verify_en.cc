@@ -98,6 +98,14 @@ std::string EnglishVerifyReason(const Status& s) {
       return fmt::format("its parts add up to ${}, not its total ${}", n(0), n(1));
     case Code::kVerifyTotalNotRuns:
       return fmt::format("its total ${} is not run {}'s ${}", n(0), n(1), n(2));
+    case Code::kVerifyNotConserved:
+      return fmt::format("stage {} emitted {} records, but stage {} received {} and {} are in "
+                         "flight between them",
+                         n(0), n(1), n(0) + 1, n(2), n(3));
+    case Code::kVerifyKeyedCounts:
+      return n(1) < 0 ? fmt::format("{}'s keyed counts are unreadable", w(0))
+                      : fmt::format("{}'s keyed counts add up to {}, not the {} records it received",
+                                    w(0), n(1), n(2));
     case Code::kVerifyIncompleteTotal:
       return fmt::format("it is {} yet has a total", w(0));
     case Code::kVerifyIncompleteTime:

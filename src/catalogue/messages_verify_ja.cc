@@ -106,6 +106,15 @@ std::string JapaneseVerifyReason(const Status& s) {
       return fmt::format("部分の合計 ${} が総額 ${} と合いません", n(0), n(1));
     case Code::kVerifyTotalNotRuns:
       return fmt::format("総額 ${} が実行 {} の総額 ${} と違います", n(0), n(1), n(2));
+    case Code::kVerifyNotConserved:
+      return fmt::format("段 {} が送り出したレコードは {} 件ですが、段 {} が受け取ったのは {} 件、"
+                         "その間を送信中なのは {} 件です",
+                         n(0), n(1), n(0) + 1, n(2), n(3));
+    case Code::kVerifyKeyedCounts:
+      return n(1) < 0 ? fmt::format("{} のキーごとの件数が読めません", w(0))
+                      : fmt::format("{} のキーごとの件数の合計 {} が受け取ったレコード {} 件と"
+                                    "合いません",
+                                    w(0), n(1), n(2));
     case Code::kVerifyIncompleteTotal:
       return fmt::format("{}なのに総額があります", JapaneseStateWord(w(0)));
     case Code::kVerifyIncompleteTime:

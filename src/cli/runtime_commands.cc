@@ -192,7 +192,7 @@ struct RuntimeCommands::State {
 
   // --app dataflow's own options; the ranks are the topology's.
   Status FinishDataflow(CLI::App* cmd, runtime::NodeOptions& n) {
-    for (const char* flag : {"--store", "--restore", "--log-dir", "--store-max-pages", "--reorder"}) {
+    for (const char* flag : {"--log-dir", "--reorder"}) {
       if (cmd->count(flag) > 0) return Status::Error(Code::kNotWithDataflow, flag);
     }
     StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(topology);
@@ -309,8 +309,8 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
   // Everything that can be wrong with the store is found before any process
   // starts, and leaves the file as it was.
   if (!node.store.empty()) {
-    if (Status why = runtime::CheckStoreBeforeRun(node.store, s_->options.ranks, node.restore,
-                                                  node.restore_id);
+    if (Status why = runtime::CheckStoreBeforeRun(
+            node.store, runtime::RunShapeOf(node, s_->options.ranks), node.restore, node.restore_id);
         !why.ok()) {
       fmt::print(stderr, "cutline: error: {}\n", say(why));
       return 2;

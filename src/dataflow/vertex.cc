@@ -24,6 +24,16 @@ Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint
                                           *alignment_timeout_us >= 0));
 }
 
+void Vertex::Restore(VertexState state, const std::vector<std::vector<std::uint64_t>>& in_flight) {
+  CUTLINE_CHECK(state_ == VertexState{} && in_flight.size() == out_.size());
+  state_ = std::move(state);
+  for (ChannelIndex o = 0; o < out_.size(); ++o) {
+    CUTLINE_CHECK(out_[o].empty());
+    for (std::uint64_t key : in_flight[o]) out_[o].push_back(Item{false, key});
+    out_records_[o] = static_cast<std::uint32_t>(in_flight[o].size());
+  }
+}
+
 void Vertex::Arrive(ChannelIndex c, Item item, std::int64_t now_us) {
   See(now_us);
   if (item.barrier) {

@@ -125,6 +125,14 @@ class Vertex {
   Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint32_t buffers,
          Alignment alignment, std::optional<std::int64_t> alignment_timeout_us = std::nullopt);
 
+  // A restored run's vertex, before anything else happens to it: the state
+  // a snapshot recorded, and by output the keys of the records that
+  // snapshot held in flight on that channel. They leave first, in order,
+  // and are not counted as emitted again (the state counted them). An
+  // output may then hold more than `buffers` records: the vertex makes and
+  // forwards none for it until it has drained.
+  void Restore(VertexState state, const std::vector<std::vector<std::uint64_t>>& in_flight);
+
   // --- what the network brings
   // An item arrived on input `c` at the host's time `now_us`. A record takes
   // one of c's buffers (its sender spent a credit for it).

@@ -143,7 +143,7 @@ Status Coordinator::Begin() {
   std::vector<RecordedChannel> replay;
   std::uint64_t first_id = 1;
   std::optional<RestorePoint> from;
-  if (Status s = sink_->Begin(o_.app.name(), static_cast<std::uint32_t>(n_), opening, o_.restore,
+  if (Status s = sink_->Begin(RunShapeOf(o_, static_cast<std::uint32_t>(n_)), o_.restore,
                               o_.restore_id, &from, &first_id);
       !s.ok()) {
     return s;
@@ -166,7 +166,7 @@ Status Coordinator::Begin() {
                  .dump());
   std::fflush(stdout);
   for (int j = 0; j < n_; ++j) {
-    protocol::Init init{.balance = balances[static_cast<std::size_t>(j)], .resend = {}};
+    protocol::Init init{.balance = balances[static_cast<std::size_t>(j)], .resend = {}, .state = {}};
     // What j must re-send first: the transfers its channels held.
     for (const auto& c : replay) {
       if (static_cast<int>(c.from) == j && !c.transfers.empty()) {
@@ -402,10 +402,10 @@ void Coordinator::StopScheduling(Clock::time_point now) {
 }
 
 void Coordinator::GiveUp(SnapshotId id, Clock::time_point now, bool timed_out) {
+  sink_->Failed(id, timed_out, collector_.Missing(id));
   collector_.Abandon(id);
   timing_.erase(id);
   running_.erase(id);
-  sink_->Failed(id, timed_out);
   ++stats_.failed;
   if (timed_out) ++stats_.timed_out;
   for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Abort{id});
@@ -461,9 +461,9 @@ bool Coordinator::Tick(Clock::time_point now) {
   if (!scheduling_ && !stop_sent_ && (running_.empty() || now >= stop_deadline_)) {
     // Snapshots that could not finish in time are failed, not left running.
     for (const auto& [id, r] : running_) {
+      sink_->Failed(id, /*timed_out=*/false, collector_.Missing(id));
       collector_.Abandon(id);
       timing_.erase(id);
-      sink_->Failed(id, /*timed_out=*/false);
       ++stats_.failed;
     }
     running_.clear();

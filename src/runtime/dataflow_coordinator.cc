@@ -73,27 +73,55 @@ bool DataflowStatistics::Exact(const dataflow::Topology& t) const {
 // --- the coordinator ----------------------------------------------------------
 
 DataflowCoordinator::DataflowCoordinator(const NodeOptions& options, const DataflowOptions& dataflow,
-                                         Transport& transport)
+                                         Transport& transport, std::unique_ptr<Sink> sink)
     : o_(options),
       d_(dataflow),
       n_(static_cast<int>(dataflow.topology.vertices())),
       transport_(transport),
+      sink_(std::move(sink)),
       collector_(Shapes(dataflow.topology)) {
   stats_.counts.assign(static_cast<std::size_t>(n_), 0);
   stats_.finals.assign(static_cast<std::size_t>(n_), std::nullopt);
 }
 
 Status DataflowCoordinator::Begin() {
-  fmt::print("cutline-run {}\n", nlohmann::json{{"run", 0},
-                                               {"ranks", n_},
-                                               {"app", "dataflow"},
-                                               {"topology", d_.topology.spec()},
-                                               {"algorithm", o_.algorithm.name()},
-                                               {"first_snapshot", 1},
-                                               {"restored_from", nullptr}}
-                                     .dump());
+  std::uint64_t first_id = 1;
+  std::optional<RestorePoint> from;
+  if (Status s = sink_->Begin(RunShapeOf(o_, static_cast<std::uint32_t>(n_)), o_.restore,
+                              o_.restore_id, &from, &first_id);
+      !s.ok()) {
+    return s;
+  }
+  fmt::print("cutline-run {}\n",
+             nlohmann::json{{"run", sink_->run_id()},
+                            {"ranks", n_},
+                            {"app", "dataflow"},
+                            {"topology", d_.topology.spec()},
+                            {"algorithm", o_.algorithm.name()},
+                            {"first_snapshot", first_id},
+                            {"restored_from", from ? nlohmann::json(from->snapshot) : nlohmann::json()}}
+                 .dump());
   std::fflush(stdout);
-  for (int j = 0; j < n_; ++j) transport_.SendControl(j, protocol::Init{});
+  for (int j = 0; j < n_; ++j) {
+    protocol::Init init;
+    if (from) {
+      // Where vertex j starts: its recorded state, and the records in
+      // flight on its outputs, which it sends first.
+      const store::StoredVertex& v = from->vertices[static_cast<std::size_t>(j)];
+      init.state = dataflow::EncodeState({v.received, v.emitted, v.per_key});
+      for (const RecordedChannel& c : from->channels) {
+        if (static_cast<int>(c.from) == j && !c.transfers.empty()) {
+          init.resend.push_back({c.to, c.transfers});
+        }
+      }
+      const bool source = d_.topology.RoleOf(static_cast<std::uint32_t>(j)) == dataflow::Role::kSource;
+      stats_.counts[static_cast<std::size_t>(j)] = source ? v.emitted : v.received;
+    }
+    transport_.SendControl(j, init);
+  }
+  sunk_before_ = stats_.Sunk(d_.topology);
+  next_id_ = first_id;
+  collector_ = Collector(Shapes(d_.topology), first_id);
   return Status::Ok();
 }
 
@@ -101,11 +129,14 @@ void DataflowCoordinator::Started(Clock::time_point now) {
   start_ = now;
   next_snapshot_ = now + o_.snapshot_every.value_or(Micros(0));
   next_status_ = now;
+  next_progress_ = now;
 }
 
 void DataflowCoordinator::StartSnapshot() {
   const SnapshotId id = next_id_++;
-  running_[id] = {Clock::now(), std::vector<dataflow::SnapshotCost>(static_cast<std::size_t>(n_))};
+  running_[id] = {Clock::now(), EpochMicros(),
+                  std::vector<dataflow::SnapshotCost>(static_cast<std::size_t>(n_))};
+  sink_->Started(id, /*initiator=*/0, running_[id].started_us);
   // Every source starts it (aligned barriers wait for a barrier from every
   // input, so a source left out would stall its whole downstream).
   for (std::uint32_t v = 0; v < d_.topology.stages()[0]; ++v) {
@@ -167,6 +198,7 @@ void DataflowCoordinator::Whole(SnapshotId id, std::vector<Collector::Part> part
     ++stats_.broken;
     if (!stats_.first_broken) stats_.first_broken = id;
   }
+  sink_->Complete(ForSink(id, r, by_vertex));
   double alignment = 0, held_back = 0;
   bool switched = false;
   for (const dataflow::SnapshotCost& cost : r.costs) {
@@ -187,7 +219,49 @@ void DataflowCoordinator::Whole(SnapshotId id, std::vector<Collector::Part> part
   stats_.held_back.push_back(held_back);
 }
 
+WholeSnapshot DataflowCoordinator::ForSink(SnapshotId id, const Running& r,
+                                           const std::map<std::uint32_t, dataflow::Part>& parts) const {
+  const dataflow::Topology& t = d_.topology;
+  WholeSnapshot w;
+  w.id = id;
+  w.initiator = 0;
+  w.started_us = r.started_us;
+  w.completed_us = EpochMicros();
+  for (std::uint32_t v = 0; v < t.vertices(); ++v) {
+    const dataflow::Part& part = parts.at(v);
+    const dataflow::SnapshotCost& cost = r.costs[v];
+    w.vertices.push_back({part.state.received, part.state.emitted, part.state.per_key,
+                          cost.alignment_us, cost.switched, cost.overtaken});
+    const std::vector<std::uint32_t> inputs = t.Inputs(v);
+    for (std::size_t c = 0; c < inputs.size(); ++c) {
+      const std::uint32_t u = inputs[c];
+      RecordedChannel ch{u, v, {}, std::nullopt, std::nullopt};
+      for (std::uint64_t key : part.channels[c]) ch.transfers.push_back(static_cast<Amount>(key));
+      // What u's barrier jumped on its output to v, sent after those.
+      const dataflow::Part& sender = parts.at(u);
+      const std::vector<std::uint32_t> outputs = t.Outputs(u);
+      const auto o = static_cast<std::size_t>(std::find(outputs.begin(), outputs.end(), v) -
+                                              outputs.begin());
+      if (o < sender.sent.size()) {
+        for (std::uint64_t key : sender.sent[o]) ch.transfers.push_back(static_cast<Amount>(key));
+      }
+      if (c < cost.inputs.size()) {
+        const dataflow::ChannelCost& cc = cost.inputs[c];
+        ch.cost = store::StoredChannel::Cost{cc.unaligned, cc.waited_us, cc.held_back};
+      }
+      w.channels.push_back(std::move(ch));
+    }
+  }
+  // The store keeps channels by sender, then receiver.
+  std::sort(w.channels.begin(), w.channels.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.from, a.to) < std::pair(b.from, b.to);
+  });
+  return w;
+}
+
 void DataflowCoordinator::Fail(SnapshotId id, bool timed_out) {
+  std::vector<std::uint32_t> missing = collector_.Missing(id);
+  sink_->Failed(id, timed_out, missing);
   collector_.Abandon(id);
   running_.erase(id);
   ++stats_.failed;
@@ -218,6 +292,10 @@ bool DataflowCoordinator::Tick(Clock::time_point now) {
   if (now >= next_status_) {
     PrintStatus(now);
     next_status_ = now + std::chrono::milliseconds(250);
+  }
+  if (now >= next_progress_) {
+    sink_->Progress(stats_.Sunk(d_.topology));  // the store's heartbeat
+    next_progress_ = now + std::chrono::seconds(1);
   }
   if (scheduling_ && now - start_ >= o_.duration) StopScheduling(now);
   // Snapshots overlap, a few at a time (the sources start them in one
@@ -252,7 +330,7 @@ void DataflowCoordinator::PrintStatus(Clock::time_point now) {
   fmt::print("cutline-status {}\n",
              nlohmann::json{{"elapsed_ms", static_cast<std::int64_t>(elapsed * 1000)},
                             {"transfers", sunk},
-                            {"transfers_per_s", elapsed > 0 ? static_cast<double>(sunk) / elapsed : 0.0},
+                            {"transfers_per_s", elapsed > 0 ? static_cast<double>(sunk - sunk_before_) / elapsed : 0.0},
                             {"complete", stats_.complete},
                             {"failed", stats_.failed},
                             {"wrong_totals", stats_.broken},
@@ -266,7 +344,7 @@ nlohmann::json DataflowCoordinator::Summary(double seconds) const {
   const DataflowStatistics& s = stats_;
   const std::uint64_t sunk = s.Sunk(d_.topology);
   return {
-      {"run", 0},
+      {"run", sink_->run_id()},
       {"app", "dataflow"},
       {"ranks", n_},
       {"topology", d_.topology.spec()},
@@ -278,7 +356,7 @@ nlohmann::json DataflowCoordinator::Summary(double seconds) const {
                        : nlohmann::json()},
       {"emitted", s.Emitted(d_.topology)},
       {"transfers", sunk},  // records counted at the sinks
-      {"transfers_per_s", static_cast<double>(sunk) / seconds},
+      {"transfers_per_s", static_cast<double>(sunk - sunk_before_) / seconds},
       {"exactly_once", s.Exact(d_.topology)},
       {"complete", s.complete},
       {"failed", s.failed},
@@ -302,6 +380,7 @@ nlohmann::json DataflowCoordinator::Summary(double seconds) const {
 }
 
 void DataflowCoordinator::End() {
+  sink_->End(stats_.Sunk(d_.topology));
   PrintStatus(Clock::now());
   const double seconds = std::chrono::duration<double>(stopped_scheduling_ - start_).count();
   fmt::print("cutline-summary {}\n", Summary(seconds).dump());

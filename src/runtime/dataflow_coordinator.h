@@ -3,13 +3,16 @@
 // assembles the vertices' parts with the public SnapshotCollector, judges
 // each whole snapshot by conservation at every stage boundary
 // (dataflow/property.h), keeps what each cost (alignment, records held back
-// and persisted, channels switched by the alignment timeout), ends the run
-// by draining the stream, and checks the sinks' counts against the sources'
-// (every record counted once).
+// and persisted, channels switched by the alignment timeout), hands each
+// whole or failed snapshot to the sink (--store), ends the run by draining
+// the stream, and checks the sinks' counts against the sources' (every
+// record counted once). A restored run (--restore) starts each vertex from
+// its stored state, its outputs holding the records then in flight.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -19,6 +22,7 @@
 #include "dataflow/property.h"
 #include "runtime/options.h"
 #include "runtime/roles.h"
+#include "runtime/sink.h"
 
 namespace cutline::runtime {
 
@@ -55,7 +59,7 @@ struct DataflowStatistics {
 class DataflowCoordinator final : public CoordinatorRole {
  public:
   DataflowCoordinator(const NodeOptions& options, const DataflowOptions& dataflow,
-                      Transport& transport);
+                      Transport& transport, std::unique_ptr<Sink> sink);
 
   Status Begin() override;
   void Started(Clock::time_point now) override;
@@ -70,8 +74,14 @@ class DataflowCoordinator final : public CoordinatorRole {
   using Collector = SnapshotCollector<dataflow::VertexState, std::uint64_t>;
   struct Running {
     Clock::time_point started;
+    std::int64_t started_us = 0;  // since the epoch, as the store keeps it
     std::vector<dataflow::SnapshotCost> costs;  // by rank, as parts come
   };
+  // The whole snapshot as the sink keeps it: each vertex's state and cost,
+  // each channel's records in flight (its receiver's, then its sender's)
+  // and cost.
+  WholeSnapshot ForSink(SnapshotId id, const Running& r,
+                        const std::map<std::uint32_t, dataflow::Part>& parts) const;
   void StartSnapshot();
   void StopScheduling(Clock::time_point now);
   void OnPart(int from, protocol::VertexPart part);
@@ -84,7 +94,12 @@ class DataflowCoordinator final : public CoordinatorRole {
   const DataflowOptions& d_;
   const int n_;
   Transport& transport_;
+  std::unique_ptr<Sink> sink_;
   Collector collector_;
+  // Records counted at the sinks when the run began (a restored run's
+  // snapshot's): this run's throughput counts what came after.
+  std::uint64_t sunk_before_ = 0;
+  Clock::time_point next_progress_;
   DataflowStatistics stats_;
   std::map<SnapshotId, Running> running_;
   SnapshotId next_id_ = 1;

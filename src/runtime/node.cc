@@ -45,7 +45,8 @@ Roles MakeRoles(const NodeOptions& o, int rank, int ranks, Transport& transport,
   if (o.dataflow) {
     roles.rank = std::make_unique<VertexRank>(o, *o.dataflow, rank, transport);
     if (rank == kCoordinator) {
-      roles.coordinator = std::make_unique<DataflowCoordinator>(o, *o.dataflow, transport);
+      roles.coordinator =
+          std::make_unique<DataflowCoordinator>(o, *o.dataflow, transport, std::move(sink));
     }
     return roles;
   }

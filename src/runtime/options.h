@@ -126,7 +126,7 @@ std::vector<std::string> NodeArguments(const NodeOptions& options);
 // A dataflow's flags of `cutline cluster` (the other applications refuse
 // them, and it refuses theirs but --rate, its sources' pace).
 inline constexpr std::string_view kDataflowFlags[] = {"--rate", "--topology", "--buffers", "--slow",
-                                                      "--alignment-timeout"};
+                                                      "--alignment-timeout", "--restore"};
 // The cluster flags of the run's application (AppDefinition::cluster_flags,
 // or kDataflowFlags).
 std::span<const std::string_view> ClusterFlags(const NodeOptions& o);

@@ -100,6 +100,7 @@ void Init::Put(Bytes& out) const {
     out.U64(r.to);
     PutAmounts(out, r.transfers);
   }
+  out.Sized(state);
 }
 Init Init::Get(Reader& in) {
   Init m;
@@ -109,6 +110,7 @@ Init Init::Get(Reader& in) {
     r.to = static_cast<std::uint32_t>(in.U64());
     r.transfers = GetAmounts(in);
   }
+  m.state = std::string(in.Sized());
   return m;
 }
 

@@ -102,7 +102,10 @@ struct BarrierStart {
 // --- control (the ctl communicator) --------------------------------------
 
 // Coordinator -> rank, first of all: the balance to start with, and for a
-// restored run the transfers this rank must re-send first, by receiver.
+// restored run the transfers this rank must re-send first, by receiver. A
+// restored dataflow's vertex: its recorded state (dataflow::EncodeState's
+// bytes; empty for a fresh one) and the keys of the records in flight on
+// its outputs, which it sends first.
 struct Init {
   static constexpr char kCode = 'I';
   struct Resend {
@@ -112,6 +115,7 @@ struct Init {
   };
   Amount balance = 0;
   std::vector<Resend> resend;
+  std::string state;
   void Put(Bytes& out) const;
   static Init Get(Reader& in);
   bool operator==(const Init&) const = default;

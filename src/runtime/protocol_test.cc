@@ -18,8 +18,9 @@ constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 // One of each, with values at the edges of their types.
 std::vector<Control> Examples() {
   return {
-      Init{.balance = 1000, .resend = {}},
-      Init{.balance = -5, .resend = {{2, {40, 10}}, {7, {}}, {0, {kMin}}}},
+      Init{.balance = 1000, .resend = {}, .state = {}},
+      Init{.balance = 0, .resend = {{3, {7, 63}}}, .state = std::string("\0\x01state", 7)},
+      Init{.balance = -5, .resend = {{2, {40, 10}}, {7, {}}, {0, {kMin}}}, .state = {}},
       Start{.id = 1},
       Start{.id = kMax},
       Part{.id = 3, .rank = 0, .recorded = {.state = 250, .channels = {}}, .recorded_us = 1'714'564'800'000'123, .marker_us = {}},

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apps/app.h"
+#include "runtime/options.h"
 #include "store/store.h"
 
 namespace cutline::runtime {
@@ -28,6 +29,9 @@ struct WholeSnapshot {
   std::vector<RecordedChannel> channels;
   // jobs and locks: the property on this snapshot (apps' Evaluate).
   std::optional<apps::Verdict> verdict;
+  // A dataflow's: its vertices by rank (no balances); its channels are the
+  // topology's, each with its keys in flight and its cost.
+  std::vector<store::StoredVertex> vertices;
   Amount total() const {
     Amount sum = 0;
     for (Amount b : balances) sum += b;
@@ -44,22 +48,43 @@ struct RestorePoint {
   std::uint64_t snapshot = 0;
   std::vector<Amount> balances;
   std::vector<RecordedChannel> channels;
+  std::vector<store::StoredVertex> vertices;  // a dataflow's, in place of balances
 };
+
+// What a run is, as the sink keeps it.
+struct RunShape {
+  std::string app;  // "bank", "jobs", "locks" or "dataflow"
+  std::uint32_t ranks = 0;
+  Amount balance = 0;  // each branch's opening state; 0 for a dataflow
+  std::optional<store::StoredDataflow> dataflow;  // a dataflow's shape and mode
+};
+
+// The shape of the run `o` asks for, of `ranks` ranks.
+inline RunShape RunShapeOf(const NodeOptions& o, std::uint32_t ranks) {
+  RunShape shape{std::string(o.app.name()), ranks, OpeningState(o), std::nullopt};
+  if (o.dataflow) {
+    shape.app = "dataflow";
+    shape.balance = 0;
+    shape.dataflow = store::StoredDataflow{
+        o.dataflow->topology.spec(), std::string(o.algorithm.name()), o.dataflow->buffers,
+        o.dataflow->alignment_timeout ? std::optional(o.dataflow->alignment_timeout->count())
+                                      : std::nullopt};
+  }
+  return shape;
+}
 
 class Sink {
  public:
   virtual ~Sink() = default;
   // Before anything else: where to start (a restored run) and the first
   // snapshot id to use, or why the run cannot begin.
-  // `app`: the application the branches run ("bank", "jobs", "locks").
-  virtual Status Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
-                       std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
-                       std::uint64_t* first_snapshot) = 0;
+  virtual Status Begin(const RunShape& run, bool restore, std::optional<std::uint64_t> restore_id,
+                       std::optional<RestorePoint>* from, std::uint64_t* first_snapshot) = 0;
   virtual void Started(std::uint64_t id, std::uint32_t initiator, std::int64_t started_us) = 0;
   virtual void Complete(const WholeSnapshot& snapshot) = 0;
   // `timed_out`: given up at --snapshot-timeout; else still running when
-  // the run ended.
-  virtual void Failed(std::uint64_t id, bool timed_out) = 0;
+  // the run ended. `missing`: the ranks whose parts had not come.
+  virtual void Failed(std::uint64_t id, bool timed_out, const std::vector<std::uint32_t>& missing) = 0;
   // About once a second while the run goes: transfers sent so far. The
   // store keeps it as the run's heartbeat.
   virtual void Progress(std::uint64_t transfers) = 0;
@@ -72,7 +97,7 @@ class Sink {
 // Keeps nothing: a run without --store.
 class NullSink : public Sink {
  public:
-  Status Begin(std::string_view, std::uint32_t, Amount, bool restore, std::optional<std::uint64_t>,
+  Status Begin(const RunShape&, bool restore, std::optional<std::uint64_t>,
                std::optional<RestorePoint>*, std::uint64_t* first) override {
     if (restore) return Status::Error(Code::kRestoreNeedsStore);
     *first = 1;
@@ -80,7 +105,7 @@ class NullSink : public Sink {
   }
   void Started(std::uint64_t, std::uint32_t, std::int64_t) override {}
   void Complete(const WholeSnapshot&) override {}
-  void Failed(std::uint64_t, bool) override {}
+  void Failed(std::uint64_t, bool, const std::vector<std::uint32_t>&) override {}
   void Progress(std::uint64_t) override {}
   void End(std::uint64_t) override {}
   std::int64_t run_id() const override { return 0; }

@@ -23,7 +23,7 @@ namespace {
 // every later snapshot from that wrong start. The latest one being damaged
 // is refused too, not skipped for an older one: which snapshot to restore
 // from is the operator's choice (`--restore ID`), once they know.
-StatusOr<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32_t ranks,
+StatusOr<store::SnapshotRecord> RestoreTarget(const store::Store& s, const RunShape& shape,
                                               std::optional<std::uint64_t> id) {
   std::optional<std::uint64_t> target = id;
   if (!target) {
@@ -49,14 +49,23 @@ StatusOr<store::SnapshotRecord> RestoreTarget(const store::Store& s, std::uint32
     return Status::Error(Code::kRestoreNoLongerComplete, *target, s.path());
   }
   for (const store::StoredRun& r : s.Runs()) {
-    if (r.id == snapshot->run && !apps::App::NamedOrBank(r.app).conserved()) {
+    if (r.id != snapshot->run) continue;
+    if (!r.dataflow && !apps::App::NamedOrBank(r.app).conserved()) {
       // Its words are jobs or waits, not money: a bank would start with
       // balances of 0 and 1.
       return Status::Error(Code::kRestoreWrongApp, snapshot->id, r.app);
     }
+    if (r.dataflow.has_value() != shape.dataflow.has_value()) {
+      return Status::Error(Code::kRestoreOtherApp, snapshot->id, r.app, shape.app);
+    }
+    if (r.dataflow && r.dataflow->topology != shape.dataflow->topology) {
+      return Status::Error(Code::kRestoreWrongTopology, snapshot->id, r.dataflow->topology,
+                           shape.dataflow->topology);
+    }
   }
-  if (snapshot->balances.size() != ranks) {
-    return Status::Error(Code::kRestoreWrongRanks, snapshot->id, snapshot->balances.size(), ranks);
+  if (!shape.dataflow && snapshot->balances.size() != shape.ranks) {
+    return Status::Error(Code::kRestoreWrongRanks, snapshot->id, snapshot->balances.size(),
+                         shape.ranks);
   }
   return *std::move(snapshot);
 }
@@ -67,10 +76,9 @@ class StoreSink : public Sink {
       : path_(std::move(path)), max_pages_(max_pages), say_(std::move(say)) {}
   ~StoreSink() override { Stop(); }
 
-  Status Begin(std::string_view app, std::uint32_t ranks, Amount balance, bool restore,
-               std::optional<std::uint64_t> restore_id, std::optional<RestorePoint>* from,
-               std::uint64_t* first_snapshot) override {
-    if (auto a = apps::App::Find(app)) property_ = a->definition().property;
+  Status Begin(const RunShape& shape, bool restore, std::optional<std::uint64_t> restore_id,
+               std::optional<RestorePoint>* from, std::uint64_t* first_snapshot) override {
+    if (auto a = apps::App::Find(shape.app)) property_ = a->definition().property;
     // The lock first: nothing is opened for writing while another holds it.
     StatusOr<store::WriterLock> lock = store::WriterLock::Take(path_);
     if (!lock.ok()) return lock.status();
@@ -95,24 +103,25 @@ class StoreSink : public Sink {
     } catch (const store::StoreError& e) {
       return e.status();
     }
-    Amount total = balance * static_cast<Amount>(ranks);
+    Amount total = shape.balance * static_cast<Amount>(shape.ranks);
     std::optional<std::uint64_t> restored_from;
     if (restore) {
-      StatusOr<store::SnapshotRecord> snapshot = RestoreTarget(*store_, ranks, restore_id);
+      StatusOr<store::SnapshotRecord> snapshot = RestoreTarget(*store_, shape, restore_id);
       if (!snapshot.ok()) return snapshot.status();
-      RestorePoint point{snapshot->id, snapshot->balances, snapshot->channels};
+      RestorePoint point{snapshot->id, snapshot->balances, snapshot->channels, snapshot->vertices};
       total = *snapshot->total;
       restored_from = snapshot->id;
       *from = std::move(point);
     }
     try {
       *first_snapshot = store_->NextSnapshotId();
-      run_ = store_->BeginRun(ranks, balance, total, restored_from, std::string(app));
+      run_ = store_->BeginRun(shape.ranks, shape.balance, total, restored_from, shape.app,
+                              shape.dataflow);
     } catch (const store::StoreError& e) {
       return e.status();
     }
     lock_->SetRun(run_);
-    topology_.emplace(ranks, sim::Topology::Complete(ranks));
+    topology_.emplace(shape.ranks, sim::Topology::Complete(shape.ranks));
     writer_ = std::thread([this] { Write(); });
     return Status::Ok();
   }
@@ -131,6 +140,7 @@ class StoreSink : public Sink {
     record.balances = w.balances;
     record.recorded_us = w.recorded_us;
     record.channels = w.channels;
+    record.vertices = w.vertices;
     if (w.verdict) {
       // The store names channels by their ends, not by the topology's ids.
       store::StoredVerdict v;
@@ -144,9 +154,9 @@ class StoreSink : public Sink {
     }
     Post([record = std::move(record)](store::Store& s) { s.SnapshotComplete(record); });
   }
-  void Failed(std::uint64_t id, bool timed_out) override {
+  void Failed(std::uint64_t id, bool timed_out, const std::vector<std::uint32_t>& missing) override {
     const auto why = timed_out ? store::Store::Failure::kTimeout : store::Store::Failure::kRunEnded;
-    Post([=, this](store::Store& s) { s.SnapshotFailed(run_, id, why); });
+    Post([=, this](store::Store& s) { s.SnapshotFailed(run_, id, why, missing); });
   }
   void Progress(std::uint64_t transfers) override {
     Post([=, this](store::Store& s) { s.RunProgress(run_, transfers, EpochMicros()); });
@@ -218,7 +228,7 @@ std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_p
   return std::make_unique<StoreSink>(path, max_pages, std::move(say));
 }
 
-Status CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks, bool restore,
+Status CheckStoreBeforeRun(const std::string& path, const RunShape& shape, bool restore,
                            std::optional<std::uint64_t> restore_id) {
   std::error_code ec;
   if (!restore && !std::filesystem::exists(path, ec)) {  // created at start, if it can be
@@ -231,7 +241,7 @@ Status CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks, bool re
   try {
     if (auto writer = store::WriterLock::Holder(path)) return store::WriterRefusal(*writer);
     if (restore) {
-      if (auto target = RestoreTarget(*s, ranks, restore_id); !target.ok()) return target.status();
+      if (auto target = RestoreTarget(*s, shape, restore_id); !target.ok()) return target.status();
     }
   } catch (const store::StoreError& e) {
     return e.status();  // an unreadable file: one line, nothing started
@@ -260,6 +270,10 @@ std::string FailUnfinished(const std::string& path, std::int64_t run, const Say&
   }
   auto latest = s->LatestComplete();
   if (!latest) return "none";
+  // A dataflow's total is records, not money.
+  if (!latest->vertices.empty()) {
+    return fmt::format("#{} ({} records emitted)", latest->id, latest->total.value_or(0));
+  }
   return fmt::format("#{} (total ${})", latest->id, latest->total.value_or(0));
 }
 

@@ -21,9 +21,10 @@ std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_p
 
 // Before launching: is `path` usable for this run? A missing file is fine
 // (it will be created) unless restoring; an existing one must be a cutline
-// store, and a restore's snapshot must be in it, complete, and of `ranks`
-// ranks. Reads only. Returns why it is not usable.
-Status CheckStoreBeforeRun(const std::string& path, std::uint32_t ranks, bool restore,
+// store, and a restore's snapshot must be in it, complete, and of a run of
+// the same shape (the bank's ranks, a dataflow's topology). Reads only.
+// Returns why it is not usable.
+Status CheckStoreBeforeRun(const std::string& path, const RunShape& shape, bool restore,
                            std::optional<std::uint64_t> restore_id);
 
 // After a crash: the run's unfinished snapshots become failed; returns the

@@ -12,6 +12,7 @@
 
 #include "base/overloaded.h"
 #include "cutline/wire.h"
+#include "dataflow/property.h"
 
 namespace cutline::runtime {
 
@@ -91,6 +92,18 @@ ChannelIndex VertexRank::OutputOf(int receiver) const {
     throw std::runtime_error(fmt::format("rank {} sent vertex {}, not its output, a credit", receiver, rank_));
   }
   return static_cast<ChannelIndex>(it - outputs_.begin());
+}
+
+void VertexRank::Begin(const protocol::Init& init) {
+  if (init.state.empty()) return;  // a fresh run
+  std::optional<dataflow::VertexState> state = dataflow::DecodeState(init.state);
+  if (!state) throw std::runtime_error(fmt::format("vertex {} was sent a state that is none", rank_));
+  std::vector<std::vector<std::uint64_t>> in_flight(outputs_.size());
+  for (const protocol::Init::Resend& r : init.resend) {
+    std::vector<std::uint64_t>& keys = in_flight[OutputOf(static_cast<int>(r.to))];
+    for (Amount key : r.transfers) keys.push_back(static_cast<std::uint64_t>(key));
+  }
+  vertex_.Restore(*std::move(state), in_flight);
 }
 
 void VertexRank::Go(Clock::time_point now) {

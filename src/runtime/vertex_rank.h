@@ -28,7 +28,9 @@ class VertexRank final : public RankRole {
   VertexRank(const NodeOptions& options, const DataflowOptions& dataflow, int rank,
              Transport& transport);
 
-  void Begin(const protocol::Init&) override {}
+  // A restored run's vertex starts from its recorded state and sends the
+  // records that were in flight on its outputs first.
+  void Begin(const protocol::Init& init) override;
   void Go(Clock::time_point now) override;
   void OnFrame(int from, std::string_view bytes) override;
   bool OnControl(const protocol::Control& message) override;

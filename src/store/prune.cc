@@ -60,11 +60,13 @@ PruneResult Store::Prune(std::uint32_t keep) {
     doomed.push_back(static_cast<std::int64_t>(s.id));
   }
   // Parts first, then the snapshot: the foreign keys point that way.
-  // (A store open for writing has the latest schema: verdicts exist.)
+  // (A store open for writing has the latest schema: verdicts and vertices
+  // exist.)
   for (const char* sql : {"DELETE FROM verdicts WHERE snapshot = ?",
                           "DELETE FROM transfers WHERE snapshot = ?",
                           "DELETE FROM channels WHERE snapshot = ?",
                           "DELETE FROM balances WHERE snapshot = ?",
+                          "DELETE FROM vertices WHERE snapshot = ?",
                           "DELETE FROM snapshots WHERE id = ?"}) {
     Query q(c, sql, doing);
     for (std::int64_t id : doomed) {

@@ -26,14 +26,17 @@ namespace {
 // long as the program: the connection caches statements by their SQL's
 // address.
 const char* SnapshotsSql(std::uint32_t version, bool one) {
-  auto sql = [](const char* failure, const char* rest) {
+  auto sql = [](const char* later, const char* rest) {
     return std::string("SELECT id, run, initiator, started_us, completed_us, status, total, ") +
-           failure + " FROM snapshots" + rest;
+           later + " FROM snapshots" + rest;
   };
-  static const std::string all[2] = {sql("NULL", " ORDER BY id"), sql("failure", " ORDER BY id")};
-  static const std::string by_id[2] = {sql("NULL", " WHERE id = ?"),
-                                       sql("failure", " WHERE id = ?")};
-  return (one ? by_id : all)[version >= 3 ? 1 : 0].c_str();
+  static const char* const later[3] = {"NULL, NULL", "failure, NULL", "failure, missing"};
+  static const std::string all[3] = {sql(later[0], " ORDER BY id"), sql(later[1], " ORDER BY id"),
+                                     sql(later[2], " ORDER BY id")};
+  static const std::string by_id[3] = {sql(later[0], " WHERE id = ?"),
+                                       sql(later[1], " WHERE id = ?"),
+                                       sql(later[2], " WHERE id = ?")};
+  return (one ? by_id : all)[version >= 5 ? 2 : version >= 3 ? 1 : 0].c_str();
 }
 
 SnapshotRecord SnapshotRow(const Query& q) {
@@ -46,7 +49,41 @@ SnapshotRecord SnapshotRow(const Query& q) {
   s.status = q.Text(5);
   if (!q.IsNull(6)) s.total = q.Int(6);
   if (!q.IsNull(7)) s.failure = q.Text(7);
+  if (!q.IsNull(8)) {
+    // A damaged list is read as unknown: it is a failed snapshot's comment.
+    const nlohmann::json missing = nlohmann::json::parse(q.Text(8), nullptr, false);
+    if (missing.is_array()) {
+      for (const auto& r : missing) {
+        if (r.is_number_unsigned()) s.missing.push_back(r.get<std::uint32_t>());
+      }
+    }
+  }
   return s;
+}
+
+// A dataflow's vertices (schema 5), by rank, into `s`.
+void ReadVertices(Connection& c, std::int64_t id, const std::string& doing, SnapshotRecord* s) {
+  Query q(c,
+          "SELECT received, emitted, per_key, alignment_us, switched, overtaken FROM vertices "
+          "WHERE snapshot = ? ORDER BY rank",
+          doing);
+  q.Bind(1, id);
+  while (q.Step()) {
+    StoredVertex v;
+    v.received = static_cast<std::uint64_t>(q.Int(0));
+    v.emitted = static_cast<std::uint64_t>(q.Int(1));
+    try {
+      for (const auto& pair : nlohmann::json::parse(q.Text(2))) {
+        v.per_key[pair.at(0).get<std::uint64_t>()] = pair.at(1).get<std::uint64_t>();
+      }
+    } catch (const std::exception&) {
+      c.Refuse(fmt::format("snapshot {}: a vertex's keyed counts are damaged", id));
+    }
+    v.alignment_us = q.Int(3);
+    v.switched = q.Int(4) != 0;
+    v.overtaken = static_cast<std::uint64_t>(q.Int(5));
+    s->vertices.push_back(std::move(v));
+  }
 }
 
 // A verdict's row from column `at` on (property, holds, branches, channels):
@@ -97,10 +134,12 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::
   std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
   {
     Query q(c,
-            version >= 2 ? "SELECT from_rank, to_rank, marker_us FROM channels "
-                           "WHERE snapshot = ? ORDER BY from_rank, to_rank"
-                         : "SELECT from_rank, to_rank, NULL FROM channels "
-                           "WHERE snapshot = ? ORDER BY from_rank, to_rank",
+            version >= 5   ? "SELECT from_rank, to_rank, marker_us, unaligned, waited_us, held_back "
+                             "FROM channels WHERE snapshot = ? ORDER BY from_rank, to_rank"
+            : version >= 2 ? "SELECT from_rank, to_rank, marker_us, NULL, NULL, NULL FROM channels "
+                             "WHERE snapshot = ? ORDER BY from_rank, to_rank"
+                           : "SELECT from_rank, to_rank, NULL, NULL, NULL, NULL FROM channels "
+                             "WHERE snapshot = ? ORDER BY from_rank, to_rank",
             doing);
     q.Bind(1, id);
     while (q.Step()) {
@@ -108,9 +147,14 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::
       StoredChannel ch{static_cast<std::uint32_t>(q.Int(0)), static_cast<std::uint32_t>(q.Int(1)),
                        {}, std::nullopt};
       if (!q.IsNull(2)) ch.marker_us = q.Int(2);
+      if (!q.IsNull(3)) {
+        ch.cost = StoredChannel::Cost{q.Int(3) != 0, q.IsNull(4) ? 0 : q.Int(4),
+                                      q.IsNull(5) ? 0 : static_cast<std::uint64_t>(q.Int(5))};
+      }
       s.channels.push_back(std::move(ch));
     }
   }
+  if (version >= 5) ReadVertices(c, id, doing, &s);
   {
     Query q(c,
             "SELECT from_rank, to_rank, amount FROM transfers WHERE snapshot = ? "
@@ -136,6 +180,17 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::
 }  // namespace
 
 std::string BranchName(std::uint32_t rank) { return fmt::format("N{}", rank); }
+
+std::optional<dataflow::Topology> RunTopology(Connection& c, std::uint32_t version,
+                                              std::int64_t run) {
+  if (version < 5) return std::nullopt;
+  Query q(c, "SELECT topology FROM dataflows WHERE run = ?", "reading a run's topology");
+  q.Bind(1, run);
+  if (!q.Step()) return std::nullopt;
+  StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(q.Text(0));
+  if (!t.ok()) return std::nullopt;
+  return *std::move(t);
+}
 
 std::vector<StoredRun> Store::Runs() const {
   Connection& c = *impl_;
@@ -165,6 +220,20 @@ std::vector<StoredRun> Store::Runs() const {
     if (!q.IsNull(9)) r.updated_us = q.Int(9);
     if (!q.IsNull(10)) r.app = q.Text(10);
     runs.push_back(r);
+  }
+  if (impl_->version >= 5) {
+    Query d(c,
+            "SELECT run, topology, algorithm, buffers, alignment_timeout_us FROM dataflows "
+            "ORDER BY run",
+            "listing runs");
+    auto at = runs.begin();
+    while (d.Step()) {
+      while (at != runs.end() && at->id < d.Int(0)) ++at;
+      if (at == runs.end() || at->id != d.Int(0)) continue;
+      StoredDataflow f{d.Text(1), d.Text(2), static_cast<std::uint32_t>(d.Int(3)), std::nullopt};
+      if (!d.IsNull(4)) f.alignment_timeout_us = d.Int(4);
+      at->dataflow = std::move(f);
+    }
   }
   return runs;
 }

@@ -92,6 +92,54 @@ CREATE TABLE verdicts (
 );
 PRAGMA user_version = 4;
 )sql",
+    // 5: dataflows (`cluster --app dataflow`): the run's shape and mode, each
+    // snapshot's vertices (their state and cost) and each channel's cost,
+    // and a failed snapshot's missing parts. A CHECK cannot be altered, so
+    // `runs` is built anew to admit app 'dataflow' (SQLite's way: a new
+    // table, the rows copied, the old one dropped, the new one renamed; the
+    // foreign keys are off meanwhile: Migrate).
+    R"sql(
+CREATE TABLE runs_5 (
+  id            INTEGER PRIMARY KEY,
+  started_us    INTEGER NOT NULL,
+  ranks         INTEGER NOT NULL CHECK (ranks >= 1),
+  balance       INTEGER NOT NULL,
+  total         INTEGER NOT NULL,
+  restored_from INTEGER REFERENCES snapshots (id),
+  status        TEXT CHECK (status IN ('live', 'ended', 'died')),
+  ended_us      INTEGER,
+  transfers     INTEGER,
+  updated_us    INTEGER,
+  app           TEXT CHECK (app IN ('bank', 'jobs', 'locks', 'dataflow'))
+);
+INSERT INTO runs_5 SELECT id, started_us, ranks, balance, total, restored_from, status, ended_us,
+                          transfers, updated_us, app FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_5 RENAME TO runs;
+CREATE TABLE dataflows (
+  run                  INTEGER PRIMARY KEY REFERENCES runs (id),
+  topology             TEXT NOT NULL,
+  algorithm            TEXT NOT NULL CHECK (algorithm IN ('aligned', 'unaligned')),
+  buffers              INTEGER NOT NULL CHECK (buffers >= 1),
+  alignment_timeout_us INTEGER
+);
+CREATE TABLE vertices (
+  snapshot     INTEGER NOT NULL REFERENCES snapshots (id),
+  rank         INTEGER NOT NULL,
+  received     INTEGER NOT NULL,
+  emitted      INTEGER NOT NULL,
+  per_key      TEXT NOT NULL,
+  alignment_us INTEGER NOT NULL,
+  switched     INTEGER NOT NULL CHECK (switched IN (0, 1)),
+  overtaken    INTEGER NOT NULL,
+  PRIMARY KEY (snapshot, rank)
+) WITHOUT ROWID;
+ALTER TABLE channels ADD COLUMN unaligned INTEGER CHECK (unaligned IN (0, 1));
+ALTER TABLE channels ADD COLUMN waited_us INTEGER;
+ALTER TABLE channels ADD COLUMN held_back INTEGER;
+ALTER TABLE snapshots ADD COLUMN missing TEXT;
+PRAGMA user_version = 5;
+)sql",
 };
 
 }  // namespace
@@ -104,6 +152,12 @@ using sqlite::Query;
 using sqlite::Transaction;
 
 void Migrate(Connection& c, std::uint32_t from) {
+  if (from >= kSchemaVersion) return;
+  // A step may build a table anew (5: runs), which dropping the old one
+  // would refuse, or cascade, with the foreign keys on. Off for the steps
+  // (it cannot change inside a transaction). A rebuilt table's rows are
+  // copied as they were, so every reference to or from them holds as before.
+  c.Exec("PRAGMA foreign_keys = OFF", "migrating the store");
   for (std::uint32_t v = from + 1; v <= kSchemaVersion; ++v) {
     const std::string doing = fmt::format("migrating the store to schema {}", v);
     Transaction tx(c, true, doing);
@@ -115,6 +169,7 @@ void Migrate(Connection& c, std::uint32_t from) {
     if (!done) c.Exec(kMigrations[v - 1], doing);
     tx.Commit();
   }
+  c.Exec("PRAGMA foreign_keys = ON", "migrating the store");
 }
 
 std::uint32_t CurrentVersion(Connection& c) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,39 @@ struct StoredChannel {
   // epoch, the receiver's clock): the channel closed. Unknown in a file of
   // schema 1.
   std::optional<std::int64_t> marker_us = std::nullopt;
+  // A dataflow's input channel (schema 5): what the snapshot cost on it at
+  // its receiver (dataflow::ChannelCost). Its `transfers` are then the keys
+  // of the records in flight on it, the receiver's recorded ones first,
+  // then those its sender's barrier jumped; their number is the records
+  // persisted. Nothing for the bank's channels.
+  struct Cost {
+    bool unaligned = false;        // its barrier was taken on arrival (unaligned, or switched)
+    std::int64_t waited_us = 0;    // aligned: from its barrier's arrival to the record
+    std::uint64_t held_back = 0;   // aligned: records behind its barrier at the record
+    bool operator==(const Cost&) const = default;
+  };
+  std::optional<Cost> cost = std::nullopt;
+};
+
+// A dataflow's vertex as a snapshot recorded it (schema 5): its state
+// (dataflow::VertexState) and what the snapshot cost it.
+struct StoredVertex {
+  std::uint64_t received = 0, emitted = 0;
+  std::map<std::uint64_t, std::uint64_t> per_key;  // operators and sinks: records applied, by key
+  std::int64_t alignment_us = 0;  // from its first barrier's arrival to its record
+  bool switched = false;          // the alignment timeout switched it to unaligned here
+  std::uint64_t overtaken = 0;    // records its barriers jumped on its outputs
+  bool operator==(const StoredVertex&) const = default;
+};
+
+// How a dataflow run was started (schema 5): what a restore must match
+// (the topology) and what the store page says of it.
+struct StoredDataflow {
+  std::string topology;   // SPEC, as dataflow::Topology::spec() writes it
+  std::string algorithm;  // "aligned" | "unaligned"
+  std::uint32_t buffers = 0;
+  std::optional<std::int64_t> alignment_timeout_us;
+  bool operator==(const StoredDataflow&) const = default;
 };
 
 // jobs and locks (schema 4): the stable property the run's collector
@@ -56,11 +90,19 @@ struct SnapshotRecord {
   // Why a failed snapshot failed (schema 3): "timeout", "run_ended",
   // "run_died"; empty for the others, and for one failed before schema 3.
   std::string failure;
+  // A failed snapshot's root cause where the run knew it (schema 5): the
+  // ranks whose parts never reached the collector, by rank.
+  std::vector<std::uint32_t> missing;
   std::vector<Amount> balances;                   // recorded balance by rank (empty unless complete)
   // When each rank recorded its state, by rank, as balances; 0: unknown
   // (schema 1). Empty is taken as all unknown when written.
   std::vector<std::int64_t> recorded_us;
-  std::vector<StoredChannel> channels;            // every ordered pair, by from then to (empty unless complete)
+  // Every ordered pair (a dataflow: every channel of its topology), by from
+  // then to (empty unless complete).
+  std::vector<StoredChannel> channels;
+  // A dataflow's snapshot: a vertex by rank, in place of `balances`; its
+  // total is the records its sources had emitted.
+  std::vector<StoredVertex> vertices;
   // Filled when read back (balances plus channel transfers, computed by the
   // store as it writes them); ignored by SnapshotComplete.
   std::optional<Amount> total;
@@ -84,6 +126,8 @@ struct StoredRun {
   // `balance` is the jobs each branch started with, for locks 0, and a
   // snapshot's total is no invariant (only the bank conserves its words).
   std::string app = "bank";
+  // Schema 5: a dataflow's shape and mode (app "dataflow").
+  std::optional<StoredDataflow> dataflow;
 };
 
 // Why a run could not write the store at `path` (a read-only file, folder
@@ -148,9 +192,12 @@ class Store {
 
   // A new run; returns its id. `restored_from`, if given, must be a complete
   // snapshot of a run with the same number of ranks.
+  // A dataflow's run (app "dataflow") gives its `dataflow` (and balance 0):
+  // `restored_from` must then be of a run of the same topology.
   std::int64_t BeginRun(std::uint32_t ranks, Amount balance, Amount total,
                         std::optional<std::uint64_t> restored_from,
-                        const std::string& app = "bank");
+                        const std::string& app = "bank",
+                        const std::optional<StoredDataflow>& dataflow = std::nullopt);
   // Snapshot `id` of `run` has started (status running). Ids are unique in
   // the store, across runs.
   void SnapshotStarted(std::int64_t run, std::uint64_t id, std::uint32_t initiator,
@@ -163,9 +210,11 @@ class Store {
   // when its run ended, or when its run died.
   enum class Failure { kTimeout, kRunEnded, kRunDied };
   static const char* FailureName(Failure f);
-  // A running snapshot will not complete, for `why`. Failing a failed one
-  // does nothing; failing a complete one throws.
-  void SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why = Failure::kRunEnded);
+  // A running snapshot will not complete, for `why`; `missing`: the ranks
+  // whose parts had not come (its root cause, as far as the run knew it).
+  // Failing a failed one does nothing; failing a complete one throws.
+  void SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why = Failure::kRunEnded,
+                      const std::vector<std::uint32_t>& missing = {});
   // Every still-running snapshot of `run` becomes failed: its run died.
   void FailRunning(std::int64_t run);
   // A live run's heartbeat: `transfers` sent so far, at `now_us`.
@@ -215,7 +264,7 @@ class Store {
   void SetMaxPages(std::uint32_t pages);
 
   const std::string& path() const;
-  // The schema this file has: anything from 1 to kSchemaVersion (4) when
+  // The schema this file has: anything from 1 to kSchemaVersion (5) when
   // opened read-only, read as it is; a store opened for writing is always
   // migrated to kSchemaVersion first (docs/store.md, "Versions").
   std::uint32_t schema_version() const;

@@ -11,7 +11,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <set>
+#include <utility>
 
+#include "dataflow/topology.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -33,6 +37,32 @@ inline std::int64_t SqlId(const Connection& c, std::uint64_t id) {
     c.Refuse(fmt::format("snapshot id {} is too large", id));
   }
   return static_cast<std::int64_t>(id);
+}
+
+// The topology of a dataflow run (schema 5): nullopt for the other
+// applications' runs, and for a run whose stored SPEC no longer parses (a
+// damaged row; Verify says so).
+// Files before it have none.
+std::optional<dataflow::Topology> RunTopology(Connection& c, std::uint32_t version,
+                                              std::int64_t run);
+
+// The channels a complete snapshot of a run records, as (from, to): every
+// ordered pair of its `ranks`, or a dataflow's edges.
+inline std::set<std::pair<std::int64_t, std::int64_t>> RunChannels(
+    std::int64_t ranks, const std::optional<dataflow::Topology>& topology) {
+  std::set<std::pair<std::int64_t, std::int64_t>> out;
+  if (topology) {
+    for (std::uint32_t v = 0; v < topology->vertices(); ++v) {
+      for (std::uint32_t to : topology->Outputs(v)) out.insert({v, to});
+    }
+    return out;
+  }
+  for (std::int64_t from = 0; from < ranks; ++from) {
+    for (std::int64_t to = 0; to < ranks; ++to) {
+      if (from != to) out.insert({from, to});
+    }
+  }
+  return out;
 }
 
 }  // namespace cutline::store

@@ -18,6 +18,10 @@
 #include "store/sqlite.h"
 #include "store/store_internal.h"
 
+#include <nlohmann/json.hpp>
+
+#include "dataflow/property.h"
+
 namespace cutline::store {
 namespace {
 
@@ -28,6 +32,9 @@ struct RunRow {
   std::optional<std::int64_t> restored_from;
   std::optional<std::string> status;  // nullopt: NULL (a version-1 row, or no column)
   bool bank = true;  // schema 4: a run of jobs or locks conserves no total
+  // Schema 5: a dataflow's topology; its snapshots hold vertices, not
+  // balances, and conserve the records at every stage boundary.
+  std::optional<dataflow::Topology> topology;
 };
 
 std::map<std::int64_t, RunRow> RunRows(Connection& c, std::uint32_t version) {
@@ -47,6 +54,7 @@ std::map<std::int64_t, RunRow> RunRows(Connection& c, std::uint32_t version) {
     r.bank = q.IsNull(6) || q.Text(6) == "bank";
     runs[q.Int(0)] = r;
   }
+  for (auto& [id, r] : runs) r.topology = RunTopology(c, version, id);
   return runs;
 }
 
@@ -133,6 +141,10 @@ struct PartsSeen {
   std::set<std::pair<std::int64_t, std::int64_t>> channels;  // recorded, (from, to)
   std::vector<std::string> stray_channels;  // recorded channels that are not the run's
   std::vector<std::string> unrecorded;  // transfers on no recorded channel
+  // A dataflow's: each vertex by rank, and each channel's records (keys).
+  std::map<std::uint32_t, dataflow::Part> vertices;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint64_t>> records;
+  std::vector<Status> keyed;  // vertices whose keyed counts are not their records
 };
 
 // Balances: one per rank of the run, none negative.
@@ -156,6 +168,65 @@ void ReadBalances(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
   }
 }
 
+// A dataflow's vertices (schema 5), one per rank, in place of balances:
+// the sum is the records the sources emitted (the snapshot's total), and
+// an operator's or sink's keyed counts add up to the records it received.
+void ReadVertices(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
+                  const std::string& doing, PartsSeen* seen) {
+  PartsSeen& p = *seen;
+  p.has_part.assign(static_cast<std::size_t>(std::max<std::int64_t>(ranks.n, 0)), false);
+  Query q(c, "SELECT rank, received, emitted, per_key FROM vertices WHERE snapshot = ? ORDER BY rank",
+          doing);
+  q.Bind(1, s.id);
+  while (q.Step()) {
+    ++p.balance_rows;
+    const std::int64_t r = q.Int(0);
+    if (!ranks.Has(r) || ranks.run == nullptr) {
+      p.stray.push_back(Rank(r));
+      continue;
+    }
+    p.has_part[static_cast<std::size_t>(r)] = true;
+    dataflow::Part& part = p.vertices[static_cast<std::uint32_t>(r)];
+    part.state.received = static_cast<std::uint64_t>(q.Int(1));
+    part.state.emitted = static_cast<std::uint64_t>(q.Int(2));
+    const dataflow::Topology& t = *ranks.run->topology;
+    if (t.RoleOf(static_cast<std::uint32_t>(r)) == dataflow::Role::kSource) {
+      p.overflow |= !Add(&p.sum, q.Int(2));
+      continue;
+    }
+    std::int64_t keyed = 0;
+    try {
+      for (const auto& pair : nlohmann::json::parse(q.Text(3))) {
+        keyed += pair.at(1).get<std::int64_t>();
+      }
+    } catch (const std::exception&) {
+      keyed = -1;
+    }
+    if (keyed != q.Int(1)) {
+      p.keyed.push_back(Status::Error(Code::kVerifyKeyedCounts, Rank(r), keyed, q.Int(1)));
+    }
+  }
+}
+
+// A dataflow's snapshot conserves the records at every stage boundary
+// (dataflow::Conservation, the rule the run judged it by).
+void JudgeConservation(const RunRanks& ranks, PartsSeen* seen, std::vector<Status>* problems) {
+  PartsSeen& p = *seen;
+  const dataflow::Topology& t = *ranks.run->topology;
+  if (p.vertices.size() != t.vertices()) return;  // parts missing: said already
+  for (auto& [v, part] : p.vertices) {
+    const std::vector<std::uint32_t> inputs = t.Inputs(v);
+    part.channels.resize(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) part.channels[i] = p.records[{inputs[i], v}];
+  }
+  for (const dataflow::Boundary& b : dataflow::Conservation(t, p.vertices)) {
+    if (!b.holds()) {
+      problems->push_back(Status::Error(Code::kVerifyNotConserved, b.stage, b.emitted, b.received,
+                                        b.in_flight));
+    }
+  }
+}
+
 // Channels: every ordered pair of the run's ranks, once (the primary key).
 void ReadChannels(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
                   const std::string& doing, PartsSeen* seen) {
@@ -165,9 +236,10 @@ void ReadChannels(Connection& c, const SnapshotRow_& s, const RunRanks& ranks,
   while (q.Step()) {
     ++p.channel_rows;
     const std::int64_t from = q.Int(0), to = q.Int(1);
-    if (!ranks.Has(from) || !ranks.Has(to) || from == to) {
-      p.stray_channels.push_back(Channel(from, to));
-    }
+    const bool theirs = ranks.run == nullptr || !ranks.run->topology
+                            ? ranks.Has(from) && ranks.Has(to) && from != to
+                            : RunChannels(ranks.n, ranks.run->topology).count({from, to}) != 0;
+    if (!theirs) p.stray_channels.push_back(Channel(from, to));
     p.channels.insert({from, to});
   }
 }
@@ -200,6 +272,9 @@ void ReadTransfers(Connection& c, const SnapshotRow_& s, const std::string& doin
       next = position;  // one report per gap, not one per later transfer
     }
     ++next;
+    if (p.channels.count(ch) != 0 && ch.second >= 0) {
+      p.records[ch].push_back(static_cast<std::uint64_t>(amount));
+    }
     if (amount < 0) {
       p.negative.push_back(
           Status::Error(Code::kVerifyNegativeTransfer, amount, Channel(ch.first, ch.second)));
@@ -224,23 +299,20 @@ void JudgeMissing(const RunRanks& ranks, const PartsSeen& p, std::vector<Status>
         Status::Error(Code::kVerifyPartsMissing, few.names, few.more, missing.size(), n));
   }
   std::vector<std::string> missing_channels;
-  for (std::int64_t from = 0; from < n; ++from) {
-    for (std::int64_t to = 0; to < n; ++to) {
-      if (from != to && p.channels.count({from, to}) == 0) {
-        missing_channels.push_back(Channel(from, to));
-      }
-    }
+  const auto expected = RunChannels(n, ranks.run->topology);
+  for (const auto& [from, to] : expected) {
+    if (p.channels.count({from, to}) == 0) missing_channels.push_back(Channel(from, to));
   }
   if (!missing_channels.empty()) {
     const FirstFew few(missing_channels);
     problems->push_back(Status::Error(Code::kVerifyChannelsMissing, few.names, few.more,
-                                      missing_channels.size(), n * (n - 1)));
+                                      missing_channels.size(), expected.size()));
   }
 }
 
 // A complete snapshot: whole, every part in its place and its shape, and
 // adding up to its total (and, for the bank, to its run's).
-void JudgeComplete(const SnapshotRow_& s, const RunRanks& ranks, const PartsSeen& p,
+void JudgeComplete(const SnapshotRow_& s, const RunRanks& ranks, PartsSeen& p,
                    std::vector<Status>* problems) {
   const RunRow* run = ranks.run;
   if (!s.completed_us) problems->push_back(Status::Error(Code::kVerifyNoCompletionTime));
@@ -259,6 +331,7 @@ void JudgeComplete(const SnapshotRow_& s, const RunRanks& ranks, const PartsSeen
   }
   AddFirstFew(p.gaps, problems);
   AddFirstFew(p.negative, problems);
+  AddFirstFew(p.keyed, problems);
   if (!s.total) {
     problems->push_back(Status::Error(Code::kVerifyNoTotal));
   } else if (p.overflow) {
@@ -269,6 +342,7 @@ void JudgeComplete(const SnapshotRow_& s, const RunRanks& ranks, const PartsSeen
   if (s.total && run != nullptr && run->bank && *s.total != run->total) {
     problems->push_back(Status::Error(Code::kVerifyTotalNotRuns, *s.total, s.run, run->total));
   }
+  if (run != nullptr && run->topology) JudgeConservation(ranks, &p, problems);
 }
 
 // A failed or running snapshot: only a complete snapshot has parts, a total
@@ -312,9 +386,16 @@ std::vector<Status> CheckSnapshot(Connection& c, const std::map<std::int64_t, Ru
   }
 
   PartsSeen seen;
-  ReadBalances(c, s, ranks, doing, &seen);
+  const bool dataflow = run != nullptr && run->topology;
+  if (!dataflow) ReadBalances(c, s, ranks, doing, &seen);
   ReadChannels(c, s, ranks, doing, &seen);
   ReadTransfers(c, s, doing, &seen);
+  if (dataflow) {
+    // Its channels hold keys, not money: its sum is its sources' records.
+    seen.sum = 0;
+    seen.overflow = false;
+    ReadVertices(c, s, ranks, doing, &seen);
+  }
   if (complete) {
     JudgeComplete(s, ranks, seen, &problems);
   } else {
@@ -401,9 +482,14 @@ Verification Store::Verify() const {
   }
   {
     Query q(c,
-            "SELECT snapshot, COUNT(*) FROM (SELECT snapshot FROM balances UNION ALL "
-            "SELECT snapshot FROM channels UNION ALL SELECT snapshot FROM transfers) "
-            "WHERE snapshot NOT IN (SELECT id FROM snapshots) GROUP BY snapshot",
+            impl_->version >= 5
+                ? "SELECT snapshot, COUNT(*) FROM (SELECT snapshot FROM balances UNION ALL "
+                  "SELECT snapshot FROM channels UNION ALL SELECT snapshot FROM transfers UNION ALL "
+                  "SELECT snapshot FROM vertices) "
+                  "WHERE snapshot NOT IN (SELECT id FROM snapshots) GROUP BY snapshot"
+                : "SELECT snapshot, COUNT(*) FROM (SELECT snapshot FROM balances UNION ALL "
+                  "SELECT snapshot FROM channels UNION ALL SELECT snapshot FROM transfers) "
+                  "WHERE snapshot NOT IN (SELECT id FROM snapshots) GROUP BY snapshot",
             doing);
     while (q.Step()) {
       bad[q.Int(0)] = {Status::Error(Code::kVerifyOrphanParts, q.Int(1))};

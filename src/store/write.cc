@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ std::int64_t NowUs() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+// The run snapshot `id` belongs to (REQUIRES: it is there).
+std::int64_t RunOf(Connection& c, std::uint64_t id, const std::string& doing) {
+  Query q(c, "SELECT run FROM snapshots WHERE id = ?", doing);
+  q.Bind(1, SqlId(c, id));
+  q.Step();
+  return q.Int(0);
 }
 
 // SnapshotComplete's steps, one function each so that its one transaction
@@ -49,9 +58,31 @@ std::int64_t RunningSnapshotRanks(Connection& c, const SnapshotRecord& s, std::i
   return q.Int(2);
 }
 
+// A dataflow's snapshot, whole or refused: a vertex for every rank and
+// every channel of its topology once.
+void RefuseUnlessWholeDataflow(const Connection& c, const SnapshotRecord& s, std::size_t n,
+                               const dataflow::Topology& t) {
+  if (s.vertices.size() != n || !s.balances.empty()) {
+    c.Refuse(fmt::format("snapshot {} has {} vertices and {} balances for a dataflow of {} ranks",
+                         s.id, s.vertices.size(), s.balances.size(), n));
+  }
+  std::set<std::pair<std::int64_t, std::int64_t>> seen;
+  for (const StoredChannel& ch : s.channels) {
+    if (!seen.insert({ch.from, ch.to}).second) {
+      c.Refuse(fmt::format("snapshot {}: channel {}->{} twice", s.id, ch.from, ch.to));
+    }
+  }
+  if (seen != RunChannels(static_cast<std::int64_t>(n), t)) {
+    c.Refuse(fmt::format("snapshot {}: its channels are not those of topology {}", s.id, t.spec()));
+  }
+}
+
 // Whole or refused: a balance for every rank, every ordered pair once, and
 // a recording time for every rank if any.
 void RefuseUnlessWhole(const Connection& c, const SnapshotRecord& s, std::size_t n) {
+  if (!s.vertices.empty()) {
+    c.Refuse(fmt::format("snapshot {} has vertices, but its run is no dataflow", s.id));
+  }
   if (s.balances.size() != n) {
     c.Refuse(fmt::format("snapshot {} has {} balances for {} ranks", s.id,
                          s.balances.size(), n));
@@ -76,7 +107,8 @@ void RefuseUnlessWhole(const Connection& c, const SnapshotRecord& s, std::size_t
 
 // Writes the balances, the channels and their transfers of `s`, whole for
 // `n` ranks, and returns their sum: the snapshot's total, refused when it
-// does not fit in 64 bits.
+// does not fit in 64 bits. (A dataflow's snapshot has no balances, and its
+// channels hold keys: its total is WriteVertices'.)
 Amount WriteParts(Connection& c, const SnapshotRecord& s, std::int64_t id, std::size_t n,
                   const std::string& doing) {
   Amount total = 0;
@@ -85,7 +117,7 @@ Amount WriteParts(Connection& c, const SnapshotRecord& s, std::int64_t id, std::
       c.Refuse(fmt::format("snapshot {}: its total does not fit in 64 bits", s.id));
     }
   };
-  {
+  if (!s.balances.empty()) {
     Query q(c,
             "INSERT INTO balances (snapshot, rank, balance, recorded_us) VALUES (?, ?, ?, ?)",
             doing);
@@ -102,8 +134,8 @@ Amount WriteParts(Connection& c, const SnapshotRecord& s, std::int64_t id, std::
   }
   {
     Query channel(c,
-                  "INSERT INTO channels (snapshot, from_rank, to_rank, marker_us) "
-                  "VALUES (?, ?, ?, ?)",
+                  "INSERT INTO channels (snapshot, from_rank, to_rank, marker_us, unaligned, "
+                  "waited_us, held_back) VALUES (?, ?, ?, ?, ?, ?, ?)",
                   doing);
     Query transfer(c,
                    "INSERT INTO transfers (snapshot, from_rank, to_rank, position, amount) "
@@ -116,12 +148,44 @@ Amount WriteParts(Connection& c, const SnapshotRecord& s, std::int64_t id, std::
       } else {
         channel.BindNull(4);
       }
+      if (ch.cost) {
+        channel.Bind(5, std::int64_t{ch.cost->unaligned ? 1 : 0})
+            .Bind(6, ch.cost->waited_us)
+            .Bind(7, static_cast<std::int64_t>(ch.cost->held_back));
+      } else {
+        channel.BindNull(5).BindNull(6).BindNull(7);
+      }
       channel.Run();
       for (std::size_t i = 0; i < ch.transfers.size(); ++i) {
         transfer.Bind(1, id).Bind(2, ch.from).Bind(3, ch.to)
             .Bind(4, static_cast<std::int64_t>(i)).Bind(5, ch.transfers[i]).Run();
         add(ch.transfers[i]);
       }
+    }
+  }
+  return total;
+}
+
+// A dataflow's vertices (instead of balances): each one's state, its keyed
+// counts as a JSON list of [key, count] pairs, and its cost. Returns the
+// snapshot's total: the records its sources had emitted.
+Amount WriteVertices(Connection& c, const SnapshotRecord& s, std::int64_t id,
+                     const dataflow::Topology& t, const std::string& doing) {
+  Amount total = 0;
+  Query q(c,
+          "INSERT INTO vertices (snapshot, rank, received, emitted, per_key, alignment_us, "
+          "switched, overtaken) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          doing);
+  for (std::uint32_t r = 0; r < s.vertices.size(); ++r) {
+    const StoredVertex& v = s.vertices[r];
+    const std::string per_key = nlohmann::json(v.per_key).dump();  // outlives the run
+    q.Bind(1, id).Bind(2, std::int64_t{r}).Bind(3, static_cast<std::int64_t>(v.received))
+        .Bind(4, static_cast<std::int64_t>(v.emitted)).Bind(5, per_key.c_str())
+        .Bind(6, v.alignment_us).Bind(7, std::int64_t{v.switched ? 1 : 0})
+        .Bind(8, static_cast<std::int64_t>(v.overtaken)).Run();
+    if (t.RoleOf(r) == dataflow::Role::kSource &&
+        __builtin_add_overflow(total, static_cast<Amount>(v.emitted), &total)) {
+      c.Refuse(fmt::format("snapshot {}: its total does not fit in 64 bits", s.id));
     }
   }
   return total;
@@ -146,10 +210,20 @@ void WriteVerdict(Connection& c, std::int64_t id, const StoredVerdict& v,
 }  // namespace
 
 std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
-                             std::optional<std::uint64_t> restored_from, const std::string& app) {
+                             std::optional<std::uint64_t> restored_from, const std::string& app,
+                             const std::optional<StoredDataflow>& dataflow) {
   Connection& c = *impl_;
   const std::string doing = "beginning a run";
   if (ranks == 0) c.Refuse("a run needs at least one rank");
+  if ((app == "dataflow") != dataflow.has_value()) {
+    c.Refuse("a dataflow's run, and only one, gives its topology");
+  }
+  if (dataflow) {
+    StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(dataflow->topology);
+    if (!t.ok() || t->vertices() != ranks) {
+      c.Refuse(fmt::format("topology '{}' is not one of {} ranks", dataflow->topology, ranks));
+    }
+  }
   Transaction tx(c, true, doing);
   if (restored_from) {
     Query q(c,
@@ -165,6 +239,13 @@ std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
     if (q.Int(1) != ranks) {
       c.Refuse(fmt::format("snapshot {} has {} ranks, not {}", *restored_from, q.Int(1),
                            ranks));
+    }
+    const std::optional<dataflow::Topology> origin =
+        RunTopology(c, kSchemaVersion, RunOf(c, *restored_from, doing));
+    if (origin.has_value() != dataflow.has_value() ||
+        (dataflow && origin->spec() != dataflow->topology)) {
+      c.Refuse(fmt::format("snapshot {} is not of a run of the same application and topology",
+                           *restored_from));
     }
   }
   std::int64_t id = 0;
@@ -182,6 +263,20 @@ std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
     }
     q.Run();
     id = c.LastInsertRowid();
+  }
+  if (dataflow) {
+    Query q(c,
+            "INSERT INTO dataflows (run, topology, algorithm, buffers, alignment_timeout_us) "
+            "VALUES (?, ?, ?, ?, ?)",
+            doing);
+    q.Bind(1, id).Bind(2, dataflow->topology.c_str()).Bind(3, dataflow->algorithm.c_str())
+        .Bind(4, std::int64_t{dataflow->buffers});
+    if (dataflow->alignment_timeout_us) {
+      q.Bind(5, *dataflow->alignment_timeout_us);
+    } else {
+      q.BindNull(5);
+    }
+    q.Run();
   }
   tx.Commit();
   return id;
@@ -222,8 +317,14 @@ void Store::SnapshotComplete(const SnapshotRecord& s) {
   const std::int64_t id = SqlId(c, s.id);
   Transaction tx(c, true, doing);
   const auto n = static_cast<std::size_t>(RunningSnapshotRanks(c, s, id, doing));
-  RefuseUnlessWhole(c, s, n);
-  const Amount total = WriteParts(c, s, id, n, doing);
+  const std::optional<dataflow::Topology> topology = RunTopology(c, kSchemaVersion, s.run);
+  if (topology) {
+    RefuseUnlessWholeDataflow(c, s, n, *topology);
+  } else {
+    RefuseUnlessWhole(c, s, n);
+  }
+  Amount total = WriteParts(c, s, id, n, doing);
+  if (topology) total = WriteVertices(c, s, id, *topology, doing);
   {
     Query q(c,
             "UPDATE snapshots SET status = 'complete', completed_us = ?, total = ? "
@@ -244,7 +345,8 @@ const char* Store::FailureName(Failure f) {
   return "run_ended";
 }
 
-void Store::SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why) {
+void Store::SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why,
+                           const std::vector<std::uint32_t>& missing) {
   Connection& c = *impl_;
   const std::string doing = fmt::format("failing snapshot {}", id);
   Transaction tx(c, true, doing);
@@ -261,10 +363,17 @@ void Store::SnapshotFailed(std::int64_t run, std::uint64_t id, Failure why) {
   }
   {
     Query q(c,
-            "UPDATE snapshots SET status = 'failed', failure = ? "
+            "UPDATE snapshots SET status = 'failed', failure = ?, missing = ? "
             "WHERE id = ? AND status = 'running'",
             doing);
-    q.Bind(1, FailureName(why)).Bind(2, SqlId(c, id)).Run();
+    const std::string ranks = nlohmann::json(missing).dump();  // outlives the run
+    q.Bind(1, FailureName(why));
+    if (missing.empty()) {
+      q.BindNull(2);
+    } else {
+      q.Bind(2, ranks.c_str());
+    }
+    q.Bind(3, SqlId(c, id)).Run();
   }
   tx.Commit();
 }
