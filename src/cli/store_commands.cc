@@ -36,9 +36,14 @@ std::string When(std::int64_t us) {
   return buf;
 }
 
-// A complete snapshot's latency; a failed one's reason, where known.
+// A complete snapshot's latency; a failed one's reason, where known, and
+// the parts it never got ("(timeout: no part from N2, N4)").
 std::string Latency(const SnapshotRecord& s) {
-  if (s.status == "failed" && !s.failure.empty()) return "(" + s.failure + ")";
+  if (s.status == "failed" && !s.failure.empty()) {
+    std::string from;
+    for (std::uint32_t r : s.missing) from += (from.empty() ? "" : ", ") + store::BranchName(r);
+    return "(" + s.failure + (from.empty() ? "" : ": no part from " + from) + ")";
+  }
   if (s.status != "complete") return "-";
   return fmt::format("{:.3f} ms", static_cast<double>(s.completed_us - s.started_us) / 1000);
 }
@@ -54,6 +59,18 @@ std::string VerdictWords(apps::App app, const store::StoredVerdict& v) {
   return scenario::VerdictText(app, v.holds, branches, channels, Lang::kEn);
 }
 
+// A dataflow's snapshot's cost, after its latency: "aligned, 47.1 ms
+// aligning, 14 records held back", "6 of 6 channels unaligned, 15 records
+// in flight kept", "switched by the timeout: ...".
+std::string CostWords(const store::StoredCost& c) {
+  std::string words = c.unaligned == 0
+                          ? fmt::format("aligned, {:.1f} ms aligning, {} records held back",
+                                        static_cast<double>(c.alignment_us) / 1000, c.held_back)
+                          : fmt::format("{} of {} channels unaligned, {} records in flight kept",
+                                        c.unaligned, c.channels, c.persisted);
+  return c.switched ? "switched by the timeout: " + words : words;
+}
+
 int List(const store::Store& store, bool json) {
   std::vector<store::StoredRun> runs = store.Runs();
   std::vector<SnapshotRecord> snapshots = store.Snapshots();
@@ -66,6 +83,15 @@ int List(const store::Store& store, bool json) {
   for (const store::StoredRun& r : runs) {
     const apps::App app = apps::App::NamedOrBank(r.app);
     app_of[r.id] = app;
+    if (r.dataflow) {
+      const std::string from = r.restored_from
+                                   ? fmt::format(", restored from snapshot {}", *r.restored_from)
+                                   : "";
+      fmt::print("run {}: {} ranks, dataflow {}, {} barriers, {} buffers a channel{}, started {}\n",
+                 r.id, r.ranks, r.dataflow->topology, r.dataflow->algorithm, r.dataflow->buffers,
+                 from, When(r.started_us));
+      continue;
+    }
     if (!app.conserved()) {
       // What every rank opened with, when the application sets it.
       std::string start =
@@ -109,7 +135,11 @@ int List(const store::Store& store, bool json) {
     // A jobs or locks snapshot: its verdict in the last column, the total
     // column left empty (their words are not conserved).
     std::string latency = latencies[i];
-    if (!app.conserved()) {
+    if (s.cost) {
+      // A dataflow's: records emitted by the cut, and what it cost.
+      total = fmt::format("{} records", *s.total);
+      latency = fmt::format("{:<{}}  {}", latency, latency_width, CostWords(*s.cost));
+    } else if (!app.conserved()) {
       total = "-";
       if (s.verdict) {
         latency = fmt::format("{:<{}}  {}", latency, latency_width, VerdictWords(app, *s.verdict));
@@ -158,6 +188,37 @@ int ShowApp(const SnapshotRecord& s, apps::App app) {
   return 0;
 }
 
+// A complete dataflow snapshot: what it cost, each vertex's counts, and
+// each channel, the slowest first (the order SnapshotJson gives them).
+int ShowDataflow(const store::Store& store, const SnapshotRecord& s) {
+  const Json j = store::SnapshotJson(store, s);
+  fmt::print("snapshot {} of run {} (dataflow {}, {} barriers): complete, {} records emitted, "
+             "latency {}\n",
+             s.id, s.run, j["dataflow"]["topology"].get<std::string>(),
+             j["dataflow"]["algorithm"].get<std::string>(), *s.total, Latency(s));
+  if (s.cost) fmt::print("it cost: {}\n", CostWords(*s.cost));
+  std::string vertices;
+  for (const Json& v : j["recorded"]) {
+    vertices += fmt::format("{}{} ({}) {} in, {} out", vertices.empty() ? "" : ", ",
+                            v["name"].get<std::string>(), v["role"].get<std::string>(),
+                            v["received"].get<std::uint64_t>(), v["emitted"].get<std::uint64_t>());
+  }
+  fmt::print("recorded vertices: {}\n", vertices);
+  fmt::print("channels, the slowest first:\n");
+  for (const Json& c : j["channels"]) {
+    std::string how = !c.contains("aligned") ? "-"
+                      : c["aligned"].get<bool>()
+                          ? fmt::format("aligned, waited {:.1f} ms, {} held back",
+                                        c["waited_us"].get<double>() / 1000,
+                                        c["held_back"].get<std::uint64_t>())
+                          : fmt::format("{}unaligned, {} records in flight kept",
+                                        c["switched"].get<bool>() ? "switched to " : "",
+                                        c["persisted"].get<std::uint64_t>());
+    fmt::print("  {}->{}: {}\n", c["from"].get<std::string>(), c["to"].get<std::string>(), how);
+  }
+  return 0;
+}
+
 int Show(const store::Store& store, std::uint64_t id, bool json, Lang lang) {
   std::optional<SnapshotRecord> s = store.Find(id);
   if (!s) return Refuse(Status::Error(Code::kNoSuchSnapshot, store.path(), id), lang);
@@ -172,6 +233,7 @@ int Show(const store::Store& store, std::uint64_t id, bool json, Lang lang) {
   }
   apps::App app = apps::App::kBank;
   for (const store::StoredRun& r : store.Runs()) {
+    if (r.id == s->run && r.dataflow) return ShowDataflow(store, *s);
     if (r.id == s->run) app = apps::App::NamedOrBank(r.app);
   }
   if (!app.conserved()) return ShowApp(*s, app);

@@ -106,6 +106,43 @@ StoredVerdict VerdictRow(Connection& c, Query& q, int at, std::int64_t id) {
   return v;
 }
 
+// Dataflow snapshots' costs (schema 5), summed from their vertices and
+// channels by SQL: every snapshot's, or `one`'s. The one place a
+// snapshot's cost is added up, for a listing and a full record alike.
+std::map<std::int64_t, StoredCost> ReadCosts(Connection& c, std::optional<std::int64_t> one) {
+  std::map<std::int64_t, StoredCost> costs;
+  static const char* const kVertices =
+      "SELECT snapshot, MAX(alignment_us), MAX(switched) FROM vertices "
+      "WHERE ?1 IS NULL OR snapshot = ?1 GROUP BY snapshot";
+  static const char* const kChannels =
+      "SELECT c.snapshot, COUNT(*), SUM(c.unaligned), SUM(c.held_back), "
+      "(SELECT COUNT(*) FROM transfers t WHERE t.snapshot = c.snapshot) "
+      "FROM channels c WHERE c.unaligned IS NOT NULL AND (?1 IS NULL OR c.snapshot = ?1) "
+      "GROUP BY c.snapshot";
+  const std::string doing = "reading the snapshots' costs";
+  {
+    Query q(c, kVertices, doing);
+    if (one) q.Bind(1, *one); else q.BindNull(1);
+    while (q.Step()) {
+      StoredCost& cost = costs[q.Int(0)];
+      cost.alignment_us = q.Int(1);
+      cost.switched = q.Int(2) != 0;
+    }
+  }
+  {
+    Query q(c, kChannels, doing);
+    if (one) q.Bind(1, *one); else q.BindNull(1);
+    while (q.Step()) {
+      StoredCost& cost = costs[q.Int(0)];
+      cost.channels = static_cast<std::uint64_t>(q.Int(1));
+      cost.unaligned = static_cast<std::uint64_t>(q.Int(2));
+      cost.held_back = static_cast<std::uint64_t>(q.Int(3));
+      cost.persisted = static_cast<std::uint64_t>(q.Int(4));
+    }
+  }
+  return costs;
+}
+
 // The full record, inside the caller's read transaction (so that its parts
 // come from one moment of the file).
 std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::int64_t id) {
@@ -154,7 +191,10 @@ std::optional<SnapshotRecord> FindIn(Connection& c, std::uint32_t version, std::
       s.channels.push_back(std::move(ch));
     }
   }
-  if (version >= 5) ReadVertices(c, id, doing, &s);
+  if (version >= 5) {
+    ReadVertices(c, id, doing, &s);
+    if (auto costs = ReadCosts(c, id); !costs.empty()) s.cost = costs.begin()->second;
+  }
   {
     Query q(c,
             "SELECT from_rank, to_rank, amount FROM transfers WHERE snapshot = ? "
@@ -258,6 +298,12 @@ std::vector<SnapshotRecord> Store::Snapshots() const {
       if (at != snapshots.end() && static_cast<std::int64_t>(at->id) == id) {
         at->verdict = VerdictRow(c, q, 1, id);
       }
+    }
+  }
+  if (impl_->version >= 5) {
+    const std::map<std::int64_t, StoredCost> costs = ReadCosts(c, std::nullopt);
+    for (SnapshotRecord& s : snapshots) {
+      if (auto it = costs.find(static_cast<std::int64_t>(s.id)); it != costs.end()) s.cost = it->second;
     }
   }
   return snapshots;

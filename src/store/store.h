@@ -81,6 +81,18 @@ struct StoredVerdict {
   bool operator==(const StoredVerdict&) const = default;
 };
 
+// What a dataflow's complete snapshot cost, over all its vertices and
+// channels (schema 5): what `store list` and the store page's list show.
+struct StoredCost {
+  std::int64_t alignment_us = 0;   // the longest alignment at any vertex
+  bool switched = false;           // the alignment timeout switched it at some vertex
+  std::uint64_t channels = 0;      // input channels
+  std::uint64_t unaligned = 0;     // of them, taken unaligned
+  std::uint64_t persisted = 0;     // records in flight kept with it
+  std::uint64_t held_back = 0;     // records behind aligned barriers at the record
+  bool operator==(const StoredCost&) const = default;
+};
+
 struct SnapshotRecord {
   std::uint64_t id = 0;
   std::int64_t run = 0;
@@ -108,6 +120,9 @@ struct SnapshotRecord {
   std::optional<Amount> total;
   // jobs and locks: written with the snapshot, read back by Find.
   std::optional<StoredVerdict> verdict;
+  // A dataflow's complete snapshot: read back by Snapshots and Find
+  // (computed by the store from its vertices and channels).
+  std::optional<StoredCost> cost;
 };
 
 struct StoredRun {
@@ -227,7 +242,7 @@ class Store {
               std::int64_t now_us);
 
   std::vector<StoredRun> Runs() const;                 // by id
-  std::vector<SnapshotRecord> Snapshots() const;       // by id; with verdicts, without balances and channels
+  std::vector<SnapshotRecord> Snapshots() const;       // by id; with verdicts and costs, without balances and channels
   std::optional<SnapshotRecord> Find(std::uint64_t id) const;  // the full record
   std::optional<SnapshotRecord> LatestComplete() const;        // the full record
   std::uint64_t NextSnapshotId() const;  // max id + 1 (1 for an empty store)

@@ -1,12 +1,15 @@
 #include "store/store_json.h"
 
+#include <algorithm>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <utility>
 
 #include "apps/app.h"
 #include "apps/app_json.h"
 #include "history/records.h"
+#include "dataflow/topology.h"
 #include "store/summary.h"
 
 namespace cutline::store {
@@ -17,6 +20,13 @@ namespace {
 std::vector<std::string> RankNames(std::uint32_t ranks) {
   std::vector<std::string> names;
   for (std::uint32_t r = 0; r < ranks; ++r) names.push_back(BranchName(r));
+  return names;
+}
+
+// Ranks by name: N1, N3.
+std::vector<std::string> RankNamesOf(const std::vector<std::uint32_t>& ranks) {
+  std::vector<std::string> names;
+  for (std::uint32_t r : ranks) names.push_back(BranchName(r));
   return names;
 }
 
@@ -51,6 +61,97 @@ Json MomentJson(const CriticalPath::Moment& m) {
   return {{"from", BranchName(m.from)}, {"to", BranchName(m.to)}, {"at_us", m.at_us}};
 }
 
+Json CostJson(const StoredCost& c) {
+  return {{"alignment_us", c.alignment_us}, {"switched", c.switched},
+          {"channels", c.channels},         {"unaligned", c.unaligned},
+          {"persisted", c.persisted},       {"held_back", c.held_back}};
+}
+
+Json DataflowJson(const StoredDataflow& d) {
+  return {{"topology", d.topology},
+          {"algorithm", d.algorithm},
+          {"buffers", d.buffers},
+          {"alignment_timeout_us", Nullable(d.alignment_timeout_us)}};
+}
+
+// How long a channel kept its snapshot waiting, for "slowest first": the
+// time its barrier waited aligning, then the records it held back or kept
+// in flight.
+std::tuple<std::int64_t, std::uint64_t> Slowness(const StoredChannel& c) {
+  if (!c.cost) return {0, c.transfers.size()};
+  return {c.cost->waited_us, c.cost->held_back + c.transfers.size()};
+}
+
+// A topology's channels: each vertex's inputs.
+std::size_t ChannelCount(const dataflow::Topology& t) {
+  std::size_t n = 0;
+  for (std::uint32_t v = 0; v < t.vertices(); ++v) n += t.Inputs(v).size();
+  return n;
+}
+
+// A dataflow's snapshot (a run of `topology`): its vertices' states and
+// costs, and its channels, the slowest first, each aligned or not.
+Json DataflowSnapshotJson(const SnapshotRecord& s, const StoredDataflow& d) {
+  StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(d.topology);
+  const bool complete = s.status == "complete";
+  Json recorded = Json::array(), channels = Json::array(), parts_done = nullptr;
+  if (complete) {
+    parts_done = Json::array();
+    for (std::uint32_t r = 0; r < s.vertices.size(); ++r) {
+      const StoredVertex& v = s.vertices[r];
+      const char* role = !t.ok() ? "unknown"
+                         : t->RoleOf(r) == dataflow::Role::kSource ? "source"
+                         : t->RoleOf(r) == dataflow::Role::kSink   ? "sink"
+                                                                   : "operator";
+      Json per_key = Json::object();
+      for (const auto& [key, count] : v.per_key) per_key[std::to_string(key)] = count;
+      recorded.push_back({{"name", BranchName(r)},
+                          {"role", role},
+                          {"emitted", v.emitted},
+                          {"received", v.received},
+                          {"per_key", per_key},
+                          {"alignment_us", v.alignment_us},
+                          {"switched", v.switched},
+                          {"overtaken", v.overtaken}});
+      parts_done.push_back(BranchName(r));
+    }
+    std::vector<const StoredChannel*> slowest;
+    for (const StoredChannel& c : s.channels) slowest.push_back(&c);
+    std::stable_sort(slowest.begin(), slowest.end(), [](const StoredChannel* a, const StoredChannel* b) {
+      return Slowness(*a) > Slowness(*b);
+    });
+    for (const StoredChannel* c : slowest) {
+      Json channel = {{"from", BranchName(c->from)},
+                      {"to", BranchName(c->to)},
+                      {"state", history::ChannelRecordingName(ChannelRecording::kClosed)},
+                      {"records", c->transfers}};
+      if (c->cost) {
+        channel["aligned"] = !c->cost->unaligned;
+        // Aligned barriers that switched: the run asked for aligned ones.
+        channel["switched"] = c->cost->unaligned && d.algorithm == "aligned";
+        channel["waited_us"] = c->cost->waited_us;
+        channel["held_back"] = c->cost->held_back;
+        channel["persisted"] = c->transfers.size();
+      }
+      channels.push_back(std::move(channel));
+    }
+  }
+  Json out = {{"id", s.id},
+              {"initiators", Json::array({BranchName(s.initiator)})},
+              {"complete", complete},
+              {"markers_sent", complete ? Json(s.channels.size()) : Json(nullptr)},
+              {"recorded", recorded},
+              {"channels", channels},
+              {"dataflow", DataflowJson(d)}};
+  if (complete) out["total"] = *s.total;
+  if (s.cost) out["cost"] = CostJson(*s.cost);
+  if (!s.failure.empty()) out["failure"] = s.failure;
+  if (!s.missing.empty()) out["missing"] = RankNamesOf(s.missing);
+  out["parts_done"] = parts_done;
+  out["markers_expected"] = t.ok() ? Json(ChannelCount(*t)) : Json(nullptr);
+  return out;
+}
+
 }  // namespace
 
 // The snapshot object of `cutline run --json` (docs/scenario-language.md),
@@ -64,6 +165,7 @@ Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
   apps::App app = apps::App::kBank;
   for (const StoredRun& r : store.Runs()) {
     if (r.id != s.run) continue;
+    if (r.dataflow) return DataflowSnapshotJson(s, *r.dataflow);
     ranks = r.ranks;
     app = apps::App::NamedOrBank(r.app);
   }
@@ -120,6 +222,7 @@ Json ListJson(const Store& store) {
          {"started_us", r.started_us},
          {"restored_from", r.restored_from ? Json(*r.restored_from) : Json(nullptr)},
          {"app", r.app}});
+    if (r.dataflow) out["runs"].back()["dataflow"] = DataflowJson(*r.dataflow);
   }
   for (const SnapshotRecord& s : snapshots) {
     Json j = {{"id", s.id},
@@ -131,6 +234,10 @@ Json ListJson(const Store& store) {
               {"completed_us", s.status == "complete" ? Json(s.completed_us) : Json(nullptr)}};
     // Why it failed (schema 3), where the store knows.
     if (!s.failure.empty()) j["failure"] = s.failure;
+    // Its root cause, as far as the run knew it: the parts that never came.
+    if (!s.missing.empty()) j["missing"] = RankNamesOf(s.missing);
+    // A dataflow's: what it cost (alignment, records held back or kept).
+    if (s.cost) j["cost"] = CostJson(*s.cost);
     // A jobs or locks snapshot's verdict, which the store page lists.
     if (s.verdict) j["property"] = VerdictJson(*s.verdict);
     out["snapshots"].push_back(std::move(j));
