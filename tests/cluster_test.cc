@@ -533,7 +533,7 @@ TEST_F(StoreTest, TheStoreKeepsCompleteSnapshotsThatAddUp) {
   StatusOr<cutline::store::Store> store = cutline::store::Store::OpenReadOnly(store_);
   error = Said(store.status());
   ASSERT_TRUE(store.ok()) << error;
-  EXPECT_EQ(store->schema_version(), 4u);
+  EXPECT_EQ(store->schema_version(), 5u);
   cutline::store::StoredRun run = store->Runs().at(0);
   EXPECT_EQ(run.status, "ended");
   std::smatch m;

@@ -411,9 +411,9 @@ TEST_F(StoreTest, ACorruptStoreIsRefusedUntouched) {
 
   // Written by a later schema (user_version, big-endian at offset 60).
   std::string newer = good;
-  newer[63] = 5;
+  newer[63] = 6;
   Write(path, newer);
-  ExpectRefused(path, "was written by a newer cutline (store schema 5; this one reads 4)");
+  ExpectRefused(path, "was written by a newer cutline (store schema 6; this one reads 5)");
 }
 
 TEST_F(StoreTest, ReadingOnlyNeverWritesTheFile) {
@@ -671,7 +671,7 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
   }
   {
     Store s = MustOpen(path, false);
-    EXPECT_EQ(s.schema_version(), 4u);
+    EXPECT_EQ(s.schema_version(), 5u);
     ASSERT_EQ(s.Snapshots().size(), old_snapshots.size());
     EXPECT_EQ(s.Find(13)->balances, old13->balances);
     EXPECT_EQ(s.Find(13)->channels[0].transfers, old13->channels[0].transfers);
@@ -682,7 +682,7 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
     EXPECT_EQ(s.Runs()[0].status, "");  // the old runs stay unknown
     EXPECT_EQ(s.Runs()[0].app, "bank");  // and were the bank's (schema 4)
   }
-  EXPECT_EQ(Bytes(path)[63], 4);
+  EXPECT_EQ(Bytes(path)[63], 5);
   const std::string fresh = PathOf("fresh.db");
   MustOpen(fresh);
   EXPECT_EQ(SchemaOf(path), SchemaOf(fresh));
@@ -707,7 +707,7 @@ TEST_F(StoreTest, AReaderFollowsAMigrationMadeWhileItWasOpen) {
     writer.RunProgress(run, 42, 5'000'000);
   }
   std::vector<StoredRun> runs = reader->Runs();
-  EXPECT_EQ(reader->schema_version(), 4u);
+  EXPECT_EQ(reader->schema_version(), 5u);
   ASSERT_EQ(runs.size(), 4u);
   EXPECT_EQ(runs[3].transfers, 42u);
 }
@@ -908,7 +908,7 @@ std::map<std::string, std::int64_t> RowCounts(const std::string& path) {
   std::map<std::string, std::int64_t> counts;
   sqlite3* db = nullptr;
   EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  for (const char* table : {"runs", "snapshots", "balances", "channels", "transfers"}) {
+  for (const char* table : {"runs", "snapshots", "balances", "channels", "transfers", "vertices"}) {
     sqlite3_stmt* stmt = nullptr;
     const std::string sql = std::string("SELECT COUNT(*) FROM ") + table;
     sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr);
@@ -1230,6 +1230,151 @@ TEST_F(StoreTest, ARefusedOrFailedPruneChangesNothing) {
     EXPECT_EQ(Ids(store), (std::vector<std::uint64_t>{2, 6, 9, 11, 12}));
     EXPECT_EQ(store.Find(12)->status, "running");
   }
+}
+
+// ---- a dataflow's snapshots (schema 5) ---------------------------------------
+
+// A whole snapshot of the dataflow 2-2-1 (N0, N1 sources; N2, N3 operators;
+// N4 the sink) that conserves its records: the sources emitted 20; 3 are
+// in flight into the operators (N0->N2 [1, 3], N1->N3 [5]), which received
+// 8 and 9 and forwarded them all; 1 is in flight into the sink (N2->N4
+// [7]), which received 16. Each keyed count adds up to its records.
+SnapshotRecord MakeDataflowSnapshot(std::int64_t run, std::uint64_t id) {
+  using Cost = StoredChannel::Cost;
+  SnapshotRecord s;
+  s.id = id;
+  s.run = run;
+  s.started_us = 1'000;
+  s.completed_us = 5'000;
+  s.status = "complete";
+  s.vertices = {{0, 10, {}, 0, false, 0},
+                {0, 10, {}, 0, false, 0},
+                {8, 8, {{1, 8}}, 3'000, true, 1},
+                {9, 9, {{2, 9}}, 200, false, 0},
+                {16, 0, {{1, 8}, {2, 8}}, 4'000, false, 0}};
+  s.channels = {{0, 2, {1, 3}, std::nullopt, Cost{true, 0, 0}},
+                {0, 3, {}, std::nullopt, Cost{false, 200, 2}},
+                {1, 2, {}, std::nullopt, Cost{false, 3'000, 4}},
+                {1, 3, {5}, std::nullopt, Cost{true, 0, 0}},
+                {2, 4, {7}, std::nullopt, Cost{false, 4'000, 1}},
+                {3, 4, {}, std::nullopt, Cost{false, 10, 0}}};
+  return s;
+}
+
+const StoredDataflow kFlow{"2-2-1", "aligned", 4, 1'000};
+
+// A dataflow's run keeps its shape and mode, and each complete snapshot its
+// vertices, its channels' records in flight and costs; the store adds up
+// what each cost for a listing; a failed one keeps the parts it missed.
+TEST_F(StoreTest, ADataflowsSnapshotsKeepTheirVerticesChannelsAndCosts) {
+  const std::string path = PathOf("flow.db");
+  {
+    Store store = MustOpen(path);
+    const std::int64_t run = store.BeginRun(5, 0, 0, std::nullopt, "dataflow", kFlow);
+    store.SnapshotStarted(run, 1, 0, 1'000);
+    store.SnapshotStarted(run, 2, 0, 2'000);
+    store.SnapshotComplete(MakeDataflowSnapshot(run, 1));
+    store.SnapshotFailed(run, 2, Store::Failure::kTimeout, {2, 4});
+  }
+  Store store = MustOpen(path, false);
+  ASSERT_EQ(store.Runs().size(), 1u);
+  EXPECT_EQ(store.Runs()[0].app, "dataflow");
+  EXPECT_EQ(store.Runs()[0].dataflow, kFlow);
+  const SnapshotRecord written = MakeDataflowSnapshot(1, 1);
+  std::optional<SnapshotRecord> one = store.Find(1);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->vertices, written.vertices);
+  EXPECT_TRUE(one->balances.empty());
+  ASSERT_EQ(one->channels.size(), written.channels.size());
+  for (std::size_t i = 0; i < written.channels.size(); ++i) {
+    EXPECT_EQ(one->channels[i].transfers, written.channels[i].transfers) << i;
+    EXPECT_EQ(one->channels[i].cost, written.channels[i].cost) << i;
+  }
+  EXPECT_EQ(one->total, 20) << "the records its sources emitted";
+  const StoredCost cost{4'000, true, 6, 2, 4, 7};
+  EXPECT_EQ(one->cost, cost);
+  const std::vector<SnapshotRecord> listed = store.Snapshots();
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].cost, cost);
+  EXPECT_EQ(listed[1].failure, "timeout");
+  EXPECT_EQ(listed[1].missing, (std::vector<std::uint32_t>{2, 4}));
+  EXPECT_FALSE(listed[1].cost);
+  EXPECT_TRUE(store.Verify().ok());
+  // A run restored from it is of the same topology, and only such a run.
+  EXPECT_THROW(store.BeginRun(5, 0, 20, 1, "dataflow", StoredDataflow{"4-1", "aligned", 4, {}}),
+               StoreError);
+  EXPECT_THROW(store.BeginRun(5, 0, 20, 1), StoreError);
+  EXPECT_EQ(store.Runs().size(), 1u);
+  EXPECT_GT(store.BeginRun(5, 0, 20, 1, "dataflow", StoredDataflow{"2-2-1", "unaligned", 2, {}}), 1);
+}
+
+// A dataflow's snapshot that is not whole is refused and nothing of it is
+// written: a vertex short, balances in place of vertices, the bank's
+// channels; so is a run whose topology is not of its ranks.
+TEST_F(StoreTest, ADataflowSnapshotNotWholeIsRefusedWithNothingWritten) {
+  const std::string path = PathOf("flow.db");
+  Store store = MustOpen(path);
+  EXPECT_THROW(store.BeginRun(4, 0, 0, std::nullopt, "dataflow", kFlow), StoreError);
+  EXPECT_THROW(store.BeginRun(5, 0, 0, std::nullopt, "dataflow"), StoreError);
+  const std::int64_t run = store.BeginRun(5, 0, 0, std::nullopt, "dataflow", kFlow);
+  store.SnapshotStarted(run, 1, 0, 1'000);
+  const auto before = RowCounts(path);
+  SnapshotRecord short_one = MakeDataflowSnapshot(run, 1);
+  short_one.vertices.pop_back();
+  SnapshotRecord with_balances = MakeDataflowSnapshot(run, 1);
+  with_balances.balances = {0, 0, 0, 0, 0};
+  SnapshotRecord other_channels = MakeDataflowSnapshot(run, 1);
+  other_channels.channels[5].from = 4;  // N4->N4 is no channel of 2-2-1
+  for (const SnapshotRecord& bad : {short_one, with_balances, other_channels}) {
+    EXPECT_THROW(store.SnapshotComplete(bad), StoreError);
+    EXPECT_EQ(RowCounts(path), before);
+    EXPECT_EQ(store.Find(1)->status, "running");
+  }
+}
+
+// Verify judges a dataflow's snapshot by the rule the run judged it by: a
+// record lost at a stage boundary, or a keyed count that is not its
+// vertex's records, is named; a sound one passes.
+TEST_F(StoreTest, VerifyFindsADataflowSnapshotThatDoesNotConserveItsRecords) {
+  const std::string path = PathOf("flow.db");
+  {
+    Store store = MustOpen(path);
+    const std::int64_t run = store.BeginRun(5, 0, 0, std::nullopt, "dataflow", kFlow);
+    store.SnapshotStarted(run, 1, 0, 1'000);
+    store.SnapshotComplete(MakeDataflowSnapshot(run, 1));
+  }
+  ASSERT_TRUE(VerifyFile(path).ok());
+  Damage(path, "DELETE FROM transfers WHERE snapshot = 1 AND from_rank = 1 AND to_rank = 3");
+  Damage(path, "UPDATE vertices SET per_key = '[[1, 7], [2, 8]]' WHERE snapshot = 1 AND rank = 4");
+  const Verification v = VerifyFile(path);
+  ASSERT_EQ(v.problems.size(), 1u);
+  const std::string line = catalogue::ProblemLine(v.problems[0].about, v.problems[0].what, Lang::kEn);
+  EXPECT_TRUE(Has(line, "snapshot 1")) << line;
+  EXPECT_TRUE(Has(line, "stage 0 emitted 20 records, but stage 1 received 17 and 2 are in flight "
+                        "between them")) << line;
+  EXPECT_TRUE(Has(line, "N4's keyed counts add up to 15, not the 16 records it received")) << line;
+  const std::string ja = catalogue::ProblemLine(v.problems[0].about, v.problems[0].what, Lang::kJa);
+  EXPECT_TRUE(Has(ja, "段 0 が送り出したレコードは 20 件")) << ja;
+}
+
+// Prune deletes a dataflow snapshot's vertices with it.
+TEST_F(StoreTest, PruneTakesADataflowSnapshotsVerticesWithIt) {
+  const std::string path = PathOf("flow.db");
+  {
+    Store store = MustOpen(path);
+    const std::int64_t run = store.BeginRun(5, 0, 0, std::nullopt, "dataflow", kFlow);
+    for (std::uint64_t id = 1; id <= 3; ++id) {
+      store.SnapshotStarted(run, id, 0, 1'000);
+      store.SnapshotComplete(MakeDataflowSnapshot(run, id));
+    }
+    store.EndRun(run, false, 20, 9'000);
+    EXPECT_EQ(RowCounts(path).at("vertices"), 15);
+    store.Prune(1);
+  }
+  const auto after = RowCounts(path);
+  EXPECT_EQ(after.at("vertices"), 5);
+  EXPECT_EQ(after.at("channels"), 6);
+  EXPECT_TRUE(VerifyFile(path).ok());
 }
 
 }  // namespace
