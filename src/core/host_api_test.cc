@@ -72,8 +72,12 @@ TEST(Collector, ASnapshotIsWholeWithItsLastPart) {
   Collector c(3);
   EXPECT_EQ(c.Add(1, 2, PartOf(30, {{}, {5}})), Collector::Added::kPending);
   EXPECT_FALSE(c.Take(1));
+  EXPECT_EQ(c.Missing(1), std::vector<ProcessIndex>{0, 1});
   EXPECT_EQ(c.Add(1, 0, PartOf(10, {{}, {}})), Collector::Added::kPending);
   EXPECT_EQ(c.Received(1), 2u);
+  // What a host names when it gives the snapshot up: the part it waits for.
+  EXPECT_EQ(c.Missing(1), std::vector<ProcessIndex>{1});
+  EXPECT_EQ(c.Missing(9), (std::vector<ProcessIndex>{0, 1, 2})) << "no part yet: all of them";
   EXPECT_EQ(c.Pending(), std::vector<SnapshotId>{1});
   EXPECT_EQ(c.Add(1, 1, PartOf(20, {{7, 8}, {}})), Collector::Added::kComplete);
   auto parts = c.Take(1);
