@@ -72,7 +72,7 @@ TEST(Collector, ASnapshotIsWholeWithItsLastPart) {
   Collector c(3);
   EXPECT_EQ(c.Add(1, 2, PartOf(30, {{}, {5}})), Collector::Added::kPending);
   EXPECT_FALSE(c.Take(1));
-  EXPECT_EQ(c.Missing(1), std::vector<ProcessIndex>{0, 1});
+  EXPECT_EQ(c.Missing(1), (std::vector<ProcessIndex>{0, 1}));
   EXPECT_EQ(c.Add(1, 0, PartOf(10, {{}, {}})), Collector::Added::kPending);
   EXPECT_EQ(c.Received(1), 2u);
   // What a host names when it gives the snapshot up: the part it waits for.
