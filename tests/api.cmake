@@ -59,7 +59,8 @@ gtest_discover_tests(apps_cluster_test DISCOVERY_TIMEOUT 60
                                 ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
 
 # A dataflow on real ranks (`cutline cluster --app dataflow`): every mode
-# conserves and counts each record once.
+# conserves and counts each record once, and a run killed inside a snapshot
+# restores from the store with each record counted once.
 add_executable(dataflow_cluster_test ${CMAKE_CURRENT_SOURCE_DIR}/dataflow_cluster_test.cc)
 target_link_libraries(dataflow_cluster_test PRIVATE fmt::fmt nlohmann_json::nlohmann_json
                       GTest::gtest_main)

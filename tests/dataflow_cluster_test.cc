@@ -11,8 +11,13 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -122,6 +127,133 @@ TEST(DataflowClusterTest, AKilledVertexEndsTheRunWithStatus1) {
   }
 }
 
+// --- kill and restore, with the store -----------------------------------------
+
+namespace fs = std::filesystem;
+
+std::string FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class DataflowStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cutline_dataflow_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    store_ = (dir_ / "flow.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::vector<std::string> Flow(const std::vector<std::string>& mode,
+                                const std::vector<std::string>& more) const {
+    std::vector<std::string> args = {"cluster", "--app",   "dataflow", "--topology", "2-2-1",
+                                     "--buffers", "4",     "--slow",   "2:4",        "--rate",
+                                     "1000",    "--snapshot-every", "50ms", "--store", store_};
+    args.insert(args.end(), mode.begin(), mode.end());
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  }
+  json List() const {
+    Outcome o = Cutline({"store", "list", store_, "--json"});
+    EXPECT_EQ(o.status, 0) << o;
+    return json::parse(o.out, nullptr, false);
+  }
+
+  // The operator N2 (the slow one) killed inside snapshot 6, its part done
+  // and not sent; then the run restored from the store's latest complete
+  // snapshot. Returns that snapshot as `store show --json` says it.
+  json KillThenRestore(const std::vector<std::string>& mode) {
+    const std::vector<std::string> crash_args = Flow(mode, {"--duration", "20s", "--kill", "2@snapshot:6"});
+    const Outcome crash = Cutline(crash_args, "", std::chrono::seconds(120));
+    SCOPED_TRACE(fmt::format("cutline {}", fmt::join(crash_args, " ")));
+    EXPECT_TRUE(crash.exited) << crash;
+    EXPECT_EQ(crash.status, 1) << crash;
+    EXPECT_TRUE(Contains(crash.err, "rank 2")) << crash;
+    // The store is sound after the crash, and says where a restore starts.
+    Outcome verified = Cutline({"store", "verify", store_});
+    EXPECT_EQ(verified.status, 0) << verified;
+    const json before = List();
+    std::uint64_t latest = 0;
+    for (const json& snapshot : before["snapshots"]) {
+      EXPECT_NE(snapshot["id"] == 6 ? snapshot["status"] : json("failed"), "complete") << snapshot;
+      if (snapshot["status"] == "complete") latest = snapshot["id"];
+    }
+    EXPECT_GE(latest, 1u) << before;
+    EXPECT_TRUE(Contains(crash.err, fmt::format("#{} (", latest))) << crash;
+    const Outcome shown = Cutline({"store", "show", store_, std::to_string(latest), "--json"});
+    const json origin = json::parse(shown.out, nullptr, false);
+
+    // A topology that is not the snapshot's is refused in one line, and the
+    // store is left as it was.
+    const std::string bytes = FileBytes(store_);
+    const Outcome refused = Cutline({"cluster", "--app", "dataflow", "--topology", "2-1", "--duration", "1s",
+                                     "--store", store_, "--restore"});
+    EXPECT_EQ(refused.status, 2) << refused;
+    EXPECT_EQ(refused.err, fmt::format("cutline: error: snapshot {} is of topology 2-2-1, not 2-1: run "
+                                       "with --topology 2-2-1\n", latest));
+    EXPECT_EQ(FileBytes(store_), bytes);
+
+    const std::vector<std::string> restore_args = Flow(mode, {"--duration", "800ms", "--restore", "--json"});
+    const Outcome restored = Cutline(restore_args, "", std::chrono::seconds(120));
+    SCOPED_TRACE(fmt::format("cutline {}", fmt::join(restore_args, " ")));
+    EXPECT_EQ(restored.status, 0) << restored;
+    const json summary = json::parse(restored.out, nullptr, false);
+    EXPECT_TRUE(summary.is_object()) << restored;
+    if (!summary.is_object()) return origin;
+    // Every record counted once at the sink: those the snapshot had
+    // emitted (replayed if in flight) and those emitted since.
+    EXPECT_TRUE(summary["exactly_once"].get<bool>()) << summary.dump();
+    EXPECT_EQ(summary["transfers"], summary["emitted"]) << summary.dump();
+    EXPECT_GT(summary["emitted"].get<std::int64_t>(), origin["total"].get<std::int64_t>())
+        << "the restored sources went on from the snapshot's " << origin["total"];
+    EXPECT_EQ(summary["wrong_totals"], 0) << summary.dump();
+    EXPECT_GE(summary["complete"].get<int>(), 3) << summary.dump();
+    const json after = List();
+    EXPECT_EQ(after["runs"].size(), 2u) << after;
+    if (after["runs"].size() == 2) {
+      EXPECT_EQ(after["runs"][1]["restored_from"], latest) << after;
+    }
+    Outcome again = Cutline({"store", "verify", store_});
+    EXPECT_EQ(again.status, 0) << again;
+    return origin;
+  }
+
+  fs::path dir_;
+  std::string store_;
+};
+
+TEST_F(DataflowStoreTest, AKilledOperatorRestoresExactlyOnceFromAnAlignedSnapshot) {
+  const json origin = KillThenRestore({"--algorithm", "aligned"});
+  ASSERT_TRUE(origin.contains("cost")) << origin;
+  EXPECT_EQ(origin["cost"]["persisted"], 0) << "aligned: nothing in flight to replay";
+  EXPECT_EQ(origin["cost"]["unaligned"], 0) << origin;
+}
+
+TEST_F(DataflowStoreTest, AKilledOperatorRestoresExactlyOnceFromAnUnalignedSnapshot) {
+  const json origin = KillThenRestore({"--algorithm", "unaligned"});
+  ASSERT_TRUE(origin.contains("cost")) << origin;
+  // The slow operator's full buffers were in flight: the restore replayed them.
+  EXPECT_GT(origin["cost"]["persisted"].get<int>(), 0) << origin;
+}
+
+TEST_F(DataflowStoreTest, AKilledOperatorRestoresExactlyOnceFromASwitchedSnapshot) {
+  const json origin = KillThenRestore({"--algorithm", "aligned", "--alignment-timeout", "1ms"});
+  ASSERT_TRUE(origin.contains("cost")) << origin;
+  EXPECT_TRUE(origin["cost"]["switched"].get<bool>()) << origin;
+  // The store page's order: the slowest channel first.
+  const json& channels = origin["channels"];
+  for (std::size_t i = 1; i < channels.size(); ++i) {
+    EXPECT_GE(channels[i - 1]["waited_us"].get<std::int64_t>(), channels[i]["waited_us"].get<std::int64_t>())
+        << channels;
+  }
+}
+
 TEST(DataflowClusterTest, BadDataflowFlagsAreOneLineAndExitTwo) {
   struct Case {
     std::vector<std::string> args;
@@ -143,7 +275,8 @@ TEST(DataflowClusterTest, BadDataflowFlagsAreOneLineAndExitTwo) {
       {{"--topology", "2-1"}, "--topology is for --app dataflow, not --app bank"},
       {{"--app", "jobs", "--buffers", "3"}, "--buffers is for --app dataflow, not --app jobs"},
       {{"--app", "dataflow", "--balance", "5"}, "--balance is for --app bank, not --app dataflow"},
-      {{"--app", "dataflow", "--store", "x.db"}, "--store is not available with --app dataflow"},
+      {{"--app", "dataflow", "--log-dir", "logs"}, "--log-dir is not available with --app dataflow"},
+      {{"--app", "dataflow", "--restore"}, "--restore needs --store FILE"},
       {{"--app", "dataflow", "--ranks", "3", "--topology", "2-2"},
        "--ranks 3 does not match --topology 2-2, which has 4 ranks (leave --ranks out)"},
       {{"--app", "dataflow", "--ranks", "3", "--topology", "2-2", "--lang", "ja"},
