@@ -274,7 +274,7 @@ TEST_F(AppsClusterTest, TheStoreKeepsTheVerdictsAndRefusesToRestoreThem) {
   }();
   Outcome restore = Cutline({"cluster", "--ranks", "3", "--store", store, "--restore"});
   EXPECT_EQ(restore.status, 2) << restore;
-  EXPECT_NE(restore.err.find("is of a jobs run: only a bank's snapshot can be restored"),
+  EXPECT_NE(restore.err.find("is of a jobs run: only a bank's or a dataflow's snapshot can be restored"),
             std::string::npos)
       << restore;
   std::ifstream in(store, std::ios::binary);
