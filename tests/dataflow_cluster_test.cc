@@ -219,6 +219,7 @@ class DataflowStoreTest : public ::testing::Test {
     if (after["runs"].size() == 2) {
       EXPECT_EQ(after["runs"][1]["restored_from"], latest) << after;
     }
+    EXPECT_EQ(summary["restored_from"], latest) << summary.dump();
     Outcome again = Cutline({"store", "verify", store_});
     EXPECT_EQ(again.status, 0) << again;
     return origin;

@@ -89,9 +89,14 @@ void PrintProperty(const json& p) {
 // A dataflow's summary: throughput, exactly-once at the sinks, and what the
 // snapshots cost.
 void PrintDataflowSummary(const json& s) {
-  fmt::print("run: {} ranks ({}), {}, {} records emitted, {} counted at the sinks ({:.0f}/s) {}\n",
+  // A restored run's counts include what its snapshot had counted.
+  const std::string restored =
+      s.value("restored_from", json()).is_null()
+          ? ""
+          : fmt::format(", restored from snapshot {}", s["restored_from"].get<std::uint64_t>());
+  fmt::print("run: {} ranks ({}), {}{}, {} records emitted, {} counted at the sinks ({:.0f}/s) {}\n",
              s["ranks"].get<int>(), s["topology"].get<std::string>(),
-             s["algorithm"].get<std::string>(), s["emitted"].get<std::uint64_t>(),
+             s["algorithm"].get<std::string>(), restored, s["emitted"].get<std::uint64_t>(),
              s["transfers"].get<std::uint64_t>(), s["transfers_per_s"].get<double>(),
              s["exactly_once"].get<bool>() ? "(each once)" : "(NOT each once)");
   fmt::print("snapshots: {} complete ({} breaking conservation), {} failed ({} timed out); "

@@ -120,6 +120,7 @@ Status DataflowCoordinator::Begin() {
     transport_.SendControl(j, init);
   }
   sunk_before_ = stats_.Sunk(d_.topology);
+  if (from) restored_from_ = from->snapshot;
   next_id_ = first_id;
   collector_ = Collector(Shapes(d_.topology), first_id);
   return Status::Ok();
@@ -349,6 +350,7 @@ nlohmann::json DataflowCoordinator::Summary(double seconds) const {
       {"ranks", n_},
       {"topology", d_.topology.spec()},
       {"algorithm", o_.algorithm.name()},
+      {"restored_from", restored_from_ ? nlohmann::json(*restored_from_) : nlohmann::json()},
       {"buffers", d_.buffers},
       {"alignment_timeout_us",
        d_.alignment_timeout ? nlohmann::json(d_.alignment_timeout->count()) : nlohmann::json()},

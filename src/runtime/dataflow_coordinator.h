@@ -99,6 +99,7 @@ class DataflowCoordinator final : public CoordinatorRole {
   // Records counted at the sinks when the run began (a restored run's
   // snapshot's): this run's throughput counts what came after.
   std::uint64_t sunk_before_ = 0;
+  std::optional<std::uint64_t> restored_from_;  // the snapshot a restored run began from
   Clock::time_point next_progress_;
   DataflowStatistics stats_;
   std::map<SnapshotId, Running> running_;
