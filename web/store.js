@@ -6,6 +6,14 @@
 // snapshot panel. It follows the store: the server's `store` event says a
 // run committed, and the page asks again. Everything shown is computed by
 // the server from what the store holds (docs/api.md, docs/store.md).
+//
+// A dataflow run (cluster --app dataflow) keeps records, not money: its
+// heading names its topology and barriers, each snapshot's row says what it
+// cost (aligning, records held back, records kept in flight, channels
+// switched to unaligned by the alignment timeout), and an opened one lists
+// its channels in the server's order, the slowest first, each aligned or
+// not, and its vertices' counts. A failed snapshot says why, and which
+// ranks' parts never came.
 import { html } from './svg.js';
 import { t, money, setLang, lang, applyStatic } from './i18n.js';
 import { renderSnapshot } from './panels.js';
@@ -35,6 +43,42 @@ const utc = (us) => `${new Date(us / 1000).toISOString().replace('T', ' ').slice
 
 function latency(s) {
   return s.status === 'complete' ? ms(s.completed_us - s.started_us) : '-';
+}
+
+// --- dataflow runs: words for their barriers and costs ----------------------------------
+
+const runOf = (id) => store.runs.find((r) => r.id === id);
+const isDataflow = (run) => Boolean(run && run.app === 'dataflow' && run.dataflow);
+// A duration in ms without trailing zeros, for settings ("1 ms", "0.5 ms").
+const msShort = (us) => t('storeMs', { v: String(Number((us / 1000).toFixed(2))) });
+
+// The run's barriers: aligned, unaligned, or aligned until the alignment timeout.
+function modeText(df) {
+  if (df.algorithm === 'unaligned') return t('storeMode_unaligned');
+  if (df.alignment_timeout_us !== null && df.alignment_timeout_us !== undefined) {
+    return t('storeMode_alignedTimeout', { t: msShort(df.alignment_timeout_us) });
+  }
+  return t('storeMode_aligned');
+}
+
+// A snapshot's cost in a few words, for its row: "aligned, 44.63 ms aligning, 15 held back";
+// "4 of 6 channels unaligned, 16 kept in flight"; "switched by the timeout: ...".
+function costText(cost) {
+  if (cost.unaligned === 0) {
+    return t('storeCostAligned', { align: ms(cost.alignment_us), held: cost.held_back });
+  }
+  let text = t('storeCostUnaligned', { u: cost.unaligned, n: cost.channels, kept: cost.persisted });
+  if (cost.held_back > 0) text += t('storeCostHeldToo', { held: cost.held_back });
+  return cost.switched ? t('storeCostSwitched', { what: text }) : text;
+}
+
+// Why a snapshot failed, and whose parts never came (the root cause): "timed out: no part
+// from N2, N4". '' when the store does not say (a store older than schema 3).
+function failureText(s) {
+  if (!s.failure) return '';
+  const key = `storeFailure_${s.failure}`;
+  const why = t(key) === key ? s.failure : t(key);
+  return s.missing && s.missing.length ? t('storeNoPart', { why, ranks: s.missing.join(', ') }) : why;
 }
 
 // --- the status line: the newest run, in words ---------------------------------
@@ -81,9 +125,14 @@ function renderRuns() {
     const card = html('article', { class: 'run-card', 'data-run': r.id, 'data-state': sum.state,
       'aria-labelledby': `run-${r.id}-title` }, runsEl);
     // Jobs and locks keep no money: the run says which application ran instead of a total.
+    // A dataflow: its topology and its barriers.
     const app = r.app || 'bank';
+    const dataflow = isDataflow(r);
     const head = html('h3', { id: `run-${r.id}-title` }, card, app === 'bank' ? t('storeRun', {
       id: r.id, ranks: r.ranks, total: money(r.total),
+      restored: r.restored_from ? t('storeRestored', { id: r.restored_from }) : '',
+    }) : dataflow ? t('storeRunDataflow', {
+      id: r.id, topology: r.dataflow.topology, mode: modeText(r.dataflow),
       restored: r.restored_from ? t('storeRestored', { id: r.restored_from }) : '',
     }) : t('storeRunApp', { id: r.id, ranks: r.ranks, app: t(`storeApp_${app}`) }));
     head.append(' ');
@@ -96,8 +145,9 @@ function renderRuns() {
       html('dt', {}, item, t(key));
       html('dd', {}, item, value);
     };
-    figure('storeSumRate', sum.transfers_per_s === null ? unknown : Math.round(sum.transfers_per_s).toLocaleString('en-US'), 'rate');
-    figure('storeSumTransfers', sum.transfers === null ? unknown : sum.transfers.toLocaleString('en-US'), 'transfers');
+    // A dataflow's sources emit records, not transfers.
+    figure(dataflow ? 'storeSumRecordRate' : 'storeSumRate', sum.transfers_per_s === null ? unknown : Math.round(sum.transfers_per_s).toLocaleString('en-US'), 'rate');
+    figure(dataflow ? 'storeSumRecords' : 'storeSumTransfers', sum.transfers === null ? unknown : sum.transfers.toLocaleString('en-US'), 'transfers');
     figure('storeSumDuration', sum.duration_us === null ? unknown : t('storeSeconds', { v: (sum.duration_us / 1e6).toFixed(1) }), 'duration');
     figure('storeSumComplete', String(sum.complete), 'complete');
     figure('storeSumFailed', String(sum.failed), 'failed');
@@ -112,6 +162,16 @@ function renderRuns() {
 // --- snapshots: a table; the open one below its row ------------------------------------
 
 const COLUMNS = ['storeColSnapshot', 'storeColRun', 'storeColStatus', 'storeColInitiator', 'storeColTotal', 'storeColLatency'];
+// A store with a dataflow run has one more column: what each snapshot cost.
+const COST_COLUMN = 'storeColCost';
+
+// The total's cell: dollars, a jobs or locks verdict, or the records a dataflow's sources had
+// emitted by the cut.
+function totalText(s, run) {
+  if (s.property) return propertyText(s.property);
+  if (s.total === null) return '-';
+  return isDataflow(run) ? t('storeRecords', { n: s.total }) : money(s.total);
+}
 
 function renderList() {
   listEl.textContent = '';
@@ -120,9 +180,10 @@ function renderList() {
     return;
   }
   const newest = store.snapshots.slice(-SHOWN).reverse();
+  const columns = store.runs.some(isDataflow) ? [...COLUMNS, COST_COLUMN] : COLUMNS;
   const table = html('table', { class: 'store-table' }, listEl);
   const head = html('tr', {}, html('thead', {}, table));
-  for (const k of COLUMNS) html('th', { scope: 'col' }, head, t(k));
+  for (const k of columns) html('th', { scope: 'col' }, head, t(k));
   const body = html('tbody', {}, table);
   for (const s of newest) {
     const open = chosen !== null && chosen.id === s.id;
@@ -134,13 +195,24 @@ function renderList() {
       'aria-controls': open ? 'store-detail' : null,
     }, cell, `#${s.id}`);
     button.addEventListener('click', () => (open ? close(true) : choose(s.id)));
+    const run = runOf(s.run);
     const values = [String(s.run), t(`storeStatus_${s.status}`), s.initiators.join(', '),
       // A jobs or locks snapshot: its verdict in the total's column.
-      s.property ? propertyText(s.property) : s.total === null ? '-' : money(s.total), latency(s)];
+      totalText(s, run), latency(s)];
+    if (columns.length > COLUMNS.length) values.push(s.cost && s.status === 'complete' ? costText(s.cost) : '-');
     values.forEach((v, i) => {
-      html('td', { 'data-label': t(COLUMNS[i + 1]), class: i === 1 ? `status-${s.status}` : null }, tr, v);
+      const td = html('td', {
+        'data-label': t(columns[i + 1]), 'data-col': columns[i + 1].slice('storeCol'.length).toLowerCase(),
+        class: i === 1 ? `status-${s.status}` : i === 3 && isDataflow(run) ? 'records' : null,
+      }, tr, v);
+      // A failed snapshot: why, under its status.
+      const why = i === 1 && s.status === 'failed' ? failureText(s) : '';
+      if (why) {
+        td.append(' ');
+        html('span', { class: 'status-why' }, td, why);
+      }
     });
-    if (open) renderDetail(html('td', { colspan: COLUMNS.length }, html('tr', { class: 'store-detail-row' }, body)));
+    if (open) renderDetail(html('td', { colspan: columns.length }, html('tr', { class: 'store-detail-row' }, body)));
   }
   if (store.snapshots.length > SHOWN) {
     html('p', { class: 'muted' }, listEl, t('storeOnlyNewest', { n: SHOWN, all: store.snapshots.length }));
@@ -191,12 +263,90 @@ function renderPath(section, snap) {
   }
 }
 
+// One table in a box of its own that scrolls sideways when the table is wider than the
+// screen (the page never does); the box takes focus, so a keyboard can scroll it too.
+function scrollingTable(section, headingId, cls) {
+  const box = html('div', { class: 'table-box', role: 'region', tabindex: '0', 'aria-labelledby': headingId }, section);
+  return html('table', { class: cls }, box);
+}
+
+// A dataflow's snapshot: what it cost, its channels (in the server's order: the slowest
+// first, which the page never re-sorts), each aligned or not, and its vertices' counts.
+function renderDataflow(section, snap) {
+  if (!snap.complete) {
+    const entry = store.snapshots.find((s) => s.id === snap.id);
+    const p = html('p', { class: 'df-failed' }, section, t('storeDfNoParts', { status: t(`storeStatus_${entry ? entry.status : 'failed'}`) }));
+    // The root cause, where the store knows it: the ranks whose parts never came.
+    const why = failureText(snap);
+    if (why) p.append(t('storeSentenceGap'), t('storeDfWhy', { why }));
+    return;
+  }
+  const cost = snap.cost;
+  const p = html('p', { class: 'df-summary' }, section);
+  // Sentences follow each other with a space in English, with none in Japanese.
+  const gap = t('storeSentenceGap');
+  html('span', { class: 'df-mode' }, p, t('storeDfMode', { mode: modeText(snap.dataflow) }));
+  if (cost) {
+    p.append(gap, t('storeDfSummary', {
+      u: cost.unaligned, n: cost.channels, align: ms(cost.alignment_us), held: cost.held_back, kept: cost.persisted,
+      switched: cost.switched ? t('storeDfSwitched') : '',
+    }));
+  }
+  p.append(gap, t('storeDfTotal', { n: snap.total }));
+
+  html('h4', { id: 'h-df-channels' }, section, t('storeDfChannelsHeading'));
+  html('p', { class: 'muted' }, section, t('storeDfChannelsIntro'));
+  const table = scrollingTable(section, 'h-df-channels', 'df-table df-channels');
+  const head = html('tr', {}, html('thead', {}, table));
+  ['storeDfColChannel', 'storeDfColBarrier', 'storeDfColWaited', 'storeDfColHeld', 'storeDfColKept'].forEach((k, i) => {
+    html('th', { scope: 'col', class: i > 1 ? 'num' : null }, head, t(k));
+  });
+  const body = html('tbody', {}, table);
+  for (const c of snap.channels) {
+    const known = c.aligned !== undefined;
+    const barrier = !known ? 'unknown' : c.aligned ? 'aligned' : c.switched ? 'switched' : 'unaligned';
+    const tr = html('tr', { 'data-channel': `${c.from}->${c.to}`, 'data-barrier': barrier }, body);
+    html('th', { scope: 'row' }, tr, `${c.from} → ${c.to}`);
+    // In words, with a mark whose shape differs too: never the colour alone.
+    const cell = html('td', {}, tr);
+    html('span', { class: `df-barrier df-barrier-${barrier}` }, cell, t(`storeDfBarrier_${barrier}`));
+    // At phone widths the rows stack, and each number says what it is (data-label).
+    html('td', { class: 'num', 'data-label': t('storeDfColWaited') }, tr, known ? ms(c.waited_us) : '-');
+    html('td', { class: 'num', 'data-label': t('storeDfColHeld') }, tr, known ? String(c.held_back) : '-');
+    html('td', { class: 'num', 'data-label': t('storeDfColKept') }, tr, known ? String(c.persisted) : String(c.records.length));
+  }
+
+  html('h4', { id: 'h-df-vertices' }, section, t('storeDfVerticesHeading'));
+  const vt = scrollingTable(section, 'h-df-vertices', 'df-table df-vertices');
+  const vhead = html('tr', {}, html('thead', {}, vt));
+  ['storeDfColVertex', 'storeDfColRole', 'storeDfColReceived', 'storeDfColEmitted', 'storeDfColAligning'].forEach((k, i) => {
+    html('th', { scope: 'col', class: i > 1 ? 'num' : null }, vhead, t(k));
+  });
+  const vbody = html('tbody', {}, vt);
+  for (const v of snap.recorded) {
+    const tr = html('tr', { 'data-vertex': v.name, 'data-role': v.role }, vbody);
+    html('th', { scope: 'row' }, tr, v.name);
+    const roleKey = `storeRole_${v.role}`;
+    html('td', {}, tr, t(roleKey) === roleKey ? v.role : t(roleKey));
+    html('td', { class: 'num', 'data-label': t('storeDfColReceived') }, tr, String(v.received));
+    html('td', { class: 'num', 'data-label': t('storeDfColEmitted') }, tr, String(v.emitted));
+    // A source has no inputs to align.
+    html('td', { class: 'num', 'data-label': t('storeDfColAligning') }, tr, v.role === 'source' ? '-' : ms(v.alignment_us));
+  }
+}
+
 function renderDetail(cell) {
   const { id, snap } = chosen;
   const section = html('section', { id: 'store-detail', class: 'store-detail', tabindex: '-1', 'aria-labelledby': 'h-store-detail' }, cell);
   const bar = html('div', { class: 'detail-head' }, section);
   html('h3', { id: 'h-store-detail' }, bar, t('storeDetailHeading', { id }));
   html('button', { type: 'button', class: 'detail-close' }, bar, t('storeClose')).addEventListener('click', () => close(true));
+  // A dataflow's channels and vertices take the place of the critical path and the bank's
+  // panel: the store keeps no marker times for it.
+  if (snap.dataflow) {
+    renderDataflow(section, snap);
+    return;
+  }
   renderPath(section, snap);
   html('h4', {}, section, t('storeRecordedHeading'));
   const panel = html('div', { class: 'store-snapshot' }, section);

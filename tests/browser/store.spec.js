@@ -63,8 +63,14 @@ async function openSnapshot(page, id) {
   await expect(row.getByRole('button')).toHaveAttribute('aria-expanded', 'true');
   // Beside its row: the next row of the table holds it, and it starts where the row ends.
   expect(await row.evaluate((tr) => tr.nextElementSibling.contains(document.getElementById('store-detail')))).toBe(true);
-  const rowBox = await row.boundingBox();
-  const detailBox = await detail.boundingBox();
+  // A refresh may be drawing the list again at the moment of measuring (the element measured is
+  // then gone, and its box null): measure again until both are there.
+  let rowBox = null;
+  let detailBox = null;
+  await expect.poll(async () => {
+    [rowBox, detailBox] = [await row.boundingBox(), await detail.boundingBox()];
+    return rowBox !== null && detailBox !== null;
+  }, { message: 'the row and the open snapshot have boxes' }).toBe(true);
   expect(Math.abs(detailBox.y - (rowBox.y + rowBox.height))).toBeLessThan(24);
   const viewport = page.viewportSize();
   expect(rowBox.y).toBeGreaterThan(-1);  // scrolled to the top, to a fraction of a pixel
@@ -97,8 +103,12 @@ async function expectCriticalPath(page, request, id, ranks) {
   expect([...times].sort((a, b) => a - b)).toEqual(times);
 }
 
-async function audit(page) {
-  const results = await new AxeBuilder({ page })
+// `within`: selectors to check instead of the whole page (each whole-page audit of a long list
+// takes seconds).
+async function audit(page, within = []) {
+  let builder = new AxeBuilder({ page });
+  for (const selector of within) builder = builder.include(selector);
+  const results = await builder
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .options({ rules: { 'label-content-name-mismatch': { enabled: true }, 'td-has-header': { enabled: true } } })
     .analyze();
@@ -345,5 +355,112 @@ test('a server without a store says so, and the bank page has no link', async ({
   await expect(page.locator('#store-status')).toHaveText(/no store/);
   await page.goto('/');
   await expect(page.locator('#store-link')).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
+// A dataflow run (the fourth in the store), after Flink's per-channel checkpoint view: its card
+// names its topology and barriers, each row says what its snapshot cost in records (not $), and a
+// snapshot opens on its channels in the server's order (the slowest first), each aligned or
+// switched to unaligned by the alignment timeout in words, and its vertices' counts. In English
+// and Japanese, at 1366 and 390 px, with no axe violation (audited in English at 1366 px and in
+// Japanese at 390 px: each audit of this long page takes seconds). The 1 ms timeout switches some
+// channels of a snapshot and not others: the test picks a snapshot with both from /api/store.
+test('a dataflow run: topology and barriers, each snapshot\'s cost, its channels slowest first, aligned and switched', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  await page.setViewportSize(LAPTOP);
+  const { code, out } = await runCluster(['--app', 'dataflow', '--topology', '2-2-1', '--slow', '2:4',
+    '--buffers', '4', '--rate', '1000', '--duration', '1500ms', '--snapshot-every', '50ms',
+    '--algorithm', 'aligned', '--alignment-timeout', '1ms', '--store', FILE]);
+  expect(code, out).toBe(0);
+  const list = await (await request.get(`${STORE}/api/store`)).json();
+  const run = list.runs[list.runs.length - 1];
+  expect(run.dataflow).toEqual({ topology: '2-2-1', algorithm: 'aligned', buffers: 4, alignment_timeout_us: 1000 });
+  // A snapshot some of whose channels the timeout switched and some it did not.
+  const mixed = list.snapshots.filter((s) => s.run === run.id && s.status === 'complete'
+    && s.cost.unaligned > 0 && s.cost.unaligned < s.cost.channels);
+  expect(mixed.length, 'a snapshot with aligned and switched channels').toBeGreaterThan(0);
+  const entry = mixed[mixed.length - 1];
+  const { cost } = entry;
+  expect(cost.switched).toBe(true);
+  const snap = await (await request.get(`${STORE}/api/store/snapshot?id=${entry.id}`)).json();
+
+  await page.goto(`${STORE}/store.html`);
+  const card = page.locator(`.run-card[data-run="${run.id}"]`);
+  await expect(card.locator('h3')).toContainText(`Run ${run.id}: dataflow 2-2-1, aligned barriers, unaligned after 1 ms`);
+  await expect(card.locator('[data-figure="rate"] dt')).toHaveText('Records/s');
+  const row = page.locator(`#store-list tr[data-snapshot="${entry.id}"]`);
+  await expect(row.locator('td[data-col="total"]')).toHaveText(`${entry.total} records`);
+  const held = cost.held_back > 0 ? `, ${cost.held_back} held back` : '';
+  await expect(row.locator('td[data-col="cost"]')).toHaveText(
+    `switched by the timeout: ${cost.unaligned} of ${cost.channels} channels unaligned, ${cost.persisted} kept in flight${held}`);
+  await expect(row).not.toContainText('$');
+
+  const detail = await openSnapshot(page, entry.id);
+  await expect(detail.locator('.df-summary')).toContainText(
+    `${cost.unaligned} of ${cost.channels} channels unaligned (switched by the alignment timeout)`);
+  await expect(detail.locator('.df-summary')).toContainText(`The sources had emitted ${snap.total} records by the cut.`);
+  // The store keeps no marker times for a dataflow: no empty critical path.
+  await expect(detail.getByRole('heading', { name: 'Critical path' })).toHaveCount(0);
+  await expect(detail.getByRole('heading', { name: 'Channels, slowest first' })).toBeVisible();
+  // The channels in the server's order, each as the JSON says.
+  const rows = detail.locator('.df-channels tbody tr');
+  const barrier = (c) => (c.aligned ? 'aligned' : c.switched ? 'switched' : 'unaligned');
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.channel)))
+    .toEqual(snap.channels.map((c) => `${c.from}->${c.to}`));
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.barrier))).toEqual(snap.channels.map(barrier));
+  const cells = async (tr) => tr.locator('th, td').allInnerTexts();
+  const words = { aligned: 'aligned', switched: 'unaligned: switched by the timeout' };
+  for (const [i, c] of snap.channels.entries()) {
+    expect(await cells(rows.nth(i))).toEqual([`${c.from} → ${c.to}`, words[barrier(c)],
+      `${(c.waited_us / 1000).toFixed(2)} ms`, String(c.held_back), String(c.persisted)]);
+  }
+  expect(snap.channels.filter((c) => c.aligned).length).toBeGreaterThan(0);
+  expect(snap.channels.filter((c) => c.switched).length).toBeGreaterThan(0);
+  // Each vertex's role and counts.
+  const vertices = detail.locator('.df-vertices tbody tr');
+  expect(await vertices.evaluateAll((trs) => trs.map((tr) => tr.dataset.role)))
+    .toEqual(['source', 'source', 'operator', 'operator', 'sink']);
+  for (const [i, v] of snap.recorded.entries()) {
+    expect((await cells(vertices.nth(i))).slice(0, 4)).toEqual([v.name, v.role, String(v.received), String(v.emitted)]);
+  }
+  // The keyboard: from the open snapshot to Close, then into the channels' box.
+  await page.keyboard.press('Tab');
+  await expect(detail.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(detail.getByRole('region', { name: 'Channels, slowest first' })).toBeFocused();
+  // What this run adds to the page (the whole page is audited above, with a bank snapshot open).
+  const added = [`.run-card[data-run="${run.id}"]`, '#store-list thead', `#store-list tr[data-snapshot="${entry.id}"]`, '#store-detail'];
+  let found = await audit(page, added);
+  expect(found, `axe violations at ${LAPTOP.width} px:\n${found.join('\n')}`).toEqual([]);
+
+  // In Japanese.
+  await page.getByRole('button', { name: '日本語' }).click();
+  await expect(card.locator('h3')).toContainText(`実行 ${run.id}: データフロー 2-2-1、整列バリア（1 ミリ秒で非整列に切替）`);
+  const heldJa = cost.held_back > 0 ? `、保留 ${cost.held_back} 件` : '';
+  await expect(row.locator('td[data-col="cost"]')).toHaveText(
+    `タイムアウトで切替:${cost.channels} チャネル中 ${cost.unaligned} が非整列、移動中を ${cost.persisted} 件保存${heldJa}`);
+  await expect(detail.getByRole('heading', { name: 'チャネル（遅い順）' })).toBeVisible();
+  const switched = snap.channels.findIndex((c) => c.switched);
+  const aligned = snap.channels.findIndex((c) => c.aligned);
+  await expect(rows.nth(switched).locator('td').first()).toHaveText('非整列:タイムアウトで切替');
+  await expect(rows.nth(aligned).locator('td').first()).toHaveText('整列');
+  await expect(vertices.last().locator('td').first()).toHaveText('シンク');
+  await expect(detail.locator('.df-summary')).toContainText(`カットまでにソースが送出したレコードは ${snap.total} 件です。`);
+
+  // On a phone: nothing wider than the screen, each channel a card, and still no violation.
+  await page.setViewportSize(PHONE);
+  await noSidewaysScroll(page);
+  for (const tr of await rows.all()) {
+    const box = await tr.boundingBox();
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+  }
+  expect(await rows.nth(switched).locator('td').last().evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"移動中を保存"');
+  found = await audit(page, added);
+  expect(found, `axe violations in Japanese at ${PHONE.width} px:\n${found.join('\n')}`).toEqual([]);
+  await page.getByRole('button', { name: 'English' }).click();
+  await expect(rows.nth(switched).locator('td').first()).toHaveText('unaligned: switched by the timeout');
+  await noSidewaysScroll(page);
   expect(problems).toEqual([]);
 });
