@@ -47,7 +47,9 @@ RunSummary Summarize(const StoredRun& run, const std::vector<SnapshotRecord>& sn
 }
 
 std::optional<CriticalPath> CriticalPathOf(const SnapshotRecord& s) {
-  if (s.status != "complete") return std::nullopt;
+  // A dataflow's snapshot has no path of markers to show: what it cost is
+  // its alignment, per channel (StoredChannel::Cost).
+  if (s.status != "complete" || !s.vertices.empty()) return std::nullopt;
   CriticalPath path;
   path.collected_us = s.completed_us - s.started_us;
   for (std::uint32_t r = 0; r < s.recorded_us.size(); ++r) {

@@ -58,7 +58,8 @@ struct CriticalPath {
   std::int64_t collected_us = 0;  // the whole snapshot reached the coordinator
 };
 
-// Nothing for a snapshot that is not complete (the store holds no parts).
+// Nothing for a snapshot that is not complete (the store holds no parts),
+// nor for a dataflow's (its cost is per channel, not a path of markers).
 std::optional<CriticalPath> CriticalPathOf(const SnapshotRecord& s);
 
 }  // namespace cutline::store
