@@ -14,7 +14,13 @@ JOBS       ?= $(shell nproc)
 WERROR     := -DCUTLINE_WERROR=ON
 # ccache (installed by scripts/install-deps.sh) makes a rebuild of unchanged
 # sources nearly free; a fresh machine's first build pays a few per cent.
-LAUNCHER   := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# It caches clang's precompiled headers (cmake/precompiled_headers.cmake),
+# and the objects compiled with one, only when told that the header's
+# macros and times may be trusted: hence the sloppiness, set here rather
+# than in the user's ccache.conf. Such objects are found again in the same
+# build folder only, not in another clone's.
+CCACHE     := env;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache
+LAUNCHER   := $(if $(shell command -v ccache),"-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE)")
 # How many of each property's cases a run makes, in per cent of its full
 # count (tests/property_test.cc): all of them in the plain build, and
 # under ASan a tenth (which runs each case about ten times slower; the
