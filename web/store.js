@@ -278,21 +278,20 @@ function renderDataflow(section, snap) {
     const p = html('p', { class: 'df-failed' }, section, t('storeDfNoParts', { status: t(`storeStatus_${entry ? entry.status : 'failed'}`) }));
     // The root cause, where the store knows it: the ranks whose parts never came.
     const why = failureText(snap);
-    if (why) p.append(t('storeSentenceGap'), t('storeDfWhy', { why }));
+    if (why) p.append(t('storeDfWhy', { why }));
     return;
   }
   const cost = snap.cost;
   const p = html('p', { class: 'df-summary' }, section);
-  // Sentences follow each other with a space in English, with none in Japanese.
-  const gap = t('storeSentenceGap');
+  // A sentence that follows another brings its own space (English) or none (Japanese).
   html('span', { class: 'df-mode' }, p, t('storeDfMode', { mode: modeText(snap.dataflow) }));
   if (cost) {
-    p.append(gap, t('storeDfSummary', {
+    p.append(t('storeDfSummary', {
       u: cost.unaligned, n: cost.channels, align: ms(cost.alignment_us), held: cost.held_back, kept: cost.persisted,
       switched: cost.switched ? t('storeDfSwitched') : '',
     }));
   }
-  p.append(gap, t('storeDfTotal', { n: snap.total }));
+  p.append(t('storeDfTotal', { n: snap.total }));
 
   html('h4', { id: 'h-df-channels' }, section, t('storeDfChannelsHeading'));
   html('p', { class: 'muted' }, section, t('storeDfChannelsIntro'));
