@@ -198,6 +198,16 @@ class DataflowStoreTest : public ::testing::Test {
     EXPECT_EQ(refused.err, fmt::format("cutline: error: snapshot {} is of topology 2-2-1, not 2-1: run "
                                        "with --topology 2-2-1\n", latest));
     EXPECT_EQ(FileBytes(store_), bytes);
+    // So is a bank restored from a dataflow's snapshot, in either language.
+    const Outcome bank = Cutline({"cluster", "--duration", "1s", "--store", store_, "--restore"});
+    EXPECT_EQ(bank.status, 2) << bank;
+    EXPECT_EQ(bank.err, fmt::format("cutline: error: snapshot {} is of a dataflow run, not --app bank: "
+                                    "run with --app dataflow\n", latest));
+    const Outcome ja = Cutline({"cluster", "--duration", "1s", "--store", store_, "--restore", "--lang", "ja"});
+    EXPECT_EQ(ja.status, 2) << ja;
+    EXPECT_TRUE(Contains(ja.err, "--app dataflow で実行してください")) << ja;
+    EXPECT_EQ(Lines(ja.err), 1u) << ja;
+    EXPECT_EQ(FileBytes(store_), bytes);
 
     const std::vector<std::string> restore_args = Flow(mode, {"--duration", "800ms", "--restore", "--json"});
     const Outcome restored = Cutline(restore_args, "", std::chrono::seconds(120));
