@@ -46,21 +46,13 @@ inline std::int64_t SqlId(const Connection& c, std::uint64_t id) {
 std::optional<dataflow::Topology> RunTopology(Connection& c, std::uint32_t version,
                                               std::int64_t run);
 
-// The channels a complete snapshot of a run records, as (from, to): every
-// ordered pair of its `ranks`, or a dataflow's edges.
-inline std::set<std::pair<std::int64_t, std::int64_t>> RunChannels(
-    std::int64_t ranks, const std::optional<dataflow::Topology>& topology) {
+// A dataflow's channels, as (from, to): the edges of its topology. (A
+// bank's are every ordered pair of its ranks, which no one lists: a
+// damaged row may claim a million ranks.)
+inline std::set<std::pair<std::int64_t, std::int64_t>> TopologyChannels(const dataflow::Topology& t) {
   std::set<std::pair<std::int64_t, std::int64_t>> out;
-  if (topology) {
-    for (std::uint32_t v = 0; v < topology->vertices(); ++v) {
-      for (std::uint32_t to : topology->Outputs(v)) out.insert({v, to});
-    }
-    return out;
-  }
-  for (std::int64_t from = 0; from < ranks; ++from) {
-    for (std::int64_t to = 0; to < ranks; ++to) {
-      if (from != to) out.insert({from, to});
-    }
+  for (std::uint32_t v = 0; v < t.vertices(); ++v) {
+    for (std::uint32_t to : t.Outputs(v)) out.insert({v, to});
   }
   return out;
 }

@@ -72,7 +72,7 @@ void RefuseUnlessWholeDataflow(const Connection& c, const SnapshotRecord& s, std
       c.Refuse(fmt::format("snapshot {}: channel {}->{} twice", s.id, ch.from, ch.to));
     }
   }
-  if (seen != RunChannels(static_cast<std::int64_t>(n), t)) {
+  if (seen != TopologyChannels(t)) {
     c.Refuse(fmt::format("snapshot {}: its channels are not those of topology {}", s.id, t.spec()));
   }
 }
