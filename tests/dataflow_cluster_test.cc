@@ -27,6 +27,8 @@ namespace {
 
 using nlohmann::json;
 
+namespace fs = std::filesystem;
+
 struct FlowRun {
   Outcome outcome;
   json summary;
@@ -34,16 +36,41 @@ struct FlowRun {
   std::string Replay() const { return fmt::format("cutline {}", fmt::join(command, " ")); }
 };
 
+// `cutline check --logs DIR` on a dataflow run's logs: it passes, and says
+// how many snapshots it judged (at least `complete`, the ones rank 0
+// collected: a part is logged before it is sent).
+void ExpectLogsPass(const std::string& dir, int complete) {
+  const Outcome o = Cutline({"check", "--logs", dir});
+  EXPECT_EQ(o.status, 0) << o;
+  const std::string ok = "ok: ";
+  const std::size_t at = o.out.find(ok);
+  ASSERT_NE(at, std::string::npos) << o;
+  const int judged = std::atoi(o.out.c_str() + at + ok.size());
+  EXPECT_GE(judged, std::max(complete, 1)) << o;
+  EXPECT_TRUE(Contains(o.out, "of the dataflow 2-2-1 (5 vertices)")) << o;
+  EXPECT_TRUE(Contains(o.out, "every record counted once")) << o;
+}
+
 // Two sources, two operators (rank 2 four times slower than a source), one
-// sink, four buffers a channel: the slow operator's inputs stay full.
+// sink, four buffers a channel: the slow operator's inputs stay full. Each
+// rank logs its events, and the judge checks every snapshot in the logs.
 FlowRun RunFlow(const std::vector<std::string>& mode) {
+  const fs::path logs = fs::temp_directory_path() /
+                        ("cutline_flow_logs_" + std::to_string(::getpid()) + "_" +
+                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::remove_all(logs);
   FlowRun run;
   run.command = {"cluster",          "--app",   "dataflow", "--topology", "2-2-1", "--buffers", "4",
                  "--slow",           "2:4",     "--rate",   "1000",       "--duration", "1200ms",
-                 "--snapshot-every", "50ms",    "--json"};
+                 "--snapshot-every", "50ms",    "--json",   "--log-dir",  logs.string()};
   run.command.insert(run.command.end(), mode.begin(), mode.end());
   run.outcome = Cutline(run.command, "", std::chrono::seconds(120));
   run.summary = json::parse(run.outcome.out, nullptr, false);
+  if (run.outcome.status == 0 && run.summary.is_object()) {
+    SCOPED_TRACE(run.Replay());
+    ExpectLogsPass(logs.string(), run.summary["complete"].get<int>());
+  }
+  fs::remove_all(logs);
   return run;
 }
 
@@ -129,7 +156,6 @@ TEST(DataflowClusterTest, AKilledVertexEndsTheRunWithStatus1) {
 
 // --- kill and restore, with the store -----------------------------------------
 
-namespace fs = std::filesystem;
 
 std::string FileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -169,7 +195,9 @@ class DataflowStoreTest : public ::testing::Test {
   // and not sent; then the run restored from the store's latest complete
   // snapshot. Returns that snapshot as `store show --json` says it.
   json KillThenRestore(const std::vector<std::string>& mode) {
-    const std::vector<std::string> crash_args = Flow(mode, {"--duration", "20s", "--kill", "2@snapshot:6"});
+    const std::string crash_logs = (dir_ / "crash-logs").string();
+    const std::vector<std::string> crash_args =
+        Flow(mode, {"--duration", "20s", "--kill", "2@snapshot:6", "--log-dir", crash_logs});
     const Outcome crash = Cutline(crash_args, "", std::chrono::seconds(120));
     SCOPED_TRACE(fmt::format("cutline {}", fmt::join(crash_args, " ")));
     EXPECT_TRUE(crash.exited) << crash;
@@ -186,6 +214,9 @@ class DataflowStoreTest : public ::testing::Test {
     }
     EXPECT_GE(latest, 1u) << before;
     EXPECT_TRUE(Contains(crash.err, fmt::format("#{} (", latest))) << crash;
+    // The judge's verdict on the crashed run's logs: every snapshot whose
+    // every part was logged is right, up to the crash.
+    ExpectLogsPass(crash_logs, static_cast<int>(latest));
     const Outcome shown = Cutline({"store", "show", store_, std::to_string(latest), "--json"});
     const json origin = json::parse(shown.out, nullptr, false);
 
@@ -209,7 +240,9 @@ class DataflowStoreTest : public ::testing::Test {
     EXPECT_EQ(Lines(ja.err), 1u) << ja;
     EXPECT_EQ(FileBytes(store_), bytes);
 
-    const std::vector<std::string> restore_args = Flow(mode, {"--duration", "800ms", "--restore", "--json"});
+    const std::string restored_logs = (dir_ / "restored-logs").string();
+    const std::vector<std::string> restore_args =
+        Flow(mode, {"--duration", "800ms", "--restore", "--json", "--log-dir", restored_logs});
     const Outcome restored = Cutline(restore_args, "", std::chrono::seconds(120));
     SCOPED_TRACE(fmt::format("cutline {}", fmt::join(restore_args, " ")));
     EXPECT_EQ(restored.status, 0) << restored;
@@ -224,6 +257,9 @@ class DataflowStoreTest : public ::testing::Test {
         << "the restored sources went on from the snapshot's " << origin["total"];
     EXPECT_EQ(summary["wrong_totals"], 0) << summary.dump();
     EXPECT_GE(summary["complete"].get<int>(), 3) << summary.dump();
+    // And on the restored run's: its vertices start from the snapshot's
+    // states, the replayed records their first sends.
+    ExpectLogsPass(restored_logs, summary["complete"].get<int>());
     const json after = List();
     EXPECT_EQ(after["runs"].size(), 2u) << after;
     if (after["runs"].size() == 2) {
@@ -286,7 +322,7 @@ TEST(DataflowClusterTest, BadDataflowFlagsAreOneLineAndExitTwo) {
       {{"--topology", "2-1"}, "--topology is for --app dataflow, not --app bank"},
       {{"--app", "jobs", "--buffers", "3"}, "--buffers is for --app dataflow, not --app jobs"},
       {{"--app", "dataflow", "--balance", "5"}, "--balance is for --app bank, not --app dataflow"},
-      {{"--app", "dataflow", "--log-dir", "logs"}, "--log-dir is not available with --app dataflow"},
+      {{"--app", "dataflow", "--reorder"}, "--reorder is not available with --app dataflow"},
       {{"--app", "dataflow", "--restore"}, "--restore needs --store FILE"},
       {{"--app", "dataflow", "--ranks", "3", "--topology", "2-2"},
        "--ranks 3 does not match --topology 2-2, which has 4 ranks (leave --ranks out)"},

@@ -177,6 +177,9 @@ class App {
   static const App kBank;
   static const App kJobs;
   static const App kLocks;
+  // A dataflow's records, as its logs are judged (apps/dataflow/): not
+  // among All(), and not found by Find.
+  static const App kDataflow;
   // nullopt for an unknown name.
   static std::optional<App> Find(std::string_view name);
   // The application a store, a log or a run's record names: the bank when
@@ -243,6 +246,7 @@ inline std::optional<NodeId> Waits(Amount state) {
 extern const AppDefinition kBankDefinition;
 extern const AppDefinition kJobsDefinition;
 extern const AppDefinition kLocksDefinition;
+extern const AppDefinition kDataflowDefinition;
 extern const AppWords kBankWords, kJobsWords, kLocksWords;
 extern const AppJson kBankJson, kJobsJson, kLocksJson;
 std::unique_ptr<RankWork> MakeJobsRank(std::uint32_t jobs);

@@ -8,6 +8,7 @@ namespace cutline::apps {
 const App App::kBank{&kBankDefinition};
 const App App::kJobs{&kJobsDefinition};
 const App App::kLocks{&kLocksDefinition};
+const App App::kDataflow{&kDataflowDefinition};
 
 namespace {
 const std::array<App, 3> kAll{App::kBank, App::kJobs, App::kLocks};

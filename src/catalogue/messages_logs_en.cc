@@ -81,6 +81,13 @@ std::string EnglishRankLogsReason(const Status& s) {
       return fmt::format("{} names an application cutline does not know: {}", w(0), w(1));
     case Code::kRankLogOtherApp:
       return fmt::format("{} is a log of {}, but rank 0's is of {}", w(0), w(1), w(2));
+    case Code::kRankLogBadTopology:
+      return fmt::format("{} names a dataflow of no topology cutline reads: {}", w(0), w(1));
+    case Code::kRankLogNoChannel:
+      return fmt::format("a \"{}\" line on N{}->N{}, which the dataflow {} has no channel for", w(0),
+                         n(2), n(3), w(1));
+    case Code::kRankLogOvertakenPeer:
+      return "an \"overtaken\" line names its channel by \"to\" or by \"from\", one of the two";
     default:
       break;
   }

@@ -84,6 +84,13 @@ std::string JapaneseRankLogsReason(const Status& s) {
       return fmt::format("{} は cutline の知らないアプリケーションを挙げています: {}", w(0), w(1));
     case Code::kRankLogOtherApp:
       return fmt::format("{} は {} のログですが、ランク 0 のログは {} のものです", w(0), w(1), w(2));
+    case Code::kRankLogBadTopology:
+      return fmt::format("{} のデータフローのトポロジーを cutline は読めません: {}", w(0), w(1));
+    case Code::kRankLogNoChannel:
+      return fmt::format("\"{}\" の行が N{}->N{} のものですが、データフロー {} にそのチャネルはありません",
+                         w(0), n(2), n(3), w(1));
+    case Code::kRankLogOvertakenPeer:
+      return "\"overtaken\" の行はチャネルを \"to\" か \"from\" のどちらか一つで示します";
     default:
       break;
   }

@@ -169,6 +169,9 @@ class Findings {
                                      std::size_t holding) const = 0;
   virtual std::string LogsConservedOk(int snapshots, std::uint32_t ranks, std::size_t events,
                                       cutline::Amount total) const = 0;
+  // A dataflow's logs passed: every record in one place in each snapshot.
+  virtual std::string LogsDataflowOk(int snapshots, std::uint32_t vertices, std::string_view topology,
+                                     std::size_t events) const = 0;
 };
 
 // The catalogue in `lang`: a constant, alive as long as the program.

@@ -332,6 +332,13 @@ class English final : public Findings {
                        "consistent cuts, exact channel states, total ${} conserved",
                        snapshots, S(static_cast<std::size_t>(snapshots)), ranks, events, total);
   }
+  std::string LogsDataflowOk(int snapshots, std::uint32_t vertices, std::string_view topology,
+                             std::size_t events) const override {
+    return fmt::format("ok: {} complete snapshot{} of the dataflow {} ({} vertices) checked from {} "
+                       "logged events: consistent cuts, exact channel states, every record counted "
+                       "once",
+                       snapshots, S(static_cast<std::size_t>(snapshots)), topology, vertices, events);
+  }
 };
 
 }  // namespace

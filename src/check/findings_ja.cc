@@ -316,6 +316,12 @@ class Japanese final : public Findings {
                        "検査しました: {}で、総額${}は保存されています",
                        ranks, snapshots, events, kCutsAndChannels, total);
   }
+  std::string LogsDataflowOk(int snapshots, std::uint32_t vertices, std::string_view topology,
+                             std::size_t events) const override {
+    return fmt::format("合格: データフロー {}（頂点{}個）の完了したスナップショット{}件を、ログの{}イベントから"
+                       "検査しました: {}で、どのレコードもちょうど一度数えられています",
+                       topology, vertices, snapshots, events, kCutsAndChannels);
+  }
 };
 
 }  // namespace

@@ -74,6 +74,7 @@ struct ChannelCut {
   std::vector<Msg> expected;         // transfers across the cut, in delivery order
   bool claimed = false;              // its receiver's part names it
   std::vector<Amount> transfers;     // what that part says
+  std::vector<Amount> sent;          // what its sender's part says its markers overtook
   int markers = 0;
   Seq marker_seq = 0;
   bool marker_sent_inside = false;
@@ -501,7 +502,7 @@ class StreamJudge::Impl {
   // transfer, which is then in its snapshot's channel state.
   void OnOvertaken(std::uint32_t r, const StreamEvent& e) {
     ++events_;
-    std::deque<Msg>& q = in_flight_[ChannelOf(r, e.peer)];
+    std::deque<Msg>& q = in_flight_[e.incoming ? ChannelOf(e.peer, r) : ChannelOf(r, e.peer)];
     auto number = [&](std::uint64_t n) {
       return std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.n == n; });
     };
@@ -603,7 +604,16 @@ class StreamJudge::Impl {
       ch.claimed = true;
       ch.transfers = amounts;
     }
+    for (const auto& [to, amounts] : e.sent) {
+      CUTLINE_CHECK(HasChannel(r, to));  // the reader's to check
+      s->channels[ChannelOf(r, to)].sent = amounts;
+    }
     if (++s->parts == n_ && !claims_mode_) {
+      // The sender's overtaken records left after every one its receiver
+      // recorded: they end the channel's state.
+      for (ChannelCut& ch : s->channels) {
+        ch.transfers.insert(ch.transfers.end(), ch.sent.begin(), ch.sent.end());
+      }
       ++events_;  // Completed
       Measure();  // the most a snapshot holds is just before it is judged
       std::vector<std::string> lines = Judge(e.snapshot, *s, nullptr);
@@ -755,8 +765,11 @@ class StreamJudge::Impl {
     OpenSnapshot& s = j.s;
     for (ChannelId c = 0; c < s.channels.size(); ++c) {
       for (const Msg& m : in_flight_[c]) {
-        if (SentOutside(s, m)) break;  // and so are the later ones
+        // A later snapshot's unaligned barrier may have jumped ahead of
+        // transfers sent inside this cut: only a transfer sent outside it
+        // ends the ones sent inside (transfers keep their order).
         if (m.marker) continue;
+        if (SentOutside(s, m)) break;  // and so are the later ones
         s.channels[c].expected.push_back(m);
         if (Overtaken(s, m, j.id)) continue;  // in the channel's state
         const sim::ChannelInfo& ch = topology_.channel(c);

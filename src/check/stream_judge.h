@@ -42,14 +42,16 @@ struct StreamEvent {
     kClose,           // stopped recording the channel from `peer` for `snapshot`
                       // (a history's Closed; a log says it by the marker's receipt)
     kOvertaken,       // unaligned barriers: the marker numbered `overtaker`, just
-                      // sent to `peer`, overtook transfer `n`, which joins the
-                      // channel's recorded state
+                      // sent to `peer` (or, `incoming`, just arrived from it),
+                      // overtook transfer `n`, which joins the channel's
+                      // recorded state
     kOther,           // none of these: only counted out
   };
   Kind kind = Kind::kOther;
   std::uint32_t peer = 0;      // to / from
   std::uint64_t n = 0;         // the message's number on its channel
   std::uint64_t overtaker = 0;  // kOvertaken
+  bool incoming = false;        // kOvertaken: on the channel from `peer`, at its receiver
   SnapshotId snapshot = 0;
   cutline::Amount amount = 0;     // a transfer's amount, or a state
   // kRecord: caused by a message, the node's last receipt: a marker of the
@@ -67,8 +69,11 @@ struct StreamEvent {
   bool after_markers = false;
   // kRecord of a stop-the-world snapshot: it sends no marker.
   bool no_markers = false;
-  // kPart: each incoming channel's claimed state, by sender.
+  // kPart: each incoming channel's claimed state, by sender; and (unaligned
+  // barriers) what its markers overtook on outgoing channels, by receiver,
+  // which follows the receiver's claim in the channel's state.
   std::vector<std::pair<std::uint32_t, std::vector<cutline::Amount>>> channels;
+  std::vector<std::pair<std::uint32_t, std::vector<cutline::Amount>>> sent;
   // kReceiveMarker: the marker does not close its channel, a kClose will
   // (Lai-Yang's channel closes once its count of older transfers has come).
   bool keeps_open = false;

@@ -192,9 +192,7 @@ struct RuntimeCommands::State {
 
   // --app dataflow's own options; the ranks are the topology's.
   Status FinishDataflow(CLI::App* cmd, runtime::NodeOptions& n) {
-    for (const char* flag : {"--log-dir", "--reorder"}) {
-      if (cmd->count(flag) > 0) return Status::Error(Code::kNotWithDataflow, flag);
-    }
+    if (cmd->count("--reorder") > 0) return Status::Error(Code::kNotWithDataflow, "--reorder");
     StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(topology);
     if (!t.ok()) return t.status();
     runtime::DataflowOptions d{.topology = *t, .buffers = buffers, .slow = {}, .alignment_timeout = {}};
@@ -341,6 +339,11 @@ int CheckLogsCommand(const std::string& dir, const std::string& format, Lang lan
   for (std::uint32_t r : result->silent) fmt::print("{}\n", say.SilentRank(r));
   if (result->dropped > 0) fmt::print("{}\n", say.DroppedAfterCrash(result->dropped));
   if (!result->report.ok()) return 1;
+  if (!result->topology.empty()) {
+    fmt::print("{}\n", say.LogsDataflowOk(result->report.snapshots_checked, result->ranks,
+                                         result->topology, result->events));
+    return 0;
+  }
   if (!apps::App::NamedOrBank(result->app).conserved()) {
     if (result->unchecked > 0) fmt::print("{}\n", say.StabilityOnly(result->unchecked));
     fmt::print("{}\n", say.LogsDeclaredOk(result->report.snapshots_checked, result->ranks,

@@ -17,7 +17,8 @@ Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint
       held_(inputs, false),
       out_(outputs),
       credits_(outputs, buffers),
-      out_records_(outputs, 0) {
+      out_records_(outputs, 0),
+      out_numbered_(outputs, 0) {
   CUTLINE_CHECK(buffers >= 1);
   // Unaligned barriers never wait, so a timeout for them is a host's mistake.
   CUTLINE_CHECK(!alignment_timeout_us || (alignment == Alignment::kAligned &&
@@ -29,7 +30,9 @@ void Vertex::Restore(VertexState state, const std::vector<std::vector<std::uint6
   state_ = std::move(state);
   for (ChannelIndex o = 0; o < out_.size(); ++o) {
     CUTLINE_CHECK(out_[o].empty());
-    for (std::uint64_t key : in_flight[o]) out_[o].push_back(Item{false, key});
+    for (std::uint64_t key : in_flight[o]) {
+      Note({.kind = Step::Kind::kPut, .channel = o, .n = Enqueue(o, Item{false, key}, out_[o].end())});
+    }
     out_records_[o] = static_cast<std::uint32_t>(in_flight[o].size());
   }
 }
@@ -41,9 +44,9 @@ void Vertex::Arrive(ChannelIndex c, Item item, std::int64_t now_us) {
     // Older snapshots' barriers stop waiting first: a barrier never passes
     // an older one.
     Tick(now_us);
-    if (TakenOnArrival(item.value, c)) return TakeJumping(item.value, c, in_[c].size());
+    if (TakenOnArrival(item.value, c)) return TakeJumping(item.value, c, in_[c].size(), item.n);
     if (Aged(item.started_us)) {
-      TakeJumping(item.value, c, in_[c].size());
+      TakeJumping(item.value, c, in_[c].size(), item.n);
       return UnalignIfAged();
     }
     ++queued_barriers_;
@@ -67,9 +70,16 @@ bool Vertex::Emit(std::uint64_t key) {
 }
 
 void Vertex::Put(ChannelIndex o, std::uint64_t key) {
-  out_[o].push_back(Item{false, key});
+  const std::uint64_t n = Enqueue(o, Item{false, key}, out_[o].end());
   ++out_records_[o];
   ++state_.emitted;
+  Note({.kind = Step::Kind::kPut, .channel = o, .n = n});
+}
+
+std::uint64_t Vertex::Enqueue(ChannelIndex o, Item item, std::deque<Item>::iterator at) {
+  item.n = ++out_numbered_[o];
+  out_[o].insert(at, item);
+  return item.n;
 }
 
 void Vertex::TakeBarriersAtHeads() {
@@ -81,10 +91,10 @@ void Vertex::TakeBarriersAtHeads() {
     for (ChannelIndex c = 0; c < in_.size(); ++c) {
       std::deque<Item>& q = in_[c];
       while (!held_[c] && !q.empty() && q.front().barrier) {
-        const SnapshotId id = q.front().value;
+        const Item barrier = q.front();
         q.pop_front();
         --queued_barriers_;
-        TakeBarrier(id, c);
+        TakeBarrier(barrier.value, c, barrier.n);
         taken = true;
       }
     }
@@ -98,18 +108,20 @@ std::optional<ChannelIndex> Vertex::Process() {
     const ChannelIndex c = (next_input_ + k) % n;
     std::deque<Item>& q = in_[c];
     if (held_[c] || q.empty()) continue;
-    const std::uint64_t key = q.front().value;
-    if (role_ == Role::kOperator && !Room(Route(key))) continue;
+    const Item record = q.front();
+    if (role_ == Role::kOperator && !Room(Route(record.value))) continue;
     q.pop_front();
     --in_records_[c];
-    Apply(c, key);
+    Apply(c, record);
     next_input_ = (c + 1) % n;
     return c;
   }
   return std::nullopt;
 }
 
-void Vertex::Apply(ChannelIndex c, std::uint64_t key) {
+void Vertex::Apply(ChannelIndex c, const Item& record) {
+  const std::uint64_t key = record.value;
+  Note({.kind = Step::Kind::kApply, .channel = c, .n = record.n});
   // The agent sees the record before it changes the state: a snapshot whose
   // channel c is open records it as in flight.
   // (Refused only for a record taken from a held input: Process never does.)
@@ -124,7 +136,7 @@ void Vertex::Start(SnapshotId id, std::int64_t now_us) {
   CUTLINE_CHECK(role_ == Role::kSource);
   See(now_us);
   CostOf(id).started_us = now_us;
-  Obey(WithAgent([&](auto& a) { return a.Start(id, state_); }), std::nullopt);
+  Obey(WithAgent([&](auto& a) { return a.Start(id, state_); }), RecordCause::kStart, std::nullopt);
 }
 
 bool Vertex::TakenOnArrival(SnapshotId id, ChannelIndex c) {
@@ -133,21 +145,25 @@ bool Vertex::TakenOnArrival(SnapshotId id, ChannelIndex c) {
   return std::get<AlignedAgent>(agent_).Channel(id, c) == ChannelRecording::kRecording;
 }
 
-void Vertex::TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead) {
+void Vertex::TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead, std::uint64_t n) {
   // Barriers of older snapshots may still wait in c's queue: only records
   // are in flight. Each is applied later, after this record.
   CostOf(id).cost.inputs[c].unaligned = true;
+  for (std::size_t i = 0; i < ahead; ++i) {
+    Note({.kind = Step::Kind::kJumpIn, .channel = c, .n = in_[c][i].n, .by = n});
+  }
   if (in_records_[c] > 0) {
     std::vector<std::uint64_t>& jumped = jumped_[id][c];
     for (std::size_t i = 0; i < ahead; ++i) {
       if (!in_[c][i].barrier) jumped.push_back(in_[c][i].value);
     }
   }
-  TakeBarrier(id, c);
+  TakeBarrier(id, c, n);
 }
 
-void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c) {
-  Obey(WithAgent([&](auto& a) { return a.OnMarker(id, c, state_); }), c);
+void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c, std::uint64_t n) {
+  Note({.kind = Step::Kind::kBarrierIn, .channel = c, .n = n, .snapshot = id});
+  Obey(WithAgent([&](auto& a) { return a.OnMarker(id, c, state_); }), RecordCause::kBarrier, c);
 }
 
 void Vertex::Tick(std::int64_t now_us) {
@@ -165,7 +181,7 @@ void Vertex::UnalignIfAged() {
   const SnapshotId id = agent.rules().aligning();
   if (id == 0 || !Aged(CostOf(id).started_us)) return;
   CostOf(id).cost.switched = true;
-  Obey(agent.Unalign(id, state_), std::nullopt);
+  Obey(agent.Unalign(id, state_), RecordCause::kTimeout, std::nullopt);
 }
 
 bool Vertex::TakeAgedQueuedBarrier() {
@@ -188,9 +204,10 @@ bool Vertex::TakeAgedQueuedBarrier() {
   const auto [c, i] = *at;
   CostOf(oldest).cost.switched = true;
   // Out of the queue first: the records ahead of it are what it jumps.
+  const std::uint64_t n = in_[c][i].n;
   in_[c].erase(in_[c].begin() + static_cast<std::ptrdiff_t>(i));
   --queued_barriers_;
-  TakeJumping(oldest, c, i);
+  TakeJumping(oldest, c, i, n);
   return true;
 }
 
@@ -204,7 +221,10 @@ void Vertex::JumpAgedOutputBarriers() {
       if (place == at) continue;  // nothing to jump
       const Item barrier = *at;
       CostOf(barrier.value).cost.switched = true;
-      for (auto it = place; it != at; ++it) RecordOvertaken(barrier.value, o, it->value);
+      for (auto it = place; it != at; ++it) {
+        RecordOvertaken(barrier.value, o, it->value);
+        Note({.kind = Step::Kind::kJumpOut, .channel = o, .n = it->n, .by = barrier.n});
+      }
       // Positions, not iterators: erasing from a deque's middle invalidates
       // every iterator into it.
       const auto to = place - q.begin();
@@ -224,13 +244,18 @@ void Vertex::RecordOvertaken(SnapshotId id, ChannelIndex o, std::uint64_t key) {
   CUTLINE_CHECK(WithAgent([&](auto& a) { return a.RecordOvertaken(id, o, key); }).ok());
 }
 
-void Vertex::Obey(const Reply& r, std::optional<ChannelIndex> from) {
+void Vertex::Obey(const Reply& r, RecordCause cause, std::optional<ChannelIndex> from) {
   // Every source starts each snapshot in the same order and channels keep
   // theirs, so no barrier can cross another: anything refused is a bug.
   CUTLINE_CHECK(r.ok());
   if (r.hold_channel && from) held_[*from] = true;
   if (r.record_state) {
     NoteRecord(r.snapshot);
+    Note({.kind = Step::Kind::kRecord,
+          .snapshot = r.snapshot,
+          .state = static_cast<std::int64_t>(state_.received) - static_cast<std::int64_t>(state_.emitted),
+          .cause = cause,
+          .aligned = !unaligned()});
     SendBarriers(r.snapshot, r.markers_ahead);
   }
   if (r.release_inputs) held_.assign(held_.size(), false);
@@ -240,13 +265,16 @@ void Vertex::SendBarriers(SnapshotId id, bool ahead) {
   const Item barrier{true, id, CostOf(id).started_us};
   for (ChannelIndex o = 0; o < out_.size(); ++o) {
     std::deque<Item>& q = out_[o];
-    if (!ahead) {
-      q.push_back(barrier);
-      continue;
+    auto place = ahead ? UnalignedBarrierPlace(q.begin(), q.end(),
+                                               [](const Item& i) { return i.barrier; })
+                       : q.end();
+    const auto at = place - q.begin();  // Enqueue may move the queue
+    const std::uint64_t n = Enqueue(o, barrier, place);
+    Note({.kind = Step::Kind::kBarrierOut, .channel = o, .n = n, .snapshot = id});
+    for (auto k = static_cast<std::size_t>(at) + 1; k < q.size(); ++k) {
+      RecordOvertaken(id, o, q[k].value);
+      Note({.kind = Step::Kind::kJumpOut, .channel = o, .n = q[k].n, .by = n});
     }
-    auto place = UnalignedBarrierPlace(q.begin(), q.end(), [](const Item& i) { return i.barrier; });
-    for (auto it = place; it != q.end(); ++it) RecordOvertaken(id, o, it->value);
-    q.insert(place, barrier);
   }
 }
 

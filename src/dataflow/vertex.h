@@ -57,6 +57,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -75,7 +76,51 @@ struct Item {
   // A barrier's: when its snapshot started at the sources (the host's
   // clock), from which the alignment timeout counts.
   std::int64_t started_us = 0;
-  bool operator==(const Item&) const = default;
+  // Its number on its channel, from 1, in the order its sender put items
+  // on that output (records and barriers share the count). Only the logs
+  // read it (Step); a barrier that jumps records keeps its number.
+  std::uint64_t n = 0;
+  // What the item is, not the number its log gives it.
+  bool operator==(const Item& o) const {
+    return barrier == o.barrier && value == o.value && started_us == o.started_us;
+  }
+};
+
+// Why a vertex recorded its state.
+enum class RecordCause : std::uint8_t {
+  kStart,    // a source started the snapshot
+  kBarrier,  // the barrier it just took (aligned: the last one; unaligned: the first)
+  kTimeout,  // the alignment timeout switched it to unaligned while it aligned
+};
+
+// One thing a vertex did, in the order it did it, for a host that logs
+// them (KeepSteps): the events `cutline check --logs` judges (a rank's log,
+// docs/runtime.md). Channels are the vertex's own input and output
+// indexes; items are named by their number on the channel (Item::n).
+struct Step {
+  enum class Kind : std::uint8_t {
+    kPut,         // record `n` onto output `channel`, counted emitted (or replayed)
+    kBarrierOut,  // barrier `n` of `snapshot` onto output `channel`
+    kJumpOut,     // barrier `by` went ahead of record `n` on output `channel`
+    kApply,       // record `n` from input `channel` applied
+    kJumpIn,      // barrier `by`, arrived on input `channel`, taken ahead of item `n` waiting there
+    kBarrierIn,   // barrier `n` of `snapshot` from input `channel` taken
+    kRecord,      // the state recorded for `snapshot`: `state`, `cause`, `aligned`
+  };
+  Kind kind = Kind::kPut;
+  ChannelIndex channel = 0;
+  std::uint64_t n = 0;
+  std::uint64_t by = 0;
+  SnapshotId snapshot = 0;
+  // kRecord: records received minus records emitted, which a record's
+  // arrival raises and its departure lowers by one (the unit the logs'
+  // judge counts, as a bank counts money).
+  std::int64_t state = 0;
+  RecordCause cause = RecordCause::kStart;
+  // kRecord under aligned barriers: the barriers taken before it are the
+  // cut's edge, not messages that crossed it.
+  bool aligned = false;
+  bool operator==(const Step&) const = default;
 };
 
 // A vertex's state, as a snapshot records it.
@@ -161,6 +206,11 @@ class Vertex {
   // its cost.
   std::optional<FinishedPart> TakeFinished();
 
+  // From now on the vertex keeps its steps until the host takes them; a
+  // host that logs asks before anything happens (before Restore).
+  void KeepSteps() { keep_steps_ = true; }
+  std::vector<Step> TakeSteps() { return std::exchange(steps_, {}); }
+
   Role role() const { return role_; }
   const VertexState& state() const { return state_; }
   std::uint32_t inputs() const { return static_cast<std::uint32_t>(in_.size()); }
@@ -195,7 +245,7 @@ class Vertex {
   // A barrier taken ahead of its queue's records: the first `ahead` items
   // of c's queue were sent before it and are applied after the record, so
   // their records are c's state in `id` (on arrival: all of them).
-  void TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead);
+  void TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead, std::uint64_t n);
   // The alignment timeout's steps (above); false without a timeout.
   bool Aged(std::int64_t started_us) const {
     return alignment_timeout_us_ && now_us_ - started_us >= *alignment_timeout_us_;
@@ -206,11 +256,15 @@ class Vertex {
   // Records a barrier of `id` overtook on output o: into the agent's part,
   // or the held part once the agent has handed it over.
   void RecordOvertaken(SnapshotId id, ChannelIndex o, std::uint64_t key);
-  // A barrier of `id` taken from input c (aligned: at the head of its
+  // Barrier `n` of `id` taken from input c (aligned: at the head of its
   // queue; else on arrival).
-  void TakeBarrier(SnapshotId id, ChannelIndex c);
-  // What a Reply obliges: record, send barriers, hold or release inputs.
-  void Obey(const Reply& r, std::optional<ChannelIndex> from);
+  void TakeBarrier(SnapshotId id, ChannelIndex c, std::uint64_t n);
+  // What a Reply obliges: record (for `cause`), send barriers, hold or
+  // release inputs.
+  void Obey(const Reply& r, RecordCause cause, std::optional<ChannelIndex> from);
+  void Note(Step step) {
+    if (keep_steps_) steps_.push_back(step);
+  }
   void SendBarriers(SnapshotId id, bool ahead);
   // The cost record: a barrier's arrival, and the record.
   void NoteArrival(SnapshotId id, ChannelIndex c, std::int64_t started_us);
@@ -231,7 +285,9 @@ class Vertex {
     return std::visit(std::forward<F>(f), agent_);
   }
   bool unaligned() const { return std::holds_alternative<UnalignedAgent>(agent_); }
-  void Apply(ChannelIndex c, std::uint64_t key);
+  void Apply(ChannelIndex c, const Item& record);
+  // `item` onto output o's queue at `at`, numbered; its number.
+  std::uint64_t Enqueue(ChannelIndex o, Item item, std::deque<Item>::iterator at);
 
   const Role role_;
   const std::uint32_t buffers_;
@@ -246,6 +302,9 @@ class Vertex {
   std::vector<std::deque<Item>> out_;  // by output: what waits to leave
   std::vector<std::uint32_t> credits_;
   std::vector<std::uint32_t> out_records_;  // records (not barriers) in out_
+  std::vector<std::uint64_t> out_numbered_;  // by output: items numbered so far
+  bool keep_steps_ = false;
+  std::vector<Step> steps_;
   ChannelIndex next_input_ = 0;        // where Process's round robin starts
   // Records a barrier taken on arrival jumped in an input's buffers, by snapshot
   // and input; they join that channel's state when the part is taken.

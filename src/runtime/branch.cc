@@ -241,7 +241,7 @@ void Branch::CheckDrained() {
 void Branch::Recorded(SnapshotId id, bool started_here) {
   Timing& t = timing_[id];
   if (t.recorded_us == 0) t.recorded_us = EpochMicros();
-  if (log_) log_->Record(id, balance_, !started_here);
+  if (log_) log_->Record(id, balance_, started_here ? "start" : "marker");
   if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->snapshot &&
       *o_.kill->snapshot == id) {
     Die();  // fault injection: right after recording, before the part is done
@@ -262,10 +262,10 @@ void Branch::AfterStep(SnapshotId id, const Step& step, bool started_here) {
                       .recorded = {.state = *recorded, .channels = {}},
                       .recorded_us = timing.recorded_us,
                       .marker_us = {}};
-  std::vector<std::vector<Amount>> by_sender(static_cast<std::size_t>(n_));
+  EventLog::ByPeer by_sender;
   for (ChannelIndex c = 0; c < agent().incoming_channels(); ++c) {
     std::vector<Amount> messages = agent().ChannelMessages(id, c);
-    by_sender[static_cast<std::size_t>(SenderOf(c))] = messages;
+    by_sender.emplace_back(SenderOf(c), messages);
     part.recorded.channels.push_back(std::move(messages));
     part.marker_us.push_back(timing.marker_us.empty() ? 0 : timing.marker_us[c]);
   }

@@ -68,6 +68,12 @@ class Reader {
     return out;
   }
   bool AtEnd() const { return at_ == bytes_.size(); }
+  // Whatever is left, taken.
+  std::string_view Rest() {
+    std::string_view out = bytes_.substr(at_);
+    at_ = bytes_.size();
+    return out;
+  }
   std::size_t left() const { return bytes_.size() - at_; }
 
  private:

@@ -11,7 +11,8 @@
 
 namespace cutline::runtime {
 
-EventLog::EventLog(const std::string& dir, int rank, int ranks, apps::App app)
+EventLog::EventLog(const std::string& dir, int rank, int ranks, apps::App app,
+                   std::string_view topology)
     : rank_(rank), clock_(static_cast<std::size_t>(ranks), 0) {
   std::error_code ignored;  // if it cannot be made, opening the file says why
   std::filesystem::create_directories(dir, ignored);
@@ -27,7 +28,10 @@ EventLog::EventLog(const std::string& dir, int rank, int ranks, apps::App app)
   // The host it ran on: across hosts, which rank ran where.
   char host[256] = "";
   ::gethostname(host, sizeof host - 1);
-  std::string which = app.conserved() ? "" : fmt::format(",\"app\":\"{}\"", app.name());
+  std::string which =
+      !topology.empty()  ? fmt::format(",\"app\":\"dataflow\",\"topology\":\"{}\"", topology)
+      : app.conserved() ? ""
+                        : fmt::format(",\"app\":\"{}\"", app.name());
   fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{},\"host\":{}{}}}\n", rank, ranks,
              nlohmann::json(std::string(host)).dump(), which);
 }
@@ -86,23 +90,40 @@ void EventLog::ReceiveMarker(int from, std::uint64_t n, SnapshotId id, Reader& c
                     id));
 }
 
-void EventLog::Record(SnapshotId id, Amount balance, bool by_marker) {
+void EventLog::Record(SnapshotId id, Amount balance, std::string_view cause, bool aligned) {
   Tick();
-  Write(fmt::format("{{\"e\":\"record\",\"snapshot\":{},\"balance\":{},\"cause\":\"{}\"", id,
-                    balance, by_marker ? "marker" : "start"));
+  Write(fmt::format("{{\"e\":\"record\",\"snapshot\":{},\"balance\":{},\"cause\":\"{}\"{}", id,
+                    balance, cause, aligned ? ",\"aligned\":true" : ""));
 }
 
-void EventLog::Part(SnapshotId id, Amount balance,
-                    const std::vector<std::vector<Amount>>& by_sender) {
-  std::string channels;
-  for (std::size_t from = 0; from < by_sender.size(); ++from) {
-    if (static_cast<int>(from) == rank_) continue;
-    if (!channels.empty()) channels += ',';
-    channels += fmt::format("\"{}\":[{}]", from, fmt::join(by_sender[from], ","));
-  }
+void EventLog::Overtaken(int to, std::uint64_t n, std::uint64_t by) {
   Tick();
-  Write(fmt::format("{{\"e\":\"part\",\"snapshot\":{},\"balance\":{},\"channels\":{{{}}}", id,
-                    balance, channels));
+  Write(fmt::format("{{\"e\":\"overtaken\",\"to\":{},\"n\":{},\"by\":{}", to, n, by));
+}
+
+void EventLog::OvertakenOnArrival(int from, std::uint64_t n, std::uint64_t by, Reader& clock) {
+  Merge(clock);
+  Tick();
+  Write(fmt::format("{{\"e\":\"overtaken\",\"from\":{},\"n\":{},\"by\":{}", from, n, by));
+}
+
+namespace {
+// {"1":[5,7],"2":[]}: each peer's list.
+std::string ByPeerJson(const EventLog::ByPeer& lists) {
+  std::string out;
+  for (const auto& [peer, amounts] : lists) {
+    if (!out.empty()) out += ',';
+    out += fmt::format("\"{}\":[{}]", peer, fmt::join(amounts, ","));
+  }
+  return out;
+}
+}  // namespace
+
+void EventLog::Part(SnapshotId id, Amount balance, const ByPeer& channels, const ByPeer& sent) {
+  Tick();
+  Write(fmt::format("{{\"e\":\"part\",\"snapshot\":{},\"balance\":{},\"channels\":{{{}}}{}", id,
+                    balance, ByPeerJson(channels),
+                    sent.empty() ? "" : fmt::format(",\"sent\":{{{}}}", ByPeerJson(sent))));
 }
 
 void EventLog::Local(Amount state) {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "apps/app.h"
@@ -20,8 +22,10 @@ class EventLog {
  public:
   // Opens DIR/rank-<rank>.jsonl for writing; throws with a one-line reason.
   // The header names the application unless it is the bank (a bank's log
-  // reads as it always did).
-  EventLog(const std::string& dir, int rank, int ranks, apps::App app = apps::App());
+  // reads as it always did); a dataflow's names itself and its topology
+  // (`topology`: its SPEC, "2-3-1"), and each record moves one unit.
+  EventLog(const std::string& dir, int rank, int ranks, apps::App app = apps::App(),
+           std::string_view topology = {});
   ~EventLog();
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
@@ -36,12 +40,22 @@ class EventLog {
   // sender's clock.
   void Receive(int from, std::uint64_t n, Amount amount, Reader& clock);
   void ReceiveMarker(int from, std::uint64_t n, SnapshotId id, Reader& clock);
-  // The rank recorded its state: started by itself, or caused by the marker
-  // it received last.
-  void Record(SnapshotId id, Amount balance, bool by_marker);
-  // What the rank claims for its part: its recorded balance and, by sender
-  // rank, the transfers recorded on each incoming channel.
-  void Part(SnapshotId id, Amount balance, const std::vector<std::vector<Amount>>& by_sender);
+  // The rank recorded its state. `cause`: "start" (by itself), "marker"
+  // (the marker it received last), or "timeout" (a dataflow vertex's
+  // alignment timeout). `aligned`: after a marker on every input (aligned
+  // barriers), which are then the cut's edge.
+  void Record(SnapshotId id, Amount balance, std::string_view cause, bool aligned = false);
+  // A marker (numbered `by`) went ahead of the message numbered `n` on the
+  // channel to `peer` (outgoing) or from it (on its arrival): that message
+  // is in the marker's snapshot. An incoming one merges the marker's clock.
+  void Overtaken(int to, std::uint64_t n, std::uint64_t by);
+  void OvertakenOnArrival(int from, std::uint64_t n, std::uint64_t by, Reader& clock);
+  // What the rank claims for its part: its recorded balance, by sender rank
+  // the transfers recorded on each incoming channel, and (unaligned
+  // barriers) by receiver rank those its markers overtook on each outgoing
+  // one.
+  using ByPeer = std::vector<std::pair<int, std::vector<Amount>>>;
+  void Part(SnapshotId id, Amount balance, const ByPeer& channels, const ByPeer& sent = {});
   // jobs: a step of the rank's own (a job finished); its state after it.
   void Local(Amount state);
   // Rank 0: the property the coordinator declared on complete snapshot

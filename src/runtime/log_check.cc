@@ -18,6 +18,7 @@
 #include <tuple>
 
 #include "apps/app.h"
+#include "dataflow/topology.h"
 #include "history/history.h"
 #include "apps/bank/money.h"
 #include "check/shiviz.h"
@@ -62,6 +63,7 @@ const std::vector<Shape>& Shapes() {
       {"part", {"snapshot", "balance"}},
       {"local", {"state"}},
       {"verdict", {"snapshot"}},
+      {"overtaken", {"n", "by"}},
   };
   return shapes;
 }
@@ -73,7 +75,11 @@ Status ShapeError(const json& body, std::uint32_t rank, std::uint32_t ranks) {
   for (const Shape& shape : Shapes()) {
     if (kind != shape.kind) continue;
     for (const char* field : shape.numbers) {
-      if (!body.contains(field) || !body[field].is_number_unsigned()) {
+      // A balance may be below 0: a dataflow's source has sent more
+      // records than it received (none).
+      const bool ok = std::string_view(field) == "balance" ? body.contains(field) && body[field].is_number_integer()
+                                                           : body.contains(field) && body[field].is_number_unsigned();
+      if (!ok) {
         return Status::Error(Code::kRankLogNoNumber, kind, field);
       }
     }
@@ -83,6 +89,9 @@ Status ShapeError(const json& body, std::uint32_t rank, std::uint32_t ranks) {
       if (p >= ranks || p == rank) {
         return Status::Error(Code::kRankLogBadPeer, kind, peer, p, ranks);
       }
+    }
+    if (kind == "overtaken" && body.contains("to") == body.contains("from")) {
+      return Status::Error(Code::kRankLogOvertakenPeer);
     }
     if (kind == "record" && !(body.contains("cause") && body["cause"].is_string())) {
       return Status::Error(Code::kRankLogNoCause);
@@ -255,6 +264,15 @@ class Cursor {
   bool Field(std::string_view name, std::uint64_t* out) {
     return Char(',') && Char('"') && Lit(name) && Lit("\":") && Number(out);
   }
+  // A balance: a whole number, perhaps below 0.
+  bool Balance(cutline::Amount* out) {
+    std::uint64_t v = 0;
+    if (!(Char(',') && Lit("\"balance\":"))) return false;
+    const bool negative = Char('-');
+    if (!Number(&v)) return false;
+    *out = negative ? -static_cast<cutline::Amount>(v) : static_cast<cutline::Amount>(v);
+    return true;
+  }
   bool AtEnd() const { return p_ == end_; }
 
  private:
@@ -293,32 +311,46 @@ bool FastParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
     if (!number("state", &e->amount)) return false;
   } else if (c.Lit("start\"")) {
     e->kind = Kind::kStart;
-    if (!number("balance", &e->amount)) return false;
+    if (!c.Balance(&e->amount)) return false;
   } else if (c.Lit("record\"")) {
     e->kind = Kind::kRecord;
-    if (!number("snapshot", &e->snapshot) || !number("balance", &e->amount)) return false;
+    if (!number("snapshot", &e->snapshot) || !c.Balance(&e->amount)) return false;
     e->by_marker = false;
     if (c.Lit(",\"cause\":\"marker\"")) {
       e->by_marker = true;
-    } else if (!c.Lit(",\"cause\":\"start\"")) {
+    } else if (!c.Lit(",\"cause\":\"start\"") && !c.Lit(",\"cause\":\"timeout\"")) {
       return false;
     }
+    e->after_markers = c.Lit(",\"aligned\":true");
   } else if (c.Lit("part\"")) {
     e->kind = Kind::kPart;
-    if (!number("snapshot", &e->snapshot) || !number("balance", &e->amount)) return false;
-    if (!c.Lit(",\"channels\":{")) return false;
-    e->channels.clear();
-    while (!c.Char('}')) {
-      if (!e->channels.empty() && !c.Char(',')) return false;
-      if (!c.Char('"') || !c.Number(&v) || !c.Lit("\":[")) return false;
-      if (v >= ranks || v == rank) return false;
-      auto& [from, amounts] = e->channels.emplace_back(static_cast<std::uint32_t>(v), std::vector<Amount>{});
-      while (!c.Char(']')) {
-        if (!amounts.empty() && !c.Char(',')) return false;
-        if (!c.Number(&v)) return false;
-        amounts.push_back(static_cast<Amount>(v));
+    if (!number("snapshot", &e->snapshot) || !c.Balance(&e->amount)) return false;
+    // {"<rank>":[amount,...],...} into *lists.
+    auto lists = [&](auto* out) {
+      out->clear();
+      while (!c.Char('}')) {
+        if (!out->empty() && !c.Char(',')) return false;
+        if (!c.Char('"') || !c.Number(&v) || !c.Lit("\":[")) return false;
+        if (v >= ranks || v == rank) return false;
+        auto& [peer, amounts] = out->emplace_back(static_cast<std::uint32_t>(v), std::vector<Amount>{});
+        while (!c.Char(']')) {
+          if (!amounts.empty() && !c.Char(',')) return false;
+          if (!c.Number(&v)) return false;
+          amounts.push_back(static_cast<Amount>(v));
+        }
       }
-    }
+      return true;
+    };
+    if (!c.Lit(",\"channels\":{") || !lists(&e->channels)) return false;
+    e->sent.clear();
+    if (c.Lit(",\"sent\":{") && !lists(&e->sent)) return false;
+  } else if (c.Lit("overtaken\"")) {
+    e->kind = Kind::kOvertaken;
+    e->incoming = !c.Lit(",\"to\":");
+    if (e->incoming && !c.Lit(",\"from\":")) return false;
+    if (!c.Number(&v) || v >= ranks || v == rank) return false;
+    e->peer = static_cast<std::uint32_t>(v);
+    if (!number("n", &e->n) || !number("by", &e->overtaker)) return false;
   } else {
     return false;  // another kind: the slow path keeps it, unchecked
   }
@@ -381,19 +413,33 @@ bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
       e->snapshot = body["snapshot"].get<SnapshotId>();
       e->amount = body["balance"].get<Amount>();
       e->by_marker = body["cause"] == "marker";
+      e->after_markers = body.contains("aligned") && body["aligned"].get<bool>();
     } else if (kind == "part") {
       e->kind = Kind::kPart;
       e->snapshot = body["snapshot"].get<SnapshotId>();
       e->amount = body["balance"].get<Amount>();
-      for (const auto& [from, transfers] : body["channels"].items()) {
-        std::uint64_t p = 0;
-        Cursor key(from);
-        if (!key.Number(&p) || !key.AtEnd() || p >= ranks || p == rank) {
-          throw std::invalid_argument(fmt::format("channel from \"{}\", not another rank", from));
+      e->sent.clear();
+      auto lists = [&](const json& by_peer, const char* way, decltype(e->channels)* out) {
+        if (!by_peer.is_object()) {
+          throw std::invalid_argument(fmt::format("\"{}\" is not an object", way));
         }
-        e->channels.emplace_back(static_cast<std::uint32_t>(p),
-                                 transfers.get<std::vector<Amount>>());
-      }
+        for (const auto& [peer, transfers] : by_peer.items()) {
+          std::uint64_t p = 0;
+          Cursor key(peer);
+          if (!key.Number(&p) || !key.AtEnd() || p >= ranks || p == rank) {
+            throw std::invalid_argument(fmt::format("channel {} \"{}\", not another rank", way, peer));
+          }
+          out->emplace_back(static_cast<std::uint32_t>(p), transfers.get<std::vector<Amount>>());
+        }
+      };
+      lists(body["channels"], "from", &e->channels);
+      if (body.contains("sent")) lists(body["sent"], "to", &e->sent);
+    } else if (kind == "overtaken") {
+      e->kind = Kind::kOvertaken;
+      e->incoming = body.contains("from");
+      e->peer = body[e->incoming ? "from" : "to"].get<std::uint32_t>();
+      e->n = body["n"].get<std::uint64_t>();
+      e->overtaker = body["by"].get<std::uint64_t>();
     } else if (kind == "local") {
       e->kind = Kind::kLocal;
       e->amount = body["state"].get<Amount>();
@@ -438,7 +484,17 @@ class RankLog {
     if (body["e"] != "rank" || body["rank"] != rank_ || !body["ranks"].is_number_unsigned()) {
       return Status::Error(Code::kRankLogBadStart, path_.string(), rank_);
     }
-    if (body.contains("app")) {
+    if (body.contains("app") && body["app"] == "dataflow") {
+      // A dataflow's log: its records, on its topology's channels.
+      const json& spec = body.contains("topology") ? body["topology"] : json();
+      if (!spec.is_string()) return Status::Error(Code::kRankLogBadTopology, path_.string(), spec.dump());
+      StatusOr<dataflow::Topology> t = dataflow::Topology::Parse(spec.get<std::string>());
+      if (!t.ok() || t->vertices() != body["ranks"]) {
+        return Status::Error(Code::kRankLogBadTopology, path_.string(), spec.dump());
+      }
+      app_ = apps::App::kDataflow;
+      topology_ = *t;
+    } else if (body.contains("app")) {
       std::optional<apps::App> app =
           body["app"].is_string() ? apps::App::Find(body["app"].get<std::string>()) : std::nullopt;
       if (!app) return Status::Error(Code::kRankLogUnknownApp, path_.string(), body["app"].dump());
@@ -447,6 +503,9 @@ class RankLog {
     return body["ranks"].get<std::uint32_t>();
   }
   apps::App app() const { return app_; }
+  // A dataflow's (its header names it), else none.
+  const std::optional<dataflow::Topology>& topology() const { return topology_; }
+  const fs::path& path() const { return path_; }
 
   // The next event in *e (true), or false at the end of the log; or what is
   // wrong with the log there.
@@ -529,6 +588,7 @@ class RankLog {
   std::uint32_t rank_;
   fs::path path_;
   apps::App app_;  // the bank unless the header names another
+  std::optional<dataflow::Topology> topology_;
   std::FILE* file_ = nullptr;
   std::vector<char> buf_;
   std::size_t begin_ = 0;  // the next line's start
@@ -539,6 +599,60 @@ class RankLog {
   std::uint64_t last_sum_ = 0;
 };
 
+// A dataflow's channels as the judge's topology: each vertex to each of its
+// outputs.
+sim::Topology JudgeTopology(const dataflow::Topology& t) {
+  std::vector<sim::Link> links;
+  for (std::uint32_t v = 0; v < t.vertices(); ++v) {
+    for (std::uint32_t to : t.Outputs(v)) links.push_back({v, to});
+  }
+  return sim::Topology(t.vertices(), links);
+}
+
+// The first channel line `e` of rank r names that `t` lacks, as (from, to).
+std::optional<std::pair<std::uint32_t, std::uint32_t>> OffTopology(const Line& e, std::uint32_t r,
+                                                                   const sim::Topology& t) {
+  auto lacks = [&](std::uint32_t from, std::uint32_t to) { return t.Find(from, to) == sim::kNoChannel; };
+  switch (e.kind) {
+    case Kind::kSend:
+    case Kind::kSendMarker:
+      if (lacks(r, e.peer)) return std::pair(r, e.peer);
+      break;
+    case Kind::kReceive:
+    case Kind::kReceiveMarker:
+      if (lacks(e.peer, r)) return std::pair(e.peer, r);
+      break;
+    case Kind::kOvertaken:
+      if (e.incoming ? lacks(e.peer, r) : lacks(r, e.peer)) {
+        return e.incoming ? std::pair(e.peer, r) : std::pair(r, e.peer);
+      }
+      break;
+    case Kind::kPart:
+      for (const auto& [from, amounts] : e.channels) {
+        if (lacks(from, r)) return std::pair(from, r);
+      }
+      for (const auto& [to, amounts] : e.sent) {
+        if (lacks(r, to)) return std::pair(r, to);
+      }
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+std::string_view KindName(Kind k) {
+  switch (k) {
+    case Kind::kSend: return "send";
+    case Kind::kSendMarker: return "send_marker";
+    case Kind::kReceive: return "receive";
+    case Kind::kReceiveMarker: return "receive_marker";
+    case Kind::kOvertaken: return "overtaken";
+    case Kind::kPart: return "part";
+    default: return "";
+  }
+}
+
 }  // namespace
 
 StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
@@ -548,14 +662,23 @@ StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
   std::vector<std::unique_ptr<RankLog>> logs;
   std::uint32_t ranks = 0;
   apps::App app;
+  std::optional<dataflow::Topology> dataflow;
+  // "bank", or "dataflow 2-3-1": what a log says it is of.
+  auto of = [](const RankLog& log) {
+    return log.topology() ? fmt::format("dataflow {}", log.topology()->spec())
+                          : std::string(log.app().name());
+  };
+  std::string of_rank0;
   for (const auto& [rank, path] : files) {
     auto log = std::make_unique<RankLog>(rank, path);
     StatusOr<std::uint32_t> r = log->Open();
     if (!r.ok()) return r.status();
     if (rank == 0) {
       app = log->app();
-    } else if (*r != 0 && log->app() != app) {
-      return Status::Error(Code::kRankLogOtherApp, path.string(), log->app().name(), app.name());
+      dataflow = log->topology();
+      of_rank0 = of(*log);
+    } else if (*r != 0 && of(*log) != of_rank0) {
+      return Status::Error(Code::kRankLogOtherApp, path.string(), of(*log), of_rank0);
     }
     if (*r != 0) {
       if (ranks != 0 && ranks != *r) {
@@ -576,9 +699,13 @@ StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
 
   LogCheck out;
   out.ranks = ranks;
+  if (dataflow) out.topology = dataflow->spec();
   std::vector<std::string> branches;
   for (std::uint32_t r = 0; r < ranks; ++r) branches.push_back(store::BranchName(r));
-  check::StreamJudge judge(ranks, std::move(branches), names, app, lang);
+  std::optional<sim::Topology> channels;
+  if (dataflow) channels = JudgeTopology(*dataflow);
+  check::StreamJudge judge = channels ? check::StreamJudge(*channels, std::move(branches), names, app, lang)
+                                      : check::StreamJudge(ranks, std::move(branches), names, app, lang);
   std::vector<Line> head(ranks);
   // The merge: the lowest (clock sum, rank) first.
   using Key = std::pair<std::uint64_t, std::uint32_t>;
@@ -601,6 +728,13 @@ StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
   while (!next.empty()) {
     const std::uint32_t r = next.top().second;
     next.pop();
+    if (channels) {
+      if (auto off = OffTopology(head[r], r, *channels)) {
+        return At(logs[r]->path(), head[r].line,
+                  Status::Error(Code::kRankLogNoChannel, KindName(head[r].kind), dataflow->spec(),
+                                off->first, off->second));
+      }
+    }
     if (!judge.Apply(r, head[r])) {
       // A receipt whose send no log holds (its sender's log ended first):
       // this log is cut here, at a consistent point; the rest is counted.

@@ -22,6 +22,7 @@ namespace cutline::runtime {
 struct LogCheck : check::StreamResult {
   std::uint32_t ranks = 0;
   std::size_t dropped = 0;  // events after a rank's log ends early (see .cc)
+  std::string topology;     // a dataflow's SPEC ("2-3-1"); empty for the bank's ranks
   // `silent`: ranks whose log holds no start (empty: killed before the
   // log's buffer was first written). Their money and events are unknown; no
   // snapshot they took part in is complete in the logs.

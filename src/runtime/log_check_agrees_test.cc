@@ -80,15 +80,16 @@ void WriteRankLogs(const engine::Engine& bank, const fs::path& dir) {
                                          d.what.snapshot, clock);
             },
             [&](const history::Recorded& r) {
-              logs[r.node]->Record(r.snapshot, balance(r.snapshot, r.node), r.cause.by_marker());
+              logs[r.node]->Record(r.snapshot, balance(r.snapshot, r.node),
+                                   r.cause.by_marker() ? "marker" : "start");
             },
             [&](const history::PartDone& p) {
-              std::vector<std::vector<Amount>> by_sender(static_cast<std::size_t>(ranks));
+              EventLog::ByPeer by_sender;
               auto c = claim_of.find(p.snapshot);
-              if (c != claim_of.end()) {
-                for (sim::ChannelId ch : net.Incoming(p.node)) {
-                  by_sender[net.channel(ch).from] = c->second->channels[ch].transfers;
-                }
+              for (sim::ChannelId ch : net.Incoming(p.node)) {
+                by_sender.emplace_back(static_cast<int>(net.channel(ch).from),
+                                       c != claim_of.end() ? c->second->channels[ch].transfers
+                                                           : std::vector<Amount>{});
               }
               logs[p.node]->Part(p.snapshot, balance(p.snapshot, p.node), by_sender);
             },

@@ -578,5 +578,134 @@ TEST_F(AppLogCheckTest, LogsOfTwoApplicationsAreRefused) {
       << error;
 }
 
+// A dataflow's logs (`cluster --app dataflow --log-dir`): topology 1-1, a
+// source N0 and a sink N1, unaligned barriers. N0 puts records 1-3 on its
+// output; record 1 has left. It records snapshot 1 and its barrier (4)
+// jumps records 2 and 3 still queued. Record 2 leaves; snapshot 2's
+// barrier (5) jumps record 3 again. N0's part of snapshot 1 comes last, so
+// the judge judges it with barrier 5, sent after the cut, ahead of record
+// 3, sent before it: record 3 is still in snapshot 1's channel state.
+std::vector<std::string> Source() {
+  return {R"({"e":"rank","rank":0,"ranks":2,"app":"dataflow","topology":"1-1"})",
+          R"({"e":"start","balance":0,"vc":[1,0]})",
+          R"({"e":"send","to":1,"n":1,"amount":1,"vc":[2,0]})",
+          R"({"e":"send","to":1,"n":2,"amount":1,"vc":[3,0]})",
+          R"({"e":"send","to":1,"n":3,"amount":1,"vc":[4,0]})",
+          R"({"e":"record","snapshot":1,"balance":-3,"cause":"start","vc":[5,0]})",
+          R"({"e":"send_marker","to":1,"n":4,"snapshot":1,"vc":[6,0]})",
+          R"({"e":"overtaken","to":1,"n":2,"by":4,"vc":[7,0]})",
+          R"({"e":"overtaken","to":1,"n":3,"by":4,"vc":[8,0]})",
+          R"({"e":"record","snapshot":2,"balance":-3,"cause":"start","vc":[9,0]})",
+          R"({"e":"send_marker","to":1,"n":5,"snapshot":2,"vc":[10,0]})",
+          R"({"e":"overtaken","to":1,"n":3,"by":5,"vc":[11,0]})",
+          R"({"e":"part","snapshot":1,"balance":-3,"channels":{},"sent":{"1":[1,1]},"vc":[12,0]})",
+          R"({"e":"part","snapshot":2,"balance":-3,"channels":{},"sent":{"1":[1]},"vc":[13,0]})"};
+}
+std::vector<std::string> Sink() {
+  return {R"({"e":"rank","rank":1,"ranks":2,"app":"dataflow","topology":"1-1"})",
+          R"({"e":"start","balance":0,"vc":[0,1]})",
+          R"({"e":"receive","from":0,"n":1,"amount":1,"vc":[2,2]})",
+          R"({"e":"receive_marker","from":0,"n":4,"snapshot":1,"vc":[6,3]})",
+          R"({"e":"record","snapshot":1,"balance":1,"cause":"marker","vc":[6,4]})",
+          R"({"e":"part","snapshot":1,"balance":1,"channels":{"0":[]},"vc":[6,5]})",
+          R"({"e":"receive","from":0,"n":2,"amount":1,"vc":[6,6]})",
+          R"({"e":"receive_marker","from":0,"n":5,"snapshot":2,"vc":[10,7]})",
+          R"({"e":"record","snapshot":2,"balance":2,"cause":"marker","vc":[10,8]})",
+          R"({"e":"part","snapshot":2,"balance":2,"channels":{"0":[]},"vc":[10,9]})",
+          R"({"e":"receive","from":0,"n":3,"amount":1,"vc":[10,10]})"};
+}
+
+TEST_F(LogCheckTest, ADataflowsLogsPassWithRecordsJumpedTwice) {
+  Write(0, Source());
+  Write(1, Sink());
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(r->report.ok()) << ::testing::PrintToString(r->report.problems);
+  EXPECT_EQ(r->report.snapshots_checked, 2);
+  EXPECT_EQ(r->topology, "1-1");
+}
+
+TEST_F(LogCheckTest, ADataflowPartThatLosesAJumpedRecordIsCaught) {
+  std::vector<std::string> source = Source();
+  source[12] = R"({"e":"part","snapshot":1,"balance":-3,"channels":{},"sent":{"1":[1]},"vc":[12,0]})";
+  Write(0, source);
+  Write(1, Sink());
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  ASSERT_FALSE(r->report.ok());
+  const std::string all = ::testing::PrintToString(r->report.problems);
+  EXPECT_NE(all.find("snapshot 1: channel N0->N1 recorded [$1] but expected [$1, $1]"), std::string::npos)
+      << all;
+  EXPECT_EQ(all.find("snapshot 2"), std::string::npos) << all;
+}
+
+// A barrier taken on its arrival ahead of records waiting at the receiver:
+// the log says which it jumped ("overtaken" with "from"). Left out, the
+// barrier's receipt overtakes them unannounced, which the judge names.
+TEST_F(LogCheckTest, ABarrierJumpingUnannouncedAtItsReceiverIsNamed) {
+  std::vector<std::string> source = {
+      R"({"e":"rank","rank":0,"ranks":2,"app":"dataflow","topology":"1-1"})",
+      R"({"e":"start","balance":0,"vc":[1,0]})",
+      R"({"e":"send","to":1,"n":1,"amount":1,"vc":[2,0]})",
+      R"({"e":"record","snapshot":1,"balance":-1,"cause":"start","vc":[3,0]})",
+      R"({"e":"send_marker","to":1,"n":2,"snapshot":1,"vc":[4,0]})",
+      R"({"e":"part","snapshot":1,"balance":-1,"channels":{},"vc":[5,0]})"};
+  std::vector<std::string> sink = {
+      R"({"e":"rank","rank":1,"ranks":2,"app":"dataflow","topology":"1-1"})",
+      R"({"e":"start","balance":0,"vc":[0,1]})",
+      R"({"e":"overtaken","from":0,"n":1,"by":2,"vc":[4,2]})",
+      R"({"e":"receive_marker","from":0,"n":2,"snapshot":1,"vc":[4,3]})",
+      R"({"e":"record","snapshot":1,"balance":0,"cause":"marker","vc":[4,4]})",
+      R"({"e":"part","snapshot":1,"balance":0,"channels":{"0":[1]},"vc":[5,5]})",
+      R"({"e":"receive","from":0,"n":1,"amount":1,"vc":[5,6]})"};
+  Write(0, source);
+  Write(1, sink);
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(r->report.ok()) << ::testing::PrintToString(r->report.problems);
+  sink.erase(sink.begin() + 2);
+  Write(1, sink);
+  r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  const std::string all = ::testing::PrintToString(r->report.problems);
+  EXPECT_NE(all.find("channel N0->N1 is not FIFO"), std::string::npos) << all;
+}
+
+TEST_F(LogCheckTest, DamagedDataflowLinesAreRefusedWithFileAndLine) {
+  struct Case {
+    int rank;
+    std::size_t line;  // 0-based
+    std::string text;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {1, 2, R"({"e":"send","to":0,"n":1,"amount":1,"vc":[2,2]})",
+       "rank-1.jsonl:3: a \"send\" line on N1->N0, which the dataflow 1-1 has no channel for"},
+      {0, 7, R"({"e":"overtaken","to":1,"from":1,"n":2,"by":4,"vc":[7,0]})",
+       "rank-0.jsonl:8: an \"overtaken\" line names its channel by \"to\" or by \"from\", one of the two"},
+      {0, 12, R"({"e":"part","snapshot":1,"balance":-3,"channels":{"1":[]},"vc":[12,0]})",
+       "rank-0.jsonl:13: a \"part\" line on N1->N0, which the dataflow 1-1 has no channel for"},
+      {0, 0, R"({"e":"rank","rank":0,"ranks":2,"app":"dataflow","topology":"1-x"})",
+       "rank-0.jsonl names a dataflow of no topology cutline reads: \"1-x\""},
+      {0, 0, R"({"e":"rank","rank":0,"ranks":2,"app":"dataflow","topology":"2-1"})",
+       "rank-0.jsonl names a dataflow of no topology cutline reads: \"2-1\""},
+      {1, 0, R"({"e":"rank","rank":1,"ranks":2})",
+       "rank-1.jsonl is a log of bank, but rank 0's is of dataflow 1-1"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> source = Source(), sink = Sink();
+    (c.rank == 0 ? source : sink)[c.line] = c.text;
+    Write(0, source);
+    Write(1, sink);
+    std::string error;
+    EXPECT_FALSE(Check(&error)) << c.text;
+    EXPECT_NE(error.find(c.says), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+}
+
 }  // namespace
 }  // namespace cutline::runtime

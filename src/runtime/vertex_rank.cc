@@ -76,6 +76,13 @@ VertexRank::VertexRank(const NodeOptions& options, const DataflowOptions& d, int
       credits_due_(inputs_.size(), 0),
       unreturned_(outputs_.size(), 0) {
   pace_.interval = IntervalOf(options, d, rank, vertex_.role());
+  if (!options.log_dir.empty()) {
+    log_ = std::make_unique<EventLog>(options.log_dir, rank, static_cast<int>(d.topology.vertices()),
+                                      apps::App(), d.topology.spec());
+    vertex_.KeepSteps();
+    out_clocks_.resize(outputs_.size());
+    in_clocks_.resize(inputs_.size());
+  }
 }
 
 ChannelIndex VertexRank::InputOf(int sender) const {
@@ -95,7 +102,10 @@ ChannelIndex VertexRank::OutputOf(int receiver) const {
 }
 
 void VertexRank::Begin(const protocol::Init& init) {
-  if (init.state.empty()) return;  // a fresh run
+  if (init.state.empty()) {  // a fresh run
+    if (log_) log_->Start(0);
+    return;
+  }
   std::optional<dataflow::VertexState> state = dataflow::DecodeState(init.state);
   if (!state) throw std::runtime_error(fmt::format("vertex {} was sent a state that is none", rank_));
   std::vector<std::vector<std::uint64_t>> in_flight(outputs_.size());
@@ -103,7 +113,16 @@ void VertexRank::Begin(const protocol::Init& init) {
     std::vector<std::uint64_t>& keys = in_flight[OutputOf(static_cast<int>(r.to))];
     for (Amount key : r.transfers) keys.push_back(static_cast<std::uint64_t>(key));
   }
+  if (log_) {
+    // The state counts each record once: the ones it re-sends are still
+    // its own until they leave (as the bank's log counts its re-sent
+    // transfers in its opening balance).
+    Amount start = static_cast<Amount>(state->received) - static_cast<Amount>(state->emitted);
+    for (const auto& keys : in_flight) start += static_cast<Amount>(keys.size());
+    log_->Start(start);
+  }
   vertex_.Restore(*std::move(state), in_flight);
+  LogSteps();
 }
 
 void VertexRank::Go(Clock::time_point now) {
@@ -121,15 +140,21 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
     // timeout counts from it), and nothing after it.
     Reader host(frame->payload);
     const protocol::BarrierStart start = protocol::BarrierStart::Get(host);
+    dataflow::Item barrier{true, frame->snapshot, start.started_us};
+    const ChannelIndex c = InputOf(from);
+    if (log_) KeepClock(c, host, &barrier);
     if (!host.AtEnd()) throw std::runtime_error(fmt::format("rank {} sent a barrier too long", from));
-    vertex_.Arrive(InputOf(from), dataflow::Item{true, frame->snapshot, start.started_us},
-                   EpochMicros());
+    vertex_.Arrive(c, barrier, EpochMicros());
+    LogSteps();
     return;
   }
   Reader r(frame->payload);
   std::visit(Overloaded{
                  [&](const protocol::Record& m) {
-                   vertex_.Arrive(InputOf(from), dataflow::Item{false, m.key}, EpochMicros());
+                   dataflow::Item record{false, m.key};
+                   const ChannelIndex c = InputOf(from);
+                   if (log_) KeepClock(c, r, &record);
+                   vertex_.Arrive(c, record, EpochMicros());
                  },
                  [&](const protocol::Credit& m) {
                    const ChannelIndex o = OutputOf(from);
@@ -155,6 +180,7 @@ bool VertexRank::OnControl(const protocol::Control& message) {
   return std::visit(Overloaded{
                         [&](const protocol::Start& m) {
                           vertex_.Start(m.id, EpochMicros());
+                          LogSteps();
                           return true;
                         },
                         [&](const protocol::Stop&) {
@@ -203,12 +229,20 @@ bool VertexRank::SendOutputs() {
   for (ChannelIndex o = 0; o < outputs_.size(); ++o) {
     const int to = static_cast<int>(outputs_[o]);
     while (std::optional<dataflow::Item> item = vertex_.Send(o)) {
+      // The logs' trailer: the item's number on its channel and its send's clock.
+      std::string trailer;
+      if (log_) {
+        Bytes n;
+        n.U64(item->n);
+        trailer = n.str() + TakeClock(out_clocks_[o], item->n);
+      }
       if (item->barrier) {
         Bytes start;
         protocol::BarrierStart{item->started_us}.Put(start);
-        transport_.SendFrame(to, wire::EncodeMarker(item->value, start.str()));
+        transport_.SendFrame(to, wire::EncodeMarker(item->value, start.str() + trailer));
       } else {
-        transport_.SendFrame(to, wire::EncodeApplication(protocol::Encode(protocol::Record{item->value})));
+        transport_.SendFrame(to, wire::EncodeApplication(protocol::Encode(protocol::Record{item->value})) +
+                                     trailer);
         ++unreturned_[o];
       }
       any = true;
@@ -228,6 +262,8 @@ void VertexRank::ReturnCredits() {
 
 void VertexRank::SendParts() {
   while (std::optional<dataflow::FinishedPart> f = vertex_.TakeFinished()) {
+    LogSteps();  // the last jumps of its barriers come before the part
+    if (log_) LogPart(*f);
     if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->snapshot &&
         *o_.kill->snapshot == f->id) {
       Die();  // fault injection: its part done, not yet sent
@@ -240,7 +276,88 @@ void VertexRank::SendParts() {
   }
 }
 
+void VertexRank::KeepClock(ChannelIndex c, Reader& trailer, dataflow::Item* item) {
+  item->n = trailer.U64();
+  in_clocks_[c][item->n] = std::string(trailer.Rest());
+}
+
+std::string VertexRank::TakeClock(std::map<std::uint64_t, std::string>& clocks, std::uint64_t n) {
+  auto it = clocks.find(n);
+  if (it == clocks.end()) throw std::runtime_error(fmt::format("vertex {} logged no clock for item {}", rank_, n));
+  std::string clock = std::move(it->second);
+  clocks.erase(it);
+  return clock;
+}
+
+void VertexRank::LogSteps() {
+  if (!log_) return;
+  using Kind = dataflow::Step::Kind;
+  for (const dataflow::Step& s : vertex_.TakeSteps()) {
+    switch (s.kind) {
+      case Kind::kPut: {
+        const int to = static_cast<int>(outputs_[s.channel]);
+        out_clocks_[s.channel][s.n] = log_->Send(to, s.n, 1);
+        break;
+      }
+      case Kind::kBarrierOut: {
+        const int to = static_cast<int>(outputs_[s.channel]);
+        out_clocks_[s.channel][s.n] = log_->SendMarker(to, s.n, s.snapshot);
+        break;
+      }
+      case Kind::kJumpOut:
+        log_->Overtaken(static_cast<int>(outputs_[s.channel]), s.n, s.by);
+        break;
+      case Kind::kApply: {
+        const std::string clock = TakeClock(in_clocks_[s.channel], s.n);
+        Reader r(clock);
+        log_->Receive(static_cast<int>(inputs_[s.channel]), s.n, 1, r);
+        break;
+      }
+      case Kind::kJumpIn: {
+        // The barrier's clock: it arrived, its receipt logs next.
+        auto it = in_clocks_[s.channel].find(s.by);
+        if (it == in_clocks_[s.channel].end()) {
+          throw std::runtime_error(fmt::format("vertex {} logged no clock for barrier {}", rank_, s.by));
+        }
+        Reader r(it->second);
+        log_->OvertakenOnArrival(static_cast<int>(inputs_[s.channel]), s.n, s.by, r);
+        break;
+      }
+      case Kind::kBarrierIn: {
+        const std::string clock = TakeClock(in_clocks_[s.channel], s.n);
+        Reader r(clock);
+        log_->ReceiveMarker(static_cast<int>(inputs_[s.channel]), s.n, s.snapshot, r);
+        break;
+      }
+      case Kind::kRecord:
+        log_->Record(s.snapshot, s.state,
+                     s.cause == dataflow::RecordCause::kStart     ? "start"
+                     : s.cause == dataflow::RecordCause::kBarrier ? "marker"
+                                                                  : "timeout",
+                     s.aligned);
+        break;
+    }
+  }
+}
+
+void VertexRank::LogPart(const dataflow::FinishedPart& f) {
+  // Each record moves one unit: a channel's state is a 1 per record.
+  auto ones = [](const std::vector<std::uint64_t>& keys) { return std::vector<Amount>(keys.size(), 1); };
+  EventLog::ByPeer channels, sent;
+  for (ChannelIndex c = 0; c < inputs_.size(); ++c) {
+    channels.emplace_back(static_cast<int>(inputs_[c]),
+                          ones(c < f.part.channels.size() ? f.part.channels[c] : std::vector<std::uint64_t>{}));
+  }
+  for (ChannelIndex o = 0; o < f.part.sent.size() && o < outputs_.size(); ++o) {
+    if (!f.part.sent[o].empty()) sent.emplace_back(static_cast<int>(outputs_[o]), ones(f.part.sent[o]));
+  }
+  const dataflow::VertexState& state = f.part.state;
+  log_->Part(f.id, static_cast<Amount>(state.received) - static_cast<Amount>(state.emitted), channels,
+             sent);
+}
+
 void VertexRank::Die() {
+  if (log_) log_->Flush();
   std::fflush(stdout);
   ::raise(SIGKILL);
   std::abort();
@@ -250,6 +367,7 @@ bool VertexRank::Tick(Clock::time_point now) {
   vertex_.Tick(EpochMicros());  // the alignment timeout
   bool busy = Emit(now);
   busy |= Process(now);
+  LogSteps();  // before the items leave: their sends' clocks go with them
   busy |= SendOutputs();
   ReturnCredits();
   SendParts();
