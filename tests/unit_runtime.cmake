@@ -17,5 +17,8 @@ target_include_directories(log_check_test PRIVATE ${PROJECT_SOURCE_DIR}/tests)  
 # The goldens' scenarios, through the logs' door too.
 target_compile_definitions(log_check_test PRIVATE
   CUTLINE_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
+# A dataflow's vertices, run in process and logged as ranks log them, then
+# judged from their logs (In log_check_test's binary: one link fewer.)
+target_sources(log_check_test PRIVATE ${PROJECT_SOURCE_DIR}/src/runtime/vertex_log_test.cc)
 # Rank 0's own figures for the summary (peak memory, CPU time).
 cutline_unit_test(usage_test ${PROJECT_SOURCE_DIR}/src/runtime/usage_test.cc cutline_runtime)

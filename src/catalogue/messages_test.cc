@@ -77,6 +77,7 @@ const std::set<std::string> kLanguageWords = {
     "jsonl", "docs", "logs", "md",
     // a cluster run's logs: their fields, file names and option
     "vc", "cause", "holds", "branches", "verdict", "rank", "N", "cluster", "log", "dir",
+    "overtaken", "to", "from",
     // channels that reorder (cluster --reorder) and the summary's field it fills
     "reorder", "check", "wrong", "totals"};
 

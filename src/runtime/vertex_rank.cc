@@ -77,11 +77,8 @@ VertexRank::VertexRank(const NodeOptions& options, const DataflowOptions& d, int
       unreturned_(outputs_.size(), 0) {
   pace_.interval = IntervalOf(options, d, rank, vertex_.role());
   if (!options.log_dir.empty()) {
-    log_ = std::make_unique<EventLog>(options.log_dir, rank, static_cast<int>(d.topology.vertices()),
-                                      apps::App(), d.topology.spec());
+    log_ = std::make_unique<VertexLog>(options.log_dir, static_cast<std::uint32_t>(rank), d.topology);
     vertex_.KeepSteps();
-    out_clocks_.resize(outputs_.size());
-    in_clocks_.resize(inputs_.size());
   }
 }
 
@@ -142,7 +139,7 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
     const protocol::BarrierStart start = protocol::BarrierStart::Get(host);
     dataflow::Item barrier{true, frame->snapshot, start.started_us};
     const ChannelIndex c = InputOf(from);
-    if (log_) KeepClock(c, host, &barrier);
+    if (log_) log_->Arrived(c, host, &barrier);
     if (!host.AtEnd()) throw std::runtime_error(fmt::format("rank {} sent a barrier too long", from));
     vertex_.Arrive(c, barrier, EpochMicros());
     LogSteps();
@@ -153,7 +150,7 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
                  [&](const protocol::Record& m) {
                    dataflow::Item record{false, m.key};
                    const ChannelIndex c = InputOf(from);
-                   if (log_) KeepClock(c, r, &record);
+                   if (log_) log_->Arrived(c, r, &record);
                    vertex_.Arrive(c, record, EpochMicros());
                  },
                  [&](const protocol::Credit& m) {
@@ -230,12 +227,7 @@ bool VertexRank::SendOutputs() {
     const int to = static_cast<int>(outputs_[o]);
     while (std::optional<dataflow::Item> item = vertex_.Send(o)) {
       // The logs' trailer: the item's number on its channel and its send's clock.
-      std::string trailer;
-      if (log_) {
-        Bytes n;
-        n.U64(item->n);
-        trailer = n.str() + TakeClock(out_clocks_[o], item->n);
-      }
+      const std::string trailer = log_ ? log_->Trailer(o, *item) : std::string();
       if (item->barrier) {
         Bytes start;
         protocol::BarrierStart{item->started_us}.Put(start);
@@ -263,7 +255,7 @@ void VertexRank::ReturnCredits() {
 void VertexRank::SendParts() {
   while (std::optional<dataflow::FinishedPart> f = vertex_.TakeFinished()) {
     LogSteps();  // the last jumps of its barriers come before the part
-    if (log_) LogPart(*f);
+    if (log_) log_->Part(*f);
     if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->snapshot &&
         *o_.kill->snapshot == f->id) {
       Die();  // fault injection: its part done, not yet sent
@@ -276,84 +268,8 @@ void VertexRank::SendParts() {
   }
 }
 
-void VertexRank::KeepClock(ChannelIndex c, Reader& trailer, dataflow::Item* item) {
-  item->n = trailer.U64();
-  in_clocks_[c][item->n] = std::string(trailer.Rest());
-}
-
-std::string VertexRank::TakeClock(std::map<std::uint64_t, std::string>& clocks, std::uint64_t n) {
-  auto it = clocks.find(n);
-  if (it == clocks.end()) throw std::runtime_error(fmt::format("vertex {} logged no clock for item {}", rank_, n));
-  std::string clock = std::move(it->second);
-  clocks.erase(it);
-  return clock;
-}
-
 void VertexRank::LogSteps() {
-  if (!log_) return;
-  using Kind = dataflow::Step::Kind;
-  for (const dataflow::Step& s : vertex_.TakeSteps()) {
-    switch (s.kind) {
-      case Kind::kPut: {
-        const int to = static_cast<int>(outputs_[s.channel]);
-        out_clocks_[s.channel][s.n] = log_->Send(to, s.n, 1);
-        break;
-      }
-      case Kind::kBarrierOut: {
-        const int to = static_cast<int>(outputs_[s.channel]);
-        out_clocks_[s.channel][s.n] = log_->SendMarker(to, s.n, s.snapshot);
-        break;
-      }
-      case Kind::kJumpOut:
-        log_->Overtaken(static_cast<int>(outputs_[s.channel]), s.n, s.by);
-        break;
-      case Kind::kApply: {
-        const std::string clock = TakeClock(in_clocks_[s.channel], s.n);
-        Reader r(clock);
-        log_->Receive(static_cast<int>(inputs_[s.channel]), s.n, 1, r);
-        break;
-      }
-      case Kind::kJumpIn: {
-        // The barrier's clock: it arrived, its receipt logs next.
-        auto it = in_clocks_[s.channel].find(s.by);
-        if (it == in_clocks_[s.channel].end()) {
-          throw std::runtime_error(fmt::format("vertex {} logged no clock for barrier {}", rank_, s.by));
-        }
-        Reader r(it->second);
-        log_->OvertakenOnArrival(static_cast<int>(inputs_[s.channel]), s.n, s.by, r);
-        break;
-      }
-      case Kind::kBarrierIn: {
-        const std::string clock = TakeClock(in_clocks_[s.channel], s.n);
-        Reader r(clock);
-        log_->ReceiveMarker(static_cast<int>(inputs_[s.channel]), s.n, s.snapshot, r);
-        break;
-      }
-      case Kind::kRecord:
-        log_->Record(s.snapshot, s.state,
-                     s.cause == dataflow::RecordCause::kStart     ? "start"
-                     : s.cause == dataflow::RecordCause::kBarrier ? "marker"
-                                                                  : "timeout",
-                     s.aligned);
-        break;
-    }
-  }
-}
-
-void VertexRank::LogPart(const dataflow::FinishedPart& f) {
-  // Each record moves one unit: a channel's state is a 1 per record.
-  auto ones = [](const std::vector<std::uint64_t>& keys) { return std::vector<Amount>(keys.size(), 1); };
-  EventLog::ByPeer channels, sent;
-  for (ChannelIndex c = 0; c < inputs_.size(); ++c) {
-    channels.emplace_back(static_cast<int>(inputs_[c]),
-                          ones(c < f.part.channels.size() ? f.part.channels[c] : std::vector<std::uint64_t>{}));
-  }
-  for (ChannelIndex o = 0; o < f.part.sent.size() && o < outputs_.size(); ++o) {
-    if (!f.part.sent[o].empty()) sent.emplace_back(static_cast<int>(outputs_[o]), ones(f.part.sent[o]));
-  }
-  const dataflow::VertexState& state = f.part.state;
-  log_->Part(f.id, static_cast<Amount>(state.received) - static_cast<Amount>(state.emitted), channels,
-             sent);
+  if (log_) log_->Steps(vertex_.TakeSteps());
 }
 
 void VertexRank::Die() {

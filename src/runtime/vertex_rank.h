@@ -11,15 +11,13 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <string>
 #include <random>
 #include <string_view>
 #include <vector>
 
 #include "dataflow/vertex.h"
-#include "runtime/event_log.h"
+#include "runtime/vertex_log.h"
 #include "runtime/options.h"
 #include "runtime/roles.h"
 #include "runtime/transport.h"
@@ -62,13 +60,8 @@ class VertexRank final : public RankRole {
   // Credits for the records processed since the last call, to their senders.
   void ReturnCredits();
   void SendParts();
-  // --log-dir: what the vertex did since the last call, into its log. Each
-  // item leaving an output carries its number and its send's clock; an
-  // arrived one keeps them until the step that takes it.
+  // --log-dir: what the vertex did since the last call, into its log.
   void LogSteps();
-  void LogPart(const dataflow::FinishedPart& f);
-  void KeepClock(ChannelIndex c, Reader& trailer, dataflow::Item* item);
-  std::string TakeClock(std::map<std::uint64_t, std::string>& clocks, std::uint64_t n);
   [[noreturn]] void Die();
   // Stop came: once every input ended and everything it holds has gone
   // (and its credits came back), ends its outputs and reports.
@@ -89,9 +82,7 @@ class VertexRank final : public RankRole {
   bool going_ = false;
   bool stopped_ = false;
   bool final_sent_ = false;
-  std::unique_ptr<EventLog> log_;
-  std::vector<std::map<std::uint64_t, std::string>> out_clocks_;  // by output: n -> its send's clock
-  std::vector<std::map<std::uint64_t, std::string>> in_clocks_;   // by input: n -> its sender's clock
+  std::unique_ptr<VertexLog> log_;  // --log-dir
 };
 
 }  // namespace cutline::runtime
