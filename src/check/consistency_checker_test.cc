@@ -666,23 +666,23 @@ TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
 // the kind the judge gives it. Findings is abstract, so a language lacking
 // one does not compile; this list is checked to name every one (kSentences).
 std::vector<std::string> EverySentence(const Findings& f) {
-  const std::vector<Amount> some = {40, 10}, none;
   const std::vector<std::string> branches = {"P1", "P2"}, channels = {"P2->P1"};
   const apps::Verdict holds{true, {0, 1}, {}}, lacks{false, {0}, {1}};
   return {
       f.AboutSnapshot(1, "x"), f.AboutHistory("x"), f.Message("#7"),
       f.Transfer("$40", "#7", "P1->P2"), f.DescribeTransfer("#7", "$40", "P1"),
       f.DescribeMarker("#7", 2, "P1"), f.ClaimedTwice(), f.ClaimShapeBalances(2, 3),
-      f.ClaimShapeChannels(2, 6), f.ClaimsMarkersSent(5, 6), f.ClaimsTotal(310, 300),
+      f.ClaimShapeChannels(2, 6), f.ClaimsMarkersSent(5, 6), f.ClaimsTotal("$310", "$300"),
       f.NeverRecorded("P1"), f.RecordedTimes("P1", 2), f.NoRecordedBalance("P1"),
-      f.BalanceNotReplayed("P1", 60, 50), f.PartWithoutRecord("N0", "rank-0.jsonl:14"),
-      f.PartDiffersFromRecord("N0", 60, 50, "rank-0.jsonl:14"),
+      f.BalanceNotReplayed("P1", "$60", "$50"), f.PartWithoutRecord("N0", "rank-0.jsonl:14"),
+      f.PartDiffersFromRecord("N0", "$60", "$50", "rank-0.jsonl:14"),
       f.TransferCrossesCut("$40", "P2", "P1"), f.MarkerCrossesCut("P2", "#7", "P1"),
       f.ChannelNotClosed("P1->P2", true), f.ChannelNotClosed("P1->P2", false),
-      f.ChannelNotAsExpected("P1->P2", none, some), f.MarkerCount(2, "P1->P2"),
+      f.ChannelNotAsExpected("P1->P2", "[]", "[$40, $10]"), f.MarkerCount(2, "P1->P2"),
       f.MarkersInStopTheWorld(2, "P1->P2"), f.MarkerSentInside("P1", "P1->P2", "#7"),
       f.MarkerNeverDelivered("P1->P2", "#7"), f.SentBeforeMarker("P1", "#7", "P1->P2"),
-      f.AmountsOverflow(), f.NotConserved(250, 40, 290, 300), f.CountedTwice("$40", "P1"),
+      f.AmountsOverflow(), f.NotConserved(apps::App::kBank, "$250", "$40", "$290", "$300"),
+      f.NotConserved(apps::App::kDataflow, "-3", "2", "-1", "0"), f.CountedTwice("$40", "P1"),
       f.Missed("$40", "P1", "P2"), f.MissingFromSnapshot("$40", "#7", "P1->P2"),
       f.Verdict(apps::App::kJobs, lacks, branches, channels),
       f.Verdict(apps::App::kLocks, holds, branches, {}),
@@ -700,9 +700,10 @@ std::vector<std::string> EverySentence(const Findings& f) {
       f.NotComplete(2), f.NotCompleteInLogs(2), f.AllConserved(1, "$300"),
       f.AllDeclaredAsAtCut(2, apps::App::kJobs), f.EventsLogOk(1, 3, 40, "$300"),
       f.SilentRank(2), f.DroppedAfterCrash(5), f.StabilityOnly(1),
-      f.LogsDeclaredOk(3, 4, "jobs", 900, 3, 1), f.LogsConservedOk(3, 4, 900, 300)};
+      f.LogsDeclaredOk(3, 4, "jobs", 900, 3, 1), f.LogsConservedOk(3, 4, 900, 300),
+      f.LogsDataflowOk(3, 6, "2-3-1", 900)};
 }
-constexpr std::size_t kSentences = 67;  // the 64 methods of Findings, three of them twice
+constexpr std::size_t kSentences = 69;  // the 65 methods of Findings, four of them twice
 
 TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   const std::vector<std::string> en = EverySentence(FindingsIn(Lang::kEn));

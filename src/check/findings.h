@@ -49,19 +49,21 @@ class Findings {
   virtual std::string ClaimShapeBalances(std::size_t given, std::size_t branches) const = 0;
   virtual std::string ClaimShapeChannels(std::size_t given, std::size_t channels) const = 0;
   virtual std::string ClaimsMarkersSent(std::uint64_t claimed, std::size_t channels) const = 0;
-  virtual std::string ClaimsTotal(cutline::Amount claimed, cutline::Amount sum) const = 0;
+  // Amounts and states come worded by the application (AppWords: "$40",
+  // "2 jobs", "3 records"); a channel's list as "[$40, $10]".
+  virtual std::string ClaimsTotal(std::string_view claimed, std::string_view sum) const = 0;
 
   // Each node records once.
   virtual std::string NeverRecorded(std::string_view node) const = 0;
   virtual std::string RecordedTimes(std::string_view node, int times) const = 0;
   // (b) the recorded balances.
   virtual std::string NoRecordedBalance(std::string_view node) const = 0;
-  virtual std::string BalanceNotReplayed(std::string_view node, cutline::Amount claimed,
-                                         cutline::Amount replayed) const = 0;
+  virtual std::string BalanceNotReplayed(std::string_view node, std::string_view claimed,
+                                         std::string_view replayed) const = 0;
   // A rank's log: its part against its record line (`where`: file:line).
   virtual std::string PartWithoutRecord(std::string_view node, std::string_view where) const = 0;
-  virtual std::string PartDiffersFromRecord(std::string_view node, cutline::Amount recorded,
-                                            cutline::Amount said,
+  virtual std::string PartDiffersFromRecord(std::string_view node, std::string_view recorded,
+                                            std::string_view said,
                                             std::string_view where) const = 0;
   // (a) the cut: `transfer` as Transfer() says it, `marker` as DescribeMarker.
   virtual std::string TransferCrossesCut(std::string_view transfer, std::string_view to,
@@ -71,9 +73,8 @@ class Findings {
   // (c) the channels' states; `recording`: the channel is still being
   // recorded (else it was never recorded).
   virtual std::string ChannelNotClosed(std::string_view channel, bool recording) const = 0;
-  virtual std::string ChannelNotAsExpected(std::string_view channel,
-                                           const std::vector<cutline::Amount>& recorded,
-                                           const std::vector<cutline::Amount>& expected) const = 0;
+  virtual std::string ChannelNotAsExpected(std::string_view channel, std::string_view recorded,
+                                           std::string_view expected) const = 0;
   // (e) the markers.
   virtual std::string MarkerCount(std::size_t markers, std::string_view channel) const = 0;
   virtual std::string MarkersInStopTheWorld(std::size_t markers,
@@ -86,8 +87,11 @@ class Findings {
                                        std::string_view channel) const = 0;
   // (d) the money.
   virtual std::string AmountsOverflow() const = 0;
-  virtual std::string NotConserved(cutline::Amount balances, cutline::Amount channels,
-                                   cutline::Amount sum, cutline::Amount total) const = 0;
+  // What is conserved is the application's: the bank's money, a
+  // dataflow's records.
+  virtual std::string NotConserved(const apps::App& app, std::string_view balances,
+                                   std::string_view channels, std::string_view sum,
+                                   std::string_view total) const = 0;
   // (f) the verdict's transfers, `transfer` as Transfer() says it.
   virtual std::string CountedTwice(std::string_view transfer, std::string_view from) const = 0;
   virtual std::string Missed(std::string_view transfer, std::string_view from,

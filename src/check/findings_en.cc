@@ -3,14 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "apps/bank/money.h"
 #include "check/findings.h"
 
 namespace cutline::check {
 
 namespace {
 
-using apps::Money;
 using cutline::Amount;
 
 // "s" when `n` calls for a plural.
@@ -67,9 +65,8 @@ class English final : public Findings {
     return fmt::format("claims {} markers sent, but the network has {} channels", claimed,
                        channels);
   }
-  std::string ClaimsTotal(Amount claimed, Amount sum) const override {
-    return fmt::format("claims a total of {}, but its records add up to {}", Money(claimed),
-                       Money(sum));
+  std::string ClaimsTotal(std::string_view claimed, std::string_view sum) const override {
+    return fmt::format("claims a total of {}, but its records add up to {}", claimed, sum);
   }
 
   std::string NeverRecorded(std::string_view node) const override {
@@ -81,18 +78,18 @@ class English final : public Findings {
   std::string NoRecordedBalance(std::string_view node) const override {
     return fmt::format("{} claims no recorded balance", node);
   }
-  std::string BalanceNotReplayed(std::string_view node, Amount claimed,
-                                 Amount replayed) const override {
+  std::string BalanceNotReplayed(std::string_view node, std::string_view claimed,
+                                 std::string_view replayed) const override {
     return fmt::format("{} recorded {} but its balance replayed from the history at its record "
                        "is {}",
-                       node, Money(claimed), Money(replayed));
+                       node, claimed, replayed);
   }
   std::string PartWithoutRecord(std::string_view node, std::string_view where) const override {
     return fmt::format("{} logged its part without a record ({})", node, where);
   }
-  std::string PartDiffersFromRecord(std::string_view node, Amount recorded, Amount said,
-                                    std::string_view where) const override {
-    return fmt::format("{} recorded ${} but its part says ${} ({})", node, recorded, said, where);
+  std::string PartDiffersFromRecord(std::string_view node, std::string_view recorded,
+                                    std::string_view said, std::string_view where) const override {
+    return fmt::format("{} recorded {} but its part says {} ({})", node, recorded, said, where);
   }
 
   // Money in two places: said as the student would, "counted twice", and why.
@@ -113,10 +110,9 @@ class English final : public Findings {
     return fmt::format("channel {} is '{}', not closed", channel,
                        recording ? "recording" : "not recorded");
   }
-  std::string ChannelNotAsExpected(std::string_view channel, const std::vector<Amount>& recorded,
-                                   const std::vector<Amount>& expected) const override {
-    return fmt::format("channel {} recorded {} but expected {}", channel,
-                       apps::AmountList(recorded), apps::AmountList(expected));
+  std::string ChannelNotAsExpected(std::string_view channel, std::string_view recorded,
+                                   std::string_view expected) const override {
+    return fmt::format("channel {} recorded {} but expected {}", channel, recorded, expected);
   }
 
   std::string MarkerCount(std::size_t markers, std::string_view channel) const override {
@@ -143,11 +139,17 @@ class English final : public Findings {
   }
 
   std::string AmountsOverflow() const override { return "its recorded amounts overflow 64 bits"; }
-  std::string NotConserved(Amount balances, Amount channels, Amount sum,
-                           Amount total) const override {
+  std::string NotConserved(const apps::App& app, std::string_view balances,
+                           std::string_view channels, std::string_view sum,
+                           std::string_view total) const override {
+    if (app == apps::App::kDataflow) {
+      return fmt::format("records are not conserved: recorded states {} + channel states {} = {}, "
+                         "but the vertices started with {}",
+                         balances, channels, sum, total);
+    }
     return fmt::format("money is not conserved: recorded balances {} + channel states {} = {}, "
                        "but the bank holds {}",
-                       Money(balances), Money(channels), Money(sum), Money(total));
+                       balances, channels, sum, total);
   }
 
   std::string CountedTwice(std::string_view transfer, std::string_view from) const override {

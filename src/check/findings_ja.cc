@@ -3,14 +3,12 @@
 // 記録, 送金. Names, amounts and file:line stay as the caller writes them.
 #include <fmt/format.h>
 
-#include "apps/bank/money.h"
 #include "check/findings.h"
 
 namespace cutline::check {
 
 namespace {
 
-using apps::Money;
 using cutline::Amount;
 
 // The application's own words for a verdict, with its reason.
@@ -58,9 +56,8 @@ class Japanese final : public Findings {
     return fmt::format("マーカーを{}個送ったと申告していますが、ネットワークのチャネルは{}本です",
                        claimed, channels);
   }
-  std::string ClaimsTotal(Amount claimed, Amount sum) const override {
-    return fmt::format("合計を{}と申告していますが、記録を足すと{}です", Money(claimed),
-                       Money(sum));
+  std::string ClaimsTotal(std::string_view claimed, std::string_view sum) const override {
+    return fmt::format("合計を{}と申告していますが、記録を足すと{}です", claimed, sum);
   }
 
   std::string NeverRecorded(std::string_view node) const override {
@@ -72,17 +69,17 @@ class Japanese final : public Findings {
   std::string NoRecordedBalance(std::string_view node) const override {
     return fmt::format("{}の記録した残高が申告にありません", node);
   }
-  std::string BalanceNotReplayed(std::string_view node, Amount claimed,
-                                 Amount replayed) const override {
+  std::string BalanceNotReplayed(std::string_view node, std::string_view claimed,
+                                 std::string_view replayed) const override {
     return fmt::format("{}は{}を記録しましたが、記録の時点で履歴から再生した残高は{}です", node,
-                       Money(claimed), Money(replayed));
+                       claimed, replayed);
   }
   std::string PartWithoutRecord(std::string_view node, std::string_view where) const override {
     return fmt::format("{}は記録なしに担当分の完了をログに書いています（{}）", node, where);
   }
-  std::string PartDiffersFromRecord(std::string_view node, Amount recorded, Amount said,
-                                    std::string_view where) const override {
-    return fmt::format("{}は${}を記録しましたが、担当分の完了では${}です（{}）", node, recorded,
+  std::string PartDiffersFromRecord(std::string_view node, std::string_view recorded,
+                                    std::string_view said, std::string_view where) const override {
+    return fmt::format("{}は{}を記録しましたが、担当分の完了では{}です（{}）", node, recorded,
                        said, where);
   }
 
@@ -103,10 +100,9 @@ class Japanese final : public Findings {
     return fmt::format("チャネル{}は「{}」のままで、確定していません", channel,
                        recording ? "記録中" : "未記録");
   }
-  std::string ChannelNotAsExpected(std::string_view channel, const std::vector<Amount>& recorded,
-                                   const std::vector<Amount>& expected) const override {
-    return fmt::format("チャネル{}の記録は{}ですが、正しくは{}です", channel,
-                       apps::AmountList(recorded), apps::AmountList(expected));
+  std::string ChannelNotAsExpected(std::string_view channel, std::string_view recorded,
+                                   std::string_view expected) const override {
+    return fmt::format("チャネル{}の記録は{}ですが、正しくは{}です", channel, recorded, expected);
   }
 
   std::string MarkerCount(std::size_t markers, std::string_view channel) const override {
@@ -135,11 +131,17 @@ class Japanese final : public Findings {
   std::string AmountsOverflow() const override {
     return "記録した金額の合計が64ビットに収まりません";
   }
-  std::string NotConserved(Amount balances, Amount channels, Amount sum,
-                           Amount total) const override {
+  std::string NotConserved(const apps::App& app, std::string_view balances,
+                           std::string_view channels, std::string_view sum,
+                           std::string_view total) const override {
+    if (app == apps::App::kDataflow) {
+      return fmt::format("レコードが保存されていません: 記録した状態{} + チャネル状態{} = {}ですが、"
+                         "頂点の始めの合計は{}です",
+                         balances, channels, sum, total);
+    }
     return fmt::format("お金が保存されていません: 記録した残高{} + チャネル状態{} = {}ですが、"
                        "銀行の総額は{}です",
-                       Money(balances), Money(channels), Money(sum), Money(total));
+                       balances, channels, sum, total);
   }
 
   std::string CountedTwice(std::string_view transfer, std::string_view from) const override {

@@ -355,6 +355,14 @@ class StreamJudge::Impl {
   // A message's content in findings: the bank's amount, or the
   // application's kind of message ("job", "grant").
   std::string Word(Amount a) const { return app_.words().message(a, lang_); }
+  // A state ("$70", "2 jobs", "3 records"), and a channel's messages
+  // ("[$40, $10]", "[job]", "[record, record]").
+  std::string State(Amount a) const { return app_.words().state(a, names_, lang_); }
+  std::string Words(const std::vector<Amount>& amounts) const {
+    std::vector<std::string> words;
+    for (Amount a : amounts) words.push_back(Word(a));
+    return fmt::format("[{}]", fmt::join(words, ", "));
+  }
   // Messages are numbered in the order their sends come: "#7", "message #7";
   // or named as their log named them (NameMessages).
   std::string Ref(Seq seq) const { return MessageRef(message_names_, seq); }
@@ -583,7 +591,7 @@ class StreamJudge::Impl {
     }
     if (rec->second != e.amount) {
       part_findings_.push_back(say_.AboutSnapshot(
-          e.snapshot, say_.PartDiffersFromRecord(Name(r), rec->second, e.amount, Where(r, e))));
+          e.snapshot, say_.PartDiffersFromRecord(Name(r), State(rec->second), State(e.amount), Where(r, e))));
     }
     rank_records_[r].erase(rec);
   }
@@ -732,7 +740,7 @@ class StreamJudge::Impl {
       if (!claimed) {
         j.Say(say_.NoRecordedBalance(Name(r)));
       } else if (*claimed != j.s.ranks[r].replayed) {
-        j.Say(say_.BalanceNotReplayed(Name(r), *claimed, j.s.ranks[r].replayed));
+        j.Say(say_.BalanceNotReplayed(Name(r), State(*claimed), State(j.s.ranks[r].replayed)));
       }
     }
   }
@@ -805,7 +813,7 @@ class StreamJudge::Impl {
       std::vector<Amount> amounts;
       for (const Msg& m : ch.expected) amounts.push_back(m.amount);
       if (amounts != claimed) {
-        j.Say(say_.ChannelNotAsExpected(ChannelName(c), claimed, amounts));
+        j.Say(say_.ChannelNotAsExpected(ChannelName(c), Words(claimed), Words(amounts)));
         // The claim names amounts, not messages: each expected transfer
         // whose amount the claim does not hold (as a multiset) was lost.
         std::vector<Amount> left = claimed;
@@ -885,9 +893,11 @@ class StreamJudge::Impl {
       j.Say(say_.AmountsOverflow());
       return;
     }
-    if (sum != bank_total) j.Say(say_.NotConserved(balances, channels, sum, bank_total));
+    if (sum != bank_total) {
+      j.Say(say_.NotConserved(app_, State(balances), State(channels), State(sum), State(bank_total)));
+    }
     if (j.claim != nullptr && j.claim->total && *j.claim->total != sum) {
-      j.Say(say_.ClaimsTotal(*j.claim->total, sum));
+      j.Say(say_.ClaimsTotal(State(*j.claim->total), State(sum)));
     }
   }
 

@@ -25,7 +25,7 @@ const AppWords kDataflowWords{
     .state = [](Amount state, std::span<const std::string>, Lang lang) {
       return RecordsText(state, lang);
     },
-    .message = [](Amount word, Lang lang) { return RecordsText(word, lang); },
+    .message = [](Amount, Lang lang) { return std::string(lang == Lang::kJa ? "レコード" : "record"); },
     .verdict = [](bool, std::span<const std::string>, std::span<const std::string>, Lang) {
       return std::string();
     },
