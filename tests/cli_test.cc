@@ -111,6 +111,66 @@ class CliTest : public ::testing::Test {
 // ---------------------------------------------------------------------------
 // run, check
 
+// ---------------------------------------------------------------------------
+// explore
+
+// A broken rule: exit 1, and the output is itself a scenario (its other
+// lines comments) that `cutline check` rejects with the same findings.
+TEST_F(CliTest, ExploreFindsTheShortestBreakingScheduleAsAScenario) {
+  const std::string path = File("broken.txt",
+                                "network A=100 B=100 algorithm=broken-unrecorded-channel\n"
+                                "transfer B A 40\n"
+                                "snapshot A\n"
+                                "drain\n");
+  Outcome o = Cutline({"explore", path});
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_EQ(o.err, "");
+  EXPECT_TRUE(Contains(o.out, "# broken: the shortest schedule that breaks it has 5 steps, as a scenario:\n"
+                              "network A=100 B=100 algorithm=broken-unrecorded-channel\n"
+                              "transfer B A 40\nsnapshot A\ndeliver A B\ndeliver B A\ndeliver B A\n"
+                              "# FAIL snapshot 1: channel B->A recorded [] but expected [$40]\n"))
+      << o;
+  const std::string again = File("counterexample.txt", o.out);
+  Outcome checked = Cutline({"check", again});
+  EXPECT_EQ(checked.status, 1) << checked;
+  EXPECT_TRUE(Contains(checked.out, "FAIL snapshot 1: channel B->A recorded [] but expected [$40]\n"))
+      << checked;
+  Outcome ja = Cutline({"explore", path, "--lang", "ja"});
+  EXPECT_EQ(ja.status, 1) << ja;
+  EXPECT_TRUE(Contains(ja.out, "破る最短のスケジュールは5ステップです")) << ja;
+}
+
+TEST_F(CliTest, ExploreSaysRightInEveryScheduleOrWhereABoundStoppedIt) {
+  const std::string path = File("right.txt",
+                                "network P1=100 P2=100 P3=100\n"
+                                "transfer P1 P2 10\n"
+                                "transfer P2 P3 20\n"
+                                "snapshot P1\n");
+  Outcome o = Cutline({"explore", path});
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_TRUE(Contains(o.out, "# right in every schedule (480 states;")) << o;
+  Outcome j = Cutline({"explore", path, "--json", "--starts", "anywhere"});
+  EXPECT_EQ(j.status, 0) << j;
+  const json r = json::parse(j.out, nullptr, false);
+  ASSERT_TRUE(r.is_object()) << j;
+  EXPECT_EQ(r["outcome"], "right");
+  EXPECT_EQ(r["starts"], "anywhere");
+  EXPECT_GT(r["schedules"].get<double>(), 2958) << "more than with the starts as written";
+  Outcome bounded = Cutline({"explore", path, "--max-states", "50"});
+  EXPECT_EQ(bounded.status, 3) << bounded;
+  EXPECT_TRUE(Contains(bounded.out, "# stopped by --max-states after 50 states")) << bounded;
+}
+
+TEST_F(CliTest, ExploreBadInputIsOneLine) {
+  ExpectUsageError({"explore", File("bad.txt", "network A=100 B=100\ntransfer A C 10\n")},
+                   "line 2: ");
+  ExpectUsageError({"explore", (dir_ / "missing.txt").string()}, "cannot read");
+  ExpectUsageError({"explore", File("ok.txt", "network A=1 B=1\n"), "--starts", "sometimes"},
+                   "--starts");
+  ExpectUsageError({"explore", File("ok2.txt", "network A=1 B=1\n"), "--max-seconds", "-1"},
+                   "--max-seconds");
+}
+
 TEST_F(CliTest, RunPrintsEachCommandAndWhatItDid) {
   std::string path = File("two.txt",
                           "network P1=100 P2=100\n"

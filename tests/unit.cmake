@@ -64,3 +64,5 @@ cutline_unit_test(rooms_test
   ${PROJECT_SOURCE_DIR}/src/lecture/rooms_test.cc cutline_lecture cutline_catalogue)
 cutline_unit_test(dataflow_test
   ${PROJECT_SOURCE_DIR}/src/dataflow/vertex_test.cc cutline_dataflow)
+# `cutline explore`: every schedule of small scenarios, judged.
+cutline_unit_test(explore_test ${PROJECT_SOURCE_DIR}/src/explore/explore_test.cc cutline_explore)

@@ -46,6 +46,10 @@ class AgentHost : public algorithms::SnapshotHost {
     }
   }
 
+  std::unique_ptr<algorithms::SnapshotHost> Clone() const override {
+    return std::make_unique<AgentHost>(*this);
+  }
+
   Step Start(sim::NodeId n, SnapshotId id, cutline::Amount now) override {
     return Track(n, agents_[n].Start(id, now));
   }

@@ -30,6 +30,9 @@ using sim::Seq;
 class SnapshotHost {
  public:
   virtual ~SnapshotHost() = default;
+  // A copy of everything it keeps, for a copy of its engine (`cutline
+  // explore` branches a run at every choice).
+  virtual std::unique_ptr<SnapshotHost> Clone() const = 0;
 
   // Branch `n`, holding `now`, starts or joins snapshot `id`.
   // REQUIRES: n has not recorded id.

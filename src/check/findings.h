@@ -12,6 +12,8 @@
 // the same in both languages.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -160,6 +162,16 @@ class Findings {
   virtual std::string NotCompleteInLogs(SnapshotId id) const = 0;
   // `total`: the money conserved, as the application writes it.
   virtual std::string AllConserved(int snapshots, std::string_view total) const = 0;
+  // `cutline explore`: how much it explored (`schedules` may pass 2^64),
+  // then one of its three endings. The counterexample's header ends with a
+  // colon: the schedule follows, one command a line.
+  virtual std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
+                               double seconds) const = 0;
+  virtual std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const = 0;
+  virtual std::string ExploredBroken(std::size_t steps) const = 0;
+  // `bound`: "states" or "seconds".
+  virtual std::string ExploredBounded(std::string_view bound, std::uint64_t states,
+                                      std::size_t depth) const = 0;
   virtual std::string AllDeclaredAsAtCut(int snapshots, const apps::App& app) const = 0;
   virtual std::string EventsLogOk(int snapshots, std::size_t processes, std::size_t lines,
                                   std::string_view total) const = 0;
@@ -177,6 +189,12 @@ class Findings {
   virtual std::string LogsDataflowOk(int snapshots, std::uint32_t vertices, std::string_view topology,
                                      std::size_t events) const = 0;
 };
+
+// A count that may pass 2^64 (explore's schedules): whole below 10^15,
+// else with an exponent ("3.2e+21"), in either language.
+inline std::string ExploreCount(double n) {
+  return n < 1e15 ? fmt::format("{:.0f}", n) : fmt::format("{:.3g}", n);
+}
 
 // The catalogue in `lang`: a constant, alive as long as the program.
 const Findings& FindingsIn(Lang lang);

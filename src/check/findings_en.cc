@@ -285,6 +285,25 @@ class English final : public Findings {
     return fmt::format(
         "snapshot {} is not complete (some process logged no part-done): not checked", id);
   }
+  std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
+                       double seconds) const override {
+    return fmt::format("explored {} schedule{} ({} distinct states, {} steps) in {:.2f} s",
+                       ExploreCount(schedules), schedules == 1 ? "" : "s", states, steps, seconds);
+  }
+  std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const override {
+    return fmt::format("right in every schedule ({} states; {} complete snapshot{} judged)", states,
+                       judged, judged == 1 ? "" : "s");
+  }
+  std::string ExploredBroken(std::size_t steps) const override {
+    return fmt::format("broken: the shortest schedule that breaks it has {} step{}, as a scenario:",
+                       steps, steps == 1 ? "" : "s");
+  }
+  std::string ExploredBounded(std::string_view bound, std::uint64_t states,
+                              std::size_t depth) const override {
+    return fmt::format("stopped by --max-{} after {} states: no schedule explored breaks it, but "
+                       "not every schedule was explored (every one up to {} steps was)",
+                       bound, states, depth);
+  }
   std::string AllConserved(int snapshots, std::string_view total) const override {
     return fmt::format("ok: {} complete snapshot{} checked: consistent cuts, exact channel "
                        "states, total {} conserved",

@@ -273,6 +273,24 @@ class Japanese final : public Findings {
                        "プロセスがあります）: 検査しません",
                        id);
   }
+  std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
+                       double seconds) const override {
+    return fmt::format("スケジュール{}通り（異なる状態{}個、ステップ{}回）を{:.2f}秒で探索しました",
+                       ExploreCount(schedules), states, steps, seconds);
+  }
+  std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const override {
+    return fmt::format("どのスケジュールでも正しい（状態{}個、完了したスナップショット{}件を判定）",
+                       states, judged);
+  }
+  std::string ExploredBroken(std::size_t steps) const override {
+    return fmt::format("誤り: 破る最短のスケジュールは{}ステップです。シナリオとして:", steps);
+  }
+  std::string ExploredBounded(std::string_view bound, std::uint64_t states,
+                              std::size_t depth) const override {
+    return fmt::format("--max-{} により状態{}個で止まりました: 探索したスケジュールに誤りはありませんが、"
+                       "すべては探索していません（{}ステップまではすべて探索しました）",
+                       bound, states, depth);
+  }
   std::string AllConserved(int snapshots, std::string_view total) const override {
     return fmt::format("合格: 完了したスナップショット{}件を検査しました: {}で、総額{}は保存"
                        "されています",

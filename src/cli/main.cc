@@ -1,6 +1,7 @@
 // The `cutline` command: run, check and explain scenarios; print the demos
 // and the study note's lab; serve the page; read a runtime's store.
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include "check/consistency_checker.h"
 #include "check/events_log.h"
 #include "check/findings.h"
+#include "explore/explore.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
@@ -223,6 +225,10 @@ struct ScenarioArgs {
   std::string lang = "en";  // run's, check's, demo's and lab's --lang
   std::string check_path, check_logs, check_format = "text";
   int demo_id = 0;
+  CLI::App* explore = nullptr;
+  std::string explore_path, explore_starts = "as-written";
+  cutline::explore::Options explore_options;
+  bool explore_json = false;
 };
 
 // `run FILE` and its options. Each command is added by a function of its
@@ -260,6 +266,76 @@ void AddCheckCommand(CLI::App& app, ScenarioArgs& a) {
       ->needs(logs_option);
   a.check->add_option("--lang", a.lang, "Language of the findings and the verdict: en or ja")
       ->check(CLI::IsMember({"en", "ja"}));
+}
+
+// `explore FILE`: every schedule of a scenario, judged.
+void AddExploreCommand(CLI::App& app, ScenarioArgs& a) {
+  a.explore = app.add_subcommand(
+      "explore", "Judge a scenario's snapshots in every schedule; find the shortest that breaks one");
+  a.explore->add_option("file", a.explore_path, "Scenario file, or - for standard input")->required();
+  a.explore->add_option("--starts", a.explore_starts,
+                        "as-written: snapshots start where the scenario starts them; anywhere: "
+                        "each start at every point of the schedule")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"as-written", "anywhere"}));
+  a.explore->add_option("--max-states", a.explore_options.max_states,
+                        "Stop after this many distinct states (exit 3); 0: no bound")
+      ->capture_default_str();
+  a.explore->add_option("--max-seconds", a.explore_options.max_seconds,
+                        "Stop after this many seconds (exit 3); 0: no bound")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  a.explore->add_flag("--json", a.explore_json, "Print the result as JSON");
+  a.explore->add_option("--lang", a.lang, "Language: en or ja")->check(CLI::IsMember({"en", "ja"}));
+}
+
+// 0: right in every schedule; 1: broken (the shortest schedule printed as
+// a scenario, every other line a comment, so that the output runs as it
+// is); 3: a bound stopped it; 2: refused.
+int ExploreCommand(const ScenarioArgs& a) {
+  const Lang lang = ParseLang(a.lang);
+  std::string text;
+  if (!ReadInput(a.explore_path, &text)) return kUsageError;
+  cutline::explore::Options options = a.explore_options;
+  options.starts_anywhere = a.explore_starts == "anywhere";
+  options.lang = lang;
+  cutline::StatusOr<cutline::explore::Result> found = cutline::explore::Explore(text, options);
+  if (!found.ok()) return Refuse(found.status(), lang);
+  const cutline::explore::Result& r = *found;
+  using cutline::explore::Outcome;
+  const int code = r.outcome == Outcome::kRight ? 0 : r.outcome == Outcome::kBroken ? 1 : 3;
+  if (a.explore_json) {
+    std::string scenario;
+    for (const std::string& line : r.counterexample) scenario += line + "\n";
+    nlohmann::json out = {
+        {"outcome", r.outcome == Outcome::kRight ? "right" : r.outcome == Outcome::kBroken ? "broken" : "bounded"},
+        {"schedules", r.schedules}, {"states", r.states}, {"steps", r.transitions},
+        {"snapshots_judged", r.snapshots_judged}, {"depth", r.depth}, {"seconds", r.seconds},
+        {"starts", a.explore_starts}};
+    if (r.outcome == Outcome::kBounded) out["bound"] = r.bound;
+    if (r.outcome == Outcome::kBroken) {
+      out["counterexample"] = scenario;
+      out["findings"] = r.findings;
+    }
+    fmt::print("{}\n", out.dump(2));
+    return code;
+  }
+  const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
+  fmt::print("# {}\n", say.Explored(r.schedules, r.states, r.transitions, r.seconds));
+  switch (r.outcome) {
+    case Outcome::kRight:
+      fmt::print("# {}\n", say.ExploredRight(r.states, r.snapshots_judged));
+      break;
+    case Outcome::kBroken:
+      fmt::print("# {}\n", say.ExploredBroken(r.counterexample.size() - 1));
+      for (const std::string& line : r.counterexample) fmt::print("{}\n", line);
+      for (const std::string& finding : r.findings) fmt::print("# {}\n", say.Fail(finding));
+      break;
+    case Outcome::kBounded:
+      fmt::print("# {}\n", say.ExploredBounded(r.bound, r.states, r.depth));
+      break;
+  }
+  return code;
 }
 
 // `demo N` and `lab`: the demos' table played with narration.
@@ -372,6 +448,7 @@ std::optional<int> RunScenarioCommand(const ScenarioArgs& a) {
     }
     return CheckCommand(a.check_path, lang);
   }
+  if (*a.explore) return ExploreCommand(a);
   if (*a.demo) return DemoCommand(a.demo_id, ParseLang(a.lang));
   if (*a.lab) return LabCommand(ParseLang(a.lang));
   return std::nullopt;
@@ -388,6 +465,7 @@ int main(int argc, char** argv) {
   ScenarioArgs scenario;
   AddRunCommand(app, scenario);
   AddCheckCommand(app, scenario);
+  AddExploreCommand(app, scenario);
   AddDemoCommands(app, scenario);
   ServeArgs serve;
   AddServeCommand(app, serve);

@@ -78,6 +78,12 @@ class Engine final : public apps::Branches {
   // Fails on an invalid configuration (fewer than 2 branches, duplicate or
   // bad names, links naming an unknown branch, self-loops, duplicates).
   static Status Create(const Config& config, std::optional<Engine>* out);
+  // A copy that goes on independently (its algorithm's hosts cloned):
+  // `cutline explore` branches a run at every choice.
+  Engine(const Engine& other);
+  Engine& operator=(const Engine&) = delete;
+  Engine(Engine&&) = default;
+  Engine& operator=(Engine&&) = default;
 
   Status Transfer(NodeId from, NodeId to, Amount amount);
   // Any application's message: `word` leaves `from` (whose state the

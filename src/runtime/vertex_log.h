@@ -45,7 +45,6 @@ class VertexLog {
  private:
   static std::string Take(std::map<std::uint64_t, std::string>& clocks, std::uint64_t n);
 
-  const std::uint32_t vertex_;
   const std::vector<std::uint32_t> inputs_, outputs_;  // vertices, by channel index
   EventLog log_;
   std::vector<std::map<std::uint64_t, std::string>> sent_;     // by output: n -> its send's clock

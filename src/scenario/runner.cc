@@ -74,14 +74,18 @@ Status Runner::CheckLimits() const {
   return Status::Ok();
 }
 
-Status Runner::Branch(const std::string& name, sim::NodeId* out) const {
-  auto n = bank_->FindBranch(name);
+namespace {
+
+Status FindNamed(const engine::Engine& bank, const std::string& name, sim::NodeId* out) {
+  auto n = bank.FindBranch(name);
   if (!n) {
     return Status::Error(Code::kUnknownBranch, name);
   }
   *out = *n;
   return Status::Ok();
 }
+
+}  // namespace
 
 Status Runner::Apply(const Command& command, int line_no) {
   if (const auto* network = std::get_if<NetworkCmd>(&command)) {
@@ -106,7 +110,13 @@ Status Runner::Apply(const Command& command, int line_no) {
   if (!bank_) {
     return Status::Error(Code::kNetworkFirst);
   }
-  engine::Engine& b = *bank_;
+  return ApplyCommand(*bank_, command);
+}
+
+Status ApplyCommand(engine::Engine& b, const Command& command) {
+  auto Branch = [&](const std::string& name, sim::NodeId* out) {
+    return FindNamed(b, name, out);
+  };
   return std::visit(
       Overloaded{
           [](const NetworkCmd&) { return Status::Ok(); },  // handled above

@@ -36,6 +36,10 @@ struct StepResult {
   std::size_t history_end = 0;
 };
 
+// One command other than `network` on a running bank (the Runner's, and
+// `cutline explore`'s at each of its choices). An error changes nothing.
+Status ApplyCommand(engine::Engine& bank, const Command& command);
+
 class Runner {
  public:
   // Executes one line. On error, returns the refusal at line_no and
@@ -57,7 +61,6 @@ class Runner {
  private:
   Status Apply(const Command& command, int line_no);
   Status CheckLimits() const;
-  Status Branch(const std::string& name, sim::NodeId* out) const;
 
   std::optional<engine::Engine> bank_;
   int network_line_ = 0;

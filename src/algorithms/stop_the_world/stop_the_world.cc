@@ -20,6 +20,9 @@ using sim::NodeId;
 
 class Host : public algorithms::SnapshotHost {
  public:
+  std::unique_ptr<algorithms::SnapshotHost> Clone() const override {
+    return std::make_unique<Host>(*this);
+  }
   // The stopped bank reads every balance: each read is one "start".
   Step Start(NodeId n, SnapshotId id, Amount now) override {
     // The bank reads branch 0, 1, ... of a fresh id: each key is the

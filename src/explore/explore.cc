@@ -1,0 +1,383 @@
+// Breadth-first search over a scenario's schedules: each state is an
+// engine (copied at every choice) and how far the written commands have
+// gone; each step runs the next command, the next snapshot start (with
+// starts_anywhere), or one delivery the network allows.
+#include "explore/explore.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <variant>
+
+#include "base/overloaded.h"
+#include "check/consistency_checker.h"
+#include "engine/engine.h"
+#include "scenario/parser.h"
+#include "scenario/runner.h"
+
+namespace cutline::explore {
+
+namespace {
+
+using engine::Engine;
+using scenario::Command;
+using sim::ChannelId;
+using sim::NodeId;
+using sim::Seq;
+
+// A command as written: what it asks, and its line without its comment.
+struct Written {
+  Command command;
+  std::string text;
+};
+
+// One step of a schedule.
+struct Choice {
+  enum class Kind : std::uint8_t { kCommand, kStart, kDeliver };
+  Kind kind = Kind::kCommand;
+  std::uint32_t index = 0;  // kCommand, kStart: which written one
+  ChannelId channel = 0;    // kDeliver: the channel, and the at-th waiting
+  std::uint32_t at = 1;
+};
+
+struct State {
+  Engine engine;
+  std::uint32_t done = 0;     // written commands run
+  std::uint32_t started = 0;  // snapshot starts run (starts_anywhere)
+  std::uint64_t id = 0;       // in the graph
+};
+
+// How each state was first reached (at its fewest steps: the search is
+// breadth first), for the counterexample.
+struct Reached {
+  std::uint64_t parent = 0;
+  Choice choice;
+};
+
+// Appends `v` as 8 bytes.
+void Put(std::string& key, std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), 8); }
+
+class Search {
+ public:
+  Search(std::vector<Written> program, std::vector<Written> starts, const Options& options)
+      : program_(std::move(program)), starts_(std::move(starts)), options_(options) {}
+
+  Result Run(Engine initial, const std::string& network_line) {
+    network_line_ = network_line;
+    const auto begin = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    };
+    std::vector<State> layer;
+    layer.push_back(State{std::move(initial), 0, 0, 0});
+    graph_.push_back(Reached{0, {}});
+    ends_.push_back(false);
+    if (options_.hashing) visited_.emplace(Key(layer.front()), 0);
+    for (std::size_t depth = 0; !layer.empty(); ++depth) {
+      std::vector<State> next;
+      for (State& state : layer) {
+        bool moved = false;
+        for (const Choice& choice : Choices(state)) {
+          State child{state.engine, state.done, state.started, 0};
+          if (!Apply(child, choice).ok()) continue;  // not possible here
+          moved = true;
+          ++result_.transitions;
+          if (Broken(state, child, choice)) {
+            result_.seconds = elapsed();
+            return std::move(result_);
+          }
+          if (options_.hashing) {
+            auto [it, fresh] = visited_.try_emplace(Key(child), graph_.size());
+            if (!fresh) {
+              // Met again (perhaps later, after it was explored: stopping
+              // the world delivers many messages in one step): its future
+              // is known; only the schedules through it are counted.
+              edges_.emplace_back(state.id, it->second);
+              continue;
+            }
+          }
+          child.id = graph_.size();
+          edges_.emplace_back(state.id, child.id);
+          graph_.push_back(Reached{state.id, choice});
+          ends_.push_back(false);
+          next.push_back(std::move(child));
+          if (options_.max_states != 0 && graph_.size() >= options_.max_states) {
+            return Bounded("states", elapsed());
+          }
+        }
+        if (!moved) ends_[state.id] = true;
+        if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
+          return Bounded("seconds", elapsed());
+        }
+      }
+      layer = std::move(next);
+    }
+    result_.outcome = Outcome::kRight;
+    CountSchedules();
+    result_.seconds = elapsed();
+    return std::move(result_);
+  }
+
+ private:
+  Result Bounded(const char* bound, double seconds) {
+    result_.outcome = Outcome::kBounded;
+    result_.bound = bound;
+    CountSchedules();
+    result_.seconds = seconds;
+    return std::move(result_);
+  }
+
+  // The schedules explored to their end, and the longest, over the graph of
+  // states (a DAG: each step runs a command or delivers a message, which no
+  // later step undoes), in topological order.
+  void CountSchedules() {
+    const std::size_t n = graph_.size();
+    result_.states = n;
+    std::vector<std::uint32_t> waiting(n, 0);
+    std::vector<std::vector<std::uint64_t>> out(n);
+    for (const auto& [from, to] : edges_) {
+      ++waiting[to];
+      out[from].push_back(to);
+    }
+    std::vector<double> paths(n, 0);
+    std::vector<std::size_t> longest(n, 0);
+    paths[0] = 1;
+    std::vector<std::uint64_t> ready = {0};
+    while (!ready.empty()) {
+      const std::uint64_t s = ready.back();
+      ready.pop_back();
+      if (ends_[s]) {
+        result_.schedules += paths[s];
+        result_.depth = std::max(result_.depth, longest[s]);
+      }
+      for (std::uint64_t t : out[s]) {
+        paths[t] += paths[s];
+        longest[t] = std::max(longest[t], longest[s] + 1);
+        if (--waiting[t] == 0) ready.push_back(t);
+      }
+    }
+  }
+
+  // What may happen next: the next written command, the next snapshot
+  // start, and each delivery the network allows.
+  std::vector<Choice> Choices(const State& s) const {
+    std::vector<Choice> out;
+    if (s.done < program_.size()) out.push_back({Choice::Kind::kCommand, s.done, 0, 1});
+    if (s.started < starts_.size()) out.push_back({Choice::Kind::kStart, s.started, 0, 1});
+    const engine::Network& net = s.engine.network();
+    for (ChannelId c = 0; c < net.channel_count(); ++c) {
+      if (net.Empty(c) || net.Held(c)) continue;
+      const std::uint32_t ways = net.fifo() ? 1 : net.Size(c);
+      for (std::uint32_t at = 1; at <= ways; ++at) out.push_back({Choice::Kind::kDeliver, 0, c, at});
+    }
+    return out;
+  }
+
+  Status Apply(State& s, const Choice& c) const {
+    switch (c.kind) {
+      case Choice::Kind::kCommand: {
+        Status done = scenario::ApplyCommand(s.engine, program_[c.index].command);
+        if (done.ok()) ++s.done;
+        return done;
+      }
+      case Choice::Kind::kStart: {
+        Status done = scenario::ApplyCommand(s.engine, starts_[c.index].command);
+        if (done.ok()) ++s.started;
+        return done;
+      }
+      case Choice::Kind::kDeliver: {
+        const sim::ChannelInfo& ch = s.engine.network().channel(c.channel);
+        return s.engine.Deliver(ch.from, ch.to, c.at);
+      }
+    }
+    return Status::Ok();
+  }
+
+  // Judges the snapshots the step completed; true, with the counterexample
+  // and the findings kept, if one fails.
+  bool Broken(const State& before, const State& after, const Choice& choice) {
+    std::set<SnapshotId> completed;
+    for (const engine::SnapshotInfo& info : after.engine.snapshots()) {
+      if (!info.complete) continue;
+      const engine::SnapshotInfo* was = before.engine.FindSnapshot(info.id);
+      if (was == nullptr || !was->complete) completed.insert(info.id);
+    }
+    if (completed.empty()) return false;
+    check::RunRecord run = check::RunOf(after.engine);
+    std::erase_if(run.claims, [&](const check::SnapshotClaim& c) { return !completed.contains(c.id); });
+    result_.snapshots_judged += completed.size();
+    check::CheckReport report = check::CheckRun(run, options_.lang);
+    if (report.ok()) return false;
+    result_.outcome = Outcome::kBroken;
+    result_.findings = std::move(report.problems);
+    CountSchedules();
+    // The schedule, from the start: its steps back to the root, reversed.
+    std::vector<Choice> steps = {choice};
+    for (std::uint64_t id = before.id; id != 0; id = graph_[id].parent) steps.push_back(graph_[id].choice);
+    std::reverse(steps.begin(), steps.end());
+    result_.counterexample.push_back(network_line_);
+    for (const Choice& c : steps) result_.counterexample.push_back(Line(after.engine, c));
+    return true;
+  }
+
+  // A step as a scenario line.
+  std::string Line(const Engine& e, const Choice& c) const {
+    switch (c.kind) {
+      case Choice::Kind::kCommand: return program_[c.index].text;
+      case Choice::Kind::kStart: return starts_[c.index].text;
+      case Choice::Kind::kDeliver: {
+        const sim::ChannelInfo& ch = e.network().channel(c.channel);
+        std::string line = fmt::format("deliver {} {}", e.name(ch.from), e.name(ch.to));
+        if (c.at > 1) line += fmt::format(" at={}", c.at);
+        return line;
+      }
+    }
+    return {};
+  }
+
+  // The state as what comes after can see it, in bytes. Two schedules with
+  // one key have the same future and the judge cannot tell them apart:
+  //  - how far the commands went; every balance; every queue, each message
+  //    named by its channel and its place among the channel's sends (a
+  //    schedule's message numbers depend on the order of independent
+  //    steps; the count of sends on a channel does not), with its payload
+  //    and its tag; which channels are held; every snapshot's progress;
+  //  - and, while a snapshot runs, each branch's own events since the
+  //    earliest running snapshot began, in that branch's order (not
+  //    interleaved: the judge's verdict depends on each branch's order and
+  //    which send each receipt matches, not on how independent steps
+  //    interleave). Before that point every message sent is inside every
+  //    running snapshot's cut, so what it did is in the balances and queues.
+  std::string Key(const State& s) const {
+    const Engine& e = s.engine;
+    const engine::Network& net = e.network();
+    std::string key;
+    Put(key, s.done);
+    Put(key, s.started);
+    for (NodeId n = 0; n < e.branch_count(); ++n) Put(key, static_cast<std::uint64_t>(e.state(n)));
+    // Each message's place on its channel, from the sends.
+    const auto& events = e.history().events();
+    std::unordered_map<Seq, std::uint64_t> place;
+    std::vector<std::uint64_t> sends(net.channel_count(), 0);
+    auto sent = [&](Seq seq, ChannelId c) { place[seq] = c + (++sends[c] << 20); };
+    for (const history::Event& ev : events) {
+      if (const auto* t = std::get_if<history::Sent<history::Transfer>>(&ev)) sent(t->seq, t->channel);
+      if (const auto* m = std::get_if<history::Sent<history::Marker>>(&ev)) sent(m->seq, m->channel);
+    }
+    auto name = [&](Seq seq) -> std::uint64_t {
+      auto it = place.find(seq);
+      return it == place.end() ? 0 : it->second;
+    };
+    for (ChannelId c = 0; c < net.channel_count(); ++c) {
+      Put(key, (static_cast<std::uint64_t>(net.Held(c)) << 32) | net.Size(c));
+      net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
+        Put(key, name(m.seq));
+        if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
+          Put(key, static_cast<std::uint64_t>(t->amount) * 2);
+        } else {
+          Put(key, std::get<history::Marker>(m.payload).snapshot * 2 + 1);
+        }
+        Put(key, e.MessageTag(m.seq));
+      });
+    }
+    std::set<SnapshotId> running;
+    for (const engine::SnapshotInfo& info : e.snapshots()) {
+      Put(key, info.id);
+      Put(key, (static_cast<std::uint64_t>(info.complete) << 32) | info.parts_done);
+      for (NodeId n : info.initiators) Put(key, n);
+      if (!info.complete) running.insert(info.id);
+    }
+    if (running.empty()) return key;
+    std::size_t from = events.size();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const auto* r = std::get_if<history::Recorded>(&events[i]);
+      if (r != nullptr && running.contains(r->snapshot)) {
+        from = i;
+        break;
+      }
+    }
+    std::vector<std::string> own(e.branch_count());
+    for (std::size_t i = from; i < events.size(); ++i) {
+      const history::Event& ev = events[i];
+      // The naive reader's reads and which branch finished a snapshot last
+      // change nothing that follows.
+      if (std::holds_alternative<history::Read>(ev) || std::holds_alternative<history::Completed>(ev)) {
+        continue;
+      }
+      std::string& out = own[history::NodeOf(ev, net)];
+      Put(out, ev.index());
+      std::visit(Overloaded{
+                     [&](const history::Sent<history::Transfer>& x) { Put(out, name(x.seq)); },
+                     [&](const history::Sent<history::Marker>& x) { Put(out, name(x.seq)); },
+                     [&](const history::Delivered<history::Transfer>& x) { Put(out, name(x.seq)); },
+                     [&](const history::Delivered<history::Marker>& x) { Put(out, name(x.seq)); },
+                     [&](const history::Recorded& x) {
+                       Put(out, x.snapshot);
+                       Put(out, x.cause.by_message() ? name(x.cause.message_seq()) * 2 + x.cause.by_transfer() : 0);
+                     },
+                     [&](const history::Closed& x) {
+                       Put(out, x.snapshot);
+                       Put(out, x.channel);
+                     },
+                     [&](const history::PartDone& x) { Put(out, x.snapshot); },
+                     [&](const history::Overtaken& x) {
+                       Put(out, name(x.barrier));
+                       Put(out, name(x.transfer));
+                     },
+                     [](const auto&) {},
+                 },
+                 ev);
+    }
+    for (const std::string& o : own) {
+      Put(key, o.size());
+      key += o;
+    }
+    return key;
+  }
+
+  const std::vector<Written> program_, starts_;
+  const Options options_;
+  std::string network_line_;
+  std::vector<Reached> graph_;
+  std::vector<bool> ends_;  // by state: nothing more can happen there
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> edges_;  // every step kept, from -> to
+  std::unordered_map<std::string, std::uint64_t> visited_;
+  Result result_;
+};
+
+}  // namespace
+
+StatusOr<Result> Explore(std::string_view text, const Options& options) {
+  // The scenario must run as written: its refusals are `cutline run`'s.
+  scenario::Runner written;
+  if (Status s = written.RunText(text); !s.ok()) return s;
+  const std::vector<scenario::StepResult>& steps = written.steps();
+  if (steps.empty() || !std::holds_alternative<scenario::NetworkCmd>(steps.front().parsed)) {
+    return Status::Error(Code::kNetworkFirst);
+  }
+  // The network alone: the state every schedule starts from.
+  scenario::Runner start;
+  if (Status s = start.Execute(steps.front().command, steps.front().line); !s.ok()) return s;
+  std::vector<Written> program, starts;
+  for (std::size_t i = 1; i < steps.size(); ++i) {
+    const scenario::StepResult& step = steps[i];
+    // The deliveries written are one schedule among those explored.
+    if (std::holds_alternative<scenario::DeliverCmd>(step.parsed) ||
+        std::holds_alternative<scenario::DeliverNextCmd>(step.parsed) ||
+        std::holds_alternative<scenario::DrainCmd>(step.parsed) ||
+        std::holds_alternative<scenario::ShowCmd>(step.parsed)) {
+      continue;
+    }
+    const bool start_anywhere =
+        options.starts_anywhere && std::holds_alternative<scenario::SnapshotCmd>(step.parsed);
+    (start_anywhere ? starts : program).push_back(Written{step.parsed, step.command});
+  }
+  Search search(std::move(program), std::move(starts), options);
+  return search.Run(Engine(*start.bank()), steps.front().command);
+}
+
+}  // namespace cutline::explore

@@ -1,0 +1,69 @@
+// `cutline explore FILE`: a scenario's network and commands taken as a
+// nondeterministic system. Its transfers, snapshot starts and the other
+// commands happen in the order written (with `starts_anywhere`, each
+// snapshot start may also happen at any point between them); every order of
+// deliveries the network allows is explored (a FIFO channel's head, or on
+// channels that reorder any waiting message), breadth first. Every snapshot
+// that completes in a reachable state is judged by the one judge
+// (check::CheckRun), so the answer is either that it is right in every
+// schedule, or the shortest schedule that breaks it, as a scenario anyone can
+// run (every `deliver` written out), with the judge's findings.
+//
+// The search is exact: two schedules meet in one state only when nothing
+// that comes after can tell them apart (docs/design.md, "Every schedule").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/lang.h"
+#include "base/status.h"
+
+namespace cutline::explore {
+
+struct Options {
+  // Each snapshot start may happen at any point, not only where written.
+  bool starts_anywhere = false;
+  // Bounds (0: none): distinct states, and seconds of search.
+  std::uint64_t max_states = 0;
+  double max_seconds = 0;
+  // Visited-state hashing: schedules that reach one state are explored on
+  // from it once. Off for measuring it, and for the tests that hold the
+  // reduced search to the full one.
+  bool hashing = true;
+  Lang lang = Lang::kEn;
+};
+
+enum class Outcome : std::uint8_t {
+  kRight,    // every complete snapshot of every reachable state passes
+  kBroken,   // a schedule breaks it: `counterexample`, `findings`
+  kBounded,  // a bound stopped the search first (`bound` says which)
+};
+
+struct Result {
+  Outcome outcome = Outcome::kRight;
+  std::uint64_t states = 0;       // distinct states reached
+  std::uint64_t transitions = 0;  // steps taken from them
+  // Complete schedules: paths from the start to a state where nothing more
+  // can happen (every command done, or the next one impossible, and nothing
+  // deliverable). A double: there are often more than 2^64.
+  double schedules = 0;
+  std::uint64_t snapshots_judged = 0;
+  std::size_t depth = 0;  // steps of the longest schedule explored to its end
+  double seconds = 0;
+  // kBroken: the shortest breaking schedule as scenario lines (the network
+  // line, then one command a step), and the judge's findings on it.
+  std::vector<std::string> counterexample;
+  std::vector<std::string> findings;
+  // kBounded: "states" or "seconds".
+  std::string bound;
+};
+
+// Refused as `cutline run` refuses it (one line, with its line number) when
+// the scenario as written does not run.
+StatusOr<Result> Explore(std::string_view scenario, const Options& options);
+
+}  // namespace cutline::explore
