@@ -31,7 +31,7 @@ ASAN_PROPERTY_SHARE ?= 10
 .PHONY: all deps deps-all build asan-build release-build run test test-long test-unit test-install \
         test-asan test-fuzz test-browser test-browser-steady long-unit long-asan long-browser \
         bench-build \
-        bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-dataflow bench-logs fuzz clean
+        bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-dataflow bench-logs bench-explore fuzz clean
 
 all: build
 
@@ -202,6 +202,10 @@ bench-dataflow: release-build
 # `cutline check --logs` against the size of the logs: real 4-rank runs at
 # --rate max of 3, 12 and 48 s (docs/performance.md). BEFORE=<cutline> times
 # another build too.
+bench-explore: release-build
+	@cmake --build build-release -j $(JOBS) --target explore_bench
+	./build-release/bench/explore_bench
+
 bench-logs: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline
 	bench/log_check_bench.sh ./build-release/cutline

@@ -287,8 +287,9 @@ class English final : public Findings {
   }
   std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                        double seconds) const override {
-    return fmt::format("explored {} schedule{} ({} distinct states, {} steps) in {:.2f} s",
-                       ExploreCount(schedules), schedules == 1 ? "" : "s", states, steps, seconds);
+    return fmt::format("explored {} distinct states and {} schedule{} to their end ({} steps) in "
+                       "{:.2f} s",
+                       states, ExploreCount(schedules), schedules == 1 ? "" : "s", steps, seconds);
   }
   std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const override {
     return fmt::format("right in every schedule ({} states; {} complete snapshot{} judged)", states,

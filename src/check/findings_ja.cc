@@ -275,8 +275,8 @@ class Japanese final : public Findings {
   }
   std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                        double seconds) const override {
-    return fmt::format("スケジュール{}通り（異なる状態{}個、ステップ{}回）を{:.2f}秒で探索しました",
-                       ExploreCount(schedules), states, steps, seconds);
+    return fmt::format("異なる状態{}個と、最後まで進んだスケジュール{}通り（ステップ{}回）を{:.2f}秒で探索しました",
+                       states, ExploreCount(schedules), steps, seconds);
   }
   std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const override {
     return fmt::format("どのスケジュールでも正しい（状態{}個、完了したスナップショット{}件を判定）",

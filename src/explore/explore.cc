@@ -106,12 +106,12 @@ class Search {
           ends_.push_back(false);
           next.push_back(std::move(child));
           if (options_.max_states != 0 && graph_.size() >= options_.max_states) {
-            return Bounded("states", elapsed());
+            return Bounded("states", elapsed(), depth);
           }
         }
         if (!moved) ends_[state.id] = true;
         if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
-          return Bounded("seconds", elapsed());
+          return Bounded("seconds", elapsed(), depth);
         }
       }
       layer = std::move(next);
@@ -123,10 +123,13 @@ class Search {
   }
 
  private:
-  Result Bounded(const char* bound, double seconds) {
+  // Stopped while taking the steps from the states `depth` steps deep: every
+  // schedule of up to `depth` steps was explored.
+  Result Bounded(const char* bound, double seconds, std::size_t depth) {
     result_.outcome = Outcome::kBounded;
     result_.bound = bound;
     CountSchedules();
+    result_.depth = depth;
     result_.seconds = seconds;
     return std::move(result_);
   }

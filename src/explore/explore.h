@@ -52,7 +52,9 @@ struct Result {
   // deliverable). A double: there are often more than 2^64.
   double schedules = 0;
   std::uint64_t snapshots_judged = 0;
-  std::size_t depth = 0;  // steps of the longest schedule explored to its end
+  // Steps of the longest schedule explored to its end; kBounded: the steps
+  // up to which every schedule was explored.
+  std::size_t depth = 0;
   double seconds = 0;
   // kBroken: the shortest breaking schedule as scenario lines (the network
   // line, then one command a step), and the judge's findings on it.

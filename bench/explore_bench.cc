@@ -1,0 +1,74 @@
+// `make bench-explore`: how far `cutline explore` gets, and how much its
+// visited-state hashing saves, on the bank of 3, 4 and 5 branches with one
+// and with two snapshots (docs/performance.md, "Every schedule").
+//
+// Each network is a line of transfers, P1 to P2, P2 to P3, ..., with a
+// snapshot started by P1 after the first (and, for two, by the last branch
+// after the last). Reported per run: the schedules (every order of
+// deliveries: the full count of interleavings, counted over the state
+// graph), the distinct states and the steps explored, the seconds, the
+// states per second, and the reduction's factor (schedules per state). The
+// search without hashing walks every schedule; it is stopped at --max-states
+// (and said so) where that is out of reach.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <string>
+
+#include "explore/explore.h"
+#include "machine.h"
+
+namespace {
+
+std::string Line(int branches, int snapshots) {
+  std::string s = "network";
+  for (int b = 1; b <= branches; ++b) s += fmt::format(" P{}=100", b);
+  s += "\n";
+  for (int b = 1; b < branches; ++b) {
+    s += fmt::format("transfer P{} P{} 10\n", b, b + 1);
+    if (b == 1) s += "snapshot P1\n";
+  }
+  if (snapshots == 2) s += fmt::format("snapshot P{}\n", branches);
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cutline explore: states per second, and what the hashing saves"};
+  std::uint64_t max_states = 2'000'000;
+  int most = 5;
+  app.add_option("--max-states", max_states, "Stop each search here")->capture_default_str();
+  app.add_option("--most", most, "The largest network, in branches")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  fmt::print("machine: {}\n\n", cutline::bench::Machine());
+  fmt::print("| branches | snapshots | hashing | schedules | states | steps | seconds | states/s | "
+             "schedules per state |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (int branches = 3; branches <= most; ++branches) {
+    for (int snapshots = 1; snapshots <= 2; ++snapshots) {
+      for (bool hashing : {true, false}) {
+        cutline::explore::Options o;
+        o.hashing = hashing;
+        o.max_states = max_states;
+        auto r = cutline::explore::Explore(Line(branches, snapshots), o);
+        if (!r.ok()) {
+          fmt::print(stderr, "refused: {}\n", cutline::CodeName(r.status().code()));
+          return 2;
+        }
+        const bool stopped = r->outcome == cutline::explore::Outcome::kBounded;
+        fmt::print("| {} | {} | {} | {}{} | {} | {} | {:.2f} | {:.0f} | {} |\n", branches, snapshots,
+                   hashing ? "on" : "off", stopped ? "> " : "", cutline::check::ExploreCount(r->schedules),
+                   r->states, r->transitions, r->seconds,
+                   r->seconds > 0 ? static_cast<double>(r->states) / r->seconds : 0.0,
+                   stopped ? std::string("(stopped at --max-states)")
+                           : fmt::format("{:.1f}", r->schedules / static_cast<double>(r->states)));
+        std::fflush(stdout);
+        if (r->outcome == cutline::explore::Outcome::kBroken) {
+          fmt::print(stderr, "a correct run was judged broken: {}\n", r->findings.front());
+          return 1;
+        }
+      }
+    }
+  }
+  return 0;
+}
