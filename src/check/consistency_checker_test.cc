@@ -701,9 +701,10 @@ std::vector<std::string> EverySentence(const Findings& f) {
       f.AllDeclaredAsAtCut(2, apps::App::kJobs), f.EventsLogOk(1, 3, 40, "$300"),
       f.SilentRank(2), f.DroppedAfterCrash(5), f.StabilityOnly(1),
       f.LogsDeclaredOk(3, 4, "jobs", 900, 3, 1), f.LogsConservedOk(3, 4, 900, 300),
-      f.LogsDataflowOk(3, 6, "2-3-1", 900)};
+      f.LogsDataflowOk(3, 6, "2-3-1", 900), f.Explored(2958, 480, 1011, 0.02),
+      f.ExploredRight(480, 114), f.ExploredBroken(5), f.ExploredBounded("states", 50, 5)};
 }
-constexpr std::size_t kSentences = 69;  // the 65 methods of Findings, four of them twice
+constexpr std::size_t kSentences = 73;  // the 69 methods of Findings, four of them twice
 
 TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   const std::vector<std::string> en = EverySentence(FindingsIn(Lang::kEn));
@@ -713,7 +714,7 @@ TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   // What the caller passes (names, references, file:line, the application's
   // name) and the format's own terms may stay in Latin letters; no other word.
   const std::regex passed(
-      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(->P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bx\b|\by\b)");
+      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(->P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bx\b|\by\b|--max-states)");
   const std::regex word("[A-Za-z]{2,}");
   for (std::size_t i = 0; i < kSentences; ++i) {
     SCOPED_TRACE(en[i]);
