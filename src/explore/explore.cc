@@ -166,8 +166,12 @@ class Search {
   }
 
   // What may happen next: the next written command, the next snapshot
-  // start, and each delivery the network allows.
+  // start, and each delivery the network allows; or, reduced, one branch's
+  // deliveries alone (Reduced).
   std::vector<Choice> Choices(const State& s) const {
+    if (options_.reduction) {
+      if (std::optional<std::vector<Choice>> only = Reduced(s)) return *only;
+    }
     std::vector<Choice> out;
     if (s.done < program_.size()) out.push_back({Choice::Kind::kCommand, s.done, 0, 1});
     if (s.started < starts_.size()) out.push_back({Choice::Kind::kStart, s.started, 0, 1});
@@ -178,6 +182,45 @@ class Search {
       for (std::uint32_t at = 1; at <= ways; ++at) out.push_back({Choice::Kind::kDeliver, 0, c, at});
     }
     return out;
+  }
+
+  // The partial-order reduction (an ample set): the deliveries waiting at
+  // the first branch r whose deliveries nothing else can interfere with, in
+  // place of every step. Deliveries at different branches commute, and
+  // neither disables the other (a FIFO channel's head is not moved by a send
+  // at its tail), so the schedules left out are reorderings of ones taken:
+  // the same histories up to the order of independent steps, the same
+  // verdicts, and the same lengths, so the shortest counterexample survives.
+  // What could interfere with r's deliveries is another step at r before
+  // them: a written command (so only once every one has run), or a message
+  // arriving on one of r's empty inputs and delivered first. Once the
+  // commands are done a branch sends only when it records, so an empty
+  // input is safe when its sender has recorded every snapshot there is.
+  // Channels that reorder are not reduced (a message sent later may be
+  // delivered first).
+  std::optional<std::vector<Choice>> Reduced(const State& s) const {
+    const Engine& e = s.engine;
+    const engine::Network& net = e.network();
+    if (!net.fifo() || s.done < program_.size() || s.started < starts_.size()) return std::nullopt;
+    auto silent = [&](NodeId q) {
+      for (const engine::SnapshotInfo& info : e.snapshots()) {
+        if (!e.HasRecorded(q, info.id)) return false;
+      }
+      return true;
+    };
+    for (NodeId r = 0; r < e.branch_count(); ++r) {
+      std::vector<Choice> only;
+      bool safe = true;
+      for (ChannelId c : net.Incoming(r)) {
+        if (net.Empty(c)) {
+          safe = safe && silent(net.channel(c).from);
+        } else if (!net.Held(c)) {
+          only.push_back({Choice::Kind::kDeliver, 0, c, 1});
+        }
+      }
+      if (safe && !only.empty()) return only;
+    }
+    return std::nullopt;
   }
 
   Status Apply(State& s, const Choice& c) const {

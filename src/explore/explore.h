@@ -34,6 +34,11 @@ struct Options {
   // from it once. Off for measuring it, and for the tests that hold the
   // reduced search to the full one.
   bool hashing = true;
+  // Partial-order reduction: once every written command has run, on FIFO
+  // channels, only one branch's deliveries are taken from a state when no
+  // other step can interfere with them (explore.cc, Choices). Off for
+  // measuring it, and for the tests that hold it to the full search.
+  bool reduction = true;
   Lang lang = Lang::kEn;
 };
 
