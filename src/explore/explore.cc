@@ -78,6 +78,7 @@ class Search {
     ends_.push_back(false);
     if (options_.hashing) visited_.emplace(Key(layer.front()), 0);
     for (std::size_t depth = 0; !layer.empty(); ++depth) {
+      if (options_.max_depth != 0 && depth == options_.max_depth) return Bounded("depth", elapsed(), depth);
       std::vector<State> next;
       for (State& state : layer) {
         bool moved = false;
@@ -192,23 +193,51 @@ class Search {
   // the same histories up to the order of independent steps, the same
   // verdicts, and the same lengths, so the shortest counterexample survives.
   // What could interfere with r's deliveries is another step at r before
-  // them: a written command (so only once every one has run), or a message
-  // arriving on one of r's empty inputs and delivered first. Once the
-  // commands are done a branch sends only when it records, so an empty
-  // input is safe when its sender has recorded every snapshot there is.
-  // Channels that reorder are not reduced (a message sent later may be
-  // delivered first).
+  // them: a written command naming r, or a message arriving on one of r's
+  // empty inputs and delivered first. So no snapshot may be left to start
+  // (a start sends markers everywhere) nor the world to stop; and each
+  // empty input's sender q must be named by no command left and have
+  // recorded every snapshot there is (then q sends nothing more: without
+  // commands a branch sends only when it records). Channels that reorder
+  // are not reduced (a message sent later may be delivered first).
   std::optional<std::vector<Choice>> Reduced(const State& s) const {
     const Engine& e = s.engine;
     const engine::Network& net = e.network();
-    if (!net.fifo() || s.done < program_.size() || s.started < starts_.size()) return std::nullopt;
+    if (!net.fifo() || s.started < starts_.size()) return std::nullopt;
+    // The branches the commands left name; nullopt if one starts a
+    // snapshot or stops the world.
+    std::vector<bool> named(e.branch_count(), false);
+    auto name = [&](const std::string& branch) {
+      if (std::optional<NodeId> n = e.FindBranch(branch)) named[*n] = true;
+    };
+    for (std::size_t i = s.done; i < program_.size(); ++i) {
+      const Command& c = program_[i].command;
+      if (std::holds_alternative<scenario::SnapshotCmd>(c) ||
+          std::holds_alternative<scenario::StopTheWorldCmd>(c)) {
+        return std::nullopt;
+      }
+      std::visit(Overloaded{
+                     [&](const scenario::TransferCmd& t) {
+                       name(t.from);
+                       name(t.to);
+                     },
+                     [&](const scenario::ReadCmd& r) { name(r.branch); },
+                     [&](const scenario::AppCmd& a) {
+                       for (const std::string& b : a.branches) name(b);
+                     },
+                     [](const auto&) {},
+                 },
+                 c);
+    }
     auto silent = [&](NodeId q) {
+      if (named[q]) return false;
       for (const engine::SnapshotInfo& info : e.snapshots()) {
         if (!e.HasRecorded(q, info.id)) return false;
       }
       return true;
     };
     for (NodeId r = 0; r < e.branch_count(); ++r) {
+      if (named[r]) continue;
       std::vector<Choice> only;
       bool safe = true;
       for (ChannelId c : net.Incoming(r)) {
@@ -218,9 +247,23 @@ class Search {
           only.push_back({Choice::Kind::kDeliver, 0, c, 1});
         }
       }
-      if (safe && !only.empty()) return only;
+      // A step that completes a snapshot is seen (the judge looks): it is
+      // not put first ahead of others that could come before it.
+      if (safe && !only.empty() && !CompletesOne(s, only)) return only;
     }
     return std::nullopt;
+  }
+
+  bool CompletesOne(const State& s, const std::vector<Choice>& steps) const {
+    for (const Choice& c : steps) {
+      State child{s.engine, s.done, s.started, 0};
+      if (!Apply(child, c).ok()) continue;
+      std::size_t before = 0, after = 0;
+      for (const engine::SnapshotInfo& info : s.engine.snapshots()) before += info.complete;
+      for (const engine::SnapshotInfo& info : child.engine.snapshots()) after += info.complete;
+      if (after > before) return true;
+    }
+    return false;
   }
 
   Status Apply(State& s, const Choice& c) const {
@@ -422,8 +465,28 @@ StatusOr<Result> Explore(std::string_view text, const Options& options) {
         options.starts_anywhere && std::holds_alternative<scenario::SnapshotCmd>(step.parsed);
     (start_anywhere ? starts : program).push_back(Written{step.parsed, step.command});
   }
-  Search search(std::move(program), std::move(starts), options);
-  return search.Run(Engine(*start.bank()), steps.front().command);
+  Search search(program, starts, options);
+  Result found = search.Run(Engine(*start.bank()), steps.front().command);
+  if (found.outcome != Outcome::kBroken || !options.reduction || found.counterexample.size() <= 2) {
+    return found;
+  }
+  // The reduction keeps every verdict, but it may put an independent step
+  // ahead of the one that breaks: the schedules one step shorter are
+  // searched again without it, so that the counterexample is a shortest.
+  Options shorter = options;
+  shorter.reduction = false;
+  shorter.max_depth = found.counterexample.size() - 2;
+  Search again(std::move(program), std::move(starts), shorter);
+  Result better = again.Run(Engine(*start.bank()), steps.front().command);
+  found.states += better.states;
+  found.transitions += better.transitions;
+  found.snapshots_judged += better.snapshots_judged;
+  found.seconds += better.seconds;
+  if (better.outcome == Outcome::kBroken) {
+    found.counterexample = std::move(better.counterexample);
+    found.findings = std::move(better.findings);
+  }
+  return found;
 }
 
 }  // namespace cutline::explore

@@ -39,6 +39,9 @@ struct Options {
   // other step can interfere with them (explore.cc, Choices). Off for
   // measuring it, and for the tests that hold it to the full search.
   bool reduction = true;
+  // Schedules longer than this many steps are not explored (0: no bound);
+  // a search that meets it is bounded ("depth").
+  std::size_t max_depth = 0;
   Lang lang = Lang::kEn;
 };
 
@@ -65,7 +68,7 @@ struct Result {
   // line, then one command a step), and the judge's findings on it.
   std::vector<std::string> counterexample;
   std::vector<std::string> findings;
-  // kBounded: "states" or "seconds".
+  // kBounded: "states", "seconds" or "depth".
   std::string bound;
 };
 

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -145,6 +147,54 @@ TEST(ExploreTest, StartsAnywhereExploresMoreAndStaysRight) {
   const Result written = ExploreOk(scenario), everywhere = RunEveryWay(scenario, anywhere);
   EXPECT_EQ(everywhere.outcome, Outcome::kRight);
   EXPECT_GT(everywhere.schedules, written.schedules);
+}
+
+// Random small scenarios (two or three branches, a few transfers, a snapshot
+// somewhere, a correct or a broken rule): the reduced searches agree with
+// the full one every time. A failure names the seed;
+// CUTLINE_EXPLORE_SEED=N replays it.
+void ExpectReductionsAgreeOnRandomScenarios(int scenarios) {
+  std::uint64_t seed = std::random_device{}();
+  if (const char* s = std::getenv("CUTLINE_EXPLORE_SEED")) seed = std::strtoull(s, nullptr, 10);
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUTLINE_EXPLORE_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  const char* rules[] = {"chandy-lamport", "broken-unrecorded-channel", "broken-late-markers",
+                         "broken-stop-at-first"};
+  int compared = 0;
+  for (int i = 0; i < scenarios; ++i) {
+    const int branches = 2 + pick(2);
+    std::string s = "network";
+    for (int b = 1; b <= branches; ++b) s += " P" + std::to_string(b) + "=100";
+    s += std::string(" algorithm=") + rules[pick(4)] + "\n";
+    const int transfers = 1 + pick(branches == 2 ? 3 : 2);
+    const int snapshot_at = pick(transfers + 1);
+    for (int t = 0; t <= transfers; ++t) {
+      if (t == snapshot_at) s += "snapshot P" + std::to_string(1 + pick(branches)) + "\n";
+      if (t == transfers) break;
+      const int from = 1 + pick(branches);
+      const int to = 1 + (from + pick(branches - 1)) % branches;
+      s += "transfer P" + std::to_string(from) + " P" + std::to_string(to) + " " + std::to_string(1 + pick(30)) + "\n";
+    }
+    SCOPED_TRACE(s);
+    Options full;
+    full.hashing = false;
+    full.reduction = false;
+    full.max_states = 10'000;
+    if (ExploreOk(s, full).outcome == Outcome::kBounded) continue;
+    RunEveryWay(s);
+    ++compared;
+  }
+  EXPECT_GT(compared, scenarios / 3) << "most scenarios are small enough to search in full";
+}
+
+TEST(ExploreTest, TheReductionsAgreeWithTheFullSearchOnRandomScenarios) {
+  ExpectReductionsAgreeOnRandomScenarios(16);
+}
+
+// `make test-long`: many more.
+TEST(ExploreTest, LongTheReductionsAgreeWithTheFullSearchOnRandomScenarios) {
+  ExpectReductionsAgreeOnRandomScenarios(400);
 }
 
 TEST(ExploreTest, ABoundStopsTheSearchAndSaysWhich) {
