@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
         const bool stopped = r->outcome == cutline::explore::Outcome::kBounded;
         if (!way.reduction && !stopped) schedules = r->schedules;
         fmt::print("| {} | {} | {} | {}{} | {} | {} | {:.2f} | {:.0f} | {} |\n", branches, snapshots,
-                   way.name, stopped ? "> " : "", cutline::check::ExploreCount(r->schedules), r->states,
+                   way.name, "", stopped ? std::string("-") : cutline::check::ExploreCount(r->schedules), r->states,
                    r->transitions, r->seconds,
                    r->seconds > 0 ? static_cast<double>(r->states) / r->seconds : 0.0,
                    stopped ? std::string("(stopped at --max-states)")
