@@ -242,6 +242,12 @@ inline std::optional<NodeId> Waits(Amount state) {
 }
 }  // namespace locks
 
+// A conserved application's (the bank's, a dataflow's records'): no stable
+// property to evaluate, no naive detector's verdict, no verdict to word.
+Verdict NoProperty(const GlobalState&);
+Verdict NoNaive(std::span<const std::optional<Amount>>);
+std::string NoVerdictWords(bool, std::span<const std::string>, std::span<const std::string>, Lang);
+
 // Each application's definition, words and JSON, defined in its folder.
 extern const AppDefinition kBankDefinition;
 extern const AppDefinition kJobsDefinition;

@@ -14,6 +14,12 @@ namespace {
 const std::array<App, 3> kAll{App::kBank, App::kJobs, App::kLocks};
 }  // namespace
 
+Verdict NoProperty(const GlobalState&) { return {}; }
+Verdict NoNaive(std::span<const std::optional<Amount>>) { return {}; }
+std::string NoVerdictWords(bool, std::span<const std::string>, std::span<const std::string>, Lang) {
+  return {};
+}
+
 const AppDefinition& App::definition() const {
   return def_ == nullptr ? kBankDefinition : *def_;
 }

@@ -140,26 +140,6 @@ Engine::Engine(Config config, std::vector<std::string> names,
   if (config_.algorithm.traits().markers_after_next_transfer) held_markers_.resize(names_.size());
 }
 
-Engine::Engine(const Engine& o)
-    : config_(o.config_),
-      names_(o.names_),
-      index_(o.index_),
-      network_(o.network_),
-      history_(o.history_),
-      balances_(o.balances_),
-      host_(o.host_ ? o.host_->Clone() : nullptr),
-      stop_host_(o.stop_host_ ? o.stop_host_->Clone() : nullptr),
-      sees_every_transfer_(o.sees_every_transfer_),
-      tags_messages_(o.tags_messages_),
-      app_conserved_(o.app_conserved_),
-      running_(o.running_),
-      held_markers_(o.held_markers_),
-      joins_(o.joins_),
-      total_(o.total_),
-      in_flight_amount_(o.in_flight_amount_),
-      snapshots_(o.snapshots_),
-      naive_(o.naive_) {}
-
 std::optional<NodeId> Engine::FindBranch(const std::string& name) const {
   auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;

@@ -18,6 +18,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/snapshot_host.h"
 #include "apps/app.h"
+#include "base/cloned.h"
 #include "base/status.h"
 #include "engine/vocabulary.h"
 #include "history/history.h"
@@ -80,7 +81,7 @@ class Engine final : public apps::Branches {
   static Status Create(const Config& config, std::optional<Engine>* out);
   // A copy that goes on independently (its algorithm's hosts cloned):
   // `cutline explore` branches a run at every choice.
-  Engine(const Engine& other);
+  Engine(const Engine& other) = default;
   Engine& operator=(const Engine&) = delete;
   Engine(Engine&&) = default;
   Engine& operator=(Engine&&) = default;
@@ -175,8 +176,8 @@ class Engine final : public apps::Branches {
   std::vector<Amount> balances_;
   // The algorithm's side at every branch, and (made at the first stop)
   // stopping the world's.
-  std::unique_ptr<SnapshotHost> host_;
-  std::unique_ptr<SnapshotHost> stop_host_;
+  Cloned<SnapshotHost> host_;
+  Cloned<SnapshotHost> stop_host_;
   // From the algorithm's traits, read on every message.
   bool sees_every_transfer_ = false;
   bool tags_messages_ = false;

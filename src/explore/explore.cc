@@ -42,6 +42,7 @@ struct Choice {
   std::uint32_t index = 0;  // kCommand, kStart: which written one
   ChannelId channel = 0;    // kDeliver: the channel, and the at-th waiting
   std::uint32_t at = 1;
+  bool operator==(const Choice&) const = default;
 };
 
 struct State {
@@ -82,9 +83,7 @@ class Search {
       std::vector<State> next;
       for (State& state : layer) {
         bool moved = false;
-        for (const Choice& choice : Choices(state)) {
-          State child{state.engine, state.done, state.started, 0};
-          if (!Apply(child, choice).ok()) continue;  // not possible here
+        for (auto& [choice, child] : Steps(state)) {
           moved = true;
           ++result_.transitions;
           if (Broken(state, child, choice)) {
@@ -166,13 +165,53 @@ class Search {
     }
   }
 
-  // What may happen next: the next written command, the next snapshot
-  // start, and each delivery the network allows; or, reduced, one branch's
-  // deliveries alone (Reduced).
-  std::vector<Choice> Choices(const State& s) const {
+  // The steps taken from s, each with the state it leads to: one branch's
+  // deliveries alone when the reduction allows it (Reduced), else every
+  // step possible. A step that completes a snapshot is seen (the judge
+  // looks at it): a reduced set holding one is not taken alone, and the
+  // steps it took are reused among all of them.
+  std::vector<std::pair<Choice, State>> Steps(const State& s) const {
+    // Every step tried in a reduced set, kept for the fallback.
+    std::vector<std::pair<Choice, State>> reduced;
     if (options_.reduction) {
-      if (std::optional<std::vector<Choice>> only = Reduced(s)) return *only;
+      for (const std::vector<Choice>& only : Reduced(s)) {
+        std::vector<std::pair<Choice, State>> taken;
+        for (const Choice& c : only) TakeInto(s, c, &taken);
+        const bool seen = std::any_of(taken.begin(), taken.end(),
+                                      [&](const auto& step) { return Completes(s, step.second); });
+        if (!seen && !taken.empty()) return taken;
+        for (auto& step : taken) reduced.push_back(std::move(step));
+      }
     }
+    std::vector<std::pair<Choice, State>> out;
+    for (const Choice& c : Choices(s)) {
+      auto taken = std::find_if(reduced.begin(), reduced.end(), [&](const auto& step) { return step.first == c; });
+      if (taken != reduced.end()) {
+        out.push_back(std::move(*taken));
+      } else {
+        TakeInto(s, c, &out);
+      }
+    }
+    return out;
+  }
+
+  // Choice c from s, with the state it leads to, onto *out if it is
+  // possible there.
+  void TakeInto(const State& s, const Choice& c, std::vector<std::pair<Choice, State>>* out) const {
+    State child{s.engine, s.done, s.started, 0};
+    if (Apply(child, c).ok()) out->emplace_back(c, std::move(child));
+  }
+
+  static bool Completes(const State& before, const State& after) {
+    std::size_t was = 0, now = 0;
+    for (const engine::SnapshotInfo& info : before.engine.snapshots()) was += info.complete;
+    for (const engine::SnapshotInfo& info : after.engine.snapshots()) now += info.complete;
+    return now > was;
+  }
+
+  // What may happen next: the next written command, the next snapshot
+  // start, and each delivery the network allows.
+  std::vector<Choice> Choices(const State& s) const {
     std::vector<Choice> out;
     if (s.done < program_.size()) out.push_back({Choice::Kind::kCommand, s.done, 0, 1});
     if (s.started < starts_.size()) out.push_back({Choice::Kind::kStart, s.started, 0, 1});
@@ -200,10 +239,13 @@ class Search {
   // recorded every snapshot there is (then q sends nothing more: without
   // commands a branch sends only when it records). Channels that reorder
   // are not reduced (a message sent later may be delivered first).
-  std::optional<std::vector<Choice>> Reduced(const State& s) const {
+  // The candidate sets, one per branch whose deliveries nothing can
+  // interfere with, in the branches' order (Steps takes the first whose
+  // steps complete no snapshot).
+  std::vector<std::vector<Choice>> Reduced(const State& s) const {
     const Engine& e = s.engine;
     const engine::Network& net = e.network();
-    if (!net.fifo() || s.started < starts_.size()) return std::nullopt;
+    if (!net.fifo() || s.started < starts_.size()) return {};
     // The branches the commands left name; nullopt if one starts a
     // snapshot or stops the world.
     std::vector<bool> named(e.branch_count(), false);
@@ -214,7 +256,7 @@ class Search {
       const Command& c = program_[i].command;
       if (std::holds_alternative<scenario::SnapshotCmd>(c) ||
           std::holds_alternative<scenario::StopTheWorldCmd>(c)) {
-        return std::nullopt;
+        return {};
       }
       std::visit(Overloaded{
                      [&](const scenario::TransferCmd& t) {
@@ -236,6 +278,7 @@ class Search {
       }
       return true;
     };
+    std::vector<std::vector<Choice>> sets;
     for (NodeId r = 0; r < e.branch_count(); ++r) {
       if (named[r]) continue;
       std::vector<Choice> only;
@@ -247,23 +290,9 @@ class Search {
           only.push_back({Choice::Kind::kDeliver, 0, c, 1});
         }
       }
-      // A step that completes a snapshot is seen (the judge looks): it is
-      // not put first ahead of others that could come before it.
-      if (safe && !only.empty() && !CompletesOne(s, only)) return only;
+      if (safe && !only.empty()) sets.push_back(std::move(only));
     }
-    return std::nullopt;
-  }
-
-  bool CompletesOne(const State& s, const std::vector<Choice>& steps) const {
-    for (const Choice& c : steps) {
-      State child{s.engine, s.done, s.started, 0};
-      if (!Apply(child, c).ok()) continue;
-      std::size_t before = 0, after = 0;
-      for (const engine::SnapshotInfo& info : s.engine.snapshots()) before += info.complete;
-      for (const engine::SnapshotInfo& info : child.engine.snapshots()) after += info.complete;
-      if (after > before) return true;
-    }
-    return false;
+    return sets;
   }
 
   Status Apply(State& s, const Choice& c) const {

@@ -7,8 +7,6 @@ namespace cutline::apps {
 
 namespace {
 constexpr std::string_view kFlags[] = {"--balance", "--rate", "--restore"};
-Verdict NoProperty(const GlobalState&) { return {}; }
-Verdict NoNaive(std::span<const std::optional<Amount>>) { return {}; }
 }  // namespace
 
 const AppDefinition kBankDefinition{

@@ -8,9 +8,7 @@ namespace cutline::apps {
 const AppWords kBankWords{
     .state = [](Amount state, std::span<const std::string>, Lang) { return Money(state); },
     .message = [](Amount word, Lang) { return Money(word); },
-    .verdict = [](bool, std::span<const std::string>, std::span<const std::string>, Lang) {
-      return std::string();
-    },
+    .verdict = NoVerdictWords,
     .naive_wrong_en = "",
     .naive_wrong_ja = "",
     .reason_none_en = "",

@@ -13,9 +13,6 @@ namespace cutline::apps {
 
 namespace {
 
-Verdict NoProperty(const GlobalState&) { return {}; }
-Verdict NoNaive(std::span<const std::optional<Amount>>) { return {}; }
-
 std::string RecordsText(Amount n, Lang lang) {
   if (lang == Lang::kJa) return fmt::format("レコード{}件", n);
   return fmt::format("{} record{}", n, n == 1 || n == -1 ? "" : "s");
@@ -26,9 +23,7 @@ const AppWords kDataflowWords{
       return RecordsText(state, lang);
     },
     .message = [](Amount, Lang lang) { return std::string(lang == Lang::kJa ? "レコード" : "record"); },
-    .verdict = [](bool, std::span<const std::string>, std::span<const std::string>, Lang) {
-      return std::string();
-    },
+    .verdict = NoVerdictWords,
     .naive_wrong_en = "",
     .naive_wrong_ja = "",
     .reason_none_en = "",
