@@ -1455,3 +1455,125 @@ TEST_F(ServerTest, CompareRefusesABadScenarioOrBody) {
   PostCompare(*client_, {{"scenario", "network P1=1 P2=1"}, {"lang", "fr"}}, 400);
   PostCompare(*client_, json::array(), 400);
 }
+
+// ---------------------------------------------------------------------------
+// POST /api/explore
+
+json PostExplore(httplib::Client& client, const json& request, int status) {
+  auto res = client.Post("/api/explore", request.dump(), "application/json");
+  EXPECT_TRUE(res) << httplib::to_string(res.error());
+  if (!res) return json();
+  EXPECT_EQ(res->status, status) << res->body;
+  return json::parse(res->body, nullptr, false);
+}
+
+// The schedule found for demo 16's rule (a channel never recorded) is a
+// demo: each step narrated, the judge's findings closing the last caption;
+// and the counterexample, run as a plain scenario, has the same snapshot.
+TEST_F(ServerTest, ExploreFindsTheScheduleThatBreaksARuleAndGivesItAsADemo) {
+  json a = PostExplore(*client_, {{"scenario", DemoScenario(16)}}, 200);
+  ASSERT_EQ(a["outcome"], "broken") << a.dump();
+  EXPECT_EQ(a["starts"], "as-written");
+  EXPECT_EQ(a["bounds"]["max_states"], 50000);
+  ASSERT_TRUE(a["findings"].is_array() && !a["findings"].empty());
+  const json& demo = a["demo"];
+  std::string text = demo["network"].get<std::string>() + "\n";
+  for (const json& step : demo["steps"]) {
+    EXPECT_FALSE(step["caption"].get<std::string>().empty()) << step.dump();
+    text += step["command"].get<std::string>() + "\n";
+  }
+  EXPECT_EQ(text, a["counterexample"]);
+  const std::string last = demo["steps"].back()["caption"];
+  EXPECT_NE(last.find("The checker rejects it: " + a["findings"][0].get<std::string>()),
+            std::string::npos)
+      << last;
+  // The found schedule, run: its snapshot is complete and its total is not the bank's.
+  json run = RunOk(text);
+  const json& snap = run["state"]["snapshots"].back();
+  EXPECT_EQ(snap["complete"], true) << snap.dump();
+  EXPECT_NE(snap["total"], 300) << snap.dump();
+  EXPECT_EQ(run["state"]["sound"], false);
+  // In Japanese, the same schedule told in Japanese.
+  json ja = PostExplore(*client_, {{"scenario", DemoScenario(16)}, {"lang", "ja"}}, 200);
+  EXPECT_EQ(ja["counterexample"], a["counterexample"]);
+  EXPECT_NE(ja["demo"]["steps"].back()["caption"].get<std::string>().find("検査はこれを不合格とします"),
+            std::string::npos);
+}
+
+TEST_F(ServerTest, ExploreSaysARightRuleIsRightInEverySchedule) {
+  json a = PostExplore(*client_, {{"scenario", DemoScenario(3)}, {"starts", "anywhere"}}, 200);
+  EXPECT_EQ(a["outcome"], "right") << a.dump();
+  EXPECT_EQ(a["starts"], "anywhere");
+  EXPECT_GT(a["snapshots_judged"], 0);
+  EXPECT_GT(a["schedules"], 1);
+  EXPECT_FALSE(a.contains("demo"));
+  EXPECT_NE(a["verdict"].get<std::string>().find("right in every schedule"), std::string::npos);
+  EXPECT_EQ(RunOk(DemoScenario(3))["state"]["sound"], true);
+}
+
+// Past the server's bounds the answer says how far it got; it is no verdict.
+TEST_F(ServerTest, ExploreStopsAtTheServersBoundsAndSaysHowFarItGot) {
+  json a = PostExplore(*client_, {{"scenario", DemoScenario(15)}}, 200);
+  ASSERT_EQ(a["outcome"], "bounded") << a.dump();
+  EXPECT_TRUE(a["bound"] == "states" || a["bound"] == "seconds") << a.dump();
+  EXPECT_LE(a["states"], a["bounds"]["max_states"]);
+  EXPECT_GT(a["depth"], 0);
+}
+
+TEST_F(ServerTest, ExploreRefusesABadScenarioOrBodyAndChangesNothing) {
+  json e = PostExplore(*client_, {{"scenario", "transfer P1 P2 5\n"}}, 422);
+  EXPECT_EQ(e["code"], "network_first");
+  EXPECT_EQ(e["line"], 1);
+  json ja = PostExplore(*client_, {{"scenario", "network P1=1 P2=1\nfly P1\n"}, {"lang", "ja"}}, 422);
+  EXPECT_EQ(ja["line"], 2);
+  EXPECT_TRUE(ja["message"].is_string());
+  EXPECT_NE(ja["message"], PostExplore(*client_, {{"scenario", "network P1=1 P2=1\nfly P1\n"}}, 422)["message"]);
+  json s = PostExplore(*client_, {{"scenario", kBank}, {"starts", "sometimes"}}, 400);
+  EXPECT_EQ(s["error"], "field \"starts\" must be \"as-written\" or \"anywhere\"");
+  PostExplore(*client_, {{"scenario", 5}}, 400);
+  PostExplore(*client_, json::array(), 400);
+  // Over the page's limits (scenario/runner.h), as /api/run refuses them.
+  std::string wide = "network";
+  for (int i = 0; i < 11; ++i) wide += " B" + std::to_string(i) + "=1";
+  EXPECT_EQ(PostExplore(*client_, {{"scenario", wide}}, 422)["code"], RunError(wide, 422)["code"]);
+  // Nothing was kept from the refusals: the next search answers as before.
+  EXPECT_EQ(PostExplore(*client_, {{"scenario", DemoScenario(16)}}, 200)["outcome"], "broken");
+}
+
+// One search at a time on the whole server: a second one asked while the
+// first runs is refused with 503 (and the first still gets its answer).
+TEST_F(ServerTest, ExploreRunsOneSearchAtATimeAndRefusesAnotherWith503) {
+  std::atomic<bool> done{false};
+  json first;
+  std::thread slow([&] {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(60);
+    const std::string body = json{{"scenario", DemoScenario(15)}}.dump();
+    // It may itself arrive while one of the others runs: then it asks again.
+    for (;;) {
+      auto res = c.Post("/api/explore", body, "application/json");
+      if (!res || res->status != 503) {
+        if (res) first = json::parse(res->body, nullptr, false);
+        break;
+      }
+    }
+    done = true;
+  });
+  // Other searches (each body new, so no answer comes from the cache) until
+  // one meets the first at work.
+  int refused = 0;
+  for (int i = 0; !done && refused == 0; ++i) {
+    std::string text = DemoScenario(3) + "# try " + std::to_string(i) + "\n";
+    auto res = client_->Post("/api/explore", json{{"scenario", text}}.dump(), "application/json");
+    ASSERT_TRUE(res);
+    if (res->status == 503) {
+      ++refused;
+      EXPECT_NE(json::parse(res->body)["error"].get<std::string>().find("try again"), std::string::npos);
+    } else {
+      EXPECT_EQ(res->status, 200) << res->body;
+    }
+  }
+  slow.join();
+  EXPECT_EQ(refused, 1);  // the loop stops at its first refusal
+  EXPECT_EQ(first["outcome"], "bounded");
+}

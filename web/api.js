@@ -62,3 +62,21 @@ export async function judgeCut(text, points, lang) {
   if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.error, body.line);
   throw new Error(`HTTP ${res.status}`);
 }
+
+// The server is busy with another search (503 from POST /api/explore): try again later.
+export class Busy extends Error {}
+
+// Every schedule of a scenario, judged (POST /api/explore): the server's answer ("outcome", the
+// figures, and for a broken rule "demo"). Rejects as runScenario, or with Busy.
+export async function exploreScenario(text, lang) {
+  const res = await fetch('api/explore', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ scenario: text, lang }),
+  });
+  const body = await res.json().catch(() => null);
+  if (res.ok && body && !('error' in body)) return body;
+  if (res.status === 503) throw new Busy(body && body.error);
+  if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.error, body.line);
+  throw new Error(`HTTP ${res.status}`);
+}

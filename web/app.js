@@ -16,6 +16,7 @@ import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './
 import { byId as $ } from './svg.js';
 import { wireCut } from './cut.js';
 import { initLecture, renderLecture, revealIfWaiting } from './lecture.js';
+import { wireExplore, ensureExploreDemo } from './explore.js';
 
 hooks.sync = syncDemo;
 hooks.render = () => {
@@ -39,6 +40,10 @@ function switchLang(next) {
   clearNotice();
   enqueue(async () => {
     await loadDemos();
+    // A found schedule's captions come in the new language too (the server's search, again).
+    if (app.exploreDemo && !(await ensureExploreDemo(app.exploreDemo.source)) && app.demo && app.demo.id === 'explore') {
+      app.demo = null;
+    }
     if (app.demo) app.caption = captionFor(app.demo);
     else if (app.caption) app.caption = '';
     const result = await run(app.commands);
@@ -92,6 +97,7 @@ function wire() {
   $('demo-end').addEventListener('click', endDemo);
   wireStageKeys({ next, prev, restart: () => waits() || restartDemo() });
   wireCut();
+  wireExplore();
   $('notice-close').addEventListener('click', clearNotice);
   $('demo-play').addEventListener('click', () => {
     if ($('demo-play').getAttribute('aria-disabled') === 'true') return;

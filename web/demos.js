@@ -11,12 +11,14 @@ import { showStage } from './stage.js';
 import { askBefore, showFeedback, showScore, clearPanel, clearDemoScore } from './predict.js';
 import { byId as $ } from './svg.js';
 
+// The server's demos by number; 'explore' is the schedule found by Every schedule (explore.js).
 export function demoById(id) {
+  if (id === 'explore') return app.exploreDemo;
   return app.demos.find((d) => d.id === id);
 }
 
 // The demo's whole script: its network line, then one command per step.
-function script(state) {
+export function script(state) {
   const d = demoById(state.id);
   return d ? [state.network, ...d.steps.map((s) => s.command)] : [state.network];
 }
@@ -25,7 +27,7 @@ export function captionFor(state) {
   const d = demoById(state.id);
   if (!d) return '';
   if (state.off) return t('demoLeft', { k: state.pos });
-  if (state.pos === 0) return t('demoStart');
+  if (state.pos === 0) return d.intro ? `${d.intro} ${t('demoStart')}` : t('demoStart');
   const cap = d.steps[state.pos - 1].caption;
   return state.pos === d.steps.length ? `${cap} ${t('demoEnd')}` : cap;
 }

@@ -1214,6 +1214,47 @@ const lectureWords = {
 };
 addWords(lectureWords);
 // ---------------------------------------------------------------------------
+// Every schedule (explore.js, POST /api/explore).
+const exploreWords = {
+  en: {
+    exploreHeading: 'Every schedule',
+    exploreCheck: 'Check every schedule',
+    exploreFind: 'Find a schedule that breaks it',
+    exploreAsk: 'Will it survive every schedule?',
+    exploreCheckTitle: 'Run this scenario\'s transfers and snapshots in every order of deliveries the channels allow, and judge every snapshot',
+    exploreRunning: 'Exploring every schedule…',
+    exploreRight: 'Right in every schedule: {judged} complete snapshots judged, over {schedules} schedules ({states} distinct states).',
+    exploreNothing: 'Nothing to judge: no snapshot of this run completes in any schedule. Start a snapshot (or play a demo) and ask again.',
+    exploreBroken: 'Broken: a schedule of {n} steps breaks it, the shortest of all. Step through it with Next step: the checker\'s finding is its last caption.',
+    exploreBounded: 'Too many schedules for this page: it stopped after {states} distinct states ({seconds} s), and none of the schedules it explored breaks the snapshot (every one up to {depth} steps was explored). For the rest, export the scenario and run cutline explore FILE on your own machine.',
+    exploreBusy: 'The server is exploring another scenario\'s schedules; try again in a few seconds.',
+    exploreDemoTitle: 'The shortest schedule that breaks it',
+    exploreDemoIntro: 'The explorer tried every order of deliveries and found this one, {n} steps long, that breaks the snapshot.',
+    pqEverySchedule: 'Will this rule survive every schedule: every order in which the channels may deliver this run\'s messages?',
+    why_every_schedule_right: 'Every one of its {schedules} schedules ends with snapshots the checker accepts.',
+    why_every_schedule_broken: 'A schedule of {n} steps breaks it: it is loaded as a demo to step through.',
+  },
+  ja: {
+    exploreHeading: 'すべてのスケジュール',
+    exploreCheck: 'すべてのスケジュールを検査',
+    exploreFind: '破るスケジュールを探す',
+    exploreAsk: 'どのスケジュールでも正しい？',
+    exploreCheckTitle: 'このシナリオの送金とスナップショットを、チャネルが許すあらゆる配送順で実行し、すべてのスナップショットを判定します',
+    exploreRunning: 'すべてのスケジュールを探索中…',
+    exploreRight: 'どのスケジュールでも正しい：{schedules}通りのスケジュール（異なる状態{states}個）で、完了したスナップショット{judged}件を判定しました。',
+    exploreNothing: '判定するものがありません：この実行のスナップショットはどのスケジュールでも完了しません。スナップショットを開始して（またはデモを再生して）もう一度試してください。',
+    exploreBroken: '誤り：{n}ステップのスケジュールがこれを破ります（最短）。「次の手順」で一歩ずつ進めると、最後の説明が検査の判定です。',
+    exploreBounded: 'このページで探索するにはスケジュールが多すぎます：異なる状態{states}個（{seconds}秒）で止めました。探索したスケジュールにスナップショットを破るものはありません（{depth}ステップまではすべて探索しました）。残りは、シナリオを書き出して自分のマシンで cutline explore FILE を実行してください。',
+    exploreBusy: 'サーバーは別のシナリオのスケジュールを探索中です。数秒後にもう一度試してください。',
+    exploreDemoTitle: 'これを破る最短のスケジュール',
+    exploreDemoIntro: '探索はあらゆる配送順を試し、スナップショットを破るこの{n}ステップのスケジュールを見つけました。',
+    pqEverySchedule: 'この規則は、すべてのスケジュール（チャネルがこの実行のメッセージを配送しうるあらゆる順序）で正しいままでしょうか？',
+    why_every_schedule_right: '{schedules}通りのスケジュールすべてで、検査が合格とするスナップショットになります。',
+    why_every_schedule_broken: '{n}ステップのスケジュールがこれを破ります。デモとして読み込み、一歩ずつ見られます。',
+  },
+};
+addWords(exploreWords);
+// ---------------------------------------------------------------------------
 
 export const DICT = { en, ja };
 export const LANGS = ['en', 'ja'];

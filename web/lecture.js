@@ -13,6 +13,7 @@ import { toCommands, toText } from './scenario.js';
 import { notify, clearNotice, showFailure } from './notice.js';
 import { askTheClassWith, questionText, classChoices, rightChoice, whyText, record, isPredicting } from './predict.js';
 import { byId as $ } from './svg.js';
+import { ensureExploreDemo } from './explore.js';
 
 const TEACHER = (code) => `cutline.lecture.teacher.${code}`;
 const STUDENT = (code) => `cutline.lecture.student.${code}`;
@@ -73,8 +74,11 @@ function setParam(name, value) {
 
 // Keys in the order the server writes them (it sorts them), so that a state read back from the
 // room compares equal to the page's own.
+// A schedule found by Every schedule travels as the scenario it was found in (explore.js).
 function stateOf() {
-  return { demo: app.demo ? { id: app.demo.id, network: app.demo.network } : null, scenario: toText(app.commands) };
+  const demo = app.demo ? { id: app.demo.id, network: app.demo.network } : null;
+  if (demo && demo.id === 'explore' && app.exploreDemo) demo.source = app.exploreDemo.source;
+  return { demo, scenario: toText(app.commands) };
 }
 
 async function sendState() {
@@ -99,7 +103,9 @@ function showState(version, state) {
   return enqueue(async () => {
     const commands = toCommands(state.scenario);
     const result = await run(commands);
-    app.demo = state.demo ? { id: state.demo.id, network: state.demo.network, pos: 0, off: false } : null;
+    // The room's found schedule: this page finds it again (the server answers the class once).
+    const found = !state.demo || state.demo.id !== 'explore' || (await ensureExploreDemo(state.demo.source || ''));
+    app.demo = state.demo && found ? { id: state.demo.id, network: state.demo.network, pos: 0, off: false } : null;
     if (!app.demo) app.caption = '';
     commit(commands, result);
     hooks.renderDemoUi();

@@ -91,6 +91,7 @@ export function questionText(q) {
     case 'cut_consistent': return t('pqCut', { b: q.branch, list: q.read.join(', ') });
     case 'delivery_recorded':
       return t('pqDelivery', { s: q.snapshot, amount: money(q.transfer.amount), seq: q.transfer.seq, from: q.from, to: q.to });
+    case 'every_schedule': return t('pqEverySchedule');
     case 'property_declared':
       return t(`${q.by === 'naive' ? 'pqPropNaive' : 'pqPropSnap'}_${q.property}`, { b: q.branch, s: q.snapshot });
     default: return q.kind;
@@ -147,6 +148,7 @@ export function whyText(q) {
     s: q.snapshot, amount: q.transfer ? money(q.transfer.amount) : '', epoch: w.epoch,
     missing: w.missing ? msgList(w.missing) : '', extra: w.extra ? msgList(w.extra) : '',
     verdict: w.verdict ? propertyText(w.verdict) : '', truth: w.truth ? propertyText(w.truth) : '',
+    schedules: w.schedules, n: w.steps,
   };
   return t(`why_${w.code}`, p);
 }
@@ -247,33 +249,33 @@ export async function askBefore(result, step, key, { inDemo = false } = {}) {
   if (!isPredicting() || !result || !result.questions) return null;
   const qs = result.questions.filter((q) => q.step === step && !(inDemo && FREE_PLAY_ONLY.has(q.kind)));
   if (!qs.length) return null;
-  if (classAsk) {
-    // A lecture's teacher: each question goes to the class; the reveal is the feedback.
-    for (const [i, q] of qs.entries()) {
-      pending = q;
-      try {
-        await classAsk(q, `${step}-${i}`);
-      } finally {
-        pending = null;
-      }
-    }
-    return null;
-  }
+  // A lecture's teacher: each question goes to the class, and the reveal is the feedback.
   const lines = [];
   for (const [i, q] of qs.entries()) {
-    let right;
-    pending = q;
-    try {
-      right = await ask(q);
-    } finally {
-      pending = null;
-    }
-    record(key, `${step}:${i}`, right);
-    lines.push({ right, text: `${right ? t('pqRight') : t('pqWrong', { a: answerText(q) })} ${whyText(q)}` });
+    lines.push(...((await askQuestion(q, key, `${step}:${i}`, `${step}-${i}`)) || []));
   }
+  return classAsk ? null : lines;
+}
+
+// One question (askBefore's, or explore.js's "will it survive every schedule?"): asked on the
+// page, or of the class in a lecture (then null: the reveal is the feedback); resolves with its
+// feedback line. `qkey` names it in the score of `key`, `classId` among the lecture's questions.
+export async function askQuestion(q, key, qkey, classId = qkey) {
+  pending = q;
+  let right;
+  try {
+    if (classAsk) {
+      await classAsk(q, classId);
+      return null;
+    }
+    right = await ask(q);
+  } finally {
+    pending = null;
+  }
+  record(key, qkey, right);
   $('predict-answers').textContent = '';
   $('predict-question').textContent = '';
-  return lines;
+  return [{ right, text: `${right ? t('pqRight') : t('pqWrong', { a: answerText(q) })} ${whyText(q)}` }];
 }
 
 // After the step played: the feedback, announced, and the focus back where the visitor steps.

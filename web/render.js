@@ -9,6 +9,7 @@ import { app } from './run.js';
 import { act, deliverOn, startSnapshot, finishJob } from './actions.js';
 import { appOf, stateText } from './appwords.js';
 import { demoById, startDemo, canGoBack } from './demos.js';
+import { renderExplore } from './explore.js';
 
 export function displayedSnapshot(state) {
   if (!state.snapshots || !state.snapshots.length) return null;
@@ -209,6 +210,7 @@ export function render() {
   renderNetwork($('network-svg'), $('invariant'), st, snap, deliverOn);
   renderNetworkLegend($('network-legend'), $('network-hint'), st);
   renderVariantControls(st);
+  renderExplore();
   renderSnapshotHeading($('h-cl'), st);
   renderSnapshot($('cl-body'), st, snap, r.lab, r.history || []);
   renderNaive($('naive-body'), st, r.naive);

@@ -14,6 +14,7 @@ export const app = {
   presets: { ...PRESETS_FALLBACK },
   demos: [],
   demo: null, // {id, pos}: playing demo `id`, `pos` of its steps applied
+  exploreDemo: null, // the schedule Every schedule found, played as demo 'explore' (explore.js)
   caption: '',
   timer: null,
   branchKey: '',

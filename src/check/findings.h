@@ -172,6 +172,9 @@ class Findings {
   // `bound`: "states" or "seconds".
   virtual std::string ExploredBounded(std::string_view bound, std::uint64_t states,
                                       std::size_t depth) const = 0;
+  // The judge's findings, closing the last caption of a counterexample
+  // played as a demo (explore_json.h): one sentence, with its full stop.
+  virtual std::string ExploredFindings(const std::vector<std::string>& findings) const = 0;
   virtual std::string AllDeclaredAsAtCut(int snapshots, const apps::App& app) const = 0;
   virtual std::string EventsLogOk(int snapshots, std::size_t processes, std::size_t lines,
                                   std::string_view total) const = 0;

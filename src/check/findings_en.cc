@@ -287,6 +287,10 @@ class English final : public Findings {
   }
   std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                        double seconds) const override {
+    // None explored to its end: a search cut short by what it found, or by a bound.
+    if (schedules == 0) {
+      return fmt::format("explored {} distinct states ({} steps) in {:.2f} s", states, steps, seconds);
+    }
     return fmt::format("explored {} distinct states and {} schedule{} to their end ({} steps) in "
                        "{:.2f} s",
                        states, ExploreCount(schedules), schedules == 1 ? "" : "s", steps, seconds);
@@ -304,6 +308,9 @@ class English final : public Findings {
     return fmt::format("stopped by --max-{} after {} states: no schedule explored breaks it, but "
                        "not every schedule was explored (every one up to {} steps was)",
                        bound, states, depth);
+  }
+  std::string ExploredFindings(const std::vector<std::string>& findings) const override {
+    return fmt::format("The checker rejects it: {}.", fmt::join(findings, "; "));
   }
   std::string AllConserved(int snapshots, std::string_view total) const override {
     return fmt::format("ok: {} complete snapshot{} checked: consistent cuts, exact channel "

@@ -2,6 +2,7 @@
 // scenario's catalogue (messages_ja.cc): スナップショット, マーカー, チャネル,
 // 記録, 送金. Names, amounts and file:line stay as the caller writes them.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "check/findings.h"
 
@@ -275,6 +276,9 @@ class Japanese final : public Findings {
   }
   std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                        double seconds) const override {
+    if (schedules == 0) {
+      return fmt::format("異なる状態{}個（ステップ{}回）を{:.2f}秒で探索しました", states, steps, seconds);
+    }
     return fmt::format("異なる状態{}個と、最後まで進んだスケジュール{}通り（ステップ{}回）を{:.2f}秒で探索しました",
                        states, ExploreCount(schedules), steps, seconds);
   }
@@ -290,6 +294,9 @@ class Japanese final : public Findings {
     return fmt::format("--max-{} により状態{}個で止まりました: 探索したスケジュールに誤りはありませんが、"
                        "すべては探索していません（{}ステップまではすべて探索しました）",
                        bound, states, depth);
+  }
+  std::string ExploredFindings(const std::vector<std::string>& findings) const override {
+    return fmt::format("検査はこれを不合格とします: {}。", fmt::join(findings, "。"));
   }
   std::string AllConserved(int snapshots, std::string_view total) const override {
     return fmt::format("合格: 完了したスナップショット{}件を検査しました: {}で、総額{}は保存"

@@ -18,6 +18,7 @@
 #include "check/events_log.h"
 #include "check/findings.h"
 #include "explore/explore.h"
+#include "explore/explore_json.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
@@ -304,36 +305,17 @@ int ExploreCommand(const ScenarioArgs& a) {
   const cutline::explore::Result& r = *found;
   using cutline::explore::Outcome;
   const int code = r.outcome == Outcome::kRight ? 0 : r.outcome == Outcome::kBroken ? 1 : 3;
+  const nlohmann::json out = cutline::explore::ResultJson(r, options);
   if (a.explore_json) {
-    std::string scenario;
-    for (const std::string& line : r.counterexample) scenario += line + "\n";
-    nlohmann::json out = {
-        {"outcome", r.outcome == Outcome::kRight ? "right" : r.outcome == Outcome::kBroken ? "broken" : "bounded"},
-        {"schedules", r.schedules}, {"states", r.states}, {"steps", r.transitions},
-        {"snapshots_judged", r.snapshots_judged}, {"depth", r.depth}, {"seconds", r.seconds},
-        {"starts", a.explore_starts}};
-    if (r.outcome == Outcome::kBounded) out["bound"] = r.bound;
-    if (r.outcome == Outcome::kBroken) {
-      out["counterexample"] = scenario;
-      out["findings"] = r.findings;
-    }
     fmt::print("{}\n", out.dump(2));
     return code;
   }
-  const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
-  fmt::print("# {}\n", say.Explored(r.schedules, r.states, r.transitions, r.seconds));
-  switch (r.outcome) {
-    case Outcome::kRight:
-      fmt::print("# {}\n", say.ExploredRight(r.states, r.snapshots_judged));
-      break;
-    case Outcome::kBroken:
-      fmt::print("# {}\n", say.ExploredBroken(r.counterexample.size() - 1));
-      for (const std::string& line : r.counterexample) fmt::print("{}\n", line);
-      for (const std::string& finding : r.findings) fmt::print("# {}\n", say.Fail(finding));
-      break;
-    case Outcome::kBounded:
-      fmt::print("# {}\n", say.ExploredBounded(r.bound, r.states, r.depth));
-      break;
+  // The same sentences as the JSON's, as comments: the output runs as a scenario.
+  fmt::print("# {}\n# {}\n", out["summary"].get<std::string>(), out["verdict"].get<std::string>());
+  if (r.outcome == Outcome::kBroken) {
+    const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
+    for (const std::string& line : r.counterexample) fmt::print("{}\n", line);
+    for (const std::string& finding : r.findings) fmt::print("# {}\n", say.Fail(finding));
   }
   return code;
 }

@@ -472,6 +472,7 @@ class Search {
 StatusOr<Result> Explore(std::string_view text, const Options& options) {
   // The scenario must run as written: its refusals are `cutline run`'s.
   scenario::Runner written;
+  written.set_limits(options.limits);
   if (Status s = written.RunText(text); !s.ok()) return s;
   const std::vector<scenario::StepResult>& steps = written.steps();
   if (steps.empty() || !std::holds_alternative<scenario::NetworkCmd>(steps.front().parsed)) {

@@ -21,6 +21,7 @@
 
 #include "base/lang.h"
 #include "base/status.h"
+#include "scenario/runner.h"
 
 namespace cutline::explore {
 
@@ -42,6 +43,9 @@ struct Options {
   // Schedules longer than this many steps are not explored (0: no bound);
   // a search that meets it is bounded ("depth").
   std::size_t max_depth = 0;
+  // What the scenario as written may cost (the server's, scenario/runner.h);
+  // past them it is refused before any search.
+  scenario::Limits limits;
   Lang lang = Lang::kEn;
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,8 @@
 
 #include "check/cut.h"
 #include "cutline/version.h"
+#include "explore/explore.h"
+#include "explore/explore_json.h"
 #include "scenario/compare.h"
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
@@ -199,6 +202,50 @@ Response HandleCompare(const Request& req, const Site&) {
   return Json(200, out);
 }
 
+// POST /api/explore: every schedule of the scenario, judged (explore/explore.h),
+// within the server's bounds (kExploreBounds): past them the answer is
+// "bounded", saying how far it got. Body: /api/run's, and "starts"
+// ("as-written" or "anywhere"). A counterexample comes with "demo", the
+// schedule as the page's demos are given. One search at a time runs on the
+// whole server (it holds a worker for up to its seconds); another asked
+// meanwhile is refused with 503, and the same one asked again waits for the
+// first's answer (RunCache), so a lecture hall's pages cost one search.
+Response ExploreAnswer(const ScenarioBody& in) {
+  explore::Options options;
+  options.max_states = kExploreBounds.max_states;
+  options.max_seconds = kExploreBounds.max_seconds;
+  options.limits = kLimits;
+  options.lang = in.lang;
+  if (auto st = in.body.find("starts"); st != in.body.end()) {
+    if (*st == "anywhere") {
+      options.starts_anywhere = true;
+    } else if (*st != "as-written") {
+      return ErrorResponse(400, "field \"starts\" must be \"as-written\" or \"anywhere\"");
+    }
+  }
+  static std::atomic<bool> exploring{false};
+  if (exploring.exchange(true)) {
+    return ErrorResponse(503, "the server is exploring another scenario's schedules: try again in a few seconds");
+  }
+  struct Done {
+    ~Done() { exploring = false; }
+  } done;
+  StatusOr<explore::Result> found = explore::Explore(in.scenario, options);
+  if (!found.ok()) return Json(422, scenario::ErrorJson(found.status(), in.lang));
+  json out = explore::ResultJson(*found, options);
+  out["bounds"] = {{"max_states", options.max_states}, {"max_seconds", options.max_seconds}};
+  if (found->outcome == explore::Outcome::kBroken) out["demo"] = explore::CounterexampleDemo(*found, in.lang);
+  return Json(200, out);
+}
+
+Response HandleExplore(const Request& req, const Site& site) {
+  ScenarioBody in;
+  if (auto bad = ReadScenarioBody(req, &in)) return *bad;
+  auto answer = [&in] { return ExploreAnswer(in); };
+  // Kept apart from /api/run's answers by the key's first line.
+  return site.runs ? site.runs->Answer("explore\n" + req.body, answer) : answer();
+}
+
 Response HandleDemos(const Request& req, const Site&) {
   Lang lang = Lang::kEn;
   if (auto l = req.query.find("lang"); l != req.query.end()) {
@@ -274,6 +321,7 @@ constexpr ApiRoute kApi[] = {
     {"/api/run", "POST", HandleRun},
     {"/api/cut", "POST", HandleCut},
     {"/api/compare", "POST", HandleCompare},
+    {"/api/explore", "POST", HandleExplore},
     {"/api/demos", "GET", HandleDemos},
     {"/api/health", "GET", HandleHealth},
     {"/api/events", "GET", HandleEvents},

@@ -2,6 +2,7 @@
 // in, response out; http_server.cc carries them over the network.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,17 @@ inline constexpr scenario::Limits kCompareLimits{
     .max_branches = kLimits.max_branches,
     .max_commands = kLimits.max_commands,
     .max_events = kLimits.max_events / 5};
+
+// What one /api/explore may cost: a few seconds of one worker, and the
+// distinct states it keeps (each a copy of the run: at 50,000 states the
+// server's peak memory was 370 MB). Every demo but the real deadlock's (15)
+// finishes inside them; `cutline explore` on the visitor's own machine has no
+// bound but theirs.
+struct ExploreBounds {
+  std::uint64_t max_states;
+  double max_seconds;
+};
+inline constexpr ExploreBounds kExploreBounds{.max_states = 50000, .max_seconds = 3};
 
 class StoreWatch;
 class StaticFiles;

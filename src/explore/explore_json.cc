@@ -1,0 +1,94 @@
+// ResultJson and CounterexampleDemo: the explore result in the words and
+// fields its two readers share.
+#include "explore/explore_json.h"
+
+#include <string>
+#include <vector>
+
+#include "check/findings.h"
+#include "scenario/teller.h"
+
+namespace cutline::explore {
+
+namespace {
+
+const char* OutcomeName(Outcome o) {
+  switch (o) {
+    case Outcome::kRight:
+      return "right";
+    case Outcome::kBroken:
+      return "broken";
+    case Outcome::kBounded:
+      break;
+  }
+  return "bounded";
+}
+
+// The narration's lines (which end without a full stop, as log lines do)
+// as sentences one after another: "." and a space in English, "。" in
+// Japanese.
+std::string Sentences(const std::vector<std::string>& lines, Lang lang) {
+  std::string out;
+  for (const std::string& line : lines) {
+    if (!out.empty() && lang == Lang::kEn) out += ' ';
+    out += line;
+    out += lang == Lang::kEn ? "." : "。";
+  }
+  return out;
+}
+
+}  // namespace
+
+scenario::Json ResultJson(const Result& r, const Options& options) {
+  const check::Findings& say = check::FindingsIn(options.lang);
+  scenario::Json out = {{"outcome", OutcomeName(r.outcome)},
+                        {"schedules", r.schedules},
+                        {"states", r.states},
+                        {"steps", r.transitions},
+                        {"snapshots_judged", r.snapshots_judged},
+                        {"depth", r.depth},
+                        {"seconds", r.seconds},
+                        {"starts", options.starts_anywhere ? "anywhere" : "as-written"},
+                        {"summary", say.Explored(r.schedules, r.states, r.transitions, r.seconds)}};
+  switch (r.outcome) {
+    case Outcome::kRight:
+      out["verdict"] = say.ExploredRight(r.states, r.snapshots_judged);
+      break;
+    case Outcome::kBroken: {
+      std::string scenario;
+      for (const std::string& line : r.counterexample) scenario += line + "\n";
+      out["verdict"] = say.ExploredBroken(r.counterexample.size() - 1);
+      out["counterexample"] = std::move(scenario);
+      out["findings"] = r.findings;
+      break;
+    }
+    case Outcome::kBounded:
+      out["verdict"] = say.ExploredBounded(r.bound, r.states, r.depth);
+      out["bound"] = r.bound;
+      break;
+  }
+  return out;
+}
+
+scenario::Json CounterexampleDemo(const Result& r, Lang lang) {
+  scenario::Json steps = scenario::Json::array();
+  scenario::Runner runner;
+  scenario::Teller teller(lang);
+  for (const std::string& line : r.counterexample) {
+    // The counterexample is a schedule the search ran: it runs again.
+    Status s = runner.Execute(line, static_cast<int>(steps.size()) + 1);
+    CUTLINE_CHECK(s.ok());
+    std::vector<std::string> told = teller.Tell(runner);
+    if (&line == &r.counterexample.front()) continue;  // the network: the demo's start
+    steps.push_back({{"command", line}, {"caption", Sentences(told, lang)}});
+  }
+  if (!steps.empty() && !r.findings.empty()) {
+    std::string& last = steps.back()["caption"].get_ref<std::string&>();
+    if (lang == Lang::kEn) last += ' ';
+    last += check::FindingsIn(lang).ExploredFindings(r.findings);
+  }
+  return {{"network", r.counterexample.empty() ? "" : r.counterexample.front()},
+          {"steps", std::move(steps)}};
+}
+
+}  // namespace cutline::explore
