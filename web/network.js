@@ -19,7 +19,9 @@ const TEXT_PX_PRESENT = 20;
 // their bands to press (`hit`) do not touch.
 function metrics(scale, present) {
   const minPx = present ? TEXT_PX_PRESENT : TEXT_PX;
-  const font = (base, extra = 0) => Math.max(base, (minPx + extra) / scale);
+  // A thousandth over: the scale measured here and the one the browser lays out differ in the
+  // fifth digit, which would leave a 20 px label at 19.9997 px.
+  const font = (base, extra = 0) => Math.max(base, ((minPx + extra) * 1.001) / scale);
   const msgFont = font(12);
   const hit = Math.max(18, TARGET_PX / scale);
   return {

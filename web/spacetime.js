@@ -70,8 +70,10 @@ function makeGeometry(svgEl, scrollEl, names, col, columns) {
     xNow,
     x0: X0,
     k: K,
-    width: Math.max(avail, xNow + 56 * K),
-    height: Y0 + (names.length - 1) * ROW + 52 * K,
+    // Whole pixels: a fractional width is laid out rounded, which scales the drawing by a hair
+    // under 1 and its 20 px labels (presentation mode) to 19.9995 px.
+    width: Math.ceil(Math.max(avail, xNow + 56 * K)),
+    height: Math.ceil(Y0 + (names.length - 1) * ROW + 52 * K),
   };
   svgEl.setAttribute('width', g.width);
   svgEl.setAttribute('height', g.height);

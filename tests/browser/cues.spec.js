@@ -132,9 +132,13 @@ test('presentation mode at 1920x1080: large type, intro folded, projector palett
     for (let k = 0; k < d.steps.length; k++) {
       await page.keyboard.press('PageDown');
       await settle(page);
-      const cap = parseFloat(await page.locator('#demo-caption').evaluate((el) => getComputedStyle(el).fontSize));
-      expect(cap).toBeGreaterThanOrEqual(24);
-      const small = (await drawingTextPx(page)).filter((x) => x.px < 19.95);
+      // The caption and the line above it (the demo and its step), and the tables' captions.
+      const sizes = await page.evaluate(() => ['#demo-caption', '#demo-progress', 'caption']
+        .flatMap((sel) => [...document.querySelectorAll(sel)]).filter((el) => el.getClientRects().length)
+        .map((el) => [el.id || el.textContent.slice(0, 20), parseFloat(getComputedStyle(el).fontSize)]));
+      expect(sizes.length).toBeGreaterThanOrEqual(3);
+      expect(sizes.filter(([, px]) => px < 24), `captions under 24 px, demo ${d.id} step ${k + 1}`).toEqual([]);
+      const small = (await drawingTextPx(page)).filter((x) => x.px < 20);
       expect(small, `text under 20 px in the drawings, demo ${d.id} step ${k + 1}`).toEqual([]);
       const problems = await page.evaluate(() => {
         const bar = document.getElementById('demo-stepbar').getBoundingClientRect();
