@@ -231,14 +231,18 @@ class Search {
   // at its tail), so the schedules left out are reorderings of ones taken:
   // the same histories up to the order of independent steps, the same
   // verdicts, and the same lengths, so the shortest counterexample survives.
-  // What could interfere with r's deliveries is another step at r before
-  // them: a written command naming r, or a message arriving on one of r's
-  // empty inputs and delivered first. So no snapshot may be left to start
-  // (a start sends markers everywhere) nor the world to stop; and each
-  // empty input's sender q must be named by no command left and have
-  // recorded every snapshot there is (then q sends nothing more: without
-  // commands a branch sends only when it records). Channels that reorder
-  // are not reduced (a message sent later may be delivered first).
+  // A written command commutes with them too unless it acts at r: it
+  // changes its own branch and appends at the tails of that branch's
+  // channels. What could interfere with r's deliveries is another step at r
+  // before them, or a message arriving on one of r's empty inputs and
+  // delivered first. So no written command left may act at r, nor the world
+  // be left to stop; and each empty input's sender q must send nothing more
+  // on it: no command left at q sends there (a snapshot start sends on every
+  // output, and under broken-late-markers so does any message q sends, its
+  // held markers going with it), q has recorded every snapshot there is,
+  // and no snapshot is left to start (its markers would make q record, and
+  // send, again). Channels that reorder are not reduced (a message sent
+  // later may be delivered first).
   // The candidate sets, one per branch whose deliveries nothing can
   // interfere with, in the branches' order (Steps takes the first whose
   // steps complete no snapshot).
@@ -246,46 +250,60 @@ class Search {
     const Engine& e = s.engine;
     const engine::Network& net = e.network();
     if (!net.fifo() || s.started < starts_.size()) return {};
-    // The branches the commands left name; nullopt if one starts a
-    // snapshot or stops the world.
-    std::vector<bool> named(e.branch_count(), false);
-    auto name = [&](const std::string& branch) {
-      if (std::optional<NodeId> n = e.FindBranch(branch)) named[*n] = true;
+    const std::size_t n = e.branch_count();
+    // Of the commands left: the branches they act at, where they send
+    // (sends[q * n + t]: on q->t; every[q]: on every output of q), and
+    // whether one starts a snapshot.
+    std::vector<bool> acts(n, false), every(n, false), sends(n * n, false);
+    bool snapshot_left = false;
+    const bool late_markers = e.algorithm().traits().markers_after_next_transfer;
+    auto branch = [&](const std::string& name) { return e.FindBranch(name); };
+    auto sending = [&](std::optional<NodeId> q, std::optional<NodeId> t) {
+      if (!q) return;
+      acts[*q] = true;
+      if (late_markers) every[*q] = true;
+      if (t) sends[*q * n + *t] = true;
     };
     for (std::size_t i = s.done; i < program_.size(); ++i) {
       const Command& c = program_[i].command;
-      if (std::holds_alternative<scenario::SnapshotCmd>(c) ||
-          std::holds_alternative<scenario::StopTheWorldCmd>(c)) {
-        return {};
-      }
+      if (std::holds_alternative<scenario::StopTheWorldCmd>(c)) return {};
       std::visit(Overloaded{
-                     [&](const scenario::TransferCmd& t) {
-                       name(t.from);
-                       name(t.to);
+                     [&](const scenario::TransferCmd& t) { sending(branch(t.from), branch(t.to)); },
+                     [&](const scenario::SnapshotCmd& sn) {
+                       snapshot_left = true;
+                       if (std::optional<NodeId> q = branch(sn.branch)) {
+                         acts[*q] = true;
+                         every[*q] = true;
+                       }
                      },
-                     [&](const scenario::ReadCmd& r) { name(r.branch); },
+                     [&](const scenario::ReadCmd& r) {
+                       if (std::optional<NodeId> q = branch(r.branch)) acts[*q] = true;
+                     },
                      [&](const scenario::AppCmd& a) {
-                       for (const std::string& b : a.branches) name(b);
+                       if (a.branches.empty()) return;
+                       sending(branch(a.branches[0]),
+                               a.branches.size() > 1 ? branch(a.branches[1]) : std::nullopt);
                      },
                      [](const auto&) {},
                  },
                  c);
     }
-    auto silent = [&](NodeId q) {
-      if (named[q]) return false;
+    // q sends nothing more on q->r.
+    auto silent = [&](NodeId q, NodeId r) {
+      if (snapshot_left || every[q] || sends[q * n + r]) return false;
       for (const engine::SnapshotInfo& info : e.snapshots()) {
         if (!e.HasRecorded(q, info.id)) return false;
       }
       return true;
     };
     std::vector<std::vector<Choice>> sets;
-    for (NodeId r = 0; r < e.branch_count(); ++r) {
-      if (named[r]) continue;
+    for (NodeId r = 0; r < n; ++r) {
+      if (acts[r]) continue;
       std::vector<Choice> only;
       bool safe = true;
       for (ChannelId c : net.Incoming(r)) {
         if (net.Empty(c)) {
-          safe = safe && silent(net.channel(c).from);
+          safe = safe && silent(net.channel(c).from, r);
         } else if (!net.Held(c)) {
           only.push_back({Choice::Kind::kDeliver, 0, c, 1});
         }

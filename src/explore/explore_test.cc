@@ -149,8 +149,9 @@ TEST(ExploreTest, StartsAnywhereExploresMoreAndStaysRight) {
   EXPECT_GT(everywhere.schedules, written.schedules);
 }
 
-// Random small scenarios (two or three branches, a few transfers, a snapshot
-// somewhere, a correct or a broken rule): the reduced searches agree with
+// Random small scenarios (two or three branches, channels of capacity 2 or
+// of none, a few transfers, a read, a snapshot somewhere, a correct or a
+// broken rule): the reduced searches agree with
 // the full one every time. A failure names the seed;
 // CUTLINE_EXPLORE_SEED=N replays it.
 void ExpectReductionsAgreeOnRandomScenarios(int scenarios) {
@@ -166,6 +167,7 @@ void ExpectReductionsAgreeOnRandomScenarios(int scenarios) {
     const int branches = 2 + pick(2);
     std::string s = "network";
     for (int b = 1; b <= branches; ++b) s += " P" + std::to_string(b) + "=100";
+    if (pick(3) == 0) s += " capacity=2";
     s += std::string(" algorithm=") + rules[pick(4)] + "\n";
     const int transfers = 1 + pick(branches == 2 ? 3 : 2);
     const int snapshot_at = pick(transfers + 1);
@@ -173,6 +175,7 @@ void ExpectReductionsAgreeOnRandomScenarios(int scenarios) {
       if (t == snapshot_at) s += "snapshot P" + std::to_string(1 + pick(branches)) + "\n";
       if (t == transfers) break;
       const int from = 1 + pick(branches);
+      if (pick(4) == 0) s += "read P" + std::to_string(from) + "\n";
       const int to = 1 + (from + pick(branches - 1)) % branches;
       s += "transfer P" + std::to_string(from) + " P" + std::to_string(to) + " " + std::to_string(1 + pick(30)) + "\n";
     }
@@ -181,7 +184,10 @@ void ExpectReductionsAgreeOnRandomScenarios(int scenarios) {
     full.hashing = false;
     full.reduction = false;
     full.max_states = 10'000;
-    if (ExploreOk(s, full).outcome == Outcome::kBounded) continue;
+    // A channel of capacity 2 may refuse the third transfer written on it
+    // (the scenario does not run as written); the rest are compared.
+    StatusOr<Result> first = Explore(s, full);
+    if (!first.ok() || first->outcome == Outcome::kBounded) continue;
     RunEveryWay(s);
     ++compared;
   }
