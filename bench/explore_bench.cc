@@ -39,7 +39,7 @@ std::string Line(int branches, int snapshots) {
 
 int main(int argc, char** argv) {
   CLI::App app{"cutline explore: states per second, and what the hashing saves"};
-  std::uint64_t max_states = 200'000;
+  std::uint64_t max_states = 600'000;
   int most = 5;
   app.add_option("--max-states", max_states, "Stop each search here")->capture_default_str();
   app.add_option("--most", most, "The largest network, in branches")->capture_default_str();

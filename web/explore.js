@@ -43,10 +43,15 @@ function verdictText(a) {
   }
 }
 
+// What the result under the button speaks of, in which language: once the run to explore or the
+// language changes, it is cleared (renderExplore), so that no verdict stands under another run.
+let shown = null;
+
 // The result under the button: the page's verdict, then the server's account of the search.
-function showResult(a) {
+function showResult(a, source) {
   const box = $('explore-result');
   box.textContent = '';
+  shown = { source, lang: lang() };
   html('p', { class: `explore-verdict explore-${a.outcome}` }, box, verdictText(a));
   html('p', { class: 'explore-summary' }, box, a.summary);
 }
@@ -60,6 +65,10 @@ export function renderExplore() {
   const key = isPredicting() ? 'exploreAsk' : st.sound === false ? 'exploreFind' : 'exploreCheck';
   b.dataset.i18n = key;
   b.textContent = t(key);
+  if (shown && (shown.source !== scenarioToExplore() || shown.lang !== lang())) {
+    shown = null;
+    $('explore-result').textContent = '';
+  }
 }
 
 // What is explored: a demo's whole script wherever it stands (its transfers and snapshots are
@@ -82,6 +91,7 @@ export function exploreEverySchedule() {
     try {
       answer = await exploreScenario(source, lang());
     } catch (e) {
+      shown = null;
       $('explore-result').textContent = '';
       if (e instanceof Busy) notify(t('exploreBusy'), 'refusal');
       else if (e instanceof Refusal) showRefusal(e.reason);
@@ -91,6 +101,7 @@ export function exploreEverySchedule() {
       b.removeAttribute('aria-disabled');
     }
     clearNotice();
+    shown = null;
     $('explore-result').textContent = '';
     // Predict mode: the question first, answered by the verdict (a bounded search has none).
     let feedback = null;
@@ -106,7 +117,7 @@ export function exploreEverySchedule() {
       };
       feedback = await askQuestion(q, 'explore', 'every-schedule');
     }
-    showResult(answer);
+    showResult(answer, source);
     // Both queued after this action: the demo starts once it is over, then the feedback shows.
     if (answer.outcome === 'broken') {
       app.exploreDemo = demoFrom(answer, source);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -191,11 +192,20 @@ void ExpectReductionsAgreeOnRandomScenarios(int scenarios) {
     RunEveryWay(s);
     ++compared;
   }
-  EXPECT_GT(compared, scenarios / 3) << "most scenarios are small enough to search in full";
+  EXPECT_GE(compared, scenarios / 3) << "most scenarios are small enough to search in full";
+}
+
+// Sized as the property tests are (tests/property_test.cc, PropertyShare):
+// `make test` gives the plain build 100 % and ASan, where a search runs
+// about fifteen times slower, 10 %; never fewer than 4 scenarios.
+int ScenariosFor(int full) {
+  const char* share = std::getenv("CUTLINE_PROPERTY_SHARE");
+  const long percent = share != nullptr ? std::strtol(share, nullptr, 10) : 100;
+  return std::max(4, static_cast<int>(full * (percent > 0 ? percent : 100) / 100));
 }
 
 TEST(ExploreTest, TheReductionsAgreeWithTheFullSearchOnRandomScenarios) {
-  ExpectReductionsAgreeOnRandomScenarios(16);
+  ExpectReductionsAgreeOnRandomScenarios(ScenariosFor(16));
 }
 
 // `make test-long`: many more.
