@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   const Way ways[] = {{"hashing", true, false}, {"hashing + reduction", true, true}, {"full", false, false}};
   for (int branches = 3; branches <= most; ++branches) {
     for (int snapshots = 1; snapshots <= 2; ++snapshots) {
-      double schedules = 0;  // the full count, from the search without the reduction
+      double schedules = 0;  // the full count, from the search without the reduction (0: unknown)
       for (const Way& way : ways) {
         cutline::explore::Options o;
         o.hashing = way.hashing;
@@ -72,8 +72,9 @@ int main(int argc, char** argv) {
                    way.name, "", stopped ? std::string("-") : cutline::check::ExploreCount(r->schedules), r->states,
                    r->transitions, r->seconds,
                    r->seconds > 0 ? static_cast<double>(r->states) / r->seconds : 0.0,
-                   stopped ? std::string("(stopped at --max-states)")
-                           : fmt::format("{:.1f}", schedules / static_cast<double>(r->states)));
+                   stopped      ? std::string("(stopped at --max-states)")
+                   : schedules == 0 ? std::string("(full count unknown: the hashing alone stopped)")
+                                    : fmt::format("{:.1f}", schedules / static_cast<double>(r->states)));
         std::fflush(stdout);
         if (r->outcome == cutline::explore::Outcome::kBroken) {
           fmt::print(stderr, "a correct run was judged broken: {}\n", r->findings.front());
