@@ -3,8 +3,8 @@
 # nothing but `make`.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-FUZZ_SECONDS ?= 35
-WIRE_FUZZ_SECONDS ?= 15
+FUZZ_SECONDS ?= 25
+WIRE_FUZZ_SECONDS ?= 10
 FUZZER ?= scenario
 PORT       ?= 8080
 JOBS       ?= $(shell nproc)
