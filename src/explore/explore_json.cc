@@ -74,9 +74,10 @@ scenario::Json CounterexampleDemo(const Result& r, Lang lang) {
   scenario::Json steps = scenario::Json::array();
   scenario::Runner runner;
   scenario::Teller teller(lang);
+  int line_no = 0;
   for (const std::string& line : r.counterexample) {
     // The counterexample is a schedule the search ran: it runs again.
-    Status s = runner.Execute(line, static_cast<int>(steps.size()) + 1);
+    Status s = runner.Execute(line, ++line_no);
     CUTLINE_CHECK(s.ok());
     std::vector<std::string> told = teller.Tell(runner);
     if (&line == &r.counterexample.front()) continue;  // the network: the demo's start
