@@ -1395,12 +1395,17 @@ TEST_F(ServerTest, StoppingTheWorldCostsNoMarkerAndHasNoChain) {
   EXPECT_TRUE(snap["cost"]["chain"].is_null());
 }
 
-json PostCompare(httplib::Client& client, const json& request, int status) {
-  auto res = client.Post("/api/compare", request.dump(), "application/json");
+// POST `request` to `path`, expecting `status`; the answer's JSON.
+json PostJson(httplib::Client& client, const char* path, const json& request, int status) {
+  auto res = client.Post(path, request.dump(), "application/json");
   EXPECT_TRUE(res) << httplib::to_string(res.error());
   if (!res) return json();
   EXPECT_EQ(res->status, status) << res->body;
   return json::parse(res->body, nullptr, false);
+}
+
+json PostCompare(httplib::Client& client, const json& request, int status) {
+  return PostJson(client, "/api/compare", request, status);
 }
 
 const json* FindRun(const json& runs, const std::string& algorithm) {
@@ -1460,11 +1465,7 @@ TEST_F(ServerTest, CompareRefusesABadScenarioOrBody) {
 // POST /api/explore
 
 json PostExplore(httplib::Client& client, const json& request, int status) {
-  auto res = client.Post("/api/explore", request.dump(), "application/json");
-  EXPECT_TRUE(res) << httplib::to_string(res.error());
-  if (!res) return json();
-  EXPECT_EQ(res->status, status) << res->body;
-  return json::parse(res->body, nullptr, false);
+  return PostJson(client, "/api/explore", request, status);
 }
 
 // The schedule found for demo 16's rule (a channel never recorded) is a

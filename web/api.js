@@ -26,19 +26,24 @@ export async function fetchShiviz(text, lang) {
   return (await postRun({ scenario: text, lang, format: 'shiviz' })).shiviz;
 }
 
-async function postRun(request) {
-  const res = await fetch('api/run', {
+function postRun(request) {
+  return postJson('api/run', { ...request, error_status: 200 });
+}
+
+// The server is busy with another search (503 from POST /api/explore): try again later.
+export class Busy extends Error {}
+
+// POSTs `request` as JSON to `path`. Resolves to the server's answer; rejects with Refusal when
+// the server refuses in words, with Busy on a 503 when `busy` is asked for, else with an Error.
+async function postJson(path, request, { busy = false } = {}) {
+  const res = await fetch(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...request, error_status: 200 }),
+    body: JSON.stringify(request),
   });
-  let body = null;
-  try {
-    body = await res.json();
-  } catch {
-    body = null;
-  }
+  const body = await res.json().catch(() => null);
   if (res.ok && body && !('error' in body)) return body;
+  if (busy && res.status === 503) throw new Busy(body && body.error);
   if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.error, body.line);
   throw new Error(`HTTP ${res.status}`);
 }
@@ -52,31 +57,11 @@ export async function fetchDemos(lang) {
 // Judges a cut drawn on the space-time diagram (POST /api/cut): `points`, one per branch, each
 // the number of the branch's sends and deliveries inside the cut. Rejects as runScenario.
 export async function judgeCut(text, points, lang) {
-  const res = await fetch('api/cut', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ scenario: text, cut: points, lang }),
-  });
-  const body = await res.json().catch(() => null);
-  if (res.ok && body && !('error' in body)) return body;
-  if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.error, body.line);
-  throw new Error(`HTTP ${res.status}`);
+  return postJson('api/cut', { scenario: text, cut: points, lang });
 }
-
-// The server is busy with another search (503 from POST /api/explore): try again later.
-export class Busy extends Error {}
 
 // Every schedule of a scenario, judged (POST /api/explore): the server's answer ("outcome", the
 // figures, and for a broken rule "demo"). Rejects as runScenario, or with Busy.
 export async function exploreScenario(text, lang) {
-  const res = await fetch('api/explore', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ scenario: text, lang }),
-  });
-  const body = await res.json().catch(() => null);
-  if (res.ok && body && !('error' in body)) return body;
-  if (res.status === 503) throw new Busy(body && body.error);
-  if (body && (body.message || body.error)) throw new Refusal(body.message || body.error, body.error, body.line);
-  throw new Error(`HTTP ${res.status}`);
+  return postJson('api/explore', { scenario: text, lang }, { busy: true });
 }

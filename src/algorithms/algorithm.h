@@ -60,6 +60,14 @@ struct Traits {
   // bank sends them then). A branch recording on a marker sends its own at
   // once, so the snapshot completes once every initiator has transferred.
   bool markers_after_next_transfer = false;
+
+  // Meant to take consistent snapshots on a network whose channels are FIFO
+  // (`fifo`) or reorder: not broken on purpose, and FIFO channels, an
+  // algorithm right without them, or the world stopped (which needs no
+  // order). Where it is not, a wrong snapshot is what the run shows.
+  constexpr bool RightOn(bool fifo) const {
+    return !broken_on_purpose && (fifo || correct_without_fifo || stops_the_world);
+  }
 };
 
 // Whether the simulated bank runs an algorithm by name (algorithm=NAME in

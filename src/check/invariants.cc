@@ -226,10 +226,7 @@ void Invariants::CheckSnapshot(const engine::Engine& bank,
   // An algorithm that is not correct over channels that reorder, and does
   // not refuse them (Chandy-Lamport), may take a wrong snapshot there: that
   // is what such a run shows (the checker names it), not a bug.
-  const algorithms::Traits& traits = bank.AlgorithmOf(s.id).traits();
-  const bool may_be_wrong = traits.broken_on_purpose ||
-                            (!net.fifo() && !traits.correct_without_fifo &&
-                             !traits.stops_the_world);
+  const bool may_be_wrong = !bank.AlgorithmOf(s.id).traits().RightOn(net.fifo());
   if (s.complete) {
     if (!may_be_wrong && bank.app().conserved() && bank.SnapshotTotal(s.id) != bank.total()) {
       problem(fmt::format("adds up to {}, but the bank holds {}",

@@ -28,11 +28,10 @@ Status RunReport(std::string_view text, Lang lang, const Limits& limits,
   // What the page calls the algorithm's markers (web/labels.js), so that
   // the page need not know which algorithm names them how.
   state["markers"] = algorithms::NounToken(bank.algorithm().words().marker);
-  // Whether the algorithm is meant to be right on this network: not broken
-  // on purpose, and FIFO channels or an algorithm that needs none. The page
-  // words its offer to explore every schedule by it (web/explore.js).
-  const algorithms::Traits& traits = bank.algorithm().traits();
-  state["sound"] = !traits.broken_on_purpose && (bank.config().fifo || traits.correct_without_fifo);
+  // Whether the algorithm is meant to be right on this network (Traits::
+  // RightOn): the page words its offer to explore every schedule by it
+  // (web/explore.js).
+  state["sound"] = bank.algorithm().traits().RightOn(bank.config().fifo);
   *out = Json{{"steps", std::move(steps)},
               {"state", std::move(state)},
               {"history", HistoryJson(bank, runner.steps())},
