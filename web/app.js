@@ -17,6 +17,7 @@ import { byId as $ } from './svg.js';
 import { wireCut } from './cut.js';
 import { initLecture, renderLecture, revealIfWaiting } from './lecture.js';
 import { wireExplore, ensureExploreDemo } from './explore.js';
+import { onWaitsChange } from './waits.js';
 
 hooks.sync = syncDemo;
 hooks.render = () => {
@@ -24,6 +25,8 @@ hooks.render = () => {
   showStage();
 };
 hooks.renderDemoUi = renderDemoUi;
+// A question that starts or stops waiting hides or shows what would give its answer away.
+onWaitsChange(render);
 
 // Sets the language of the page's own texts and of the switch's pressed state.
 function applyLang(next) {

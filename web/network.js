@@ -4,6 +4,7 @@ import { svg, clearSvg } from './svg.js';
 import { t, money } from './i18n.js';
 import { messageLabel, messageTitle, isBarrier } from './labels.js';
 import { appOf, stateText, stateClass, propertyText, holds } from './appwords.js';
+import { waits } from './waits.js';
 
 const VIEW_W = 600; // layout space; the viewBox is fitted around the boxes
 const VIEW_H = 440;
@@ -323,6 +324,13 @@ export function renderNetwork(svgEl, invariantEl, state, snap, onDeliver) {
   const balances = state.branches.reduce((s, b) => s + b.balance, 0);
   const holds = balances + state.in_flight === state.total;
   invariantEl.textContent = '';
+  if (waits('invariant')) {
+    const waiting = document.createElement('span');
+    waiting.className = 'waits-answer';
+    waiting.textContent = t('invariantWaits');
+    invariantEl.append(waiting);
+    return;
+  }
   invariantEl.append(t('invariant', { b: money(balances), f: money(state.in_flight), t: money(state.total) }));
   const mark = document.createElement('span');
   mark.className = holds ? 'inv-ok' : 'inv-bad';

@@ -5,6 +5,7 @@ import { t, money } from './i18n.js';
 import { STATE_CLASS } from './network.js';
 import { renderCost } from './cost.js';
 import { stateText, propertyText, holds, messageWhat } from './appwords.js';
+import { waits, waitsText } from './waits.js';
 
 function table(parent, headers, cls) {
   const tb = html('table', { class: cls }, parent);
@@ -89,7 +90,9 @@ function renderHeadline(body, state, snap) {
   head.append(' ');
   html('span', { class: `badge ${snap.complete ? 'badge-done' : 'badge-run'}`, 'data-status': snap.complete ? 'complete' : 'running' },
     head, snap.complete ? t('complete') : t('running'));
-  if (snap.complete && snap.property) {
+  if (snap.complete && snap.property && waits('property')) {
+    html('p', { class: 'cl-total waits-answer' }, headline, waitsText());
+  } else if (snap.complete && snap.property) {
     // Jobs and locks: what the snapshot declares, and why not when it does not.
     const p = html('p', { class: `cl-total snap-property ${holds(snap.property) ? 'holds' : 'not'}`, 'data-holds': String(holds(snap.property)) }, headline);
     html('strong', {}, p, t('snapSays', { v: propertyText(snap.property) }));
@@ -152,7 +155,10 @@ export function renderSnapshot(body, state, snap, lab, history = []) {
     html('th', { scope: 'row' }, tr, `${c.from}→${c.to}`);
     const td = html('td', {}, tr);
     html('span', { class: `dot ch-${cls}`, 'aria-hidden': 'true' }, td);
-    if (c.state === 'recording') {
+    if (waits('channels') && (c.state === 'recording' || c.state === 'closed')) {
+      td.append(`${t(c.state === 'recording' ? 'stRec' : 'stClosed')}: `);
+      html('span', { class: 'waits-answer' }, td, waitsText());
+    } else if (c.state === 'recording') {
       td.append(`${t('stRec')}: ${t('soFar', { list: channelAmounts(c, t('nothingYet')) })}`);
     } else if (c.state === 'closed') {
       td.append(`${t('stClosed')}: ${t('contents', { list: channelAmounts(c, t('empty')) })}`);
@@ -206,6 +212,11 @@ export function renderNaive(body, state, naive) {
     const tr = html('tr', { 'data-branch': r.name }, rows);
     html('th', { scope: 'row' }, tr, r.name);
     html('td', {}, tr, stateText(r));
+  }
+  // What the reads add up to, and what they lost, wait with a question about them (waits.js).
+  if (waits('naive')) {
+    html('p', { class: 'naive-total waits-answer' }, body, waitsText());
+    return;
   }
   const property = naive ? naive.property : state.naive.property;
   if (property) {

@@ -7,6 +7,7 @@ import { t, money } from './i18n.js';
 import { notify } from './notice.js';
 import { byId as $ } from './svg.js';
 import { propertyText } from './appwords.js';
+import { waitFor } from './waits.js';
 
 const STORE = 'cutline.predict.v1';
 let pending = null; // the question waiting for its answer
@@ -262,6 +263,7 @@ export async function askBefore(result, step, key, { inDemo = false } = {}) {
 // feedback line. `qkey` names it in the score of `key`, `classId` among the lecture's questions.
 export async function askQuestion(q, key, qkey, classId = qkey) {
   pending = q;
+  waitFor(q);
   let right;
   try {
     if (classAsk) {
@@ -271,6 +273,7 @@ export async function askQuestion(q, key, qkey, classId = qkey) {
     right = await ask(q);
   } finally {
     pending = null;
+    waitFor(null);
   }
   record(key, qkey, right);
   $('predict-answers').textContent = '';

@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { messageLabel, messageTitle, fromEvent } from './labels.js';
 import { appOf, stateText, APP_KINDS } from './appwords.js';
 import { renderCut, drawnBackward } from './cut.js';
+import { waits } from './waits.js';
 
 // The geometry grows with the diagram's type (12 px; 20 px and up in presentation mode, style.css),
 // so that larger labels keep their room: set by renderSpacetime, `k` times these.
@@ -221,8 +222,10 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   if (snap) for (const e of history) if (e.kind === 'record' && e.snapshot === snap.id) recAt.set(e.branch, e.i);
   const readAt = new Map();
   for (const e of history) if (e.kind === 'read') readAt.set(e.branch, e.i);
-  const naiveBackward = new Set((naive && naive.backward ? naive.backward : []).map((m) => m.seq));
-  const snapBackward = new Set((snap && snap.backward ? snap.backward : []).map((m) => m.seq));
+  // While a question about a cut waits (waits.js), the cuts are drawn without their verdict.
+  const judging = !waits('cut');
+  const naiveBackward = new Set((judging && naive && naive.backward ? naive.backward : []).map((m) => m.seq));
+  const snapBackward = new Set((judging && snap && snap.backward ? snap.backward : []).map((m) => m.seq));
 
   // Layers: cuts under the messages, points and labels on top.
   const cutLayer = svg('g', { class: 'st-cuts' }, svgEl);
@@ -233,12 +236,12 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   if (snap) {
     const pending = names.some((n) => !recAt.has(n));
     const status = snapBackward.size ? t('inconsistent') : (pending ? t('inProgress') : t('consistent'));
-    drawCut(cutLayer, labelLayer, g, recAt, 'cut-snapshot', t('cutLabel', { cut: t('snapCut'), status }), snapBackward.size > 0, false);
+    drawCut(cutLayer, labelLayer, g, recAt, 'cut-snapshot', judging ? t('cutLabel', { cut: t('snapCut'), status }) : t('snapCut'), snapBackward.size > 0, false);
   }
   if (readAt.size) {
     // The naive detectors of jobs and locks are judged by their verdict (the naive panel), not by
     // their cut: the server says nothing of the cut there, so the label says nothing either.
-    const judged = !!(naive && naive.backward);
+    const judged = judging && !!(naive && naive.backward);
     const status = naiveBackward.size ? t('inconsistent') : t('consistent');
     drawCut(cutLayer, labelLayer, g, readAt, 'cut-naive', judged ? t('cutLabel', { cut: t('naiveCut'), status }) : t('naiveCut'), naiveBackward.size > 0, true);
   }
@@ -248,7 +251,7 @@ export function renderSpacetime(svgEl, scrollEl, noteEl, state, history, snap, n
   if (columns === 0) {
     svg('text', { x: X0, y: Y0 + ((names.length - 1) * ROW) / 2 + 4 * K, class: 'st-empty' }, svgEl, t('stEmpty'));
   }
-  describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward, readAt.size || recAt.size);
+  describeCrossings(noteEl, sends, delivers, naiveBackward, snapBackward, judging && (readAt.size || recAt.size));
   renderCut({ svgEl, scrollEl, cutLayer, g, history, markers });
 }
 

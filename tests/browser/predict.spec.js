@@ -65,6 +65,57 @@ async function answer(page, q, right) {
   }
 }
 
+// No answer before the answer (web/waits.js): while q waits, nothing the page shows says its
+// answer or the fact that gives it away. What each kind's answer looks like on the page: the
+// naive total anywhere (the invariant line's sum of balances was it); the channel's recorded
+// contents in the snapshot panel; a cut's verdict in the naive panel and the diagram; a declared
+// property; a recorded balance. The stage is looked at (the controls, the step bar with its
+// caption, every panel), all but the question itself.
+async function expectNothingGivesAway(page, q) {
+  const visible = await page.evaluate(() => {
+    const hidden = document.querySelector('#predict-box');
+    const saved = hidden.style.display;
+    hidden.style.display = 'none';
+    const text = ['#controls', '#demo-stepbar', '#network', '#cl', '#naive', '#spacetime', '#log']
+      .map((s) => document.querySelector(s).innerText).join('\n');
+    hidden.style.display = saved;
+    return text;
+  });
+  const what = `while "${q.kind}" (step ${q.step}) waits`;
+  switch (q.kind) {
+    case 'naive_total': {
+      // A right naive total is the bank's, which the page says everywhere: then the naive panel
+      // and the invariant line are looked at.
+      const where = q.answer === q.why.bank_total ? await page.locator('#naive, #invariant').allInnerTexts() : [visible];
+      expect(where.join('\n'), `${what}: the naive total $${q.answer}`).not.toMatch(new RegExp(`\\$${q.answer}(?!\\d)`));
+      await expect(page.locator('#naive-body .naive-why, #naive-body .verdict'), what).toHaveCount(0);
+      break;
+    }
+    case 'channel_state': {
+      const row = page.locator(`#cl-body tr[data-channel="${q.from}->${q.to}"] td`);
+      const right = q.choices.find((c) => c.id === q.answer);
+      for (const m of right.transfers) await expect(row, `${what}: $${m.amount} recorded`).not.toContainText(`$${m.amount}`);
+      await expect(row, what).not.toContainText(/nothing yet|empty/);
+      break;
+    }
+    case 'cut_consistent':
+      expect(visible, `${what}: a cut's verdict`).not.toMatch(/consistent/);
+      await expect(page.locator('#st-note'), what).not.toContainText('backwards');
+      await expect(page.locator('#st-svg .cut-label.bad, #st-svg .st-msg.backward, #naive-body .naive-cut'), what).toHaveCount(0);
+      break;
+    case 'property_declared':
+      await expect(page.locator('#naive-body .naive-property, #cl-body .snap-property'), `${what}: a declared verdict`).toHaveCount(0);
+      break;
+    case 'balance_includes':
+      // Only the question's own snapshot says it (an earlier one on display does not).
+      if (!(await page.locator('#cl-headline').innerText()).includes(`Snapshot ${q.snapshot}`)) break;
+      await expect(page.locator(`#cl-body tr[data-branch="${q.branch}"] td.is-recorded`), `${what}: ${q.branch}'s recorded state`).toHaveCount(0);
+      break;
+    default:
+      throw new Error(`no give-away check for ${q.kind}`);
+  }
+}
+
 // Plays demo d in predict mode, answering each question right or wrong; returns the count.
 async function playPredicting(page, d, qs, right) {
   const name = d.preset === 'lab' ? /^Lab demo:/ : new RegExp(`^Demo ${d.id}:`);
@@ -77,6 +128,7 @@ async function playPredicting(page, d, qs, right) {
     for (const [j, q] of asked.entries()) {
       await expect(box(page)).toBeVisible();
       await expect(page.locator('#predict-question')).not.toBeEmpty();
+      await expectNothingGivesAway(page, q);
       if (j === 0) {
         // The stage keys do not skip the question: the step has not played, and the focus goes
         // back to the question.
@@ -91,6 +143,8 @@ async function playPredicting(page, d, qs, right) {
     }
     await settle(page);
     await expect(page.locator('#demo-caption')).toContainText(step.caption);
+    // What waited comes back with the step.
+    await expect(page.locator('.waits-answer')).toHaveCount(0);
     if (asked.length) {
       const lines = page.locator('#predict-feedback p');
       await expect(lines).toHaveCount(asked.length);
