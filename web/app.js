@@ -15,7 +15,7 @@ import { exportScenario, exportShiviz, importFile, shareLink, openFromHash } fro
 import { render, renderDemoUi, renderDemoButtons, renderSpacetimeOnly } from './render.js';
 import { byId as $ } from './svg.js';
 import { wireCut } from './cut.js';
-import { initLecture, renderLecture, revealIfWaiting } from './lecture.js';
+import { initLecture, renderLecture, advanceIfWaiting, confirmLeaving } from './lecture.js';
 import { wireExplore, ensureExploreDemo } from './explore.js';
 import { onWaitsChange } from './waits.js';
 
@@ -86,26 +86,28 @@ function wire() {
     focusQuestion();
     return true;
   };
+  // A student following a lecture steps alone only after saying so (lecture.js asks first).
+  const own = (fn) => () => confirmLeaving(fn) || fn();
   const next = () => {
-    // A lecture's question waiting for the reveal: the presenter's step key reveals it.
-    if (revealIfWaiting() || waits() || !enabled('demo-next')) return;
+    // A lecture's question waiting for its reveal: the presenter's step key moves it on.
+    if (advanceIfWaiting() || waits() || !enabled('demo-next')) return;
     stopPlay();
     nextStep();
   };
   const prev = () => {
     if (!waits() && enabled('demo-prev')) prevStep();
   };
-  $('demo-next').addEventListener('click', next);
-  $('demo-prev').addEventListener('click', prev);
-  $('demo-end').addEventListener('click', endDemo);
-  wireStageKeys({ next, prev, restart: () => waits() || restartDemo() });
+  $('demo-next').addEventListener('click', own(next));
+  $('demo-prev').addEventListener('click', own(prev));
+  $('demo-end').addEventListener('click', own(endDemo));
+  wireStageKeys({ next: own(next), prev: own(prev), restart: own(() => waits() || restartDemo()) });
   wireCut();
   wireExplore();
   $('notice-close').addEventListener('click', clearNotice);
-  $('demo-play').addEventListener('click', () => {
+  $('demo-play').addEventListener('click', own(() => {
     if ($('demo-play').getAttribute('aria-disabled') === 'true') return;
     togglePlay();
-  });
+  }));
   $('export').addEventListener('click', exportScenario);
   $('export-shiviz').addEventListener('click', exportShiviz);
   $('import').addEventListener('click', () => $('import-file').click());

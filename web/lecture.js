@@ -14,10 +14,14 @@ import { notify, clearNotice, showFailure } from './notice.js';
 import { askTheClassWith, questionText, classChoices, rightChoice, whyText, record, isPredicting } from './predict.js';
 import { byId as $ } from './svg.js';
 import { ensureExploreDemo } from './explore.js';
+import { waitFor } from './waits.js';
 
 const TEACHER = (code) => `cutline.lecture.teacher.${code}`;
 const STUDENT = (code) => `cutline.lecture.student.${code}`;
-const ANSWER = (code, id) => `cutline.lecture.answer.${code}.${id}`;
+// A student's answer, per question and per vote (1 or 2).
+const ANSWER = (code, id, vote) => `cutline.lecture.answer.${code}.${id}.${vote}`;
+// The teacher's countdown per vote, kept for the next lecture.
+const SECONDS = 'cutline.lecture.seconds';
 
 const L = {
   role: null, // 'teacher' | 'student' | null
@@ -30,10 +34,15 @@ const L = {
   scenario: null, // ...and its text: a commit with other commands is the reader's own
   sent: '', // the teacher's last state sent, to send each change once
   events: null, // the room's EventSource
-  question: null, // the room's question: {id, choices, detail, revealed, answered, counts}
+  // The room's question (docs/api.md): {id, choices, detail, phase, vote, revealed, answered,
+  // ms_left, votes: [{answered, seconds, counts?}]}; phase is vote, closed, discuss or revealed.
+  question: null,
+  deadline: 0, // this page's clock when the open vote's countdown ends (0: none)
+  peek: false, // the teacher's: the tallies shown during the votes
   students: 0,
   reveal: null, // the teacher's: resolves the question waiting on this page
   poll: null,
+  ticker: null,
 };
 
 // A refusal the server words in English; the page says it in the reader's language by its code.
@@ -151,7 +160,7 @@ function listen() {
   events.addEventListener('question', (e) => onQuestion(JSON.parse(e.data)));
   events.addEventListener('answers', (e) => {
     const data = JSON.parse(e.data);
-    if (L.question && L.question.id === data.id) L.question.answered = data.answered;
+    if (L.question && L.question.id === data.id && L.question.vote === data.vote) L.question.answered = data.answered;
     if (L.role === 'teacher') refreshTally();
     else renderQuestion();
   });
@@ -161,7 +170,21 @@ function stopFollowing() {
   L.following = false;
   if (L.events) L.events.close();
   L.events = null;
+  waitFor(null);
   renderBar();
+}
+
+// Stepping alone is a choice a student makes, not a tap that slips: while this page follows the
+// lecture, a step of its own (a step button, a step key, Explore on my own) first asks "leave the
+// lecture to explore?". True if it asked (then `then` runs once the student has chosen to leave).
+let afterLeaving = null;
+export function confirmLeaving(then) {
+  if (!(L.role === 'student' && L.following)) return false;
+  afterLeaving = then;
+  const d = $('lecture-leave-confirm');
+  if (!d.open) d.showModal();
+  $('lecture-confirm-stay').focus();
+  return true;
 }
 
 function ended() {
@@ -213,9 +236,8 @@ function refreshTally() {
     try {
       const view = await call('GET', `/${L.code}`);
       L.students = view.students;
-      if (view.question) L.question = view.question;
+      if (view.question) setQuestion(view.question);
       renderBar();
-      renderQuestion();
     } catch (e) {
       if (e instanceof LectureError && e.code === 'no_room') ended();
     }
@@ -223,44 +245,97 @@ function refreshTally() {
 }
 
 // Predict mode on the teacher's page asks the class instead (predict.js): the question opens in
-// the room, the answers come in as bars, and the teacher's Reveal shows them to every page.
+// the room for its first vote, and this page waits while the teacher takes the class through
+// peer instruction (vote, discuss, vote again) to the reveal, which every page shows.
 async function askTheClass(q, stepId) {
   const id = `${L.version}-${stepId}`;
   const open = L.question && L.question.id === id;
   if (!open) {
     const choices = classChoices(q).map((c) => c.id);
-    await call('POST', `/${L.code}/question`, { id, choices, detail: q }).catch(sayRefusal);
-    L.question = { id, choices, detail: q, revealed: false, answered: 0, counts: choices.map(() => 0) };
+    L.peek = false;
+    try {
+      const view = await call('POST', `/${L.code}/question`, { id, choices, detail: q, seconds: countdown() });
+      setQuestion(view.question);
+    } catch (e) {
+      sayRefusal(e);
+      return;
+    }
   } else if (L.question.revealed) {
     return;
   }
   L.question.detail = q;
   renderQuestion();
-  const reveal = $('lecture-reveal');
-  if (reveal) reveal.focus();
+  const next = $('lecture-next');
+  if (next) next.focus();
   notify(`${t('lectureAsked')} ${questionText(q)}`, 'predict');
   await new Promise((resolve) => { L.reveal = resolve; });
 }
 
-// The presenter's step key while the class's question waits: it reveals the answers (the next
-// press then plays the step). True if it did.
-export function revealIfWaiting() {
+// The countdown the teacher chose for each vote, in seconds (0: none).
+function countdown() {
+  return Number($('lecture-seconds').value) || 0;
+}
+
+// The teacher's next move for the question as it stands: vote 1 -> discussion -> vote 2 ->
+// reveal (a closed vote moves on the same way).
+function nextPhase(q) {
+  if (!q || q.revealed) return null;
+  if (q.vote === 1 && (q.phase === 'vote' || q.phase === 'closed')) return 'discuss';
+  if (q.phase === 'discuss') return 'vote';
+  return 'revealed';
+}
+
+// The presenter's step key while the class's question waits: it moves the question on (the press
+// after the reveal plays the step). True if it did.
+export function advanceIfWaiting() {
   if (L.role !== 'teacher' || !L.reveal) return false;
-  reveal();
+  advance(nextPhase(L.question));
   return true;
 }
 
-async function reveal() {
+async function advance(phase) {
+  if (!phase) return;
   try {
-    const view = await call('POST', `/${L.code}/reveal`, {});
-    L.question = view.question;
-    renderQuestion();
+    const view = await call('POST', `/${L.code}/phase`, { phase, seconds: phase === 'vote' ? countdown() : 0 });
+    setQuestion(view.question);
+    notify(phaseText(L.question), 'info');
   } catch (e) {
     sayRefusal(e);
   }
+  renderQuestion();
+  if (!L.question || !L.question.revealed) return;
   const resolve = L.reveal;
   L.reveal = null;
   if (resolve) resolve();
+}
+
+// The room's question as the server sent it; a running countdown is kept on this page's clock.
+function setQuestion(q) {
+  L.question = q;
+  L.deadline = q && q.phase === 'vote' && typeof q.ms_left === 'number' ? performance.now() + q.ms_left : 0;
+  clearInterval(L.ticker);
+  L.ticker = L.deadline ? setInterval(tick, 500) : null;
+}
+
+function secondsLeft() {
+  return L.deadline ? Math.max(0, Math.ceil((L.deadline - performance.now()) / 1000)) : null;
+}
+
+// Each half second of a countdown: its figure; at zero the vote is closed here too (the server
+// refuses a late answer, and the teacher's page hears the phase at its next look).
+function tick() {
+  const left = secondsLeft();
+  if (left === null) return;
+  if (left > 0) {
+    $('lecture-countdown').textContent = t('lectureSecondsLeft', { s: left });
+    return;
+  }
+  clearInterval(L.ticker);
+  L.ticker = null;
+  L.deadline = 0;
+  if (L.question && L.question.phase === 'vote') L.question.phase = 'closed';
+  renderQuestion();
+  notify(t('lectureTimeUp'), 'info');
 }
 
 // ---- A student's side.
@@ -298,10 +373,10 @@ function rejoin() {
 
 async function answer(choice) {
   const q = L.question;
-  if (!q || q.revealed) return;
+  if (!q || q.phase !== 'vote') return null;
   try {
-    await call('POST', `/${L.code}/answer`, { student: L.student, question: q.id, choice });
-    localStorage.setItem(ANSWER(L.code, q.id), choice);
+    await call('POST', `/${L.code}/answer`, { student: L.student, question: q.id, choice, vote: q.vote });
+    localStorage.setItem(ANSWER(L.code, q.id, q.vote), choice);
   } catch (e) {
     // Answered already (another tab of this browser): what this browser answered stands.
     if (!(e instanceof LectureError && e.code === 'answered_already')) return sayRefusal(e);
@@ -311,33 +386,48 @@ async function answer(choice) {
   return null;
 }
 
+// This browser's answer in vote `vote` of question q (null: none).
+function mine(q, vote) {
+  return L.role === 'student' ? localStorage.getItem(ANSWER(L.code, q.id, vote)) : null;
+}
+// The answer a student is scored on: the last vote's they gave.
+function finalAnswer(q) {
+  for (let v = q.vote; v >= 1; v -= 1) {
+    const a = mine(q, v);
+    if (a !== null) return a;
+  }
+  return null;
+}
+
 function onQuestion(q) {
   const was = L.question;
-  L.question = q;
-  if (L.role === 'student' && q) {
-    const mine = localStorage.getItem(ANSWER(L.code, q.id));
-    if (q.revealed && (!was || !was.revealed) && q.detail) {
-      renderQuestion();
-      // Said where the reader is looking (the notice stays in view), and kept as this browser's score.
-      if (mine !== null) {
-        const right = mine === rightChoice(q.detail);
-        record(`lecture-${L.code}`, q.id, right);
-        notify(`${t(right ? 'pqRight' : 'pqWrongShort')} ${whyText(q.detail)}`, 'predict');
-      } else {
-        notify(`${t('lectureRevealed')} ${whyText(q.detail)}`, 'predict');
-      }
-      return;
-    }
-    if (!q.revealed && (!was || was.id !== q.id)) {
-      renderQuestion();
-      const first = document.querySelector('#lecture-choices button');
-      $('lecture').scrollIntoView({ block: 'nearest' });
-      if (first) first.focus({ preventScroll: true });
-      notify(`${t('lectureQuestionOpen')} ${$('lecture-question').textContent}`, 'predict');
-      return;
-    }
+  setQuestion(q);
+  if (L.role === 'student') {
+    // The panels keep the answer back while the class votes on the run this page shows.
+    waitFor(q && !q.revealed && L.following ? q.detail : null);
   }
   renderQuestion();
+  if (L.role !== 'student' || !q || !q.detail) return;
+  const changed = !was || was.id !== q.id || was.phase !== q.phase || was.vote !== q.vote;
+  if (!changed) return;
+  if (q.revealed) {
+    // Said where the reader is looking (the notice stays in view), and kept as this browser's score.
+    const a = finalAnswer(q);
+    if (a !== null) {
+      const right = a === rightChoice(q.detail);
+      record(`lecture-${L.code}`, q.id, right);
+      notify(`${t(right ? 'pqRight' : 'pqWrongShort')} ${whyText(q.detail)}`, 'predict');
+    } else {
+      notify(`${t('lectureRevealed')} ${whyText(q.detail)}`, 'predict');
+    }
+    return;
+  }
+  if (q.phase === 'vote') {
+    const first = document.querySelector('#lecture-choices button');
+    $('lecture-ask').scrollIntoView({ block: 'nearest' });
+    if (first) first.focus({ preventScroll: true });
+  }
+  notify(`${phaseText(q)} ${questionText(q.detail)}`, 'predict');
 }
 
 // ---- Leaving.
@@ -347,8 +437,10 @@ export function leave() {
   clearInterval(L.poll);
   if (L.role === 'teacher') localStorage.removeItem(TEACHER(L.code));
   const resolve = L.reveal;
-  Object.assign(L, { role: null, code: null, token: null, student: null, following: false, events: null, question: null, reveal: null });
+  setQuestion(null);
+  Object.assign(L, { role: null, code: null, token: null, student: null, following: false, events: null, reveal: null });
   askTheClassWith(null);
+  waitFor(null);
   if (resolve) resolve();
   setParam(null);
   closeJoinScreen();
@@ -361,6 +453,9 @@ function renderBar() {
   const bar = $('lecture');
   bar.hidden = !L.role;
   document.body.classList.toggle('in-lecture', !!L.role);
+  // A following student's step bar offers "Explore on my own" instead of the step buttons.
+  document.body.classList.toggle('lecture-following', L.role === 'student' && L.following);
+  $('lecture-explore').hidden = !(L.role === 'student' && L.following);
   if (!L.role) return;
   bar.dataset.role = L.role;
   $('lecture-code').textContent = L.code;
@@ -370,6 +465,8 @@ function renderBar() {
   else status = t('lecturePlayingAlone');
   $('lecture-status').textContent = status;
   $('lecture-show-code').hidden = L.role !== 'teacher';
+  $('lecture-countdown-choice').hidden = L.role !== 'teacher';
+  for (const o of $('lecture-seconds').options) o.textContent = o.value === '0' ? t('lectureNoCountdown') : t('lectureSecondsOption', { s: o.value });
   $('lecture-rejoin').hidden = !(L.role === 'student' && !L.following);
   $('lecture-leave').textContent = t(L.role === 'teacher' ? 'lectureEnd' : 'lectureLeave');
   renderQuestion();
@@ -384,6 +481,14 @@ function placeQuestion() {
   if (home && box.parentElement !== home) home.append(box);
 }
 
+// What the question's phase is, in words: the line above the question on every page.
+function phaseText(q) {
+  if (q.revealed) return t(q.votes.length > 1 ? 'lecturePhaseRevealedBoth' : 'lecturePhaseRevealed');
+  if (q.phase === 'discuss') return t('lecturePhaseDiscuss');
+  if (q.phase === 'closed') return t('lecturePhaseClosed', { v: q.vote });
+  return t(q.vote === 1 ? 'lecturePhaseVote1' : 'lecturePhaseVote2');
+}
+
 function renderQuestion() {
   const box = $('lecture-ask');
   placeQuestion();
@@ -393,64 +498,121 @@ function renderQuestion() {
     return;
   }
   box.hidden = false;
+  box.dataset.phase = q.phase;
+  const teacher = L.role === 'teacher';
+  $('lecture-phase').textContent = phaseText(q);
+  const left = secondsLeft();
+  $('lecture-countdown').hidden = left === null;
+  $('lecture-countdown').textContent = left === null ? '' : t('lectureSecondsLeft', { s: left });
   $('lecture-question').textContent = questionText(q.detail);
+
+  const words = new Map(classChoices(q.detail).map((c) => [c.id, c.text]));
+  const label = (id) => words.get(id) || id;
+  // A student votes with buttons while the vote is open and this browser has not voted in it.
   const list = $('lecture-choices');
   list.textContent = '';
-  const words = new Map(classChoices(q.detail).map((c) => [c.id, c.text]));
-  const right = rightChoice(q.detail);
-  const mine = L.role === 'student' ? localStorage.getItem(ANSWER(L.code, q.id)) : null;
-  const counts = q.counts || null;
-  const most = counts ? Math.max(1, ...counts) : 1;
-  q.choices.forEach((id, i) => {
-    const li = document.createElement('li');
-    li.dataset.choice = id;
-    const label = words.get(id) || id;
-    if (L.role === 'student' && !q.revealed && mine === null) {
+  const voting = !teacher && q.phase === 'vote' && mine(q, q.vote) === null;
+  list.hidden = !voting;
+  if (voting) {
+    for (const id of q.choices) {
+      const li = document.createElement('li');
+      li.dataset.choice = id;
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'predict-choice';
-      b.textContent = label;
+      b.textContent = label(id);
       b.addEventListener('click', () => answer(id));
       li.append(b);
-    } else {
-      const name = document.createElement('span');
-      name.className = 'lecture-choice';
-      name.textContent = label;
-      li.append(name);
-      if (counts) {
-        // A bar as long as the choice's share of the most-chosen one, and its count in words.
-        const bar = document.createElement('span');
-        bar.className = 'lecture-bar-fill';
-        bar.setAttribute('aria-hidden', 'true');
-        bar.style.setProperty('--share', `${(counts[i] / most) * 100}%`);
-        const n = document.createElement('span');
-        n.className = 'lecture-count';
-        n.textContent = t('lectureCount', { n: counts[i] });
-        li.append(bar, n);
-      }
-      if (mine === id) li.append(` ${t('lectureYours')}`);
-      if (q.revealed && id === right) {
-        li.classList.add('lecture-right');
-        const mark = document.createElement('strong');
-        mark.textContent = ` ✓ ${t('lectureRightAnswer')}`;
-        li.append(mark);
-      }
+      list.append(li);
     }
-    list.append(li);
-  });
-  const answered = t('lectureAnswered', { n: q.answered || 0, of: L.students });
+  }
+  renderTable(q, label, teacher && !q.revealed && !L.peek);
+
+  let tally;
+  if (teacher) tally = t('lectureAnsweredVote', { n: q.answered || 0, of: L.students, v: q.vote });
+  else tally = t(q.revealed ? 'lectureAnsweredAll' : 'lectureAnsweredSoFar', { n: q.answered || 0 });
+  $('lecture-tally').textContent = q.revealed ? '' : tally;
+
   let after = '';
   if (q.revealed) {
     after = whyText(q.detail);
-    if (mine !== null) after = `${t(mine === right ? 'pqRight' : 'pqWrongShort')} ${after}`;
-  } else if (mine !== null) {
-    after = t('lectureWaitReveal');
+    const a = finalAnswer(q);
+    if (a !== null) after = `${t(a === rightChoice(q.detail) ? 'pqRight' : 'pqWrongShort')} ${after}`;
+  } else if (!teacher) {
+    const before = q.vote === 2 ? mine(q, 1) : null;
+    const now = mine(q, q.vote);
+    if (q.phase === 'discuss') after = mine(q, 1) === null ? t('lectureDiscussNoVote') : t('lectureYouSaid', { a: label(mine(q, 1)) });
+    else if (now !== null) after = t('lectureYourVote', { v: q.vote, a: label(now) });
+    else if (q.phase === 'closed') after = t('lectureMissedVote');
+    else if (before !== null) after = t('lectureYouSaid', { a: label(before) });
   }
-  let tally = answered;
-  if (L.role !== 'teacher') tally = t(q.revealed ? 'lectureAnsweredAll' : 'lectureAnsweredSoFar', { n: q.answered || 0 });
-  $('lecture-tally').textContent = tally;
   $('lecture-after').textContent = after;
-  $('lecture-reveal').hidden = !(L.role === 'teacher' && !q.revealed);
+
+  // The teacher's moves: on to the next phase, close the vote, reveal at once, peek.
+  $('lecture-actions').hidden = !teacher || q.revealed;
+  if (teacher && !q.revealed) {
+    const next = nextPhase(q);
+    $('lecture-next').textContent = t({ discuss: 'lectureToDiscuss', vote: 'lectureToVote2', revealed: 'lectureReveal' }[next]);
+    $('lecture-close').hidden = q.phase !== 'vote';
+    $('lecture-reveal-now').hidden = next === 'revealed';
+    $('lecture-peek').setAttribute('aria-pressed', String(L.peek));
+  }
+}
+
+// The tallies: one column per vote, side by side, each choice's bar as long as its share of the
+// vote's most-chosen one, its count in figures, the right choice marked once revealed. Shown on
+// the teacher's page when peeking, and on every page after the reveal; the server sends students
+// no counts before it. `hidden`: the teacher has not asked to see them.
+function renderTable(q, label, hidden) {
+  const table = $('lecture-table');
+  table.textContent = '';
+  const votes = (q.votes || []).filter((v) => v.counts);
+  table.hidden = hidden || !votes.length;
+  if (table.hidden) return;
+  const right = q.revealed ? rightChoice(q.detail) : null;
+  const head = table.createTHead().insertRow();
+  const th = (row, text, scope) => {
+    const c = document.createElement('th');
+    c.scope = scope;
+    c.textContent = text;
+    row.append(c);
+    return c;
+  };
+  th(head, t('lectureColChoice'), 'col');
+  votes.forEach((v, i) => th(head, t('lectureColVote', { v: i + 1 }), 'col'));
+  const body = table.createTBody();
+  q.choices.forEach((id, k) => {
+    const row = body.insertRow();
+    row.dataset.choice = id;
+    const name = th(row, label(id), 'row');
+    if (id === right) {
+      row.classList.add('lecture-right');
+      const mark = document.createElement('strong');
+      mark.className = 'lecture-right-mark';
+      mark.textContent = ` ✓ ${t('lectureRightAnswer')}`;
+      name.append(mark);
+    }
+    votes.forEach((v, i) => {
+      const cell = document.createElement('div');
+      cell.className = 'lecture-vote-cell';
+      row.insertCell().append(cell);
+      const most = Math.max(1, ...v.counts);
+      const bar = document.createElement('span');
+      bar.className = 'lecture-bar-fill';
+      bar.setAttribute('aria-hidden', 'true');
+      bar.style.setProperty('--share', `${(v.counts[k] / most) * 100}%`);
+      const n = document.createElement('span');
+      n.className = 'lecture-count';
+      n.textContent = t('lectureCount', { n: v.counts[k] });
+      cell.append(bar, n);
+      if (mine(q, i + 1) === id) {
+        const yours = document.createElement('span');
+        yours.className = 'lecture-yours';
+        yours.textContent = t('lectureYours');
+        cell.append(yours);
+      }
+    });
+  });
 }
 
 function openJoinScreen() {
@@ -492,7 +654,27 @@ export function initLecture() {
   });
   $('lecture-leave').addEventListener('click', leave);
   $('lecture-rejoin').addEventListener('click', rejoin);
-  $('lecture-reveal').addEventListener('click', reveal);
+  $('lecture-next').addEventListener('click', () => advance(nextPhase(L.question)));
+  $('lecture-close').addEventListener('click', () => advance('closed'));
+  $('lecture-reveal-now').addEventListener('click', () => advance('revealed'));
+  $('lecture-peek').addEventListener('click', () => {
+    L.peek = !L.peek;
+    renderQuestion();
+  });
+  $('lecture-explore').addEventListener('click', () => confirmLeaving(() => {}));
+  $('lecture-confirm-stay').addEventListener('click', () => $('lecture-leave-confirm').close());
+  $('lecture-confirm-leave').addEventListener('click', () => {
+    $('lecture-leave-confirm').close();
+    stopFollowing();
+    notify(t('lectureLeftToExplore'), 'info');
+    const then = afterLeaving;
+    afterLeaving = null;
+    if (then) then();
+  });
+  const seconds = $('lecture-seconds');
+  seconds.value = localStorage.getItem(SECONDS) || '0';
+  if (!seconds.value) seconds.value = '0';
+  seconds.addEventListener('change', () => localStorage.setItem(SECONDS, seconds.value));
   $('lecture-show-code').addEventListener('click', openJoinScreen);
   $('lecture-join-close').addEventListener('click', closeJoinScreen);
   // The teacher's hint about Predict follows the switch (predict.js's listener runs first).

@@ -29,8 +29,8 @@ export function questionPending() {
 export function focusQuestion() {
   if (classAsk) {
     // A lecture's question waits for the teacher's reveal, not for an answer on this page.
-    const reveal = $('lecture-reveal');
-    if (reveal) reveal.focus();
+    const next = $('lecture-next');
+    if (next) next.focus();
     notify(`${t('lectureRevealFirst')} ${$('lecture-question').textContent}`, 'info');
     return;
   }
@@ -174,6 +174,8 @@ function ask(q) {
   return new Promise((resolve) => {
     const box = panel();
     box.hidden = false;
+    // The last question's mark and feedback go: they are not this question's.
+    $('predict-feedback').textContent = '';
     const qp = $('predict-question');
     qp.textContent = questionText(q);
     const area = $('predict-answers');
