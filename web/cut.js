@@ -10,6 +10,7 @@ import { messageLabel, fromEvent } from './labels.js';
 import { appOf, propertyText, holds } from './appwords.js';
 import { app } from './run.js';
 import { renderSpacetimeOnly } from './render.js';
+import { keepAboveBar } from './stage.js';
 
 const cut = {
   on: false,
@@ -193,6 +194,7 @@ function wireHandle(h, i) {
   const end = (e) => {
     if (h.hasPointerCapture(e.pointerId)) h.releasePointerCapture(e.pointerId);
     h.classList.remove('dragging');
+    keepAboveBar($('cut-verdict'));
   };
   h.addEventListener('pointerup', end);
   h.addEventListener('pointercancel', end);
@@ -235,6 +237,9 @@ function renderVerdict(v, history, markers) {
     return;
   }
   out.dataset.consistent = String(v.consistent);
+  // A new verdict is read where it is: above the step bar (not while a handle is being dragged,
+  // which would slide the diagram under the pointer; the drag's end brings it into view).
+  if (!document.querySelector('.cut-handle.dragging')) requestAnimationFrame(() => keepAboveBar(out));
   // The messages this cut crosses backwards, by seq (the diagram marks them; tests read it).
   out.dataset.backward = v.backward.map((m) => m.seq).join(' ');
   const head = para(out, `cut-status${v.consistent ? '' : ' bad'}`, '');

@@ -61,6 +61,16 @@ export function showStage(force = false) {
   if (Math.abs(delta) >= 1) window.scrollBy({ top: delta, behavior: 'instant' });
 }
 
+// Scrolls, only when needed, so that `el` (a verdict just given, say) is between the top of the
+// screen and the step bar: all of it if it fits, else from its top down.
+export function keepAboveBar(el) {
+  const bottom = usableBottom();
+  const r = el.getBoundingClientRect();
+  if (r.height === 0 || (r.top >= MARGIN && r.bottom <= bottom - MARGIN)) return;
+  const delta = r.top < MARGIN ? r.top - MARGIN : Math.min(r.bottom - bottom + MARGIN, r.top - MARGIN);
+  if (Math.abs(delta) >= 1) window.scrollBy({ top: delta, behavior: 'instant' });
+}
+
 // The box of the focused control when it is in the page's flow (not in the step bar itself).
 function focusedOutsideBar() {
   const el = document.activeElement;

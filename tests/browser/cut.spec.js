@@ -83,9 +83,19 @@ async function placeByMouse(page, cut) {
   }
 }
 
+// The verdict's first line is on screen, above the step bar fixed to the bottom (issue 28).
+async function expectVerdictInView(page) {
+  await expect.poll(() => page.evaluate(() => {
+    const line = document.querySelector('#cut-verdict .cut-status').getBoundingClientRect();
+    const bar = document.querySelector('#demo-stepbar').getBoundingClientRect();
+    return line.top >= 0 && line.bottom <= bar.top;
+  }), 'the verdict is read above the step bar').toBe(true);
+}
+
 async function expectVerdict(page, c) {
   const verdict = page.locator('#cut-verdict');
   await expect(verdict).toHaveAttribute('data-consistent', String(c.consistent));
+  await expectVerdictInView(page);
   await expect(page.locator('#cut-sum')).toHaveAttribute('data-total', String(c.total));
   await expect(page.locator('#cut-sum')).toContainText(`= $${c.total}; the bank holds $300.`);
   await expect(verdict.locator('.cut-status')).toContainText(c.consistent ? 'Your cut is consistent' : 'Your cut is inconsistent');
@@ -118,8 +128,10 @@ async function expectVerdict(page, c) {
 
 for (const id of [1, 2, 3, 6]) {
   for (const how of ['keyboard', 'mouse']) {
-    test(`demo ${id}: consistent and inconsistent cuts drawn by ${how}`, async ({ page, request }) => {
-      await page.setViewportSize({ width: 1366, height: 768 });
+    // A laptop's screen, and for one case a phone's: the verdict is in view on both.
+    const phone = id === 6 && how === 'keyboard';
+    test(`demo ${id}: consistent and inconsistent cuts drawn by ${how}${phone ? ', on a phone' : ''}`, async ({ page, request }) => {
+      await page.setViewportSize(phone ? { width: 390, height: 844 } : { width: 1366, height: 768 });
       await openCutAtEndOf(page, request, id);
       const progress = await page.locator('#demo-progress').textContent();
       for (const c of CASES[id]) {
