@@ -2,7 +2,7 @@
 // jobs live in modules of their own: run.js (the run and its queue), actions.js, demos.js,
 // share.js (export, import, links), render.js (drawing), notice.js. No simulation happens on the
 // page: every change sends the whole scenario to the server.
-import { setLang, lang, applyStatic } from './i18n.js';
+import { setLang, lang, applyStatic, startingLang, rememberLang } from './i18n.js';
 import { parseHash } from './scenario.js';
 import { app, hooks, enqueue, run, commit } from './run.js';
 import { clearNotice } from './notice.js';
@@ -38,6 +38,7 @@ function applyLang(next) {
 
 function switchLang(next) {
   stopPlay();
+  rememberLang(next);
   applyLang(next);
   renderLecture();
   clearNotice();
@@ -119,7 +120,7 @@ function wire() {
   $('share').addEventListener('click', shareLink);
   window.addEventListener('hashchange', () => {
     if (location.hash !== app.writtenHash) {
-      const l = parseHash(location.hash).lang || 'en';
+      const l = startingLang(parseHash(location.hash).lang);
       if (l !== lang()) {
         applyLang(l);
         enqueue(async () => {
@@ -139,7 +140,7 @@ function wire() {
 }
 
 function init() {
-  applyLang(parseHash(location.hash).lang || 'en');
+  applyLang(startingLang(parseHash(location.hash).lang));
   initPresent();
   initPredict();
   wire();

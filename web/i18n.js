@@ -318,9 +318,9 @@ const en = {
   algoAligned: 'Aligned barriers',
   algoUnaligned: 'Unaligned barriers',
   algoBrokenGroup: 'Broken on purpose',
-  algoBrokenUnrecorded: 'Chandy-Lamport, one channel never recorded',
-  algoBrokenLateMarkers: 'Chandy-Lamport, markers after the next transfer',
-  algoBrokenStopAtFirst: 'Chandy-Lamport, recording stops at the first message',
+  algoBrokenUnrecorded: 'Broken: unrecorded channel',
+  algoBrokenLateMarkers: 'Broken: late markers',
+  algoBrokenStopAtFirst: 'Broken: stops too early',
   fifoLabel: 'FIFO channels',
   stopTheWorld: 'Stop the world',
   stopTheWorldAria: 'Stop the world: halt every branch, deliver everything, read every balance',
@@ -672,9 +672,9 @@ const ja = {
   algoAligned: '整列バリア（aligned）',
   algoUnaligned: '非整列バリア（unaligned）',
   algoBrokenGroup: 'わざと壊したもの',
-  algoBrokenUnrecorded: 'Chandy-Lamport（1 本のチャネルを記録しない）',
-  algoBrokenLateMarkers: 'Chandy-Lamport（マーカーを次の送金の後に送る）',
-  algoBrokenStopAtFirst: 'Chandy-Lamport（最初のメッセージで記録を止める）',
+  algoBrokenUnrecorded: '破れ：記録されないチャネル',
+  algoBrokenLateMarkers: '破れ：遅すぎるマーカー',
+  algoBrokenStopAtFirst: '破れ：記録が早く止まる',
   fifoLabel: 'FIFO チャネル',
   stopTheWorld: '全停止',
   stopTheWorldAria: '全停止：全支店を止め、すべてを配送し、全残高を読む',
@@ -1336,6 +1336,35 @@ export function setLang(lang) {
 
 export function lang() {
   return current;
+}
+
+const CHOSEN = 'cutline.lang';
+
+// The language a page opens in: the link's own (#lang=ja), else the one this browser's reader
+// last chose with the switch, else the first of the browser's languages the page speaks, else
+// English.
+export function startingLang(fromLink) {
+  if (LANGS.includes(fromLink)) return fromLink;
+  try {
+    const chosen = localStorage.getItem(CHOSEN);
+    if (LANGS.includes(chosen)) return chosen;
+  } catch {
+    // Storage refused (private mode): the browser's languages decide.
+  }
+  for (const l of navigator.languages || [navigator.language]) {
+    const base = String(l || '').toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
+}
+
+// The reader chose `l` with the switch: the next visit opens in it.
+export function rememberLang(l) {
+  try {
+    localStorage.setItem(CHOSEN, l);
+  } catch {
+    // Storage refused: the choice lasts as long as the page.
+  }
 }
 
 // t('startSnapshotAria', {b: 'P1'}) -> "Start Snapshot at P1"

@@ -196,8 +196,15 @@ function scrollableByKeyboard(el, name) {
 // The algorithm selector and the FIFO switch show what the server says the run is (after a demo,
 // a share link, an import or a refused change alike).
 export function renderVariantControls(state) {
-  $('algorithm').value = state.algorithm || 'chandy-lamport';
+  const algorithm = state.algorithm || 'chandy-lamport';
+  $('algorithm').value = algorithm;
   $('fifo').checked = state.fifo !== false;
+  // A rule broken on purpose is named in full under the selector (its short name in the list
+  // fits the column), with the group it belongs to, for the eye and for a screen reader alike.
+  const note = $('algorithm-note');
+  const broken = $('algorithm').selectedOptions[0]?.parentElement.tagName === 'OPTGROUP';
+  note.hidden = !broken;
+  note.textContent = broken ? t(`algo_${algorithm}`) : '';
 }
 
 export function render() {

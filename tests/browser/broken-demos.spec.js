@@ -258,8 +258,8 @@ test('broken on purpose from the selector: markers after the next transfer count
   // A records, then sends $30 to B; under Chandy-Lamport its marker goes first, here the $30 does.
   await chooseCaught(page, ['network A=100 B=100', 'snapshot A', 'transfer A B 30', 'deliver A B', 'deliver A B', 'deliver B A'],
     'broken-late-markers', {
-      option: 'Chandy-Lamport, markers after the next transfer',
-      optionJa: 'Chandy-Lamport（マーカーを次の送金の後に送る）',
+      option: 'Broken: late markers',
+      optionJa: '破れ：遅すぎるマーカー',
       total: 'A $100 + B $130 = $230',
       en: '$30 counted twice: B received it before recording, A sent it after recording (message #1, A→B).',
       ja: '$30 が二重に数えられました：B は記録する前に受け取り、A は記録した後に送りました（メッセージ #1、A→B）。',
@@ -270,8 +270,8 @@ test('broken on purpose from the selector: recording stopped at the first messag
   // Two transfers in flight on B->A when A records: Chandy-Lamport records both in B->A's state.
   await chooseCaught(page, ['network A=100 B=100', 'transfer B A 40', 'transfer B A 20', 'snapshot A', 'deliver B A', 'deliver B A',
     'deliver A B', 'deliver B A'], 'broken-stop-at-first', {
-    option: 'Chandy-Lamport, recording stops at the first message',
-    optionJa: 'Chandy-Lamport（最初のメッセージで記録を止める）',
+    option: 'Broken: stops too early',
+    optionJa: '破れ：記録が早く止まる',
     total: 'A $100 + B $40 + B→A $40 = $180',
     en: '$20 lost: B sent it before recording, but A neither received it before recording nor recorded it in the channel (message #2, B→A).',
     ja: '$20 が失われました：B は記録する前に送りましたが、A は記録する前に受け取っておらず、チャネルの状態にも記録していません（メッセージ #2、B→A）。',

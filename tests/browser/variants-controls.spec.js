@@ -255,16 +255,28 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
 // in words (the cut is right, the channel's recorded state leaves the $40 out).
 test('broken on purpose: the unrecorded channel is offered apart, and the checker names the lost $40', async ({ page }) => {
   await open(page, ['network A=100 B=100', 'transfer B A 40', 'snapshot A', 'deliver A B', 'deliver B A', 'deliver B A']);
-  await expect(algorithm(page).locator('optgroup[label="Broken on purpose"] option')).toHaveText(['Chandy-Lamport, one channel never recorded',
-    'Chandy-Lamport, markers after the next transfer', 'Chandy-Lamport, recording stops at the first message']);
+  await expect(algorithm(page).locator('optgroup[label="Broken on purpose"] option')).toHaveText(['Broken: unrecorded channel',
+    'Broken: late markers', 'Broken: stops too early']);
   const verdict = page.locator('#cl-headline .cl-verdict');
   await expect(verdict).toHaveAttribute('data-consistent', 'true');
+  await expect(page.locator('#algorithm-note')).toBeHidden();
   await choose(page, 'broken-unrecorded-channel');
+  // Selected, its whole name is under the selector, which a screen reader reads as its description.
+  await expect(algorithm(page)).toHaveAccessibleDescription(/^Chandy-Lamport with a rule broken on purpose: no branch records its first incoming channel/);
+  // ...and the selector shows its short name whole: the name's width in the selector's font
+  // leaves room for the selector's arrow.
+  const fits = () => page.locator('#algorithm').evaluate((el) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = getComputedStyle(el).font;
+    return ctx.measureText(el.selectedOptions[0].textContent).width + 28 <= el.clientWidth;
+  });
+  expect(await fits()).toBe(true);
   expect((await scenarioLines(page))[0]).toBe('network A=100 B=100 algorithm=broken-unrecorded-channel');
   await expect(verdict).toHaveAttribute('data-consistent', 'false');
   await expect(verdict).toContainText('$40 in flight on B→A is missing from the snapshot');
   await page.getByRole('button', { name: '日本語' }).click();
-  await expect(page.locator('#algorithm').locator('optgroup[label="わざと壊したもの"] option')).toHaveText(['Chandy-Lamport（1 本のチャネルを記録しない）',
-    'Chandy-Lamport（マーカーを次の送金の後に送る）', 'Chandy-Lamport（最初のメッセージで記録を止める）']);
+  await expect(page.locator('#algorithm').locator('optgroup[label="わざと壊したもの"] option')).toHaveText(['破れ：記録されないチャネル',
+    '破れ：遅すぎるマーカー', '破れ：記録が早く止まる']);
+  expect(await fits()).toBe(true);
   await expect(verdict).toContainText('B→A を移動中の $40 がスナップショットから抜けています');
 });
