@@ -53,3 +53,29 @@ test('the Japanese page: labels, captions, log and refusals in Japanese', async 
   await expect(region(page, 'Naive reading')).toBeVisible();
   await expect(page.locator('#log-list')).toContainText('The naive reader');
 });
+
+// A first visit follows the browser's language; the language chosen with the switch is kept for
+// the next visit; a link's own language (#lang=) wins over both.
+test('the page opens in the browser\'s language, then in the one chosen', async ({ browser, watch }) => {
+  const context = await browser.newContext({ locale: 'ja-JP' });
+  const page = watch(await context.newPage());
+  await page.goto('/');
+  await settle(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  await expect(page.getByRole('button', { name: '日本語' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(region(page, 'ネットワーク')).toBeVisible();
+  // Chosen: English, on this visit and the next (a fresh page in the same browser, no hash).
+  await page.getByRole('button', { name: 'English' }).click();
+  await settle(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  const again = watch(await context.newPage());
+  await again.goto('/');
+  await settle(again);
+  await expect(again.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(region(again, 'Network')).toBeVisible();
+  // A Japanese share link opens in Japanese all the same.
+  await again.goto('/#lang=ja');
+  await settle(again);
+  await expect(again.locator('html')).toHaveAttribute('lang', 'ja');
+  await context.close();
+});
