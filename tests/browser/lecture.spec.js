@@ -1,8 +1,8 @@
 // Lecture mode: one teacher's page and several students' pages, each in a browser context of its
 // own (its own localStorage, as on separate devices), against the real server. The students
 // follow every step of a demo, each in their own language; a late joiner catches up at once; a
-// question put to the class collects the answers and the teacher's bars count them; the reveal
-// reaches every page; a student cannot drive; the join screen's QR code scans to the join link.
+// question goes through peer instruction (vote, discussion, vote, reveal with both votes); a
+// student cannot drive; the join screen's QR code scans to the join link.
 const jsQR = require('jsqr');
 const { test, expect, settle, openPage, demo, audit, send } = require('./fixtures');
 
@@ -118,52 +118,157 @@ test('students follow every step of a demo in their own language, and a late joi
   await expect(scenario(alice)).toHaveText(await scenario(teacher).textContent());
 });
 
-test('a question put to the class: answers come in as counts, the reveal reaches every page', async ({ browser, watch, request }) => {
-  test.setTimeout(120_000);
-  const teacher = await device(browser, watch);
+// Peer instruction as a lecture hall runs it: vote 1 alone with the tally hidden, a discussion,
+// vote 2, then the reveal with both votes side by side; a countdown on every page; a student
+// answers once per vote; only counts reach the teacher. A teacher and three students: one on a
+// laptop, one on a phone, one whose browser is set to Japanese. axe on every new screen.
+test('vote, discuss, vote again, reveal: a teacher and three students, one on a phone, one in Japanese', async ({ browser, watch, request }) => {
+  test.setTimeout(180_000);
+  const laptop = { width: 1366, height: 768 };
+  const teacher = await device(browser, watch, { viewport: laptop });
   const { code } = await startLecture(teacher);
   await teacher.getByRole('button', { name: 'Close' }).click();
-  const students = [];
-  for (let i = 0; i < 3; i += 1) {
-    const s = await device(browser, watch);
-    await joinByLink(s, code, i === 2 ? '#lang=ja' : '');
-    students.push(s);
-  }
+  await teacher.getByLabel('Countdown per vote').selectOption('60');
+  const alice = await device(browser, watch, { viewport: laptop });
+  await joinByLink(alice, code);
+  const phone = await device(browser, watch, { viewport: { width: 390, height: 844 } });
+  await joinByLink(phone, code);
+  // The Japanese student's browser speaks Japanese: the page does too, unasked. Its clock is
+  // Playwright's, to run its countdown out without waiting for it.
+  const yukiContext = await browser.newContext({ viewport: laptop, locale: 'ja-JP' });
+  const yuki = watch(await yukiContext.newPage());
+  await yuki.clock.install();
+  await joinByLink(yuki, code);
+  await expect(yuki.locator('html')).toHaveAttribute('lang', 'ja');
+  const students = [alice, phone, yuki];
+  const everyone = [teacher, ...students];
   await expect(teacher.locator('#lecture-status')).toContainText('3 students', { timeout: 15_000 });
-  await askTheClass(teacher);
-  const reveal = teacher.getByRole('button', { name: 'Reveal the answers' });
-  await expect(reveal).toBeVisible();
-  await expect(teacher.locator('#lecture-question')).toHaveText("Will P1's recorded balance include the $40 P2→P1?");
-  await expect(students[2].locator('#lecture-question')).toHaveText('P1 の記録される残高に $40（P2→P1） は含まれますか？');
-  // Two say no (right), one says yes; the teacher sees the counts, the students do not.
-  await students[0].locator('#lecture-choices').getByRole('button', { name: 'No' }).click();
-  await students[1].locator('#lecture-choices').getByRole('button', { name: 'Yes' }).click();
-  await students[2].locator('#lecture-choices').getByRole('button', { name: 'いいえ' }).click();
-  await expect(teacher.locator('#lecture-tally')).toHaveText('3 of 3 students have answered.');
-  await expect(teacher.locator('#lecture-choices li[data-choice="yes"] .lecture-count')).toHaveText('1');
-  await expect(teacher.locator('#lecture-choices li[data-choice="no"] .lecture-count')).toHaveText('2');
-  await expect(students[0].locator('.lecture-count')).toHaveCount(0);
-  await expect(students[0].locator('#lecture-after')).toHaveText('Your answer is in. Wait for the teacher to reveal the answers.');
-  // A second answer from the same student is refused by the server, and the tally stays.
-  const student = await students[1].evaluate((c) => localStorage.getItem(`cutline.lecture.student.${c}`), code);
-  const again = await request.post(`/api/rooms/${code}/answer`, { data: { student, question: (await (await request.get(`/api/rooms/${code}`)).json()).question.id, choice: 'no' } });
-  expect(again.status()).toBe(409);
 
-  // The step waits for the reveal; the presenter's step key reveals.
+  // Vote 1: the question on every page with its countdown; only students get buttons.
+  await askTheClass(teacher);
+  await expect(teacher.locator('#lecture-question')).toHaveText("Will P1's recorded balance include the $40 P2→P1?");
+  await expect(yuki.locator('#lecture-question')).toHaveText('P1 の記録される残高に $40（P2→P1） は含まれますか？');
+  for (const p of [teacher, alice, phone]) await expect(p.locator('#lecture-phase')).toHaveText('Vote 1: answer on your own.');
+  await expect(yuki.locator('#lecture-phase')).toHaveText('投票1：ひとりで答えてください。');
+  for (const p of [teacher, alice, phone]) await expect(p.locator('#lecture-countdown')).toHaveText(/^(60|59|58|57|56|55) s left$/);
+  await expect(yuki.locator('#lecture-countdown')).toHaveText(/^残り\d+秒$/);
+  await expect(teacher.locator('#lecture-choices button')).toHaveCount(0);
+
+  // The phone holds the whole step on one screen: the network drawing above the step bar, the
+  // question and both choices in it; stepping alone is not a button there.
+  const onOneScreen = await phone.evaluate(() => {
+    const r = (s) => document.querySelector(s).getBoundingClientRect();
+    const bar = r('#demo-stepbar');
+    const choices = [...document.querySelectorAll('#lecture-choices button')].map((b) => b.getBoundingClientRect());
+    return {
+      network: r('#network-svg').top >= 0 && r('#network-svg').bottom <= bar.top,
+      question: r('#lecture-question').top >= bar.top && choices.length === 2 && choices.every((c) => c.bottom <= innerHeight),
+    };
+  });
+  expect(onOneScreen).toEqual({ network: true, question: true });
+  await expect(phone.getByRole('button', { name: 'Next step', exact: true })).toBeHidden();
+  await expect(phone.getByRole('button', { name: 'Explore on my own' })).toBeVisible();
+  let found = await audit(phone);
+  expect(found, `axe, phone, vote 1:\n${found.join('\n')}`).toEqual([]);
+
+  await alice.locator('#lecture-choices').getByRole('button', { name: 'No' }).click();
+  await phone.locator('#lecture-choices').getByRole('button', { name: 'Yes' }).click();
+  await yuki.locator('#lecture-choices').getByRole('button', { name: 'はい' }).click();
+  await expect(teacher.locator('#lecture-tally')).toHaveText('3 of 3 students have answered vote 1.');
+  // The tally is hidden from the projector, and no student's page has a count.
+  await expect(teacher.locator('#lecture-table')).toBeHidden();
+  for (const p of students) await expect(p.locator('.lecture-count')).toHaveCount(0);
+  await expect(alice.locator('#lecture-after')).toHaveText('Your vote 1: No.');
+  const asStudent = (await (await request.get(`/api/rooms/${code}`)).json()).question;
+  expect(asStudent.votes).toEqual([{ answered: 3, seconds: 60 }]);
+  // The teacher may peek, and stop peeking.
+  await teacher.getByRole('button', { name: 'Peek at the answers' }).click();
+  await expect(teacher.locator('#lecture-table tbody tr[data-choice="yes"] .lecture-count')).toHaveText(['2']);
+  await expect(teacher.locator('#lecture-table tbody tr[data-choice="no"] .lecture-count')).toHaveText(['1']);
+  found = await audit(teacher);
+  expect(found, `axe, teacher, vote 1 with a peek:\n${found.join('\n')}`).toEqual([]);
+  await teacher.getByRole('button', { name: 'Peek at the answers' }).click();
+  await expect(teacher.locator('#lecture-table')).toBeHidden();
+
+  // The discussion: every page says so, with the question and the student's own vote.
+  await teacher.getByRole('button', { name: 'Start the discussion' }).click();
+  for (const p of [teacher, alice, phone]) await expect(p.locator('#lecture-phase')).toHaveText('Talk to your neighbour: explain your answer, then vote again.');
+  await expect(yuki.locator('#lecture-phase')).toContainText('隣の人と話し合ってください');
+  await expect(phone.locator('#lecture-after')).toHaveText('In vote 1 you answered Yes.');
+  for (const p of students) await expect(p.locator('#lecture-choices button')).toHaveCount(0);
+  for (const p of everyone) await expect(p.locator('#lecture-countdown')).toBeHidden();
+  found = await audit(phone);
+  expect(found, `axe, phone, discussion:\n${found.join('\n')}`).toEqual([]);
+
+  // Vote 2: the phone changes its mind; Yuki's countdown runs out before Yuki answers.
+  await teacher.getByRole('button', { name: 'Open vote 2' }).click();
+  for (const p of [teacher, alice, phone]) await expect(p.locator('#lecture-phase')).toHaveText('Vote 2: answer again, after the discussion.');
+  await alice.locator('#lecture-choices').getByRole('button', { name: 'No' }).click();
+  await phone.locator('#lecture-choices').getByRole('button', { name: 'No' }).click();
+  await expect(teacher.locator('#lecture-tally')).toHaveText('2 of 3 students have answered vote 2.');
+  await yuki.clock.fastForward('01:05');
+  await expect(yuki.locator('#lecture-phase')).toHaveText('投票2は締め切られました。');
+  await expect(yuki.locator('#lecture-choices button')).toHaveCount(0);
+  await expect(yuki.locator('#lecture-after')).toHaveText('答える前にこの投票は締め切られました。');
+  // Once per vote, and a vote-1 answer is not counted in vote 2.
+  const room = (await (await request.get(`/api/rooms/${code}`)).json()).question;
+  const tokenOf = (p) => p.evaluate((c) => localStorage.getItem(`cutline.lecture.student.${c}`), code);
+  const twice = await request.post(`/api/rooms/${code}/answer`, { data: { student: await tokenOf(alice), question: room.id, choice: 'yes', vote: 2 } });
+  expect([twice.status(), (await twice.json()).code]).toEqual([409, 'answered_already']);
+  const late = await request.post(`/api/rooms/${code}/answer`, { data: { student: await tokenOf(yuki), question: room.id, choice: 'yes', vote: 1 } });
+  expect([late.status(), (await late.json()).code]).toEqual([409, 'vote_closed']);
+
+  // The presenter's step key reveals: both votes side by side on every page, the right answer
+  // marked, each student scored on the last vote they gave.
   await teacher.keyboard.press('PageDown');
-  await expect(students[0].locator('#lecture-choices li[data-choice="no"]')).toContainText('right answer');
-  await expect(students[0].locator('#lecture-after')).toContainText('Right.');
-  await expect(students[1].locator('#lecture-after')).toContainText('Not this time.');
-  await expect(students[1].locator('#lecture-choices li[data-choice="no"] .lecture-count')).toHaveText('2');
-  await expect(students[2].locator('#lecture-after')).toContainText('正解。');
-  // Then the step plays on every page.
+  for (const p of [teacher, alice, phone]) {
+    await expect(p.locator('#lecture-phase')).toHaveText('The answer, with both votes.');
+    await expect(p.locator('#lecture-table thead th')).toHaveText(['Answer', 'Vote 1', 'Vote 2']);
+    await expect(p.locator('#lecture-table tr[data-choice="yes"] .lecture-count')).toHaveText(['2', '0']);
+    await expect(p.locator('#lecture-table tr[data-choice="no"] .lecture-count')).toHaveText(['1', '2']);
+    await expect(p.locator('#lecture-table tr[data-choice="no"] th')).toContainText('right answer');
+  }
+  await expect(yuki.locator('#lecture-table thead th')).toHaveText(['答え', '投票1', '投票2']);
+  await expect(alice.locator('#lecture-after')).toContainText('Right.');
+  await expect(phone.locator('#lecture-after')).toContainText('Right.');
+  await expect(yuki.locator('#lecture-after')).toContainText('今回は不正解。');
+  // "you" marks the phone's own answer in each vote: Yes in vote 1, No in vote 2.
+  await expect(phone.locator('#lecture-table tr[data-choice="yes"] td').nth(0).locator('.lecture-yours')).toHaveCount(1);
+  await expect(phone.locator('#lecture-table tr[data-choice="no"] td').nth(1).locator('.lecture-yours')).toHaveCount(1);
+  // The Japanese table lays out as the English one: every bar of a vote starts at one x.
+  const starts = await yuki.locator('#lecture-table td:nth-of-type(1) .lecture-bar-fill').evaluateAll((bars) => bars.map((b) => Math.round(b.getBoundingClientRect().left)));
+  expect(new Set(starts).size).toBe(1);
+  for (const [who, p] of [['teacher', teacher], ['phone', phone], ['Japanese student', yuki]]) {
+    found = await audit(p);
+    expect(found, `axe, ${who}, revealed:\n${found.join('\n')}`).toEqual([]);
+  }
+  const scores = await phone.evaluate(() => JSON.parse(localStorage.getItem('cutline.predict.v1')));
+  expect(Object.values(scores[`lecture-${code}`])).toEqual([true]);
+
+  // With the reveal the step plays, on every page.
   await settle(teacher);
   const d = await demo(request, 3);
-  await expect(caption(teacher)).toContainText(d.steps[1].caption);
-  for (const s of students.slice(0, 2)) await expect(caption(s)).toContainText(d.steps[1].caption);
-  // Each student's score stays in that student's browser.
-  const scores = await students[0].evaluate(() => JSON.parse(localStorage.getItem('cutline.predict.v1')));
-  expect(Object.values(scores[`lecture-${code}`])).toEqual([true]);
+  for (const p of [teacher, alice, phone]) await expect(caption(p)).toContainText(d.steps[1].caption);
+
+  // On the phone, exploring alone is a choice: asked first, and Stay keeps the lecture.
+  await phone.getByRole('button', { name: 'Explore on my own' }).click();
+  const ask = phone.getByRole('dialog', { name: 'Leave the lecture to explore?' });
+  await expect(ask).toBeVisible();
+  found = await audit(phone);
+  expect(found, `axe, phone, leave the lecture?:\n${found.join('\n')}`).toEqual([]);
+  await ask.getByRole('button', { name: 'Stay in the lecture' }).click();
+  await expect(ask).toBeHidden();
+  await expect(phone.locator('#lecture-status')).toContainText('Following');
+  // A step key asks too; leaving then takes that step on the student's own page only.
+  await phone.keyboard.press('ArrowRight');
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Leave and explore' }).click();
+  await expect(phone.locator('#lecture-status')).toContainText('playing on your own');
+  await expect(caption(phone)).toContainText(d.steps[2].caption);
+  await expect(phone.getByRole('button', { name: 'Next step', exact: true })).toBeVisible();
+  const view = await (await request.get(`/api/rooms/${code}`)).json();
+  expect(view.state.scenario).toBe(`${(await scenario(teacher).textContent()).trim()}\n`);
+  await yukiContext.close();
 });
 
 test('a student cannot drive: forged requests are refused with 403 and nothing changes', async ({ browser, watch, request }) => {
@@ -267,28 +372,3 @@ test('the join screen: a QR code that scans to the join link, and the code to re
   const violations = await audit(teacher);
   expect(violations, `axe violations on the join screen:\n${violations.join('\n')}`).toEqual([]);
 });
-
-// The phone is make test's; the desktop width is make test-long's (tagged @long).
-for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-  const tag = size.width === 390 ? {} : { tag: '@long' };
-  test(`axe: the teacher's and a student's pages with a question open, ${size.width} px`, tag, async ({ browser, watch }) => {
-    test.setTimeout(90_000);
-    const teacher = await device(browser, watch, { viewport: size });
-    const { code } = await startLecture(teacher);
-    await teacher.getByRole('button', { name: 'Close' }).click();
-    const student = await device(browser, watch, { viewport: size });
-    await joinByLink(student, code);
-    await askTheClass(teacher);
-    await expect(student.locator('#lecture-choices button')).toHaveCount(2);
-    let found = await audit(student);
-    expect(found, `axe violations, student, question open, ${size.width} px:\n${found.join('\n')}`).toEqual([]);
-    await student.locator('#lecture-choices').getByRole('button', { name: 'No' }).click();
-    await expect(teacher.locator('#lecture-tally')).toHaveText('1 of 1 students have answered.');
-    found = await audit(teacher);
-    expect(found, `axe violations, teacher, answers in, ${size.width} px:\n${found.join('\n')}`).toEqual([]);
-    await teacher.getByRole('button', { name: 'Reveal the answers' }).click();
-    await expect(student.locator('#lecture-after')).toContainText('Right.');
-    found = await audit(student);
-    expect(found, `axe violations, student, revealed, ${size.width} px:\n${found.join('\n')}`).toEqual([]);
-  });
-}
