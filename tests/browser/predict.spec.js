@@ -128,6 +128,8 @@ async function playPredicting(page, d, qs, right) {
     for (const [j, q] of asked.entries()) {
       await expect(box(page)).toBeVisible();
       await expect(page.locator('#predict-question')).not.toBeEmpty();
+      // The last question's ✓ or ✗ is gone: only this question is on the panel.
+      await expect(page.locator('#predict-feedback p')).toHaveCount(0);
       await expectNothingGivesAway(page, q);
       if (j === 0) {
         // The stage keys do not skip the question: the step has not played, and the focus goes
