@@ -3,9 +3,15 @@
 // steps once a second through demo 3. For every step and every student it
 // measures the time from the teacher's request to the student's stream
 // receiving the step, and, as a page does next, to the student's own
-// POST /api/run of that step being answered. Every few steps the teacher puts
-// a question to the class; each student answers after a moment's thought,
-// and the teacher reveals a few seconds later.
+// POST /api/run of that step being answered. Every ten steps the teacher puts
+// a question to the class as peer instruction does: a first vote (with a
+// countdown), a discussion, a second vote, the reveal. Each student answers
+// each vote after a moment's thought, some changing their answer in the
+// second. For every vote and every student it measures the time from the
+// teacher's request opening the vote to the student's stream showing it, and
+// it checks that no answer was lost: every answer sent was accepted, and
+// each vote's tally, as the teacher reads it at the reveal, is the answers
+// sent in that vote, choice by choice.
 //
 // It plays the hall twice, in one run: with the server's run cache (the
 // default) and without it (--run-cache 0), the obvious alternative where
@@ -60,6 +66,20 @@ constexpr auto kTimeout = 30s;
 
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
+// One vote on one question, as the client saw it.
+struct VoteRecord {
+  Clock::time_point opened;                // the teacher's request opening it was sent
+  Clock::time_point last_answer;           // the last answer accepted
+  int sent = 0;                            // answers sent
+  int accepted = 0;                        // of which answered 200
+  std::vector<std::uint64_t> sent_counts;  // per choice, as sent
+  json tallied;                            // per choice, the teacher's tally at the reveal
+};
+
+// What each question offers.
+const json kChoices = {"yes", "no"};
+constexpr int kCountdown = 20;  // seconds, each vote's
+
 struct Hall {
   tcp::endpoint endpoint;
   std::string code;
@@ -73,8 +93,10 @@ struct Hall {
   int answer_failures = 0;
   int run_failures = 0;
   int dropped = 0;  // streams that ended before the lecture did
-  // Per question: when the teacher opened it, and when its last answer came in.
-  std::map<std::string, std::pair<Clock::time_point, Clock::time_point>> windows;
+  int teacher_failures = 0;  // the teacher's requests not answered 200
+  // Per question and vote (1, 2).
+  std::map<std::pair<std::string, int>, VoteRecord> votes;
+  std::vector<double> vote_ms;  // vote opened -> a student's stream shows it
   std::uint64_t steps = 0;
   bool over = false;
 };
@@ -137,6 +159,7 @@ struct Page {
   beast::flat_buffer runs_buf;
   bool running = false;
   std::deque<std::pair<std::uint64_t, std::string>> waiting;  // steps to run, in order
+  std::map<std::string, std::string> first;  // question -> the choice in its first vote
 };
 
 // Runs the waiting steps in order; a step that arrives meanwhile waits for the run before it.
@@ -156,26 +179,37 @@ awaitable<void> RunSteps(std::shared_ptr<Page> page) {
   page->running = false;
 }
 
-awaitable<void> AnswerQuestion(std::shared_ptr<Page> page, json q) {
-  // A moment's thought, then one answer.
+awaitable<void> AnswerVote(std::shared_ptr<Page> page, std::string id, int vote) {
+  // A moment's thought, then one answer. In the second vote, half of those
+  // who said "no" have been talked round to "yes".
   co_await Sleep(std::chrono::milliseconds(page->rng() % 2500));
-  json answer{{"student", page->student}, {"question", q["id"]}, {"choice", q["choices"][page->rng() % q["choices"].size()]}};
-  auto asked = Clock::now();
+  std::size_t choice = page->rng() % kChoices.size();
+  if (vote == 2) {
+    const bool said_no = page->first[id] == "no";
+    choice = said_no && page->rng() % 2 != 0 ? 1 : 0;
+  }
+  const std::string said = kChoices[choice];
+  if (vote == 1) page->first[id] = said;
+  json answer{{"student", page->student}, {"question", id}, {"choice", said}, {"vote", vote}};
   Hall& hall = page->hall;
+  VoteRecord& record = hall.votes[{id, vote}];
+  ++record.sent;
+  ++record.sent_counts[choice];
+  auto asked = Clock::now();
   auto res = co_await Exchange(page->api, page->api_buf, hall.endpoint,
                                Request(http::verb::post, "/api/rooms/" + hall.code + "/answer", answer.dump()));
   if (res && res->result_int() == 200) {
     ++hall.answers;
+    ++record.accepted;
     hall.answer_ms.push_back(Ms(Clock::now() - asked));
-    auto& window = hall.windows[q["id"].get<std::string>()];
-    window.second = std::max(window.second, Clock::now());
+    record.last_answer = std::max(record.last_answer, Clock::now());
   } else {
     ++hall.answer_failures;
   }
 }
 
 // A student: joins, follows the room's stream, runs each step as the page
-// does, and answers each question once.
+// does, and answers each vote once.
 awaitable<void> Student(Hall& hall, unsigned seed, bool japanese) {
   auto ex = co_await asio::this_coro::executor;
   auto page = std::make_shared<Page>(ex, hall, seed, japanese);
@@ -218,14 +252,36 @@ awaitable<void> Student(Hall& hall, unsigned seed, bool japanese) {
       }
     } else if (event == "question") {
       json q = json::parse(data);
-      if (!q["revealed"]) asio::co_spawn(ex, AnswerQuestion(page, q), asio::detached);
+      if (q["phase"] != "vote") continue;
+      const std::string id = q["id"];
+      const int vote = q["vote"];
+      auto record = hall.votes.find({id, vote});
+      if (record == hall.votes.end()) continue;
+      hall.vote_ms.push_back(Ms(now - record->second.opened));
+      asio::co_spawn(ex, AnswerVote(page, id, vote), asio::detached);
     }
   }
   if (!hall.over) ++hall.dropped;
 }
 
-// The teacher: a step a second through demo 3, a question every fifth step,
-// revealed four seconds later.
+// One request of the teacher's; its answer's body if it was 200.
+awaitable<std::optional<json>> Teach(beast::tcp_stream& api, beast::flat_buffer& buf, Hall& hall,
+                                     const std::string& action, const json& body) {
+  auto res = co_await Exchange(api, buf, hall.endpoint,
+                               Request(http::verb::post, "/api/rooms/" + hall.code + "/" + action, body.dump(),
+                                       hall.token));
+  if (!res || res->result_int() != 200) {
+    ++hall.teacher_failures;
+    co_return std::nullopt;
+  }
+  co_return json::parse(res->body(), nullptr, false);
+}
+
+// The teacher: a step a second through demo 3 and, every ten steps, a
+// question: vote 1 opens with the step (a 20 s countdown), the class
+// discusses four steps later, vote 2 opens the step after (20 s again), and
+// the tallies are revealed on the tenth step. Answers take 0-2.5 s, so every
+// vote is answered before the teacher moves on (the countdowns never run out).
 awaitable<void> Teacher(Hall& hall, int steps) {
   auto ex = co_await asio::this_coro::executor;
   beast::tcp_stream api(ex);
@@ -242,15 +298,52 @@ awaitable<void> Teacher(Hall& hall, int steps) {
     hall.sent[static_cast<std::uint64_t>(i)] = Clock::now();
     co_await Exchange(api, buf, hall.endpoint,
                       Request(http::verb::post, "/api/rooms/" + hall.code + "/state", state.dump(), hall.token));
-    if (i % 5 == 0) {
-      json q{{"id", fmt::format("q{}", i)}, {"choices", {"yes", "no"}}, {"detail", nullptr}};
-      hall.windows[q["id"].get<std::string>()].first = Clock::now();
-      co_await Exchange(api, buf, hall.endpoint,
-                        Request(http::verb::post, "/api/rooms/" + hall.code + "/question", q.dump(), hall.token));
-    }
-    if (i % 5 == 4 && i > 5) {
-      co_await Exchange(api, buf, hall.endpoint,
-                        Request(http::verb::post, "/api/rooms/" + hall.code + "/reveal", "{}", hall.token));
+    const int cycle_start = (i - 1) / 10 * 10 + 1;  // the question's first step
+    const std::string id = fmt::format("q{}", cycle_start);
+    auto open = [&](int vote) {
+      VoteRecord& record = hall.votes[{id, vote}];
+      record.sent_counts.assign(kChoices.size(), 0);
+      record.opened = Clock::now();
+    };
+    if (cycle_start + 9 <= steps) {  // the question ends within the lecture
+      // (Each body is built before its co_await: GCC 12 cannot keep a
+      // string literal's array alive across one.)
+      std::string action = "phase";
+      json body;
+      switch (i - cycle_start) {
+        case 0:
+          open(1);
+          action = "question";
+          body = json::object();
+          body["id"] = id;
+          body["choices"] = kChoices;
+          body["detail"] = nullptr;
+          body["seconds"] = kCountdown;
+          break;
+        case 4:
+          body["phase"] = "discuss";
+          break;
+        case 5:
+          open(2);
+          body["phase"] = "vote";
+          body["seconds"] = kCountdown;
+          break;
+        case 9:
+          body["phase"] = "revealed";
+          break;
+        default:
+          break;
+      }
+      if (!body.is_null()) {
+        auto answer = co_await Teach(api, buf, hall, action, body);
+        if (answer && body.value("phase", std::string()) == "revealed") {
+          // The tallies as the teacher reads them at the reveal.
+          const json& votes = (*answer)["question"]["votes"];
+          for (std::size_t k = 0; k < votes.size(); ++k) {
+            hall.votes[{id, static_cast<int>(k) + 1}].tallied = votes[k]["counts"];
+          }
+        }
+      }
     }
     co_await Sleep(1s);
   }
@@ -308,15 +401,27 @@ std::string Row(const std::string& what, const Result& r) {
   auto p = [](const std::vector<double>& v, double q) { return cutline::Percentile(v, q); };
   auto mx = [](const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
   const std::size_t expected = static_cast<std::size_t>(r.students) * h.steps;
-  // Answers per second while questions were open: every answer over the time
-  // from each question's opening to its last answer.
+  const std::size_t votes_expected = static_cast<std::size_t>(r.students) * h.votes.size();
+  // Answers per second while votes were open: every answer over the time
+  // from each vote's opening to its last answer. A vote is tallied right
+  // when the teacher's tally at the reveal is, choice by choice, what was
+  // sent in it, and every answer sent was accepted.
   double open_seconds = 0;
-  for (const auto& [id, w] : h.windows) {
-    if (w.second > w.first) open_seconds += std::chrono::duration<double>(w.second - w.first).count();
+  int sent = 0, tallied = 0, wrong = 0;
+  for (const auto& [key, v] : h.votes) {
+    if (v.last_answer > v.opened) open_seconds += std::chrono::duration<double>(v.last_answer - v.opened).count();
+    sent += v.sent;
+    if (v.tallied.is_array()) {
+      for (const json& n : v.tallied) tallied += n.get<int>();
+    }
+    if (v.tallied != json(v.sent_counts) || v.accepted != v.sent) ++wrong;
   }
-  return fmt::format("| {} | {} / {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {} | {} ({} refused) | {:.0f} | {:.1f} | {} |",
+  return fmt::format("| {} | {} / {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {} "
+                     "| {} / {} | {:.1f} | {:.1f} | {:.1f} | {} / {} | {} ({} of {} votes off) | {:.0f} | {:.1f} | {} |",
                      what, h.push_ms.size(), expected, p(h.push_ms, 50), p(h.push_ms, 99), mx(h.push_ms),
-                     p(h.run_ms, 50), p(h.run_ms, 99), mx(h.run_ms), h.run_failures, h.answers, h.answer_failures,
+                     p(h.run_ms, 50), p(h.run_ms, 99), mx(h.run_ms), h.run_failures,
+                     h.vote_ms.size(), votes_expected, p(h.vote_ms, 50), p(h.vote_ms, 99), mx(h.vote_ms),
+                     h.answers, sent, tallied, wrong, h.votes.size(),
                      open_seconds > 0 ? h.answers / open_seconds : 0.0, p(h.answer_ms, 99), h.dropped);
 }
 
@@ -329,7 +434,9 @@ int main(int argc, char** argv) {
   int steps = 30;
   app.add_option("--server", binary, "The cutline binary to start")->capture_default_str();
   app.add_option("--students", students, "Students in the room")->capture_default_str()->check(CLI::Range(1, 5000));
-  app.add_option("--steps", steps, "Steps the teacher takes, one a second")->capture_default_str()->check(CLI::Range(5, 600));
+  app.add_option("--steps", steps, "Steps the teacher takes, one a second (a question every 10)")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 600));
   CLI11_PARSE(app, argc, argv);
 
   rlimit limit{};
@@ -339,16 +446,21 @@ int main(int argc, char** argv) {
 
   fmt::print("Machine: {}; server: {}; client: one thread, same machine.\n", cutline::bench::Machine(), binary);
   fmt::print("One room, {} students (one in ten in Japanese), the teacher stepping once a second for {} s through "
-             "demo 3; a question every 5th step.\n\n",
-             students, steps);
+             "demo 3; every 10 steps a question in two votes ({} s countdowns), discussed between them.\n\n",
+             students, steps, kCountdown);
   fmt::print("| server | steps received | push p50 ms | push p99 ms | push max ms | run p50 ms | run p99 ms | run max ms "
-             "| runs failed | answers | answers/s | answer p99 ms | dropped |\n");
-  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+             "| runs failed | votes received | vote p50 ms | vote p99 ms | vote max ms | answers accepted / sent "
+             "| tallied | answers/s | answer p99 ms | dropped |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   try {
     for (const auto& [what, args] : {std::pair<std::string, std::vector<std::string>>{"run cache (default)", {}},
                                      {"no run cache (--run-cache 0)", {"--run-cache", "0"}}}) {
-      fmt::print("{}\n", Row(what, Play(binary, args, students, steps)));
+      Result played = Play(binary, args, students, steps);
+      fmt::print("{}\n", Row(what, played));
+      if (played.hall.teacher_failures > 0) {
+        fmt::print(stderr, "bench-lecture: {} of the teacher's requests were refused\n", played.hall.teacher_failures);
+      }
       std::fflush(stdout);
     }
   } catch (const std::exception& e) {

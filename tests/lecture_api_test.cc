@@ -69,6 +69,18 @@ class LectureTest : public ::testing::Test {
     return l;
   }
 
+  // The room as the teacher and as a student read it, a running countdown's
+  // milliseconds left aside (they run on): what a refusal must not change.
+  json Still(const std::string& code, const std::string& token) {
+    json both = json::array();
+    for (const std::string& who : {token, std::string()}) {
+      json view = Call("GET", "/api/rooms/" + code, nullptr, who).body;
+      if (view["question"].is_object()) view["question"]["ms_left"] = view["question"]["ms_left"].is_number();
+      both.push_back(std::move(view));
+    }
+    return both;
+  }
+
   std::unique_ptr<cutline::server::Server> server_;
   std::unique_ptr<httplib::Client> client_;
   int port_ = 0;
@@ -116,9 +128,10 @@ TEST_F(LectureTest, AStudentOrAForgerCannotDriveAndNothingChanges) {
   std::string student = Join(code);
   auto listener = Listen(code);
   for (const std::string& forged : {std::string(), student, code, std::string(32, 'a')}) {
-    for (const char* action : {"state", "question", "reveal"}) {
-      json body = std::string(action) == "question" ? json{{"id", "q"}, {"choices", {"a"}}}
-                                                    : json{{"scenario", "network X=1"}};
+    for (const std::string action : {"state", "question", "phase", "reveal"}) {
+      json body = action == "question" ? json{{"id", "q"}, {"choices", {"a"}}}
+                  : action == "phase"  ? json{{"phase", "revealed"}}
+                                       : json{{"scenario", "network X=1"}};
       Answer a = Call("POST", "/api/rooms/" + code + "/" + action, body, forged);
       EXPECT_EQ(a.status, 403) << action << " " << a.body.dump();
       EXPECT_EQ(a.body["code"], "not_teacher");
@@ -168,19 +181,154 @@ TEST_F(LectureTest, TheClassAnswersOnceEachAndTheTeacherSeesTheCounts) {
   // Students see how many answered, not what; the teacher sees the counts.
   Answer seen = Call("GET", "/api/rooms/" + code);
   EXPECT_EQ(seen.body["question"]["answered"], 5);
-  EXPECT_FALSE(seen.body["question"].contains("counts"));
+  EXPECT_EQ(seen.body["question"]["votes"], (json{{{"answered", 5}, {"seconds", 0}}}));
   Answer teacher = Call("GET", "/api/rooms/" + code, nullptr, token);
-  EXPECT_EQ(teacher.body["question"]["counts"], (json{2, 3}));
+  EXPECT_EQ(teacher.body["question"]["votes"][0]["counts"], (json{2, 3}));
   EXPECT_TRUE(teacher.body["teacher"]);
 
+  // The short way: revealed straight from the first vote.
   ASSERT_EQ(Call("POST", "/api/rooms/" + code + "/reveal", nullptr, token).status, 200);
   ASSERT_TRUE(listener->ReadUntil("\"revealed\":true"));
   EXPECT_NE(listener->received().find("\"counts\":[2,3]"), std::string::npos) << listener->received();
   EXPECT_NE(listener->received().find("event: answers\n"), std::string::npos);
+  Answer shown = Call("GET", "/api/rooms/" + code);
+  EXPECT_EQ(shown.body["question"]["phase"], "revealed");
+  EXPECT_EQ(shown.body["question"]["votes"], (json{{{"answered", 5}, {"seconds", 0}, {"counts", {2, 3}}}}));
   Answer after = Call("POST", "/api/rooms/" + code + "/answer",
                       json{{"student", students[5]}, {"question", "demo3-step4"}, {"choice", "no"}});
   EXPECT_EQ(after.status, 409);
-  EXPECT_EQ(after.body["code"], "no_question");
+  EXPECT_EQ(after.body["code"], "vote_closed");
+}
+
+// Every "question" event's data on a stream, in order.
+std::vector<json> QuestionEvents(const std::string& received) {
+  std::vector<json> out;
+  const std::string head = "event: question\ndata: ";
+  for (auto at = received.find(head); at != std::string::npos; at = received.find(head, at + 1)) {
+    const auto start = at + head.size();
+    out.push_back(json::parse(received.substr(start, received.find('\n', start) - start)));
+  }
+  return out;
+}
+
+// Peer instruction through the server: vote, close, discuss, vote again,
+// reveal, each step on the room's stream; every refusal on the way has its
+// status and code and changes nothing. (The countdowns here never run out:
+// the unit tests move a clock for that.)
+TEST_F(LectureTest, AQuestionGoesVoteDiscussVoteRevealAndEveryRefusalChangesNothing) {
+  auto [code, token] = NewRoom();
+  const std::string room = "/api/rooms/" + code;
+  std::vector<std::string> students;
+  for (int i = 0; i < 4; ++i) students.push_back(Join(code));
+  auto listener = Listen(code);
+  auto phase = [&](const json& body) { return Call("POST", room + "/phase", body, token); };
+  auto answer = [&](int student, const std::string& choice, const json& vote) {
+    json body{{"student", students[static_cast<std::size_t>(student)]}, {"question", "q"}, {"choice", choice}};
+    if (!vote.is_null()) body["vote"] = vote;
+    return Call("POST", room + "/answer", body);
+  };
+  // Each refusal: its status, its code (none for a body the route reads
+  // itself) and the room as it was.
+  auto refused = [&](const Answer& a, int status, const std::string& error_code) {
+    EXPECT_EQ(a.status, status) << a.body.dump();
+    EXPECT_EQ(a.body.value("code", ""), error_code) << a.body.dump();
+    EXPECT_FALSE(a.body.value("error", "").empty());
+  };
+  // The next "question" event the stream must see: phase, and vote number.
+  auto heard = [&](const std::string& p, int vote) {
+    const std::string text = "\"phase\":\"" + p + "\",\"revealed\":" + (p == "revealed" ? "true" : "false") +
+                             ",\"vote\":" + std::to_string(vote) + ",";
+    EXPECT_TRUE(listener->ReadUntil(text)) << text << "\n" << listener->received();
+  };
+
+  Answer none = phase(json{{"phase", "closed"}});
+  refused(none, 409, "no_question");
+
+  Answer asked = Call("POST", room + "/question",
+                      json{{"id", "q"}, {"choices", {"yes", "no"}}, {"seconds", 300}}, token);
+  ASSERT_EQ(asked.status, 200) << asked.body.dump();
+  EXPECT_EQ(asked.body["question"]["phase"], "vote");
+  EXPECT_GT(asked.body["question"]["ms_left"].get<int>(), 290000);
+  heard("vote", 1);
+  for (int i = 0; i < 4; ++i) {
+    Answer a = answer(i, i < 2 ? "yes" : "no", i % 2 == 0 ? json(1) : json());
+    ASSERT_EQ(a.status, 200) << a.body.dump();
+    EXPECT_EQ(a.body, (json{{"id", "q"}, {"vote", 1}, {"answered", i + 1}}));
+  }
+  json before = Still(code, token);
+  refused(phase(json{{"phase", "vote"}}), 409, "bad_phase");  // vote 1 is open
+  refused(phase(json{{"phase", "open"}}), 400, "");
+  refused(phase(json::object()), 400, "");
+  refused(answer(0, "no", 2), 409, "vote_closed");  // no vote 2 yet
+  refused(answer(0, "no", "1"), 400, "");
+  refused(answer(0, "no", 1.5), 400, "");
+  refused(answer(0, "no", 4294967297LL), 400, "");  // not vote 1 by wrapping round
+  refused(answer(0, "no", -1), 400, "");
+  refused(Call("POST", room + "/question", json{{"id", "r"}, {"choices", {"a"}}, {"seconds", -1}}, token), 400,
+          "bad_countdown");
+  EXPECT_EQ(Still(code, token), before);
+
+  ASSERT_EQ(phase(json{{"phase", "closed"}}).status, 200);
+  heard("closed", 1);
+  Answer discuss = phase(json{{"phase", "discuss"}});
+  ASSERT_EQ(discuss.status, 200) << discuss.body.dump();
+  EXPECT_EQ(discuss.body["question"]["votes"][0]["counts"], (json{2, 2}));  // the reply is the teacher's view
+  heard("discuss", 1);
+  before = Still(code, token);
+  refused(phase(json{{"phase", "closed"}}), 409, "bad_phase");
+  refused(phase(json{{"phase", "vote"}, {"seconds", 601}}), 400, "bad_countdown");
+  refused(phase(json{{"phase", "vote"}, {"seconds", 2.5}}), 400, "bad_countdown");
+  refused(answer(0, "yes", json()), 409, "vote_closed");
+  EXPECT_EQ(Still(code, token), before);
+
+  Answer second = phase(json{{"phase", "vote"}, {"seconds", 300}});
+  ASSERT_EQ(second.status, 200) << second.body.dump();
+  EXPECT_EQ(second.body["question"]["vote"], 2);
+  EXPECT_EQ(second.body["question"]["answered"], 0);
+  heard("vote", 2);
+  for (int i = 0; i < 4; ++i) {
+    Answer a = answer(i, i < 3 ? "yes" : "no", i % 2 == 0 ? json(2) : json());
+    ASSERT_EQ(a.status, 200) << a.body.dump();
+    EXPECT_EQ(a.body["vote"], 2);
+  }
+  before = Still(code, token);
+  refused(answer(0, "no", json()), 409, "answered_already");
+  refused(answer(1, "no", 1), 409, "vote_closed");  // meant for vote 1
+  refused(phase(json{{"phase", "discuss"}}), 409, "bad_phase");
+  refused(phase(json{{"phase", "vote"}}), 409, "bad_phase");
+  EXPECT_EQ(Still(code, token), before);
+  // Students see how many answered in each vote, not what; the teacher sees both tallies.
+  EXPECT_EQ(before[1]["question"]["votes"],
+            (json{{{"answered", 4}, {"seconds", 300}}, {{"answered", 4}, {"seconds", 300}}}));
+  EXPECT_EQ(before[0]["question"]["votes"][0]["counts"], (json{2, 2}));
+  EXPECT_EQ(before[0]["question"]["votes"][1]["counts"], (json{3, 1}));
+
+  ASSERT_EQ(phase(json{{"phase", "closed"}}).status, 200);
+  heard("closed", 2);
+  ASSERT_EQ(phase(json{{"phase", "revealed"}}).status, 200);
+  heard("revealed", 2);
+  before = Still(code, token);
+  // Revealed again (a double click): answered as it is, nothing published.
+  EXPECT_EQ(phase(json{{"phase", "revealed"}}).status, 200);
+  EXPECT_EQ(Call("POST", room + "/reveal", nullptr, token).status, 200);
+  refused(phase(json{{"phase", "discuss"}}), 409, "bad_phase");
+  refused(answer(2, "no", json()), 409, "vote_closed");
+  EXPECT_EQ(Still(code, token), before);
+  EXPECT_EQ(before[1]["question"]["votes"][0]["counts"], (json{2, 2}));  // the class sees both now
+  EXPECT_EQ(before[1]["question"]["votes"][1]["counts"], (json{3, 1}));
+
+  // The stream heard each step once, in order, and no refusal: the tallies only at the reveal.
+  const std::vector<json> events = QuestionEvents(listener->received());
+  const std::vector<std::pair<std::string, int>> path = {{"vote", 1},    {"closed", 1}, {"discuss", 1},
+                                                         {"vote", 2},    {"closed", 2}, {"revealed", 2}};
+  ASSERT_EQ(events.size(), path.size()) << listener->received();
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    EXPECT_EQ(events[i]["phase"], path[i].first) << i;
+    EXPECT_EQ(events[i]["vote"], path[i].second) << i;
+    EXPECT_EQ(events[i]["votes"].size(), static_cast<std::size_t>(path[i].second)) << i;
+    EXPECT_EQ(events[i]["votes"][0].contains("counts"), i + 1 == path.size()) << i;
+  }
+  EXPECT_EQ(events.back()["votes"], before[1]["question"]["votes"]);
 }
 
 TEST_F(LectureTest, LimitsAreRefusedCleanly) {
@@ -225,6 +373,10 @@ TEST_F(LectureTest, BadRequestsGetOneLineAndTheRoomIsUnchanged) {
        "a question needs a string \"id\" and 1 to 12 distinct string \"choices\", each at most 200 bytes, "
        "and at most 65536 bytes in all"},
       {"POST", room + "/reveal", "", 409, "no question is open for answers"},
+      {"POST", room + "/phase", R"({"phase": "closed"})", 409, "no question is open for answers"},
+      {"POST", room + "/phase", R"({"phase": "Closed"})", 400,
+       "\"phase\" must be one of \"closed\", \"discuss\", \"vote\", \"revealed\""},
+      {"GET", room + "/phase", "", 405, "GET is not allowed on " + room + "/phase"},
       {"POST", room + "/nonsense", "{}", 404, "not found"},
   };
   for (const Case& c : cases) {

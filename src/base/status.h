@@ -177,6 +177,9 @@ namespace cutline {
   X(kOtherQuestion, "other_question", "")                                    \
   X(kBadChoice, "bad_choice", "")                                            \
   X(kAnsweredAlready, "answered_already", "")                                \
+  X(kBadPhase, "bad_phase", "ss")  /* the question's phase, the one asked */ \
+  X(kVoteClosed, "vote_closed", "")                                          \
+  X(kBadCountdown, "bad_countdown", "n")  /* seconds at most */              \
   /* store verify (Verification): whom a problem is about, then each problem; */ \
   /* a list ("l") is its first names joined and a number of more */          \
   X(kAboutFile, "about_file", "")                                            \

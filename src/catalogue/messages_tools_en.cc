@@ -231,6 +231,7 @@ std::string EnglishServeReason(const Status& s) {
 // A lecture room's refusals (src/lecture): what the teacher's and the
 // students' pages are told.
 std::string EnglishLectureReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
   auto n = [&](std::size_t i) { return s.number(i); };
   switch (s.code()) {
     case Code::kNoRoom:
@@ -257,7 +258,15 @@ std::string EnglishLectureReason(const Status& s) {
     case Code::kBadChoice:
       return "this answer is not one of the question's choices";
     case Code::kAnsweredAlready:
-      return "this student has answered this question already";
+      return "this student has answered in this vote already";
+    case Code::kBadPhase:
+      return fmt::format("the question cannot go from \"{}\" to \"{}\": a question goes "
+                         "vote, (closed), (discuss, vote), revealed",
+                         w(0), w(1));
+    case Code::kVoteClosed:
+      return "the vote is closed: wait for the next one";
+    case Code::kBadCountdown:
+      return fmt::format("a countdown is a whole number of seconds from 0 (none) to {}", n(0));
     default:
       break;
   }

@@ -245,6 +245,7 @@ std::string JapaneseServeReason(const Status& s) {
 }
 
 std::string JapaneseLectureReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
   auto n = [&](std::size_t i) { return s.number(i); };
   switch (s.code()) {
     case Code::kNoRoom:
@@ -274,7 +275,15 @@ std::string JapaneseLectureReason(const Status& s) {
     case Code::kBadChoice:
       return "この回答は質問の選択肢にありません";
     case Code::kAnsweredAlready:
-      return "この学生はこの質問にもう回答しています";
+      return "この学生はこの投票でもう回答しています";
+    case Code::kBadPhase:
+      return fmt::format("質問は「{}」から「{}」へは進めません。質問は 投票、（締切）、"
+                         "（話し合い、投票）、答え合わせ の順に進みます",
+                         w(0), w(1));
+    case Code::kVoteClosed:
+      return "投票は締め切られました。次の投票を待ってください";
+    case Code::kBadCountdown:
+      return fmt::format("カウントダウンは0（なし）から{}までの整数の秒数です", n(0));
     default:
       break;
   }

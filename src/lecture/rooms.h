@@ -45,7 +45,20 @@ struct Limits {
   // within seconds: an event per answer would be a thousand events to each
   // of a thousand pages, and a page that many events behind is dropped.
   std::chrono::milliseconds answers_every = std::chrono::milliseconds(250);
+  std::chrono::seconds max_countdown = std::chrono::seconds(600);  // a vote's countdown
 };
+
+// Peer instruction (docs/design.md, "Lecture mode"): a question is voted on
+// alone, discussed with a neighbour, voted on again, then revealed. Each
+// vote keeps its own answers; a student answers at most once per vote.
+//   vote (1) -> [closed] -> [[discuss] -> vote (2) -> [closed]] -> revealed
+// The teacher may reveal from any phase, so a single vote is the short way;
+// revealing a revealed question again changes nothing and is no error.
+// A vote with a countdown closes itself when it runs out: an answer after
+// the deadline is refused, and every view reads the phase as "closed".
+enum class Phase { kVote, kClosed, kDiscuss, kRevealed };
+std::string_view PhaseName(Phase phase);
+std::optional<Phase> PhaseNamed(std::string_view name);
 
 // A request's outcome: its value, or why it was refused (a Status whose
 // code the page knows, base/status.h's "a lecture room" group; its words are
@@ -87,16 +100,22 @@ class Rooms {
   // The teacher's: the run every page shows now.
   Result<Changed> Drive(std::string_view code, std::string_view token, const Json& state);
   // The teacher's: open `question` ({"id": ..., "choices": [...], "detail":
-  // ...}) for answers; it replaces any question before it. `detail` (any
-  // JSON, optional) is what pages need to ask it in their own language.
+  // ..., "seconds": ...}) for its first vote; it replaces any question
+  // before it. `detail` (any JSON, optional) is what pages need to ask it in
+  // their own language; `seconds` (optional, 0 = none) the vote's countdown.
   Result<Changed> Ask(std::string_view code, std::string_view token, const Json& question);
-  // The teacher's: close the open question and show its tally to everyone.
+  // The teacher's: move the question on to `phase` (the diagram above);
+  // `seconds` (whole seconds, 0 = none) is the second vote's countdown.
+  Result<Changed> Advance(std::string_view code, std::string_view token, Phase phase,
+                          const Json& seconds = 0);
+  // The teacher's: show both votes' tallies to everyone (Advance to kRevealed).
   Result<Changed> Reveal(std::string_view code, std::string_view token);
-  // A student's answer to the open question. Its event (how many have
-  // answered) comes at most every `answers_every`; the teacher's page asks
-  // for the tally itself while the question is open.
+  // A student's answer in the open vote (`vote`, 1 or 2, if the page says
+  // which it answers: an answer meant for a vote that has closed is not
+  // counted in the next). Its event (how many have answered) comes at most
+  // every `answers_every`; the teacher's page asks for the tally itself.
   Result<Changed> Answer(std::string_view code, std::string_view student,
-                         std::string_view question, std::string_view choice);
+                         std::string_view question, std::string_view choice, int vote = 0);
 
   std::size_t size() const;
 
@@ -105,6 +124,8 @@ class Rooms {
   Room* Find(std::string_view code);  // null: none (expired ones are dropped first)
   Result<Room*> Teacher(std::string_view code, std::string_view token);
   void DropExpired();
+  // A countdown as a request gives it (whole seconds, 0 = none), or why not.
+  Result<std::chrono::seconds> Countdown(const Json& seconds) const;
   std::string NewCode();
 
   Limits limits_;

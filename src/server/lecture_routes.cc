@@ -35,8 +35,10 @@ int HttpStatus(Code code) {
     case Code::kRoomFull: return 503;
     case Code::kNoQuestion:
     case Code::kOtherQuestion:
-    case Code::kAnsweredAlready: return 409;
-    default: return 400;  // kBadState, kBadQuestion, kBadChoice
+    case Code::kAnsweredAlready:
+    case Code::kBadPhase:
+    case Code::kVoteClosed: return 409;
+    default: return 400;  // kBadState, kBadQuestion, kBadChoice, kBadCountdown
   }
 }
 
@@ -161,8 +163,8 @@ Response LectureRoute(const Request& req, const Site& site) {
   }
 
   if (req.method != "POST") {
-    return action == "join" || action == "state" || action == "question" || action == "reveal" ||
-                   action == "answer"
+    return action == "join" || action == "state" || action == "question" || action == "phase" ||
+                   action == "reveal" || action == "answer"
                ? WrongMethod(req)
                : ErrorResponse(404, "not found");
   }
@@ -177,9 +179,21 @@ Response LectureRoute(const Request& req, const Site& site) {
   }
   if (action == "state") return Publish(rooms.Drive(code, token, *body), code, site);
   if (action == "question") return Publish(rooms.Ask(code, token, *body), code, site);
+  if (action == "phase") {
+    // {"phase": "closed" | "discuss" | "vote" | "revealed", "seconds": N}
+    auto phase = lecture::PhaseNamed(StringField(*body, "phase"));
+    if (!phase) {
+      return ErrorResponse(400, "\"phase\" must be one of \"closed\", \"discuss\", \"vote\", \"revealed\"");
+    }
+    return Publish(rooms.Advance(code, token, *phase, body->value("seconds", Json(0))), code, site);
+  }
   if (action == "answer") {
+    const Json vote = body->value("vote", Json(0));
+    if (!vote.is_number_integer() || vote.get<std::int64_t>() < 0 || vote.get<std::int64_t>() > 2) {
+      return ErrorResponse(400, "\"vote\" must be 1 or 2");
+    }
     return Publish(rooms.Answer(code, StringField(*body, "student"), StringField(*body, "question"),
-                                StringField(*body, "choice")),
+                                StringField(*body, "choice"), vote.get<int>()),
                    code, site);
   }
   return ErrorResponse(404, "not found");
