@@ -699,7 +699,7 @@ export function initLecture() {
         if (!view.teacher) throw new LectureError('not_teacher', '');
         beTeacher(code, token, view.join);
         L.students = view.students;
-        L.question = view.question;
+        setQuestion(view.question);
         // Back to where the room was, and the room is told nothing new.
         L.sent = JSON.stringify(view.state);
         await showState(view.version, view.state);
