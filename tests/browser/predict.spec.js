@@ -262,9 +262,13 @@ test('predict in free play: a snapshot with money in flight asks before the step
     await page.waitForFunction(() => !document.body.dataset.busy || document.querySelector('#predict-answers button'));
   }
   await expect(page.locator('#predict-question')).toHaveText('What will channel P2→P1 be recorded as holding when its marker arrives?');
+  // Free play keeps the answer back too: what P2->P1 has recorded so far waits with the step.
+  const row = page.locator('#cl-body tr[data-channel="P2->P1"] td');
+  await expect(row).toHaveText('recording: shown after the answer');
   await answers(page).getByRole('button', { name: '$40 P2→P1', exact: true }).click();
   await settle(page);
   await expect(page.locator('#predict-feedback .pq-right')).toContainText('$40 P2→P1 arrived after P1 recorded');
+  await expect(row).toHaveText('closed: state $40');
 });
 
 // Free play on a run loaded from a share link (no question is asked for the lines it loads).
