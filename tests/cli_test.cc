@@ -128,12 +128,12 @@ TEST_F(CliTest, ExploreFindsTheShortestBreakingScheduleAsAScenario) {
   EXPECT_TRUE(Contains(o.out, "# broken: the shortest schedule that breaks it has 5 steps, as a scenario:\n"
                               "network A=100 B=100 algorithm=broken-unrecorded-channel\n"
                               "transfer B A 40\nsnapshot A\ndeliver B A\ndeliver A B\ndeliver B A\n"
-                              "# FAIL snapshot 1: channel B->A recorded [] but expected [$40]\n"))
+                              "# FAIL snapshot 1: channel B→A recorded [] but expected [$40]\n"))
       << o;
   const std::string again = File("counterexample.txt", o.out);
   Outcome checked = Cutline({"check", again});
   EXPECT_EQ(checked.status, 1) << checked;
-  EXPECT_TRUE(Contains(checked.out, "FAIL snapshot 1: channel B->A recorded [] but expected [$40]\n"))
+  EXPECT_TRUE(Contains(checked.out, "FAIL snapshot 1: channel B→A recorded [] but expected [$40]\n"))
       << checked;
   Outcome ja = Cutline({"explore", path, "--lang", "ja"});
   EXPECT_EQ(ja.status, 1) << ja;
@@ -447,9 +447,9 @@ TEST_F(CliTest, DemosShowTheirFigures) {
            {2, {"Demo 2: Money counted twice", "$330", "counted twice",
                 "naive reads: P1 $100, P2 $130, P3 $100 (total $330)",
                 "the naive cut is inconsistent"}},
-           {3, {"$300", "[$40]", "P2->P1: closed [$40]",
+           {3, {"$300", "[$40]", "P2→P1: closed [$40]",
                 "complete, total $300"}},
-           {4, {"$25", "P2->P3: closed [$25]", "started by P1 and P3",
+           {4, {"$25", "P2→P3: closed [$25]", "started by P1 and P3",
                 "complete, total $300"}},
            {5, {"$300", "complete, total $300",
                 "naive reads: P1 $100, P2 $100, P3 $100 (total $300)"}},
@@ -458,43 +458,43 @@ TEST_F(CliTest, DemosShowTheirFigures) {
                 "complete, total $330, inconsistent"}},
            {7, {"message #4 carries epoch 1, so P3 records $100 for snapshot 1 "
                 "before applying it",
-                "P2->P1 closed for snapshot 1 with [$40]",
+                "P2→P1 closed for snapshot 1 with [$40]",
                 "complete, total $300, markers 6/6"}},
-           {8, {"it holds back P2->P4 until barriers come on its other inputs",
+           {8, {"it holds back P2→P4 until barriers come on its other inputs",
                 "every input is closed empty and released",
                 "recorded: P1 $90 (done), P2 $100 (done), P3 $110 (done), P4 "
                 "$100 (done)",
-                "P2->P4: closed []", "P3->P4: closed []",
+                "P2→P4: closed []", "P3→P4: closed []",
                 "complete, total $400"}},
-           {9, {"barrier #3 overtakes the $20 (message #1) on P1->P2",
+           {9, {"barrier #3 overtakes the $20 (message #1) on P1→P2",
                 "Snapshot 1 is complete: P1 $65 + P2 $100 + P3 $100 + $35 in "
                 "channels = $300",
-                "P1->P2: closed [$20, $15]"}},
+                "P1→P2: closed [$20, $15]"}},
            // The rules broken on purpose: each caught, in its own words.
-           {16, {"by the rule broken on purpose P2->P1 is not being recorded for "
+           {16, {"by the rule broken on purpose P2→P1 is not being recorded for "
                  "snapshot 1, so the $40 is missing from it",
                  "complete, total $260"}},
            {17, {"keeps its markers until after its next transfer (the rule broken on "
                  "purpose)",
                  "only now, after that transfer, does P1 send its markers of snapshot 1",
                  "complete, total $330, inconsistent"}},
-           {18, {"P1 stops recording P2->P1 for snapshot 1 at this first message",
+           {18, {"P1 stops recording P2→P1 for snapshot 1 at this first message",
                  "so the $20 is missing from it", "complete, total $280"}},
            // The applications (../shared/spec/apps.md): termination and
            // deadlock, wrongly read by the naive detector, rightly by a
            // snapshot.
            {12, {"The naive detector declares: terminated",
                  "wrong (a false termination); when it last read: not terminated: a "
-                 "job in P1->P3",
+                 "job in P1→P3",
                  "P3 receives a job from P1 (#1); P3 now holds 1 job"}},
-           {13, {"P3 receives P1's marker of snapshot 1: P1->P3 closed with [job]",
-                 "Snapshot 1 is complete: not terminated: a job in P1->P3",
+           {13, {"P3 receives P1's marker of snapshot 1: P1→P3 closed with [job]",
+                 "Snapshot 1 is complete: not terminated: a job in P1→P3",
                  "Snapshot 2 is complete: terminated"}},
-           {14, {"The naive detector declares: deadlocked: P1->P2->P1",
+           {14, {"The naive detector declares: deadlocked: P1 → P2 → P1",
                  "wrong (a phantom deadlock); when it last read: no deadlock"}},
-           {15, {"Snapshot 1 is complete: no deadlock: the wait P1->P2->P1 dissolves by "
-                 "the grant in P2->P1",
-                 "Snapshot 2 is complete: deadlocked: P1->P2->P3->P1"}},
+           {15, {"Snapshot 1 is complete: no deadlock: the wait P1 → P2 → P1 dissolves by "
+                 "the grant in P2→P1",
+                 "Snapshot 2 is complete: deadlocked: P1 → P2 → P3 → P1"}},
            {10, {"naive reads: P1 $70, P2 $100, P3 $100 (total $270)",
                  "Snapshot 1 is complete: P1 $70 + P2 $110 + P3 $100 + $20 in "
                  "channels = $300",
@@ -522,7 +522,7 @@ TEST_F(CliTest, DemosShowTheirFigures) {
   EXPECT_TRUE(Contains(jobs.out, "誤り（偽の終了）")) << jobs;
   Outcome locks = Cutline({"demo", "15", "--lang", "ja"});
   EXPECT_EQ(locks.status, 0) << locks;
-  EXPECT_TRUE(Contains(locks.out, "デッドロック: P1->P2->P3->P1")) << locks;
+  EXPECT_TRUE(Contains(locks.out, "デッドロック: P1 → P2 → P3 → P1")) << locks;
 }
 
 TEST_F(CliTest, LabJapaneseIsTheStudyNoteBlockByteForByte) {
@@ -916,7 +916,7 @@ TEST_F(CliTest, StoreListAndShowAsText) {
   EXPECT_EQ(show.out,
             "snapshot 1 of run 1: complete, started by N0, total $300, latency 1.234 ms\n"
             "recorded balances: N0 $100, N1 $60, N2 $100\n"
-            "in the channels: N1->N0 [$40]; the other 5 empty\n");
+            "in the channels: N1→N0 [$40]; the other 5 empty\n");
   Outcome failed = Cutline({"store", "show", path, "2"});
   EXPECT_EQ(failed.status, 0) << failed;
   EXPECT_EQ(failed.out,

@@ -76,11 +76,11 @@ TEST_F(EventsLogTest, EachTestdataLogGetsItsVerdict) {
     EXPECT_EQ(o.err, "");
   }
   const std::string lost = Read(kTestdata / "lost-message.expected");
-  EXPECT_NE(lost.find("(message P2-5) in flight on P2->P3 is missing from the snapshot"),
+  EXPECT_NE(lost.find("(message P2-5) in flight on P2→P3 is missing from the snapshot"),
             std::string::npos)
       << lost;
   EXPECT_NE(Read(kTestdata / "record-after-marker.expected")
-                .find("FAIL snapshot 1: P1 sent its marker on P1->P2 (P1.jsonl:9) before "
+                .find("FAIL snapshot 1: P1 sent its marker on P1→P2 (P1.jsonl:9) before "
                       "recording"),
             std::string::npos);
 }
@@ -90,7 +90,7 @@ TEST_F(EventsLogTest, CheckLangJaSaysTheFindingsInJapanese) {
   Outcome o = Cutline({"check", "--logs", (kTestdata / "lost-message").string(), "--format",
                        "events", "--lang", "ja"});
   EXPECT_EQ(o.status, 1) << o;
-  EXPECT_NE(o.out.find("不合格 スナップショット1: チャネルP2->P3の記録は[]ですが、正しくは[$12]"
+  EXPECT_NE(o.out.find("不合格 スナップショット1: チャネルP2→P3の記録は[]ですが、正しくは[$12]"
                        "です\n"),
             std::string::npos)
       << o;

@@ -86,13 +86,13 @@ struct AppCommand {
 
 // How an application's values read, in English or Japanese (its folder's
 // <app>_words.cc). `names` names the branches by NodeId; `channels` are
-// channel names ("P1->P2"), once per message of a reason.
+// channel names ("P1→P2", ChannelText), once per message of a reason.
 struct AppWords {
   // "$70", "2 jobs", "waiting for P2".
   std::string (*state)(Amount state, std::span<const std::string> names, Lang lang);
   // "$40", "job", "grant".
   std::string (*message)(Amount word, Lang lang);
-  // "not terminated: P1 is busy", "deadlocked: P1->P2->P1"; "" for the bank.
+  // "not terminated: P1 is busy", "deadlocked: P1 → P2 → P1"; "" for the bank.
   std::string (*verdict)(bool holds, std::span<const std::string> branches,
                          std::span<const std::string> channels, Lang lang);
   // What a naive detector's wrong verdict is: "a false termination".

@@ -1,11 +1,14 @@
 // The languages the project speaks (the page, the CLI's --lang, the API),
-// and the one way a list of names is joined in each. Here, at the bottom, so
-// that every floor that words something for a reader (an application's
-// words, the scenario's catalogues) speaks the same two.
+// the one way a list of names is joined in each, and the one way a channel
+// and a cycle are written for a reader. Here, at the bottom, so that every
+// floor that words something for a reader (an application's words, the
+// scenario's catalogues, the checker's findings, the commands' output)
+// speaks the same two and writes the same arrow.
 #pragma once
 
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace cutline {
 
@@ -25,6 +28,26 @@ inline std::string JoinNames(std::span<const std::string> names, Lang lang) {
     }
     out += names[i];
   }
+  return out;
+}
+
+// A channel (or a wait-for edge) as a reader reads it, in both languages and
+// as the page writes it (web/cut.js, web/i18n.js): "P1→P2". Formats that a
+// program reads keep their own spelling: the scenario language's
+// links=P1>P2, the page's data-channel ids "P1->P2", the ShiViz log.
+inline std::string ChannelText(std::string_view from, std::string_view to) {
+  std::string out(from);
+  out += "→";
+  out += to;
+  return out;
+}
+
+// A cycle as a reader reads it, back to where it starts, as the page writes
+// it (web/appwords.js): "P1 → P2 → P1"; "" for no names.
+inline std::string CycleText(std::span<const std::string> names) {
+  std::string out;
+  for (const std::string& n : names) out += n + " → ";
+  if (!names.empty()) out += names.front();
   return out;
 }
 

@@ -39,7 +39,7 @@ std::string RuleNoteText(algorithms::RuleNote note, Lang lang);
 // balance and markers clause already written.
 struct MarkerTale {
   std::string to, from;   // the receiver, the sender
-  std::string channel;    // "P1->P2"
+  std::string channel;    // "P1→P2" (ChannelText)
   std::uint64_t id = 0;   // the snapshot
   std::string marker;     // MarkerWord(noun, false)
   std::string balance;    // "$60": what the receiver recorded

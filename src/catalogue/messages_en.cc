@@ -101,18 +101,17 @@ std::string EnglishRunReason(const Status& s) {
     case Code::kChannelToItself:
       return fmt::format("there is no channel from {} to itself", w(0));
     case Code::kNoChannel:
-      return fmt::format("there is no channel {}->{}", w(0), w(1));
+      return fmt::format("there is no channel {}", ChannelText(w(0), w(1)));
     case Code::kAmountTooSmall:
       return "a transfer must be at least " + apps::Money(1);
     case Code::kInsufficientFunds:
       return fmt::format("{} has only {}, cannot send {}", w(0),
                          apps::Money(n(1)), apps::Money(n(2)));
     case Code::kChannelFull:
-      return fmt::format("channel {}->{} is full: it already holds {} transfer{}",
-                         w(0), w(1), n(2), n(2) == 1 ? "" : "s");
+      return fmt::format("channel {} is full: it already holds {} transfer{}",
+                         ChannelText(w(0), w(1)), n(2), n(2) == 1 ? "" : "s");
     case Code::kChannelEmpty:
-      return fmt::format("channel {}->{} is empty, nothing to deliver", w(0),
-                         w(1));
+      return fmt::format("channel {} is empty, nothing to deliver", ChannelText(w(0), w(1)));
     case Code::kNothingInFlight:
       return "nothing is in flight, nothing to deliver";
     case Code::kSnapshotNotStarted:
@@ -158,14 +157,14 @@ std::string EnglishVariantReason(const Status& s) {
   switch (s.code()) {
     case Code::kAtOnFifo:
       return fmt::format(
-          "channel {}->{} is FIFO: only its oldest message can be delivered, "
+          "channel {} is FIFO: only its oldest message can be delivered, "
           "not at={} (fifo=no lets channels reorder)",
-          w(0), w(1), n(2));
+          ChannelText(w(0), w(1)), n(2));
     case Code::kAtOutOfRange:
       return fmt::format(
-          "at={} on {}->{}: the channel holds {} message{}, counted from "
+          "at={} on {}: the channel holds {} message{}, counted from "
           "at=1 (the oldest)",
-          n(2), w(0), w(1), n(3), n(3) == 1 ? "" : "s");
+          n(2), ChannelText(w(0), w(1)), n(3), n(3) == 1 ? "" : "s");
     case Code::kManySnapshotsNeedCl:
       return fmt::format(
           "snapshots=many needs algorithm=chandy-lamport: {} runs one "
@@ -188,9 +187,9 @@ std::string EnglishVariantReason(const Status& s) {
           w(0));
     case Code::kChannelHeldBack:
       return fmt::format(
-          "channel {}->{} is held back: {} is aligning snapshot {} and still "
+          "channel {} is held back: {} is aligning snapshot {} and still "
           "waits for barriers on {}",
-          w(0), w(1), w(1), n(2), w(3));
+          ChannelText(w(0), w(1)), w(1), n(2), w(3));
     case Code::kStopWhileSnapshot:
       return fmt::format(
           "stop-the-world cannot run while snapshot {} is running", n(0));

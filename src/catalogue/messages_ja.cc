@@ -109,18 +109,17 @@ std::string JapaneseRunReason(const Status& s) {
     case Code::kChannelToItself:
       return fmt::format("{}から自分自身へのチャネルはありません", w(0));
     case Code::kNoChannel:
-      return fmt::format("チャネル{}->{}はありません", w(0), w(1));
+      return fmt::format("チャネル{}はありません", ChannelText(w(0), w(1)));
     case Code::kAmountTooSmall:
       return "送金額は" + apps::Money(1) + "以上でなければなりません";
     case Code::kInsufficientFunds:
       return fmt::format("{}の残高は{}しかなく、{}は送れません", w(0),
                          apps::Money(n(1)), apps::Money(n(2)));
     case Code::kChannelFull:
-      return fmt::format("チャネル{}->{}は満杯です（送金{}件まで）", w(0), w(1),
+      return fmt::format("チャネル{}は満杯です（送金{}件まで）", ChannelText(w(0), w(1)),
                          n(2));
     case Code::kChannelEmpty:
-      return fmt::format("チャネル{}->{}は空で、配送するものがありません", w(0),
-                         w(1));
+      return fmt::format("チャネル{}は空で、配送するものがありません", ChannelText(w(0), w(1)));
     case Code::kNothingInFlight:
       return "飛行中のメッセージはなく、配送するものがありません";
     case Code::kSnapshotNotStarted:
@@ -167,13 +166,13 @@ std::string JapaneseVariantReason(const Status& s) {
   switch (s.code()) {
     case Code::kAtOnFifo:
       return fmt::format(
-          "チャネル{}->{}はFIFOなので、届けられるのは最も古いメッセージだけです"
+          "チャネル{}はFIFOなので、届けられるのは最も古いメッセージだけです"
           "（at={}は不可。順序の入れ替えには fifo=no）",
-          w(0), w(1), n(2));
+          ChannelText(w(0), w(1)), n(2));
     case Code::kAtOutOfRange:
       return fmt::format(
-          "{}->{}の at={}: このチャネルのメッセージは{}件です（at=1 が最も古い）",
-          w(0), w(1), n(2), n(3));
+          "{}の at={}: このチャネルのメッセージは{}件です（at=1 が最も古い）",
+          ChannelText(w(0), w(1)), n(2), n(3));
     case Code::kManySnapshotsNeedCl:
       return fmt::format(
           "snapshots=many は algorithm=chandy-lamport でのみ使えます"
@@ -195,9 +194,9 @@ std::string JapaneseVariantReason(const Status& s) {
           w(0));
     case Code::kChannelHeldBack:
       return fmt::format(
-          "チャネル{}->{}は保留中です。{}がスナップショット{}を整列中で、"
+          "チャネル{}は保留中です。{}がスナップショット{}を整列中で、"
           "まだ{}のバリアを待っています",
-          w(0), w(1), w(1), n(2), w(3));
+          ChannelText(w(0), w(1)), w(1), n(2), w(3));
     case Code::kStopWhileSnapshot:
       return fmt::format(
           "スナップショット{}の実行中は stop-the-world を実行できません", n(0));

@@ -84,8 +84,8 @@ std::string EnglishRankLogsReason(const Status& s) {
     case Code::kRankLogBadTopology:
       return fmt::format("{} names a dataflow of no topology cutline reads: {}", w(0), w(1));
     case Code::kRankLogNoChannel:
-      return fmt::format("a \"{}\" line on N{}->N{}, which the dataflow {} has no channel for", w(0),
-                         n(2), n(3), w(1));
+      return fmt::format("a \"{}\" line on {}, which the dataflow {} has no channel for", w(0),
+                         ChannelText(fmt::format("N{}", n(2)), fmt::format("N{}", n(3))), w(1));
     case Code::kRankLogOvertakenPeer:
       return "an \"overtaken\" line names its channel by \"to\" or by \"from\", one of the two";
     default:

@@ -87,8 +87,8 @@ std::string JapaneseRankLogsReason(const Status& s) {
     case Code::kRankLogBadTopology:
       return fmt::format("{} のデータフローのトポロジーを cutline は読めません: {}", w(0), w(1));
     case Code::kRankLogNoChannel:
-      return fmt::format("\"{}\" の行が N{}->N{} のものですが、データフロー {} にそのチャネルはありません",
-                         w(0), n(2), n(3), w(1));
+      return fmt::format("\"{}\" の行が {} のものですが、データフロー {} にそのチャネルはありません",
+                         w(0), ChannelText(fmt::format("N{}", n(2)), fmt::format("N{}", n(3))), w(1));
     case Code::kRankLogOvertakenPeer:
       return "\"overtaken\" の行はチャネルを \"to\" か \"from\" のどちらか一つで示します";
     default:

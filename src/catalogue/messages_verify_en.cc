@@ -7,7 +7,7 @@
 namespace cutline::catalogue {
 namespace {
 
-// "N0->N1, N0->N2, N1->N0 and 4 more": a list's first names and how many
+// "N0→N1, N0→N2, N1→N0 and 4 more": a list's first names and how many
 // more there are.
 std::string Listed(const std::string& first, std::int64_t more) {
   return more > 0 ? fmt::format("{} and {} more", first, more) : first;

@@ -7,7 +7,7 @@
 namespace cutline::catalogue {
 namespace {
 
-// "N0->N1, N0->N2, N1->N0 ほか4件".
+// "N0→N1, N0→N2, N1→N0 ほか4件".
 std::string Listed(const std::string& first, std::int64_t more) {
   return more > 0 ? fmt::format("{} ほか{}件", first, more) : first;
 }

@@ -21,7 +21,7 @@ namespace cutline::catalogue {
 struct Said {
   std::string who;            // the branch the sentence is about
   std::string from, to;       // a message's sender and receiver
-  std::string channel;        // "P1->P2"
+  std::string channel;        // "P1→P2" (ChannelText)
   std::string what;           // a message in words: "$30", "job"
   std::string state;          // a state, a sum or a verdict in words: "$70", "2 jobs"
   std::string list;           // names or snapshot ids, already joined

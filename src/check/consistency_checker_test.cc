@@ -239,20 +239,20 @@ TEST_F(TamperedClaimTest, MissingTransferInAChannel) {
   claim().channels[p2p1_].transfers = {40};
   EXPECT_THAT(
       Problems(),
-      ElementsAre("snapshot 1: channel P2->P1 recorded [$40] but expected "
+      ElementsAre("snapshot 1: channel P2→P1 recorded [$40] but expected "
                   "[$40, $10]",
                   "snapshot 1: money is not conserved: recorded balances $250 "
                   "+ channel states $40 = $290, but the bank holds $300",
                   "snapshot 1: claims a total of $300, but its records add up "
                   "to $290",
-                  "snapshot 1: $10 (message #2) in flight on P2->P1 is missing "
+                  "snapshot 1: $10 (message #2) in flight on P2→P1 is missing "
                   "from the snapshot"));
 }
 
 TEST_F(TamperedClaimTest, TransfersInTheWrongOrder) {
   // The total is right: only the order check can catch this.
   claim().channels[p2p1_].transfers = {10, 40};
-  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2->P1 recorded "
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2→P1 recorded "
                                       "[$10, $40] but expected [$40, $10]"));
 }
 
@@ -261,15 +261,15 @@ TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
   std::swap(claim().channels[p2p1_].transfers,
             claim().channels[p3p1].transfers);
   EXPECT_THAT(Problems(),
-              ElementsAre("snapshot 1: channel P2->P1 recorded [] but "
+              ElementsAre("snapshot 1: channel P2→P1 recorded [] but "
                           "expected [$40, $10]",
-                          "snapshot 1: channel P3->P1 recorded [$40, $10] but "
+                          "snapshot 1: channel P3→P1 recorded [$40, $10] but "
                           "expected []",
                           // By channel: P2->P1's state lacks both (the total,
                           // by luck, is still right).
-                          "snapshot 1: $40 (message #1) in flight on P2->P1 is "
+                          "snapshot 1: $40 (message #1) in flight on P2→P1 is "
                           "missing from the snapshot",
-                          "snapshot 1: $10 (message #2) in flight on P2->P1 is "
+                          "snapshot 1: $10 (message #2) in flight on P2→P1 is "
                           "missing from the snapshot"));
 }
 
@@ -320,7 +320,7 @@ TEST_F(TamperedClaimTest, MissingBalance) {
 
 TEST_F(TamperedClaimTest, ChannelNotClosed) {
   claim().channels[p2p1_].state = ChannelRecording::kRecording;
-  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2->P1 is "
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2→P1 is "
                                       "'recording', not closed"));
 }
 
@@ -486,10 +486,10 @@ TEST_F(ScriptedTest, TransferSentAfterRecordingButBeforeTheMarker) {
   Claim(1, {100, 110});
   EXPECT_THAT(
       Problems(),
-      ElementsAre("snapshot 1: inconsistent cut: $10 (message #1, P1->P2) "
+      ElementsAre("snapshot 1: inconsistent cut: $10 (message #1, P1→P2) "
                   "counted twice: P2 received it before recording, P1 sent it "
                   "after recording",
-                  "snapshot 1: P1 sent message #1 ($10 from P1) on P1->P2 "
+                  "snapshot 1: P1 sent message #1 ($10 from P1) on P1→P2 "
                   "after recording but before the marker",
                   "snapshot 1: money is not conserved: recorded balances $210 "
                   "+ channel states $0 = $210, but the bank holds $200"));
@@ -503,7 +503,7 @@ TEST_F(ScriptedTest, MarkerSentBeforeRecording) {
   script_.Deliver(2);
   Claim(1, {100, 100});
   EXPECT_THAT(Problems(), ElementsAre("snapshot 1: P1 sent its marker on "
-                                      "P1->P2 (#1) before recording"));
+                                      "P1→P2 (#1) before recording"));
 }
 
 TEST_F(ScriptedTest, MarkersMissingDuplicatedOrUndelivered) {
@@ -514,9 +514,9 @@ TEST_F(ScriptedTest, MarkersMissingDuplicatedOrUndelivered) {
   script_.Record(kP2, 1, Cause::ByMarker(1));  // and no marker back to P1
   Claim(1, {100, 100});
   EXPECT_THAT(Problems(),
-              ElementsAre("snapshot 1: 2 markers went over channel P1->P2, "
+              ElementsAre("snapshot 1: 2 markers went over channel P1→P2, "
                           "not exactly one",
-                          "snapshot 1: 0 markers went over channel P2->P1, "
+                          "snapshot 1: 0 markers went over channel P2→P1, "
                           "not exactly one"));
 }
 
@@ -525,7 +525,7 @@ TEST_F(ScriptedTest, MarkerNeverDelivered) {
   script_.Deliver(1);
   script_.RecordAndMark(kP2, 1, Cause::ByMarker(1));  // #2, left in flight
   Claim(1, {100, 100});
-  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: the marker on P2->P1 (#2) "
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: the marker on P2→P1 (#2) "
                                       "was never delivered"));
 }
 
@@ -550,13 +550,13 @@ TEST_F(ScriptedTest, MarkerOvertakingATransfer) {
   Claim(1, {90, 100});
   EXPECT_THAT(
       Problems(),
-      ElementsAre("history: channel P1->P2 is not FIFO: message #2 (marker of "
+      ElementsAre("history: channel P1→P2 is not FIFO: message #2 (marker of "
                   "snapshot 1 from P1) arrived while #1, sent earlier, was "
                   "still waiting",
-                  "snapshot 1: channel P1->P2 recorded [] but expected [$10]",
+                  "snapshot 1: channel P1→P2 recorded [] but expected [$10]",
                   "snapshot 1: money is not conserved: recorded balances $190 "
                   "+ channel states $0 = $190, but the bank holds $200",
-                  "snapshot 1: $10 (message #1, P1->P2) missed: P1 sent it "
+                  "snapshot 1: $10 (message #1, P1→P2) missed: P1 sent it "
                   "before recording, but it is neither in P2's record nor in "
                   "the channel's recorded state"));
 }
@@ -636,7 +636,7 @@ TEST_F(NaiveCutTest, CountedTwiceIsAnInconsistentCut) {
   Ok(bank_.Read(kP3));
   EXPECT_THAT(Problems(),
               UnorderedElementsAre(
-                  "snapshot 1: inconsistent cut: $30 (message #1, P1->P2) "
+                  "snapshot 1: inconsistent cut: $30 (message #1, P1→P2) "
                   "counted twice: P2 received it before recording, P1 sent it "
                   "after recording",
                   "snapshot 1: money is not conserved: recorded balances $330 "
@@ -651,10 +651,10 @@ TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
   Ok(bank_.Drain());
   EXPECT_THAT(Problems(),
               UnorderedElementsAre(
-                  "snapshot 1: channel P1->P2 recorded [] but expected [$30]",
+                  "snapshot 1: channel P1→P2 recorded [] but expected [$30]",
                   "snapshot 1: money is not conserved: recorded balances $270 "
                   "+ channel states $0 = $270, but the bank holds $300",
-                  "snapshot 1: $30 (message #1) in flight on P1->P2 is missing "
+                  "snapshot 1: $30 (message #1) in flight on P1→P2 is missing "
                   "from the snapshot"));
 }
 
@@ -666,29 +666,29 @@ TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
 // the kind the judge gives it. Findings is abstract, so a language lacking
 // one does not compile; this list is checked to name every one (kSentences).
 std::vector<std::string> EverySentence(const Findings& f) {
-  const std::vector<std::string> branches = {"P1", "P2"}, channels = {"P2->P1"};
+  const std::vector<std::string> branches = {"P1", "P2"}, channels = {"P2→P1"};
   const apps::Verdict holds{true, {0, 1}, {}}, lacks{false, {0}, {1}};
   return {
       f.AboutSnapshot(1, "x"), f.AboutHistory("x"), f.Message("#7"),
-      f.Transfer("$40", "#7", "P1->P2"), f.DescribeTransfer("#7", "$40", "P1"),
+      f.Transfer("$40", "#7", "P1→P2"), f.DescribeTransfer("#7", "$40", "P1"),
       f.DescribeMarker("#7", 2, "P1"), f.ClaimedTwice(), f.ClaimShapeBalances(2, 3),
       f.ClaimShapeChannels(2, 6), f.ClaimsMarkersSent(5, 6), f.ClaimsTotal("$310", "$300"),
       f.NeverRecorded("P1"), f.RecordedTimes("P1", 2), f.NoRecordedBalance("P1"),
       f.BalanceNotReplayed("P1", "$60", "$50"), f.PartWithoutRecord("N0", "rank-0.jsonl:14"),
       f.PartDiffersFromRecord("N0", "$60", "$50", "rank-0.jsonl:14"),
       f.TransferCrossesCut("$40", "P2", "P1"), f.MarkerCrossesCut("P2", "#7", "P1"),
-      f.ChannelNotClosed("P1->P2", true), f.ChannelNotClosed("P1->P2", false),
-      f.ChannelNotAsExpected("P1->P2", "[]", "[$40, $10]"), f.MarkerCount(2, "P1->P2"),
-      f.MarkersInStopTheWorld(2, "P1->P2"), f.MarkerSentInside("P1", "P1->P2", "#7"),
-      f.MarkerNeverDelivered("P1->P2", "#7"), f.SentBeforeMarker("P1", "#7", "P1->P2"),
+      f.ChannelNotClosed("P1→P2", true), f.ChannelNotClosed("P1→P2", false),
+      f.ChannelNotAsExpected("P1→P2", "[]", "[$40, $10]"), f.MarkerCount(2, "P1→P2"),
+      f.MarkersInStopTheWorld(2, "P1→P2"), f.MarkerSentInside("P1", "P1→P2", "#7"),
+      f.MarkerNeverDelivered("P1→P2", "#7"), f.SentBeforeMarker("P1", "#7", "P1→P2"),
       f.AmountsOverflow(), f.NotConserved(apps::App::kBank, "$250", "$40", "$290", "$300"),
       f.NotConserved(apps::App::kDataflow, "-3", "2", "-1", "0"), f.CountedTwice("$40", "P1"),
-      f.Missed("$40", "P1", "P2"), f.MissingFromSnapshot("$40", "#7", "P1->P2"),
+      f.Missed("$40", "P1", "P2"), f.MissingFromSnapshot("$40", "#7", "P1→P2"),
       f.Verdict(apps::App::kJobs, lacks, branches, channels),
       f.Verdict(apps::App::kLocks, holds, branches, {}),
       f.DeclaresOtherwise(apps::App::kJobs, true, false, "x", "y"),
       f.DeclaredOtherwise("x", "y"), f.DeclaredTooEarly(apps::App::kJobs, branches, channels),
-      f.NotFifo("P1->P2", "#7", "#6"), f.DeliveredAsOther(3, "#7"),
+      f.NotFifo("P1→P2", "#7", "#6"), f.DeliveredAsOther(3, "#7"),
       f.CauseNotLast(3, "P1", 1, true, 7), f.CauseNotLast(3, "P1", 1, false, 7),
       f.LocalStateDiffers("N0", 2, 1, "rank-0.jsonl:14"),
       f.ReceivedOtherwise("P2", "P1-5", "P1", "P2.jsonl:9", "P1", "P3"),
@@ -714,7 +714,7 @@ TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   // What the caller passes (names, references, file:line, the application's
   // name) and the format's own terms may stay in Latin letters; no other word.
   const std::regex passed(
-      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(->P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bx\b|\by\b|--max-states)");
+      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(→P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bx\b|\by\b|--max-states)");
   const std::regex word("[A-Za-z]{2,}");
   for (std::size_t i = 0; i < kSentences; ++i) {
     SCOPED_TRACE(en[i]);

@@ -37,7 +37,7 @@ class Findings {
 
   // "message #7".
   virtual std::string Message(std::string_view ref) const = 0;
-  // "$40 (message #7, N0->N1)": a transfer in a finding about the cut.
+  // "$40 (message #7, N0→N1)": a transfer in a finding about the cut.
   virtual std::string Transfer(std::string_view word, std::string_view msg,
                                std::string_view channel) const = 0;
   // "message #7 ($40 from N0)", "message #7 (marker of snapshot 2 from N0)".

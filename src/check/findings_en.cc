@@ -16,12 +16,12 @@ std::string_view S(std::size_t n) { return n == 1 ? "" : "s"; }
 std::string_view Not(bool holds) { return holds ? "" : "not "; }
 
 // Why a verdict holds or not, in the application's words for a checker:
-// "P1, P2; jobs on P2->P1", "P1->P2->P1", "no branch busy".
+// "P1, P2; jobs on P2→P1", "P1 → P2 → P1", "no branch busy".
 std::string Reason(const apps::App& app, std::span<const std::string> branches,
                    std::span<const std::string> channels) {
   const apps::AppWords& words = app.words();
-  std::string why =
-      fmt::format("{}", fmt::join(branches, app.definition().reason_is_cycle ? "->" : ", "));
+  std::string why = app.definition().reason_is_cycle ? CycleText(branches)
+                                                     : fmt::format("{}", fmt::join(branches, ", "));
   if (why.empty()) why = words.reason_none_en;
   if (!channels.empty()) {
     why += fmt::format("; {} on {}", words.reason_messages_en, fmt::join(channels, ", "));
@@ -169,7 +169,7 @@ class English final : public Findings {
                        channel);
   }
 
-  // "not terminated (P1; jobs on P2->P1)": the property, then its reason in
+  // "not terminated (P1; jobs on P2→P1)": the property, then its reason in
   // the application's words for a checker.
   std::string Verdict(const apps::App& app, const apps::Verdict& v,
                       std::span<const std::string> branches,

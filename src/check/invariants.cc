@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "apps/bank/money.h"
+#include "base/lang.h"
 #include "check/consistency_checker.h"
 
 namespace cutline::check {
@@ -146,9 +147,9 @@ void Invariants::CheckHistory(const engine::Engine& bank,
                     expected.end())) {
       const sim::ChannelInfo& ch = net.channel(c);
       out->push_back(fmt::format(
-          "channel {}->{}: holds {} messages, but the history says {} were "
+          "channel {}: holds {} messages, but the history says {} were "
           "sent on it and not delivered (or in another order)",
-          bank.name(ch.from), bank.name(ch.to), queued.size(),
+          ChannelText(bank.name(ch.from), bank.name(ch.to)), queued.size(),
           expected.size()));
     }
   }
@@ -179,8 +180,8 @@ void Invariants::CheckSnapshot(const engine::Engine& bank,
       bool held = state == ChannelRecording::kHeldBack;
       if (held != (net.Held(c) && !s.complete && bank.Running() == &s)) {
         const sim::ChannelInfo& ch = net.channel(c);
-        problem(fmt::format("channel {}->{} is '{}', but the network {} it",
-                            bank.name(ch.from), bank.name(ch.to),
+        problem(fmt::format("channel {} is '{}', but the network {} it",
+                            ChannelText(bank.name(ch.from), bank.name(ch.to)),
                             StateWord(state),
                             net.Held(c) ? "holds back" : "does not hold back"));
       }
@@ -190,8 +191,8 @@ void Invariants::CheckSnapshot(const engine::Engine& bank,
                                    : state != ChannelRecording::kNotRecorded;
       if (!expected_state_ok) {
         const sim::ChannelInfo& ch = net.channel(c);
-        problem(fmt::format("channel {}->{} is '{}' at a branch that {}",
-                            bank.name(ch.from), bank.name(ch.to),
+        problem(fmt::format("channel {} is '{}' at a branch that {}",
+                            ChannelText(bank.name(ch.from), bank.name(ch.to)),
                             StateWord(state),
                             !recorded                 ? "has not recorded"
                             : bank.PartDone(n, s.id) ? "is done"

@@ -55,7 +55,7 @@ TEST(InvariantsTest, NameBalancesAndQueuesThatDisagreeWithTheHistory) {
   ASSERT_TRUE(other.Read(1).ok());  // a history of its own: two reads
   std::vector<std::string> broken = invariants.CheckInvariants(other);
   EXPECT_THAT(broken, Contains("P1: holds $100, but the history gives $70"));
-  EXPECT_THAT(broken, Contains("channel P1->P2: holds 0 messages, but the "
+  EXPECT_THAT(broken, Contains("channel P1→P2: holds 0 messages, but the "
                                "history says 1 were sent on it and not "
                                "delivered (or in another order)"));
 }

@@ -350,7 +350,7 @@ class StreamJudge::Impl {
   }
   std::string ChannelName(ChannelId c) const {
     const sim::ChannelInfo& ch = topology_.channel(c);
-    return fmt::format("{}->{}", Name(ch.from), Name(ch.to));
+    return ChannelText(Name(ch.from), Name(ch.to));
   }
   // A message's content in findings: the bank's amount, or the
   // application's kind of message ("job", "grant").
@@ -372,7 +372,7 @@ class StreamJudge::Impl {
     return m.marker ? say_.DescribeMarker(MsgName(m.seq), m.snapshot, from)
                     : say_.DescribeTransfer(MsgName(m.seq), Word(m.amount), from);
   }
-  // "$40 (message #7, N0->N1)".
+  // "$40 (message #7, N0→N1)".
   std::string TransferName(const Msg& m) const {
     return say_.Transfer(Word(m.amount), MsgName(m.seq), ChannelName(m.channel));
   }

@@ -49,12 +49,12 @@ std::string Latency(const SnapshotRecord& s) {
 }
 
 // Jobs and locks: a snapshot's verdict in words, in place of a total that
-// no rule keeps ("deadlocked: N0->N2->N0", "not terminated: N1 is busy").
+// no rule keeps ("deadlocked: N0 → N2 → N0", "not terminated: N1 is busy").
 std::string VerdictWords(apps::App app, const store::StoredVerdict& v) {
   std::vector<std::string> branches, channels;
   for (std::uint32_t b : v.branches) branches.push_back(store::BranchName(b));
   for (const auto& [from, to] : v.channels) {
-    channels.push_back(store::BranchName(from) + "->" + store::BranchName(to));
+    channels.push_back(ChannelText(store::BranchName(from), store::BranchName(to)));
   }
   return scenario::VerdictText(app, v.holds, branches, channels, Lang::kEn);
 }
@@ -151,7 +151,7 @@ int List(const store::Store& store, bool json) {
   return 0;
 }
 
-// "in the channels: N1->N0 [$40]; the other 5 empty", each recorded message
+// "in the channels: N1→N0 [$40]; the other 5 empty", each recorded message
 // in `word`'s words.
 void PrintChannels(const SnapshotRecord& s, const std::function<std::string(Amount)>& word) {
   std::string busy;
@@ -163,8 +163,8 @@ void PrintChannels(const SnapshotRecord& s, const std::function<std::string(Amou
     }
     std::string words;
     for (Amount a : c.transfers) words += (words.empty() ? "" : " ") + word(a);
-    busy += fmt::format("{}{}->{} [{}]", busy.empty() ? "" : ", ", store::BranchName(c.from),
-                        store::BranchName(c.to), words);
+    busy += fmt::format("{}{} [{}]", busy.empty() ? "" : ", ",
+                        ChannelText(store::BranchName(c.from), store::BranchName(c.to)), words);
   }
   fmt::print("in the channels: {}{}{} empty\n", busy, busy.empty() ? "" : "; ",
              busy.empty() ? fmt::format("all {}", empty) : fmt::format("the other {}", empty));
@@ -214,7 +214,8 @@ int ShowDataflow(const store::Store& store, const SnapshotRecord& s) {
                           : fmt::format("{}unaligned, {} records in flight kept",
                                         c["switched"].get<bool>() ? "switched to " : "",
                                         c["persisted"].get<std::uint64_t>());
-    fmt::print("  {}->{}: {}\n", c["from"].get<std::string>(), c["to"].get<std::string>(), how);
+    fmt::print("  {}: {}\n", ChannelText(c["from"].get<std::string>(), c["to"].get<std::string>()),
+               how);
   }
   return 0;
 }

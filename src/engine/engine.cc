@@ -2,6 +2,7 @@
 // algorithm's host, which is the only part that knows which algorithm runs.
 #include "engine/engine.h"
 #include "base/check.h"
+#include "base/lang.h"
 
 #include <algorithm>
 #include <cctype>
@@ -20,7 +21,7 @@ bool IsValidBranchName(std::string_view s) {
 
 namespace {
 
-// A directed cycle of the topology, as "P1->P2->P1", or "" if it has none
+// A directed cycle of the topology, as "P1 → P2 → P1" (CycleText), or "" if it has none
 // (an iterative depth-first search: white, grey on the path, black done).
 std::string FindCycle(const sim::Topology& t,
                       const std::vector<std::string>& names) {
@@ -42,13 +43,11 @@ std::string FindCycle(const sim::Topology& t,
       if (colour[m] == 1) {  // back edge: the cycle is m ... n -> m
         std::vector<NodeId> path{m};
         for (NodeId v = n; v != m; v = parent[v]) path.push_back(v);
-        std::string text = names[m];
-        for (auto it = path.rbegin(); it != path.rend(); ++it) {
-          text += "->" + names[*it];
-        }
-        // path is m, n, parent(n), ... reversed: ..., n, m; so text starts
-        // at m, goes along the path in order and returns to m.
-        return text;
+        // path is m, n, parent(n), ...; the cycle starts at m and goes
+        // along the path reversed: m, ..., n (CycleText returns to m).
+        std::vector<std::string> cycle{names[m]};
+        for (auto it = path.rbegin(); it + 1 != path.rend(); ++it) cycle.push_back(names[*it]);
+        return CycleText(cycle);
       }
       if (colour[m] == 0) {
         colour[m] = 1;
@@ -247,7 +246,7 @@ Status Engine::Deliver(NodeId from, NodeId to, std::uint64_t at) {
     std::string waits;
     for (ChannelId w : AlignmentWaits(to, running->id)) {
       if (!waits.empty()) waits += ", ";
-      waits += names_[network_.channel(w).from] + "->" + names_[to];
+      waits += ChannelText(names_[network_.channel(w).from], names_[to]);
     }
     return Status::Error(Code::kChannelHeldBack, names_[from], names_[to],
                          running->id, waits);

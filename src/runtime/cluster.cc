@@ -16,6 +16,8 @@
 #include <optional>
 #include <regex>
 
+#include "base/lang.h"
+
 namespace cutline::runtime {
 
 namespace {
@@ -72,7 +74,7 @@ void PrintProperty(const json& p) {
         !app.definition().reason_is_cycle
             ? property
             : fmt::format("{}: {}", property,
-                          fmt::join(p["cycle"].get<std::vector<std::string>>(), " -> "));
+                          CycleText(p["cycle"].get<std::vector<std::string>>()));
     std::string truth = p["delay_us"].is_null()
                             ? "which the ranks' final states do not bear out"
                             : fmt::format("{:.2f} ms after {}", p["delay_us"].get<double>() / 1000,

@@ -300,11 +300,11 @@ TEST_F(LogCheckTest, AMessageAcrossTheCutBackwardsIsNamed) {
   ASSERT_TRUE(r) << error;
   EXPECT_EQ(r->report.snapshots_checked, 1);
   const std::string all = All(*r);
-  EXPECT_NE(all.find("snapshot 1: inconsistent cut: $10 (message #1, N0->N1) counted twice: N1 "
+  EXPECT_NE(all.find("snapshot 1: inconsistent cut: $10 (message #1, N0→N1) counted twice: N1 "
                      "received it before recording, N0 sent it after recording"),
             std::string::npos)
       << all;
-  EXPECT_NE(all.find("snapshot 1: N0 sent message #1 ($10 from N0) on N0->N1 after recording "
+  EXPECT_NE(all.find("snapshot 1: N0 sent message #1 ($10 from N0) on N0→N1 after recording "
                      "but before the marker"),
             std::string::npos)
       << all;
@@ -322,7 +322,7 @@ TEST_F(LogCheckTest, FindingsOnLogsComeInTheLanguageAsked) {
   StatusOr<LogCheck> r = CheckLogs(dir_.string(), Lang::kJa);
   ASSERT_TRUE(r.ok()) << CodeName(r.status().code());
   const std::string all = All(*r);
-  EXPECT_NE(all.find("スナップショット1: 不整合なカット: $10（メッセージ#1、N0->N1）が二重に数え"
+  EXPECT_NE(all.find("スナップショット1: 不整合なカット: $10（メッセージ#1、N0→N1）が二重に数え"
                      "られています。N1は記録前に受け取り、N0は記録後に送りました"),
             std::string::npos)
       << all;
@@ -356,15 +356,15 @@ TEST_F(LogCheckTest, AChannelStateMustBeExactlyTheTransfersAcrossTheCut) {
     if (claimed == "10") {
       EXPECT_TRUE(r->report.ok()) << all;
     } else if (claimed.empty()) {
-      EXPECT_NE(all.find("snapshot 1: channel N0->N1 recorded [] but expected [$10]"),
+      EXPECT_NE(all.find("snapshot 1: channel N0→N1 recorded [] but expected [$10]"),
                 std::string::npos)
           << all;
-      EXPECT_NE(all.find("snapshot 1: $10 (message #1) in flight on N0->N1 is missing from the "
+      EXPECT_NE(all.find("snapshot 1: $10 (message #1) in flight on N0→N1 is missing from the "
                          "snapshot"),
                 std::string::npos)
           << all;
     } else {
-      EXPECT_NE(all.find("snapshot 1: channel N0->N1 recorded [$10, $4] but expected [$10]"),
+      EXPECT_NE(all.find("snapshot 1: channel N0→N1 recorded [$10, $4] but expected [$10]"),
                 std::string::npos)
           << all;
       EXPECT_NE(all.find("money is not conserved: recorded balances $190 + channel states $14"),
@@ -636,7 +636,7 @@ TEST_F(LogCheckTest, ADataflowPartThatLosesAJumpedRecordIsCaught) {
   ASSERT_TRUE(r) << error;
   ASSERT_FALSE(r->report.ok());
   const std::string all = ::testing::PrintToString(r->report.problems);
-  EXPECT_NE(all.find("snapshot 1: channel N0->N1 recorded [record] but expected [record, record]"), std::string::npos)
+  EXPECT_NE(all.find("snapshot 1: channel N0→N1 recorded [record] but expected [record, record]"), std::string::npos)
       << all;
   EXPECT_EQ(all.find("snapshot 2"), std::string::npos) << all;
 }
@@ -671,7 +671,7 @@ TEST_F(LogCheckTest, ABarrierJumpingUnannouncedAtItsReceiverIsNamed) {
   r = Check(&error);
   ASSERT_TRUE(r) << error;
   const std::string all = ::testing::PrintToString(r->report.problems);
-  EXPECT_NE(all.find("channel N0->N1 is not FIFO"), std::string::npos) << all;
+  EXPECT_NE(all.find("channel N0→N1 is not FIFO"), std::string::npos) << all;
 }
 
 TEST_F(LogCheckTest, DamagedDataflowLinesAreRefusedWithFileAndLine) {
@@ -683,11 +683,11 @@ TEST_F(LogCheckTest, DamagedDataflowLinesAreRefusedWithFileAndLine) {
   };
   const std::vector<Case> cases = {
       {1, 2, R"({"e":"send","to":0,"n":1,"amount":1,"vc":[2,2]})",
-       "rank-1.jsonl:3: a \"send\" line on N1->N0, which the dataflow 1-1 has no channel for"},
+       "rank-1.jsonl:3: a \"send\" line on N1→N0, which the dataflow 1-1 has no channel for"},
       {0, 7, R"({"e":"overtaken","to":1,"from":1,"n":2,"by":4,"vc":[7,0]})",
        "rank-0.jsonl:8: an \"overtaken\" line names its channel by \"to\" or by \"from\", one of the two"},
       {0, 12, R"({"e":"part","snapshot":1,"balance":-3,"channels":{"1":[]},"vc":[12,0]})",
-       "rank-0.jsonl:13: a \"part\" line on N1->N0, which the dataflow 1-1 has no channel for"},
+       "rank-0.jsonl:13: a \"part\" line on N1→N0, which the dataflow 1-1 has no channel for"},
       {0, 0, R"({"e":"rank","rank":0,"ranks":2,"app":"dataflow","topology":"1-x"})",
        "rank-0.jsonl names a dataflow of no topology cutline reads: \"1-x\""},
       {0, 0, R"({"e":"rank","rank":0,"ranks":2,"app":"dataflow","topology":"2-1"})",

@@ -17,8 +17,8 @@ std::vector<Demo> NaiveReaderDemos() {
        {
            {"transfer P1 P2 30",
             {"P1 sends $30 to P2. The money has left P1 and now exists only in "
-             "the channel P1->P2.",
-             "P1がP2へ$30を送る。お金はP1を出て、今はチャネルP1->P2の中にしかない。"}},
+             "the channel P1→P2.",
+             "P1がP2へ$30を送る。お金はP1を出て、今はチャネルP1→P2の中にしかない。"}},
            {"read P1",
             {"The naive reader asks P1 first: $70, correct at this moment.",
              "素朴な読み手がまずP1に尋ねる: $70。この瞬間としては正しい。"}},
@@ -71,23 +71,23 @@ std::vector<Demo> SnapshotDemos() {
              "P2がP1へ$40を送る。まだ移動中だ。"}},
            {"snapshot P1",
             {"P1 starts the snapshot: it records $100 and puts a marker on each "
-             "outgoing channel before anything else. It now records P2->P1 and "
-             "P3->P1.",
+             "outgoing channel before anything else. It now records P2→P1 and "
+             "P3→P1.",
              "P1がスナップショットを開始: $100を記録し、何よりも先に各出力チャネルへ"
-             "マーカーを流す。以後P2->P1とP3->P1を記録する。"}},
+             "マーカーを流す。以後P2→P1とP3→P1を記録する。"}},
            {"transfer P1 P3 30",
             {"Right after, P1 sends $30 to P3. On the FIFO channel it travels "
              "behind P1's marker.",
              "直後にP1がP3へ$30を送る。FIFOチャネルなので、P1のマーカーの後ろを進む。"}},
            {"deliver P2 P1",
-            {"The $40 reaches P1 while P1 records P2->P1: it goes into that "
+            {"The $40 reaches P1 while P1 records P2→P1: it goes into that "
              "channel's state.",
-             "P1がP2->P1を記録している間に$40が届く。そのチャネルの状態に入る。"}},
+             "P1がP2→P1を記録している間に$40が届く。そのチャネルの状態に入る。"}},
            {"deliver P1 P2",
             {"P1's marker reaches P2, its first: P2 records $60 and sends its own "
-             "markers; P1->P2 is recorded empty.",
+             "markers; P1→P2 is recorded empty.",
              "P1のマーカーがP2に届く（P2にとって最初）: P2は$60を記録して自分のマーカーを"
-             "送る。P1->P2は空と記録される。"}},
+             "送る。P1→P2は空と記録される。"}},
            {"deliver P1 P3",
             {"P1's marker reaches P3 before the $30: P3 records $100.",
              "$30より先にP1のマーカーがP3に届く: P3は$100を記録する。"}},
@@ -96,13 +96,13 @@ std::vector<Demo> SnapshotDemos() {
              "the snapshot, it belongs to the future.",
              "P3が記録した後で$30が届く。スナップショットには入らない: 未来に属する。"}},
            {"deliver P2 P1",
-            {"P2's marker closes P2->P1 with state $40.",
-             "P2のマーカーがP2->P1を状態$40で確定させる。"}},
+            {"P2's marker closes P2→P1 with state $40.",
+             "P2のマーカーがP2→P1を状態$40で確定させる。"}},
            {"drain",
             {"The remaining markers close every other channel. Snapshot: P1 $100 "
-             "+ P2 $60 + P3 $100 + $40 in P2->P1 = $300.",
+             "+ P2 $60 + P3 $100 + $40 in P2→P1 = $300.",
              "残りのマーカーが他のチャネルをすべて確定させる。スナップショット: P1 $100 + "
-             "P2 $60 + P3 $100 + P2->P1の$40 = $300。"}},
+             "P2 $60 + P3 $100 + P2→P1の$40 = $300。"}},
        }},
       {4, "bank",
        {"Two initiators at once", "二つの開始者が同時に"},
@@ -118,17 +118,17 @@ std::vector<Demo> SnapshotDemos() {
              "P1のことを知らずにP3も開始: $100を記録し、マーカーを送る。"
              "二つは同じスナップショットを始めたことになる。"}},
            {"deliver",
-            {"The $25 reaches P3 while P3 records P2->P3: it goes into that "
+            {"The $25 reaches P3 while P3 records P2→P3: it goes into that "
              "channel's state.",
-             "P3がP2->P3を記録している間に$25が届く。そのチャネルの状態に入る。"}},
+             "P3がP2→P3を記録している間に$25が届く。そのチャネルの状態に入る。"}},
            {"deliver",
             {"P1's marker reaches P2, its first: P2 records $75.",
              "P1のマーカーがP2に届く（最初）: P2は$75を記録する。"}},
            {"drain",
             {"Every other marker is a later marker for its receiver. One "
-             "consistent snapshot: $100 + $75 + $100 + $25 on P2->P3 = $300.",
+             "consistent snapshot: $100 + $75 + $100 + $25 on P2→P3 = $300.",
              "残りのマーカーは受け手にとってすべて後続のマーカー。一つの一貫した"
-             "スナップショット: $100 + $75 + $100 + P2->P3の$25 = $300。"}},
+             "スナップショット: $100 + $75 + $100 + P2→P3の$25 = $300。"}},
        }},
       {5, "bank",
        {"Nothing in flight", "飛行中のものがない"},
@@ -204,9 +204,9 @@ std::vector<Demo> ReorderingDemos() {
              "$30はまた制御メッセージを追い越すが、エポックで分かる。P3はまず$100を記録し、"
              "それから$30を適用する。"}},
            {"drain",
-            {"P1 closes P2->P1 once the one transfer P2 counted has come: the "
+            {"P1 closes P2→P1 once the one transfer P2 counted has come: the "
              "$40. Total $300, consistent.",
-             "P2が数えた1件の送金（$40）が届いた時点で、P1はP2->P1を確定する。合計$300、"
+             "P2が数えた1件の送金（$40）が届いた時点で、P1はP2→P1を確定する。合計$300、"
              "一貫している。"}},
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one fifo=no "
@@ -233,9 +233,9 @@ std::vector<Demo> BarrierDemos() {
              "barrier on to P4.",
              "P2の唯一の入力にバリアが来た。P2は$100を記録し、P4へバリアを渡す。"}},
            {"deliver P2 P4",
-            {"P4 has P2's barrier but not P3's: it holds back P2->P4, so "
+            {"P4 has P2's barrier but not P3's: it holds back P2→P4, so "
              "nothing P2 sends after recording reaches P4 before P4 records.",
-             "P4にはP2のバリアが来たがP3のはまだ。P4はP2->P4を保留する。P2が記録後に"
+             "P4にはP2のバリアが来たがP3のはまだ。P4はP2→P4を保留する。P2が記録後に"
              "送るものは、P4の記録より前には届かない。"}},
            {"transfer P2 P4 5",
             {"P2 sends $5 to P4: it waits behind the barrier on the held "
@@ -248,10 +248,10 @@ std::vector<Demo> BarrierDemos() {
             {"Then P1's barrier: P3 records $110 and sends its barrier to P4.",
              "次にP1のバリア: P3は$110を記録し、P4へバリアを送る。"}},
            {"deliver P3 P4",
-            {"P4 is aligned: it records $100 and releases P2->P4. Every channel "
+            {"P4 is aligned: it records $100 and releases P2→P4. Every channel "
              "state is empty, and $90 + $100 + $110 + $100 = $400 with the $10 "
              "inside P3's record.",
-             "P4の整列が終わる: $100を記録し、P2->P4を解放する。チャネル状態はすべて空で、"
+             "P4の整列が終わる: $100を記録し、P2→P4を解放する。チャネル状態はすべて空で、"
              "$10はP3の記録に入っているので$90 + $100 + $110 + $100 = $400。"}},
            {"drain",
             {"The $5 held back is delivered now, after P4's record: it belongs "
@@ -265,16 +265,16 @@ std::vector<Demo> BarrierDemos() {
         "非整列バリアは滞留を追い越す"},
        {
            {"transfer P1 P2 20",
-            {"P1 sends $20 to P2; it waits in P1->P2.",
-             "P1がP2へ$20を送る。P1->P2で待つ。"}},
+            {"P1 sends $20 to P2; it waits in P1→P2.",
+             "P1がP2へ$20を送る。P1→P2で待つ。"}},
            {"transfer P1 P2 15",
-            {"And $15: a backlog of two transfers on P1->P2.",
-             "さらに$15。P1->P2に2件の送金が滞留している。"}},
+            {"And $15: a backlog of two transfers on P1→P2.",
+             "さらに$15。P1→P2に2件の送金が滞留している。"}},
            {"snapshot P1",
             {"P1 records $65 and puts its barriers at the head of its channels: "
-             "on P1->P2 the barrier overtakes the $20 and the $15, which P1 "
+             "on P1→P2 the barrier overtakes the $20 and the $15, which P1 "
              "records as that channel's state.",
-             "P1は$65を記録し、出力チャネルの先頭にバリアを置く。P1->P2ではバリアが$20と"
+             "P1は$65を記録し、出力チャネルの先頭にバリアを置く。P1→P2ではバリアが$20と"
              "$15を追い越し、P1はそれをそのチャネルの状態として記録する。"}},
            {"deliver P1 P2",
             {"The barrier reaches P2 at once, ahead of the backlog: P2 records "
@@ -286,9 +286,9 @@ std::vector<Demo> BarrierDemos() {
            {"deliver P3 P1", {"P3's barrier reaches P1.", "P3のバリアがP1に届く。"}},
            {"deliver P3 P2",
             {"The last barrier: the snapshot is complete, $65 + $100 + $100 + "
-             "$35 in P1->P2 = $300, while the $20 and the $15 are still "
+             "$35 in P1→P2 = $300, while the $20 and the $15 are still "
              "waiting to be delivered.",
-             "最後のバリア: スナップショットは完了し、$65 + $100 + $100 + P1->P2の$35 = "
+             "最後のバリア: スナップショットは完了し、$65 + $100 + $100 + P1→P2の$35 = "
              "$300。$20と$15はまだ配送を待っている。"}},
            {"drain",
             {"Now the backlog arrives; the snapshot did not wait for it.",
@@ -324,9 +324,9 @@ std::vector<Demo> StopTheWorldDemos() {
              "スナップショットの最中にP2がP3へ$20を送る。何も止めない。"}},
            {"drain",
             {"The snapshot completes with $300: the $20 P2 sent before it "
-             "recorded is in channel P2->P3's state, and no branch ever had to "
+             "recorded is in channel P2→P3's state, and no branch ever had to "
              "stop.",
-             "スナップショットは$300で完了。P2が記録前に送った$20はチャネルP2->P3の"
+             "スナップショットは$300で完了。P2が記録前に送った$20はチャネルP2→P3の"
              "状態にあり、どの支店も止まる必要はなかった。"}},
            {"transfer P3 P1 10",
             {"More traffic: P3 sends $10 to P1.", "さらに通信: P3がP1へ$10を送る。"}},
@@ -351,21 +351,21 @@ std::vector<Demo> LabDemos() {
        {"Lab: two accounts (the study note)", "ラボ: 2口座（学習ノート）"},
        {
            {"transfer B A 40",
-            {"B sends 40 to A; it is in flight on B->A.",
-             "BがAへ40を送金。B->Aを飛行中。"}},
+            {"B sends 40 to A; it is in flight on B→A.",
+             "BがAへ40を送金。B→Aを飛行中。"}},
            {"snapshot A",
             {"A starts the snapshot: records 100, sends a marker to B.",
              "Aがスナップショットを開始: 100を記録し、Bへマーカーを送る。"}},
            {"deliver B A",
-            {"The 40 reaches A while A records B->A.",
-             "AがB->Aを記録している間に40が届く。"}},
+            {"The 40 reaches A while A records B→A.",
+             "AがB→Aを記録している間に40が届く。"}},
            {"deliver A B",
-            {"A's marker reaches B: B records 60; A->B is recorded empty.",
-             "AのマーカーがBに届く: Bは60を記録し、A->Bは空と記録される。"}},
+            {"A's marker reaches B: B records 60; A→B is recorded empty.",
+             "AのマーカーがBに届く: Bは60を記録し、A→Bは空と記録される。"}},
            {"deliver B A",
-            {"B's marker closes B->A with [40]. Process states 160 + in flight "
+            {"B's marker closes B→A with [40]. Process states 160 + in flight "
              "40 = 200: the invariant holds.",
-             "BのマーカーがB->Aを[40]で確定。プロセス状態160 + 飛行中40 = 200: "
+             "BのマーカーがB→Aを[40]で確定。プロセス状態160 + 飛行中40 = 200: "
              "不変量が保たれる。"}},
        }},
   };
@@ -384,9 +384,9 @@ std::vector<Demo> JobsDemos() {
              "3つの支店が一つの計算を分け合う。仕事を持つのはP1だけ。素朴な検出器がまず"
              "P3に尋ねる: 仕事なし、手が空いている。"}},
            {"job P1 P3",
-            {"P1, busy, hands a new job to P3. The job travels on P1->P3; P1 "
+            {"P1, busy, hands a new job to P3. The job travels on P1→P3; P1 "
              "keeps its own.",
-             "仕事中のP1がP3へ新しい仕事を渡す。仕事はP1->P3を移動中。P1は自分の仕事を"
+             "仕事中のP1がP3へ新しい仕事を渡す。仕事はP1→P3を移動中。P1は自分の仕事を"
              "持ったまま。"}},
            {"finish P1",
             {"P1 finishes its own job and is idle.",
@@ -397,10 +397,10 @@ std::vector<Demo> JobsDemos() {
            {"read P2",
             {"And P2: idle. Every read said idle, so the detector declares the "
              "computation terminated. It is wrong: a job is in flight on "
-             "P1->P3, read neither at P1 (already sent) nor at P3 (not yet "
+             "P1→P3, read neither at P1 (already sent) nor at P3 (not yet "
              "arrived).",
              "P2も手が空いている。読み取りはすべて「空き」なので、検出器は計算の終了を宣言する。"
-             "誤りだ: 仕事がP1->P3を飛行中で、P1（送信済み）でもP3（未着）でも読まれていない。"}},
+             "誤りだ: 仕事がP1→P3を飛行中で、P1（送信済み）でもP3（未着）でも読まれていない。"}},
            {"deliver P1 P3",
             {"The job arrives: P3 is busy again. The computation never "
              "finished.",
@@ -423,14 +423,14 @@ std::vector<Demo> JobsDemos() {
              "マーカーが来るまで入力チャネルを記録する。"}},
            {"deliver P3 P1",
             {"P1 gets the marker: it records itself idle and sends its marker "
-             "behind the job on P1->P3.",
-             "P1がマーカーを受け取る: 自分を「空き」と記録し、P1->P3では仕事の後ろに"
+             "behind the job on P1→P3.",
+             "P1がマーカーを受け取る: 自分を「空き」と記録し、P1→P3では仕事の後ろに"
              "マーカーを送る。"}},
            {"drain",
             {"The job reaches P3 before P1's marker, so it is recorded in the "
-             "channel P1->P3. The snapshot says not terminated, and it is "
+             "channel P1→P3. The snapshot says not terminated, and it is "
              "right: P3 is busy now.",
-             "仕事はP1のマーカーより先にP3に届くので、チャネルP1->P3の状態として記録される。"
+             "仕事はP1のマーカーより先にP3に届くので、チャネルP1→P3の状態として記録される。"
              "スナップショットの判定は「終了していない」。正しい: P3は今仕事中だ。"}},
            {"finish P3",
             {"P3 finishes the job. Every branch idle, nothing in flight: the "
@@ -473,10 +473,10 @@ std::vector<Demo> LocksDemos() {
              "今度はP2がP1に要求し、P1を待つ。"}},
            {"read P2",
             {"The detector reads P2: waiting for P1. Its two reads make the "
-             "cycle P1->P2->P1 and it declares a deadlock. A phantom: P1 had "
+             "cycle P1 → P2 → P1 and it declares a deadlock. A phantom: P1 had "
              "stopped waiting before P2 began; the two edges never existed at "
              "once.",
-             "検出器がP2を読む: P1を待っている。2つの読み取りが循環P1->P2->P1を作り、"
+             "検出器がP2を読む: P1を待っている。2つの読み取りが循環P1 → P2 → P1を作り、"
              "検出器はデッドロックを宣言する。幻だ: P2が待ち始める前にP1は待つのをやめて"
              "いた。2本の辺は同時には存在しなかった。"}},
        }},
@@ -489,8 +489,8 @@ std::vector<Demo> LocksDemos() {
            {"deliver P1 P2",
             {"P2 holds P1's request.", "P2がP1の要求を受け取る。"}},
            {"grant P2 P1",
-            {"P2 grants it; the grant is on its way on P2->P1.",
-             "P2が許可を返す。許可はP2->P1を移動中。"}},
+            {"P2 grants it; the grant is on its way on P2→P1.",
+             "P2が許可を返す。許可はP2→P1を移動中。"}},
            {"request P2 P1",
             {"P2 now asks P1. P1 waits for P2 and P2 for P1, but the grant in "
              "flight will free P1.",
@@ -500,9 +500,9 @@ std::vector<Demo> LocksDemos() {
              "P1がスナップショットを開始: 自分を「P2待ち」と記録する。"}},
            {"drain",
             {"P2 records itself waiting for P1, and the grant is recorded in "
-             "the channel P2->P1. The recorded edges form a cycle, but a grant "
+             "the channel P2→P1. The recorded edges form a cycle, but a grant "
              "for P1 is in a channel state: no deadlock, rightly.",
-             "P2は自分を「P1待ち」と記録し、許可はチャネルP2->P1の状態として記録される。"
+             "P2は自分を「P1待ち」と記録し、許可はチャネルP2→P1の状態として記録される。"
              "記録された辺は循環を作るが、P1への許可がチャネル状態にある: デッドロックではない。"
              "正しい判定だ。"}},
            {"grant P1 P2",
@@ -520,10 +520,10 @@ std::vector<Demo> LocksDemos() {
            {"snapshot P2",
             {"P2 starts a snapshot.", "P2がスナップショットを開始する。"}},
            {"drain",
-            {"Every branch recorded waiting, the edges form P1->P2->P3->P1 and "
+            {"Every branch recorded waiting, the edges form P1 → P2 → P3 → P1 and "
              "no grant is in any channel state: deadlocked, with the cycle "
              "named. A deadlock is stable, so the verdict stays true.",
-             "全支店が待ちとして記録され、辺はP1->P2->P3->P1を作り、どのチャネル状態にも"
+             "全支店が待ちとして記録され、辺はP1 → P2 → P3 → P1を作り、どのチャネル状態にも"
              "許可はない: デッドロック。循環も名指される。デッドロックは安定なので、"
              "この判定はずっと正しい。"}},
        }},
@@ -539,28 +539,28 @@ std::vector<Demo> BrokenRuleDemos() {
        {
            {"transfer P2 P1 40",
             {"Demo 3's start, with one rule broken on purpose: no branch ever "
-             "records its first incoming channel (P1's is P2->P1). P2 sends "
+             "records its first incoming channel (P1's is P2→P1). P2 sends "
              "$40 to P1.",
              "デモ3と同じ始まりだが、規則を一つわざと破っている: どの支店も最初の"
-             "入力チャネル（P1ならP2->P1）を記録しない。P2がP1へ$40を送る。"}},
+             "入力チャネル（P1ならP2→P1）を記録しない。P2がP1へ$40を送る。"}},
            {"snapshot P1",
             {"P1 starts the snapshot: records $100 and sends its markers. It "
-             "should now record P2->P1 and P3->P1; this P1 records only "
-             "P3->P1.",
-             "P1がスナップショットを開始: $100を記録してマーカーを送る。本来はP2->P1と"
-             "P3->P1を記録するが、このP1はP3->P1しか記録しない。"}},
+             "should now record P2→P1 and P3→P1; this P1 records only "
+             "P3→P1.",
+             "P1がスナップショットを開始: $100を記録してマーカーを送る。本来はP2→P1と"
+             "P3→P1を記録するが、このP1はP3→P1しか記録しない。"}},
            {"deliver P2 P1",
             {"The $40 reaches P1 after P1 recorded and before P2's marker: "
-             "the rule puts it in P2->P1's state. Here it slips through, in "
+             "the rule puts it in P2→P1's state. Here it slips through, in "
              "no recorded balance and in no channel state.",
-             "P1の記録の後、P2のマーカーより前に$40が届く。規則ではP2->P1の状態に入るが、"
+             "P1の記録の後、P2のマーカーより前に$40が届く。規則ではP2→P1の状態に入るが、"
              "ここではすり抜け、どの記録残高にもチャネル状態にも入らない。"}},
            {"drain",
             {"The markers close every channel and the snapshot completes: $100 "
              "+ $60 + $100 = $260. The checker names the loss: the $40 in "
-             "flight on P2->P1 is missing from the snapshot.",
+             "flight on P2→P1 is missing from the snapshot.",
              "マーカーがすべてのチャネルを確定し、スナップショットが完了: $100 + $60 + "
-             "$100 = $260。検査器が欠落を名指しする: P2->P1を飛行中だった$40が"
+             "$100 = $260。検査器が欠落を名指しする: P2→P1を飛行中だった$40が"
              "スナップショットから漏れている。"}},
        },
        "network P1=100 P2=100 P3=100 capacity=2 snapshots=one "
@@ -575,10 +575,10 @@ std::vector<Demo> BrokenRuleDemos() {
              "P1がスナップショットを開始して$100を記録するが、「何よりも先にマーカー」"
              "という規則を破り、次の送金の後までマーカーを送らない。"}},
            {"transfer P1 P3 30",
-            {"P1 sends $30 to P3, and only then its markers: on P1->P3 the $30 "
+            {"P1 sends $30 to P3, and only then its markers: on P1→P3 the $30 "
              "travels ahead of the marker, though P1's recorded $100 still "
              "counts it.",
-             "P1がP3へ$30を送り、その後でやっとマーカーを送る。P1->P3では$30がマーカーの"
+             "P1がP3へ$30を送り、その後でやっとマーカーを送る。P1→P3では$30がマーカーの"
              "前を進むが、P1の記録した$100にもその$30は入っている。"}},
            {"deliver P1 P3",
             {"The $30 reaches P3 before P1's marker: P3 has not recorded, so "
@@ -617,18 +617,18 @@ std::vector<Demo> BrokenStopAtFirstDemos() {
              "規則を一つわざと破る: チャネルの記録をマーカーではなく、最初に届いた"
              "メッセージで止める。P2がP1へ$40を送る。"}},
            {"transfer P2 P1 20",
-            {"And $20: two transfers in flight on P2->P1.",
-             "さらに$20。P2->P1に2件の送金が飛行中。"}},
+            {"And $20: two transfers in flight on P2→P1.",
+             "さらに$20。P2→P1に2件の送金が飛行中。"}},
            {"snapshot P1",
             {"P1 starts the snapshot: records $100, sends its markers and "
-             "starts recording P2->P1 and P3->P1.",
-             "P1がスナップショットを開始: $100を記録してマーカーを送り、P2->P1とP3->P1の"
+             "starts recording P2→P1 and P3→P1.",
+             "P1がスナップショットを開始: $100を記録してマーカーを送り、P2→P1とP3→P1の"
              "記録を始める。"}},
            {"deliver P2 P1",
-            {"The $40 arrives and joins P2->P1's state, rightly. But this P1 "
-             "stops recording P2->P1 here instead of at P2's marker.",
-             "$40が届き、正しくP2->P1の状態に入る。しかしこのP1は、P2のマーカーを待たずに"
-             "ここでP2->P1の記録を止める。"}},
+            {"The $40 arrives and joins P2→P1's state, rightly. But this P1 "
+             "stops recording P2→P1 here instead of at P2's marker.",
+             "$40が届き、正しくP2→P1の状態に入る。しかしこのP1は、P2のマーカーを待たずに"
+             "ここでP2→P1の記録を止める。"}},
            {"deliver P2 P1",
             {"The $20 arrives, still before P2's marker: the rule would record "
              "it too. Here it is left out.",

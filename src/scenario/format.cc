@@ -7,7 +7,7 @@ namespace cutline::scenario {
 
 std::string ChannelName(const engine::Engine& bank, sim::ChannelId c) {
   const sim::ChannelInfo& ch = bank.network().channel(c);
-  return bank.name(ch.from) + "->" + bank.name(ch.to);
+  return ChannelText(bank.name(ch.from), bank.name(ch.to));
 }
 
 std::string Balances(const engine::Engine& bank, Lang lang) {

@@ -1,5 +1,5 @@
 // How the project writes its values in text: "$30", "[$40, $10]",
-// "P2 and P3" / "P2とP3", "P1->P2", "P1 $70, P2 $100". Every text view (the
+// "P2 and P3" / "P2とP3", "P1→P2", "P1 $70, P2 $100". Every text view (the
 // narration, `show`, the naive explanation) writes them through these.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "apps/bank/money.h"
+#include "base/lang.h"
 #include "catalogue/messages.h"
 
 namespace cutline::scenario {
@@ -15,7 +16,9 @@ namespace cutline::scenario {
 using apps::AmountList;  // [$40, $10]
 using apps::Money;       // $30
 using cutline::JoinNames;  // P2 and P3
-std::string ChannelName(const engine::Engine& bank, sim::ChannelId c);  // P1->P2
+using cutline::ChannelText;  // P1→P2
+using cutline::CycleText;  // P1 → P2 → P1
+std::string ChannelName(const engine::Engine& bank, sim::ChannelId c);  // P1→P2 (ChannelText)
 // P1 $70, P2 $100, P3 $100 (or the application's states).
 std::string Balances(const engine::Engine& bank, Lang lang = Lang::kEn);
 
@@ -32,9 +35,9 @@ std::string MessageText(const engine::Engine& bank, cutline::Amount word, Lang l
 std::string MessagesText(const engine::Engine& bank, const std::vector<cutline::Amount>& words,
                          Lang lang);
 // A stable property's verdict with its reason: "not terminated: P3 is
-// busy; a job in P1->P3", "deadlocked: P1->P2->P1".
+// busy; a job in P1→P3", "deadlocked: P1 → P2 → P1".
 std::string VerdictText(const engine::Engine& bank, const apps::Verdict& v, Lang lang);
-// The same from names: the verdict's branches, and its channels as "P1->P3"
+// The same from names: the verdict's branches, and its channels as "P1→P3"
 // (once per message).
 std::string VerdictText(apps::App app, bool holds, const std::vector<std::string>& branches,
                         const std::vector<std::string>& channels, Lang lang);

@@ -423,5 +423,20 @@ TEST(Questions, TheAnalysisAgreesWithTheEngineAndTheChecker) {
   }
 }
 
+// The demos' titles and captions are written by hand beside their commands;
+// they write a channel as the narration under them does (ChannelText,
+// "P2→P1"), never "P2->P1" (issue 28).
+TEST(DemoWords, CaptionsWriteChannelsWithThePagesArrow) {
+  for (const Demo& d : Demos()) {
+    for (Lang lang : {Lang::kEn, Lang::kJa}) {
+      EXPECT_EQ(std::string(d.title.in(lang)).find("->"), std::string::npos) << d.title.in(lang);
+      for (const DemoStep& step : d.steps) {
+        const std::string caption = step.caption.in(lang);
+        EXPECT_EQ(caption.find("->"), std::string::npos) << "demo " << d.id << ": " << caption;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cutline::scenario

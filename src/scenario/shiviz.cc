@@ -66,7 +66,7 @@ class Describer {
   }
   std::string operator()(const history::Closed& e) {
     return fmt::format("{} closes {} for snapshot {}, recording {}",
-                       Name(bank_.network().channel(e.channel).to), ChannelName(bank_, e.channel),
+                       Name(bank_.network().channel(e.channel).to), Channel(e.channel),
                        e.snapshot,
                        apps::AmountList(bank_.RecordedChannel(e.snapshot, e.channel).transfers));
   }
@@ -86,11 +86,18 @@ class Describer {
     return fmt::format("{}'s barrier #{} overtakes #{} ({}) on {}",
                        Name(bank_.network().channel(e.channel).from), e.barrier, e.transfer,
                        amount == amounts_.end() ? "?" : MessageText(bank_, amount->second, Lang::kEn),
-                       ChannelName(bank_, e.channel));
+                       Channel(e.channel));
   }
 
  private:
   const std::string& Name(sim::NodeId n) const { return bank_.name(n); }
+  // A channel in the log's own spelling, "P1->P2": the ShiViz log is a file
+  // for another tool, in ASCII, and stays as it was when the views took
+  // ChannelText's arrow (issue 28).
+  std::string Channel(sim::ChannelId c) const {
+    const sim::ChannelInfo& ch = bank_.network().channel(c);
+    return Name(ch.from) + "->" + Name(ch.to);
+  }
   // A message's number, and where the algorithm tags its messages
   // (Lai-Yang) the epoch (transfer) or count (control message) beside it.
   std::string Tag(sim::Seq seq, const char* what) const {

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/lang.h"
 #include "dataflow/property.h"
 
 namespace cutline::store {
@@ -109,7 +110,7 @@ std::string Rank(std::int64_t r) {
              : fmt::format("rank {}", r);
 }
 std::string Channel(std::int64_t from, std::int64_t to) {
-  return Rank(from) + "->" + Rank(to);
+  return ChannelText(Rank(from), Rank(to));
 }
 
 // Adds without overflowing; false once the sum no longer fits.

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/lang.h"
 #include "store/store_internal.h"
 
 namespace cutline::store {
@@ -69,7 +70,8 @@ void RefuseUnlessWholeDataflow(const Connection& c, const SnapshotRecord& s, std
   std::set<std::pair<std::int64_t, std::int64_t>> seen;
   for (const StoredChannel& ch : s.channels) {
     if (!seen.insert({ch.from, ch.to}).second) {
-      c.Refuse(fmt::format("snapshot {}: channel {}->{} twice", s.id, ch.from, ch.to));
+      c.Refuse(fmt::format("snapshot {}: channel {} twice", s.id,
+                           ChannelText(std::to_string(ch.from), std::to_string(ch.to))));
     }
   }
   if (seen != TopologyChannels(t)) {
@@ -94,8 +96,8 @@ void RefuseUnlessWhole(const Connection& c, const SnapshotRecord& s, std::size_t
   std::vector<bool> seen(n * n, false);
   for (const StoredChannel& ch : s.channels) {
     if (ch.from >= n || ch.to >= n || ch.from == ch.to || seen[ch.from * n + ch.to]) {
-      c.Refuse(fmt::format("snapshot {}: channel {}->{} is not one of the run's, or twice",
-                           s.id, ch.from, ch.to));
+      c.Refuse(fmt::format("snapshot {}: channel {} is not one of the run's, or twice", s.id,
+                           ChannelText(std::to_string(ch.from), std::to_string(ch.to))));
     }
     seen[ch.from * n + ch.to] = true;
   }

@@ -20,14 +20,14 @@ const BROKEN = {
       total: 'P1 $100 + P2 $60 + P3 $100 = $260',
       off: 'It is not the bank\'s $300: off by −$40.',
       guilty: '$40 in flight on P2→P1 is missing from the snapshot: the cut is right, but the channel\'s recorded state leaves it out (message #1).',
-      rule: 'P2\'s marker has not come yet, but by the rule broken on purpose P2->P1 is not being recorded for snapshot 1, so the $40 is missing from it',
+      rule: 'P2\'s marker has not come yet, but by the rule broken on purpose P2→P1 is not being recorded for snapshot 1, so the $40 is missing from it',
     },
     ja: {
       algo: 'アルゴリズム：わざと規則を破った Chandy-Lamport：どの支店も最初の入力チャネルを記録しない',
       total: 'P1 $100 + P2 $60 + P3 $100 = $260',
       off: '銀行の $300 と一致しません：−$40 ずれています。',
       guilty: 'P2→P1 を移動中の $40 がスナップショットから抜けています：カットは正しいのに、チャネルの記録された状態に入っていません（メッセージ #1）。',
-      rule: 'わざと破った規則のためP2->P1はスナップショット1で記録されていないので、$40はそこから漏れる',
+      rule: 'わざと破った規則のためP2→P1はスナップショット1で記録されていないので、$40はそこから漏れる',
     },
   },
   17: {
@@ -56,14 +56,14 @@ const BROKEN = {
       total: 'P1 $100 + P2 $40 + P3 $100 + P2→P1 $40 = $280',
       off: 'It is not the bank\'s $300: off by −$20.',
       guilty: '$20 lost: P2 sent it before recording, but P1 neither received it before recording nor recorded it in the channel (message #2, P2→P1).',
-      rule: 'by the rule broken on purpose, P1 stops recording P2->P1 for snapshot 1 at this first message, without waiting for P2\'s marker',
+      rule: 'by the rule broken on purpose, P1 stops recording P2→P1 for snapshot 1 at this first message, without waiting for P2\'s marker',
     },
     ja: {
       algo: 'アルゴリズム：わざと規則を破った Chandy-Lamport：チャネルの記録をマーカーではなく最初のメッセージで止める',
       total: 'P1 $100 + P2 $40 + P3 $100 + P2→P1 $40 = $280',
       off: '銀行の $300 と一致しません：−$20 ずれています。',
       guilty: '$20 が失われました：P2 は記録する前に送りましたが、P1 は記録する前に受け取っておらず、チャネルの状態にも記録していません（メッセージ #2、P2→P1）。',
-      rule: 'わざと破った規則のため、P1はP2のマーカーを待たずに、この最初のメッセージでスナップショット1のP2->P1の記録を止める',
+      rule: 'わざと破った規則のため、P1はP2のマーカーを待たずに、この最初のメッセージでスナップショット1のP2→P1の記録を止める',
     },
   },
 };
@@ -113,7 +113,7 @@ test('Demo 16: a channel never recorded: $260, inconsistent, the $40 in flight o
   await expectCaught(page, 16, 'en');
   const cl = region(page, 'Chandy-Lamport snapshot');
   await expect(channelRow(cl, 'P2', 'P1')).toContainText('closed: state empty');
-  await expect(page.locator('#demo-caption')).toContainText('the $40 in flight on P2->P1 is missing from the snapshot');
+  await expect(page.locator('#demo-caption')).toContainText('the $40 in flight on P2→P1 is missing from the snapshot');
   await snap(page, testInfo, 'demo16-end');
 });
 
@@ -166,7 +166,7 @@ test('Demo 18: recording stopped at the first message: $280, inconsistent, the $
   expect(seen).toEqual([4, 5]);
   await expectCaught(page, 18, 'en');
   await expect(channelRow(region(page, 'Chandy-Lamport snapshot'), 'P2', 'P1')).toContainText('closed: state $40');
-  await expect(log(page)).toContainText('by the rule broken on purpose P2->P1 is not being recorded for snapshot 1, so the $20 is missing from it');
+  await expect(log(page)).toContainText('by the rule broken on purpose P2→P1 is not being recorded for snapshot 1, so the $20 is missing from it');
   await snap(page, testInfo, 'demo18-end');
 });
 

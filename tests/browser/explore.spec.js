@@ -46,7 +46,7 @@ test('a rule broken on purpose: the shortest schedule that breaks it, played as 
   expect(captions[0]).toBe('P2 sends $40 to P1 (message #1); P2 now has $60.');
   const last = captions[8];
   expect(last).toContain('Snapshot 1 is complete: P1 $100 + P2 $60 + P3 $100 + $0 in channels = $260.');
-  expect(last).toContain('The checker rejects it: snapshot 1: channel P2->P1 recorded [] but expected [$40]');
+  expect(last).toContain('The checker rejects it: snapshot 1: channel P2→P1 recorded [] but expected [$40]');
   expect(last).toMatch(/End of the demo\.$/);
   // The snapshot panel agrees: the same snapshot, inconsistent.
   await expect(page.locator('#cl-body')).toContainText('Inconsistent');

@@ -39,7 +39,7 @@ test('a third transfer into a channel holding 2 is refused with the reason', asy
   await send(page, 'P2', 'P3', 10);
   const status = page.getByRole('status');
   await expect(status).toContainText('Refused');
-  await expect(status).toContainText('P2->P3');
+  await expect(status).toContainText('P2→P3');
   await expect(status).toContainText('2 transfers');
   await expect(balance(page, 'P2')).toHaveText('$80');
   await expect(page.locator('#network-svg .channel[data-from="P2"][data-to="P3"] .nmsg-transfer')).toHaveCount(2);

@@ -182,7 +182,7 @@ test('aligned barriers: a held-back channel is drawn so, and its waiting message
 
   const before = await scenarioLines(page);
   await press(page, /^Deliver on channel P2→P4: .*held back/);
-  await expectRefusedUnchanged(page, before, 'channel P2->P4 is held back: P4 is aligning snapshot 1');
+  await expectRefusedUnchanged(page, before, 'channel P2→P4 is held back: P4 is aligning snapshot 1');
   await expect(balance(page, 'P4')).toHaveText('$100');
   await expect(held.locator('.nmsg.held')).toHaveCount(1);
 });

@@ -31,9 +31,7 @@ std::string MessageText(Amount word, Lang lang) {
 std::string VerdictText(bool holds, std::span<const std::string> names,
                         std::span<const std::string> channels, Lang lang) {
   const bool ja = lang == Lang::kJa;
-  std::string cycle;
-  for (const std::string& n : names) cycle += n + "->";
-  if (!names.empty()) cycle += names.front();
+  const std::string cycle = CycleText(names);
   if (holds) return ja ? fmt::format("デッドロック: {}", cycle) : fmt::format("deadlocked: {}", cycle);
   if (names.empty()) return ja ? "デッドロックなし" : "no deadlock";
   return ja ? fmt::format("デッドロックなし（{}の待ちは{}の許可で解ける）", cycle,
