@@ -216,7 +216,10 @@ std::vector<json> QuestionEvents(const std::string& received) {
 // status and code and changes nothing. (The countdowns here never run out:
 // the unit tests move a clock for that.)
 TEST_F(LectureTest, AQuestionGoesVoteDiscussVoteRevealAndEveryRefusalChangesNothing) {
-  auto [code, token] = NewRoom();
+  // Named, not a structured binding: the lambdas below capture the token, and
+  // clang (C++20) does not capture structured bindings.
+  const auto made = NewRoom();
+  const std::string code = made.first, token = made.second;
   const std::string room = "/api/rooms/" + code;
   std::vector<std::string> students;
   for (int i = 0; i < 4; ++i) students.push_back(Join(code));
