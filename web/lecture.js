@@ -285,8 +285,8 @@ function nextPhase(q) {
   return 'revealed';
 }
 
-// The presenter's step key while the class's question waits: it moves the question on (the press
-// after the reveal plays the step). True if it did.
+// The presenter's step key while the class's question waits: it moves the question on to its
+// next phase; with the reveal, the step plays. True if it did.
 export function advanceIfWaiting() {
   if (L.role !== 'teacher' || !L.reveal) return false;
   advance(nextPhase(L.question));
@@ -530,7 +530,7 @@ function renderQuestion() {
 
   let tally;
   if (teacher) tally = t('lectureAnsweredVote', { n: q.answered || 0, of: L.students, v: q.vote });
-  else tally = t(q.revealed ? 'lectureAnsweredAll' : 'lectureAnsweredSoFar', { n: q.answered || 0 });
+  else tally = t('lectureAnsweredSoFar', { n: q.answered || 0 });
   $('lecture-tally').textContent = q.revealed ? '' : tally;
 
   let after = '';

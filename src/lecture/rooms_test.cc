@@ -297,7 +297,8 @@ TEST(Rooms, StudentsSeeNoCountsOfEitherVoteUntilTheRevealTheTeacherAlways) {
     // A student's token is no teacher's.
     EXPECT_FALSE(AnyCounts(Ok(h.rooms.View(h.c.code, h.students[0]))["question"]));
     for (const Json& v : changed.reply["question"]["votes"]) EXPECT_TRUE(v.contains("counts"));
-    for (const Json& v : h.Teacher()["question"]["votes"]) EXPECT_TRUE(v.contains("counts"));
+    const Json teacher = h.Teacher();  // kept: a range over a temporary's member would dangle
+    for (const Json& v : teacher["question"]["votes"]) EXPECT_TRUE(v.contains("counts"));
   };
   check(h.Ask(), "vote");
   for (int i = 0; i < 3; ++i) Ok(h.Vote(i, "c"));
