@@ -3,7 +3,7 @@
 # nothing but `make`.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-FUZZ_SECONDS ?= 25
+FUZZ_SECONDS ?= 20
 WIRE_FUZZ_SECONDS ?= 10
 FUZZER ?= scenario
 PORT       ?= 8080

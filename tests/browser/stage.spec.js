@@ -58,9 +58,10 @@ async function expectStage(page, size, what) {
   expect(problems, `the stage at ${sizeName(size)}, ${what}`).toEqual([]);
 }
 
-// make test walks the laptop, the phone and the projector; the two other desktop sizes sit
-// between them and are make test-long's (tagged @long).
-const LONG_SIZES = ['1280x800', '1920x1080'];
+// make test walks the laptop and the phone; the two other desktop sizes sit between them, and
+// the projector in presentation mode is walked step by step by cues.spec.js's presentation test
+// in make test as well, so these three are make test-long's (tagged @long).
+const LONG_SIZES = ['1280x800', '1920x1080', '1920x1080 in presentation mode'];
 for (const size of SIZES) {
   const tag = LONG_SIZES.includes(sizeName(size)) ? { tag: '@long' } : {};
   test(`the stage at ${sizeName(size)}: network, step bar and snapshot headline in view after every step of every demo`, tag, async ({ page, request }) => {
