@@ -321,13 +321,19 @@ function secondsLeft() {
   return L.deadline ? Math.max(0, Math.ceil((L.deadline - performance.now()) / 1000)) : null;
 }
 
+// The countdown's figure, or nothing when no countdown runs; `left` as secondsLeft() says.
+function renderCountdown(left) {
+  $('lecture-countdown').hidden = left === null;
+  $('lecture-countdown').textContent = left === null ? '' : t('lectureSecondsLeft', { s: left });
+}
+
 // Each half second of a countdown: its figure; at zero the vote is closed here too (the server
 // refuses a late answer, and the teacher's page hears the phase at its next look).
 function tick() {
   const left = secondsLeft();
   if (left === null) return;
   if (left > 0) {
-    $('lecture-countdown').textContent = t('lectureSecondsLeft', { s: left });
+    renderCountdown(left);
     return;
   }
   clearInterval(L.ticker);
@@ -501,9 +507,7 @@ function renderQuestion() {
   box.dataset.phase = q.phase;
   const teacher = L.role === 'teacher';
   $('lecture-phase').textContent = phaseText(q);
-  const left = secondsLeft();
-  $('lecture-countdown').hidden = left === null;
-  $('lecture-countdown').textContent = left === null ? '' : t('lectureSecondsLeft', { s: left });
+  renderCountdown(secondsLeft());
   $('lecture-question').textContent = questionText(q.detail);
 
   const words = new Map(classChoices(q.detail).map((c) => [c.id, c.text]));
@@ -539,12 +543,12 @@ function renderQuestion() {
     const a = finalAnswer(q);
     if (a !== null) after = `${t(a === rightChoice(q.detail) ? 'pqRight' : 'pqWrongShort')} ${after}`;
   } else if (!teacher) {
-    const before = q.vote === 2 ? mine(q, 1) : null;
+    const first = mine(q, 1);
     const now = mine(q, q.vote);
-    if (q.phase === 'discuss') after = mine(q, 1) === null ? t('lectureDiscussNoVote') : t('lectureYouSaid', { a: label(mine(q, 1)) });
+    if (q.phase === 'discuss') after = first === null ? t('lectureDiscussNoVote') : t('lectureYouSaid', { a: label(first) });
     else if (now !== null) after = t('lectureYourVote', { v: q.vote, a: label(now) });
     else if (q.phase === 'closed') after = t('lectureMissedVote');
-    else if (before !== null) after = t('lectureYouSaid', { a: label(before) });
+    else if (first !== null) after = t('lectureYouSaid', { a: label(first) });
   }
   $('lecture-after').textContent = after;
 
