@@ -22,3 +22,6 @@ target_compile_definitions(log_check_test PRIVATE
 target_sources(log_check_test PRIVATE ${PROJECT_SOURCE_DIR}/src/runtime/vertex_log_test.cc)
 # Rank 0's own figures for the summary (peak memory, CPU time).
 cutline_unit_test(usage_test ${PROJECT_SOURCE_DIR}/src/runtime/usage_test.cc cutline_runtime)
+# The one coordinator loop and its policies, driven without MPI (the test
+# plays the ranks and moves the clock).
+cutline_unit_test(scheduler_test ${PROJECT_SOURCE_DIR}/src/runtime/scheduler_test.cc cutline_runtime)

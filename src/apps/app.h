@@ -113,8 +113,22 @@ struct AppJson;
 // What a rank of a real run does for it (apps/rank_work.h).
 class RankWork;
 
+// What a real run's ranks are (`cutline cluster --app`): branches on a
+// complete graph, every rank sending to every other; or a dataflow's
+// vertices on the topology --topology names, which no scenario's network
+// can describe (a scenario's application has branches).
+enum class Ranks : std::uint8_t { kBranches, kVertices };
+
+// What a real run's throughput counts, as `cutline cluster` names it: the
+// bank's transfers (they carry money, so its status line shows the latest
+// snapshot's total), jobs' and locks' messages, a dataflow's records
+// counted at its sinks.
+enum class Work : std::uint8_t { kTransfers, kMessages, kRecords };
+
 struct AppDefinition {
-  std::string_view name;      // "bank", "jobs", "locks"
+  std::string_view name;      // "bank", "jobs", "locks", "dataflow"
+  Ranks ranks = Ranks::kBranches;
+  Work work = Work::kTransfers;
   // A message's word is an amount that a send moves from the sender's
   // state into the channel and a delivery from the channel into the
   // receiver's (the bank's money), so the states and the messages in flight
@@ -177,8 +191,8 @@ class App {
   static const App kBank;
   static const App kJobs;
   static const App kLocks;
-  // A dataflow's records, as its logs are judged (apps/dataflow/): not
-  // among All(), and not found by Find.
+  // A dataflow's records (apps/dataflow/): its vertices are a real run's
+  // ranks, never a scenario's branches (Ranks::kVertices).
   static const App kDataflow;
   // nullopt for an unknown name.
   static std::optional<App> Find(std::string_view name);
@@ -196,6 +210,10 @@ class App {
   // AppDefinition::conserved.
   bool conserved() const { return definition().conserved; }
   bool has_property() const { return !definition().property.empty(); }
+  // A real run's ranks are a dataflow's vertices, not branches.
+  bool vertices() const { return definition().ranks == Ranks::kVertices; }
+  // A scenario's network may name it (app=): its ranks are branches.
+  bool in_scenarios() const { return !vertices(); }
   const AppWords& words() const {
     CUTLINE_CHECK(definition().words != nullptr);  // every definition has its words
     return *definition().words;
@@ -254,7 +272,7 @@ extern const AppDefinition kJobsDefinition;
 extern const AppDefinition kLocksDefinition;
 extern const AppDefinition kDataflowDefinition;
 extern const AppWords kBankWords, kJobsWords, kLocksWords;
-extern const AppJson kBankJson, kJobsJson, kLocksJson;
+extern const AppJson kBankJson, kJobsJson, kLocksJson, kDataflowJson;
 std::unique_ptr<RankWork> MakeJobsRank(std::uint32_t jobs);
 std::unique_ptr<RankWork> MakeLocksRank(std::uint32_t jobs);
 

@@ -11,7 +11,7 @@ const App App::kLocks{&kLocksDefinition};
 const App App::kDataflow{&kDataflowDefinition};
 
 namespace {
-const std::array<App, 3> kAll{App::kBank, App::kJobs, App::kLocks};
+const std::array<App, 4> kAll{App::kBank, App::kJobs, App::kLocks, App::kDataflow};
 }  // namespace
 
 Verdict NoProperty(const GlobalState&) { return {}; }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "catalogue/cluster_lines.h"
 #include "catalogue/sentences.h"
 
 #include <set>
@@ -296,6 +297,58 @@ TEST(SentencesTest, TheLabBlockIsWrittenInEachLanguage) {
     EXPECT_NE(text.find("= 60 + 40 = 100"), std::string::npos) << text;
     EXPECT_NE(text.find("True"), std::string::npos) << text;
   }
+}
+
+// Every line `cutline cluster` prints is said in both languages, the
+// figures in each, and a run's work in its application's words.
+TEST(ClusterLinesTest, EveryLineIsSaidInBothLanguagesWithItsFigures) {
+  RunFigures f;
+  f.run = 41;
+  f.ranks = 3;
+  f.complete = 17;
+  f.work_done = 12345;
+  f.final_total = "$2997";
+  f.bank_total = "$3000";
+  f.conserved = false;
+  f.detected_by = 9;
+  f.delay_ms = 1.5;
+  f.topology = "2-3-1";
+  for (int i = 0; i <= static_cast<int>(ClusterLine::kDataflowCost); ++i) {
+    const auto line = static_cast<ClusterLine>(i);
+    const std::string en = ClusterText(line, f, Lang::kEn), ja = ClusterText(line, f, Lang::kJa);
+    EXPECT_FALSE(en.empty()) << i;
+    EXPECT_NE(en, ja) << i;
+  }
+  EXPECT_EQ(ClusterText(ClusterLine::kTotal, f, Lang::kEn),
+            "total at the end: $2997 of $3000 (NOT conserved)");
+  EXPECT_EQ(ClusterText(ClusterLine::kTotal, f, Lang::kJa),
+            "終了時の合計: $2997（元は$3000）（保存されていない）");
+  EXPECT_NE(ClusterText(ClusterLine::kRun, f, Lang::kJa).find("12345"), std::string::npos);
+  Ending e;
+  e.latest = "#5";
+  e.who = "2";
+  e.by_signal = 9;
+  for (int i = 0; i <= static_cast<int>(EndingLine::kNoMpirun); ++i) {
+    const auto line = static_cast<EndingLine>(i);
+    EXPECT_NE(EndingText(line, e, Lang::kEn), EndingText(line, e, Lang::kJa)) << i;
+  }
+  EXPECT_EQ(EndingText(EndingLine::kRankDied, e, Lang::kEn),
+            "rank 2 (signal 9) died; the job ended; last complete snapshot: #5");
+}
+
+TEST(ClusterLinesTest, TheStatusLineCountsEachApplicationsWork) {
+  RunFigures f;
+  f.per_s = 250;
+  f.latest_total = "$300";
+  f.work = apps::Work::kTransfers;
+  EXPECT_EQ(ClusterText(ClusterLine::kStatus, f, Lang::kEn),
+            "250 transfers/s | snapshots: 0 complete, 0 failed | latest total $300 | 0.0 s left");
+  f.work = apps::Work::kMessages;
+  EXPECT_EQ(ClusterText(ClusterLine::kStatus, f, Lang::kEn),
+            "250 messages/s | snapshots: 0 complete, 0 failed | 0.0 s left");
+  f.work = apps::Work::kRecords;
+  EXPECT_EQ(ClusterText(ClusterLine::kStatus, f, Lang::kJa),
+            "シンクで毎秒250レコード | スナップショット: 完了0件、失敗0件 | 残り0.0秒");
 }
 
 }  // namespace

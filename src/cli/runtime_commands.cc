@@ -157,8 +157,6 @@ struct RuntimeCommands::State {
         ->capture_default_str();
   }
 
-  static constexpr std::string_view kDataflow = "dataflow";
-
   // The algorithm, if the application's ranks run it. A dataflow runs
   // Flink's default, aligned barriers, unless told otherwise.
   Status FinishAlgorithm(CLI::App* cmd, runtime::NodeOptions& n, bool dataflow) {
@@ -171,8 +169,7 @@ struct RuntimeCommands::State {
   }
 
   // A flag that means something to another application only is refused
-  // rather than silently ignored: the registry's applications own theirs,
-  // a dataflow runtime::kDataflowFlags.
+  // rather than silently ignored: the registry's applications own theirs.
   Status RefuseOthersFlags(CLI::App* cmd, const runtime::NodeOptions& n) {
     const std::span<const std::string_view> mine = runtime::ClusterFlags(n);
     auto used_not_mine = [&](std::string_view flag) {
@@ -183,9 +180,6 @@ struct RuntimeCommands::State {
       for (std::string_view flag : owner.definition().cluster_flags) {
         if (used_not_mine(flag)) return Status::Error(Code::kFlagForOtherApp, flag, owner.name(), app);
       }
-    }
-    for (std::string_view flag : runtime::kDataflowFlags) {
-      if (used_not_mine(flag)) return Status::Error(Code::kFlagForOtherApp, flag, kDataflow, app);
     }
     return Status::Ok();
   }
@@ -217,7 +211,7 @@ struct RuntimeCommands::State {
   }
 
   Status FinishApp(CLI::App* cmd, runtime::NodeOptions& n) {
-    const bool dataflow = app == kDataflow;
+    const bool dataflow = n.app.vertices();
     if (Status s = FinishAlgorithm(cmd, n, dataflow); !s.ok()) return s;
     if (dataflow) {
       if (Status s = FinishDataflow(cmd, n); !s.ok()) return s;
@@ -229,13 +223,13 @@ struct RuntimeCommands::State {
   Status Finish(CLI::App* cmd) {
     auto& n = options.node;
     n.lang = ParseLang(lang);
-    auto found = app == kDataflow ? std::optional(apps::App::kBank) : apps::App::Find(app);
+    auto found = apps::App::Find(app);
     if (!found) {
       std::string names;
       for (const apps::App& a : apps::App::All()) {
         names += (names.empty() ? "" : ", ") + std::string(a.name());
       }
-      return Status::Error(Code::kNotAnApp, app, names + ", " + std::string(kDataflow));
+      return Status::Error(Code::kNotAnApp, app, names);
     }
     n.app = *found;
     if (Status s = FinishApp(cmd, n); !s.ok()) return s;

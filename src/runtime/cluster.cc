@@ -17,6 +17,7 @@
 #include <regex>
 
 #include "base/lang.h"
+#include "catalogue/cluster_lines.h"
 
 namespace cutline::runtime {
 
@@ -38,122 +39,117 @@ std::vector<std::string> MpirunCommand(const ClusterOptions& o, const std::strin
   return argv;
 }
 
-std::string StatusLine(const json& s, std::string_view app) {
-  if (app == "dataflow") {
-    return fmt::format("{:.0f} records/s at the sinks | snapshots: {} complete, {} failed | {:.1f} s left",
-                       s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
-                       s["failed"].get<std::uint64_t>(),
-                       static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
-  }
-  if (!apps::App::NamedOrBank(app).conserved()) {
-    // jobs, locks: their words add up to nothing worth showing.
-    return fmt::format("{:.0f} messages/s | snapshots: {} complete, {} failed | {:.1f} s left",
-                       s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
-                       s["failed"].get<std::uint64_t>(),
-                       static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
-  }
-  std::string total = s["latest_total"].is_null() ? "-" : fmt::format("${}", s["latest_total"].get<std::int64_t>());
-  return fmt::format("{:.0f} transfers/s | snapshots: {} complete, {} failed | latest total {} | {:.1f} s left",
-                     s["transfers_per_s"].get<double>(), s["complete"].get<std::uint64_t>(),
-                     s["failed"].get<std::uint64_t>(), total,
-                     static_cast<double>(s["left_ms"].get<std::int64_t>()) / 1000.0);
-}
+using catalogue::ClusterLine;
+using catalogue::EndingLine;
 
-// jobs and locks: what the run was for. When the first snapshot found the
-// property, against when it became true by the ranks' clocks, and how often
-// the naive detector was wrong.
-void PrintProperty(const json& p) {
-  const apps::App app = apps::App::NamedOrBank(p["app"].get<std::string>());
+// The application a line of rank 0 names (the bank for a line that names
+// none, as lines did before applications).
+apps::App AppOf(const json& line) { return apps::App::NamedOrBank(line.value("app", "")); }
+
+double Ms(const json& us) { return us.get<double>() / 1000; }
+
+// The figures of rank 0's status line or summary, in the application's
+// words, as the catalogue tells them (catalogue/cluster_lines.h).
+catalogue::RunFigures FiguresOf(const json& s, apps::App app, Lang lang) {
+  catalogue::RunFigures f;
+  f.work = app.definition().work;
+  auto money = [&](const json& v) { return app.words().state(v.get<Amount>(), {}, lang); };
+  f.run = s.value("run", std::int64_t{0});
+  f.ranks = s.value("ranks", 0);
+  f.work_done = s.value("transfers", std::uint64_t{0});
+  f.per_s = s.value("transfers_per_s", 0.0);
+  f.complete = s.value("complete", std::uint64_t{0});
+  f.failed = s.value("failed", std::uint64_t{0});
+  f.wrong = s.value("wrong_totals", std::uint64_t{0});
+  f.timed_out = s.value("timed_out", std::uint64_t{0});
+  if (s.contains("restored_from") && !s["restored_from"].is_null()) {
+    f.restored_from = s["restored_from"].get<std::uint64_t>();
+  }
+  if (s.contains("latest_total") && !s["latest_total"].is_null()) {
+    f.latest_total = money(s["latest_total"]);
+  }
+  f.left_s = static_cast<double>(s.value("left_ms", std::int64_t{0})) / 1000.0;
+  if (!s.contains("latency_p50_us")) return f;  // a status line
+  f.p50_ms = Ms(s["latency_p50_us"]);
+  f.p99_ms = Ms(s["latency_p99_us"]);
+  f.peak_mib = static_cast<double>(s.value("rank0_peak_rss_bytes", std::uint64_t{0})) / (1 << 20);
+  f.cpu_s = s.value("rank0_cpu_s", 0.0);
+  if (app.vertices()) {
+    f.topology = s["topology"].get<std::string>();
+    f.algorithm = s["algorithm"].get<std::string>();
+    f.emitted = s["emitted"].get<std::uint64_t>();
+    f.exactly_once = s["exactly_once"].get<bool>();
+    f.alignment_p50_ms = Ms(s["alignment_p50_us"]);
+    f.alignment_p99_ms = Ms(s["alignment_p99_us"]);
+    f.held_back = s["held_back_per_snapshot"].get<double>();
+    f.persisted = s["persisted_records_per_snapshot"].get<double>();
+    f.persisted_bytes = s["persisted_bytes_per_snapshot"].get<double>();
+    f.unaligned_channels = s["unaligned_channels"].get<std::uint64_t>();
+    f.channels = s["channels"].get<std::uint64_t>();
+    f.switched = s["switched_snapshots"].get<std::uint64_t>();
+    return f;
+  }
+  f.stop_p50_ms = Ms(s["stop_p50_us"]);
+  f.stop_p99_ms = Ms(s["stop_p99_us"]);
+  f.collected_bytes = s["collected_bytes_per_snapshot"].get<double>();
+  f.collect_p50_ms = Ms(s["collect_p50_us"]);
+  f.collect_p99_ms = Ms(s["collect_p99_us"]);
+  f.final_total = money(s["final_total"]);
+  f.bank_total = money(s["bank_total"]);
+  f.conserved = s["final_total"] == s["bank_total"];
+  if (!s.contains("property")) return f;
+  // jobs and locks: what the run was for. When the first snapshot found
+  // the property, against when it became true by the ranks' clocks, and
+  // how often the naive detector was wrong.
+  const json& p = s["property"];
   const apps::AppWords& words = app.words();
-  const std::string property = p["property"];
-  if (p["detected_by"].is_null()) {
-    fmt::print("{}: no snapshot found it before the run ended{}\n", property,
-               p["true_us"].is_null() ? "" : " (it did become true)");
+  f.property = p["property"].get<std::string>();
+  f.became_true = !p["true_us"].is_null();
+  if (!p["detected_by"].is_null()) {
+    f.detected_by = p["detected_by"].get<std::uint64_t>();
+    f.detected = !app.definition().reason_is_cycle
+                     ? f.property
+                     : fmt::format("{}: {}", f.property,
+                                   CycleText(p["cycle"].get<std::vector<std::string>>()));
+  }
+  if (!p["delay_us"].is_null()) f.delay_ms = Ms(p["delay_us"]);
+  f.became_true_how = words.became_true_en;
+  f.naive_false_what = words.naive_false_en;
+  f.naive_rounds = p["naive_rounds"].get<std::uint64_t>();
+  f.naive_declared = p["naive_declared"].get<std::uint64_t>();
+  f.naive_false = p["naive_false"].get<std::uint64_t>();
+  return f;
+}
+
+std::string StatusLine(const json& s, apps::App app, Lang lang) {
+  return catalogue::ClusterText(ClusterLine::kStatus, FiguresOf(s, app, lang), lang);
+}
+
+// The summary's lines: the application's own figures, in its words.
+void PrintSummary(const json& s, Lang lang) {
+  const apps::App app = AppOf(s);
+  const catalogue::RunFigures f = FiguresOf(s, app, lang);
+  std::vector<ClusterLine> lines;
+  if (app.vertices()) {
+    lines = {ClusterLine::kDataflowRun, ClusterLine::kDataflowSnapshots, ClusterLine::kDataflowCost};
+  } else if (app.has_property()) {
+    lines = {ClusterLine::kRun, ClusterLine::kSnapshots,
+             f.detected_by ? ClusterLine::kPropertyDetected : ClusterLine::kPropertyMissed,
+             ClusterLine::kNaive};
   } else {
-    std::string what =
-        !app.definition().reason_is_cycle
-            ? property
-            : fmt::format("{}: {}", property,
-                          CycleText(p["cycle"].get<std::vector<std::string>>()));
-    std::string truth = p["delay_us"].is_null()
-                            ? "which the ranks' final states do not bear out"
-                            : fmt::format("{:.2f} ms after {}", p["delay_us"].get<double>() / 1000,
-                                          words.became_true_en);
-    fmt::print("{}: detected by snapshot {}, {}\n", what, p["detected_by"].get<std::uint64_t>(),
-               truth);
+    lines = {ClusterLine::kRun, ClusterLine::kSnapshots};
+    if (f.stop_p50_ms > 0) lines.push_back(ClusterLine::kStopTime);
+    lines.insert(lines.end(), {ClusterLine::kCollector, ClusterLine::kTotal});
   }
-  fmt::print("naive detector: {} rounds of reads, {} declared {}, {} of them {}\n",
-             p["naive_rounds"].get<std::uint64_t>(), p["naive_declared"].get<std::uint64_t>(),
-             property, p["naive_false"].get<std::uint64_t>(),
-             words.naive_false_en);
-}
-
-// A dataflow's summary: throughput, exactly-once at the sinks, and what the
-// snapshots cost.
-void PrintDataflowSummary(const json& s) {
-  // A restored run's counts include what its snapshot had counted.
-  const std::string restored =
-      s.value("restored_from", json()).is_null()
-          ? ""
-          : fmt::format(", restored from snapshot {}", s["restored_from"].get<std::uint64_t>());
-  fmt::print("run: {} ranks ({}), {}{}, {} records emitted, {} counted at the sinks ({:.0f}/s) {}\n",
-             s["ranks"].get<int>(), s["topology"].get<std::string>(),
-             s["algorithm"].get<std::string>(), restored, s["emitted"].get<std::uint64_t>(),
-             s["transfers"].get<std::uint64_t>(), s["transfers_per_s"].get<double>(),
-             s["exactly_once"].get<bool>() ? "(each once)" : "(NOT each once)");
-  fmt::print("snapshots: {} complete ({} breaking conservation), {} failed ({} timed out); "
-             "duration p50 {:.2f} ms, p99 {:.2f} ms\n",
-             s["complete"].get<std::uint64_t>(), s["wrong_totals"].get<std::uint64_t>(),
-             s["failed"].get<std::uint64_t>(), s["timed_out"].get<std::uint64_t>(),
-             s["latency_p50_us"].get<double>() / 1000, s["latency_p99_us"].get<double>() / 1000);
-  fmt::print("alignment p50 {:.2f} ms, p99 {:.2f} ms; per snapshot {:.1f} records held back, "
-             "{:.1f} persisted ({:.0f} bytes); {} of {} channels unaligned; {} snapshots switched "
-             "by the alignment timeout\n",
-             s["alignment_p50_us"].get<double>() / 1000, s["alignment_p99_us"].get<double>() / 1000,
-             s["held_back_per_snapshot"].get<double>(),
-             s["persisted_records_per_snapshot"].get<double>(),
-             s["persisted_bytes_per_snapshot"].get<double>(),
-             s["unaligned_channels"].get<std::uint64_t>(), s["channels"].get<std::uint64_t>(),
-             s["switched_snapshots"].get<std::uint64_t>());
+  for (ClusterLine line : lines) fmt::print("{}\n", catalogue::ClusterText(line, f, lang));
   std::fflush(stdout);
 }
 
-void PrintSummary(const json& s) {
-  if (s.value("app", "") == "dataflow") {
-    PrintDataflowSummary(s);
-    return;
-  }
-  const bool bank = !s.contains("property");
-  fmt::print("run {}: {} ranks, {} {} ({:.0f}/s)\n", s["run"].get<std::int64_t>(),
-             s["ranks"].get<int>(), s["transfers"].get<std::uint64_t>(),
-             bank ? "transfers" : "messages", s["transfers_per_s"].get<double>());
-  if (!bank) {
-    fmt::print("snapshots: {} complete, {} failed; latency p50 {:.2f} ms, p99 {:.2f} ms\n",
-               s["complete"].get<std::uint64_t>(), s["failed"].get<std::uint64_t>(),
-               s["latency_p50_us"].get<double>() / 1000, s["latency_p99_us"].get<double>() / 1000);
-    PrintProperty(s["property"]);
-    std::fflush(stdout);
-    return;
-  }
-  fmt::print("snapshots: {} complete ({} with a wrong total), {} failed ({} timed out); latency "
-             "p50 {:.2f} ms, p99 {:.2f} ms\n",
-             s["complete"].get<std::uint64_t>(), s["wrong_totals"].get<std::uint64_t>(),
-             s["failed"].get<std::uint64_t>(), s["timed_out"].get<std::uint64_t>(),
-             s["latency_p50_us"].get<double>() / 1000, s["latency_p99_us"].get<double>() / 1000);
-  if (s["stop_p50_us"].get<double>() > 0) {
-    fmt::print("stop time: p50 {:.2f} ms, p99 {:.2f} ms\n", s["stop_p50_us"].get<double>() / 1000,
-               s["stop_p99_us"].get<double>() / 1000);
-  }
-  fmt::print("collector (rank 0): {:.0f} bytes of parts per snapshot; collected p50 {:.2f} ms, "
-             "p99 {:.2f} ms after the last channel closed; peak memory {:.1f} MiB, CPU {:.2f} s\n",
-             s["collected_bytes_per_snapshot"].get<double>(), s["collect_p50_us"].get<double>() / 1000,
-             s["collect_p99_us"].get<double>() / 1000,
-             static_cast<double>(s["rank0_peak_rss_bytes"].get<std::uint64_t>()) / (1 << 20),
-             s["rank0_cpu_s"].get<double>());
-  fmt::print("total at the end: ${} of ${} {}\n", s["final_total"].get<std::int64_t>(),
-             s["bank_total"].get<std::int64_t>(),
-             s["final_total"] == s["bank_total"] ? "(conserved)" : "(NOT conserved)");
-  std::fflush(stdout);
+// One line on standard error about how the run ended; an error's carries
+// the error's prefix.
+void PrintEnding(EndingLine line, const catalogue::Ending& e, Lang lang, bool error) {
+  const std::string text = catalogue::EndingText(line, e, lang);
+  fmt::print(stderr, "cutline: {}{}\n", error ? "error: " : "", text);
 }
 
 }  // namespace
@@ -181,10 +177,12 @@ struct Job {
 
 // Starts mpirun in a process group of its own, its output and error piped
 // back; nothing (after one line on standard error) if the pipes fail.
-std::optional<Job> StartJob(std::vector<std::string> command) {
+std::optional<Job> StartJob(std::vector<std::string> command, Lang lang) {
   int out[2], err[2];
   if (::pipe(out) != 0 || ::pipe(err) != 0) {
-    fmt::print(stderr, "cutline: error: cannot start mpirun: {}\n", std::strerror(errno));
+    catalogue::Ending e;
+    e.first_line = std::strerror(errno);
+    PrintEnding(EndingLine::kNoMpirun, e, lang, true);
     return std::nullopt;
   }
   // Asked to stop, `cluster` ends the run itself (WatchJob), so the job has
@@ -228,14 +226,14 @@ struct JobOutput {
 
 // One line of the job's standard output: rank 0's run, status or summary
 // line, else a rank's own output, printed as it is.
-void TakeLine(const std::string& line, bool live, JobOutput& got) {
+void TakeLine(const std::string& line, bool live, Lang lang, JobOutput& got) {
   auto space = line.find(' ');
   std::string kind = line.substr(0, space);
   json body = json::parse(space == std::string::npos ? "" : line.substr(space + 1), nullptr, false);
   if (kind == "cutline-run" && !body.is_discarded()) {
     got.run = body;
   } else if (kind == "cutline-status" && !body.is_discarded()) {
-    if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body, got.run.value("app", "bank")));
+    if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body, AppOf(got.run), lang));
   } else if (kind == "cutline-summary" && !body.is_discarded()) {
     got.summary = body;
   } else {
@@ -245,7 +243,7 @@ void TakeLine(const std::string& line, bool live, JobOutput& got) {
 
 // Reads the job's output and error until both close, passing a stop
 // (Ctrl-C, SIGTERM) on to it as it comes.
-JobOutput WatchJob(const Job& job, bool live) {
+JobOutput WatchJob(const Job& job, bool live, Lang lang) {
   JobOutput got;
   std::string out_buffer;
   pollfd fds[2] = {{job.out, POLLIN, 0}, {job.err, POLLIN, 0}};
@@ -279,7 +277,7 @@ JobOutput WatchJob(const Job& job, bool live) {
       while ((end = out_buffer.find('\n')) != std::string::npos) {
         std::string line = out_buffer.substr(0, end);
         out_buffer.erase(0, end + 1);
-        TakeLine(line, live, got);
+        TakeLine(line, live, lang, got);
       }
     }
   }
@@ -287,95 +285,90 @@ JobOutput WatchJob(const Job& job, bool live) {
 }
 
 // The job ended and rank 0 wrote its summary: prints it; the exit code says
-// whether the run was stopped early, gave up, or found a wrong total. (Not
-// const: on a mutable json, operator[] reads a missing field as null.)
-int ReportSummary(const ClusterOptions& o, json& summary, int signalled,
+// whether the run was stopped early, gave up, or was judged wrong (rank 0's
+// own verdict, "exit_code").
+int ReportSummary(const ClusterOptions& o, const json& summary, int signalled,
                   const char* signal_name) {
+  const Lang lang = o.node.lang;
   if (o.json) {
     fmt::print("{}\n", summary.dump());
   } else {
-    PrintSummary(summary);
+    PrintSummary(summary, lang);
   }
+  catalogue::Ending e;
   if (signalled) {
-    fmt::print(stderr, "cutline: stopped by {}: the run ended early\n", signal_name);
+    e.signal = signal_name;
+    PrintEnding(EndingLine::kStoppedEarly, e, lang, false);
     return 128 + signalled;
   }
-  if (!summary["gave_up"].empty()) {
-    const auto ids = summary["gave_up"].get<std::vector<std::uint64_t>>();
-    fmt::print(stderr,
-               "cutline: error: snapshots {} failed one after another "
-               "(--tolerable-failures {}): the run was stopped\n",
-               fmt::join(ids, ", "), ids.size());
+  const auto gave_up = summary.value("gave_up", std::vector<std::uint64_t>{});
+  if (!gave_up.empty()) {
+    e.ids = fmt::format("{}", fmt::join(gave_up, ", "));
+    e.count = gave_up.size();
+    PrintEnding(EndingLine::kGaveUp, e, lang, true);
     return 1;
   }
-  if (summary.contains("exactly_once")) {
-    // A dataflow: every snapshot conserved, every record counted once.
-    return summary["wrong_totals"] == 0 && summary["exactly_once"].get<bool>() ? 0 : 1;
-  }
-  if (summary.contains("property")) {
-    // A snapshot's declaration before the truth: never expected.
-    return summary["wrong_totals"] == 0 && !summary["property"]["early"].get<bool>() ? 0 : 1;
-  }
-  return summary["wrong_totals"] == 0 && summary["final_total"] == summary["bank_total"] ? 0 : 1;
+  return summary.value("exit_code", 1);
 }
 
 // The job never started: the node's one-line error, which Open MPI's abort
 // banner may come before (the ranks' standard errors interleave), else
 // mpirun's own complaint.
-int ReportNotStarted(const std::string& err_text, int code) {
+int ReportNotStarted(const std::string& err_text, int code, Lang lang) {
   std::smatch own;
   if (std::regex_search(err_text, own, std::regex(R"((?:^|\n)(cutline: error: [^\n]*))"))) {
     fmt::print(stderr, "{}\n", own[1].str());
     return 2;
   }
-  std::string first = err_text.substr(0, err_text.find('\n'));
-  fmt::print(stderr, "cutline: error: mpirun failed (status {}): {}\n", code, first);
+  catalogue::Ending e;
+  e.status = code;
+  e.first_line = err_text.substr(0, err_text.find('\n'));
+  PrintEnding(EndingLine::kMpirunFailed, e, lang, true);
   return 2;
 }
 
 // The job started but ended without a summary: stopped twice, or a rank
 // died and Open MPI ended the job. Says so, with the last complete snapshot.
-// (`got` not const, as for ReportSummary.)
-int ReportCutShort(JobOutput& got, int signalled, const char* signal_name,
-                   const AfterCrash& after_crash) {
+int ReportCutShort(const JobOutput& got, int signalled, const char* signal_name,
+                   const AfterCrash& after_crash, Lang lang) {
   const std::string& err_text = got.err_text;
-  std::string latest_stored;
+  const std::int64_t run = got.run.value("run", std::int64_t{0});
+  catalogue::Ending e;
+  e.latest = after_crash ? after_crash(run) : "not stored";
   if (signalled) {
     // Stopped twice: the job was ended at once, like a crash.
-    latest_stored = after_crash ? after_crash(got.run["run"].get<std::int64_t>()) : "not stored";
-    fmt::print(stderr, "cutline: stopped by {} twice: the job was ended; last complete snapshot: {}\n",
-               signal_name, latest_stored);
+    e.signal = signal_name;
+    PrintEnding(EndingLine::kStoppedTwice, e, lang, false);
     return 128 + signalled;
   }
-  // A rank died, and Open MPI ended the job.
-  std::smatch m;
-  std::string who = "a rank";
-  if (std::regex_search(err_text, m, std::regex(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+))"))) {
-    who = fmt::format("rank {} (signal {})", m[1].str(), m[2].str());
-  } else if (std::regex_search(err_text, m, std::regex(R"(rank (\d+))"))) {
-    who = fmt::format("rank {}", m[1].str());
-  }
-  std::string latest = after_crash ? after_crash(got.run["run"].get<std::int64_t>()) : "not stored";
   // A rank that ended itself on an error (rank 0 whose store cannot be
   // written: a full disk) said why in one line: that line is the news, not
   // Open MPI's report of a death.
-  std::smatch own;
-  if (std::regex_search(err_text, own, std::regex(R"((?:^|\n)cutline: error: ([^\n]*))"))) {
-    fmt::print(stderr, "cutline: error: {}; the job ended; last complete snapshot: {}\n",
-               own[1].str(), latest);
+  std::smatch m;
+  if (std::regex_search(err_text, m, std::regex(R"((?:^|\n)cutline: error: ([^\n]*))"))) {
+    e.reason = m[1].str();
+    PrintEnding(EndingLine::kRankErrored, e, lang, true);
     return 1;
   }
-  fmt::print(stderr, "cutline: {} died; the job ended; last complete snapshot: {}\n", who, latest);
+  // A rank died, and Open MPI ended the job.
+  if (std::regex_search(err_text, m, std::regex(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+))"))) {
+    e.who = m[1].str();
+    e.by_signal = std::stoi(m[2].str());
+  } else if (std::regex_search(err_text, m, std::regex(R"(rank (\d+))"))) {
+    e.who = m[1].str();
+  }
+  PrintEnding(EndingLine::kRankDied, e, lang, false);
   return 1;
 }
 
 }  // namespace
 
 int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCrash& after_crash) {
-  std::optional<Job> job = StartJob(MpirunCommand(o, self));
+  const Lang lang = o.node.lang;
+  std::optional<Job> job = StartJob(MpirunCommand(o, self), lang);
   if (!job) return 2;
   bool live = ::isatty(2);
-  JobOutput got = WatchJob(*job, live);
+  JobOutput got = WatchJob(*job, live, lang);
   int status = 0;
   ::waitpid(job->pid, &status, 0);
   if (live) fmt::print(stderr, "\r\033[K");
@@ -389,8 +382,8 @@ int RunCluster(const ClusterOptions& o, const std::string& self, const AfterCras
     const int judged = ReportSummary(o, got.summary, signalled, signal_name);
     return code == 0 ? judged : std::max(judged, 1);
   }
-  if (!got.run.is_object()) return ReportNotStarted(got.err_text, code);
-  return ReportCutShort(got, signalled, signal_name, after_crash);
+  if (!got.run.is_object()) return ReportNotStarted(got.err_text, code, lang);
+  return ReportCutShort(got, signalled, signal_name, after_crash, lang);
 }
 
 }  // namespace cutline::runtime

@@ -15,9 +15,10 @@
 #include <thread>
 
 #include "runtime/branch.h"
-#include "runtime/coordinator.h"
-#include "runtime/dataflow_coordinator.h"
+#include "runtime/branches_policy.h"
+#include "runtime/dataflow_policy.h"
 #include "runtime/protocol.h"
+#include "runtime/scheduler.h"
 #include "runtime/transport.h"
 #include "runtime/vertex_rank.h"
 
@@ -31,33 +32,55 @@ namespace {
 volatile std::sig_atomic_t g_end_early = 0;
 extern "C" void OnEndEarly(int) { g_end_early = 1; }
 
+// Rank 0's scheduler sends through the transport and prints its lines for
+// `cluster` (cluster.cc) on standard output.
+class TransportOutbox final : public Outbox {
+ public:
+  explicit TransportOutbox(Transport& transport) : transport_(transport) {}
+  void Send(int rank, const protocol::Control& message) override {
+    transport_.SendControl(rank, message);
+  }
+  void Line(std::string_view kind, const nlohmann::json& body) override {
+    fmt::print("{} {}\n", kind, body.dump());
+    std::fflush(stdout);
+  }
+
+ private:
+  Transport& transport_;
+};
+
 // A rank's two roles for the application the run is of: a branch of the
-// bank (jobs, locks) with its coordinator, or a vertex of a dataflow with
-// its own. The rank role outlives the coordinator (it is declared first).
+// bank (jobs, locks) or a vertex of a dataflow, and on rank 0 the
+// scheduler with the application's policy. The rank role outlives the
+// coordinator (it is declared first).
 struct Roles {
   std::unique_ptr<RankRole> rank;
+  std::unique_ptr<Outbox> outbox;
   std::unique_ptr<CoordinatorRole> coordinator;
 };
 
 Roles MakeRoles(const NodeOptions& o, int rank, int ranks, Transport& transport,
                 std::unique_ptr<Sink> sink) {
   Roles roles;
+  std::unique_ptr<Policy> policy;
   if (o.dataflow) {
     roles.rank = std::make_unique<VertexRank>(o, *o.dataflow, rank, transport);
+    if (rank == kCoordinator) policy = std::make_unique<DataflowPolicy>(o, *o.dataflow);
+  } else {
+    auto branch = std::make_unique<Branch>(o, rank, ranks, transport);
     if (rank == kCoordinator) {
-      roles.coordinator =
-          std::make_unique<DataflowCoordinator>(o, *o.dataflow, transport, std::move(sink));
+      auto branches = std::make_unique<BranchesPolicy>(o, ranks);
+      branches->OnVerdict(
+          [b = branch.get()](SnapshotId id, const apps::Verdict& v) { b->LogVerdict(id, v); });
+      policy = std::move(branches);
     }
-    return roles;
+    roles.rank = std::move(branch);
   }
-  auto branch = std::make_unique<Branch>(o, rank, ranks, transport);
-  if (rank == kCoordinator) {
-    auto coordinator = std::make_unique<Coordinator>(o, ranks, transport, std::move(sink));
-    coordinator->OnVerdict(
-        [b = branch.get()](SnapshotId id, const apps::Verdict& v) { b->LogVerdict(id, v); });
-    roles.coordinator = std::move(coordinator);
+  if (policy) {
+    roles.outbox = std::make_unique<TransportOutbox>(transport);
+    roles.coordinator = std::make_unique<Scheduler>(o, ranks, std::move(policy), std::move(sink),
+                                                    *roles.outbox);
   }
-  roles.rank = std::move(branch);
   return roles;
 }
 
@@ -99,7 +122,7 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
         throw std::runtime_error(fmt::format("rank {} sent rank {} the coordinator's {} message",
                                              e->source, rank, protocol::Name(message)));
       }
-      coordinator->OnControl(e->source, message, e->bytes.size());
+      coordinator->OnControl(e->source, message, e->bytes.size(), Clock::now());
     }
     auto now = Clock::now();
     if (coordinator && g_end_early) coordinator->EndEarly(now);

@@ -137,8 +137,7 @@ Status LogsRefusal(const NodeOptions& o) {
 }
 
 std::span<const std::string_view> ClusterFlags(const NodeOptions& o) {
-  return o.dataflow ? std::span<const std::string_view>(kDataflowFlags)
-                    : o.app.definition().cluster_flags;
+  return o.app.definition().cluster_flags;
 }
 
 std::optional<std::string> FlagValue(const NodeOptions& o, std::string_view flag) {
@@ -165,7 +164,7 @@ Amount OpeningState(const NodeOptions& o) {
 
 std::vector<std::string> NodeArguments(const NodeOptions& o) {
   std::vector<std::string> args = {
-      "--app",      o.dataflow ? "dataflow" : std::string(o.app.name()),
+      "--app",      std::string(o.app.name()),
       "--lang",     o.lang == Lang::kJa ? "ja" : "en",
       "--duration", FormatDuration(o.duration),
       "--link-delay", FormatDuration(o.link_delay),

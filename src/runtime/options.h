@@ -40,7 +40,8 @@ std::string AlgorithmRefusal(std::string_view name);
 // lists them: "chandy-lamport or stop-the-world".
 std::string AlgorithmsRunBy(bool dataflow);
 
-// The application the branches run (src/apps/): the bank, jobs or locks.
+// The application the ranks run (src/apps/): the bank, jobs, locks or a
+// dataflow.
 using apps::App;
 
 // --slow RANK:FACTOR (--app dataflow): that rank handles at most
@@ -62,8 +63,10 @@ struct DataflowOptions {
 };
 
 struct NodeOptions {
-  App app;  // the bank unless --app names another (unused for a dataflow)
-  std::optional<DataflowOptions> dataflow;  // --app dataflow
+  App app;  // the bank unless --app names another
+  // Its topology and pace, when the application's ranks are vertices
+  // (--app dataflow; App::vertices()): set exactly then.
+  std::optional<DataflowOptions> dataflow;
   // The language of what a rank prints (refusals): the cluster's --lang,
   // passed on to every rank.
   Lang lang = Lang::kEn;
@@ -123,12 +126,7 @@ Status LogsRefusal(const NodeOptions& o);
 
 // The arguments that give `options` to `cutline node` (and the parser back).
 std::vector<std::string> NodeArguments(const NodeOptions& options);
-// A dataflow's flags of `cutline cluster` (the other applications refuse
-// them, and it refuses theirs but --rate, its sources' pace).
-inline constexpr std::string_view kDataflowFlags[] = {"--rate", "--topology", "--buffers", "--slow",
-                                                      "--alignment-timeout", "--restore"};
-// The cluster flags of the run's application (AppDefinition::cluster_flags,
-// or kDataflowFlags).
+// The cluster flags of the run's application (AppDefinition::cluster_flags).
 std::span<const std::string_view> ClusterFlags(const NodeOptions& o);
 // What an application's cluster flag (AppDefinition::cluster_flags) holds
 // in `o`, as the ranks are told it; nullopt for a flag without a value.

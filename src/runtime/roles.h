@@ -1,7 +1,8 @@
 // The two jobs a rank's loop (node.cc) runs, whatever the application: the
 // rank's own part of it (a branch of the bank, jobs or locks; a vertex of a
-// dataflow) and, on rank 0, the coordinator's. The loop hands each message
-// to one of them and knows nothing else of either.
+// dataflow) and, on rank 0, the coordinator's (one for every application:
+// the Scheduler, scheduler.h). The loop hands each message to one of them
+// and knows nothing else of either.
 #pragma once
 
 #include <cstddef>
@@ -45,9 +46,10 @@ class CoordinatorRole {
   virtual void Started(Clock::time_point now) = 0;
   // Schedules, reports and ends the run. True if it did anything.
   virtual bool Tick(Clock::time_point now) = 0;
-  // A control message for the coordinator (`bytes`: its size as it came);
-  // throws for one that is not.
-  virtual void OnControl(int from, const protocol::Control& message, std::size_t bytes) = 0;
+  // A control message for the coordinator (`bytes`: its size as it came),
+  // at `now`; throws Fault for one that is not.
+  virtual void OnControl(int from, const protocol::Control& message, std::size_t bytes,
+                         Clock::time_point now) = 0;
   // Ends the run now, as at the end of --duration (`cluster` was asked to
   // stop).
   virtual void EndEarly(Clock::time_point now) = 0;

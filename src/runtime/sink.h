@@ -63,8 +63,6 @@ struct RunShape {
 inline RunShape RunShapeOf(const NodeOptions& o, std::uint32_t ranks) {
   RunShape shape{std::string(o.app.name()), ranks, OpeningState(o), std::nullopt};
   if (o.dataflow) {
-    shape.app = "dataflow";
-    shape.balance = 0;
     shape.dataflow = store::StoredDataflow{
         o.dataflow->topology.spec(), std::string(o.algorithm.name()), o.dataflow->buffers,
         o.dataflow->alignment_timeout ? std::optional(o.dataflow->alignment_timeout->count())

@@ -30,12 +30,11 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/epoch.h"
 #include "runtime/options.h"
 #include "runtime/protocol.h"
 
 namespace cutline::runtime {
-
-using Clock = std::chrono::steady_clock;
 
 // The longest a transfer is held back under --reorder: well above the time
 // between two transfers on a channel at the rates a run uses, so that

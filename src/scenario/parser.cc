@@ -175,7 +175,8 @@ Status ParseNetworkSetting(std::string_view word, std::size_t eq, NetworkLine& n
     if (net.app_seen) return Status::Error(Code::kOptionTwice, "app");
     net.app_seen = true;
     std::optional<apps::App> a = apps::App::Find(value);
-    if (!a) return Status::Error(Code::kUnknownOption, Shown(word));
+    // A dataflow's ranks are vertices, which no network line describes.
+    if (!a || !a->in_scenarios()) return Status::Error(Code::kUnknownOption, Shown(word));
     cmd.app = *a;
     return Status::Ok();
   }

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/app.h"
 #include "base/lang.h"
 #include "store/store_internal.h"
 
@@ -217,7 +218,9 @@ std::int64_t Store::BeginRun(std::uint32_t ranks, Amount balance, Amount total,
   Connection& c = *impl_;
   const std::string doing = "beginning a run";
   if (ranks == 0) c.Refuse("a run needs at least one rank");
-  if ((app == "dataflow") != dataflow.has_value()) {
+  // A run whose ranks are vertices (a dataflow's), and only such a run.
+  const std::optional<apps::App> named = apps::App::Find(app);
+  if ((named && named->vertices()) != dataflow.has_value()) {
     c.Refuse("a dataflow's run, and only one, gives its topology");
   }
   if (dataflow) {

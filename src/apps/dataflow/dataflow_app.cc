@@ -1,13 +1,14 @@
-// A dataflow's records as the logs' judge counts them (`cutline check
-// --logs` on a `cluster --app dataflow --log-dir` run): each record is one
-// unit that a send takes out of its vertex and a receipt adds to the next,
-// so a vertex's state is the records it received minus those it emitted,
-// and a snapshot's states and channels add up to what the vertices started
-// with. The dataflow is no scenario's application: App::All() does not list
-// it, and only a log that names it (and its topology) reads as one.
+// A dataflow (`cutline cluster --app dataflow`): sources, operators and
+// sinks on a DAG (src/dataflow), its ranks the topology's vertices. As the
+// logs' judge counts it (`cutline check --logs`), each record is one unit
+// that a send takes out of its vertex and a receipt adds to the next, so a
+// vertex's state is the records it received minus those it emitted, and a
+// snapshot's states and channels add up to what the vertices started with.
+// No scenario's network names it: its ranks are vertices (Ranks::kVertices).
 #include <fmt/format.h>
 
 #include "apps/app.h"
+#include "apps/app_json.h"
 
 namespace cutline::apps {
 
@@ -32,10 +33,24 @@ const AppWords kDataflowWords{
     .naive_false_en = "",
 };
 
+// Its flags of `cutline cluster` (the other applications refuse them, and
+// it refuses theirs but --rate, its sources' pace).
+constexpr std::string_view kDataflowFlags[] = {"--rate", "--topology", "--buffers", "--slow",
+                                               "--alignment-timeout", "--restore"};
+
 }  // namespace
+
+// A vertex's state is its records: a number, as the bank's money is.
+const AppJson kDataflowJson{
+    .state = [](Amount state, std::span<const std::string>) { return Json(state); },
+    .verdict = [](bool, const std::vector<std::string>&, const ChannelNames&) { return Json(); },
+    .naive_wrong_key = "",
+};
 
 const AppDefinition kDataflowDefinition{
     .name = "dataflow",
+    .ranks = Ranks::kVertices,
+    .work = Work::kRecords,
     .conserved = true,
     .property = "",
     .initial_state_settable = false,
@@ -48,7 +63,8 @@ const AppDefinition kDataflowDefinition{
     .naive = NoNaive,
     .commands = {},
     .words = &kDataflowWords,
-    .json = nullptr,
+    .json = &kDataflowJson,
+    .cluster_flags = kDataflowFlags,
 };
 
 }  // namespace cutline::apps

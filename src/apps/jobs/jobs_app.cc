@@ -80,6 +80,7 @@ const AppCommand kCommands[] = {
 
 const AppDefinition kJobsDefinition{
     .name = "jobs",
+    .work = Work::kMessages,
     .property = "terminated",
     .naive_reads_all = true,
     .state_key = "jobs",

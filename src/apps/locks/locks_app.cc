@@ -129,6 +129,7 @@ const AppCommand kCommands[] = {
 
 const AppDefinition kLocksDefinition{
     .name = "locks",
+    .work = Work::kMessages,
     .property = "deadlocked",
     .initial_state_settable = false,
     .state_key = "waiting_for",
