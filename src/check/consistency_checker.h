@@ -43,7 +43,7 @@ struct SnapshotVerdict {
   std::optional<apps::Verdict> declared;
   bool consistent() const {
     return backward.empty() && extra.empty() && missed.empty() && unrecorded.empty() &&
-           (!property || property->holds == declared->holds);
+           (!property || *property == *declared);
   }
 };
 
