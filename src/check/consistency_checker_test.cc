@@ -99,30 +99,6 @@ TEST(ConsistencyCheckerTest, JobsDeclaredTerminationIsJudgedAtTheCut) {
   EXPECT_FALSE(lie.verdicts[0].consistent());
 }
 
-// The naive detector read P3 before the job came and P1 after it finished:
-// it declares termination, and the history shows a job in flight.
-TEST(ConsistencyCheckerTest, TheNaiveDetectorsFalseTerminationIsNamed) {
-  engine::Config config = Branches(3, 0);
-  config.branches[0].balance = 1;
-  config.app = apps::App::kJobs;
-  Engine bank = MakeBank(config);
-  Ok(bank.Read(kP3));
-  Ok(apps::App::FindCommand("job")->second->run(bank, std::vector<NodeId>{kP1, kP3}));
-  Ok(apps::App::FindCommand("finish")->second->run(bank, std::vector<NodeId>{kP1}));
-  Ok(bank.Read(kP1));
-  Ok(bank.Read(kP2));
-  NaiveJudgement j = JudgeNaive(bank);
-  EXPECT_TRUE(j.declared.holds);
-  ASSERT_TRUE(j.truth.has_value());
-  EXPECT_FALSE(j.truth->holds);
-  EXPECT_TRUE(j.wrong());
-  // Read again once the job has arrived: no longer all idle, no claim.
-  Ok(bank.Drain());
-  Ok(bank.Read(kP3));
-  EXPECT_FALSE(JudgeNaive(bank).declared.holds);
-  EXPECT_FALSE(JudgeNaive(bank).wrong());
-}
-
 // Locks: two wait cycles, one dissolving (a grant on its way to it), one
 // real; the property names the real one, from its lowest branch.
 TEST(ConsistencyCheckerTest, LocksNameTheCycleThatNoGrantDissolves) {

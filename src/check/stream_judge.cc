@@ -20,6 +20,7 @@
 #include "apps/bank/money.h"
 #include "base/check.h"
 #include "check/findings.h"
+#include "history/crossing.h"
 #include "history/history.h"
 
 namespace cutline::check {
@@ -445,13 +446,16 @@ class StreamJudge::Impl {
     for (auto& [id, s] : open_) {
       RankCut& to = s.ranks[r];
       const bool outside = SentOutside(s, m);
+      // Received inside the cut while r has not recorded (a receipt that
+      // caused the record is taken back out of it, TakeCause).
+      const history::Crossing crossing = history::CrossingOf(!outside, to.records == 0);
       if (to.records == 0) {
-        if (outside) to.pending.push_back(m);  // a crossing, if r records later
+        if (crossing == history::Crossing::kBackward) to.pending.push_back(m);  // if r records later
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
         const bool in_state =
             Overtaken(s, m, id) || (!ch.closed && !(s.epochs && outside));
-        if (!outside) ch.expected.push_back(m);
+        if (crossing == history::Crossing::kForward) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
           s.judged.emplace_back(m.seq, say_.CountedTwice(TransferName(m), Name(e.peer)));
