@@ -27,6 +27,7 @@
 #include "check/consistency_checker.h"
 #include "check/cut.h"
 #include "check/invariants.h"
+#include "scenario/analysis.h"
 
 namespace cutline {
 namespace {
@@ -880,7 +881,8 @@ void CheckApp(apps::App app, algorithms::Algorithm algorithm, bool fifo) {
       }
     }
 
-    check::NaiveJudgement naive = check::JudgeNaive(bank);
+    // The naive judgement the program shows (the naive panel's).
+    const check::NaiveJudgement naive = *scenario::Analyze(bank).naive;
     std::size_t last_read = 0;
     for (const engine::NaiveRead& r : bank.naive_reads()) {
       last_read = std::max(last_read, r.history_index + 1);

@@ -31,7 +31,7 @@ cutline_unit_test(cut_test ${PROJECT_SOURCE_DIR}/src/check/cut_test.cc cutline_c
 # command that replays it, naming this binary. CUTLINE_PROPERTY_SHARE sizes
 # their case counts (the Makefile sets it per build; property_test.cc).
 add_executable(property_test ${PROJECT_SOURCE_DIR}/tests/property_test.cc)
-target_link_libraries(property_test PRIVATE cutline_check rapidcheck
+target_link_libraries(property_test PRIVATE cutline_scenario rapidcheck
                       GTest::gtest_main)
 target_compile_definitions(property_test PRIVATE
   CUTLINE_PROPERTY_TEST_BINARY="$<TARGET_FILE:property_test>")

@@ -76,22 +76,6 @@ apps::Verdict PropertyOfReplay(const engine::Engine& bank, const engine::Replay&
   return bank.app().Evaluate({&bank.network(), states, InFlightWords(bank.network(), replay)});
 }
 
-NaiveJudgement JudgeNaive(const engine::Engine& bank) {
-  NaiveJudgement j;
-  std::vector<std::optional<Amount>> reads(bank.branch_count());
-  std::size_t last = 0;
-  for (const engine::NaiveRead& r : bank.naive_reads()) {
-    reads[r.branch] = r.balance;
-    last = std::max(last, r.history_index + 1);
-  }
-  j.declared = bank.app().Naive(reads);
-  if (bank.naive_reads().empty() || !bank.history().enabled()) return j;
-  engine::Replay replay(bank);
-  replay.ApplyAll(std::span(bank.history().events()).first(last));
-  j.truth = PropertyOfReplay(bank, replay);
-  return j;
-}
-
 std::vector<SnapshotClaim> ClaimsOf(const engine::Engine& bank) {
   std::vector<SnapshotClaim> claims;
   const sim::Topology& net = bank.network();

@@ -43,7 +43,7 @@ struct SnapshotVerdict {
   std::optional<apps::Verdict> declared;
   bool consistent() const {
     return backward.empty() && extra.empty() && missed.empty() && unrecorded.empty() &&
-           (!property || property->holds == declared->holds);
+           (!property || *property == *declared);
   }
 };
 
@@ -179,13 +179,12 @@ apps::Verdict PropertyOfReplay(const engine::Engine& bank, const engine::Replay&
 // its reads declare, and the property of the real state when it declared
 // it (at its latest read, replayed from the history). Wrong = it declares
 // the property while the real state lacks it: a false termination (jobs), a
-// phantom deadlock (locks).
+// phantom deadlock (locks). scenario::Analyze judges it (Analysis::naive).
 struct NaiveJudgement {
   apps::Verdict declared;
   std::optional<apps::Verdict> truth;  // nullopt: no read, or no history
   bool wrong() const { return declared.holds && truth && !truth->holds; }
 };
-NaiveJudgement JudgeNaive(const engine::Engine& bank);
 
 // The bank's claims for its complete snapshots, read through its accessors.
 std::vector<SnapshotClaim> ClaimsOf(const engine::Engine& bank);

@@ -1,5 +1,5 @@
 // JudgeCut: the checker's vector clocks decide whether a drawn cut is
-// consistent; the replay's flights, placed on each line by message event,
+// consistent; the messages, placed on each line by message event,
 // say which messages cross it and what the cut adds up to (the bank) or
 // which property holds at it (jobs, locks).
 #include "check/cut.h"
@@ -10,7 +10,8 @@
 
 #include "base/check.h"
 #include "base/overloaded.h"
-#include "engine/replay.h"
+#include "check/history_feed.h"
+#include "history/crossing.h"
 
 namespace cutline::check {
 
@@ -25,13 +26,15 @@ std::vector<EventClock> EventClocks(const RunRecord& run) {
   const sim::Topology& net = *run.topology;
   const std::uint32_t nodes = net.nodes();
   std::vector<EventClock> out;
-  if (run.initial_balances.size() != nodes) return out;  // malformed before any event
-  engine::Replay replay(net, run.initial_balances, run.app);
+  // The judge's own reading of the history, vetted as it goes.
+  HistoryFeed feed(run, Lang::kEn, /*parts=*/false);
+  if (feed.Start()) return out;  // malformed before any event
   std::vector<VectorClock> clock(nodes, VectorClock(nodes, 0));
   std::unordered_map<sim::Seq, VectorClock> sent;  // of the messages in flight
   out.reserve(run.events.size());
-  for (const history::Event& e : run.events) {
-    if (engine::Fatal(replay.Apply(e))) break;  // malformed past repair: stop before it
+  for (std::size_t i = 0; i < run.events.size(); ++i) {
+    if (feed.Vet(i)) break;  // malformed past repair: stop before it
+    const history::Event& e = run.events[i];
     const sim::NodeId at = history::NodeOf(e, net);
     VectorClock& c = clock[at];
     auto deliver = [&](sim::Seq seq) {
@@ -60,21 +63,47 @@ namespace {
 using cutline::Amount;
 using sim::NodeId;
 
-// Each node's message events as history indices, in order, and the reverse:
-// a history index's position (from 1) on its node's line.
+// One message: its channel, what it carried, and its ends' positions on
+// their lines (deliver 0: still in flight).
+struct Message {
+  sim::Seq seq = 0;
+  sim::ChannelId channel = 0;
+  bool transfer = true;
+  Amount amount = 0;
+  std::uint32_t send = 0, deliver = 0;
+};
+
+// Each node's message events as history indices, in order, and every
+// message, in send order, placed on them.
 struct Lines {
   std::vector<std::vector<std::size_t>> events;
-  std::unordered_map<std::size_t, std::uint32_t> position;
+  std::vector<Message> messages;
 };
 
 Lines LinesOf(const RunRecord& run) {
   Lines lines;
   lines.events.resize(run.topology->nodes());
+  std::unordered_map<sim::Seq, std::size_t> by_seq;  // into messages
   for (std::size_t i = 0; i < run.events.size(); ++i) {
     if (!IsMessageEvent(run.events[i])) continue;
     auto& line = lines.events[history::NodeOf(run.events[i], *run.topology)];
     line.push_back(i);
-    lines.position.emplace(i, static_cast<std::uint32_t>(line.size()));
+    const auto position = static_cast<std::uint32_t>(line.size());
+    auto sent = [&](sim::Seq seq, sim::ChannelId c, bool transfer, Amount amount) {
+      by_seq.emplace(seq, lines.messages.size());
+      lines.messages.push_back(Message{seq, c, transfer, amount, position, 0});
+    };
+    auto delivered = [&](sim::Seq seq) { lines.messages[by_seq.at(seq)].deliver = position; };
+    std::visit(Overloaded{
+                   [&](const history::Sent<history::Transfer>& e) {
+                     sent(e.seq, e.channel, true, e.what.amount);
+                   },
+                   [&](const history::Sent<history::Marker>& e) { sent(e.seq, e.channel, false, 0); },
+                   [&](const history::Delivered<history::Transfer>& e) { delivered(e.seq); },
+                   [&](const history::Delivered<history::Marker>& e) { delivered(e.seq); },
+                   [](const auto&) {},
+               },
+               run.events[i]);
   }
   return lines;
 }
@@ -152,25 +181,22 @@ Status JudgeCut(const RunRecord& run, std::span<const std::int64_t> cut,
 
   // (2) The messages, placed on the lines, and the money at the cut.
   const bool money = run.app.conserved();
-  engine::Replay replay(net, run.initial_balances, run.app);
-  replay.ApplyAll(run.events);
   j.balances = money ? run.initial_balances : StatesAt(run, cut);
   bool ok = true;
   if (money) {
     for (Amount a : run.initial_balances) ok &= Add(&j.bank_total, a);
   }
   std::vector<std::vector<Amount>> channels(net.channel_count());
-  for (const engine::Flight& f : replay.flights()) {
+  for (const Message& f : lines.messages) {
     const sim::ChannelInfo& ch = net.channel(f.channel);
-    CutCrossing m{f.seq, f.is_transfer(), f.amount(), ch.from, ch.to,
-                  lines.position.at(f.sent_at),
-                  f.delivered() ? lines.position.at(f.delivered_at) : 0};
+    CutCrossing m{f.seq, f.transfer, f.amount, ch.from, ch.to, f.send, f.deliver};
     const bool sent_inside = m.send <= cut[ch.from];
-    const bool received_inside = f.delivered() && m.deliver <= cut[ch.to];
+    const bool received_inside = m.deliver != 0 && m.deliver <= cut[ch.to];
     if (money && sent_inside) ok &= Add(&j.balances[ch.from], -m.amount);
     if (money && received_inside) ok &= Add(&j.balances[ch.to], m.amount);
-    if (received_inside && !sent_inside) j.backward.push_back(m);
-    if (sent_inside && !received_inside && m.transfer) {
+    const history::Crossing crossing = history::CrossingOf(sent_inside, received_inside);
+    if (crossing == history::Crossing::kBackward) j.backward.push_back(m);
+    if (crossing == history::Crossing::kForward && m.transfer) {
       if (money) ok &= Add(&j.in_channels, m.amount);
       channels[f.channel].push_back(m.amount);
       j.forward.push_back(m);

@@ -106,13 +106,9 @@ class Findings {
   virtual std::string Verdict(const apps::App& app, const apps::Verdict& v,
                               std::span<const std::string> branches,
                               std::span<const std::string> channels) const = 0;
-  // A claim's declaration (read from its records) against the state
-  // replayed at its cut: whether each holds, and each as Verdict() says it.
-  virtual std::string DeclaresOtherwise(const apps::App& app, bool declared, bool at_cut,
-                                        std::string_view declared_words,
-                                        std::string_view at_cut_words) const = 0;
-  // A rank's declared verdict line against its cut (the verdicts as
-  // Verdict() says them), and a declared property that no longer holds
+  // A declared property (a claim's, read from its records, or a rank's
+  // verdict line) against the one on the state replayed at its cut (each
+  // as Verdict() says it), and a declared property that no longer holds
   // where the logs end (`branches`, `channels`: why, there).
   virtual std::string DeclaredOtherwise(std::string_view declared,
                                         std::string_view at_cut) const = 0;

@@ -177,13 +177,6 @@ class English final : public Findings {
     return fmt::format("{}{} ({})", Not(v.holds), app.definition().property,
                        Reason(app, branches, channels));
   }
-  // A claim's declaration: the property alone, without its reasons.
-  std::string DeclaresOtherwise(const apps::App& app, bool declared, bool at_cut,
-                                std::string_view, std::string_view) const override {
-    const std::string_view property = app.definition().property;
-    return fmt::format("declares {}{} but the state replayed at its cut is {}{}", Not(declared),
-                       property, Not(at_cut), property);
-  }
   std::string DeclaredOtherwise(std::string_view declared,
                                 std::string_view at_cut) const override {
     return fmt::format("declared {}, but the state replayed at its cut says {}", declared, at_cut);

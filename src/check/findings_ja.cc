@@ -166,10 +166,6 @@ class Japanese final : public Findings {
                       std::span<const std::string> channels) const override {
     return VerdictWords(app, v.holds, branches, channels);
   }
-  std::string DeclaresOtherwise(const apps::App&, bool, bool, std::string_view declared,
-                                std::string_view at_cut) const override {
-    return fmt::format("宣言は「{}」ですが、カットで再生した状態は「{}」です", declared, at_cut);
-  }
   std::string DeclaredOtherwise(std::string_view declared,
                                 std::string_view at_cut) const override {
     return fmt::format("「{}」と宣言しましたが、カットで再生した状態は「{}」です", declared,

@@ -1,10 +1,7 @@
-// JudgeHistory (stream_judge.h): the simulator's history, vetted, as the
-// streaming judge's events, each as the rank that did it would log it.
-#include <map>
-#include <optional>
-#include <set>
-#include <string>
-#include <utility>
+// JudgeHistory (stream_judge.h): the simulator's history, vetted as it is
+// read (HistoryFeed), as the streaming judge's events, each as the rank that
+// did it would log it.
+#include "check/history_feed.h"
 
 #include <fmt/format.h>
 
@@ -12,216 +9,246 @@
 #include "base/overloaded.h"
 #include "check/findings.h"
 #include "check/stream_judge.h"
-#include "engine/replay.h"
 
 namespace cutline::check {
-
-namespace {
 
 using cutline::Amount;
 using sim::ChannelId;
 using sim::Seq;
 using Kind = StreamEvent::Kind;
 
-// The history's first fault past repair, named; nothing if it has none.
-// The history's reader, not the judge, vets it (as a log's reader vets its
-// lines): the replay finds what it cannot walk past.
-class Vetting {
- public:
-  Vetting(const RunRecord& run, Lang lang, std::vector<std::string> names)
-      : run_(run), lang_(lang), say_(FindingsIn(lang)), names_(std::move(names)) {
-    if (run.initial_balances.size() == run.topology->nodes()) {
-      replay_.emplace(*run.topology, run.initial_balances, run.app);
-    }
+HistoryFeed::HistoryFeed(const RunRecord& run, Lang lang, bool parts)
+    : run_(run),
+      net_(*run.topology),
+      lang_(lang),
+      parts_(parts),
+      sent_on_(net_.channel_count(), 0) {
+  for (std::uint32_t r = 0; r < net_.nodes(); ++r) {
+    names_.push_back(r < run.names.size() ? run.names[r] : fmt::format("#{}", r));
   }
-
-  // Before any event: the initial states must fit the network.
-  std::optional<std::string> Start() const {
-    if (replay_) return std::nullopt;
-    return say_.AboutHistory(
-        say_.InitialStates(run_.initial_balances.size(), run_.topology->nodes()));
+  for (const SnapshotClaim& c : run.claims) claim_of_.emplace(c.id, &c);  // the first
+  for (const history::Event& e : run.events) {
+    if (const auto* c = std::get_if<history::Closed>(&e)) closed_.emplace(c->snapshot, c->channel);
   }
+  if (run.app.conserved()) money_ = run.initial_balances;
+}
 
-  // Event i, walked; its fault if it is fatal (a channel that is not FIFO
-  // is the judge's to name, and not fatal).
-  std::optional<std::string> Event(std::size_t i) {
-    const history::Event& e = run_.events[i];
-    const engine::Anomaly a = replay_->Apply(e);
-    if (!engine::Fatal(a)) return std::nullopt;
-    return say_.AboutHistory(Fault(i, e, a));
+std::optional<std::string> HistoryFeed::Start() const {
+  if (run_.initial_balances.size() == net_.nodes()) return std::nullopt;
+  const Findings& say = FindingsIn(lang_);
+  return say.AboutHistory(say.InitialStates(run_.initial_balances.size(), net_.nodes()));
+}
+
+std::optional<std::string> HistoryFeed::Vet(std::size_t i) {
+  const Findings& say = FindingsIn(lang_);
+  const std::optional<std::string> fault = std::visit(
+      Overloaded{
+          [&](const history::Sent<history::Transfer>& s) { return VetSend(i, s.seq, s.channel, s.what); },
+          [&](const history::Sent<history::Marker>& s) { return VetSend(i, s.seq, s.channel, s.what); },
+          [&](const history::Delivered<history::Transfer>& d) {
+            return VetDelivery(i, d.seq, d.channel, d.what);
+          },
+          [&](const history::Delivered<history::Marker>& d) {
+            return VetDelivery(i, d.seq, d.channel, d.what);
+          },
+          [&](const history::Closed& c) { return VetChannel(i, c.channel); },
+          [&](const history::Overtaken& o) { return VetChannel(i, o.channel); },
+          [&](const history::Local& l) -> std::optional<std::string> {
+            if (l.node >= net_.nodes()) return say.UnknownNode(i);
+            if (!money_.empty()) money_[l.node] = run_.app.AfterLocal(money_[l.node]);
+            return std::nullopt;
+          },
+          [&](const auto& other) -> std::optional<std::string> {
+            if (other.node >= net_.nodes()) return say.UnknownNode(i);
+            return std::nullopt;
+          },
+      },
+      run_.events[i]);
+  if (!fault) return std::nullopt;
+  return say.AboutHistory(*fault);
+}
+
+std::optional<std::string> HistoryFeed::VetChannel(std::size_t i, ChannelId c) const {
+  if (c < net_.channel_count()) return std::nullopt;
+  return FindingsIn(lang_).UnknownChannel(i);
+}
+
+std::optional<std::string> HistoryFeed::VetSend(std::size_t i, Seq seq, ChannelId c,
+                                                const history::Payload& payload) {
+  const Findings& say = FindingsIn(lang_);
+  if (std::optional<std::string> unknown = VetChannel(i, c)) return unknown;
+  if (!sent_.emplace(seq, Sent{c, payload, 0, false}).second) {
+    return say.SentTwice(fmt::format("#{}", seq));
   }
-
- private:
-  std::string Fault(std::size_t i, const history::Event& e, engine::Anomaly a) const {
-    const Seq seq = std::visit(
-        Overloaded{[](const history::Sent<history::Transfer>& s) { return s.seq; },
-                   [](const history::Sent<history::Marker>& s) { return s.seq; },
-                   [](const history::Delivered<history::Transfer>& d) { return d.seq; },
-                   [](const history::Delivered<history::Marker>& d) { return d.seq; },
-                   [](const auto&) { return Seq{0}; }},
-        e);
-    const std::string ref = fmt::format("#{}", seq);
-    switch (a) {
-      case engine::Anomaly::kUnknownNode: return say_.UnknownNode(i);
-      case engine::Anomaly::kUnknownChannel: return say_.UnknownChannel(i);
-      case engine::Anomaly::kSentTwice: return say_.SentTwice(ref);
-      case engine::Anomaly::kNeverSent: return say_.NeverSent(i, ref);
-      case engine::Anomaly::kDeliveredTwice: return say_.DeliveredTwice(ref);
-      case engine::Anomaly::kNotAsSent: return say_.DeliveredAsOther(i, AsSent(seq));
-      case engine::Anomaly::kOverflow: return say_.ReplayOverflows(i);
-      case engine::Anomaly::kNone:
-      case engine::Anomaly::kNotFifo: break;
-    }
-    CUTLINE_CHECK(false);  // Event() passes only fatal ones
-    return {};
+  const auto* t = std::get_if<history::Transfer>(&payload);
+  Amount* from = money_.empty() ? nullptr : &money_[net_.channel(c).from];
+  if (t != nullptr && from != nullptr && __builtin_sub_overflow(*from, t->amount, from)) {
+    return say.ReplayOverflows(i);
   }
+  return std::nullopt;
+}
 
-  // "message #1 ($10 from P1)": the message as it was sent.
-  std::string AsSent(Seq seq) const {
-    const engine::Flight& f = *replay_->Find(seq);
-    const std::string from = names_[run_.topology->channel(f.channel).from];
-    const std::string msg = say_.Message(MessageRef(run_.message_names, seq));
-    if (const auto* m = std::get_if<history::Marker>(&f.payload)) {
-      return say_.DescribeMarker(msg, m->snapshot, from);
-    }
-    return say_.DescribeTransfer(msg, run_.app.words().message(f.amount(), lang_), from);
+std::optional<std::string> HistoryFeed::VetDelivery(std::size_t i, Seq seq, ChannelId c,
+                                                    const history::Payload& payload) {
+  const Findings& say = FindingsIn(lang_);
+  if (std::optional<std::string> unknown = VetChannel(i, c)) return unknown;
+  auto it = sent_.find(seq);
+  if (it == sent_.end()) return say.NeverSent(i, fmt::format("#{}", seq));
+  Sent& m = it->second;
+  if (m.delivered) return say.DeliveredTwice(fmt::format("#{}", seq));
+  if (m.channel != c || m.payload != payload) return say.DeliveredAsOther(i, AsSent(seq));
+  m.delivered = true;
+  const auto* t = std::get_if<history::Transfer>(&payload);
+  Amount* to = money_.empty() ? nullptr : &money_[net_.channel(c).to];
+  if (t != nullptr && to != nullptr && __builtin_add_overflow(*to, t->amount, to)) {
+    return say.ReplayOverflows(i);
   }
+  return std::nullopt;
+}
 
-  const RunRecord& run_;
-  const Lang lang_;
-  const Findings& say_;
-  const std::vector<std::string> names_;
-  std::optional<engine::Replay> replay_;
-};
-
-// Turns the history's events into the judge's, one at a time, in order.
-class HistoryFeed {
- public:
-  explicit HistoryFeed(const RunRecord& run)
-      : run_(run), net_(*run.topology), sent_on_(net_.channel_count(), 0) {
-    for (const SnapshotClaim& c : run.claims) claim_of_.emplace(c.id, &c);  // the first
-    for (const history::Event& e : run.events) {
-      if (const auto* c = std::get_if<history::Closed>(&e)) closed_.emplace(c->snapshot, c->channel);
-    }
+// "message #1 ($10 from P1)": the message as it was sent.
+std::string HistoryFeed::AsSent(Seq seq) const {
+  const Findings& say = FindingsIn(lang_);
+  const Sent& m = sent_.at(seq);
+  const std::string from = names_[net_.channel(m.channel).from];
+  const std::string msg = say.Message(MessageRef(run_.message_names, seq));
+  if (const auto* marker = std::get_if<history::Marker>(&m.payload)) {
+    return say.DescribeMarker(msg, marker->snapshot, from);
   }
+  const Amount amount = std::get<history::Transfer>(m.payload).amount;
+  return say.DescribeTransfer(msg, run_.app.words().message(amount, lang_), from);
+}
 
-  // Event i as node *at's; kOther for one the judge does not take.
-  StreamEvent Next(std::size_t i, std::uint32_t* at) {
+bool HistoryFeed::Next(std::size_t i, std::uint32_t* at, StreamEvent* out) {
+  StreamEvent e;
+  e.line = i + 1;
+  bool feed = true;
+  std::visit(
+      Overloaded{
+          [&](const history::Sent<history::Transfer>& s) {
+            *at = Send(s.seq, s.channel, Kind::kSend, &e);
+            e.amount = s.what.amount;
+          },
+          [&](const history::Sent<history::Marker>& s) {
+            *at = Send(s.seq, s.channel, Kind::kSendMarker, &e);
+            e.snapshot = s.what.snapshot;
+          },
+          [&](const history::Delivered<history::Transfer>& d) {
+            *at = Receive(d.seq, d.channel, Kind::kReceive, &e);
+            e.amount = d.what.amount;
+          },
+          [&](const history::Delivered<history::Marker>& d) {
+            *at = Receive(d.seq, d.channel, Kind::kReceiveMarker, &e);
+            e.snapshot = d.what.snapshot;
+            // A channel a Closed event closes is not closed by its marker.
+            e.keeps_open = closed_.contains({d.what.snapshot, d.channel});
+          },
+          [&](const history::Recorded& r) { *at = Record(r, &e); },
+          [&](const history::Overtaken& o) {
+            *at = net_.channel(o.channel).from;
+            e.kind = Kind::kOvertaken;
+            e.peer = net_.channel(o.channel).to;
+            e.n = Number(o.transfer);
+            e.overtaker = Number(o.barrier);
+          },
+          [&](const history::Closed& c) {
+            *at = net_.channel(c.channel).to;
+            e.kind = Kind::kClose;
+            e.peer = net_.channel(c.channel).from;
+            e.snapshot = c.snapshot;
+          },
+          [&](const history::PartDone& p) {
+            *at = p.node;
+            if (parts_) Part(p, &e);  // else the claim says it
+          },
+          // The judge counts a completion itself when it judges at the last part.
+          [&](const history::Completed& c) {
+            *at = c.node;
+            feed = !parts_;
+          },
+          [&](const history::Local& l) {
+            *at = l.node;
+            e.kind = Kind::kLocal;
+            e.unstated = true;  // the history keeps no state to compare
+          },
+          [&](const history::Read& r) { *at = r.node; },
+      },
+      run_.events[i]);
+  *out = std::move(e);
+  return feed;
+}
+
+std::vector<StreamEvent> HistoryFeed::Claims() const {
+  std::vector<StreamEvent> out;
+  for (const SnapshotClaim& c : run_.claims) {
     StreamEvent e;
-    e.line = i + 1;
-    std::visit(
-        Overloaded{
-            [&](const history::Sent<history::Transfer>& s) {
-              *at = Send(s.seq, s.channel, Kind::kSend, &e);
-              e.amount = s.what.amount;
-            },
-            [&](const history::Sent<history::Marker>& s) {
-              *at = Send(s.seq, s.channel, Kind::kSendMarker, &e);
-              e.snapshot = s.what.snapshot;
-            },
-            [&](const history::Delivered<history::Transfer>& d) {
-              *at = Receive(d.seq, d.channel, Kind::kReceive, &e);
-              e.amount = d.what.amount;
-            },
-            [&](const history::Delivered<history::Marker>& d) {
-              *at = Receive(d.seq, d.channel, Kind::kReceiveMarker, &e);
-              e.snapshot = d.what.snapshot;
-              // A channel a Closed event closes is not closed by its marker.
-              e.keeps_open = closed_.contains({d.what.snapshot, d.channel});
-            },
-            [&](const history::Recorded& r) { *at = Record(r, &e); },
-            [&](const history::Overtaken& o) {
-              *at = net_.channel(o.channel).from;
-              e.kind = Kind::kOvertaken;
-              e.peer = net_.channel(o.channel).to;
-              e.n = Number(o.transfer);
-              e.overtaker = Number(o.barrier);
-            },
-            [&](const history::Closed& c) {
-              *at = net_.channel(c.channel).to;
-              e.kind = Kind::kClose;
-              e.peer = net_.channel(c.channel).from;
-              e.snapshot = c.snapshot;
-            },
-            [&](const history::PartDone& p) { *at = Part(p, &e); },
-            [&](const history::Local& l) {
-              *at = l.node;
-              e.kind = Kind::kLocal;
-              e.unstated = true;  // the history keeps no state to compare
-            },
-            [](const auto&) {},
-        },
-        run_.events[i]);
-    return e;
+    e.kind = Kind::kClaim;
+    e.snapshot = c.id;
+    e.claim = &c;
+    out.push_back(std::move(e));
   }
+  return out;
+}
 
- private:
-  const SnapshotClaim* ClaimOf(SnapshotId id) const {
-    auto c = claim_of_.find(id);
-    return c == claim_of_.end() ? nullptr : c->second;
-  }
-  // The node's claimed state, as its log would say it (0 if none).
-  Amount Claimed(SnapshotId id, sim::NodeId node) const {
-    const SnapshotClaim* c = ClaimOf(id);
-    return c == nullptr || node >= c->balances.size() ? 0 : c->balances[node].value_or(0);
-  }
-  // A message's number on its channel, as a rank's log gives it (vetted:
-  // every message named was sent).
-  std::uint64_t Number(Seq seq) const {
-    auto it = number_.find(seq);
-    return it == number_.end() ? 0 : it->second;
-  }
+const SnapshotClaim* HistoryFeed::ClaimOf(SnapshotId id) const {
+  auto c = claim_of_.find(id);
+  return c == claim_of_.end() ? nullptr : c->second;
+}
 
-  std::uint32_t Send(Seq seq, ChannelId c, Kind kind, StreamEvent* e) {
-    e->kind = kind;
-    e->peer = net_.channel(c).to;
-    e->n = number_[seq] = ++sent_on_[c];
-    return net_.channel(c).from;
-  }
-  std::uint32_t Receive(Seq seq, ChannelId c, Kind kind, StreamEvent* e) {
-    e->kind = kind;
-    e->peer = net_.channel(c).from;
-    e->n = Number(seq);
-    number_.erase(seq);  // delivered: nothing names it again
-    return net_.channel(c).to;
-  }
-  std::uint32_t Record(const history::Recorded& r, StreamEvent* e) const {
-    e->kind = Kind::kRecord;
-    e->snapshot = r.snapshot;
-    e->amount = Claimed(r.snapshot, r.node);
-    e->by_marker = r.cause.by_marker();
-    e->by_transfer = r.cause.by_transfer();
-    e->cause = r.cause.by_message() ? r.cause.message_seq() : 0;
-    if (const SnapshotClaim* c = ClaimOf(r.snapshot)) {
-      e->after_markers = c->markers_before_record;
-      e->no_markers = !c->markers;
-      e->epochs = c->epochs;
-    }
-    return r.node;
-  }
-  std::uint32_t Part(const history::PartDone& p, StreamEvent* e) const {
-    e->kind = Kind::kPart;
-    e->snapshot = p.snapshot;
-    e->amount = Claimed(p.snapshot, p.node);
-    const SnapshotClaim* c = ClaimOf(p.snapshot);
-    for (ChannelId ch : net_.Incoming(p.node)) {
-      e->channels.emplace_back(net_.channel(ch).from,
-                               c == nullptr || ch >= c->channels.size()
-                                   ? std::vector<Amount>{}
-                                   : c->channels[ch].transfers);
-    }
-    return p.node;
-  }
+// The node's claimed state, as its log would say it (0 if none).
+Amount HistoryFeed::Claimed(SnapshotId id, sim::NodeId node) const {
+  const SnapshotClaim* c = ClaimOf(id);
+  return c == nullptr || node >= c->balances.size() ? 0 : c->balances[node].value_or(0);
+}
 
-  const RunRecord& run_;
-  const sim::Topology& net_;
-  std::map<SnapshotId, const SnapshotClaim*> claim_of_;
-  std::set<std::pair<SnapshotId, ChannelId>> closed_;  // by a Closed event
-  std::vector<std::uint64_t> sent_on_;  // by channel: messages sent on it so far
-  std::map<Seq, std::uint64_t> number_;
-};
+// A message's number on its channel, as a rank's log gives it (0: none in
+// flight by that number; the judge then moves nothing).
+std::uint64_t HistoryFeed::Number(Seq seq) const {
+  auto it = sent_.find(seq);
+  return it == sent_.end() || it->second.delivered ? 0 : it->second.n;
+}
 
-}  // namespace
+std::uint32_t HistoryFeed::Send(Seq seq, ChannelId c, Kind kind, StreamEvent* e) {
+  e->kind = kind;
+  e->peer = net_.channel(c).to;
+  e->n = sent_.at(seq).n = ++sent_on_[c];
+  return net_.channel(c).from;
+}
+
+std::uint32_t HistoryFeed::Receive(Seq seq, ChannelId c, Kind kind, StreamEvent* e) {
+  e->kind = kind;
+  e->peer = net_.channel(c).from;
+  e->n = sent_.at(seq).n;
+  return net_.channel(c).to;
+}
+
+std::uint32_t HistoryFeed::Record(const history::Recorded& r, StreamEvent* e) const {
+  e->kind = Kind::kRecord;
+  e->snapshot = r.snapshot;
+  e->amount = Claimed(r.snapshot, r.node);
+  e->by_marker = r.cause.by_marker();
+  e->by_transfer = r.cause.by_transfer();
+  e->cause = r.cause.by_message() ? r.cause.message_seq() : 0;
+  if (const SnapshotClaim* c = ClaimOf(r.snapshot)) {
+    e->after_markers = c->markers_before_record;
+    e->no_markers = !c->markers;
+    e->epochs = c->epochs;
+  }
+  return r.node;
+}
+
+void HistoryFeed::Part(const history::PartDone& p, StreamEvent* e) const {
+  e->kind = Kind::kPart;
+  e->snapshot = p.snapshot;
+  e->amount = Claimed(p.snapshot, p.node);
+  const SnapshotClaim* c = ClaimOf(p.snapshot);
+  for (ChannelId ch : net_.Incoming(p.node)) {
+    e->channels.emplace_back(net_.channel(ch).from,
+                             c == nullptr || ch >= c->channels.size()
+                                 ? std::vector<Amount>{}
+                                 : c->channels[ch].transfers);
+  }
+}
 
 StreamResult JudgeHistory(const RunRecord& run, Lang lang, HistoryJudging how) {
   CUTLINE_CHECK(run.topology != nullptr);
@@ -230,34 +257,36 @@ StreamResult JudgeHistory(const RunRecord& run, Lang lang, HistoryJudging how) {
   for (std::uint32_t r = 0; r < n; ++r) {
     names.push_back(r < run.names.size() ? run.names[r] : fmt::format("#{}", r));
   }
-  Vetting vetting(run, lang, names);
   StreamJudge judge(*run.topology, std::move(names), std::move(sources), run.app, lang);
   if (!run.fifo) judge.ReorderingIsNoFault();
   judge.KeepEveryVerdict();
-  if (how == HistoryJudging::kClaims) judge.JudgeClaims(run.claims);
   judge.NameMessages(run.message_names);
-  if (std::optional<std::string> fault = vetting.Start()) {
+  const bool claims = how == HistoryJudging::kClaims;
+  HistoryFeed feed(run, lang, /*parts=*/!claims);
+  if (std::optional<std::string> fault = feed.Start()) {
     judge.HistoryBroken(std::move(*fault));
-    return judge.Finish();
-  }
-  for (std::uint32_t r = 0; r < n; ++r) {
-    StreamEvent start;
-    start.kind = Kind::kStart;
-    start.amount = run.initial_balances[r];
-    judge.Apply(r, start);
-  }
-  HistoryFeed feed(run);
-  for (std::size_t i = 0; i < run.events.size(); ++i) {
-    if (std::optional<std::string> fault = vetting.Event(i)) {
-      judge.HistoryBroken(std::move(*fault));
-      break;
+  } else {
+    for (std::uint32_t r = 0; r < n; ++r) {
+      StreamEvent start;
+      start.kind = Kind::kStart;
+      start.amount = run.initial_balances[r];
+      judge.Apply(r, start);
     }
-    std::uint32_t at = 0;
-    const StreamEvent e = feed.Next(i, &at);
-    if (e.kind == Kind::kOther) continue;
-    // Vetted: every receipt's send came before it.
-    const bool applied = judge.Apply(at, e);
-    CUTLINE_CHECK(applied);
+    for (std::size_t i = 0; i < run.events.size(); ++i) {
+      if (std::optional<std::string> fault = feed.Vet(i)) {
+        judge.HistoryBroken(std::move(*fault));
+        break;
+      }
+      std::uint32_t at = 0;
+      StreamEvent e;
+      if (!feed.Next(i, &at, &e)) continue;
+      // Vetted: every receipt's send came before it.
+      const bool applied = judge.Apply(at, e);
+      CUTLINE_CHECK(applied);
+    }
+  }
+  if (claims) {
+    for (const StreamEvent& e : feed.Claims()) judge.Apply(0, e);
   }
   return judge.Finish();
 }

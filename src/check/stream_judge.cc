@@ -1,7 +1,8 @@
 // The streaming judge (stream_judge.h), the one home of the consistency
 // rules: per snapshot still open, what its judgement needs, kept as the
 // events come; a snapshot is judged and forgotten once its last part comes
-// (or, for a simulated history's claims, once the history ends). The events come in a causal order
+// (or, for a simulated history, once its claim comes after every other
+// event). The events come in a causal order
 // (a send before its receipt), so the messages are numbered in the order
 // their sends come, and a transfer crossing a cut is known as soon as both
 // its ends are.
@@ -11,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,6 +20,7 @@
 #include "apps/bank/money.h"
 #include "base/check.h"
 #include "check/findings.h"
+#include "history/crossing.h"
 #include "history/history.h"
 
 namespace cutline::check {
@@ -169,16 +172,15 @@ class StreamJudge::Impl {
       }
       out->total += initial_[r];
     }
+    // The claims named twice, the history, the snapshots judged at their
+    // last part (by id), then at their claim (in the claims' order).
     std::vector<std::string>& problems = out->report.problems;
-    if (claims_mode_) {
-      // The claims named twice, the history, then claim by claim.
-      problems = FinishClaims();
-    } else {
-      problems = std::move(history_);
-      for (auto& [id, lines] : findings_) {
-        for (std::string& l : lines) problems.push_back(std::move(l));
-      }
+    problems = std::move(claimed_twice_);
+    for (std::string& l : history_) problems.push_back(std::move(l));
+    for (auto& [id, lines] : findings_) {
+      for (std::string& l : lines) problems.push_back(std::move(l));
     }
+    for (std::string& l : claim_findings_) problems.push_back(std::move(l));
     for (std::string& l : part_findings_) problems.push_back(std::move(l));
     CheckDeclared(out);
     out->report.snapshots_checked = checked_;
@@ -187,41 +189,10 @@ class StreamJudge::Impl {
     out->peak_open_snapshots = peak_open_;
   }
 
-  void JudgeClaims(std::vector<SnapshotClaim> claims) {
-    claims_mode_ = true;
-    claims_ = std::move(claims);
-    for (std::size_t k = 0; k < claims_.size(); ++k) first_claim_.emplace(claims_[k].id, k);
-  }
   void NameMessages(std::vector<std::string> names) { message_names_ = std::move(names); }
   void HistoryBroken(std::string finding) {
     history_.push_back(std::move(finding));
     broken_ = true;
-  }
-
-  // Judges every claim (JudgeClaims) on what the events left: its findings,
-  // after those the claims and the history get.
-  std::vector<std::string> FinishClaims() {
-    std::vector<std::string> out;
-    for (std::size_t k = 0; k < claims_.size(); ++k) {
-      if (first_claim_.at(claims_[k].id) != k) {
-        out.push_back(say_.AboutSnapshot(claims_[k].id, say_.ClaimedTwice()));
-      }
-    }
-    for (std::string& l : history_) out.push_back(std::move(l));
-    if (broken_) return out;  // nothing to judge snapshots by
-    for (std::size_t k = 0; k < claims_.size(); ++k) {
-      const SnapshotClaim& claim = claims_[k];
-      if (first_claim_.at(claim.id) != k) continue;
-      auto it = open_.find(claim.id);
-      if (it == open_.end()) {
-        // Nothing of it in the events: no node recorded it.
-        it = open_.emplace(claim.id, OpenSnapshot{}).first;
-        it->second.ranks.resize(n_);
-        it->second.channels.resize(topology_.channel_count());
-      }
-      for (std::string& l : Judge(claim.id, it->second, &claim)) out.push_back(std::move(l));
-    }
-    return out;
   }
 
   // Counts what is held (every so often: cheap next to the events).
@@ -272,9 +243,8 @@ class StreamJudge::Impl {
         // No cut of it in the logs (stop-the-world logs none; a crash
         // loses parts): its verdict cannot be replayed, only its stability.
         ++out->unchecked;
-      } else if (it->second != declared) {
-        out->report.problems.push_back(say_.AboutSnapshot(
-            id, say_.DeclaredOtherwise(VerdictWords(declared), VerdictWords(it->second))));
+      } else if (std::optional<std::string> wrong = JudgeDeclared(declared, it->second)) {
+        out->report.problems.push_back(say_.AboutSnapshot(id, *wrong));
       }
       if (declared.holds && at_end && !at_end->holds) {
         const Reasons why = ReasonsOf(*at_end);
@@ -338,7 +308,11 @@ class StreamJudge::Impl {
       case Kind::kOvertaken:
         OnOvertaken(r, e);
         return true;
+      case Kind::kClaim:
+        OnClaim(*e.claim);
+        return true;
       case Kind::kOther:
+        ++events_;
         return true;
     }
     return true;
@@ -472,13 +446,16 @@ class StreamJudge::Impl {
     for (auto& [id, s] : open_) {
       RankCut& to = s.ranks[r];
       const bool outside = SentOutside(s, m);
+      // Received inside the cut while r has not recorded (a receipt that
+      // caused the record is taken back out of it, TakeCause).
+      const history::Crossing crossing = history::CrossingOf(!outside, to.records == 0);
       if (to.records == 0) {
-        if (outside) to.pending.push_back(m);  // a crossing, if r records later
+        if (crossing == history::Crossing::kBackward) to.pending.push_back(m);  // if r records later
       } else if (!m.marker) {
         ChannelCut& ch = s.channels[c];
         const bool in_state =
             Overtaken(s, m, id) || (!ch.closed && !(s.epochs && outside));
-        if (!outside) ch.expected.push_back(m);
+        if (crossing == history::Crossing::kForward) ch.expected.push_back(m);
         if (in_state && outside) {
           s.extra.push_back(m.seq);
           s.judged.emplace_back(m.seq, say_.CountedTwice(TransferName(m), Name(e.peer)));
@@ -532,10 +509,10 @@ class StreamJudge::Impl {
   }
 
   void OnRecord(std::uint32_t r, const StreamEvent& e) {
-    // A history's events are named by their index in it.
-    const std::size_t index = claims_mode_ ? e.line - 1 : events_;
+    // Named by its place among the events (a history's: its index in it).
+    const std::size_t index = events_;
     ++events_;
-    if (!claims_mode_) rank_records_[r][e.snapshot] = e.amount;  // for CompareWithRecord
+    rank_records_[r][e.snapshot] = e.amount;  // for CompareWithRecord
     OpenSnapshot* s = Snapshot(e.snapshot);
     if (s == nullptr) return;
     RankCut& rc = s->ranks[r];
@@ -567,14 +544,9 @@ class StreamJudge::Impl {
     const bool kind_ok = e.by_transfer ? !last_delivered_marker_[r].has_value()
                                        : last_delivered_marker_[r] == e.snapshot;
     if (last_delivered_[r] == 0 || last_delivered_[r] != named || !kind_ok) {
+      // Named once the snapshot is judged (NoteBadCauses).
       rc.bad_cause = named;
       rc.bad_cause_transfer = e.by_transfer;
-      // A history names it where it happens, among its other faults (if
-      // the snapshot is claimed); a log once the snapshot is judged.
-      if (claims_mode_ && first_claim_.contains(e.snapshot)) {
-        history_.push_back(say_.AboutHistory(say_.CauseNotLast(
-            rc.record_event, Name(r), e.snapshot, e.by_transfer, named)));
-      }
       return;
     }
     if (!rc.pending.empty() && rc.pending.back().seq == named) rc.pending.pop_back();
@@ -598,9 +570,7 @@ class StreamJudge::Impl {
 
   void OnPart(std::uint32_t r, const StreamEvent& e) {
     ++events_;  // PartDone
-    // A claimed history's states are its claims': its records and parts
-    // only echo them.
-    if (!claims_mode_) CompareWithRecord(r, e);
+    CompareWithRecord(r, e);
     OpenSnapshot* s = Snapshot(e.snapshot);
     if (s == nullptr) return;
     RankCut& rc = s->ranks[r];
@@ -616,7 +586,7 @@ class StreamJudge::Impl {
       CUTLINE_CHECK(HasChannel(r, to));  // the reader's to check
       s->channels[ChannelOf(r, to)].sent = amounts;
     }
-    if (++s->parts == n_ && !claims_mode_) {
+    if (++s->parts == n_) {
       // The sender's overtaken records left after every one its receiver
       // recorded: they end the channel's state.
       for (ChannelCut& ch : s->channels) {
@@ -633,7 +603,7 @@ class StreamJudge::Impl {
   // One complete snapshot under judgement: its findings so far, each said as
   // "snapshot N: ..."; the verdict the checker's tests compare; the
   // transfers a channel's recorded state lacks, which (f) names; and its
-  // claim, when one is judged (JudgeClaims), with whether its shape fits
+  // claim, when one is judged (kClaim), with whether its shape fits
   // the network.
   struct Judgement {
     const SnapshotId id;
@@ -653,7 +623,7 @@ class StreamJudge::Impl {
     ++checked_;
     Judgement j{id, s, claim, say_, {}, {}, {}};
     j.v.id = id;
-    NoteBadCauses(j);
+    NoteBadCauses(id, s);
     if (claim != nullptr) JudgeShape(j);
     if (!JudgeRecords(j)) {
       // No cut to judge; a claim's verdict is then not given (a log's is
@@ -673,13 +643,32 @@ class StreamJudge::Impl {
     return std::move(j.out);
   }
 
+  // A snapshot's claim (kClaim): judged on what the events left, once.
+  void OnClaim(const SnapshotClaim& claim) {
+    if (!claimed_.insert(claim.id).second) {
+      claimed_twice_.push_back(say_.AboutSnapshot(claim.id, say_.ClaimedTwice()));
+      return;
+    }
+    auto it = open_.find(claim.id);
+    if (it == open_.end()) {
+      // Nothing of it in the events: no node recorded it.
+      it = open_.emplace(claim.id, OpenSnapshot{}).first;
+      it->second.ranks.resize(n_);
+      it->second.channels.resize(topology_.channel_count());
+    }
+    if (broken_) {
+      NoteBadCauses(claim.id, it->second);  // nothing to judge snapshots by
+    } else {
+      for (std::string& l : Judge(claim.id, it->second, &claim)) {
+        claim_findings_.push_back(std::move(l));
+      }
+    }
+    open_.erase(it);
+  }
+
   // A record naming as its cause a marker that is not its last receipt: a
-  // fault in the history, not in the snapshot (a claimed history's are
-  // named as they come, TakeCause).
-  void NoteBadCauses(const Judgement& j) {
-    if (claims_mode_) return;
-    const OpenSnapshot& s = j.s;
-    const SnapshotId id = j.id;
+  // fault in the history, not in the snapshot.
+  void NoteBadCauses(SnapshotId id, const OpenSnapshot& s) {
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].bad_cause) {
         history_.push_back(say_.AboutHistory(say_.CauseNotLast(
@@ -942,18 +931,23 @@ class StreamJudge::Impl {
     }
   }
 
-  // (g) jobs and locks, a claim's: the property it declares from its
-  // records against the property of the state replayed at its cut (JudgeTotal).
+  // (g) for a claim, judged with it: the property it declares from its
+  // records (a log's comes on its own, CheckDeclared).
   void JudgeProperty(Judgement& j) {
     if (j.claim == nullptr || !j.shape_ok || !app_.has_property()) return;
     const apps::Verdict at_cut = computed_.at(j.id);
     const apps::Verdict declared = DeclaredProperty(app_, topology_, *j.claim);
     j.v.property = at_cut;
     j.v.declared = declared;
-    if (declared.holds != at_cut.holds) {
-      j.Say(say_.DeclaresOtherwise(app_, declared.holds, at_cut.holds, VerdictWords(declared),
-                                   VerdictWords(at_cut)));
-    }
+    if (std::optional<std::string> wrong = JudgeDeclared(declared, at_cut)) j.Say(*wrong);
+  }
+
+  // (g) jobs and locks: a declared property is the property of the state
+  // replayed at its snapshot's cut (JudgeTotal), reasons and all.
+  std::optional<std::string> JudgeDeclared(const apps::Verdict& declared,
+                                           const apps::Verdict& at_cut) const {
+    if (declared == at_cut) return std::nullopt;
+    return say_.DeclaredOtherwise(VerdictWords(declared), VerdictWords(at_cut));
   }
 
   const std::uint32_t n_;
@@ -989,11 +983,11 @@ class StreamJudge::Impl {
   std::map<SnapshotId, std::vector<std::string>> findings_;  // judged snapshots with findings
   std::vector<std::string> part_findings_;
   std::vector<check::SnapshotVerdict> verdicts_;
-  // JudgeClaims: the claims to judge, each snapshot's first, and whether the
-  // history broke (HistoryBroken).
-  bool claims_mode_ = false;
-  std::vector<SnapshotClaim> claims_;
-  std::map<SnapshotId, std::size_t> first_claim_;
+  // kClaim: the snapshots claimed so far, and the claims' findings (a
+  // snapshot claimed twice, then each judged claim's); whether the history
+  // broke (HistoryBroken), when no claim is judged.
+  std::set<SnapshotId> claimed_;
+  std::vector<std::string> claimed_twice_, claim_findings_;
   bool broken_ = false;
   std::vector<std::string> message_names_;  // by Seq; "" for a number
   std::size_t peak_state_ = 0, peak_open_ = 0;
@@ -1024,9 +1018,6 @@ bool StreamJudge::Apply(std::uint32_t node, const StreamEvent& e) {
 void StreamJudge::CutShort() { impl_->CutShort(); }
 void StreamJudge::ReorderingIsNoFault() { impl_->ReorderingIsNoFault(); }
 void StreamJudge::KeepEveryVerdict() { impl_->KeepEveryVerdict(); }
-void StreamJudge::JudgeClaims(std::vector<SnapshotClaim> claims) {
-  impl_->JudgeClaims(std::move(claims));
-}
 void StreamJudge::HistoryBroken(std::string finding) { impl_->HistoryBroken(std::move(finding)); }
 void StreamJudge::NameMessages(std::vector<std::string> names) {
   impl_->NameMessages(std::move(names));

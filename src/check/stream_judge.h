@@ -45,7 +45,10 @@ struct StreamEvent {
                       // sent to `peer` (or, `incoming`, just arrived from it),
                       // overtook transfer `n`, which joins the channel's
                       // recorded state
-    kOther,           // none of these: only counted out
+    kClaim,           // after every other event: what an implementation
+                      // claims of `snapshot` (a simulated history's), judged
+                      // at once (see `claim`)
+    kOther,           // none of these: only counted
   };
   Kind kind = Kind::kOther;
   std::uint32_t peer = 0;      // to / from
@@ -81,6 +84,13 @@ struct StreamEvent {
   // compare with the replayed one.
   bool unstated = false;
   apps::Verdict verdict;       // kVerdict
+  // kClaim, read during Apply only: judged against the events, as a
+  // snapshot's last part is, but by its own shape, states, channel states
+  // (with how each channel's recording stands), markers and total, and
+  // (jobs, locks) the property it declares from its records (g). A
+  // snapshot claimed before is named and not judged again; after
+  // HistoryBroken none is judged.
+  const SnapshotClaim* claim = nullptr;
   std::size_t line = 0;        // where in its node's source, from 1 (findings name it)
 };
 
@@ -141,16 +151,6 @@ class StreamJudge {
   // StreamResult::report.verdicts then holds every snapshot judged, not
   // only the inconsistent ones.
   void KeepEveryVerdict();
-  // Judge these claims, and only these, once every event is in, claim by
-  // claim (a simulated history's, which keeps the whole run): each against
-  // its own shape, its recorded states and channel states (with how each
-  // channel's recording stands), the markers and the total it claims, and
-  // (jobs, locks) the property it declares from its records (g). A claim
-  // for a snapshot claimed before is named and not judged again. The
-  // records' and parts' own amounts are then not read; a record's cause
-  // that is not its node's last receipt is named at once, by the event's
-  // `line` - 1 (its index in the history). Call before any event.
-  void JudgeClaims(std::vector<SnapshotClaim> claims);
   // By message number (Seq), the name a log gave each message (RunRecord's
   // message_names); one without is "#<n>".
   void NameMessages(std::vector<std::string> names);
@@ -174,7 +174,7 @@ class StreamJudge {
 
 // The simulator's history fed to the streaming judge: each node's start,
 // then the history's events in its order (a causal one), as the rank that
-// did each would log it, and run.claims to judge (JudgeClaims). Messages
+// did each would log it, then run.claims, one kClaim event each. Messages
 // keep the history's numbers (the judge numbers them in send order, as the
 // simulator does); every verdict is kept, one per claim judged, in the
 // claims' order. A malformed history (initial states missing, an event

@@ -2,6 +2,8 @@
 // points.
 #include "engine/cuts.h"
 
+#include "history/crossing.h"
+
 namespace cutline::engine {
 
 namespace {
@@ -27,12 +29,13 @@ NaiveAnalysis AnalyzeNaive(const Engine& bank, const Replay& replay) {
     std::size_t receiver_read = read_at[ch.to];
     if (sender_read == kNever || receiver_read == kNever) continue;
     CrossingMessage m = Describe(bank, f);
-    bool sent_inside = f.sent_at < sender_read;
-    bool received_inside = f.delivered_at < receiver_read;  // kNever: no
-    if (sent_inside && !received_inside && f.is_transfer()) {
+    const bool sent_inside = f.sent_at < sender_read;
+    const bool received_inside = f.delivered_at < receiver_read;  // kNever: no
+    const history::Crossing crossing = history::CrossingOf(sent_inside, received_inside);
+    if (crossing == history::Crossing::kForward && f.is_transfer()) {
       out.lost.push_back(m);
     }
-    if (!sent_inside && received_inside) {
+    if (crossing == history::Crossing::kBackward) {
       out.backward.push_back(m);
       if (f.is_transfer()) out.counted_twice.push_back(m);
     }
@@ -59,9 +62,11 @@ std::vector<CrossingMessage> BackwardAcross(const Engine& bank,
   std::vector<CrossingMessage> out;
   for (const Flight& f : replay.flights()) {
     const sim::ChannelInfo& ch = bank.network().channel(f.channel);
-    bool sent_outside = cut[ch.from] != kFuture && f.sent_at > cut[ch.from];
-    bool received_inside = f.delivered() && f.delivered_at < cut[ch.to];
-    if (sent_outside && received_inside) out.push_back(Describe(bank, f));
+    const bool sent_outside = cut[ch.from] != kFuture && f.sent_at > cut[ch.from];
+    const bool received_inside = f.delivered() && f.delivered_at < cut[ch.to];
+    if (history::CrossingOf(!sent_outside, received_inside) == history::Crossing::kBackward) {
+      out.push_back(Describe(bank, f));
+    }
   }
   return out;
 }

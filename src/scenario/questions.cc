@@ -14,6 +14,7 @@
 #include <set>
 
 #include "base/overloaded.h"
+#include "history/crossing.h"
 #include "scenario/analysis.h"
 
 namespace cutline::scenario {
@@ -146,9 +147,10 @@ class Deriver {
       for (const Flight& f : replay_.flights()) {
         if (!f.is_transfer() || f.sent_at >= i) continue;
         const std::size_t from = read_at_[From(f)], to = read_at_[To(f)];
-        const bool in_from = f.sent_at < from, in_to = DeliveredBefore(f, to);
-        if (in_from && !in_to) q.lost.push_back(f.seq);
-        if (!in_from && in_to) q.twice.push_back(f.seq);
+        const history::Crossing crossing =
+            history::CrossingOf(f.sent_at < from, DeliveredBefore(f, to));
+        if (crossing == history::Crossing::kForward) q.lost.push_back(f.seq);
+        if (crossing == history::Crossing::kBackward) q.twice.push_back(f.seq);
       }
       q.why = q.lost.empty() ? (q.twice.empty() ? WhyCode::kNaiveExact : WhyCode::kNaiveTwice)
                              : (q.twice.empty() ? WhyCode::kNaiveLost : WhyCode::kNaiveLostTwice);
@@ -161,7 +163,9 @@ class Deriver {
     // Whether the cut holds: every pair of read branches.
     for (const auto& [to, at] : read_at_) {
       for (const Flight* f : by_receiver_[to]) {
-        if (DeliveredBefore(*f, at) && is_read(From(*f)) && f->sent_at > read_at_[From(*f)]) {
+        if (is_read(From(*f)) &&
+            history::CrossingOf(f->sent_at < read_at_[From(*f)], DeliveredBefore(*f, at)) ==
+                history::Crossing::kBackward) {
           q.answer.push_back(f->seq);
         }
       }
