@@ -140,7 +140,7 @@ TEST_F(CliTest, TheCommandLinesRefusalsAreOneLineEach) {
     EXPECT_EQ(o.err, "cutline: error: " + c.err + "\n") << o;
   }
   // CLI11's own words, then where to look.
-  Outcome bad = Cutline({"run", "--no-such-flag"});
+  Outcome bad = Cutline({"run", no_snapshot, "--no-such-flag"});
   EXPECT_EQ(bad.status, kExitUsage) << bad;
   EXPECT_EQ(bad.err.rfind("cutline: error: ", 0), 0u) << bad;
   EXPECT_TRUE(bad.err.ends_with(" (see cutline --help)\n")) << bad;
