@@ -190,11 +190,11 @@ TEST(ProtocolTest, UnknownCodesAreRefused) {
   // Each code byte as the fault names it.
   const std::pair<char, const char*> unknown[] = {
       {'\0', "0x00"}, {'Z', "0x5a"}, {'B', "0x42"}, {'M', "0x4d"}, {'T', "0x54"}};
-  for (const auto& [code, named] : unknown) {
-    const Status fault =
-        FaultOf([&] { DecodeControl(std::string(1, code) + std::string(8, '\0')); });
-    ASSERT_EQ(fault.code(), Code::kRuntimeUnknownMessage) << "code " << int{code} << " accepted";
-    EXPECT_EQ(fault.word(0), named);
+  for (const auto& u : unknown) {
+    const std::string bytes = std::string(1, u.first) + std::string(8, '\0');
+    const Status fault = FaultOf([&] { DecodeControl(bytes); });
+    ASSERT_EQ(fault.code(), Code::kRuntimeUnknownMessage) << "code " << int{u.first} << " accepted";
+    EXPECT_EQ(fault.word(0), u.second);
   }
   Reader in("Q");
   const Status bank = FaultOf([&] { DecodeBank(in); });
