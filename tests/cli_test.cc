@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -110,6 +111,41 @@ class CliTest : public ::testing::Test {
 
 // ---------------------------------------------------------------------------
 // run, check
+
+// The command line's own refusals, word for word (scripts grep them), and in
+// Japanese where the command was given --lang ja.
+TEST_F(CliTest, TheCommandLinesRefusalsAreOneLineEach) {
+  struct Case {
+    std::vector<std::string> args;
+    int status;
+    std::string err;
+  };
+  const std::string folder = dir_.string();
+  const std::string missing = (dir_ / "missing.txt").string();
+  const std::string no_snapshot = File("none.txt", "network A=1 B=1\n");
+  const Case cases[] = {
+      {{"frobnicate"}, kExitUsage, "unknown command 'frobnicate' (see cutline --help)"},
+      {{"check"}, kExitUsage, "check needs a scenario FILE or --logs DIR"},
+      {{"run", folder}, kExitUsage, "cannot read " + folder + ": it is a directory"},
+      {{"run", missing}, kExitUsage, "cannot read " + missing + ": " + std::strerror(ENOENT)},
+      {{"run", "--format", "lab", no_snapshot}, 1, "no snapshot is complete"},
+      {{"check", "--lang", "ja"}, kExitUsage, "check にはシナリオの FILE か --logs DIR が必要です"},
+      {{"run", folder, "--lang", "ja"}, kExitUsage, folder + " を読めません（ディレクトリです）"},
+      {{"run", "--format", "lab", no_snapshot, "--lang", "ja"}, 1,
+       "完了したスナップショットがありません"},
+  };
+  for (const Case& c : cases) {
+    Outcome o = Cutline(c.args);
+    EXPECT_EQ(o.status, c.status) << c.args[0] << o;
+    EXPECT_EQ(o.err, "cutline: error: " + c.err + "\n") << o;
+  }
+  // CLI11's own words, then where to look.
+  Outcome bad = Cutline({"run", no_snapshot, "--no-such-flag"});
+  EXPECT_EQ(bad.status, kExitUsage) << bad;
+  EXPECT_EQ(bad.err.rfind("cutline: error: ", 0), 0u) << bad;
+  EXPECT_TRUE(bad.err.ends_with(" (see cutline --help)\n")) << bad;
+  EXPECT_TRUE(Contains(bad.err, "--no-such-flag")) << bad;
+}
 
 // ---------------------------------------------------------------------------
 // explore

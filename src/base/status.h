@@ -163,6 +163,16 @@ namespace cutline {
   X(kReorderNeedsFifo, "reorder_needs_fifo", "s")  /* algorithm */           \
   X(kReorderMayBeWrong, "reorder_may_be_wrong", "s")  /* algorithm; a warning */ \
   X(kLogsNotWith, "logs_not_with", "s")  /* the flag that rules them out */  \
+  /* (still the options' group) the command line itself (src/cli/main.cc): */ \
+  /* its words, the scenario file it reads, what it prints of a run */       \
+  X(kCliUnknownCommand, "cli_unknown_command", "s")  /* word */              \
+  X(kCliBadArguments, "cli_bad_arguments", "s")                              \
+    /* CLI11's own words (English), or "" when it gave none */               \
+  X(kCheckNeedsInput, "check_needs_input", "")                               \
+  X(kScenarioIsDirectory, "scenario_is_directory", "s")  /* path */          \
+  X(kScenarioUnreadable, "scenario_unreadable", "s")  /* path */             \
+  X(kNoCompleteSnapshot, "no_complete_snapshot", "")                         \
+  X(kOutOfMemory, "out_of_memory", "")                                       \
   /* the server */                                                           \
   X(kCannotListen, "cannot_listen", "sns")  /* host, port, why */            \
   /* a lecture room (src/lecture); the names are the page's since v1 */       \
@@ -276,9 +286,55 @@ namespace cutline {
   X(kRankLogOtherApp, "rank_log_other_app", "sss")  /* path, app, rank 0's */ \
   X(kRankLogBadTopology, "rank_log_bad_topology", "ss")  /* path, topology */ \
   X(kRankLogNoChannel, "rank_log_no_channel", "ssnn")  /* kind, topology, from, to */ \
-  X(kRankLogOvertakenPeer, "rank_log_overtaken_peer", "")
+  X(kRankLogOvertakenPeer, "rank_log_overtaken_peer", "")                     \
+  /* a rank's faults: the protocol broken, a log not written (runtime::Fault); */ \
+  /* "kind" is a message's name in the protocol (Init, Part, ...) */            \
+  X(kRankFault, "runtime_rank_fault", "nr")  /* rank, the fault */             \
+  X(kRankFailed, "runtime_rank_failed", "ns")  /* rank, a library's words */   \
+  X(kRuntimeMessageEnded, "runtime_message_ended", "")                         \
+  X(kRuntimeCountPastEnd, "runtime_count_past_end", "")                        \
+  X(kRuntimeUnknownMessage, "runtime_unknown_message", "s")                    \
+    /* its code byte, as 0x5a */                                               \
+  X(kRuntimeBytesLeftOver, "runtime_bytes_left_over", "sn")  /* kind, bytes */ \
+  X(kRuntimePartTooLarge, "runtime_part_too_large", "")                        \
+  X(kRuntimeNotWirePart, "runtime_not_wire_part", "s")  /* kind */             \
+  X(kRuntimeCreditTooLarge, "runtime_credit_too_large", "")                    \
+  X(kRuntimeNotAFrame, "runtime_not_a_frame", "n")  /* sender */               \
+  X(kRuntimeFirstNotInit, "runtime_first_not_init", "s")  /* kind */           \
+  X(kRuntimeNotCoordinator, "runtime_not_coordinator", "nns")                  \
+    /* sender, rank, kind */                                                   \
+  X(kRuntimeNoAgent, "runtime_no_agent", "s")  /* algorithm */                 \
+  X(kRuntimeWordRefused, "runtime_word_refused", "ns")                         \
+    /* rank, the rules' error (ToString(AgentError)) */                        \
+  X(kRuntimeMarkerRefused, "runtime_marker_refused", "nn")  /* id, sender */   \
+  X(kRuntimeTransferRefused, "runtime_transfer_refused", "ns")                 \
+    /* sender, the rules' error */                                             \
+  X(kRuntimeStartedTwice, "runtime_started_twice", "n")  /* id */              \
+  X(kRuntimeDrainRanks, "runtime_drain_ranks", "")                             \
+  X(kRuntimeDataflowFrame, "runtime_dataflow_frame", "n")  /* sender */        \
+  X(kRuntimeTransferToVertex, "runtime_transfer_to_vertex", "n")  /* sender */ \
+  X(kRuntimeNotInput, "runtime_not_input", "nn")  /* sender, vertex */         \
+  X(kRuntimeNotOutput, "runtime_not_output", "nn")  /* sender, vertex */       \
+  X(kRuntimeNoState, "runtime_no_state", "n")  /* vertex */                    \
+  X(kRuntimeBarrierTooLong, "runtime_barrier_too_long", "n")  /* sender */     \
+  X(kRuntimeCreditsNeverSent, "runtime_credits_never_sent", "n")  /* sender */ \
+  X(kRuntimeCannotWriteLog, "runtime_cannot_write_log", "ss")  /* path, why */ \
+  X(kRuntimeNoItemClock, "runtime_no_item_clock", "n")  /* item */             \
+  X(kRuntimeNoBarrierClock, "runtime_no_barrier_clock", "n")  /* barrier */    \
+  /* rank 0's faults: a control message the scheduler's policy refuses */      \
+  X(kRuntimeNotForCoordinator, "runtime_not_for_coordinator", "ns")            \
+    /* sender, kind */                                                         \
+  X(kRuntimePartNamesOther, "runtime_part_names_other", "nn")                  \
+    /* sender, the rank its part names */                                      \
+  X(kRuntimePartTwice, "runtime_part_twice", "nn")  /* sender, snapshot */     \
+  X(kRuntimePartRefused, "runtime_part_refused", "nns")                        \
+    /* sender, snapshot, what the collector said (ToString(Added)) */          \
+  X(kRuntimeCountsRanks, "runtime_counts_ranks", "nn")  /* sender, counts */   \
+  X(kRuntimeAnswerUnasked, "runtime_answer_unasked", "n")  /* sender */
 
-enum class Code : std::uint8_t {
+// Sixteen bits: the codes outgrew a byte's 255 (a Status is no larger for it,
+// its pointer aligns what follows the code).
+enum class Code : std::uint16_t {
   kOk,
 #define CUTLINE_CODE_ENUM(name, text, args) name,
   CUTLINE_ERROR_CODES(CUTLINE_CODE_ENUM)

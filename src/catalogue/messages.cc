@@ -28,6 +28,7 @@ CodeGroup GroupOf(Code code) {
     {Code::kNoRoom, CodeGroup::kLecture},
     {Code::kAboutFile, CodeGroup::kVerify},
     {Code::kLogAt, CodeGroup::kLogs},
+    {Code::kRankFault, CodeGroup::kRuntime},
   };
   if (code == Code::kOk) return CodeGroup::kOk;
   CodeGroup group = CodeGroup::kOk;

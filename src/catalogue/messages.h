@@ -64,6 +64,7 @@ enum class CodeGroup {
   kLecture,                            // a lecture room
   kVerify,                             // store verify's problems
   kLogs,                               // reading logs in the events format
+  kRuntime,                            // a rank's faults (runtime::Fault)
 };
 CodeGroup GroupOf(Code code);
 
@@ -89,6 +90,9 @@ std::string JapaneseVerifyReason(const Status& s);
 // A snapshot's state as the store keeps it ("failed"), in Japanese (失敗).
 std::string JapaneseStateWord(const std::string& state);
 std::string JapaneseLogsReason(const Status& s);
+// A rank's faults (messages_runtime_en.cc, messages_runtime_ja.cc).
+std::string EnglishRuntimeReason(const Status& s);
+std::string JapaneseRuntimeReason(const Status& s);
 std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
 std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);
 std::string EnglishRuleNote(algorithms::RuleNote note);

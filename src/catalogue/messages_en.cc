@@ -280,6 +280,8 @@ std::string EnglishReason(const Status& s) {
       return EnglishVerifyReason(s);
     case CodeGroup::kLogs:
       return EnglishLogsReason(s);
+    case CodeGroup::kRuntime:
+      return EnglishRuntimeReason(s);
   }
   return std::string(CodeName(s.code()));
 }

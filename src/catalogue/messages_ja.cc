@@ -288,6 +288,8 @@ std::string JapaneseReason(const Status& s) {
       return JapaneseVerifyReason(s);
     case CodeGroup::kLogs:
       return JapaneseLogsReason(s);
+    case CodeGroup::kRuntime:
+      return JapaneseRuntimeReason(s);
   }
   return std::string(CodeName(s.code()));
 }

@@ -80,7 +80,11 @@ const std::set<std::string> kLanguageWords = {
     "vc", "cause", "holds", "branches", "verdict", "rank", "N", "cluster", "log", "dir",
     "overtaken", "to", "from",
     // channels that reorder (cluster --reorder) and the summary's field it fills
-    "reorder", "check", "wrong", "totals"};
+    "reorder", "check", "wrong", "totals",
+    // the command line's placeholder for a folder (check --logs DIR)
+    "DIR",
+    // the runtime's messages between ranks, by their names in the protocol
+    "Init", "Drain", "Credit"};
 
 TEST(MessagesTest, EveryCodeHasOneLineInEachLanguage) {
   std::set<std::string_view> names;
@@ -147,6 +151,18 @@ TEST(MessagesTest, TheLineComesFirstInEitherLanguage) {
   EXPECT_EQ(Reason(s, Lang::kEn), "P1 has only $70, cannot send $100");
   Status lineless = Status::Error(Code::kNoNetwork);
   EXPECT_EQ(Message(lineless, Lang::kEn), "the scenario has no network command");
+}
+
+// A rank's fault is printed as "rank N: " and the fault (logs and scripts
+// grep these words); in Japanese the fault inside is Japanese too.
+TEST(MessagesTest, ARanksFaultNamesTheRankThenTheFault) {
+  const Status fault = Status::Error(Code::kRankFault, 3, Status::Error(Code::kRuntimeNotAFrame, 2));
+  EXPECT_EQ(Message(fault, Lang::kEn), "rank 3: rank 2 sent bytes that are no frame");
+  EXPECT_EQ(Message(fault, Lang::kJa), "ランク 3: ランク 2 がフレームでないバイト列を送りました");
+  const Status unknown = Status::Error(Code::kRuntimeUnknownMessage, "0x5a");
+  EXPECT_EQ(Message(unknown, Lang::kEn), "a message with the unknown code 0x5a");
+  const Status library = Status::Error(Code::kRankFailed, 0, "std::bad_alloc");
+  EXPECT_EQ(Message(library, Lang::kEn), "rank 0: std::bad_alloc");
 }
 
 // The words the algorithms choose (algorithms/words.h): every code has its

@@ -51,6 +51,32 @@ std::string EnglishStoreWalReason(const Status& s) {
   return std::string(CodeName(s.code()));
 }
 
+// The command line itself (src/cli/main.cc): its words, the scenario file
+// it reads, what it prints of a run. CLI11's refusals come in its own
+// (English) words.
+std::string EnglishCommandLineReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
+    case Code::kCliUnknownCommand:
+      return fmt::format("unknown command '{}' (see cutline --help)", w(0));
+    case Code::kCliBadArguments:
+      return fmt::format("{} (see cutline --help)", w(0).empty() ? "bad arguments" : w(0));
+    case Code::kCheckNeedsInput:
+      return "check needs a scenario FILE or --logs DIR";
+    case Code::kScenarioIsDirectory:
+      return fmt::format("cannot read {}: it is a directory", w(0));
+    case Code::kScenarioUnreadable:
+      return fmt::format("cannot read {}", w(0));
+    case Code::kNoCompleteSnapshot:
+      return "no snapshot is complete";
+    case Code::kOutOfMemory:
+      return "out of memory: the scenario is too large";
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
 }  // namespace
 
 std::string EnglishStoreReason(const Status& s) {
@@ -218,7 +244,7 @@ std::string EnglishOptionsReason(const Status& s) {
     default:
       break;
   }
-  return std::string(CodeName(s.code()));
+  return EnglishCommandLineReason(s);
 }
 
 std::string EnglishServeReason(const Status& s) {

@@ -53,6 +53,31 @@ std::string JapaneseStoreWalReason(const Status& s) {
 }
 
 
+// The command line itself (src/cli/main.cc). CLI11's refusals come in its
+// own (English) words: only what this program adds is Japanese.
+std::string JapaneseCommandLineReason(const Status& s) {
+  auto w = [&](std::size_t i) -> const std::string& { return s.word(i); };
+  switch (s.code()) {
+    case Code::kCliUnknownCommand:
+      return fmt::format("不明なコマンド '{}'（cutline --help を参照）", w(0));
+    case Code::kCliBadArguments:
+      return fmt::format("{}（cutline --help を参照）", w(0).empty() ? "引数が正しくありません" : w(0));
+    case Code::kCheckNeedsInput:
+      return "check にはシナリオの FILE か --logs DIR が必要です";
+    case Code::kScenarioIsDirectory:
+      return fmt::format("{} を読めません（ディレクトリです）", w(0));
+    case Code::kScenarioUnreadable:
+      return fmt::format("{} を読めません", w(0));
+    case Code::kNoCompleteSnapshot:
+      return "完了したスナップショットがありません";
+    case Code::kOutOfMemory:
+      return "メモリが足りません: シナリオが大きすぎます";
+    default:
+      break;
+  }
+  return std::string(CodeName(s.code()));
+}
+
 }  // namespace
 
 std::string JapaneseStoreReason(const Status& s) {
@@ -234,7 +259,7 @@ std::string JapaneseOptionsReason(const Status& s) {
     default:
       break;
   }
-  return std::string(CodeName(s.code()));
+  return JapaneseCommandLineReason(s);
 }
 
 std::string JapaneseServeReason(const Status& s) {

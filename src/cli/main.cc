@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "apps/bank/money.h"
+#include "base/error_line.h"
 #include "check/consistency_checker.h"
 #include "check/events_log.h"
 #include "check/findings.h"
@@ -43,10 +44,13 @@ using cutline::catalogue::Say;
 
 using cutline::cli::kUsageError;
 using cutline::cli::ParseLang;
+using cutline::cli::PrintError;
 using cutline::cli::Refuse;
+using cutline::Code;
 
-// A scenario from a file, or from standard input for "-".
-bool ReadInput(const std::string& path, std::string* out) {
+// A scenario from a file, or from standard input for "-"; on error prints
+// why (in `lang`) and returns false.
+bool ReadInput(const std::string& path, std::string* out, Lang lang) {
   if (path == "-") {
     std::ostringstream ss;
     ss << std::cin.rdbuf();
@@ -55,19 +59,18 @@ bool ReadInput(const std::string& path, std::string* out) {
   }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    fmt::print(stderr, "cutline: error: cannot read {}: it is a directory\n", path);
+    PrintError(Status::Error(Code::kScenarioIsDirectory, path), lang);
     return false;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    fmt::print(stderr, "cutline: error: cannot read {}: {}\n", path,
-               std::strerror(errno));
+    PrintError(Status::Error(Code::kCannotRead, path, std::strerror(errno)), lang);
     return false;
   }
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) {
-    fmt::print(stderr, "cutline: error: cannot read {}\n", path);
+    PrintError(Status::Error(Code::kScenarioUnreadable, path), lang);
     return false;
   }
   *out = ss.str();
@@ -80,7 +83,7 @@ bool RunScenario(const std::string& text, Runner* runner, Lang lang,
                      on_step = {}) {
   Status s = runner->RunText(text, on_step);
   if (s.ok() && runner->bank() == nullptr) {
-    s = Status::Error(cutline::Code::kNoNetwork);
+    s = Status::Error(Code::kNoNetwork);
   }
   if (!s.ok()) {
     Refuse(s, lang);
@@ -91,7 +94,7 @@ bool RunScenario(const std::string& text, Runner* runner, Lang lang,
 
 int RunCommand(const std::string& path, const std::string& format, Lang lang) {
   std::string text;
-  if (!ReadInput(path, &text)) return kUsageError;
+  if (!ReadInput(path, &text, lang)) return kUsageError;
   Runner runner;
   Teller teller(lang);
   // The text format tells each step as it runs, so that the steps before an
@@ -114,7 +117,7 @@ int RunCommand(const std::string& path, const std::string& format, Lang lang) {
   } else if (format == "lab") {
     auto block = cutline::scenario::LabBlock(*runner.bank(), lang);
     if (!block) {
-      fmt::print(stderr, "cutline: error: no snapshot is complete\n");
+      PrintError(Status::Error(Code::kNoCompleteSnapshot), lang);
       return 1;
     }
     fmt::print("{}", *block);
@@ -141,7 +144,7 @@ int CheckEventsCommand(const std::string& dir, Lang lang) {
 
 int CheckCommand(const std::string& path, Lang lang) {
   std::string text;
-  if (!ReadInput(path, &text)) return kUsageError;
+  if (!ReadInput(path, &text, lang)) return kUsageError;
   Runner runner;
   if (!RunScenario(text, &runner, lang)) return kUsageError;
   const cutline::engine::Engine& bank = *runner.bank();
@@ -296,7 +299,7 @@ void AddExploreCommand(CLI::App& app, ScenarioArgs& a) {
 int ExploreCommand(const ScenarioArgs& a) {
   const Lang lang = ParseLang(a.lang);
   std::string text;
-  if (!ReadInput(a.explore_path, &text)) return kUsageError;
+  if (!ReadInput(a.explore_path, &text, lang)) return kUsageError;
   cutline::explore::Options options = a.explore_options;
   options.starts_anywhere = a.explore_starts == "anywhere";
   options.lang = lang;
@@ -386,15 +389,14 @@ void AddServeCommand(CLI::App& app, ServeArgs& a) {
 }
 
 // Parses the command line: nothing to go on with, else the exit code (the
-// help was printed, or the usage error in one line).
+// help was printed, or the usage error in one line, in English: no --lang
+// has been read yet).
 std::optional<int> ParseArguments(CLI::App& app, int argc, char** argv) {
   // CLI11 would call an unknown word "a missing subcommand"; say what it is.
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
         return sub->get_name() == argv[1];
       }).empty()) {
-    fmt::print(stderr, "cutline: error: unknown command '{}' (see cutline --help)\n",
-               argv[1]);
-    return kUsageError;
+    return Refuse(Status::Error(Code::kCliUnknownCommand, argv[1]), Lang::kEn);
   }
   try {
     app.parse(argc, argv);
@@ -403,10 +405,7 @@ std::optional<int> ParseArguments(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    if (what.empty()) what = "bad arguments";
-    fmt::print(stderr, "cutline: error: {} (see cutline --help)\n", what);
-    return kUsageError;
+    return Refuse(Status::Error(Code::kCliBadArguments, e.what()), Lang::kEn);
   }
   return std::nullopt;
 }
@@ -425,8 +424,7 @@ std::optional<int> RunScenarioCommand(const ScenarioArgs& a) {
       return cutline::cli::CheckLogsCommand(a.check_logs, a.check_format, lang);
     }
     if (a.check_path.empty()) {
-      fmt::print(stderr, "cutline: error: check needs a scenario FILE or --logs DIR\n");
-      return kUsageError;
+      return Refuse(Status::Error(Code::kCheckNeedsInput), lang);
     }
     return CheckCommand(a.check_path, lang);
   }
@@ -468,9 +466,10 @@ int main(int argc, char** argv) {
       return cutline::server::Serve(serve.options);
     }
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "cutline: error: out of memory: the scenario is too large\n");
+    // A scenario command's --lang (the commands a scenario can make too large).
+    PrintError(Status::Error(Code::kOutOfMemory), ParseLang(scenario.lang));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "cutline: error: {}\n", e.what());
+    cutline::PrintErrorLine(e.what());  // unexpected: its own words, as they are
   }
   return kUsageError;
 }

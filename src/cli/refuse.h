@@ -3,11 +3,9 @@
 // error's exit status.
 #pragma once
 
-#include <fmt/format.h>
-
-#include <cstdio>
 #include <string_view>
 
+#include "base/error_line.h"
 #include "base/lang.h"
 #include "base/status.h"
 #include "catalogue/messages.h"
@@ -18,9 +16,14 @@ inline constexpr int kUsageError = 2;
 
 inline Lang ParseLang(std::string_view s) { return s == "ja" ? Lang::kJa : Lang::kEn; }
 
-// Prints "cutline: error: <why>" and answers kUsageError.
+// Prints "cutline: error: <why>" (base/error_line.h), `why` in `lang`.
+inline void PrintError(const Status& why, Lang lang) {
+  PrintErrorLine(catalogue::Message(why, lang));
+}
+
+// The same, and answers kUsageError.
 inline int Refuse(const Status& why, Lang lang) {
-  fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(why, lang));
+  PrintError(why, lang);
   return kUsageError;
 }
 

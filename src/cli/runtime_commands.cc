@@ -285,10 +285,7 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
   const Status finished = s_->Finish(chosen);
   const runtime::NodeOptions& node = s_->options.node;
   const Say say = [lang = node.lang](const Status& s) { return catalogue::Message(s, lang); };
-  if (!finished.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", say(finished));
-    return 2;
-  }
+  if (!finished.ok()) return Refuse(finished, node.lang);
   auto make_sink = [&node, &say](std::uint32_t) -> std::unique_ptr<runtime::Sink> {
     if (node.store.empty()) return std::make_unique<runtime::NullSink>();
     return runtime::MakeStoreSink(node.store, node.store_max_pages, say);
@@ -304,8 +301,7 @@ std::optional<int> RuntimeCommands::Run(int* argc, char*** argv) {
     if (Status why = runtime::CheckStoreBeforeRun(
             node.store, runtime::RunShapeOf(node, s_->options.ranks), node.restore, node.restore_id);
         !why.ok()) {
-      fmt::print(stderr, "cutline: error: {}\n", say(why));
-      return 2;
+      return Refuse(why, node.lang);
     }
   }
   runtime::AfterCrash after_crash;

@@ -3,15 +3,14 @@
 #include "runtime/branch.h"
 
 #include <signal.h>
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
 
 #include "cutline/wire.h"
 #include "base/overloaded.h"
+#include "runtime/fault.h"
 
 namespace cutline::runtime {
 
@@ -35,8 +34,7 @@ algorithms::RankAgent& Branch::agent() {
   // The coordinator sends no start and the ranks no marker under an
   // algorithm without an agent (stop-the-world): one that came is a bug.
   if (!agent_) {
-    throw std::runtime_error(fmt::format("{} has no rank agent, yet a snapshot message came",
-                                         o_.algorithm.name()));
+    throw Fault(Status::Error(Code::kRuntimeNoAgent, o_.algorithm.name()));
   }
   return *agent_;
 }
@@ -114,8 +112,7 @@ std::string Branch::Word(const Result<std::uint64_t>& word) const {
   // The rules answer an error only for a channel or snapshot they do not
   // know: this rank asked about its own, so one is a bug.
   if (!word.ok()) {
-    throw std::runtime_error(
-        fmt::format("the rules refused rank {} a stamp or count: {}", rank_, ToString(word.error)));
+    throw Fault(Status::Error(Code::kRuntimeWordRefused, rank_, ToString(word.error)));
   }
   Bytes out;
   Message{word.value}.Put(out);
@@ -148,7 +145,7 @@ void Branch::Die() {
 
 void Branch::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
-  if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
+  if (!frame) throw Fault(Status::Error(Code::kRuntimeNotAFrame, from));
   if (frame->kind == wire::FrameKind::kMarker) {
     OnMarkerFrame(from, frame->snapshot, frame->payload);
     return;
@@ -174,8 +171,7 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                    CheckDrained();
                  },
                  [&](const auto&) {
-                   throw std::runtime_error(
-                       fmt::format("rank {} sent a branch a dataflow's frame", from));
+                   throw Fault(Status::Error(Code::kRuntimeDataflowFrame, from));
                  },
              },
              protocol::DecodeBank(r));
@@ -196,7 +192,7 @@ void Branch::OnMarkerFrame(int from, SnapshotId id, std::string_view payload) {
   const Reply reply = agent().OnMarker(id, c, count, balance_);
   if (!reply.ok()) {
     if (Refused(reply)) return;
-    throw std::runtime_error(fmt::format("marker of snapshot {} from rank {} refused", id, from));
+    throw Fault(Status::Error(Code::kRuntimeMarkerRefused, id, from));
   }
   AfterStep(id, reply, false);
 }
@@ -215,8 +211,7 @@ void Branch::Watch(int from, std::uint64_t stamp, Amount amount) {
   const ChannelIndex c = In(from);
   const Reply reply = agent_->OnMessage(c, stamp, amount, balance_);
   if (!reply.ok() && !Refused(reply)) {
-    throw std::runtime_error(fmt::format("a transfer from rank {} refused: {}", from,
-                                         ToString(reply.error)));
+    throw Fault(Status::Error(Code::kRuntimeTransferRefused, from, ToString(reply.error)));
   }
   // Lai-Yang: a newer epoch records here before its marker comes (and
   // sends this rank's markers, as a first marker would); an older one may
@@ -283,7 +278,7 @@ bool Branch::OnControl(const protocol::Control& message) {
             const Reply reply = agent().Start(m.id, balance_);
             if (!reply.ok()) {
               if (Refused(reply)) return true;
-              throw std::runtime_error(fmt::format("snapshot {} started twice", m.id));
+              throw Fault(Status::Error(Code::kRuntimeStartedTwice, m.id));
             }
             AfterStep(m.id, reply, true);
             return true;
@@ -299,7 +294,7 @@ bool Branch::OnControl(const protocol::Control& message) {
           },
           [&](const protocol::Drain& m) {
             if (m.expect_from.size() != static_cast<std::size_t>(n_)) {
-              throw std::runtime_error("a Drain message for another number of ranks");
+              throw Fault(Status::Error(Code::kRuntimeDrainRanks));
             }
             drain_target_ = m.expect_from;
             draining_ = m.id;

@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "base/overloaded.h"
 #include "base/percentile.h"
+#include "runtime/fault.h"
 #include "store/store.h"
 
 namespace cutline::runtime {
@@ -171,8 +171,7 @@ Ready BranchesPolicy::OnControl(int from, const protocol::Control& message, std:
             return ready;
           },
           [&](const auto& m) -> Ready {
-            throw std::runtime_error(fmt::format("rank {} sent the coordinator a {} message",
-                                                 from, protocol::Name(m)));
+            throw Fault(Status::Error(Code::kRuntimeNotForCoordinator, from, protocol::Name(m)));
           },
       },
       message);
@@ -180,7 +179,7 @@ Ready BranchesPolicy::OnControl(int from, const protocol::Control& message, std:
 
 Ready BranchesPolicy::OnPart(int from, protocol::Part part, std::size_t bytes) {
   if (part.rank != static_cast<std::uint32_t>(from)) {
-    throw std::runtime_error(fmt::format("rank {} sent a part naming rank {}", from, part.rank));
+    throw Fault(Status::Error(Code::kRuntimePartNamesOther, from, part.rank));
   }
   PartTiming timing{part.recorded_us, std::move(part.marker_us), bytes};
   auto added = collector_.Add(part.id, part.rank, std::move(part.recorded));
@@ -191,21 +190,21 @@ Ready BranchesPolicy::OnPart(int from, protocol::Part part, std::size_t bytes) {
   }
   if (added == Collector::Added::kComplete) return Whole(part.id, *collector_.Take(part.id));
   if (added == Collector::Added::kDuplicate) {
-    throw std::runtime_error(fmt::format("rank {} sent a part of snapshot {} twice", from, part.id));
+    throw Fault(Status::Error(Code::kRuntimePartTwice, from, part.id));
   }
   if (added != Collector::Added::kPending && added != Collector::Added::kClosed) {
     // kClosed: a part of a snapshot given up (timed out) while it
     // travelled. Anything else (too old, too far ahead, the wrong shape):
     // a rank that sends such a part breaks the protocol.
-    throw std::runtime_error(fmt::format("rank {} sent a part of snapshot {} the collector refused: {}",
-                                         from, part.id, cutline::ToString(added)));
+    throw Fault(Status::Error(Code::kRuntimePartRefused, from, part.id,
+                              std::string(cutline::ToString(added))));
   }
   return {};
 }
 
 Ready BranchesPolicy::OnPaused(int from, const protocol::Paused& m) {
   if (m.sent_to.size() != static_cast<std::size_t>(n_)) {
-    throw std::runtime_error(fmt::format("rank {} sent counts for {} ranks", from, m.sent_to.size()));
+    throw Fault(Status::Error(Code::kRuntimeCountsRanks, from, m.sent_to.size()));
   }
   paused_counts_[static_cast<std::size_t>(from)] = m.sent_to;
   if (++paused_replies_ < n_) return {};
@@ -340,7 +339,7 @@ Ready BranchesPolicy::Tick(Clock::time_point now, bool scheduling) {
 
 void BranchesPolicy::OnAnswer(int from, const protocol::Answer& m, Clock::time_point now) {
   if (naive_asked_ != from || m.round != stats_.naive_rounds) {
-    throw std::runtime_error(fmt::format("rank {} answered a query it was not asked", from));
+    throw Fault(Status::Error(Code::kRuntimeAnswerUnasked, from));
   }
   naive_asked_.reset();
   naive_reads_[static_cast<std::size_t>(from)] = m.state;

@@ -1,15 +1,16 @@
 // The runtime's messages as bytes: fixed-width little-endian integers one
 // after another, in cutline/wire.h's one byte order. A Reader that runs past
-// the end throws: a short message is a bug, never something to guess around.
+// the end throws a Fault: a short message is a bug, never something to guess
+// around.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "cutline/wire.h"
+#include "runtime/fault.h"
 
 namespace cutline::runtime {
 
@@ -46,7 +47,7 @@ class Reader {
   }
   std::uint64_t U64() {
     std::optional<std::uint64_t> v = wire::ReadLittleEndian(bytes_.substr(at_));
-    if (!v) throw std::runtime_error("a message ended early");
+    if (!v) throw Fault(Status::Error(Code::kRuntimeMessageEnded));
     at_ += 8;
     return *v;
   }
@@ -56,7 +57,7 @@ class Reader {
   std::uint64_t Count(std::size_t min_bytes) {
     std::uint64_t n = U64();
     if (min_bytes > 0 && n > (bytes_.size() - at_) / min_bytes) {
-      throw std::runtime_error("a message counts more items than it holds");
+      throw Fault(Status::Error(Code::kRuntimeCountPastEnd));
     }
     return n;
   }
@@ -78,7 +79,7 @@ class Reader {
 
  private:
   void Need(std::size_t n) const {
-    if (at_ + n > bytes_.size()) throw std::runtime_error("a message ended early");
+    if (at_ + n > bytes_.size()) throw Fault(Status::Error(Code::kRuntimeMessageEnded));
   }
   std::string_view bytes_;
   std::size_t at_ = 0;

@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "base/overloaded.h"
 #include "base/percentile.h"
+#include "runtime/fault.h"
 
 namespace cutline::runtime {
 
@@ -135,8 +135,7 @@ Ready DataflowPolicy::OnControl(int from, const protocol::Control& message, std:
             return Ready{};
           },
           [&](const auto& m) -> Ready {
-            throw std::runtime_error(fmt::format("rank {} sent the coordinator a {} message",
-                                                 from, protocol::Name(m)));
+            throw Fault(Status::Error(Code::kRuntimeNotForCoordinator, from, protocol::Name(m)));
           },
       },
       message);
@@ -144,7 +143,7 @@ Ready DataflowPolicy::OnControl(int from, const protocol::Control& message, std:
 
 Ready DataflowPolicy::OnPart(int from, protocol::VertexPart part) {
   if (part.rank != static_cast<std::uint32_t>(from)) {
-    throw std::runtime_error(fmt::format("rank {} sent a part naming rank {}", from, part.rank));
+    throw Fault(Status::Error(Code::kRuntimePartNamesOther, from, part.rank));
   }
   auto running = running_.find(part.id);
   if (running != running_.end()) running->second.costs[part.rank] = std::move(part.cost);
@@ -153,8 +152,8 @@ Ready DataflowPolicy::OnPart(int from, protocol::VertexPart part) {
   if (added != Collector::Added::kPending && added != Collector::Added::kClosed) {
     // kClosed: a part of a snapshot given up while it travelled. Anything
     // else (twice, too old, the wrong shape) breaks the protocol.
-    throw std::runtime_error(fmt::format("rank {} sent a part of snapshot {} the collector refused: {}",
-                                         from, part.id, cutline::ToString(added)));
+    throw Fault(Status::Error(Code::kRuntimePartRefused, from, part.id,
+                              std::string(cutline::ToString(added))));
   }
   return {};
 }

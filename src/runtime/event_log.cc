@@ -7,7 +7,8 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
+
+#include "runtime/fault.h"
 
 namespace cutline::runtime {
 
@@ -19,7 +20,7 @@ EventLog::EventLog(const std::string& dir, int rank, int ranks, apps::App app,
   std::string path = fmt::format("{}/rank-{}.jsonl", dir, rank);
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) {
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+    throw Fault(Status::Error(Code::kRuntimeCannotWriteLog, path, std::strerror(errno)));
   }
   // Buffered: a log line per message would otherwise cost a system call. A
   // rank that kills itself (--kill) flushes first; one that really crashes

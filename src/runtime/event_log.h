@@ -20,7 +20,7 @@ namespace cutline::runtime {
 
 class EventLog {
  public:
-  // Opens DIR/rank-<rank>.jsonl for writing; throws with a one-line reason.
+  // Opens DIR/rank-<rank>.jsonl for writing; throws a Fault when it cannot.
   // The header names the application unless it is the bank (a bank's log
   // reads as it always did); a dataflow's names itself and its topology
   // (`topology`: its SPEC, "2-3-1"), and each record moves one unit.

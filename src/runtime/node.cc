@@ -6,17 +6,17 @@
 #include "runtime/node.h"
 
 #include <mpi.h>
-#include <fmt/format.h>
 
 #include <csignal>
 #include <cstdio>
 #include <memory>
-#include <stdexcept>
 #include <thread>
 
+#include "base/error_line.h"
 #include "runtime/branch.h"
 #include "runtime/branches_policy.h"
 #include "runtime/dataflow_policy.h"
+#include "runtime/fault.h"
 #include "runtime/protocol.h"
 #include "runtime/scheduler.h"
 #include "runtime/transport.h"
@@ -91,7 +91,7 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
   CoordinatorRole* coordinator = roles.coordinator.get();
   if (coordinator) {
     if (Status s = coordinator->Begin(); !s.ok()) {
-      fmt::print(stderr, "cutline: error: {}\n", say(s));
+      PrintErrorLine(say(s));
       std::fflush(stderr);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -100,7 +100,7 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
   protocol::Control first = transport.ReceiveControl(kCoordinator);
   const auto* init = std::get_if<protocol::Init>(&first);
   if (init == nullptr) {
-    throw std::runtime_error(fmt::format("the first message was {}, not Init", protocol::Name(first)));
+    throw Fault(Status::Error(Code::kRuntimeFirstNotInit, protocol::Name(first)));
   }
   own.Begin(*init);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -119,8 +119,8 @@ int Run(const NodeOptions& o, int rank, int ranks, Transport& transport,
       protocol::Control message = protocol::DecodeControl(e->bytes);
       if (own.OnControl(message)) continue;
       if (!coordinator) {
-        throw std::runtime_error(fmt::format("rank {} sent rank {} the coordinator's {} message",
-                                             e->source, rank, protocol::Name(message)));
+        throw Fault(Status::Error(Code::kRuntimeNotCoordinator, e->source, rank,
+                                  protocol::Name(message)));
       }
       coordinator->OnControl(e->source, message, e->bytes.size(), Clock::now());
     }
@@ -155,7 +155,7 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size < 2) {
     if (rank == 0) {
-      fmt::print(stderr, "cutline: error: {}\n", say(Status::Error(Code::kTooFewRanks)));
+      PrintErrorLine(say(Status::Error(Code::kTooFewRanks)));
     }
     MPI_Finalize();
     return 2;
@@ -164,16 +164,14 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
     // mpirun started directly with another -n: one rank per vertex.
     if (rank == 0) {
       const dataflow::Topology& t = options.dataflow->topology;
-      fmt::print(stderr, "cutline: error: {}\n",
-                 say(Status::Error(Code::kRanksNotTopology, size, t.spec(), t.vertices())));
+      PrintErrorLine(say(Status::Error(Code::kRanksNotTopology, size, t.spec(), t.vertices())));
     }
     MPI_Finalize();
     return 2;
   }
   if (options.kill && options.kill->rank >= static_cast<std::uint32_t>(size)) {
     if (rank == 0) {
-      fmt::print(stderr, "cutline: error: {}\n",
-                 say(Status::Error(Code::kKillRankOutOfRange, options.kill->rank, size)));
+      PrintErrorLine(say(Status::Error(Code::kKillRankOutOfRange, options.kill->rank, size)));
     }
     MPI_Finalize();
     return 2;
@@ -195,8 +193,14 @@ int RunNode(const NodeOptions& options, int* argc, char*** argv,
                         : Reorder{};
     Transport transport(bank, ctl, options.link_delay, reorder);
     code = Run(options, rank, size, transport, std::move(sink), say);
+  } catch (const Fault& fault) {
+    // Said once, by the rank at fault, and the whole job ends with it.
+    PrintErrorLine(say(Status::Error(Code::kRankFault, rank, fault.status())));
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "cutline: error: rank {}: {}\n", rank, e.what());
+    // What a library throws (bad_alloc, MPI's errors), in its own words.
+    PrintErrorLine(say(Status::Error(Code::kRankFailed, rank, e.what())));
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <optional>
-#include <stdexcept>
 #include <type_traits>
 
 namespace cutline::runtime::protocol {
@@ -41,8 +40,8 @@ std::vector<std::uint64_t> GetCounts(Reader& in) {
 template <typename Variant, std::size_t I = 0>
 Variant ByCode(char code, Reader& in) {
   if constexpr (I == std::variant_size_v<Variant>) {
-    throw std::runtime_error(
-        fmt::format("a message with the unknown code {:#04x}", static_cast<unsigned char>(code)));
+    throw Fault(Status::Error(Code::kRuntimeUnknownMessage,
+                              fmt::format("{:#04x}", static_cast<unsigned char>(code))));
   } else {
     using T = std::variant_alternative_t<I, Variant>;
     if (code == T::kCode) return T::Get(in);
@@ -142,13 +141,13 @@ void Part::Put(Bytes& out) const {
   // Get reads one time per recorded channel: the two go together.
   CUTLINE_CHECK(marker_us.size() == recorded.channels.size());
   std::optional<std::string> wire_part = wire::EncodePart(id, rank, recorded, AmountBytes, AmountBytes);
-  if (!wire_part) throw std::runtime_error("a part too large for the wire format");
+  if (!wire_part) throw Fault(Status::Error(Code::kRuntimePartTooLarge));
   out.Sized(*wire_part).I64(recorded_us);
   for (std::int64_t at : marker_us) out.I64(at);
 }
 Part Part::Get(Reader& in) {
   auto wire_part = wire::DecodePart<Amount, Amount>(in.Sized(), AmountOf, AmountOf);
-  if (!wire_part) throw std::runtime_error("a Part whose recorded bytes are not a wire part");
+  if (!wire_part) throw Fault(Status::Error(Code::kRuntimeNotWirePart, "Part"));
   Part m{.id = wire_part->snapshot,
          .rank = wire_part->from,
          .recorded = std::move(wire_part->part),
@@ -166,7 +165,7 @@ Record Record::Get(Reader& in) { return {in.U64()}; }
 void Credit::Put(Bytes& out) const { out.U64(n); }
 Credit Credit::Get(Reader& in) {
   const std::uint64_t n = in.U64();
-  if (n > UINT32_MAX) throw std::runtime_error("a Credit of more buffers than a channel has");
+  if (n > UINT32_MAX) throw Fault(Status::Error(Code::kRuntimeCreditTooLarge));
   return {static_cast<std::uint32_t>(n)};
 }
 
@@ -178,7 +177,7 @@ constexpr std::size_t kChannelCostBytes = 4 * kItem;
 void VertexPart::Put(Bytes& out) const {
   std::optional<std::string> wire_part =
       wire::EncodePart(id, rank, recorded, dataflow::EncodeState, WordBytes<std::uint64_t>);
-  if (!wire_part) throw std::runtime_error("a part too large for the wire format");
+  if (!wire_part) throw Fault(Status::Error(Code::kRuntimePartTooLarge));
   out.Sized(*wire_part).I64(cost.alignment_us).U64(cost.switched ? 1 : 0).U64(cost.overtaken);
   out.U64(cost.inputs.size());
   for (const dataflow::ChannelCost& c : cost.inputs) {
@@ -188,7 +187,7 @@ void VertexPart::Put(Bytes& out) const {
 VertexPart VertexPart::Get(Reader& in) {
   auto wire_part = wire::DecodePart<dataflow::VertexState, std::uint64_t>(
       in.Sized(), dataflow::DecodeState, WordOf<std::uint64_t>);
-  if (!wire_part) throw std::runtime_error("a VertexPart whose recorded bytes are not a wire part");
+  if (!wire_part) throw Fault(Status::Error(Code::kRuntimeNotWirePart, "VertexPart"));
   VertexPart m{.id = wire_part->snapshot,
                .rank = wire_part->from,
                .recorded = std::move(wire_part->part),
@@ -279,8 +278,7 @@ Control DecodeControl(std::string_view bytes) {
   Reader in(bytes);
   Control m = ByCode<Control>(in.Char(), in);
   if (!in.AtEnd()) {
-    throw std::runtime_error(
-        fmt::format("a {} message with {} bytes too many", Name(m), in.left()));
+    throw Fault(Status::Error(Code::kRuntimeBytesLeftOver, Name(m), in.left()));
   }
   return m;
 }

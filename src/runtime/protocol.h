@@ -303,9 +303,9 @@ using Control = std::variant<Init, Start, Part, Counts, Stop, Final, Pause, Paus
 std::string Encode(const BankPayload& message);
 std::string Encode(const Control& message);
 
-// The message in `bytes`. Throws std::runtime_error for an unknown code, a
-// message that ends early or one with bytes left over: between ranks of
-// one cutline, any of those is a bug.
+// The message in `bytes`. Throws a Fault (runtime/fault.h) for an unknown
+// code, a message that ends early or one with bytes left over: between
+// ranks of one cutline, any of those is a bug.
 Control DecodeControl(std::string_view bytes);
 // A bank payload; what follows it (a logged clock) is left in `*rest`.
 BankPayload DecodeBank(Reader& rest);

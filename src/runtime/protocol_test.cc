@@ -8,9 +8,22 @@
 #include <string>
 
 #include "cutline/wire.h"
+#include "runtime/fault.h"
 
 namespace cutline::runtime::protocol {
 namespace {
+
+// What the Fault that `read` throws says (ok when it throws none): a broken
+// message is refused with a code and its arguments, never with anything else.
+template <class Read>
+Status FaultOf(Read&& read) {
+  try {
+    read();
+  } catch (const Fault& fault) {
+    return fault.status();
+  }
+  return Status::Ok();
+}
 
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
@@ -103,7 +116,8 @@ TEST(ProtocolTest, StampsAndCountsRoundTripAndLeaveWhatFollows) {
         DecodeBank(short_one);
         return TransferStamp::Get(short_one);
       };
-      EXPECT_THROW(read_both(), std::runtime_error) << "a stamped transfer cut at " << cut;
+      EXPECT_EQ(FaultOf(read_both).code(), Code::kRuntimeMessageEnded)
+          << "a stamped transfer cut at " << cut;
     }
 
     Bytes counted;
@@ -116,7 +130,8 @@ TEST(ProtocolTest, StampsAndCountsRoundTripAndLeaveWhatFollows) {
     EXPECT_EQ(host.left(), 5u);
     for (std::size_t cut = 0; cut < counted.str().size(); ++cut) {
       Reader short_one(std::string_view(counted.str()).substr(0, cut));
-      EXPECT_THROW(MarkerCount::Get(short_one), std::runtime_error) << "a count cut at " << cut;
+      EXPECT_EQ(FaultOf([&] { MarkerCount::Get(short_one); }).code(), Code::kRuntimeMessageEnded)
+          << "a count cut at " << cut;
     }
   }
 }
@@ -134,7 +149,8 @@ TEST(ProtocolTest, ABarriersStartRoundTrips) {
     EXPECT_TRUE(in.AtEnd());
     for (std::size_t cut = 0; cut < out.str().size(); ++cut) {
       Reader short_one(std::string_view(out.str()).substr(0, cut));
-      EXPECT_THROW(BarrierStart::Get(short_one), std::runtime_error) << "cut at " << cut;
+      EXPECT_EQ(FaultOf([&] { BarrierStart::Get(short_one); }).code(), Code::kRuntimeMessageEnded)
+          << "cut at " << cut;
     }
   }
 }
@@ -148,33 +164,62 @@ TEST(ProtocolTest, IntegersAreWiresLittleEndian) {
   EXPECT_EQ(bytes[2], '\x01');
 }
 
+// A message cut short ends early, or counts more items than the bytes left
+// could hold (a cut inside a list or a sized field).
 TEST(ProtocolTest, EveryTruncationIsRefused) {
   for (const Control& m : Examples()) {
     std::string bytes = Encode(m);
     for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
-      EXPECT_THROW(DecodeControl(bytes.substr(0, cut)), std::runtime_error)
-          << Name(m) << " cut at " << cut;
+      const Code code = FaultOf([&] { DecodeControl(bytes.substr(0, cut)); }).code();
+      EXPECT_TRUE(code == Code::kRuntimeMessageEnded || code == Code::kRuntimeCountPastEnd)
+          << Name(m) << " cut at " << cut << ": " << CodeName(code);
     }
   }
 }
 
 TEST(ProtocolTest, BytesLeftOverAreRefused) {
   for (const Control& m : Examples()) {
-    EXPECT_THROW(DecodeControl(Encode(m) + '\0'), std::runtime_error) << Name(m);
+    const Status fault = FaultOf([&] { DecodeControl(Encode(m) + '\0'); });
+    ASSERT_EQ(fault.code(), Code::kRuntimeBytesLeftOver) << Name(m);
+    EXPECT_EQ(fault.word(0), Name(m));
+    EXPECT_EQ(fault.number(1), 1);
   }
 }
 
 TEST(ProtocolTest, UnknownCodesAreRefused) {
-  for (char code : {'\0', 'Z', 'B', 'M', 'T'}) {
-    try {
-      DecodeControl(std::string(1, code) + std::string(8, '\0'));
-      ADD_FAILURE() << "code " << int{code} << " was accepted";
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find("unknown code"), std::string::npos) << e.what();
-    }
+  // Each code byte as the fault names it.
+  const std::pair<char, const char*> unknown[] = {
+      {'\0', "0x00"}, {'Z', "0x5a"}, {'B', "0x42"}, {'M', "0x4d"}, {'T', "0x54"}};
+  for (const auto& u : unknown) {
+    const std::string bytes = std::string(1, u.first) + std::string(8, '\0');
+    const Status fault = FaultOf([&] { DecodeControl(bytes); });
+    ASSERT_EQ(fault.code(), Code::kRuntimeUnknownMessage) << "code " << int{u.first} << " accepted";
+    EXPECT_EQ(fault.word(0), u.second);
   }
   Reader in("Q");
-  EXPECT_THROW(DecodeBank(in), std::runtime_error);
+  const Status bank = FaultOf([&] { DecodeBank(in); });
+  ASSERT_EQ(bank.code(), Code::kRuntimeUnknownMessage);
+  EXPECT_EQ(bank.word(0), "0x51");
+}
+
+// A Fault carries its Status as given; a debugger sees the code's stable name.
+TEST(ProtocolTest, AFaultIsItsStatus) {
+  const Fault fault(Status::Error(Code::kRuntimeNotAFrame, 3));
+  EXPECT_EQ(fault.status().code(), Code::kRuntimeNotAFrame);
+  EXPECT_EQ(fault.status().number(0), 3);
+  EXPECT_STREQ(fault.what(), "runtime_not_a_frame");
+}
+
+// A credit gives back at most a channel's buffers, which a 32-bit count holds.
+TEST(ProtocolTest, ACreditTooLargeIsRefused) {
+  Bytes b;
+  b.Char(Credit::kCode).U64(std::uint64_t{UINT32_MAX} + 1);
+  Reader in(b.str());
+  EXPECT_EQ(FaultOf([&] { DecodeBank(in); }).code(), Code::kRuntimeCreditTooLarge);
+  Bytes most;
+  most.Char(Credit::kCode).U64(UINT32_MAX);
+  Reader fits(most.str());
+  EXPECT_EQ(DecodeBank(fits), BankPayload{Credit{UINT32_MAX}});
 }
 
 // A count larger than the message could hold is refused before anything is
@@ -182,10 +227,10 @@ TEST(ProtocolTest, UnknownCodesAreRefused) {
 TEST(ProtocolTest, ACountPastTheMessageIsRefused) {
   Bytes b;
   b.Char(Paused::kCode).U64(9).U64(kMax);
-  EXPECT_THROW(DecodeControl(b.str()), std::runtime_error);
+  EXPECT_EQ(FaultOf([&] { DecodeControl(b.str()); }).code(), Code::kRuntimeCountPastEnd);
   Bytes p;
   p.Char(Part::kCode).U64(1u << 30);
-  EXPECT_THROW(DecodeControl(p.str()), std::runtime_error);
+  EXPECT_EQ(FaultOf([&] { DecodeControl(p.str()); }).code(), Code::kRuntimeCountPastEnd);
 }
 
 // A rank's part travels in the library's own part format (wire::EncodePart),
@@ -214,13 +259,13 @@ TEST(ProtocolTest, APartCarriesTheLibrarysWirePart) {
   EXPECT_EQ(in.I64(), 7);
   EXPECT_TRUE(in.AtEnd());
 
-  Bytes not_a_part;
-  not_a_part.Char(Part::kCode).Sized("Qxxxxxxxxxxxx").I64(0);
-  try {
-    DecodeControl(not_a_part.str());
-    ADD_FAILURE() << "bytes that are not a wire part were accepted";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("not a wire part"), std::string::npos) << e.what();
+  // Bytes that are not a wire part, in either kind of part, name the kind.
+  for (const char kind : {Part::kCode, VertexPart::kCode}) {
+    Bytes not_a_part;
+    not_a_part.Char(kind).Sized("Qxxxxxxxxxxxx").I64(0);
+    const Status fault = FaultOf([&] { DecodeControl(not_a_part.str()); });
+    ASSERT_EQ(fault.code(), Code::kRuntimeNotWirePart) << kind;
+    EXPECT_EQ(fault.word(0), kind == Part::kCode ? "Part" : "VertexPart");
   }
 }
 

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/error_line.h"
 #include "runtime/epoch.h"
 #include "store/writer_lock.h"
 
@@ -191,7 +192,7 @@ class StoreSink : public Sink {
       } catch (const store::StoreError& e) {
         // A store that cannot be written (a full disk) ends the run: going
         // on would take snapshots that are never kept.
-        fmt::print(stderr, "cutline: error: {}\n", say_(e.status()));
+        PrintErrorLine(say_(e.status()));
         std::fflush(stderr);
         std::_Exit(1);
       }

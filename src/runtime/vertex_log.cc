@@ -1,8 +1,6 @@
 #include "runtime/vertex_log.h"
 
-#include <fmt/format.h>
-
-#include <stdexcept>
+#include "runtime/fault.h"
 
 namespace cutline::runtime {
 
@@ -16,7 +14,7 @@ VertexLog::VertexLog(const std::string& dir, std::uint32_t vertex, const dataflo
 
 std::string VertexLog::Take(std::map<std::uint64_t, std::string>& clocks, std::uint64_t n) {
   auto it = clocks.find(n);
-  if (it == clocks.end()) throw std::runtime_error(fmt::format("no clock was logged for item {}", n));
+  if (it == clocks.end()) throw Fault(Status::Error(Code::kRuntimeNoItemClock, n));
   std::string clock = std::move(it->second);
   clocks.erase(it);
   return clock;
@@ -58,7 +56,7 @@ void VertexLog::Steps(const std::vector<dataflow::Step>& steps) {
         // takes its clock then.
         auto it = arrived_[c].find(s.by);
         if (it == arrived_[c].end()) {
-          throw std::runtime_error(fmt::format("no clock was logged for barrier {}", s.by));
+          throw Fault(Status::Error(Code::kRuntimeNoBarrierClock, s.by));
         }
         Reader r(it->second);
         log_.OvertakenOnArrival(static_cast<int>(inputs_[c]), s.n, s.by, r);

@@ -24,7 +24,7 @@ namespace cutline::runtime {
 
 class VertexLog {
  public:
-  // Opens DIR/rank-<vertex>.jsonl; throws with a one-line reason.
+  // Opens DIR/rank-<vertex>.jsonl; throws a Fault when it cannot.
   VertexLog(const std::string& dir, std::uint32_t vertex, const dataflow::Topology& topology);
 
   // The opening state: 0, or a restored vertex's recorded one with the

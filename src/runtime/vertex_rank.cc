@@ -3,16 +3,15 @@
 #include "runtime/vertex_rank.h"
 
 #include <signal.h>
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
 
 #include "base/overloaded.h"
 #include "cutline/wire.h"
 #include "dataflow/property.h"
+#include "runtime/fault.h"
 
 namespace cutline::runtime {
 
@@ -85,7 +84,7 @@ VertexRank::VertexRank(const NodeOptions& options, const DataflowOptions& d, int
 ChannelIndex VertexRank::InputOf(int sender) const {
   auto it = std::find(inputs_.begin(), inputs_.end(), static_cast<std::uint32_t>(sender));
   if (it == inputs_.end()) {
-    throw std::runtime_error(fmt::format("rank {} sent vertex {}, not its input, a frame", sender, rank_));
+    throw Fault(Status::Error(Code::kRuntimeNotInput, sender, rank_));
   }
   return static_cast<ChannelIndex>(it - inputs_.begin());
 }
@@ -93,7 +92,7 @@ ChannelIndex VertexRank::InputOf(int sender) const {
 ChannelIndex VertexRank::OutputOf(int receiver) const {
   auto it = std::find(outputs_.begin(), outputs_.end(), static_cast<std::uint32_t>(receiver));
   if (it == outputs_.end()) {
-    throw std::runtime_error(fmt::format("rank {} sent vertex {}, not its output, a credit", receiver, rank_));
+    throw Fault(Status::Error(Code::kRuntimeNotOutput, receiver, rank_));
   }
   return static_cast<ChannelIndex>(it - outputs_.begin());
 }
@@ -104,7 +103,7 @@ void VertexRank::Begin(const protocol::Init& init) {
     return;
   }
   std::optional<dataflow::VertexState> state = dataflow::DecodeState(init.state);
-  if (!state) throw std::runtime_error(fmt::format("vertex {} was sent a state that is none", rank_));
+  if (!state) throw Fault(Status::Error(Code::kRuntimeNoState, rank_));
   std::vector<std::vector<std::uint64_t>> in_flight(outputs_.size());
   for (const protocol::Init::Resend& r : init.resend) {
     std::vector<std::uint64_t>& keys = in_flight[OutputOf(static_cast<int>(r.to))];
@@ -131,7 +130,7 @@ void VertexRank::Go(Clock::time_point now) {
 
 void VertexRank::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
-  if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
+  if (!frame) throw Fault(Status::Error(Code::kRuntimeNotAFrame, from));
   if (frame->kind == wire::FrameKind::kMarker) {
     // A barrier's frame carries when its snapshot started (the alignment
     // timeout counts from it), and nothing after it.
@@ -140,7 +139,7 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
     dataflow::Item barrier{true, frame->snapshot, start.started_us};
     const ChannelIndex c = InputOf(from);
     if (log_) log_->Arrived(c, host, &barrier);
-    if (!host.AtEnd()) throw std::runtime_error(fmt::format("rank {} sent a barrier too long", from));
+    if (!host.AtEnd()) throw Fault(Status::Error(Code::kRuntimeBarrierTooLong, from));
     vertex_.Arrive(c, barrier, EpochMicros());
     LogSteps();
     return;
@@ -156,8 +155,7 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
                  [&](const protocol::Credit& m) {
                    const ChannelIndex o = OutputOf(from);
                    if (m.n > unreturned_[o]) {
-                     throw std::runtime_error(
-                         fmt::format("rank {} gave back credits for records never sent", from));
+                     throw Fault(Status::Error(Code::kRuntimeCreditsNeverSent, from));
                    }
                    unreturned_[o] -= m.n;
                    vertex_.Credit(o, m.n);
@@ -167,7 +165,7 @@ void VertexRank::OnFrame(int from, std::string_view bytes) {
                    ++ended_inputs_;
                  },
                  [&](const protocol::Transfer&) {
-                   throw std::runtime_error(fmt::format("rank {} sent a dataflow a transfer", from));
+                   throw Fault(Status::Error(Code::kRuntimeTransferToVertex, from));
                  },
              },
              protocol::DecodeBank(r));

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include "base/error_line.h"
 #include "base/lang.h"
 #include "catalogue/messages.h"
 #include "server/store_watch.h"
@@ -89,7 +90,7 @@ int Serve(const Options& options) {
   Server server(fitted);
   StatusOr<int> started = server.Start();
   if (!started.ok()) {
-    fmt::print(stderr, "cutline: error: {}\n", catalogue::Message(started.status(), Lang::kEn));
+    PrintErrorLine(catalogue::Message(started.status(), Lang::kEn));
     // A --store that is not a store is bad input (status 2); a port that
     // cannot be had is not (status 1).
     return started.status().code() == Code::kCannotListen ? 1 : 2;
