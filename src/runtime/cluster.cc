@@ -64,7 +64,7 @@ std::string StatusLine(const json& s, std::string_view app) {
 // the naive detector was wrong.
 void PrintProperty(const json& p) {
   const apps::App app = apps::App::NamedOrBank(p["app"].get<std::string>());
-  const apps::AppWords& words = app.words();
+  const apps::AppWordsIn& words = app.words().in(Lang::kEn);
   const std::string property = p["property"];
   if (p["detected_by"].is_null()) {
     fmt::print("{}: no snapshot found it before the run ended{}\n", property,
@@ -78,14 +78,14 @@ void PrintProperty(const json& p) {
     std::string truth = p["delay_us"].is_null()
                             ? "which the ranks' final states do not bear out"
                             : fmt::format("{:.2f} ms after {}", p["delay_us"].get<double>() / 1000,
-                                          words.became_true_en);
+                                          words.became_true);
     fmt::print("{}: detected by snapshot {}, {}\n", what, p["detected_by"].get<std::uint64_t>(),
                truth);
   }
   fmt::print("naive detector: {} rounds of reads, {} declared {}, {} of them {}\n",
              p["naive_rounds"].get<std::uint64_t>(), p["naive_declared"].get<std::uint64_t>(),
              property, p["naive_false"].get<std::uint64_t>(),
-             words.naive_false_en);
+             words.naive_false);
 }
 
 // A dataflow's summary: throughput, exactly-once at the sinks, and what the
