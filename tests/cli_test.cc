@@ -969,6 +969,122 @@ TEST_F(CliTest, StoreListAndShowAsText) {
   EXPECT_EQ(json::parse(none_json.out), json::parse(R"({"runs":[],"snapshots":[]})"));
 }
 
+// The same store in Japanese (--lang ja): the same numbers, every word the
+// Japanese catalogue's, the money still "$".
+TEST_F(CliTest, StoreListAndShowInJapanese) {
+  const std::string path = (dir_ / "s.db").string();
+  WriteDemoStore(path);
+  Outcome list = Cutline({"store", "list", path, "--lang", "ja"});
+  ASSERT_EQ(list.status, 0) << list;
+  EXPECT_EQ(list.err, "");
+  EXPECT_TRUE(std::regex_search(
+      list.out, std::regex("^実行 1: 3ランク、各\\$100、合計 \\$300、開始 "
+                           "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\n"
+                           "実行 2: 3ランク、スナップショット 1 から復元、合計 \\$300、")))
+      << list.out;
+  EXPECT_TRUE(Contains(list.out, "完了      N0                 $300  1.234 ms\n")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "失敗      N1                    -  （実行終了）\n")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "実行中    N2                    -  -\n")) << list.out;
+  EXPECT_FALSE(Contains(list.out, "complete")) << list.out;
+
+  Outcome show = Cutline({"store", "show", path, "1", "--lang", "ja"});
+  ASSERT_EQ(show.status, 0) << show;
+  EXPECT_EQ(show.out,
+            "実行 1 のスナップショット 1: 完了、N0が開始、合計 $300、遅延 1.234 ms\n"
+            "記録された残高: N0 $100、N1 $60、N2 $100\n"
+            "チャネル内: N1→N0 [$40]。他の5本は空\n");
+  Outcome failed = Cutline({"store", "show", path, "2", "--lang", "ja"});
+  EXPECT_EQ(failed.out,
+            "実行 1 のスナップショット 2: 失敗、N1が開始。ストアにはその部分がない\n")
+      << failed;
+}
+
+// A store of jobs and of a dataflow: each application's values in its own
+// words (jobs, records), never as money, in both languages.
+TEST_F(CliTest, StoreListAndShowSpeakEachApplicationsWords) {
+  const std::string path = (dir_ / "apps.db").string();
+  {
+    StatusOr<Store> store = Store::Open(path, true);
+    ASSERT_TRUE(store.ok()) << Said(store.status());
+    // Jobs: 2 each; N0 and N2 busy, two jobs in flight on N1→N2.
+    const std::int64_t jobs = store->BeginRun(3, 2, 6, std::nullopt, "jobs");
+    store->SnapshotStarted(jobs, 1, 0, 1'714'564'800'000'000);
+    SnapshotRecord busy = Demo3Snapshot(jobs, 1);
+    busy.balances = {1, 0, 1};
+    for (StoredChannel& c : busy.channels) {
+      c.transfers = c.from == 1 && c.to == 2 ? std::vector<Amount>{1, 1} : std::vector<Amount>{};
+    }
+    busy.verdict = cutline::store::StoredVerdict{"terminated", false, {0, 2}, {{1, 2}, {1, 2}}};
+    store->SnapshotComplete(busy);
+    // A dataflow 1-1: N0 emitted 3 records, N1 received 2, 1 in flight.
+    const std::int64_t flow = store->BeginRun(
+        2, 0, 0, std::nullopt, "dataflow",
+        cutline::store::StoredDataflow{"1-1", "unaligned", 4, std::nullopt});
+    store->SnapshotStarted(flow, 2, 0, 1'714'564'900'000'000);
+    SnapshotRecord cut;
+    cut.run = flow;
+    cut.id = 2;
+    cut.completed_us = 1'714'564'900'002'500;
+    cut.vertices = {{0, 3, {}, 0, false, 0}, {2, 0, {{1, 2}}, 0, false, 0}};
+    cut.channels = {{0, 1, {1}, std::nullopt, StoredChannel::Cost{true, 0, 0}}};
+    store->SnapshotComplete(cut);
+  }
+  Outcome list = Cutline({"store", "list", path});
+  ASSERT_EQ(list.status, 0) << list;
+  EXPECT_TRUE(Contains(list.out, "run 1: 3 ranks, app=jobs, 2 jobs each, started ")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "run 2: 2 ranks, dataflow 1-1, unaligned barriers, 4 buffers a "
+                                 "channel, started "))
+      << list.out;
+  EXPECT_TRUE(Contains(list.out, "not terminated: N0 and N2 are busy; a job in N1→N2 and N1→N2\n"))
+      << list.out;
+  EXPECT_TRUE(Contains(list.out, "    3 records  2.500 ms  1 of 1 channels unaligned, 1 records "
+                                 "in flight kept\n"))
+      << list.out;
+  EXPECT_FALSE(Contains(list.out, "$")) << list.out;
+
+  Outcome jobs = Cutline({"store", "show", path, "1"});
+  ASSERT_EQ(jobs.status, 0) << jobs;
+  EXPECT_EQ(jobs.out,
+            "snapshot 1 of run 1 (app=jobs): complete, started by N0, latency 1.234 ms\n"
+            "it says: not terminated: N0 and N2 are busy; a job in N1→N2 and N1→N2\n"
+            "recorded states: N0 1 job, N1 no job, N2 1 job\n"
+            "in the channels: N1→N2 [job job]; the other 5 empty\n");
+  Outcome flow = Cutline({"store", "show", path, "2"});
+  ASSERT_EQ(flow.status, 0) << flow;
+  EXPECT_EQ(flow.out,
+            "snapshot 2 of run 2 (dataflow 1-1, unaligned barriers): complete, 3 records emitted, "
+            "latency 2.500 ms\n"
+            "it cost: 1 of 1 channels unaligned, 1 records in flight kept\n"
+            "recorded vertices: N0 (source) 0 in, 3 out, N1 (sink) 2 in, 0 out\n"
+            "channels, the slowest first:\n"
+            "  N0→N1: unaligned, 1 records in flight kept\n");
+
+  Outcome list_ja = Cutline({"store", "list", path, "--lang", "ja"});
+  ASSERT_EQ(list_ja.status, 0) << list_ja;
+  EXPECT_TRUE(Contains(list_ja.out, "実行 1: 3ランク、app=jobs、各仕事2件、開始 ")) << list_ja.out;
+  EXPECT_TRUE(Contains(list_ja.out, "終了していない（N0とN2が仕事中、N1→N2とN1→N2に仕事が飛行中）\n"))
+      << list_ja.out;
+  EXPECT_TRUE(Contains(list_ja.out, "レコード3件")) << list_ja.out;
+  EXPECT_TRUE(Contains(list_ja.out, "1本中1本のチャネルが非整列、飛行中のレコード1件を保持\n"))
+      << list_ja.out;
+  Outcome jobs_ja = Cutline({"store", "show", path, "1", "--lang", "ja"});
+  EXPECT_EQ(jobs_ja.out,
+            "実行 1 のスナップショット 1（app=jobs）: 完了、N0が開始、遅延 1.234 ms\n"
+            "判定: 終了していない（N0とN2が仕事中、N1→N2とN1→N2に仕事が飛行中）\n"
+            "記録された状態: N0 仕事1件、N1 仕事なし、N2 仕事1件\n"
+            "チャネル内: N1→N2 [仕事 仕事]。他の5本は空\n")
+      << jobs_ja;
+  Outcome flow_ja = Cutline({"store", "show", path, "2", "--lang", "ja"});
+  EXPECT_EQ(flow_ja.out,
+            "実行 2 のスナップショット 2（データフロー 1-1、unaligned バリア）: 完了、レコード3件を"
+            "出力、遅延 2.500 ms\n"
+            "コスト: 1本中1本のチャネルが非整列、飛行中のレコード1件を保持\n"
+            "記録された頂点: N0（ソース）入力0件、出力3件、N1（シンク）入力2件、出力0件\n"
+            "チャネル（遅い順）:\n"
+            "  N0→N1: 非整列、飛行中のレコード1件を保持\n")
+      << flow_ja;
+}
+
 TEST_F(CliTest, StoreBadInputIsOneLineAndChangesNothing) {
   const std::string store = (dir_ / "s.db").string();
   WriteDemoStore(store);

@@ -84,27 +84,51 @@ struct AppCommand {
   Status (*run)(Branches& branches, std::span<const NodeId> named);
 };
 
-// How an application's values read, in English or Japanese (its folder's
-// <app>_words.cc). `names` names the branches by NodeId; `channels` are
-// channel names ("P1→P2", ChannelText), once per message of a reason.
-struct AppWords {
+// How an application's values read in one language. `names` names the
+// branches by NodeId; `channels` are channel names ("P1→P2", ChannelText),
+// once per message of a reason.
+struct AppWordsIn {
   // "$70", "2 jobs", "waiting for P2".
-  std::string (*state)(Amount state, std::span<const std::string> names, Lang lang);
+  std::string (*state)(Amount state, std::span<const std::string> names);
   // "$40", "job", "grant".
-  std::string (*message)(Amount word, Lang lang);
+  std::string (*message)(Amount word);
   // "not terminated: P1 is busy", "deadlocked: P1 → P2 → P1"; "" for the bank.
   std::string (*verdict)(bool holds, std::span<const std::string> branches,
-                         std::span<const std::string> channels, Lang lang);
+                         std::span<const std::string> channels);
   // What a naive detector's wrong verdict is: "a false termination".
-  std::string_view naive_wrong_en, naive_wrong_ja;
+  std::string_view naive_wrong;
   // A verdict's reason in a checker's finding: when it names no branch
   // ("no branch busy", "no cycle"), and what its channels hold ("jobs",
   // "grants").
-  std::string_view reason_none_en, reason_messages_en;
+  std::string_view reason_none, reason_messages;
   // A real run's summary: the moment the property became true ("the last
   // job finished") and what a wrong naive declaration was ("false (work
   // remained)").
-  std::string_view became_true_en, naive_false_en;
+  std::string_view became_true, naive_false;
+};
+
+// An application's words in each language (its folder's <app>_words.cc
+// holds one table per language); in() is the one place they are chosen.
+struct AppWords {
+  AppWordsIn en, ja;
+
+  const AppWordsIn& in(Lang lang) const {
+    switch (lang) {
+      case Lang::kJa:
+        return ja;
+      case Lang::kEn:
+        break;
+    }
+    return en;
+  }
+  std::string state(Amount state, std::span<const std::string> names, Lang lang) const {
+    return in(lang).state(state, names);
+  }
+  std::string message(Amount word, Lang lang) const { return in(lang).message(word); }
+  std::string verdict(bool holds, std::span<const std::string> branches,
+                      std::span<const std::string> channels, Lang lang) const {
+    return in(lang).verdict(holds, branches, channels);
+  }
 };
 
 // How an application's values are written in JSON (apps/app_json.h; kept
@@ -264,7 +288,7 @@ inline std::optional<NodeId> Waits(Amount state) {
 // property to evaluate, no naive detector's verdict, no verdict to word.
 Verdict NoProperty(const GlobalState&);
 Verdict NoNaive(std::span<const std::optional<Amount>>);
-std::string NoVerdictWords(bool, std::span<const std::string>, std::span<const std::string>, Lang);
+std::string NoVerdictWords(bool, std::span<const std::string>, std::span<const std::string>);
 
 // Each application's definition, words and JSON, defined in its folder.
 extern const AppDefinition kBankDefinition;

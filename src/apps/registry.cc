@@ -16,7 +16,7 @@ const std::array<App, 4> kAll{App::kBank, App::kJobs, App::kLocks, App::kDataflo
 
 Verdict NoProperty(const GlobalState&) { return {}; }
 Verdict NoNaive(std::span<const std::optional<Amount>>) { return {}; }
-std::string NoVerdictWords(bool, std::span<const std::string>, std::span<const std::string>, Lang) {
+std::string NoVerdictWords(bool, std::span<const std::string>, std::span<const std::string>) {
   return {};
 }
 

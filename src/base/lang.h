@@ -14,6 +14,38 @@ namespace cutline {
 
 enum class Lang { kEn, kJa };
 
+// The language's code, as --lang and the API spell it: "en", "ja".
+inline std::string_view LangCode(Lang lang) {
+  switch (lang) {
+    case Lang::kJa:
+      return "ja";
+    case Lang::kEn:
+      break;
+  }
+  return "en";
+}
+
+// What ends a sentence ("." and "。"), and what stands between two: a space
+// in English, nothing in Japanese.
+inline std::string_view FullStop(Lang lang) {
+  switch (lang) {
+    case Lang::kJa:
+      return "。";
+    case Lang::kEn:
+      break;
+  }
+  return ".";
+}
+inline std::string_view SentenceGap(Lang lang) {
+  switch (lang) {
+    case Lang::kJa:
+      return "";
+    case Lang::kEn:
+      break;
+  }
+  return " ";
+}
+
 // "P2 and P3", "P1, P2 and P3"; "P2とP3", "P1、P2とP3".
 inline std::string JoinNames(std::span<const std::string> names, Lang lang) {
   std::string out;

@@ -40,14 +40,8 @@ CodeGroup GroupOf(Code code) {
 }
 
 std::string ProblemLine(const Status& about, const std::vector<Status>& problems, Lang lang) {
-  // Each language joins its sentences its own way: "; " and "。".
-  const char* const joiner = lang == Lang::kJa ? "。" : "; ";
-  std::string line = Reason(about, lang) + ": ";
-  for (std::size_t i = 0; i < problems.size(); ++i) {
-    if (i > 0) line += joiner;
-    line += Reason(problems[i], lang);
-  }
-  return line;
+  return Reason(about, lang) + ": " +
+         (lang == Lang::kJa ? JapaneseProblems(problems) : EnglishProblems(problems));
 }
 
 std::string Reason(const Status& s, Lang lang) {

@@ -87,6 +87,10 @@ std::string JapaneseOptionsReason(const Status& s);
 std::string JapaneseServeReason(const Status& s);
 std::string JapaneseLectureReason(const Status& s);
 std::string JapaneseVerifyReason(const Status& s);
+// Store verify's problems with one thing, joined as each language joins
+// sentences: "; " and "。".
+std::string EnglishProblems(const std::vector<Status>& problems);
+std::string JapaneseProblems(const std::vector<Status>& problems);
 // A snapshot's state as the store keeps it ("failed"), in Japanese (失敗).
 std::string JapaneseStateWord(const std::string& state);
 std::string JapaneseLogsReason(const Status& s);

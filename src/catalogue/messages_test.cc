@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "apps/app.h"
 #include "catalogue/cluster_lines.h"
 #include "catalogue/sentences.h"
 
@@ -285,6 +286,49 @@ TEST(SentencesTest, EverySentenceIsSaidInEachLanguage) {
   WalkSentences<ShowLine>(kShowLines, "ShowLine");
   WalkSentences<CheckLine>(kCheckLines, "CheckLine");
   WalkSentences<DemoLine>(kDemoLines, "DemoLine");
+}
+
+// Every line of `store list` and `store show`, in both languages: said, on
+// one line, and in Japanese not the English again (but a dash for nothing,
+// and a latency, which read the same in both).
+TEST(SentencesTest, EveryStoreLineIsSaidInEachLanguage) {
+  StoreSaid facts{.run = 7301, .snapshot = 7302, .count = 7303, .count2 = 7304, .count3 = 7305,
+                  .ms = 1.5, .switched = true, .restored_from = 7306, .who = "Qa1",
+                  .what = "failed", .how = "aligned", .state = "$7301", .list = "Qb2",
+                  .more = "Qc3", .when = "2024-05-01 12:00:00 UTC"};
+  for (int i = 0; i < kStoreLines; ++i) {
+    const auto line = static_cast<StoreLine>(i);
+    SCOPED_TRACE("StoreLine " + std::to_string(i));
+    const std::string en = Say(line, facts, Lang::kEn);
+    const std::string ja = Say(line, facts, Lang::kJa);
+    EXPECT_FALSE(en.empty());
+    EXPECT_FALSE(ja.empty());
+    EXPECT_EQ(en.find('\n'), std::string::npos) << en;
+    EXPECT_EQ(ja.find('\n'), std::string::npos) << ja;
+    if (line == StoreLine::kNone || line == StoreLine::kLatency) continue;
+    EXPECT_NE(en, ja);
+    for (unsigned char c : en) EXPECT_LT(c, 0x80) << "English with non-ASCII text: " << en;
+  }
+}
+
+// Each application's words in both languages, chosen by AppWords::in: an
+// application with a property has every phrase in each, and not the same.
+TEST(SentencesTest, EveryApplicationsWordsAreInEachLanguage) {
+  for (const apps::App& app : apps::App::All()) {
+    if (!app.has_property()) continue;
+    SCOPED_TRACE(std::string(app.name()));
+    const apps::AppWordsIn& en = app.words().in(Lang::kEn);
+    const apps::AppWordsIn& ja = app.words().in(Lang::kJa);
+    for (auto phrase : {&apps::AppWordsIn::naive_wrong, &apps::AppWordsIn::reason_none,
+                        &apps::AppWordsIn::reason_messages, &apps::AppWordsIn::became_true,
+                        &apps::AppWordsIn::naive_false}) {
+      EXPECT_FALSE((en.*phrase).empty());
+      EXPECT_FALSE((ja.*phrase).empty());
+      EXPECT_NE(en.*phrase, ja.*phrase);
+    }
+    EXPECT_NE(app.words().state(1, {}, Lang::kEn), app.words().state(1, {}, Lang::kJa));
+    EXPECT_NE(app.words().message(1, Lang::kEn), app.words().message(1, Lang::kJa));
+  }
 }
 
 // English says one channel, two channels; Japanese counts without a plural.

@@ -121,4 +121,13 @@ std::string EnglishVerifyReason(const Status& s) {
   return EnglishRunProblem(s);
 }
 
+std::string EnglishProblems(const std::vector<Status>& problems) {
+  std::string out;
+  for (const Status& p : problems) {
+    if (!out.empty()) out += "; ";
+    out += EnglishReason(p);
+  }
+  return out;
+}
+
 }  // namespace cutline::catalogue

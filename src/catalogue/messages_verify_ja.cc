@@ -130,4 +130,13 @@ std::string JapaneseVerifyReason(const Status& s) {
   return JapaneseRunProblem(s);
 }
 
+std::string JapaneseProblems(const std::vector<Status>& problems) {
+  std::string out;
+  for (const Status& p : problems) {
+    if (!out.empty()) out += "。";
+    out += JapaneseReason(p);
+  }
+  return out;
+}
+
 }  // namespace cutline::catalogue

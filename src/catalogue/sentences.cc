@@ -5,8 +5,8 @@ namespace cutline::catalogue {
 
 namespace {
 
-template <typename Group>
-std::string In(Group group, const Said& s, Lang lang) {
+template <typename Group, typename Facts>
+std::string In(Group group, const Facts& s, Lang lang) {
   return lang == Lang::kJa ? Japanese(group, s) : English(group, s);
 }
 
@@ -20,6 +20,7 @@ std::string Say(NaiveLine line, const Said& s, Lang lang) { return In(line, s, l
 std::string Say(ShowLine line, const Said& s, Lang lang) { return In(line, s, lang); }
 std::string Say(CheckLine line, const Said& s, Lang lang) { return In(line, s, lang); }
 std::string Say(DemoLine line, const Said& s, Lang lang) { return In(line, s, lang); }
+std::string Say(StoreLine line, const StoreSaid& s, Lang lang) { return In(line, s, lang); }
 
 std::string LabText(const LabFacts& lab, Lang lang) {
   return lang == Lang::kJa ? JapaneseLab(lab) : EnglishLab(lab);

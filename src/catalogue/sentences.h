@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "catalogue/messages.h"
@@ -154,6 +155,66 @@ struct LabFacts {
   bool conserved = false;       // total == bank_total
 };
 
+// The facts a line of `cutline store list` or `store show` is told with
+// (sentences_store_en.cc, sentences_store_ja.cc); states, totals and
+// messages already in the application's words. Each line says which it reads.
+struct StoreSaid {
+  std::uint64_t run = 0;       // a run's id
+  std::uint64_t snapshot = 0;  // a snapshot's id
+  std::uint64_t count = 0;     // ranks, channels, records
+  std::uint64_t count2 = 0;
+  std::uint64_t count3 = 0;
+  double ms = 0;               // a time, in milliseconds
+  bool switched = false;       // a dataflow's channel switched to unaligned
+  std::optional<std::uint64_t> restored_from = std::nullopt;  // the snapshot a run restored
+  std::string who = {};    // a branch: the initiator, a vertex
+  std::string what = {};   // an application's or a topology's name, a status, a role, a failure
+  std::string how = {};    // an algorithm's name ("aligned")
+  std::string state = {};  // a state or a total in the application's words
+  std::string list = {};   // names, channels or states, already joined
+  std::string more = {};   // a clause already said: a latency, a cost
+  std::string when = {};   // "2024-05-01 12:00:00 UTC"
+};
+
+// `cutline store list`'s table and `store show`'s lines.
+enum class StoreLine : std::uint8_t {
+  kNoRuns,
+  kNoSnapshots,
+  kRunBank,           // run, count: ranks, state: each's opening, restored_from, list: total, when
+  kRunApp,            // run, count: ranks, what: the app, state: each's opening ("" none), when
+  kRunDataflow,       // run, count: ranks, what: topology, how, count2: buffers, restored_from, when
+  kColumnSnapshot,    // the table's column titles
+  kColumnRun,
+  kColumnStatus,
+  kColumnInitiator,
+  kColumnTotal,
+  kColumnLatency,
+  kColumnVerdict,
+  kStatus,            // what: "complete", "failed", "running"
+  kNone,              // a cell with nothing to say
+  kLatency,           // ms
+  kFailure,           // what: why it failed ("timeout"), list: the ranks never heard from
+  kCostAligned,       // ms: aligning, count: records held back
+  kCostUnaligned,     // count: channels unaligned, count2: of all, count3: records kept
+  kCostSwitched,      // more: the cost
+  kNotComplete,       // snapshot, run, what: its status, who: its initiator
+  kShowBank,          // snapshot, run, who, state: total, more: latency
+  kShowApp,           // snapshot, run, what: the app, who, more: latency
+  kShowDataflow,      // snapshot, run, what: topology, how, state: records emitted, more: latency
+  kItSays,            // state: the verdict
+  kItCost,            // more: the cost
+  kRecordedStates,    // list
+  kRecordedBalances,  // list
+  kRecordedVertices,  // list
+  kVertex,            // who: its name, what: its role, count: in, count2: out
+  kChannels,          // list: the channels holding messages ("" none), count: the empty ones
+  kChannelsHeading,
+  kChannelAligned,    // ms: waited, count: held back
+  kChannelUnaligned,  // switched, count: records kept
+  kSeparator,         // between the items of a list
+};
+inline constexpr int kStoreLines = static_cast<int>(StoreLine::kSeparator) + 1;
+
 std::string Say(MessageLine line, const Said& s, Lang lang);
 std::string Say(DeliveryClause clause, const Said& s, Lang lang);
 std::string Say(MarkersClause clause, const Said& s, Lang lang);
@@ -162,6 +223,7 @@ std::string Say(NaiveLine line, const Said& s, Lang lang);
 std::string Say(ShowLine line, const Said& s, Lang lang);
 std::string Say(CheckLine line, const Said& s, Lang lang);
 std::string Say(DemoLine line, const Said& s, Lang lang);
+std::string Say(StoreLine line, const StoreSaid& s, Lang lang);
 std::string LabText(const LabFacts& lab, Lang lang);
 
 // One per language and group; Say and LabText choose.
@@ -181,6 +243,8 @@ std::string English(CheckLine line, const Said& s);
 std::string Japanese(CheckLine line, const Said& s);
 std::string English(DemoLine line, const Said& s);
 std::string Japanese(DemoLine line, const Said& s);
+std::string English(StoreLine line, const StoreSaid& s);
+std::string Japanese(StoreLine line, const StoreSaid& s);
 std::string EnglishLab(const LabFacts& lab);
 std::string JapaneseLab(const LabFacts& lab);
 

@@ -19,12 +19,12 @@ std::string_view Not(bool holds) { return holds ? "" : "not "; }
 // "P1, P2; jobs on P2→P1", "P1 → P2 → P1", "no branch busy".
 std::string Reason(const apps::App& app, std::span<const std::string> branches,
                    std::span<const std::string> channels) {
-  const apps::AppWords& words = app.words();
+  const apps::AppWordsIn& words = app.words().in(Lang::kEn);
   std::string why = app.definition().reason_is_cycle ? CycleText(branches)
                                                      : fmt::format("{}", fmt::join(branches, ", "));
-  if (why.empty()) why = words.reason_none_en;
+  if (why.empty()) why = words.reason_none;
   if (!channels.empty()) {
-    why += fmt::format("; {} on {}", words.reason_messages_en, fmt::join(channels, ", "));
+    why += fmt::format("; {} on {}", words.reason_messages, fmt::join(channels, ", "));
   }
   return why;
 }

@@ -9,7 +9,6 @@
 #include <charconv>
 #include <chrono>
 #include <ctime>
-#include <functional>
 #include <map>
 #include <optional>
 
@@ -17,6 +16,7 @@
 #include "scenario/format.h"
 #include "scenario/json_output.h"
 #include "catalogue/messages.h"
+#include "catalogue/sentences.h"
 #include "store/store.h"
 #include "store/store_json.h"
 
@@ -36,80 +36,93 @@ std::string When(std::int64_t us) {
   return buf;
 }
 
+using catalogue::Say;
+using catalogue::StoreLine;
+using catalogue::StoreSaid;
+
+// Names, channels or states as one list, each language's way.
+std::string Joined(const std::vector<std::string>& items, Lang lang) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : Say(StoreLine::kSeparator, {}, lang)) + item;
+  return out;
+}
+
 // A complete snapshot's latency; a failed one's reason, where known, and
 // the parts it never got ("(timeout: no part from N2, N4)").
-std::string Latency(const SnapshotRecord& s) {
+std::string Latency(const SnapshotRecord& s, Lang lang) {
   if (s.status == "failed" && !s.failure.empty()) {
-    std::string from;
-    for (std::uint32_t r : s.missing) from += (from.empty() ? "" : ", ") + store::BranchName(r);
-    return "(" + s.failure + (from.empty() ? "" : ": no part from " + from) + ")";
+    std::vector<std::string> from;
+    for (std::uint32_t r : s.missing) from.push_back(store::BranchName(r));
+    return Say(StoreLine::kFailure, {.what = s.failure, .list = Joined(from, lang)}, lang);
   }
-  if (s.status != "complete") return "-";
-  return fmt::format("{:.3f} ms", static_cast<double>(s.completed_us - s.started_us) / 1000);
+  if (s.status != "complete") return Say(StoreLine::kNone, {}, lang);
+  return Say(StoreLine::kLatency, {.ms = static_cast<double>(s.completed_us - s.started_us) / 1000},
+             lang);
 }
 
 // Jobs and locks: a snapshot's verdict in words, in place of a total that
 // no rule keeps ("deadlocked: N0 → N2 → N0", "not terminated: N1 is busy").
-std::string VerdictWords(apps::App app, const store::StoredVerdict& v) {
+std::string VerdictWords(apps::App app, const store::StoredVerdict& v, Lang lang) {
   std::vector<std::string> branches, channels;
   for (std::uint32_t b : v.branches) branches.push_back(store::BranchName(b));
   for (const auto& [from, to] : v.channels) {
     channels.push_back(ChannelText(store::BranchName(from), store::BranchName(to)));
   }
-  return scenario::VerdictText(app, v.holds, branches, channels, Lang::kEn);
+  return scenario::VerdictText(app, v.holds, branches, channels, lang);
 }
 
 // A dataflow's snapshot's cost, after its latency: "aligned, 47.1 ms
 // aligning, 14 records held back", "6 of 6 channels unaligned, 15 records
 // in flight kept", "switched by the timeout: ...".
-std::string CostWords(const store::StoredCost& c) {
-  std::string words = c.unaligned == 0
-                          ? fmt::format("aligned, {:.1f} ms aligning, {} records held back",
-                                        static_cast<double>(c.alignment_us) / 1000, c.held_back)
-                          : fmt::format("{} of {} channels unaligned, {} records in flight kept",
-                                        c.unaligned, c.channels, c.persisted);
-  return c.switched ? "switched by the timeout: " + words : words;
+std::string CostWords(const store::StoredCost& c, Lang lang) {
+  std::string words =
+      c.unaligned == 0
+          ? Say(StoreLine::kCostAligned,
+                {.count = c.held_back, .ms = static_cast<double>(c.alignment_us) / 1000}, lang)
+          : Say(StoreLine::kCostUnaligned,
+                {.count = c.unaligned, .count2 = c.channels, .count3 = c.persisted}, lang);
+  return c.switched ? Say(StoreLine::kCostSwitched, {.more = words}, lang) : words;
 }
 
-int List(const store::Store& store, bool json) {
+// A run's line: a dataflow's, a jobs or locks run's, or the bank's.
+std::string RunLine(const store::StoredRun& r, apps::App app, Lang lang) {
+  StoreSaid said{.run = static_cast<std::uint64_t>(r.id),
+                 .count = r.ranks,
+                 .restored_from = r.restored_from,
+                 .when = When(r.started_us)};
+  if (r.dataflow) {
+    said.what = r.dataflow->topology;
+    said.how = r.dataflow->algorithm;
+    said.count2 = r.dataflow->buffers;
+    return Say(StoreLine::kRunDataflow, said, lang);
+  }
+  if (!app.conserved()) {
+    said.what = app.name();
+    // What every rank opened with, when the application sets it.
+    if (!app.definition().opening_flag.empty()) said.state = app.words().state(r.balance, {}, lang);
+    return Say(StoreLine::kRunApp, said, lang);
+  }
+  said.state = app.words().state(r.balance, {}, lang);
+  said.list = app.words().state(r.total, {}, lang);
+  return Say(StoreLine::kRunBank, said, lang);
+}
+
+int List(const store::Store& store, bool json, Lang lang) {
   std::vector<store::StoredRun> runs = store.Runs();
   std::vector<SnapshotRecord> snapshots = store.Snapshots();
   if (json) {
     fmt::print("{}\n", scenario::Dump(store::ListJson(store), 2));
     return 0;
   }
-  if (runs.empty()) fmt::print("no runs\n");
+  if (runs.empty()) fmt::print("{}\n", Say(StoreLine::kNoRuns, {}, lang));
   std::map<std::int64_t, apps::App> app_of;
   for (const store::StoredRun& r : runs) {
-    const apps::App app = apps::App::NamedOrBank(r.app);
+    const apps::App app = r.dataflow ? apps::App::kDataflow : apps::App::NamedOrBank(r.app);
     app_of[r.id] = app;
-    if (r.dataflow) {
-      const std::string from = r.restored_from
-                                   ? fmt::format(", restored from snapshot {}", *r.restored_from)
-                                   : "";
-      fmt::print("run {}: {} ranks, dataflow {}, {} barriers, {} buffers a channel{}, started {}\n",
-                 r.id, r.ranks, r.dataflow->topology, r.dataflow->algorithm, r.dataflow->buffers,
-                 from, When(r.started_us));
-      continue;
-    }
-    if (!app.conserved()) {
-      // What every rank opened with, when the application sets it.
-      std::string start =
-          app.definition().opening_flag.empty()
-              ? std::string()
-              : fmt::format(", {} each", app.words().state(r.balance, {}, Lang::kEn));
-      fmt::print("run {}: {} ranks, app={}{}, started {}\n", r.id, r.ranks, app.name(), start,
-                 When(r.started_us));
-      continue;
-    }
-    std::string from = r.restored_from
-                           ? fmt::format("restored from snapshot {}", *r.restored_from)
-                           : fmt::format("${} each", r.balance);
-    fmt::print("run {}: {} ranks, {}, total ${}, started {}\n", r.id, r.ranks, from,
-               r.total, When(r.started_us));
+    fmt::print("{}\n", RunLine(r, app, lang));
   }
   if (snapshots.empty()) {
-    fmt::print("no snapshots\n");
+    fmt::print("{}\n", Say(StoreLine::kNoSnapshots, {}, lang));
     return 0;
   }
   // A store that holds a jobs or locks run gets a last column for their
@@ -118,102 +131,129 @@ int List(const store::Store& store, bool json) {
                                     [](const store::StoredRun& r) {
                                       return !apps::App::NamedOrBank(r.app).conserved();
                                     });
+  const std::string latency_title = Say(StoreLine::kColumnLatency, {}, lang);
   std::vector<std::string> latencies;
-  std::size_t latency_width = std::string_view("latency").size();
+  std::size_t latency_width = latency_title.size();
   for (const SnapshotRecord& s : snapshots) {
-    latencies.push_back(Latency(s));
+    latencies.push_back(Latency(s, lang));
     latency_width = std::max(latency_width, latencies.back().size());
   }
   const std::string latency_header =
-      verdicts ? fmt::format("{:<{}}  verdict", "latency", latency_width) : "latency";
-  fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", "snapshot", "run", "status",
-             "initiator", "total", latency_header);
+      verdicts ? fmt::format("{:<{}}  {}", latency_title, latency_width,
+                             Say(StoreLine::kColumnVerdict, {}, lang))
+               : latency_title;
+  fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", Say(StoreLine::kColumnSnapshot, {}, lang),
+             Say(StoreLine::kColumnRun, {}, lang), Say(StoreLine::kColumnStatus, {}, lang),
+             Say(StoreLine::kColumnInitiator, {}, lang), Say(StoreLine::kColumnTotal, {}, lang),
+             latency_header);
   for (std::size_t i = 0; i < snapshots.size(); ++i) {
     const SnapshotRecord& s = snapshots[i];
     const apps::App app = app_of.contains(s.run) ? app_of[s.run] : apps::App::kBank;
-    std::string total = s.total ? fmt::format("${}", *s.total) : "-";
-    // A jobs or locks snapshot: its verdict in the last column, the total
-    // column left empty (their words are not conserved).
+    // A snapshot's total in its application's words ("$300", "812
+    // records"); a jobs or locks snapshot's verdict in the last column, the
+    // total column left empty (their words are not conserved).
+    std::string total =
+        s.total ? app.words().state(*s.total, {}, lang) : Say(StoreLine::kNone, {}, lang);
     std::string latency = latencies[i];
     if (s.cost) {
-      // A dataflow's: records emitted by the cut, and what it cost.
-      total = fmt::format("{} records", *s.total);
-      latency = fmt::format("{:<{}}  {}", latency, latency_width, CostWords(*s.cost));
+      // A dataflow's: what it cost.
+      latency = fmt::format("{:<{}}  {}", latency, latency_width, CostWords(*s.cost, lang));
     } else if (!app.conserved()) {
-      total = "-";
+      total = Say(StoreLine::kNone, {}, lang);
       if (s.verdict) {
-        latency = fmt::format("{:<{}}  {}", latency, latency_width, VerdictWords(app, *s.verdict));
+        latency = fmt::format("{:<{}}  {}", latency, latency_width,
+                              VerdictWords(app, *s.verdict, lang));
       }
     }
-    fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", s.id, s.run, s.status,
-               store::BranchName(s.initiator), total, latency);
+    fmt::print("{:>8}  {:>4}  {:<8}  {:<9}  {:>12}  {}\n", s.id, s.run,
+               Say(StoreLine::kStatus, {.what = s.status}, lang), store::BranchName(s.initiator),
+               total, latency);
   }
   return 0;
 }
 
 // "in the channels: N1→N0 [$40]; the other 5 empty", each recorded message
-// in `word`'s words.
-void PrintChannels(const SnapshotRecord& s, const std::function<std::string(Amount)>& word) {
-  std::string busy;
-  std::size_t empty = 0;
+// in the application's words.
+void PrintChannels(const SnapshotRecord& s, apps::App app, Lang lang) {
+  std::vector<std::string> busy;
+  std::uint64_t empty = 0;
   for (const store::StoredChannel& c : s.channels) {
     if (c.transfers.empty()) {
       ++empty;
       continue;
     }
     std::string words;
-    for (Amount a : c.transfers) words += (words.empty() ? "" : " ") + word(a);
-    busy += fmt::format("{}{} [{}]", busy.empty() ? "" : ", ",
-                        ChannelText(store::BranchName(c.from), store::BranchName(c.to)), words);
+    for (Amount a : c.transfers) words += (words.empty() ? "" : " ") + app.words().message(a, lang);
+    busy.push_back(fmt::format("{} [{}]",
+                               ChannelText(store::BranchName(c.from), store::BranchName(c.to)),
+                               words));
   }
-  fmt::print("in the channels: {}{}{} empty\n", busy, busy.empty() ? "" : "; ",
-             busy.empty() ? fmt::format("all {}", empty) : fmt::format("the other {}", empty));
+  fmt::print("{}\n", Say(StoreLine::kChannels, {.count = empty, .list = Joined(busy, lang)}, lang));
 }
 
-// A complete jobs or locks snapshot: its verdict, each branch's recorded
-// state and the messages in its channel states, in the application's words.
-int ShowApp(const SnapshotRecord& s, apps::App app) {
+// A complete snapshot's heading and its recorded states: a jobs or locks
+// snapshot's with its verdict, the bank's with its total.
+int ShowApp(const SnapshotRecord& s, apps::App app, Lang lang) {
   std::vector<std::string> names;
   for (std::uint32_t r = 0; r < s.balances.size(); ++r) names.push_back(store::BranchName(r));
-  fmt::print("snapshot {} of run {} (app={}): complete, started by {}, latency {}\n", s.id,
-             s.run, app.name(), store::BranchName(s.initiator), Latency(s));
-  if (s.verdict) fmt::print("it says: {}\n", VerdictWords(app, *s.verdict));
-  std::string states;
-  for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
-    states += fmt::format("{}{} {}", r ? ", " : "", names[r],
-                          scenario::StateText(app, s.balances[r], names, Lang::kEn));
+  const bool bank = app.conserved();
+  StoreSaid said{.run = static_cast<std::uint64_t>(s.run),
+                 .snapshot = s.id,
+                 .who = store::BranchName(s.initiator),
+                 .what = std::string(app.name()),
+                 .state = bank ? app.words().state(*s.total, {}, lang) : "",
+                 .more = Latency(s, lang)};
+  fmt::print("{}\n", Say(bank ? StoreLine::kShowBank : StoreLine::kShowApp, said, lang));
+  if (s.verdict) {
+    fmt::print("{}\n", Say(StoreLine::kItSays, {.state = VerdictWords(app, *s.verdict, lang)}, lang));
   }
-  fmt::print("recorded states: {}\n", states);
-  PrintChannels(s, [&](Amount a) { return std::string(app.MessageKind(a)); });
+  std::vector<std::string> states;
+  for (std::uint32_t r = 0; r < s.balances.size(); ++r) {
+    states.push_back(names[r] + " " + scenario::StateText(app, s.balances[r], names, lang));
+  }
+  fmt::print("{}\n", Say(bank ? StoreLine::kRecordedBalances : StoreLine::kRecordedStates,
+                         {.list = Joined(states, lang)}, lang));
+  PrintChannels(s, app, lang);
   return 0;
 }
 
 // A complete dataflow snapshot: what it cost, each vertex's counts, and
 // each channel, the slowest first (the order SnapshotJson gives them).
-int ShowDataflow(const store::Store& store, const SnapshotRecord& s) {
+int ShowDataflow(const store::Store& store, const SnapshotRecord& s, Lang lang) {
   const Json j = store::SnapshotJson(store, s);
-  fmt::print("snapshot {} of run {} (dataflow {}, {} barriers): complete, {} records emitted, "
-             "latency {}\n",
-             s.id, s.run, j["dataflow"]["topology"].get<std::string>(),
-             j["dataflow"]["algorithm"].get<std::string>(), *s.total, Latency(s));
-  if (s.cost) fmt::print("it cost: {}\n", CostWords(*s.cost));
-  std::string vertices;
+  const apps::AppWords& records = apps::App::kDataflow.words();
+  fmt::print("{}\n", Say(StoreLine::kShowDataflow,
+                         {.run = static_cast<std::uint64_t>(s.run),
+                          .snapshot = s.id,
+                          .what = j["dataflow"]["topology"].get<std::string>(),
+                          .how = j["dataflow"]["algorithm"].get<std::string>(),
+                          .state = records.state(*s.total, {}, lang),
+                          .more = Latency(s, lang)},
+                         lang));
+  if (s.cost) fmt::print("{}\n", Say(StoreLine::kItCost, {.more = CostWords(*s.cost, lang)}, lang));
+  std::vector<std::string> vertices;
   for (const Json& v : j["recorded"]) {
-    vertices += fmt::format("{}{} ({}) {} in, {} out", vertices.empty() ? "" : ", ",
-                            v["name"].get<std::string>(), v["role"].get<std::string>(),
-                            v["received"].get<std::uint64_t>(), v["emitted"].get<std::uint64_t>());
+    vertices.push_back(Say(StoreLine::kVertex,
+                           {.count = v["received"].get<std::uint64_t>(),
+                            .count2 = v["emitted"].get<std::uint64_t>(),
+                            .who = v["name"].get<std::string>(),
+                            .what = v["role"].get<std::string>()},
+                           lang));
   }
-  fmt::print("recorded vertices: {}\n", vertices);
-  fmt::print("channels, the slowest first:\n");
+  fmt::print("{}\n", Say(StoreLine::kRecordedVertices, {.list = Joined(vertices, lang)}, lang));
+  fmt::print("{}\n", Say(StoreLine::kChannelsHeading, {}, lang));
   for (const Json& c : j["channels"]) {
-    std::string how = !c.contains("aligned") ? "-"
-                      : c["aligned"].get<bool>()
-                          ? fmt::format("aligned, waited {:.1f} ms, {} held back",
-                                        c["waited_us"].get<double>() / 1000,
-                                        c["held_back"].get<std::uint64_t>())
-                          : fmt::format("{}unaligned, {} records in flight kept",
-                                        c["switched"].get<bool>() ? "switched to " : "",
-                                        c["persisted"].get<std::uint64_t>());
+    std::string how =
+        !c.contains("aligned") ? Say(StoreLine::kNone, {}, lang)
+        : c["aligned"].get<bool>()
+            ? Say(StoreLine::kChannelAligned,
+                  {.count = c["held_back"].get<std::uint64_t>(),
+                   .ms = c["waited_us"].get<double>() / 1000},
+                  lang)
+            : Say(StoreLine::kChannelUnaligned,
+                  {.count = c["persisted"].get<std::uint64_t>(),
+                   .switched = c["switched"].get<bool>()},
+                  lang);
     fmt::print("  {}: {}\n", ChannelText(c["from"].get<std::string>(), c["to"].get<std::string>()),
                how);
   }
@@ -228,25 +268,20 @@ int Show(const store::Store& store, std::uint64_t id, bool json, Lang lang) {
     return 0;
   }
   if (s->status != "complete") {
-    fmt::print("snapshot {} of run {}: {}, started by {}; the store holds no part of it\n",
-               s->id, s->run, s->status, store::BranchName(s->initiator));
+    fmt::print("{}\n", Say(StoreLine::kNotComplete,
+                           {.run = static_cast<std::uint64_t>(s->run),
+                            .snapshot = s->id,
+                            .who = store::BranchName(s->initiator),
+                            .what = s->status},
+                           lang));
     return 0;
   }
   apps::App app = apps::App::kBank;
   for (const store::StoredRun& r : store.Runs()) {
-    if (r.id == s->run && r.dataflow) return ShowDataflow(store, *s);
+    if (r.id == s->run && r.dataflow) return ShowDataflow(store, *s, lang);
     if (r.id == s->run) app = apps::App::NamedOrBank(r.app);
   }
-  if (!app.conserved()) return ShowApp(*s, app);
-  fmt::print("snapshot {} of run {}: complete, started by {}, total ${}, latency {}\n",
-             s->id, s->run, store::BranchName(s->initiator), *s->total, Latency(*s));
-  std::string balances;
-  for (std::uint32_t r = 0; r < s->balances.size(); ++r) {
-    balances += fmt::format("{}{} ${}", r ? ", " : "", store::BranchName(r), s->balances[r]);
-  }
-  fmt::print("recorded balances: {}\n", balances);
-  PrintChannels(*s, [](Amount a) { return fmt::format("${}", a); });
-  return 0;
+  return ShowApp(*s, app, lang);
 }
 
 // A snapshot id as typed: digits only (no sign, no spaces, no 0x).
@@ -360,7 +395,7 @@ StoreCommand::StoreCommand(CLI::App& app) {
   prune_->add_option("file", path_, "The store (an SQLite file)")->required();
   prune_->add_option("--keep", keep_, "N >= 1: complete snapshots kept per run")->required();
   for (CLI::App* sub : {list_, show_, verify_, prune_}) {
-    sub->add_option("--lang", lang_, "Language of refusals: en or ja")
+    sub->add_option("--lang", lang_, "Language: en or ja")
         ->check(CLI::IsMember({"en", "ja"}));
   }
   // Left to Run(), which can name an unknown word (CLI11 would only say that
@@ -398,7 +433,7 @@ int StoreCommand::Run() const {
   StatusOr<store::Store> store = store::Store::OpenReadOnly(path_, /*brief=*/true);
   if (!store.ok()) return Refuse(store.status(), lang);
   if (verify_->parsed()) return Verify(*store, id, lang);
-  return id ? Show(*store, *id, json_, lang) : List(*store, json_);
+  return id ? Show(*store, *id, json_, lang) : List(*store, json_, lang);
 }
 
 }  // namespace cutline::cli

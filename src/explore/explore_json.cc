@@ -30,9 +30,9 @@ const char* OutcomeName(Outcome o) {
 std::string Sentences(const std::vector<std::string>& lines, Lang lang) {
   std::string out;
   for (const std::string& line : lines) {
-    if (!out.empty() && lang == Lang::kEn) out += ' ';
+    if (!out.empty()) out += SentenceGap(lang);
     out += line;
-    out += lang == Lang::kEn ? "." : "。";
+    out += FullStop(lang);
   }
   return out;
 }
@@ -85,7 +85,7 @@ scenario::Json CounterexampleDemo(const Result& r, Lang lang) {
   }
   if (!steps.empty() && !r.findings.empty()) {
     std::string& last = steps.back()["caption"].get_ref<std::string&>();
-    if (lang == Lang::kEn) last += ' ';
+    last += SentenceGap(lang);
     last += check::FindingsIn(lang).ExploredFindings(r.findings);
   }
   return {{"network", r.counterexample.empty() ? "" : r.counterexample.front()},

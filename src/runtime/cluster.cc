@@ -113,8 +113,8 @@ catalogue::RunFigures FiguresOf(const json& s, apps::App app, Lang lang) {
                                    CycleText(p["cycle"].get<std::vector<std::string>>()));
   }
   if (!p["delay_us"].is_null()) f.delay_ms = Ms(p["delay_us"]);
-  f.became_true_how = words.became_true_en;
-  f.naive_false_what = words.naive_false_en;
+  f.became_true_how = std::string(words.in(lang).became_true);
+  f.naive_false_what = std::string(words.in(lang).naive_false);
   f.naive_rounds = p["naive_rounds"].get<std::uint64_t>();
   f.naive_declared = p["naive_declared"].get<std::uint64_t>();
   f.naive_false = p["naive_false"].get<std::uint64_t>();

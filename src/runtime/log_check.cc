@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <queue>
 #include <string_view>
@@ -15,12 +14,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <tuple>
 
 #include "apps/app.h"
 #include "dataflow/topology.h"
-#include "history/history.h"
-#include "apps/bank/money.h"
+#include "algorithms/words.h"
+#include "catalogue/messages.h"
 #include "check/shiviz.h"
 #include "check/stream_judge.h"
 #include "store/store.h"
@@ -31,20 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-struct LogEvent {
-  std::uint32_t rank = 0;
-  std::size_t index = 0;  // position in its rank's log
-  json body;
-  std::uint64_t clock_sum = 0;
-  std::size_t line = 0;  // in its rank's file, from 1
-};
-
-struct Logs {
-  std::uint32_t ranks = 0;
-  std::vector<std::vector<LogEvent>> by_rank;
-  std::vector<std::string> names;  // each rank's file name, for messages
-};
 
 // The fields each kind of line must have, as numbers (docs/runtime.md, the
 // log's format); a kind not listed is skipped by the checker.
@@ -109,7 +93,7 @@ Status ShapeError(const json& body, std::uint32_t rank, std::uint32_t ranks) {
 }
 
 // DIR's rank-N.jsonl files by rank; refused if DIR is not a folder or holds
-// none. Both readers of the logs start here.
+// none.
 StatusOr<std::map<std::uint32_t, fs::path>> LogFiles(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::Error(Code::kRankLogNotFolder, dir);
@@ -130,91 +114,15 @@ Status At(const fs::path& path, std::size_t line, const Status& wrong) {
   return Status::Error(Code::kLogAt, path.string(), line, wrong);
 }
 
-StatusOr<Logs> ReadLogs(const std::string& dir) {
-  auto found = LogFiles(dir);
-  if (!found.ok()) return found.status();
-  const std::map<std::uint32_t, fs::path>& files = *found;
-  Logs logs;
-  for (const auto& [rank, path] : files) {
-    std::ifstream in(path);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
-    std::vector<LogEvent> events;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      const std::size_t line_no = i + 1;
-      json body = json::parse(lines[i], nullptr, false);
-      if (body.is_discarded() || !body.is_object() || !body.contains("e") ||
-          !body["e"].is_string()) {
-        // The last line cut short: the rank died while writing it. Anywhere
-        // else the log was damaged, and whatever follows cannot be trusted
-        // to be checked: say where.
-        if (i + 1 == lines.size()) break;
-        return Status::Error(Code::kRankLogNotLine, path.string(), line_no);
-      }
-      if (line_no == 1) {
-        if (body["e"] != "rank" || body["rank"] != rank || !body["ranks"].is_number_unsigned()) {
-          return Status::Error(Code::kRankLogBadStart, path.string(), rank);
-        }
-        std::uint32_t ranks = body["ranks"];
-        if (logs.ranks != 0 && logs.ranks != ranks) {
-          return Status::Error(Code::kRankLogOtherRun, path.string(), ranks, logs.ranks);
-        }
-        logs.ranks = ranks;
-        continue;
-      }
-      if (Status wrong = ShapeError(body, rank, logs.ranks); !wrong.ok()) {
-        return At(path, line_no, wrong);
-      }
-      LogEvent e{rank, events.size(), body, 0, line_no};
-      const json& vc = body.contains("vc") ? body["vc"] : json::array();
-      if (!vc.is_array()) return At(path, line_no, Status::Error(Code::kRankLogNotClock));
-      for (const json& c : vc) {
-        if (!c.is_number_unsigned()) {
-          return At(path, line_no, Status::Error(Code::kRankLogNotClock));
-        }
-        e.clock_sum += c.get<std::uint64_t>();
-      }
-      events.push_back(std::move(e));
-    }
-    // An empty log (or a header alone) is a rank killed before its buffer
-    // was first written: it is checked as a rank that logged nothing.
-    if (logs.by_rank.size() <= rank) logs.by_rank.resize(rank + 1);
-    logs.by_rank[rank] = std::move(events);
-  }
-  if (logs.ranks == 0) return Status::Error(Code::kRankLogAllEmpty, dir);
-  logs.by_rank.resize(std::max<std::size_t>(logs.by_rank.size(), logs.ranks));
-  for (std::uint32_t r = 0; r < logs.by_rank.size(); ++r) {
-    logs.names.push_back(fmt::format("rank-{}.jsonl", r));
-  }
-  if (files.size() != logs.ranks || files.rbegin()->first != logs.ranks - 1) {
-    return Status::Error(Code::kRankLogCount, dir, files.size(), logs.ranks);
-  }
-  return logs;
-}
-
-// One order of all events that every message respects (a send before its
-// receive): by the sum of the vector clock, which grows along every causal
-// path, then by rank and position.
-std::vector<const LogEvent*> CausalOrder(const Logs& logs) {
-  std::vector<const LogEvent*> all;
-  for (const auto& events : logs.by_rank) {
-    for (const LogEvent& e : events) all.push_back(&e);
-  }
-  std::sort(all.begin(), all.end(), [](const LogEvent* a, const LogEvent* b) {
-    return std::tie(a->clock_sum, a->rank, a->index) < std::tie(b->clock_sum, b->rank, b->index);
-  });
-  return all;
-}
-
 }  // namespace
 
-// ---- The streaming check (CheckLogs) ----------------------------------
+// ---- The one reader of the logs -----------------------------------------
 //
 // Each rank's log is read line by line and the logs are merged by vector
 // clock sum (each log grows in it; a send's sum is below its receipt's, so
-// the merge is a causal order: the order the old whole-history sort gave,
-// ties broken by rank). The merged events feed the streaming judge
-// (src/check/stream_judge.h), which holds the checker's rules and words.
+// the merge is a causal order, ties broken by rank). The merged events feed
+// the streaming judge (src/check/stream_judge.h), which holds the checker's
+// rules and words, or the ShiViz log.
 
 namespace {
 
@@ -226,6 +134,8 @@ using Kind = check::StreamEvent::Kind;
 // the merge orders by.
 struct Line : check::StreamEvent {
   std::uint64_t sum = 0;
+  std::vector<std::uint64_t> clock;  // the clock itself, only where the reader keeps clocks
+  std::string cause;                 // a record's: "start", "marker", "timeout"
 };
 
 // The fast path: the exact shape EventLog writes (src/runtime/event_log.cc).
@@ -280,7 +190,7 @@ class Cursor {
   const char* end_;
 };
 
-bool FastParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line* e) {
+bool FastParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, bool clocks, Line* e) {
   Cursor c(s);
   if (!c.Lit("{\"e\":\"")) return false;
   std::uint64_t v = 0;
@@ -318,7 +228,12 @@ bool FastParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
     e->by_marker = false;
     if (c.Lit(",\"cause\":\"marker\"")) {
       e->by_marker = true;
-    } else if (!c.Lit(",\"cause\":\"start\"") && !c.Lit(",\"cause\":\"timeout\"")) {
+      e->cause = "marker";
+    } else if (c.Lit(",\"cause\":\"start\"")) {
+      e->cause = "start";
+    } else if (c.Lit(",\"cause\":\"timeout\"")) {
+      e->cause = "timeout";
+    } else {
       return false;
     }
     e->after_markers = c.Lit(",\"aligned\":true");
@@ -356,18 +271,20 @@ bool FastParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
   }
   if (!c.Lit(",\"vc\":[")) return false;
   e->sum = 0;
+  e->clock.clear();
   for (bool first = true; !c.Char(']'); first = false) {
     if (!first && !c.Char(',')) return false;
     if (!c.Number(&v)) return false;
     e->sum += v;
+    if (clocks) e->clock.push_back(v);
   }
   return c.Char('}') && c.AtEnd();
 }
 
-// The slow path: nlohmann::json and the checks (and words) of ReadLogs and
-// the old whole-history check. False, with *not_a_line when `s` is not JSON
-// at all, else with what is wrong in *wrong.
-bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line* e,
+// The slow path: nlohmann::json and the checks of each kind's shape
+// (ShapeError). False, with *not_a_line when `s` is not JSON at all, else
+// with what is wrong in *wrong.
+bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, bool clocks, Line* e,
                Status* wrong, bool* not_a_line) {
   *not_a_line = false;
   json body = json::parse(s, nullptr, false);
@@ -385,12 +302,14 @@ bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
     return false;
   }
   e->sum = 0;
+  e->clock.clear();
   for (const json& c : vc) {
     if (!c.is_number_unsigned()) {
       *wrong = Status::Error(Code::kRankLogNotClock);
       return false;
     }
     e->sum += c.get<std::uint64_t>();
+    if (clocks) e->clock.push_back(c.get<std::uint64_t>());
   }
   const std::string kind = body["e"];
   try {
@@ -412,7 +331,8 @@ bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
       e->kind = Kind::kRecord;
       e->snapshot = body["snapshot"].get<SnapshotId>();
       e->amount = body["balance"].get<Amount>();
-      e->by_marker = body["cause"] == "marker";
+      e->cause = body["cause"].get<std::string>();
+      e->by_marker = e->cause == "marker";
       e->after_markers = body.contains("aligned") && body["aligned"].get<bool>();
     } else if (kind == "part") {
       e->kind = Kind::kPart;
@@ -462,7 +382,10 @@ bool SlowParse(std::string_view s, std::uint32_t rank, std::uint32_t ranks, Line
 // One rank's log, read a buffer at a time.
 class RankLog {
  public:
-  RankLog(std::uint32_t rank, fs::path path) : rank_(rank), path_(std::move(path)) {}
+  // `clocks`: each event keeps its vector clock (Line::clock), not only
+  // its sum.
+  RankLog(std::uint32_t rank, fs::path path, bool clocks)
+      : rank_(rank), path_(std::move(path)), clocks_(clocks) {}
   ~RankLog() {
     if (file_) std::fclose(file_);
   }
@@ -516,7 +439,8 @@ class RankLog {
     e->line = line_;
     Status wrong = Status::Ok();
     bool not_a_line = false;
-    if (FastParse(s, rank_, ranks, e) || SlowParse(s, rank_, ranks, e, &wrong, &not_a_line)) {
+    if (FastParse(s, rank_, ranks, clocks_, e) ||
+        SlowParse(s, rank_, ranks, clocks_, e, &wrong, &not_a_line)) {
       // Every event ticks its rank's clock: the sums grow along a log,
       // which the merge relies on.
       if (e->sum < last_sum_) {
@@ -587,6 +511,7 @@ class RankLog {
 
   std::uint32_t rank_;
   fs::path path_;
+  bool clocks_;
   apps::App app_;  // the bank unless the header names another
   std::optional<dataflow::Topology> topology_;
   std::FILE* file_ = nullptr;
@@ -653,16 +578,23 @@ std::string_view KindName(Kind k) {
   }
 }
 
-}  // namespace
+// A run's logs opened as one: every rank's header read, each held to rank
+// 0's (of the same application, or dataflow topology) and to the others'
+// count of ranks, and every rank's log there. Both readers start here.
+struct RunLogs {
+  std::vector<std::unique_ptr<RankLog>> by_rank;
+  std::uint32_t ranks = 0;
+  apps::App app;                                 // rank 0's
+  std::optional<dataflow::Topology> dataflow;    // rank 0's, if a dataflow's
+  std::optional<sim::Topology> channels;         // the dataflow's, as the judge reads them
+  std::vector<std::string> names;                // each rank's file name, for findings
+};
 
-StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
+StatusOr<RunLogs> OpenRun(const std::string& dir, bool clocks) {
   auto found = LogFiles(dir);
   if (!found.ok()) return found.status();
   const std::map<std::uint32_t, fs::path>& files = *found;
-  std::vector<std::unique_ptr<RankLog>> logs;
-  std::uint32_t ranks = 0;
-  apps::App app;
-  std::optional<dataflow::Topology> dataflow;
+  RunLogs run;
   // "bank", or "dataflow 2-3-1": what a log says it is of.
   auto of = [](const RankLog& log) {
     return log.topology() ? fmt::format("dataflow {}", log.topology()->spec())
@@ -670,128 +602,168 @@ StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
   };
   std::string of_rank0;
   for (const auto& [rank, path] : files) {
-    auto log = std::make_unique<RankLog>(rank, path);
+    auto log = std::make_unique<RankLog>(rank, path, clocks);
     StatusOr<std::uint32_t> r = log->Open();
     if (!r.ok()) return r.status();
     if (rank == 0) {
-      app = log->app();
-      dataflow = log->topology();
+      run.app = log->app();
+      run.dataflow = log->topology();
       of_rank0 = of(*log);
     } else if (*r != 0 && of(*log) != of_rank0) {
       return Status::Error(Code::kRankLogOtherApp, path.string(), of(*log), of_rank0);
     }
     if (*r != 0) {
-      if (ranks != 0 && ranks != *r) {
-        return Status::Error(Code::kRankLogOtherRun, path.string(), *r, ranks);
+      if (run.ranks != 0 && run.ranks != *r) {
+        return Status::Error(Code::kRankLogOtherRun, path.string(), *r, run.ranks);
       }
-      ranks = *r;
+      run.ranks = *r;
     } else {
       log->End();  // a rank that logged nothing
     }
-    logs.push_back(std::move(log));
+    run.by_rank.push_back(std::move(log));
   }
-  if (ranks == 0) return Status::Error(Code::kRankLogAllEmpty, dir);
-  if (files.size() != ranks || files.rbegin()->first != ranks - 1) {
-    return Status::Error(Code::kRankLogCount, dir, files.size(), ranks);
+  if (run.ranks == 0) return Status::Error(Code::kRankLogAllEmpty, dir);
+  if (files.size() != run.ranks || files.rbegin()->first != run.ranks - 1) {
+    return Status::Error(Code::kRankLogCount, dir, files.size(), run.ranks);
   }
-  std::vector<std::string> names;
-  for (std::uint32_t r = 0; r < ranks; ++r) names.push_back(fmt::format("rank-{}.jsonl", r));
+  for (std::uint32_t r = 0; r < run.ranks; ++r) run.names.push_back(fmt::format("rank-{}.jsonl", r));
+  if (run.dataflow) run.channels = JudgeTopology(*run.dataflow);
+  return run;
+}
 
-  LogCheck out;
-  out.ranks = ranks;
-  if (dataflow) out.topology = dataflow->spec();
-  std::vector<std::string> branches;
-  for (std::uint32_t r = 0; r < ranks; ++r) branches.push_back(store::BranchName(r));
-  std::optional<sim::Topology> channels;
-  if (dataflow) channels = JudgeTopology(*dataflow);
-  check::StreamJudge judge = channels ? check::StreamJudge(*channels, std::move(branches), names, app, lang)
-                                      : check::StreamJudge(ranks, std::move(branches), names, app, lang);
-  std::vector<Line> head(ranks);
+// Every event of the run's logs once, in the merge's causal order, each on a
+// channel the run has: `take(r, line)` takes rank r's next event, and false
+// cuts that log there (the rest is still read and checked, and counted in
+// *dropped); `ended(r)` once rank r's log has ended or was cut.
+template <typename Take, typename Ended>
+Status Merge(RunLogs& run, Take take, Ended ended, std::size_t* dropped) {
+  std::vector<Line> head(run.ranks);
   // The merge: the lowest (clock sum, rank) first.
   using Key = std::pair<std::uint64_t, std::uint32_t>;
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> next;
   // The next event of rank r into the merge, or the rank ended; or why the
   // log cannot be read on.
   auto advance = [&](std::uint32_t r) -> Status {
-    StatusOr<bool> got = logs[r]->Next(ranks, &head[r]);
+    StatusOr<bool> got = run.by_rank[r]->Next(run.ranks, &head[r]);
     if (!got.ok()) return got.status();
     if (*got) {
       next.emplace(head[r].sum, r);
     } else {
-      judge.NodeEnded(r);
+      ended(r);
     }
     return Status::Ok();
   };
-  for (std::uint32_t r = 0; r < ranks; ++r) {
+  for (std::uint32_t r = 0; r < run.ranks; ++r) {
     if (Status s = advance(r); !s.ok()) return s;
   }
   while (!next.empty()) {
     const std::uint32_t r = next.top().second;
     next.pop();
-    if (channels) {
-      if (auto off = OffTopology(head[r], r, *channels)) {
-        return At(logs[r]->path(), head[r].line,
-                  Status::Error(Code::kRankLogNoChannel, KindName(head[r].kind), dataflow->spec(),
-                                off->first, off->second));
+    RankLog& log = *run.by_rank[r];
+    if (run.channels) {
+      if (auto off = OffTopology(head[r], r, *run.channels)) {
+        return At(log.path(), head[r].line,
+                  Status::Error(Code::kRankLogNoChannel, KindName(head[r].kind),
+                                run.dataflow->spec(), off->first, off->second));
       }
     }
-    if (!judge.Apply(r, head[r])) {
-      // A receipt whose send no log holds (its sender's log ended first):
-      // this log is cut here, at a consistent point; the rest is counted.
-      ++out.dropped;
-      judge.CutShort();
+    if (!take(r, head[r])) {
+      ++*dropped;
       Line rest;
       for (;;) {
-        StatusOr<bool> got = logs[r]->Next(ranks, &rest);
+        StatusOr<bool> got = log.Next(run.ranks, &rest);
         if (!got.ok()) return got.status();
         if (!*got) break;
-        ++out.dropped;
+        ++*dropped;
       }
-      logs[r]->End();
-      judge.NodeEnded(r);
+      log.End();
+      ended(r);
       continue;
     }
     if (Status s = advance(r); !s.ok()) return s;
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang) {
+  StatusOr<RunLogs> run = OpenRun(dir, /*clocks=*/false);
+  if (!run.ok()) return run.status();
+  LogCheck out;
+  out.ranks = run->ranks;
+  if (run->dataflow) out.topology = run->dataflow->spec();
+  std::vector<std::string> branches;
+  for (std::uint32_t r = 0; r < run->ranks; ++r) branches.push_back(store::BranchName(r));
+  check::StreamJudge judge =
+      run->channels
+          ? check::StreamJudge(*run->channels, std::move(branches), run->names, run->app, lang)
+          : check::StreamJudge(run->ranks, std::move(branches), run->names, run->app, lang);
+  Status read = Merge(
+      *run,
+      [&](std::uint32_t r, const Line& e) {
+        if (judge.Apply(r, e)) return true;
+        // A receipt whose send no log holds (its sender's log ended first):
+        // this log is cut here, at a consistent point; the rest is counted.
+        judge.CutShort();
+        return false;
+      },
+      [&](std::uint32_t r) { judge.NodeEnded(r); }, &out.dropped);
+  if (!read.ok()) return read;
   static_cast<check::StreamResult&>(out) = judge.Finish();
   return out;
 }
 
 StatusOr<std::string> ShiVizLog(const std::string& dir) {
-  StatusOr<Logs> logs = ReadLogs(dir);
-  if (!logs.ok()) return logs.status();
+  StatusOr<RunLogs> run = OpenRun(dir, /*clocks=*/true);
+  if (!run.ok()) return run.status();
   std::vector<std::string> hosts;
-  for (std::uint32_t r = 0; r < logs->ranks; ++r) hosts.push_back(store::BranchName(r));
+  for (std::uint32_t r = 0; r < run->ranks; ++r) hosts.push_back(store::BranchName(r));
+  // In the application's words: the bank's money, a dataflow's records and
+  // barriers, jobs' and locks' states and messages.
+  const apps::AppWords& words = run->app.words();
+  auto state = [&](Amount a) { return words.state(a, hosts, Lang::kEn); };
+  auto message = [&](Amount a) { return words.message(a, Lang::kEn); };
+  const std::string marker = catalogue::EnglishMarkerWord(
+      run->dataflow ? algorithms::MarkerNoun::kBarrier : algorithms::MarkerNoun::kMarker, false);
   check::ShiVizWriter out;
-  for (const LogEvent* e : CausalOrder(*logs)) {
-    const json& b = e->body;
-    std::vector<std::uint64_t> clock = b.value("vc", std::vector<std::uint64_t>{});
-    clock.resize(std::min<std::size_t>(clock.size(), hosts.size()));
-    const std::string kind = b["e"];
-    std::string what;
-    if (kind == "start") {
-      what = fmt::format("start with ${}", b["balance"].get<cutline::Amount>());
-    } else if (kind == "send") {
-      what = fmt::format("send ${} to {}", b["amount"].get<cutline::Amount>(),
-                         store::BranchName(b["to"]));
-    } else if (kind == "receive") {
-      what = fmt::format("receive ${} from {}", b["amount"].get<cutline::Amount>(),
-                         store::BranchName(b["from"]));
-    } else if (kind == "send_marker") {
-      what = fmt::format("marker {} to {}", b["snapshot"].get<SnapshotId>(), store::BranchName(b["to"]));
-    } else if (kind == "receive_marker") {
-      what = fmt::format("marker {} from {}", b["snapshot"].get<SnapshotId>(),
-                         store::BranchName(b["from"]));
-    } else if (kind == "record") {
-      what = fmt::format("record ${} for snapshot {} ({})", b["balance"].get<cutline::Amount>(),
-                         b["snapshot"].get<SnapshotId>(), b["cause"].get<std::string>());
-    } else if (kind == "part") {
-      what = fmt::format("part of snapshot {} done", b["snapshot"].get<SnapshotId>());
-    } else {
-      continue;
-    }
-    out.Add(hosts[e->rank], hosts, std::span<const std::uint64_t>(clock), what);
-  }
+  std::size_t dropped = 0;  // none: every event is taken
+  Status read = Merge(
+      *run,
+      [&](std::uint32_t r, Line& e) {
+        std::string what;
+        switch (e.kind) {
+          case Kind::kStart:
+            what = fmt::format("start with {}", state(e.amount));
+            break;
+          case Kind::kSend:
+            what = fmt::format("send {} to {}", message(e.amount), hosts[e.peer]);
+            break;
+          case Kind::kReceive:
+            what = fmt::format("receive {} from {}", message(e.amount), hosts[e.peer]);
+            break;
+          case Kind::kSendMarker:
+            what = fmt::format("{} {} to {}", marker, e.snapshot, hosts[e.peer]);
+            break;
+          case Kind::kReceiveMarker:
+            what = fmt::format("{} {} from {}", marker, e.snapshot, hosts[e.peer]);
+            break;
+          case Kind::kRecord:
+            what = fmt::format("record {} for snapshot {} ({})", state(e.amount), e.snapshot,
+                               e.cause);
+            break;
+          case Kind::kPart:
+            what = fmt::format("part of snapshot {} done", e.snapshot);
+            break;
+          default:
+            return true;  // not drawn
+        }
+        e.clock.resize(std::min(e.clock.size(), hosts.size()));
+        out.Add(hosts[r], hosts, std::span<const std::uint64_t>(e.clock), what);
+        return true;
+      },
+      [](std::uint32_t) {}, &dropped);
+  if (!read.ok()) return read;
   return std::move(out).Take();
 }
 

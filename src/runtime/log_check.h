@@ -34,7 +34,8 @@ struct LogCheck : check::StreamResult {
 StatusOr<LogCheck> CheckLogs(const std::string& dir, Lang lang = Lang::kEn);
 
 // The logs as a ShiViz log (GoVector's format: its parsing regex, then each
-// event as "host {clock}" and a description line).
+// event as "host {clock}" and a description line in the application's
+// words). Read, and refused, exactly as CheckLogs reads them.
 StatusOr<std::string> ShiVizLog(const std::string& dir);
 
 }  // namespace cutline::runtime

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 
+#include "check/shiviz.h"
 #include "sim/network.h"
 
 namespace cutline::runtime {
@@ -704,6 +706,109 @@ TEST_F(LogCheckTest, DamagedDataflowLinesAreRefusedWithFileAndLine) {
     EXPECT_FALSE(Check(&error)) << c.text;
     EXPECT_NE(error.find(c.says), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+}
+
+}  // namespace
+}  // namespace cutline::runtime
+
+namespace cutline::runtime {
+namespace {
+
+// A ShiViz log's events: each host line with its clock, and its description.
+std::vector<std::pair<std::string, std::string>> ShiVizEvents(const std::string& log) {
+  std::vector<std::pair<std::string, std::string>> events;
+  std::size_t at = log.find("\n\n");
+  if (at == std::string::npos) return events;
+  std::istringstream lines(log.substr(at + 2));
+  for (std::string host, what; std::getline(lines, host) && std::getline(lines, what);) {
+    events.emplace_back(host, what);
+  }
+  return events;
+}
+
+// The ShiViz log of the two-rank bank: every event but none of the
+// judge's, in the merge's causal order, with the clocks the ranks kept
+// (zero entries left out) and the bank's money.
+TEST_F(LogCheckTest, TheShiVizLogOfABankRunSaysItsMoney) {
+  Write(0, Rank0());
+  Write(1, Rank1());
+  StatusOr<std::string> log = ShiVizLog(dir_.string());
+  ASSERT_TRUE(log.ok()) << catalogue::Message(log.status(), Lang::kEn);
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {R"(N0 {"N0":1})", "start with $100"},
+      {R"(N1 {"N1":1})", "start with $100"},
+      {R"(N0 {"N0":2})", "send $10 to N1"},
+      {R"(N0 {"N0":3})", "record $90 for snapshot 1 (start)"},
+      {R"(N0 {"N0":4})", "marker 1 to N1"},
+      {R"(N1 {"N0":2,"N1":2})", "receive $10 from N0"},
+      {R"(N1 {"N0":4,"N1":3})", "marker 1 from N0"},
+      {R"(N1 {"N0":4,"N1":4})", "record $110 for snapshot 1 (marker)"},
+      {R"(N1 {"N0":4,"N1":5})", "marker 1 to N0"},
+      {R"(N1 {"N0":4,"N1":6})", "part of snapshot 1 done"},
+      {R"(N0 {"N0":5,"N1":6})", "marker 1 from N1"},
+      {R"(N0 {"N0":6,"N1":6})", "part of snapshot 1 done"},
+  };
+  EXPECT_EQ(log->rfind(std::string(check::kShiVizRegex) + "\n\n", 0), 0u) << *log;
+  EXPECT_EQ(ShiVizEvents(*log), expected) << *log;
+}
+
+// A dataflow's ShiViz log says its records and barriers, never money: a
+// source's state below 0 is the records it emitted beyond those received.
+// The order is the merge's, by clock sum then rank; the overtaken lines are
+// the judge's, not drawn.
+TEST_F(LogCheckTest, TheShiVizLogOfADataflowSaysItsRecords) {
+  Write(0, Source());
+  Write(1, Sink());
+  StatusOr<std::string> log = ShiVizLog(dir_.string());
+  ASSERT_TRUE(log.ok()) << catalogue::Message(log.status(), Lang::kEn);
+  std::vector<std::string> said;
+  for (const auto& [host, what] : ShiVizEvents(*log)) said.push_back(host.substr(0, 2) + ": " + what);
+  const std::vector<std::string> expected = {
+      "N0: start with 0 records",
+      "N1: start with 0 records",
+      "N0: send record to N1",
+      "N0: send record to N1",
+      "N0: send record to N1",
+      "N1: receive record from N0",
+      "N0: record -3 records for snapshot 1 (start)",
+      "N0: barrier 1 to N1",
+      "N0: record -3 records for snapshot 2 (start)",  // (9, N0) before (9, N1)
+      "N1: barrier 1 from N0",
+      "N0: barrier 2 to N1",
+      "N1: record 1 record for snapshot 1 (marker)",
+      "N1: part of snapshot 1 done",
+      "N0: part of snapshot 1 done",
+      "N1: receive record from N0",
+      "N0: part of snapshot 2 done",
+      "N1: barrier 2 from N0",
+      "N1: record 2 records for snapshot 2 (marker)",
+      "N1: part of snapshot 2 done",
+      "N1: receive record from N0",
+  };
+  EXPECT_EQ(said, expected) << *log;
+  EXPECT_EQ(log->find('$'), std::string::npos) << *log;
+}
+
+// One reader: the ShiViz log refuses what the check refuses, in the same
+// words (a clock that goes back, logs of two applications, a rank missing).
+TEST_F(LogCheckTest, TheShiVizLogRefusesWhatTheCheckRefuses) {
+  std::vector<std::string> back = Rank1();
+  back[2] = R"({"e":"receive","from":0,"n":1,"amount":10,"vc":[0,0]})";
+  std::vector<std::string> other_app = Sink();
+  other_app[0] = R"({"e":"rank","rank":1,"ranks":2})";
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+      {Rank0(), back}, {Source(), other_app}, {Rank0(), {}}};
+  for (const auto& [zero, one] : cases) {
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    Write(0, zero);
+    if (!one.empty()) Write(1, one);
+    std::string error;
+    EXPECT_FALSE(Check(&error));
+    StatusOr<std::string> log = ShiVizLog(dir_.string());
+    ASSERT_FALSE(log.ok()) << *log;
+    EXPECT_EQ(catalogue::Message(log.status(), Lang::kEn), error);
   }
 }
 

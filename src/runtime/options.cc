@@ -165,7 +165,7 @@ Amount OpeningState(const NodeOptions& o) {
 std::vector<std::string> NodeArguments(const NodeOptions& o) {
   std::vector<std::string> args = {
       "--app",      std::string(o.app.name()),
-      "--lang",     o.lang == Lang::kJa ? "ja" : "en",
+      "--lang",     std::string(LangCode(o.lang)),
       "--duration", FormatDuration(o.duration),
       "--link-delay", FormatDuration(o.link_delay),
       "--seed",     std::to_string(o.seed),

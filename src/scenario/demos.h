@@ -15,7 +15,15 @@ namespace cutline::scenario {
 struct Text {
   const char* en;
   const char* ja;
-  const char* in(Lang lang) const { return lang == Lang::kJa ? ja : en; }
+  const char* in(Lang lang) const {
+    switch (lang) {
+      case Lang::kJa:
+        return ja;
+      case Lang::kEn:
+        break;
+    }
+    return en;
+  }
 };
 
 struct DemoStep {

@@ -55,8 +55,7 @@ std::string VerdictText(apps::App app, bool holds, const std::vector<std::string
 }
 
 std::string NaiveWrongText(apps::App app, Lang lang) {
-  const apps::AppWords& w = app.words();
-  return std::string(lang == Lang::kJa ? w.naive_wrong_ja : w.naive_wrong_en);
+  return std::string(app.words().in(lang).naive_wrong);
 }
 
 }  // namespace cutline::scenario

@@ -14,23 +14,37 @@ namespace cutline::apps {
 
 namespace {
 
-std::string RecordsText(Amount n, Lang lang) {
-  if (lang == Lang::kJa) return fmt::format("レコード{}件", n);
+std::string RecordsEn(Amount n, std::span<const std::string>) {
   return fmt::format("{} record{}", n, n == 1 || n == -1 ? "" : "s");
 }
 
+std::string RecordsJa(Amount n, std::span<const std::string>) {
+  return fmt::format("レコード{}件", n);
+}
+
 const AppWords kDataflowWords{
-    .state = [](Amount state, std::span<const std::string>, Lang lang) {
-      return RecordsText(state, lang);
-    },
-    .message = [](Amount, Lang lang) { return std::string(lang == Lang::kJa ? "レコード" : "record"); },
-    .verdict = NoVerdictWords,
-    .naive_wrong_en = "",
-    .naive_wrong_ja = "",
-    .reason_none_en = "",
-    .reason_messages_en = "",
-    .became_true_en = "",
-    .naive_false_en = "",
+    .en =
+        {
+            .state = RecordsEn,
+            .message = [](Amount) -> std::string { return "record"; },
+            .verdict = NoVerdictWords,
+            .naive_wrong = "",
+            .reason_none = "",
+            .reason_messages = "",
+            .became_true = "",
+            .naive_false = "",
+        },
+    .ja =
+        {
+            .state = RecordsJa,
+            .message = [](Amount) -> std::string { return "レコード"; },
+            .verdict = NoVerdictWords,
+            .naive_wrong = "",
+            .reason_none = "",
+            .reason_messages = "",
+            .became_true = "",
+            .naive_false = "",
+        },
 };
 
 // Its flags of `cutline cluster` (the other applications refuse them, and

@@ -9,28 +9,46 @@ namespace cutline::apps {
 
 namespace {
 
-std::string StateText(Amount state, std::span<const std::string>, Lang lang) {
-  const bool ja = lang == Lang::kJa;
-  if (state == 0) return ja ? "仕事なし" : "no job";
-  return ja ? fmt::format("仕事{}件", state) : fmt::format("{} job{}", state, state == 1 ? "" : "s");
+// English.
+
+std::string StateEn(Amount state, std::span<const std::string>) {
+  if (state == 0) return "no job";
+  return fmt::format("{} job{}", state, state == 1 ? "" : "s");
 }
 
-std::string VerdictText(bool holds, std::span<const std::string> names,
-                        std::span<const std::string> channels, Lang lang) {
-  const bool ja = lang == Lang::kJa;
-  if (holds) return ja ? "終了している" : "terminated";
+std::string VerdictEn(bool holds, std::span<const std::string> names,
+                      std::span<const std::string> channels) {
+  if (holds) return "terminated";
   std::string why;
   if (!names.empty()) {
-    why += ja ? fmt::format("{}が仕事中", JoinNames(names, lang))
-              : fmt::format("{} {} busy", JoinNames(names, lang), names.size() == 1 ? "is" : "are");
+    why += fmt::format("{} {} busy", JoinNames(names, Lang::kEn), names.size() == 1 ? "is" : "are");
   }
   if (!channels.empty()) {
-    if (!why.empty()) why += ja ? "、" : "; ";
-    why += ja ? fmt::format("{}に仕事が飛行中", JoinNames(channels, lang))
-              : fmt::format("a job in {}", JoinNames(channels, lang));
+    if (!why.empty()) why += "; ";
+    why += fmt::format("a job in {}", JoinNames(channels, Lang::kEn));
   }
-  if (why.empty()) return ja ? "終了していない" : "not terminated";
-  return ja ? fmt::format("終了していない（{}）", why) : fmt::format("not terminated: {}", why);
+  if (why.empty()) return "not terminated";
+  return fmt::format("not terminated: {}", why);
+}
+
+// Japanese.
+
+std::string StateJa(Amount state, std::span<const std::string>) {
+  if (state == 0) return "仕事なし";
+  return fmt::format("仕事{}件", state);
+}
+
+std::string VerdictJa(bool holds, std::span<const std::string> names,
+                      std::span<const std::string> channels) {
+  if (holds) return "終了している";
+  std::string why;
+  if (!names.empty()) why += fmt::format("{}が仕事中", JoinNames(names, Lang::kJa));
+  if (!channels.empty()) {
+    if (!why.empty()) why += "、";
+    why += fmt::format("{}に仕事が飛行中", JoinNames(channels, Lang::kJa));
+  }
+  if (why.empty()) return "終了していない";
+  return fmt::format("終了していない（{}）", why);
 }
 
 // {"terminated", "why": {"busy", "in_channels"}}: one entry per channel,
@@ -55,15 +73,28 @@ Json VerdictJson(bool holds, const std::vector<std::string>& branches,
 }  // namespace
 
 const AppWords kJobsWords{
-    .state = StateText,
-    .message = [](Amount, Lang lang) -> std::string { return lang == Lang::kJa ? "仕事" : "job"; },
-    .verdict = VerdictText,
-    .naive_wrong_en = "a false termination",
-    .naive_wrong_ja = "偽の終了",
-    .reason_none_en = "no branch busy",
-    .reason_messages_en = "jobs",
-    .became_true_en = "the last job finished",
-    .naive_false_en = "false (work remained)",
+    .en =
+        {
+            .state = StateEn,
+            .message = [](Amount) -> std::string { return "job"; },
+            .verdict = VerdictEn,
+            .naive_wrong = "a false termination",
+            .reason_none = "no branch busy",
+            .reason_messages = "jobs",
+            .became_true = "the last job finished",
+            .naive_false = "false (work remained)",
+        },
+    .ja =
+        {
+            .state = StateJa,
+            .message = [](Amount) -> std::string { return "仕事"; },
+            .verdict = VerdictJa,
+            .naive_wrong = "偽の終了",
+            .reason_none = "仕事中の支店なし",
+            .reason_messages = "仕事",
+            .became_true = "最後の仕事が終わった時",
+            .naive_false = "偽（仕事が残っていた）",
+        },
 };
 
 const AppJson kJobsJson{

@@ -14,30 +14,42 @@ std::string NameOf(NodeId n, std::span<const std::string> names) {
   return n < names.size() ? names[n] : fmt::format("#{}", n);
 }
 
-std::string StateText(Amount state, std::span<const std::string> names, Lang lang) {
-  const bool ja = lang == Lang::kJa;
+// English.
+
+std::string StateEn(Amount state, std::span<const std::string> names) {
   std::optional<NodeId> waits = locks::Waits(state);
-  if (!waits) return ja ? "稼働中" : "active";
-  const std::string who = NameOf(*waits, names);
-  return ja ? fmt::format("{}を待機中", who) : fmt::format("waiting for {}", who);
+  if (!waits) return "active";
+  return fmt::format("waiting for {}", NameOf(*waits, names));
 }
 
-std::string MessageText(Amount word, Lang lang) {
-  const bool grant = word == locks::kGrant;
-  if (lang == Lang::kJa) return grant ? "許可" : "要求";
-  return grant ? "grant" : "request";
-}
+std::string MessageEn(Amount word) { return word == locks::kGrant ? "grant" : "request"; }
 
-std::string VerdictText(bool holds, std::span<const std::string> names,
-                        std::span<const std::string> channels, Lang lang) {
-  const bool ja = lang == Lang::kJa;
+std::string VerdictEn(bool holds, std::span<const std::string> names,
+                      std::span<const std::string> channels) {
   const std::string cycle = CycleText(names);
-  if (holds) return ja ? fmt::format("デッドロック: {}", cycle) : fmt::format("deadlocked: {}", cycle);
-  if (names.empty()) return ja ? "デッドロックなし" : "no deadlock";
-  return ja ? fmt::format("デッドロックなし（{}の待ちは{}の許可で解ける）", cycle,
-                          JoinNames(channels, lang))
-            : fmt::format("no deadlock: the wait {} dissolves by the grant in {}", cycle,
-                          JoinNames(channels, lang));
+  if (holds) return fmt::format("deadlocked: {}", cycle);
+  if (names.empty()) return "no deadlock";
+  return fmt::format("no deadlock: the wait {} dissolves by the grant in {}", cycle,
+                     JoinNames(channels, Lang::kEn));
+}
+
+// Japanese.
+
+std::string StateJa(Amount state, std::span<const std::string> names) {
+  std::optional<NodeId> waits = locks::Waits(state);
+  if (!waits) return "稼働中";
+  return fmt::format("{}を待機中", NameOf(*waits, names));
+}
+
+std::string MessageJa(Amount word) { return word == locks::kGrant ? "許可" : "要求"; }
+
+std::string VerdictJa(bool holds, std::span<const std::string> names,
+                      std::span<const std::string> channels) {
+  const std::string cycle = CycleText(names);
+  if (holds) return fmt::format("デッドロック: {}", cycle);
+  if (names.empty()) return "デッドロックなし";
+  return fmt::format("デッドロックなし（{}の待ちは{}の許可で解ける）", cycle,
+                     JoinNames(channels, Lang::kJa));
 }
 
 // {"deadlocked", "cycle"}, and a wait cycle that a grant on its way is
@@ -56,15 +68,28 @@ Json VerdictJson(bool holds, const std::vector<std::string>& branches,
 }  // namespace
 
 const AppWords kLocksWords{
-    .state = StateText,
-    .message = MessageText,
-    .verdict = VerdictText,
-    .naive_wrong_en = "a phantom deadlock",
-    .naive_wrong_ja = "幻のデッドロック",
-    .reason_none_en = "no cycle",
-    .reason_messages_en = "grants",
-    .became_true_en = "the cycle closed",
-    .naive_false_en = "phantoms (no such deadlock then)",
+    .en =
+        {
+            .state = StateEn,
+            .message = MessageEn,
+            .verdict = VerdictEn,
+            .naive_wrong = "a phantom deadlock",
+            .reason_none = "no cycle",
+            .reason_messages = "grants",
+            .became_true = "the cycle closed",
+            .naive_false = "phantoms (no such deadlock then)",
+        },
+    .ja =
+        {
+            .state = StateJa,
+            .message = MessageJa,
+            .verdict = VerdictJa,
+            .naive_wrong = "幻のデッドロック",
+            .reason_none = "閉路なし",
+            .reason_messages = "許可",
+            .became_true = "閉路ができた時",
+            .naive_false = "幻（その時そのデッドロックはなかった）",
+        },
 };
 
 // The state is the name of the branch waited for, or null when active.
