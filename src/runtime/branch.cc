@@ -148,7 +148,10 @@ void Branch::Die() {
 
 void Branch::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
-  if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
+  // A part goes to the coordinator, never to a peer.
+  if (!frame || frame->kind == wire::FrameKind::kPart) {
+    throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
+  }
   if (frame->kind == wire::FrameKind::kMarker) {
     OnMarkerFrame(from, frame->snapshot, frame->payload);
     return;

@@ -131,7 +131,10 @@ void VertexRank::Go(Clock::time_point now) {
 
 void VertexRank::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
-  if (!frame) throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
+  // A part goes to the coordinator, never to a peer.
+  if (!frame || frame->kind == wire::FrameKind::kPart) {
+    throw std::runtime_error(fmt::format("rank {} sent bytes that are no frame", from));
+  }
   if (frame->kind == wire::FrameKind::kMarker) {
     // A barrier's frame carries when its snapshot started (the alignment
     // timeout counts from it), and nothing after it.
