@@ -1,7 +1,7 @@
-# docs/library.md shows the host loop of examples/host_loop/main.cc: this
+# docs/library.md shows the host loop of examples/host_loop/process.h: this
 # checks that the docs hold that file's text between its "[docs:host]" and
 # "[docs:host-end]" lines, byte for byte, so the snippet is code that compiles.
-#   cmake -DDOC=docs/library.md -DSOURCE=examples/host_loop/main.cc -P check_snippet.cmake
+#   cmake -DDOC=docs/library.md -DSOURCE=examples/host_loop/process.h -P check_snippet.cmake
 file(READ "${SOURCE}" source)
 file(READ "${DOC}" doc)
 string(FIND "${source}" "// [docs:host]\n" begin)

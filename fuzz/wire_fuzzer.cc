@@ -38,12 +38,18 @@ std::optional<std::string> NoEmpty(std::string_view b) {
 void CheckFrame(std::string_view frame) {
   std::optional<wire::Frame> f = wire::Decode(frame);
   if (!f) {
-    // Refused only when empty, of an unknown kind, or a marker too short
-    // for its id.
-    const bool marker = !frame.empty() && frame[0] == static_cast<char>(wire::FrameKind::kMarker);
+    // Refused only when empty, of an unknown kind, or a marker or part too
+    // short for its id.
+    const bool marker = !frame.empty() && (frame[0] == static_cast<char>(wire::FrameKind::kMarker) ||
+                                           frame[0] == static_cast<char>(wire::FrameKind::kPart));
     const bool application =
         !frame.empty() && frame[0] == static_cast<char>(wire::FrameKind::kApplication);
     Require(!application && (!marker || frame.size() < wire::kMarkerFrameSize));
+    return;
+  }
+  if (f->kind == wire::FrameKind::kPart) {
+    // The whole frame, for DecodePart, and the id it begins with.
+    Require(f->payload == frame && wire::ReadLittleEndian(frame.substr(1)) == f->snapshot);
     return;
   }
   const std::string again = f->kind == wire::FrameKind::kMarker

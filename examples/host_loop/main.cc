@@ -1,4 +1,4 @@
-// The host loop of docs/library.md, as a program: three processes on FIFO
+// The host loop of docs/library.md (process.h), as a program: three processes on FIFO
 // channels (0 -> 1, 0 -> 2, 1 -> 2) pass items and take snapshots under each
 // of the four algorithms with one and the same host code. Every complete
 // snapshot must balance (what 0 sent = what 1 and 2 hold + what is in the
@@ -19,6 +19,8 @@
 #include <cutline/marker_rules.h>
 #include <cutline/snapshot_agent.h>
 
+#include "process.h"
+
 namespace {
 
 using cutline::ChannelIndex;
@@ -36,66 +38,9 @@ const std::vector<cutline::PartShape> kShapes = {{0, 2}, {1, 1}, {2, 0}};
 constexpr int kSnapshots = 40;
 
 template <class Rules>
-class Network;
-
-// One process: its agent, and the host's duties towards it.
-template <class Rules>
-class Process {
- public:
-  using Agent = cutline::SnapshotAgent<int, int, Rules>;
-  using Control = typename Agent::Control;
-
-  Process(Network<Rules>& net, ProcessIndex me)
-      : net_(net), me_(me), agent_(kShapes[me].incoming, kShapes[me].outgoing),
-        held_(kShapes[me].incoming, false) {}
-
-  // [docs:host]
-  // What every Reply obliges the host to do, in this order.
-  void Handle(const Reply& r, std::optional<ChannelIndex> arrived_on) {
-    if (!r.ok()) net_.Refused(me_, r);                 // named; nothing was recorded
-    if (r.hold_channel) held_[*arrived_on] = true;     // aligned barriers
-    if (r.record_state) {                              // before sending anything else:
-      for (ChannelIndex out = 0; out < agent_.outgoing_channels(); ++out) {
-        Result<Control> control = agent_.ControlFor(r.snapshot, out);
-        if (!control.ok()) return net_.Refused(me_, Reply::Refused(control.error, r.snapshot));
-        // At the head under unaligned barriers (behind older barriers); what
-        // it overtakes is recorded with RecordOvertaken. Else at the tail.
-        net_.SendControl(*this, out, r.snapshot, control.value, r.markers_ahead);
-      }
-    }
-    if (r.release_inputs) held_.assign(held_.size(), false);  // aligned barriers
-    while (auto done = agent_.TakeFinished()) {        // parts now finished, even
-      net_.Collect(done->id, me_, std::move(done->part));  // after a refusal
-    }
-  }
-  // Every input goes through Handle; the state passed is the one *before*
-  // the input is applied.
-  void Start(SnapshotId id) { Handle(agent_.Start(id, state_), std::nullopt); }
-  void OnControl(SnapshotId id, ChannelIndex c, const Control& control) {
-    Handle(agent_.OnControl(id, c, control, state_), c);
-  }
-  void OnMessage(ChannelIndex c, const typename Agent::Stamp& stamp, int item) {
-    Handle(agent_.OnMessage(c, stamp, item, state_), c);
-    state_ += item;  // applied only after the agent has seen it
-  }
-  // [docs:host-end]
-
-  Agent& agent() { return agent_; }
-  bool held(ChannelIndex c) const { return held_[c]; }
-  int& state() { return state_; }
-
- private:
-  Network<Rules>& net_;
-  ProcessIndex me_;
-  Agent agent_;
-  std::vector<bool> held_;
-  int state_ = 0;  // items held here (process 0: minus the items it sent)
-};
-
-template <class Rules>
 class Network {
  public:
-  using Proc = Process<Rules>;
+  using Proc = host_loop::Process<Rules, Network<Rules>>;
   struct Frame {
     bool control = false;
     SnapshotId id = 0;
@@ -105,7 +50,9 @@ class Network {
   };
 
   explicit Network(unsigned seed) : rng_(seed), queues_(kEdges.size()), collector_(kShapes) {
-    for (ProcessIndex p = 0; p < 3; ++p) procs_.emplace_back(*this, p);
+    for (ProcessIndex p = 0; p < 3; ++p) {
+      procs_.emplace_back(*this, p, kShapes[p].incoming, kShapes[p].outgoing);
+    }
   }
 
   void SendControl(Proc& from, ChannelIndex out, SnapshotId id,

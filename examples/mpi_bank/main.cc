@@ -85,7 +85,7 @@ struct Rank {
     std::string bytes(static_cast<std::size_t>(size), '\0');
     MPI_Recv(bytes.data(), size, MPI_BYTE, st.MPI_SOURCE, kTag, bank, MPI_STATUS_IGNORE);
     auto frame = cutline::wire::Decode(bytes);
-    if (!frame) MPI_Abort(MPI_COMM_WORLD, 3);
+    if (!frame || frame->kind == cutline::wire::FrameKind::kPart) MPI_Abort(MPI_COMM_WORLD, 3);
     if (frame->kind == cutline::wire::FrameKind::kMarker) {
       Step(agent.OnMarker(frame->snapshot, In(st.MPI_SOURCE), balance));
     } else if (frame->payload.empty()) {

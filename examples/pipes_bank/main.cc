@@ -95,13 +95,13 @@ struct Branch {
   // Handles one frame from the other branch; parts go to `collect`.
   template <class Collect>
   void OnFrame(std::string_view bytes, Collect&& collect, bool echo) {
-    if (!bytes.empty() && bytes[0] == cutline::wire::kPartKind) {
-      auto decoded = cutline::wire::DecodePart<Amount, Amount>(bytes, AmountOf, AmountOf);
+    std::optional<cutline::wire::Frame> frame = cutline::wire::Decode(bytes);
+    if (!frame) Die("bytes that are no frame");
+    if (frame->kind == cutline::wire::FrameKind::kPart) {
+      auto decoded = cutline::wire::DecodePart<Amount, Amount>(frame->payload, AmountOf, AmountOf);
       if (!decoded) Die("a part that does not decode");
       return collect(decoded->snapshot, decoded->from, std::move(decoded->part));
     }
-    std::optional<cutline::wire::Frame> frame = cutline::wire::Decode(bytes);
-    if (!frame) Die("bytes that are no frame");
     if (frame->kind == cutline::wire::FrameKind::kMarker) {
       Handle(agent.OnMarker(frame->snapshot, 0, balance), collect);
       return;

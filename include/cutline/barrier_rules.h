@@ -12,6 +12,7 @@
 
 #include "cutline/closed_ids.h"
 #include "cutline/marker_rules.h"
+#include "cutline/running_table.h"
 #include "cutline/snapshot_rules.h"
 #include "cutline/step.h"
 
@@ -98,9 +99,9 @@ class AlignedBarrierRules {
   template <class Fn>
   void ForEachRecording(ChannelIndex c, Fn&& fn) const {
     if (recording_channels_ == 0 || c >= incoming_) return;  // the common, fast case
-    for (const Local& local : locals_) {
+    locals_.ForEach([&](const Local& local) {
       if (local.switched && !local.barrier[c]) fn(local.id);
-    }
+    });
   }
   Result<NoStamp> OnOutgoing(ChannelIndex out) const {
     return {out < outgoing_ ? AgentError::kNone : AgentError::kUnknownChannel, {}};
@@ -117,7 +118,7 @@ class AlignedBarrierRules {
   // The snapshot aligning here (holding inputs), 0 if none: after a
   // kOutOfOrder, the other of the two. A switched snapshot aligns no more.
   SnapshotId aligning() const { return aligning_; }
-  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
+  IdLimits limits() const { return closed_.limits(); }
   // The inputs still without a barrier of `id` while aligning (empty once
   // recorded, switched included, or before the first barrier).
   std::vector<ChannelIndex> Waiting(SnapshotId id) const;
@@ -138,7 +139,7 @@ class AlignedBarrierRules {
     bool recorded;
     bool switched = false;      // Unalign recorded it: the missing inputs record
   };
-  const Local* Find(SnapshotId id) const;
+  const Local* Find(SnapshotId id) const { return locals_.Find(id); }
   // The snapshot aligning here (at most one), or nullptr.
   const Local* Aligning() const {
     return aligning_ == 0 ? nullptr : Find(aligning_);
@@ -149,7 +150,7 @@ class AlignedBarrierRules {
 
   std::uint32_t incoming_;
   std::uint32_t outgoing_;
-  std::vector<Local> locals_;  // sorted by id
+  detail::RunningTable<Local> locals_;  // by id
   SnapshotId aligning_ = 0;  // the snapshot holding channels, 0 if none
   // Inputs recording for a switched snapshot, summed over locals_: 0 keeps
   // OnMessage to one test.
@@ -216,6 +217,7 @@ class UnalignedBarrierRules {
   }
   bool PartDone(SnapshotId id) const { return rules_.PartDone(id); }
   bool IsFinished(SnapshotId id) const { return rules_.IsFinished(id); }
+  IdLimits limits() const { return rules_.limits(); }
   Reply Forget(SnapshotId id) { return rules_.Forget(id); }
   Reply Abort(SnapshotId id) { return rules_.Abort(id); }
   std::uint32_t incoming_channels() const { return rules_.incoming_channels(); }

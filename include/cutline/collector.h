@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -78,6 +79,16 @@ constexpr std::string_view ToString(PartAdded a) {
   return "unknown_added";
 }
 
+// The stable name of `a`, followed for the answers of a bound by that bound
+// (see ToString(AgentError, IdLimits)): "too_old (closed_window 64)".
+inline std::string ToString(PartAdded a, const IdLimits& limits) {
+  switch (a) {
+    case PartAdded::kTooOld: return ToString(AgentError::kTooOld, limits);
+    case PartAdded::kTooFarAhead: return ToString(AgentError::kTooFarAhead, limits);
+    default: return std::string(ToString(a));
+  }
+}
+
 // Memory: the pending snapshots' parts plus a ClosedIds (bounded whatever
 // the ids). The host bounds the pending ones: AbandonOlderThan(newest -
 // bound) drops every snapshot that has waited too long.
@@ -93,23 +104,33 @@ class SnapshotCollector {
 
   // `first_id`: the first snapshot id of this run (a restored run continues
   // the ids of the one it restores); any id below it counts as closed.
-  // `closed_window`: how many closed ids above the floor are kept exactly,
-  // that is how many snapshots may complete while an older one still waits
-  // for a part before that part is answered kTooOld. `ahead_max`: how far
-  // above the newest id seen a new id may be (kTooFarAhead beyond).
+  // `limits`: the agents' IdLimits type and defaults (closed_ids.h):
+  // closed_window is how many snapshots may complete while an older one
+  // still waits for its first part before that part is answered kTooOld;
+  // ahead_max how far above the newest id completed here (or first_id - 1)
+  // a new id may be (kTooFarAhead beyond); running_max is not used here
+  // (AbandonOlderThan is the collector's age bound).
   // This constructor does not know the processes' channels: parts of any
   // shape are taken. Give PartShapes to have wrong ones refused.
   explicit SnapshotCollector(ProcessIndex processes, SnapshotId first_id = 1,
-                             std::size_t closed_window = IdLimits::kCollectorWindow,
-                             SnapshotId ahead_max = IdLimits::kDefaultAheadMax)
-      : processes_(processes), closed_(first_id, closed_window, ahead_max) {}
+                             const IdLimits& limits = {})
+      : processes_(processes), closed_(first_id, limits) {}
   // One shape per process: a part that does not match it is kWrongShape.
   explicit SnapshotCollector(std::vector<PartShape> shapes, SnapshotId first_id = 1,
-                             std::size_t closed_window = IdLimits::kCollectorWindow,
-                             SnapshotId ahead_max = IdLimits::kDefaultAheadMax)
+                             const IdLimits& limits = {})
       : processes_(static_cast<ProcessIndex>(shapes.size())),
         shapes_(std::move(shapes)),
-        closed_(first_id, closed_window, ahead_max) {}
+        closed_(first_id, limits) {}
+  // 0.3's forms, with the window and ahead_max as two numbers (and, left
+  // out, a window of 1024 where IdLimits says 64).
+  [[deprecated("pass IdLimits{.closed_window = w, .ahead_max = a}")]]
+  SnapshotCollector(ProcessIndex processes, SnapshotId first_id, std::size_t closed_window,
+                    SnapshotId ahead_max = IdLimits::kDefaultAheadMax)
+      : SnapshotCollector(processes, first_id, IdLimits{closed_window, ahead_max}) {}
+  [[deprecated("pass IdLimits{.closed_window = w, .ahead_max = a}")]]
+  SnapshotCollector(std::vector<PartShape> shapes, SnapshotId first_id,
+                    std::size_t closed_window, SnapshotId ahead_max = IdLimits::kDefaultAheadMax)
+      : SnapshotCollector(std::move(shapes), first_id, IdLimits{closed_window, ahead_max}) {}
 
   Added Add(SnapshotId id, ProcessIndex from, Part part) {
     if (from >= processes_) return Added::kUnknownProcess;
@@ -123,7 +144,8 @@ class SnapshotCollector {
         case AgentError::kTooFarAhead: return Added::kTooFarAhead;
         default: return Added::kClosed;
       }
-      closed_.Seen(id);
+      // A part vouches for nothing (ahead_max): Take does, once every
+      // process has sent one.
       it = pending_.emplace(id, Assembly{}).first;
       it->second.parts.resize(processes_);
     }
@@ -142,6 +164,7 @@ class SnapshotCollector {
     out.reserve(processes_);
     for (auto& part : it->second.parts) out.push_back(std::move(*part));
     pending_.erase(it);
+    closed_.Seen(id);
     closed_.Add(id);
     return out;
   }
@@ -191,8 +214,8 @@ class SnapshotCollector {
     return pending_.count(id) == 0 && closed_.Contains(id);
   }
   ProcessIndex processes() const { return processes_; }
-  // The closed window and ahead_max given at construction.
-  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
+  // The limits given at construction.
+  IdLimits limits() const { return closed_.limits(); }
   // Entries held: pending snapshots plus closed ids kept one by one.
   std::size_t retained() const { return pending_.size() + closed_.size(); }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cutline/closed_ids.h"
+#include "cutline/running_table.h"
 #include "cutline/snapshot_rules.h"
 #include "cutline/step.h"
 
@@ -96,7 +97,7 @@ class LaiYangRules {
   ChannelRecording Channel(SnapshotId id, ChannelIndex c) const;
   bool PartDone(SnapshotId id) const;
   bool IsFinished(SnapshotId id) const;
-  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
+  IdLimits limits() const { return closed_.limits(); }
   // See SnapshotRules: Forget once the part is done and collected, Abort to
   // give up; either way the id stays finished and the epoch stays.
   Reply Forget(SnapshotId id);
@@ -121,9 +122,12 @@ class LaiYangRules {
     std::vector<std::uint64_t> sent_before;  // by outgoing index
     std::uint32_t open;
   };
-  const Local* Find(SnapshotId id) const;
-  Local* Find(SnapshotId id);
+  const Local* Find(SnapshotId id) const { return locals_.Find(id); }
+  Local* Find(SnapshotId id) { return locals_.Find(id); }
   Local& Record(SnapshotId id);
+  // A count for `id` on `c` that cannot be honest next to the newest count
+  // taken on c (see OnControl).
+  bool Dishonest(SnapshotId id, ChannelIndex c, std::uint64_t count) const;
   // OnMessage for a message of another epoch than epoch_ (records, joins).
   template <class Join>
   Reply OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join);
@@ -142,8 +146,15 @@ class LaiYangRules {
   // message older than that snapshot was counted, so one arriving now
   // proves the count wrong, even after the part was taken.
   std::vector<SnapshotId> closed_by_count_;
+  // By incoming channel: the newest snapshot whose control came on it, and
+  // its count (0, 0 before any).
+  struct Counted {
+    SnapshotId id = 0;
+    std::uint64_t count = 0;
+  };
+  std::vector<Counted> newest_count_;
   SnapshotId epoch_ = 0;
-  std::vector<Local> locals_;  // in id order (ids only grow), the newest last
+  detail::RunningTable<Local> locals_;  // in id order (ids only grow), the newest last
   ClosedIds closed_;
 };
 
@@ -194,17 +205,14 @@ Reply LaiYangRules::OnOtherEpoch(ChannelIndex c, SnapshotId epoch, Join& join) {
   // channel state of every snapshot newer than its epoch whose channel is
   // open. Newest first from the back, so that a current-epoch message (the
   // common case) looks at nothing; the joins are then reported in id order.
-  std::size_t first = locals_.size();
-  while (first > 0 && locals_[first - 1].id > epoch) --first;
-  for (std::size_t i = first; i < locals_.size(); ++i) {
-    Local& local = locals_[i];
+  locals_.ForEachAbove(epoch, [&](Local& local) {
     PerChannel& ch = local.channels[c];
-    if (ch.closed) continue;
+    if (ch.closed) return;
     ++ch.old_received;
     Reply joined = Reply::Of(local.id);
     MaybeClose(local, c, joined);
     join(std::as_const(joined));
-  }
+  });
   if (miscounted != 0) return Reply::Refused(AgentError::kCountMismatch, miscounted);
   return Reply::Of(recorded, step);
 }

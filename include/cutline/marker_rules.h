@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cutline/closed_ids.h"
+#include "cutline/running_table.h"
 #include "cutline/snapshot_rules.h"
 #include "cutline/step.h"
 
@@ -59,9 +60,9 @@ class MarkerRules {
   template <class Fn>
   void ForEachRecording(ChannelIndex c, Fn&& fn) const {
     if (recording_channels_ == 0 || c >= incoming_) return;  // the common, fast case
-    for (const Local& local : locals_) {
+    locals_.ForEach([&](const Local& local) {
       if (local.channels[c] == ChannelRecording::kRecording) fn(local.id);
-    }
+    });
   }
 
   bool HasRecorded(SnapshotId id) const { return Find(id) != nullptr; }
@@ -71,7 +72,7 @@ class MarkerRules {
   // Forgotten, aborted, or older than the closed window, and not running.
   bool IsFinished(SnapshotId id) const;
   // The bounds this process holds its ids to (closed_ids.h).
-  IdLimits limits() const { return {closed_.window(), closed_.ahead_max()}; }
+  IdLimits limits() const { return closed_.limits(); }
   // Drops what is kept for `id` once its part is done (after the host has
   // collected it); `id` stays finished. kNotDone for a running part (use
   // Abort), kUnknownSnapshot if it is not recorded here.
@@ -91,14 +92,14 @@ class MarkerRules {
     std::vector<ChannelRecording> channels;  // by ChannelIndex
     std::uint32_t open;                      // channels not yet closed
   };
-  const Local* Find(SnapshotId id) const;
-  Local* Find(SnapshotId id);
+  const Local* Find(SnapshotId id) const { return locals_.Find(id); }
+  Local* Find(SnapshotId id) { return locals_.Find(id); }
   Local& Record(SnapshotId id);
   void Drop(const Local* local);
 
   std::uint32_t incoming_;
   std::uint32_t outgoing_;
-  std::vector<Local> locals_;  // sorted by id; few at a time in practice
+  detail::RunningTable<Local> locals_;  // by id; few at a time in practice
   std::uint64_t recording_channels_ = 0;  // sum of kRecording over locals_
   ClosedIds closed_;
 };

@@ -72,11 +72,13 @@ class SnapshotAgent {
   SnapshotAgent(std::uint32_t incoming_channels, std::uint32_t outgoing_channels)
       : rules_(incoming_channels, outgoing_channels) {}
   // With the bounds on ids of closed_ids.h (how many finished ids are
-  // remembered, how far ahead a new id may be).
+  // remembered, how far ahead a new id may be, how many newer snapshots may
+  // record while a part is unfinished: TakeOverdue).
   SnapshotAgent(std::uint32_t incoming_channels, std::uint32_t outgoing_channels,
                 const IdLimits& limits)
     requires std::constructible_from<Rules, std::uint32_t, std::uint32_t, IdLimits>
-      : rules_(incoming_channels, outgoing_channels, limits) {}
+      : rules_(incoming_channels, outgoing_channels, limits),
+        running_max_(limits.running_max) {}
 
   // Starts or joins snapshot `id`. `now` is the state to record.
   Reply Start(SnapshotId id, const State& now) {
@@ -112,18 +114,21 @@ class SnapshotAgent {
   // applies it; `now` is the state before it (Lai-Yang records it if the
   // stamp is of a newer epoch). part_done says that a part finished, by a
   // record or by a join (then `snapshot` names the first joined part that
-  // finished if the message recorded nothing): TakeFinished hands them over.
+  // finished if the message recorded nothing, and also_done how many more
+  // it finished): TakeFinished hands them over.
   // Lai-Yang's kCountMismatch names a snapshot to abort; the message itself
   // was taken (apply it), and parts may have finished all the same.
   Reply OnMessage(ChannelIndex c, const Stamp& stamp, const Payload& payload,
                   const State& now) {
     SnapshotId joined_done = 0;
+    std::uint32_t done_count = 0;
     Reply r = rules_.OnMessage(c, stamp, [&](const Reply& joined) {
       Entry& entry = recorded_[joined.snapshot];
       entry.recorded.messages.emplace_back(c, payload);
       if (joined.part_done) {
-        Finish(entry);
+        Finish(joined.snapshot, entry);
         if (joined_done == 0) joined_done = joined.snapshot;
+        ++done_count;
       }
     });
     // A message that records joins nothing (it is of the newest epoch), so
@@ -131,6 +136,7 @@ class SnapshotAgent {
     if (joined_done != 0 && r.ok() && !r.record_state) [[unlikely]] {
       r.snapshot = joined_done;
       r.part_done = true;
+      r.also_done = static_cast<std::uint8_t>(std::min<std::uint32_t>(done_count - 1, 255));
       return r;
     }
     return Noted(r, now);
@@ -145,7 +151,7 @@ class SnapshotAgent {
     auto join = [&](SnapshotId id, bool done) {
       Entry& entry = recorded_[id];
       entry.recorded.messages.emplace_back(c, payload);
-      if (done) Finish(entry);
+      if (done) Finish(id, entry);
       ++count;
     };
     if constexpr (requires { rules_.ForEachRecording(c, [](SnapshotId) {}); }) {
@@ -217,6 +223,21 @@ class SnapshotAgent {
     return out;
   }
 
+  // The part of a snapshot that has stayed unfinished here while more than
+  // IdLimits::running_max newer snapshots recorded, oldest first, named once
+  // each as a refusal (kOverdue, r.snapshot): a Lai-Yang count too high or a
+  // lost marker, which would otherwise leave it running for ever, unnamed.
+  // The part is still held: Abort it here, and everywhere (the collector's
+  // Abandon). A host drains it after every input, beside TakeFinished.
+  std::optional<Reply> TakeOverdue() {
+    if (running_.empty() || records_ - running_.front().record <= running_max_) {
+      return std::nullopt;
+    }
+    const SnapshotId id = running_.front().id;
+    running_.erase(running_.begin());
+    return Reply::Refused(AgentError::kOverdue, id);
+  }
+
   bool HasRecorded(SnapshotId id) const { return rules_.HasRecorded(id); }
   bool PartDone(SnapshotId id) const { return rules_.PartDone(id); }
   bool IsFinished(SnapshotId id) const { return rules_.IsFinished(id); }
@@ -255,6 +276,13 @@ class SnapshotAgent {
   std::uint32_t incoming_channels() const { return rules_.incoming_channels(); }
   std::uint32_t outgoing_channels() const { return rules_.outgoing_channels(); }
   const Rules& rules() const { return rules_; }
+  // The bounds this agent holds its ids to (the rules' and running_max).
+  IdLimits limits() const {
+    IdLimits out;
+    if constexpr (requires { rules_.limits(); }) out = rules_.limits();
+    out.running_max = running_max_;
+    return out;
+  }
   // Entries held: the rules' plus recorded snapshots and finished parts not
   // yet taken.
   std::size_t retained() const {
@@ -292,10 +320,17 @@ class SnapshotAgent {
     if ((w & kRecord) != 0) {
       Entry& entry = recorded_[r.snapshot];
       entry.recorded.state = now;
-      if ((w & kDone) != 0) Finish(entry);
+      ++records_;
+      if ((w & kDone) != 0) {
+        Finish(r.snapshot, entry);
+      } else {
+        running_.push_back({records_, r.snapshot});
+      }
     } else if ((w & kDone) != 0) {
       // Done parts were recorded (a part forgotten meanwhile is not kept).
-      if (auto it = recorded_.find(r.snapshot); it != recorded_.end()) Finish(it->second);
+      if (auto it = recorded_.find(r.snapshot); it != recorded_.end()) {
+        Finish(r.snapshot, it->second);
+      }
     }
   }
   // What is kept for a snapshot: what was recorded, and whether (and when,
@@ -304,16 +339,28 @@ class SnapshotAgent {
     Recorded recorded;
     std::uint64_t finished = 0;  // 0 while running; else its place in finishing
   };
-  void Finish(Entry& entry) {
+  void Finish(SnapshotId id, Entry& entry) {
     if (entry.finished != 0) return;
     entry.finished = ++finishes_;
     ++unclaimed_;
+    NotRunning(id);
   }
   void Drop(SnapshotId id) {
     auto it = recorded_.find(id);
     if (it == recorded_.end()) return;
     if (it->second.finished != 0) --unclaimed_;
     recorded_.erase(it);
+    NotRunning(id);
+  }
+  // Few run at a time (at most running_max + 1 once the host drains
+  // TakeOverdue and aborts): a scan.
+  void NotRunning(SnapshotId id) {
+    for (auto it = running_.begin(); it != running_.end(); ++it) {
+      if (it->id == id) {
+        running_.erase(it);
+        return;
+      }
+    }
   }
 
   Rules rules_;
@@ -324,6 +371,16 @@ class SnapshotAgent {
   std::map<SnapshotId, Entry> recorded_;
   std::uint64_t finishes_ = 0;   // parts finished so far
   std::size_t unclaimed_ = 0;    // finished parts not yet taken
+  // Recorded parts not yet finished (nor named overdue), in the order they
+  // recorded, each with the number of its record: a part is overdue once
+  // more than running_max_ records came after its own.
+  struct Running {
+    std::uint64_t record;
+    SnapshotId id;
+  };
+  std::vector<Running> running_;
+  std::uint64_t records_ = 0;    // records so far
+  std::size_t running_max_ = IdLimits::kDefaultRunningMax;
 };
 
 }  // namespace cutline

@@ -59,8 +59,14 @@ enum class AgentError : std::uint8_t {
   kTooFarAhead,       // an id or stamp more than IdLimits::ahead_max above the newest id
                       // this process has seen: garbage, or a host bug; drop the input
   kCountMismatch,     // Lai-Yang: a control's count disagrees with the messages that
-                      // arrived (fewer counted than arrived): the snapshot r.snapshot
-                      // cannot be right; abort it everywhere
+                      // arrived (fewer counted than arrived), or with another count on
+                      // its channel: the snapshot r.snapshot cannot be right; abort it
+                      // everywhere
+  // Added in 0.4.
+  kOverdue,           // SnapshotAgent::TakeOverdue: the part of r.snapshot is still
+                      // unfinished here after more than IdLimits::running_max newer
+                      // snapshots recorded (a Lai-Yang count too high, a lost marker):
+                      // abort it everywhere
 };
 
 // A stable name for logs and tests ("unknown_channel"). Words for people
@@ -82,6 +88,7 @@ constexpr std::string_view ToString(AgentError e) {
     case AgentError::kTooOld: return "too_old";
     case AgentError::kTooFarAhead: return "too_far_ahead";
     case AgentError::kCountMismatch: return "count_mismatch";
+    case AgentError::kOverdue: return "overdue";
   }
   return "unknown_error";
 }
@@ -101,7 +108,8 @@ constexpr std::string_view ToString(ChannelRecording r) {
 //     snapshot on every outgoing channel, before sending anything else;
 //  2. if closed_channel: that incoming channel's recording is final (it was
 //     recorded empty when record_state is also set);
-//  3. if part_done: this process has a marker from every incoming channel.
+//  3. if part_done: this process has a marker from every incoming channel
+//     (also_done: and so many more parts finished with it).
 // The variants (lai_yang_rules.h, barrier_rules.h) answer with the same Step
 // and use the further fields; Chandy-Lamport leaves them false:
 //  - markers_ahead (unaligned barriers): the markers go ahead of the
@@ -123,9 +131,13 @@ struct alignas(8) Step {
   bool markers_ahead = false;
   bool hold_channel = false;
   bool release_inputs = false;
-  // Fills the word, so that a Step is exactly one 64-bit value with no
-  // padding (Reply::Of builds a Reply from two words).
-  std::uint8_t unused_ = 0;
+  // How many parts this input finished besides the one `snapshot` names
+  // (a Reply's): a Lai-Yang message may close the channel of several
+  // snapshots at once (SnapshotAgent::OnMessage; 255 means 255 or more).
+  // TakeFinished hands them all over. Also fills the word, so that a Step is
+  // exactly one 64-bit value with no padding (Reply::Of builds a Reply from
+  // two words).
+  std::uint8_t also_done = 0;
 
   bool ok() const { return error == AgentError::kNone; }
 };

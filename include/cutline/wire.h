@@ -23,13 +23,15 @@
 
 namespace cutline::wire {
 
-enum class FrameKind : std::uint8_t { kApplication = 'A', kMarker = 'M' };
+// kPart (added in 0.4): a finished part on its way to the collector
+// (EncodePart below), which a host may send down the same stream.
+enum class FrameKind : std::uint8_t { kApplication = 'A', kMarker = 'M', kPart = 'P' };
 
 struct Frame {
   FrameKind kind = FrameKind::kApplication;
-  SnapshotId snapshot = 0;    // kMarker only
-  // The application's bytes, or what the host appended to a marker; points
-  // into the decoded bytes.
+  SnapshotId snapshot = 0;    // kMarker and kPart
+  // The application's bytes, or what the host appended to a marker; for a
+  // part, the whole frame, for DecodePart. Points into the decoded bytes.
   std::string_view payload;
 };
 
@@ -90,7 +92,8 @@ inline std::string EncodeApplication(std::string_view payload) {
 }
 
 // The frame in `bytes`, or nothing if they are not one (unknown kind, or a
-// marker too short to hold its id).
+// marker or part too short to hold its id). A part frame is answered as one
+// (kPart, its snapshot id), not checked further: DecodePart reads it whole.
 inline std::optional<Frame> Decode(std::string_view bytes) {
   if (bytes.empty()) return std::nullopt;
   Frame frame;
@@ -103,6 +106,12 @@ inline std::optional<Frame> Decode(std::string_view bytes) {
       if (bytes.size() < kMarkerFrameSize) return std::nullopt;
       frame.kind = FrameKind::kMarker;
       frame.payload = bytes.substr(kMarkerFrameSize);
+      frame.snapshot = *ReadLittleEndian(bytes.substr(1), sizeof(SnapshotId));
+      return frame;
+    case FrameKind::kPart:
+      if (bytes.size() < kMarkerFrameSize) return std::nullopt;
+      frame.kind = FrameKind::kPart;
+      frame.payload = bytes;
       frame.snapshot = *ReadLittleEndian(bytes.substr(1), sizeof(SnapshotId));
       return frame;
   }
@@ -162,7 +171,7 @@ inline StreamFrame NextFrame(std::string_view stream,
 // and the bytes the host's own encoders gave; channels and sent are each a
 // 4-byte count of channels, and per channel a count of messages. Send it as
 // one frame (AppendLengthPrefixed on a byte stream).
-inline constexpr char kPartKind = 'P';
+inline constexpr char kPartKind = static_cast<char>(FrameKind::kPart);
 
 template <class State, class Payload>
 struct DecodedPart {

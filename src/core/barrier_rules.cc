@@ -9,30 +9,10 @@
 
 namespace cutline {
 
-namespace {
-
-// Keeps locals_ sorted by id, so that a message joins in id order.
-template <class Locals, class Local>
-Local& InsertById(Locals& locals, Local local) {
-  auto it = std::lower_bound(locals.begin(), locals.end(), local.id,
-                             [](const Local& l, SnapshotId id) { return l.id < id; });
-  return *locals.insert(it, std::move(local));
-}
-
-}  // namespace
-
 AlignedBarrierRules::AlignedBarrierRules(std::uint32_t incoming_channels,
                                          std::uint32_t outgoing_channels,
                                          const IdLimits& limits)
     : incoming_(incoming_channels), outgoing_(outgoing_channels), closed_(1, limits) {}
-
-const AlignedBarrierRules::Local* AlignedBarrierRules::Find(
-    SnapshotId id) const {
-  for (const Local& l : locals_) {
-    if (l.id == id) return &l;
-  }
-  return nullptr;
-}
 
 bool AlignedBarrierRules::HasRecorded(SnapshotId id) const {
   const Local* l = Find(id);
@@ -53,8 +33,8 @@ Reply AlignedBarrierRules::Start(SnapshotId id) {
   if (incoming_ != 0) return Reply::Refused(AgentError::kNotSource, id);
   if (Find(id) != nullptr) return Reply::Of(id);  // a further initiator joins
   if (AgentError e = closed_.Check(id); e != AgentError::kNone) return Reply::Refused(e, id);
-  InsertById(locals_, Local{id, {}, 0, true});
-  closed_.Seen(id);
+  locals_.Insert(Local{id, {}, 0, true});
+  closed_.Seen(id);  // the host's own: vouched for (a barrier is not)
   Reply step = Reply::Of(id);
   step.record_state = true;
   step.part_done = true;
@@ -80,9 +60,7 @@ Step AlignedBarrierRules::OnMarker(SnapshotId id, ChannelIndex c) {
   }
   if (aligning_ != 0 && aligning_ != id) return refuse(AgentError::kOutOfOrder);
   if (local == nullptr) {
-    local = &InsertById(locals_, Local{id, std::vector<bool>(incoming_, false),
-                                       incoming_, false});
-    closed_.Seen(id);
+    local = &locals_.Insert(Local{id, std::vector<bool>(incoming_, false), incoming_, false});
   }
   local->barrier[c] = true;
   if (--local->missing > 0) {
@@ -162,14 +140,16 @@ std::vector<ChannelIndex> AlignedBarrierRules::Waiting(SnapshotId id) const {
 void AlignedBarrierRules::Drop(const Local* local) {
   if (local->id == aligning_) aligning_ = 0;
   if (local->switched) recording_channels_ -= local->missing;
-  closed_.Add(local->id);
-  locals_.erase(locals_.begin() + (local - locals_.data()));
+  const SnapshotId id = local->id;
+  closed_.Add(id);
+  locals_.Erase(id);
 }
 
 Reply AlignedBarrierRules::Forget(SnapshotId id) {
   const Local* local = Find(id);
   if (local == nullptr) return ForgetRefusal(id, closed_);
   if (!PartDone(id)) return Reply::Refused(AgentError::kNotDone, id);
+  closed_.Seen(id);  // a barrier came on every input: vouched for
   Drop(local);
   return Reply::Of(id);
 }

@@ -221,7 +221,7 @@ TEST(SilentFailures, ClosedIdsTellFinishedFromForgotten) {
 }
 
 TEST(SilentFailures, TheCollectorAnswersTooOldPastItsWindow) {
-  Collector c(1, /*first_id=*/1, /*closed_window=*/4);
+  Collector c(1, /*first_id=*/1, IdLimits{.closed_window = 4});
   for (SnapshotId id = 2; id <= 6; ++id) {
     ASSERT_EQ(c.Add(id, 0, PartOf(0, {})), PartAdded::kComplete);
     ASSERT_TRUE(c.Take(id));
@@ -527,6 +527,177 @@ TEST(Wire, DecodersTakeAnyBytes) {
       EXPECT_LE(p->part.channels.size(), bytes.size());
     }
   }
+}
+
+// ---- Issue 40: the library's three silent cases and its smaller traps. ----
+
+TEST(Issue40, ALaiYangCountTooHighIsNamedPastTheHostsBound) {
+  // The sender says 5 messages went out before its record; none will come.
+  SnapshotAgent<int, int, LaiYangRules> agent(1, 1, IdLimits{.running_max = 3});
+  ASSERT_TRUE(agent.OnControl(1, 0, 5, 0).record_state);
+  EXPECT_FALSE(agent.PartDone(1));
+  for (SnapshotId id = 2; id <= 4; ++id) ASSERT_TRUE(agent.Start(id, 0).record_state);
+  EXPECT_FALSE(agent.TakeOverdue());  // three newer records: within the bound
+  ASSERT_TRUE(agent.Start(5, 0).record_state);
+  std::optional<Reply> late = agent.TakeOverdue();
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->error, AgentError::kOverdue);
+  EXPECT_EQ(ToString(late->error), "overdue");
+  EXPECT_EQ(late->snapshot, 1u);
+  // Named once; the host aborts it, and the newer ones are not overdue.
+  EXPECT_FALSE(agent.TakeOverdue());
+  EXPECT_TRUE(agent.Abort(1).ok());
+  EXPECT_TRUE(agent.IsFinished(1));
+  // The default bound is the same for every algorithm.
+  EXPECT_EQ(agent.limits().running_max, 3u);
+  EXPECT_EQ((SnapshotAgent<int, int>(1, 1).limits().running_max), IdLimits::kDefaultRunningMax);
+}
+
+TEST(Issue40, APartThatFinishesIsNeverOverdue) {
+  SnapshotAgent<int, int> agent(1, 1, IdLimits{.running_max = 1});
+  ASSERT_TRUE(agent.Start(1, 0).record_state);
+  ASSERT_TRUE(agent.OnMarker(1, 0, 0).part_done);  // done, not taken
+  for (SnapshotId id = 2; id <= 4; ++id) ASSERT_TRUE(agent.Start(id, 0).record_state);
+  std::optional<Reply> late = agent.TakeOverdue();  // 2: two newer than it
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->snapshot, 2u);
+  EXPECT_FALSE(agent.TakeOverdue());  // 3: one newer, within the bound
+  EXPECT_EQ(agent.TakeFinished()->id, 1u);
+}
+
+TEST(Issue40, AStampWithBit32FlippedIsRefusedAndPoisonsNothing) {
+  LaiYangRules p(1, 1);
+  int joins = 0;
+  auto join = [&](const Reply&) { ++joins; };
+  // 0.3 took exactly 2^32 as a new epoch: every later Start was superseded.
+  EXPECT_EQ(p.OnMessage(0, SnapshotId{1} << 32, join).error, AgentError::kTooFarAhead);
+  EXPECT_EQ(p.Epoch(), 0u);
+  ASSERT_TRUE(p.Start(5).record_state);
+  EXPECT_EQ(p.OnMessage(0, (SnapshotId{1} << 32) | 5, join).error, AgentError::kTooFarAhead);
+  EXPECT_EQ(p.OnMessage(0, (SnapshotId{1} << 20) | 5, join).error, AgentError::kTooFarAhead);
+  EXPECT_EQ(p.Epoch(), 5u);
+  EXPECT_TRUE(p.Start(6).record_state);
+  // The default is below every bit from 20 up: none of them flipped passes.
+  EXPECT_EQ(IdLimits{}.ahead_max, (SnapshotId{1} << 20) - 1);
+  EXPECT_TRUE(p.OnMessage(0, 7, join).record_state);  // a real next epoch
+}
+
+TEST(Issue40, GarbageMarkersCannotClimb) {
+  // 0.3 accepted all of them, each 2^22 above the last, and held 2,000
+  // entries: the bound followed the newest garbage.
+  SnapshotAgent<int, int> agent(2, 1);
+  for (SnapshotId k = 1; k <= 1000; ++k) {
+    ASSERT_EQ(agent.OnMarker(k << 22, 0, 0).error, AgentError::kTooFarAhead) << k;
+  }
+  EXPECT_EQ(agent.retained(), 0u);
+  // Garbage within the bound is taken (nothing can tell it from an id), but
+  // a recorded id vouches for nothing: the bound stays where it was.
+  MarkerRules m(2, 1, IdLimits{.ahead_max = 100});
+  EXPECT_TRUE(m.OnMarker(100, 0).record_state);
+  EXPECT_EQ(m.OnMarker(200, 0).error, AgentError::kTooFarAhead);
+  EXPECT_EQ(m.Abort(100).error, AgentError::kNone);
+  EXPECT_EQ(m.OnMarker(200, 0).error, AgentError::kTooFarAhead);  // nor an abort
+  // A part that finished here (a marker on every input) does vouch.
+  EXPECT_TRUE(m.OnMarker(90, 0).record_state);
+  EXPECT_TRUE(m.OnMarker(90, 1).part_done);
+  EXPECT_TRUE(m.Forget(90).ok());
+  EXPECT_TRUE(m.OnMarker(190, 0).record_state);
+  // So does the host's own Start.
+  EXPECT_TRUE(m.Start(180).record_state);
+  EXPECT_TRUE(m.OnMarker(280, 0).record_state);
+}
+
+TEST(Issue40, ACountBelowAnOlderSnapshotsIsRefusedBeforeThePartIsTaken) {
+  SnapshotAgent<int, int, LaiYangRules> agent(1, 1);
+  ASSERT_TRUE(agent.OnControl(1, 0, 3, 0).record_state);  // 3 sent before 1
+  // Snapshot 2 was recorded after 1 by the same sender: it cannot count fewer.
+  Reply r = agent.OnControl(2, 0, 2, 0);
+  EXPECT_EQ(r.error, AgentError::kCountMismatch);
+  EXPECT_EQ(r.snapshot, 2u);
+  EXPECT_FALSE(agent.HasRecorded(2));  // refused whole
+  // 0.3 closed 2 on the second old message, its part was taken, and the
+  // third named it only then.
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(agent.OnMessage(0, 0, i, 0).ok());
+  ASSERT_TRUE(agent.PartDone(1));
+  EXPECT_EQ(agent.TakeFinished()->id, 1u);
+  EXPECT_FALSE(agent.TakeFinished());
+
+  // The other order: an older snapshot's control counting more than a newer
+  // one's cannot be honest either.
+  LaiYangRules p(1, 1);
+  ASSERT_TRUE(p.OnControl(2, 0, 2).record_state);
+  Reply older = p.OnControl(1, 0, 3);
+  EXPECT_EQ(older.error, AgentError::kSuperseded);  // 1 < epoch 2: as before
+  LaiYangRules q(2, 1);
+  ASSERT_TRUE(q.OnControl(1, 1, 0).record_state);
+  ASSERT_TRUE(q.OnControl(2, 0, 2).ok());
+  EXPECT_EQ(q.OnControl(1, 0, 3).error, AgentError::kCountMismatch);
+  EXPECT_TRUE(q.OnControl(1, 0, 2).ok());  // equal counts are honest
+}
+
+TEST(Issue40, ForgettingTwoHundredThousandUntakenPartsOldestFirst) {
+  // Correctness over 200,000 entries; bench/bench_snapshot.cc measures the
+  // time (0.3 took 24 s: every Forget moved every newer entry).
+  constexpr SnapshotId kParts = 200'000;
+  SnapshotAgent<int, int> agent(0, 0, IdLimits{.running_max = kParts});
+  for (SnapshotId id = 1; id <= kParts; ++id) {
+    ASSERT_TRUE(agent.Start(id, static_cast<int>(id)).part_done);
+  }
+  for (SnapshotId id = 1; id <= kParts; ++id) {
+    if (id % 1000 == 0) {
+      ASSERT_EQ(agent.Find(id)->state, static_cast<int>(id));
+    }
+    ASSERT_TRUE(agent.Forget(id).ok()) << id;
+  }
+  for (SnapshotId id : {SnapshotId{1}, kParts / 2, kParts}) {
+    EXPECT_TRUE(agent.IsFinished(id)) << id;
+    EXPECT_EQ(agent.Forget(id).error, AgentError::kFinished);
+  }
+  EXPECT_EQ(agent.retained(), 0u);
+}
+
+TEST(Issue40, AMessageThatFinishesTwoPartsSaysSo) {
+  SnapshotAgent<int, int, LaiYangRules> agent(1, 1);
+  ASSERT_TRUE(agent.OnControl(1, 0, 1, 0).record_state);
+  ASSERT_TRUE(agent.OnControl(2, 0, 1, 0).record_state);
+  Reply r = agent.OnMessage(0, 0, 42, 0);  // counted by both: closes both
+  EXPECT_TRUE(r.part_done);
+  EXPECT_EQ(r.snapshot, 1u);
+  EXPECT_EQ(r.also_done, 1u);  // 0.3 named 1 and said nothing of 2
+  EXPECT_EQ(agent.TakeFinished()->id, 1u);
+  EXPECT_EQ(agent.TakeFinished()->id, 2u);
+}
+
+TEST(Issue40, AgentsAndTheCollectorShareOneWindowType) {
+  SnapshotCollector<int, int> c(2, 1, IdLimits{.closed_window = 2, .ahead_max = 10});
+  EXPECT_EQ(c.limits().closed_window, 2u);
+  EXPECT_EQ(c.Add(12, 0, PartOf(1, {})), PartAdded::kTooFarAhead);
+  // One default for both.
+  const Collector plain(2);
+  EXPECT_EQ(plain.limits().closed_window, MarkerRules(1, 1).limits().closed_window);
+  EXPECT_EQ(plain.limits().ahead_max, IdLimits{}.ahead_max);
+}
+
+TEST(Issue40, DecodeAnswersAPartFrameAsOne) {
+  const std::string bytes = *wire::EncodePart(9, 1, PartOf(1, {{2}}), IntBytes, IntBytes);
+  std::optional<wire::Frame> f = wire::Decode(bytes);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->kind, wire::FrameKind::kPart);
+  EXPECT_EQ(f->snapshot, 9u);
+  EXPECT_EQ(f->payload, bytes);  // what DecodePart reads
+  EXPECT_TRUE((wire::DecodePart<int, int>(f->payload, IntOf, IntOf)));
+  EXPECT_FALSE(wire::Decode(bytes.substr(0, 5)));  // too short for its id
+}
+
+TEST(Issue40, TheBoundsAnswersSayTheirBound) {
+  const IdLimits limits{.closed_window = 7, .ahead_max = 9, .running_max = 3};
+  EXPECT_EQ(ToString(AgentError::kTooOld, limits), "too_old (closed_window 7)");
+  EXPECT_EQ(ToString(AgentError::kTooFarAhead, limits), "too_far_ahead (ahead_max 9)");
+  EXPECT_EQ(ToString(AgentError::kOverdue, limits), "overdue (running_max 3)");
+  EXPECT_EQ(ToString(AgentError::kFinished, limits), "finished");
+  EXPECT_EQ(ToString(PartAdded::kTooOld, limits), "too_old (closed_window 7)");
+  EXPECT_EQ(ToString(PartAdded::kTooFarAhead, limits), "too_far_ahead (ahead_max 9)");
+  EXPECT_EQ(ToString(PartAdded::kClosed, limits), "closed");
 }
 
 }  // namespace

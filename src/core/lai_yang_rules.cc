@@ -8,10 +8,6 @@
 
 namespace cutline {
 
-namespace {
-constexpr auto kById = [](const auto& local, SnapshotId id) { return local.id < id; };
-}  // namespace
-
 LaiYangRules::LaiYangRules(std::uint32_t incoming_channels,
                            std::uint32_t outgoing_channels,
                            const IdLimits& limits)
@@ -19,16 +15,8 @@ LaiYangRules::LaiYangRules(std::uint32_t incoming_channels,
       received_(incoming_channels, 0),
       sent_(outgoing_channels, 0),
       closed_by_count_(incoming_channels, 0),
+      newest_count_(incoming_channels),
       closed_(1, limits) {}
-
-const LaiYangRules::Local* LaiYangRules::Find(SnapshotId id) const {
-  auto it = std::lower_bound(locals_.begin(), locals_.end(), id, kById);
-  return (it != locals_.end() && it->id == id) ? &*it : nullptr;
-}
-
-LaiYangRules::Local* LaiYangRules::Find(SnapshotId id) {
-  return const_cast<Local*>(std::as_const(*this).Find(id));
-}
 
 bool LaiYangRules::IsFinished(SnapshotId id) const {
   return Find(id) == nullptr && closed_.Contains(id);
@@ -54,9 +42,13 @@ LaiYangRules::Local& LaiYangRules::Record(SnapshotId id) {
     local.channels[c].old_received = received_[c];
   }
   epoch_ = id;
-  closed_.Seen(id);
-  locals_.push_back(std::move(local));
-  return locals_.back();
+  return locals_.Insert(std::move(local));
+}
+
+bool LaiYangRules::Dishonest(SnapshotId id, ChannelIndex c, std::uint64_t count) const {
+  const Counted& newest = newest_count_[c];
+  if (newest.id == 0) return false;
+  return id > newest.id ? count < newest.count : count > newest.count;
 }
 
 void LaiYangRules::MaybeClose(Local& local, ChannelIndex c, Step& step) {
@@ -74,6 +66,7 @@ Reply LaiYangRules::Start(SnapshotId id) {
   if (AgentError e = CannotRecord(id); e != AgentError::kNone) {
     return Reply::Refused(e, id);
   }
+  closed_.Seen(id);  // the host's own: vouched for (a control or stamp is not)
   Local& local = Record(id);
   Reply step = Reply::Of(id);
   step.record_state = true;
@@ -118,10 +111,11 @@ Step LaiYangRules::ControlStep(SnapshotId id, ChannelIndex c, std::uint64_t coun
   // More older messages have arrived than the sender says it sent before
   // its record: the count is wrong, and closing on it would be too.
   const std::uint64_t old = local ? local->channels[c].old_received : received_[c];
-  if (count < old) {
+  if (count < old || Dishonest(id, c, count)) {
     step.error = AgentError::kCountMismatch;
     return step;
   }
+  if (id > newest_count_[c].id) newest_count_[c] = {id, count};
   if (local == nullptr) {
     local = &Record(id);
     step.record_state = true;
@@ -174,8 +168,9 @@ bool LaiYangRules::PartDone(SnapshotId id) const {
 }
 
 void LaiYangRules::Drop(const Local* local) {
-  closed_.Add(local->id);
-  locals_.erase(locals_.begin() + (local - locals_.data()));
+  const SnapshotId id = local->id;
+  closed_.Add(id);
+  locals_.Erase(id);
 }
 
 Reply LaiYangRules::Forget(SnapshotId id) {

@@ -1,7 +1,6 @@
 // The Chandy-Lamport marker rules (FIFO channels), one process at a time.
 #include "cutline/marker_rules.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace cutline {
@@ -10,22 +9,6 @@ MarkerRules::MarkerRules(std::uint32_t incoming_channels,
                          std::uint32_t outgoing_channels, const IdLimits& limits)
     : incoming_(incoming_channels), outgoing_(outgoing_channels), closed_(1, limits) {}
 
-namespace {
-
-// Orders a process's snapshots by id (locals_ is kept sorted).
-constexpr auto kById = [](const auto& local, SnapshotId id) { return local.id < id; };
-
-}  // namespace
-
-const MarkerRules::Local* MarkerRules::Find(SnapshotId id) const {
-  auto it = std::lower_bound(locals_.begin(), locals_.end(), id, kById);
-  return (it != locals_.end() && it->id == id) ? &*it : nullptr;
-}
-
-MarkerRules::Local* MarkerRules::Find(SnapshotId id) {
-  return const_cast<Local*>(std::as_const(*this).Find(id));
-}
-
 bool MarkerRules::IsFinished(SnapshotId id) const {
   return Find(id) == nullptr && closed_.Contains(id);
 }
@@ -33,15 +16,10 @@ bool MarkerRules::IsFinished(SnapshotId id) const {
 // Rule 1, shared by Start and a first marker: every incoming channel starts
 // recording; the caller then closes the channel the marker came on, if any.
 MarkerRules::Local& MarkerRules::Record(SnapshotId id) {
-  auto it = std::lower_bound(locals_.begin(), locals_.end(), id, kById);
-  it = locals_.insert(
-      it, Local{id,
-                std::vector<ChannelRecording>(incoming_,
-                                              ChannelRecording::kRecording),
-                incoming_});
   recording_channels_ += incoming_;
-  closed_.Seen(id);
-  return *it;
+  return locals_.Insert(
+      Local{id, std::vector<ChannelRecording>(incoming_, ChannelRecording::kRecording),
+            incoming_});
 }
 
 Reply MarkerRules::Start(SnapshotId id) {
@@ -49,6 +27,7 @@ Reply MarkerRules::Start(SnapshotId id) {
   Reply step = Reply::Of(id);
   if (HasRecorded(id)) return step;  // a further initiator joins
   if (AgentError e = closed_.Check(id); e != AgentError::kNone) return Reply::Refused(e, id);
+  closed_.Seen(id);  // the host's own: vouched for (a marker is not)
   Local& local = Record(id);
   step.record_state = true;
   // With no incoming channel at all, the part is done at once.
@@ -109,8 +88,9 @@ bool MarkerRules::PartDone(SnapshotId id) const {
 
 void MarkerRules::Drop(const Local* local) {
   recording_channels_ -= local->open;
-  closed_.Add(local->id);
-  locals_.erase(locals_.begin() + (local - locals_.data()));
+  const SnapshotId id = local->id;
+  closed_.Add(id);
+  locals_.Erase(id);
 }
 
 Reply MarkerRules::Forget(SnapshotId id) {

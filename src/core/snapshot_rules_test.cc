@@ -445,16 +445,17 @@ TEST(CollectorContract, LongSparseIdsAndAnAgeBoundOverAMillion) {
 
 TEST(Names, EveryErrorHasItsOwnName) {
   std::set<std::string_view> names;
-  for (int e = 0; e <= static_cast<int>(AgentError::kNotDone); ++e) {
+  for (int e = 0; e <= static_cast<int>(AgentError::kOverdue); ++e) {
     names.insert(ToString(static_cast<AgentError>(e)));
   }
-  EXPECT_EQ(names.size(), static_cast<std::size_t>(AgentError::kNotDone) + 1);
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(AgentError::kOverdue) + 1);
   EXPECT_EQ(names.count("unknown_error"), 0u);
   std::set<std::string_view> added;
-  for (int a = 0; a <= static_cast<int>(PartAdded::kClosed); ++a) {
+  for (int a = 0; a <= static_cast<int>(PartAdded::kWrongShape); ++a) {
     added.insert(ToString(static_cast<PartAdded>(a)));
   }
-  EXPECT_EQ(added.size(), 5u);
+  EXPECT_EQ(added.size(), static_cast<std::size_t>(PartAdded::kWrongShape) + 1);
+  EXPECT_EQ(added.count("unknown_added"), 0u);
   EXPECT_EQ(ToString(ChannelRecording::kHeldBack), "held_back");
 }
 

@@ -145,7 +145,10 @@ void Branch::Die() {
 
 void Branch::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
-  if (!frame) throw Fault(Status::Error(Code::kRuntimeNotAFrame, from));
+  // A part goes to the coordinator, never to a peer.
+  if (!frame || frame->kind == wire::FrameKind::kPart) {
+    throw Fault(Status::Error(Code::kRuntimeNotAFrame, from));
+  }
   if (frame->kind == wire::FrameKind::kMarker) {
     OnMarkerFrame(from, frame->snapshot, frame->payload);
     return;

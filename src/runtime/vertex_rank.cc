@@ -130,7 +130,10 @@ void VertexRank::Go(Clock::time_point now) {
 
 void VertexRank::OnFrame(int from, std::string_view bytes) {
   auto frame = wire::Decode(bytes);
-  if (!frame) throw Fault(Status::Error(Code::kRuntimeNotAFrame, from));
+  // A part goes to the coordinator, never to a peer.
+  if (!frame || frame->kind == wire::FrameKind::kPart) {
+    throw Fault(Status::Error(Code::kRuntimeNotAFrame, from));
+  }
   if (frame->kind == wire::FrameKind::kMarker) {
     // A barrier's frame carries when its snapshot started (the alignment
     // timeout counts from it), and nothing after it.
