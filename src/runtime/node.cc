@@ -6,6 +6,8 @@
 #include "runtime/node.h"
 
 #include <mpi.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <csignal>
 #include <cstdio>
