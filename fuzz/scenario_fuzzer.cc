@@ -1,12 +1,12 @@
 // libFuzzer target: any bytes as a scenario, line by line. The parser and
 // runner must never crash; a refused line must change nothing; after every
-// accepted line the bank's invariants must hold (check/invariants.h); and
+// accepted line the bank's invariants must hold (engine/invariants.h); and
 // every output (text and JSON, including error messages) must be producible.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
-#include "check/invariants.h"
+#include "engine/invariants.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
 #include "scenario/teller.h"
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Limits keep one input cheap, as on the server.
   cutline::scenario::Runner runner;
   runner.set_limits({.max_branches = 12, .max_commands = 200, .max_events = 20000});
-  cutline::check::Invariants invariants;
+  cutline::engine::Invariants invariants;
   // Every step is told in both languages: the narration must never crash.
   cutline::scenario::Teller english(Lang::kEn), japanese(Lang::kJa);
   int line_no = 0;

@@ -23,7 +23,7 @@
 #include <sstream>
 
 #include "check/consistency_checker.h"
-#include "check/invariants.h"
+#include "engine/invariants.h"
 #include "scenario/json_output.h"
 #include "scenario/runner.h"
 #include "scenario/teller.h"
@@ -142,7 +142,7 @@ void RunFile(const std::filesystem::path& path) {
   std::vector<Case> cases = ParseCases(ReadLines(path), &trailer);
   Runner runner;
   Teller teller(Lang::kEn);
-  check::Invariants invariants;
+  engine::Invariants invariants;
   std::string rewritten;
   for (const Case& c : cases) {
     bool handled = false;

@@ -26,8 +26,10 @@
 #include "engine/cuts.h"
 #include "check/consistency_checker.h"
 #include "check/cut.h"
-#include "check/invariants.h"
+#include "engine/invariants.h"
+#include "engine/property.h"
 #include "scenario/analysis.h"
+#include "scenario/run_record.h"
 
 namespace cutline {
 namespace {
@@ -487,7 +489,7 @@ class Driver {
 
   NetSpec spec_;
   std::optional<Engine> bank_;
-  check::Invariants invariants_;
+  engine::Invariants invariants_;
   std::string script_;
 };
 
@@ -538,7 +540,7 @@ void CheckCompleteRun(const Driver& driver) {
            script);
     }
   }
-  check::CheckReport report = check::CheckSnapshots(bank);
+  check::CheckReport report = scenario::CheckSnapshots(bank);
   if (!report.ok()) {
     std::string problems;
     for (const std::string& p : report.problems) problems += p + "\n";
@@ -577,7 +579,7 @@ TEST(PropertyTest, CheckerCatchesACorruptedClaim) {
     const bool complete = *rc::gen::arbitrary<bool>();
     Driver driver = RandomRun(complete, /*force_snapshot=*/true);
     const Engine& bank = driver.bank();
-    check::RunRecord run = check::RunOf(bank);
+    check::RunRecord run = scenario::RunOf(bank);
     std::vector<history::Event> events(run.events.begin(), run.events.end());
     RC_PRE(!run.claims.empty());
     check::SnapshotClaim& claim =
@@ -694,7 +696,7 @@ void CheckVariant(algorithms::Algorithm algorithm, bool fifo) {
     Driver driver = RandomRun(GenVariantNetwork(algorithm, fifo),
                               /*force_snapshot=*/false, /*stop=*/true);
     CheckCompleteRun(driver);
-    check::CheckReport report = check::CheckSnapshots(driver.bank());
+    check::CheckReport report = scenario::CheckSnapshots(driver.bank());
     if (CheckVerdicts(driver, report) != 0) {
       Fail("a snapshot is inconsistent", driver.script());
     }
@@ -734,7 +736,7 @@ TEST(PropertyTest, ChandyLamportOverNonFifoIsCaught) {
         Fail(fmt::format("snapshot {} did not complete", s.id), driver.script());
       }
     }
-    check::CheckReport report = check::CheckSnapshots(bank);
+    check::CheckReport report = scenario::CheckSnapshots(bank);
     int inconsistent = CheckVerdicts(driver, report);
     if (inconsistent > 0 && report.ok()) {
       Fail("inconsistent snapshots, but the checker reported no problem",
@@ -780,14 +782,14 @@ void ExpectBrokenRuleCaught(std::string_view name) {
       return driver;
     };
     Driver right = run(algorithms::Algorithm::kChandyLamport);
-    check::CheckReport right_report = check::CheckSnapshots(right.bank());
+    check::CheckReport right_report = scenario::CheckSnapshots(right.bank());
     if (CheckVerdicts(right, right_report) != 0 || !right_report.ok()) {
       Fail("the correct algorithm was flagged", right.script());
     }
     // What the broken rule gets wrong (a channel's recorded state, or the
     // cut itself) is named by the verdict; a wrong total is never silent.
     Driver wrong = run(*broken);
-    check::CheckReport report = check::CheckSnapshots(wrong.bank());
+    check::CheckReport report = scenario::CheckSnapshots(wrong.bank());
     const int flawed = CheckVerdicts(wrong, report);
     if (flawed > 0 && report.ok()) {
       Fail("a flawed snapshot, but the checker reported no problem", wrong.script());
@@ -851,14 +853,14 @@ void CheckApp(apps::App app, algorithms::Algorithm algorithm, bool fifo) {
     // When the property first held of the live state (history position).
     std::optional<std::size_t> held;
     engine::Replay replay(bank);
-    auto holds_now = [&] { return check::PropertyOfReplay(bank, replay).holds; };
+    auto holds_now = [&] { return engine::PropertyOfReplay(bank, replay).holds; };
     if (holds_now()) held = 0;
     for (std::size_t i = 0; i < events.size() && !held; ++i) {
       replay.Apply(events[i]);
       if (holds_now()) held = i + 1;
     }
 
-    check::CheckReport report = check::CheckSnapshots(bank);
+    check::CheckReport report = scenario::CheckSnapshots(bank);
     for (const check::SnapshotVerdict& v : report.verdicts) {
       std::size_t first = events.size(), last = 0;
       for (std::size_t i = 0; i < events.size(); ++i) {
@@ -958,7 +960,7 @@ void CheckDrawnCuts(apps::App app) {
     const Driver driver = RandomRun(spec, /*force_snapshot=*/false, /*stop=*/false, /*reads=*/0);
     const Engine& bank = driver.bank();
     const sim::Topology& net = bank.network();
-    const check::RunRecord run = check::RunOf(bank);
+    const check::RunRecord run = scenario::RunOf(bank);
     const std::vector<std::uint32_t> ends = check::MessageEventCounts(run);
     auto judge = [&](const std::vector<std::int64_t>& cut) {
       check::CutJudgement j;
@@ -989,12 +991,12 @@ void CheckDrawnCuts(apps::App app) {
       }
       const check::CutJudgement j = judge(at);
       if (!j.consistent || j.balances != states ||
-          j.property != app.Evaluate({&net, states, check::InFlightWords(net, replay)})) {
+          j.property != app.Evaluate({&net, states, engine::InFlightWords(net, replay)})) {
         Fail(fmt::format("the cut ({}) is not the state after event {}", fmt::join(at, ", "), i),
              driver.script());
       }
     }
-    if (judge(at).property != check::PropertyNow(bank)) {
+    if (judge(at).property != engine::PropertyNow(bank)) {
       Fail("the cut at the lines' ends is not the state now", driver.script());
     }
     for (int k = 0; k < 30; ++k) {

@@ -4,7 +4,7 @@
 // range, a balance that cannot go negative): a broken one stops the process
 // at once, naming itself, instead of letting a wrong snapshot or a wrong
 // balance travel on. Expensive invariants (a whole bank's conservation) stay
-// in check::Invariants, which the tests run after every command.
+// in engine::Invariants, which the tests run after every command.
 #pragma once
 
 #include <cstdio>

@@ -13,9 +13,8 @@
 
 #include "apps/app.h"
 #include "base/lang.h"
-#include "engine/engine.h"
 #include "history/history.h"
-#include "engine/replay.h"
+#include "history/records.h"
 #include "sim/network.h"
 
 namespace cutline::check {
@@ -163,18 +162,6 @@ std::vector<EventClock> EventClocks(const RunRecord& run);
 apps::Verdict DeclaredProperty(apps::App app, const sim::Topology& topology,
                                const SnapshotClaim& claim);
 
-// The property of the live state: every branch's state now and every
-// message in flight now (what an observer who sees everything at once
-// would say; the page shows it beside the naive and the snapshot verdicts).
-apps::Verdict PropertyNow(const engine::Engine& bank);
-// The application's messages a replay has in flight, by channel, oldest
-// first (markers left out): a global state's channels at that moment.
-std::vector<std::vector<cutline::Amount>> InFlightWords(const sim::Topology& topology,
-                                                     const engine::Replay& replay);
-// The property of the state a replay has reached: its branches' states and
-// the messages it has in flight (the truth at a moment of the history).
-apps::Verdict PropertyOfReplay(const engine::Engine& bank, const engine::Replay& replay);
-
 // The naive detector's verdict (an application with a stable property): what
 // its reads declare, and the property of the real state when it declared
 // it (at its latest read, replayed from the history). Wrong = it declares
@@ -185,16 +172,5 @@ struct NaiveJudgement {
   std::optional<apps::Verdict> truth;  // nullopt: no read, or no history
   bool wrong() const { return declared.holds && truth && !truth->holds; }
 };
-
-// The bank's claims for its complete snapshots, read through its accessors.
-std::vector<SnapshotClaim> ClaimsOf(const engine::Engine& bank);
-
-// The bank's run as checker input. The events span points into the bank's
-// history: the bank must outlive the result and not change meanwhile.
-RunRecord RunOf(const engine::Engine& bank);
-
-// CheckRun(RunOf(bank)). A bank without history reports that as a problem
-// when it has complete snapshots to check.
-CheckReport CheckSnapshots(const engine::Engine& bank, Lang lang = Lang::kEn);
 
 }  // namespace cutline::check

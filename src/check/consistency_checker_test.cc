@@ -15,6 +15,8 @@
 #include <gtest/gtest.h>
 
 #include "check/findings.h"
+#include "engine/engine.h"
+#include "scenario/run_record.h"
 
 namespace cutline::check {
 namespace {
@@ -23,6 +25,8 @@ using cutline::Amount;
 using engine::Engine;
 using history::Cause;
 using history::Event;
+using scenario::CheckSnapshots;
+using scenario::RunOf;
 using sim::NodeId;
 using sim::Seq;
 using ::testing::Contains;

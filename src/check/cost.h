@@ -2,14 +2,18 @@
 // that topology: control messages against one per channel, the longest chain
 // of marker hops against the initiators' eccentricity, the transfers recorded
 // as channel state, and what aligned barriers held back or unaligned ones
-// carried twice. Read from the bank's counts and its history; changes nothing.
+// carried twice. Read from the implementation's own counts and from the
+// history, as an observer of the judge's walk of it; changes nothing.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
-#include "engine/engine.h"
+#include "check/history_observer.h"
+#include "history/records.h"
+#include "sim/network.h"
 
 namespace cutline::check {
 
@@ -38,8 +42,50 @@ struct SnapshotCost {
   std::uint64_t carried_twice = 0;
 };
 
-// One per snapshot, in bank.snapshots()'s order. REQUIRES: the bank keeps
-// its history (the chain and the held-back count are read from it).
-std::vector<SnapshotCost> CostOfSnapshots(const engine::Engine& bank);
+// What the implementation counted of one snapshot, complete or not, which
+// its cost reads beside the history.
+struct SnapshotCounts {
+  SnapshotId id = 0;
+  std::uint64_t markers_sent = 0;
+  std::vector<sim::NodeId> initiators;
+  bool stops_the_world = false;
+  // Aligned barriers: a channel whose barrier came first is held until its
+  // receiver records.
+  bool holds_channels = false;
+  std::vector<history::ChannelRecord> channels;  // what it recorded, by ChannelId
+};
+
+// Shown the history (HistoryObserver), it follows each snapshot's markers
+// and held channels; Costs then adds the counts and a BFS per snapshot's
+// initiators. REQUIRES: topology outlives it.
+class SnapshotCosts : public HistoryObserver {
+ public:
+  SnapshotCosts(const sim::Topology& topology, std::vector<SnapshotCounts> snapshots);
+  void Saw(std::size_t i, const history::Event& e) override;
+  // One per snapshot given, in their order, as of the events shown so far.
+  std::vector<SnapshotCost> Costs() const;
+
+ private:
+  // What the walk keeps for one snapshot.
+  struct Walk {
+    std::map<sim::NodeId, std::uint32_t> depth;    // hops at which a branch recorded
+    std::map<sim::NodeId, std::uint32_t> arrived;  // most hops of a marker before it
+    std::map<sim::NodeId, sim::Seq> cause;         // the message that made it record
+    std::map<sim::ChannelId, sim::Seq> barrier;    // the marker delivered on a channel
+    std::uint32_t longest = 0;
+    std::uint64_t held_back = 0;
+  };
+  void NoteSend(sim::Seq seq, sim::ChannelId c);
+  std::uint32_t HopsFrom(const Walk& w, sim::NodeId sender) const;
+
+  const sim::Topology& net_;
+  const std::vector<SnapshotCounts> snapshots_;
+  std::map<SnapshotId, bool> holds_;  // by id: holds_channels
+  std::map<SnapshotId, Walk> walks_;
+  // Every transfer's seq, by channel, in the order sent (= seq order).
+  std::vector<std::vector<sim::Seq>> transfers_;
+  std::vector<sim::ChannelId> channel_of_seq_;  // by seq; seqs start at 1
+  sim::Seq last_seq_ = 0;
+};
 
 }  // namespace cutline::check

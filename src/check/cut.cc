@@ -10,52 +10,64 @@
 
 #include "base/check.h"
 #include "base/overloaded.h"
-#include "check/history_feed.h"
+#include "check/history_observer.h"
 #include "history/crossing.h"
 
 namespace cutline::check {
 
-// The clocks' own walk (the judge needs none: it meets each message that
-// crosses a cut directly). Every event ticks its node's entry (records,
-// reads and closes too: the usual rule, and what ShiViz reads); a delivery
-// first takes the maximum with the sender's clock at the send. A cut
-// compares positions on one node's timeline, which the extra ticks do not
-// reorder.
-std::vector<EventClock> EventClocks(const RunRecord& run) {
-  CUTLINE_CHECK(run.topology != nullptr);
-  const sim::Topology& net = *run.topology;
-  const std::uint32_t nodes = net.nodes();
-  std::vector<EventClock> out;
-  // The judge's own reading of the history, vetted as it goes.
-  HistoryFeed feed(run, Lang::kEn, /*parts=*/false);
-  if (feed.Start()) return out;  // malformed before any event
-  std::vector<VectorClock> clock(nodes, VectorClock(nodes, 0));
-  std::unordered_map<sim::Seq, VectorClock> sent;  // of the messages in flight
-  out.reserve(run.events.size());
-  for (std::size_t i = 0; i < run.events.size(); ++i) {
-    if (feed.Vet(i)) break;  // malformed past repair: stop before it
-    const history::Event& e = run.events[i];
-    const sim::NodeId at = history::NodeOf(e, net);
-    VectorClock& c = clock[at];
+namespace {
+
+// The clocks, an observer of the judge's feed (the judge needs none: it
+// meets each message that crosses a cut directly). Every event ticks its
+// node's entry (records, reads and closes too: the usual rule, and what
+// ShiViz reads); a delivery first takes the maximum with the sender's clock
+// at the send. A cut compares positions on one node's timeline, which the
+// extra ticks do not reorder.
+class Clocks : public HistoryObserver {
+ public:
+  explicit Clocks(const RunRecord& run)
+      : net_(*run.topology), clock_(net_.nodes(), VectorClock(net_.nodes(), 0)) {
+    out_.reserve(run.events.size());
+  }
+
+  void Saw(std::size_t, const history::Event& e) override {
+    const sim::NodeId at = history::NodeOf(e, net_);
+    VectorClock& c = clock_[at];
     auto deliver = [&](sim::Seq seq) {
-      const VectorClock& from = sent.at(seq);
-      for (sim::NodeId p = 0; p < nodes; ++p) c[p] = std::max(c[p], from[p]);
-      sent.erase(seq);
+      const VectorClock& from = sent_.at(seq);
+      for (sim::NodeId p = 0; p < net_.nodes(); ++p) c[p] = std::max(c[p], from[p]);
+      sent_.erase(seq);
     };
     // Ticking before a delivery's merge gives what merging first would: a
     // node's own entry is never behind the sender's view of it.
     ++c[at];
     std::visit(Overloaded{
-                   [&](const history::Sent<history::Transfer>& s) { sent.emplace(s.seq, c); },
-                   [&](const history::Sent<history::Marker>& s) { sent.emplace(s.seq, c); },
+                   [&](const history::Sent<history::Transfer>& s) { sent_.emplace(s.seq, c); },
+                   [&](const history::Sent<history::Marker>& s) { sent_.emplace(s.seq, c); },
                    [&](const history::Delivered<history::Transfer>& d) { deliver(d.seq); },
                    [&](const history::Delivered<history::Marker>& d) { deliver(d.seq); },
                    [](const auto&) {},
                },
                e);
-    out.push_back(EventClock{at, c});
+    out_.push_back(EventClock{at, c});
   }
-  return out;
+
+  std::vector<EventClock> Take() && { return std::move(out_); }
+
+ private:
+  const sim::Topology& net_;
+  std::vector<VectorClock> clock_;  // by node
+  std::unordered_map<sim::Seq, VectorClock> sent_;  // of the messages in flight
+  std::vector<EventClock> out_;
+};
+
+}  // namespace
+
+std::vector<EventClock> EventClocks(const RunRecord& run) {
+  CUTLINE_CHECK(run.topology != nullptr);
+  Clocks clocks(run);
+  ObserveHistory(run, {&clocks});
+  return std::move(clocks).Take();
 }
 
 namespace {

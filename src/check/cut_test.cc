@@ -13,11 +13,17 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/engine.h"
+#include "engine/property.h"
+#include "scenario/run_record.h"
+
 namespace cutline::check {
 namespace {
 
 using cutline::Amount;
 using engine::Engine;
+using engine::PropertyNow;
+using scenario::RunOf;
 using sim::NodeId;
 
 constexpr NodeId kP1 = 0;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "random_runs.h"
+#include "scenario/run_record.h"
 #include "scenario/runner.h"
 
 namespace cutline::check {
@@ -26,6 +27,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using scenario::CheckSnapshots;
+using scenario::ClaimsOf;
 
 // The ids of the transfers a claim's channel state lists, matched in order
 // against the channel's deliveries after the receiver recorded: the log

@@ -1,6 +1,7 @@
 // JudgeHistory (stream_judge.h): the simulator's history, vetted as it is
 // read (HistoryFeed), as the streaming judge's events, each as the rank that
-// did it would log it.
+// did it would log it; and the same walk shown to observers
+// (history_observer.h), with the judge or without.
 #include "check/history_feed.h"
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "base/check.h"
 #include "base/overloaded.h"
 #include "check/findings.h"
+#include "check/history_observer.h"
 #include "check/stream_judge.h"
 
 namespace cutline::check {
@@ -250,7 +252,45 @@ void HistoryFeed::Part(const history::PartDone& p, StreamEvent* e) const {
   }
 }
 
-StreamResult JudgeHistory(const RunRecord& run, Lang lang, HistoryJudging how) {
+namespace {
+
+// The one walk of a history through the feed: each event vetted, shown to
+// the observers, then (given a judge) said to the judge as its rank would
+// log it. It stops at the history's first fault, which the judge is told.
+void Walk(const RunRecord& run, HistoryFeed& feed,
+          std::initializer_list<HistoryObserver*> observers, StreamJudge* judge) {
+  if (std::optional<std::string> fault = feed.Start()) {
+    if (judge != nullptr) judge->HistoryBroken(std::move(*fault));
+    return;
+  }
+  if (judge != nullptr) {
+    for (std::uint32_t r = 0; r < run.topology->nodes(); ++r) {
+      StreamEvent start;
+      start.kind = Kind::kStart;
+      start.amount = run.initial_balances[r];
+      judge->Apply(r, start);
+    }
+  }
+  for (std::size_t i = 0; i < run.events.size(); ++i) {
+    if (std::optional<std::string> fault = feed.Vet(i)) {
+      if (judge != nullptr) judge->HistoryBroken(std::move(*fault));
+      return;
+    }
+    for (HistoryObserver* o : observers) o->Saw(i, run.events[i]);
+    if (judge == nullptr) continue;
+    std::uint32_t at = 0;
+    StreamEvent e;
+    if (!feed.Next(i, &at, &e)) continue;
+    // Vetted: every receipt's send came before it.
+    const bool applied = judge->Apply(at, e);
+    CUTLINE_CHECK(applied);
+  }
+}
+
+}  // namespace
+
+StreamResult JudgeHistory(const RunRecord& run, Lang lang, HistoryJudging how,
+                          std::initializer_list<HistoryObserver*> observers) {
   CUTLINE_CHECK(run.topology != nullptr);
   const std::uint32_t n = run.topology->nodes();
   std::vector<std::string> names, sources(n, "history");
@@ -263,32 +303,17 @@ StreamResult JudgeHistory(const RunRecord& run, Lang lang, HistoryJudging how) {
   judge.NameMessages(run.message_names);
   const bool claims = how == HistoryJudging::kClaims;
   HistoryFeed feed(run, lang, /*parts=*/!claims);
-  if (std::optional<std::string> fault = feed.Start()) {
-    judge.HistoryBroken(std::move(*fault));
-  } else {
-    for (std::uint32_t r = 0; r < n; ++r) {
-      StreamEvent start;
-      start.kind = Kind::kStart;
-      start.amount = run.initial_balances[r];
-      judge.Apply(r, start);
-    }
-    for (std::size_t i = 0; i < run.events.size(); ++i) {
-      if (std::optional<std::string> fault = feed.Vet(i)) {
-        judge.HistoryBroken(std::move(*fault));
-        break;
-      }
-      std::uint32_t at = 0;
-      StreamEvent e;
-      if (!feed.Next(i, &at, &e)) continue;
-      // Vetted: every receipt's send came before it.
-      const bool applied = judge.Apply(at, e);
-      CUTLINE_CHECK(applied);
-    }
-  }
+  Walk(run, feed, observers, &judge);
   if (claims) {
     for (const StreamEvent& e : feed.Claims()) judge.Apply(0, e);
   }
   return judge.Finish();
+}
+
+void ObserveHistory(const RunRecord& run, std::initializer_list<HistoryObserver*> observers) {
+  CUTLINE_CHECK(run.topology != nullptr);
+  HistoryFeed feed(run, Lang::kEn, /*parts=*/false);  // its words are never read
+  Walk(run, feed, observers, nullptr);
 }
 
 }  // namespace cutline::check

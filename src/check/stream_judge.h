@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 #include "apps/app.h"
 #include "base/lang.h"
 #include "check/consistency_checker.h"
+#include "check/history_observer.h"
 
 namespace cutline::check {
 
@@ -186,8 +188,12 @@ class StreamJudge {
 // part comes, from what its records and parts say (the claims' states, as
 // a rank would log them), the claims' own fields unread. The agreement
 // tests hold the two ways to each other on runs a rank's log cannot say.
+//
+// `observers` are shown each event the judge is fed from, on the same walk
+// (history_observer.h): the costs ride on it.
 enum class HistoryJudging { kClaims, kAsLogs };
 StreamResult JudgeHistory(const RunRecord& run, Lang lang = Lang::kEn,
-                          HistoryJudging how = HistoryJudging::kClaims);
+                          HistoryJudging how = HistoryJudging::kClaims,
+                          std::initializer_list<HistoryObserver*> observers = {});
 
 }  // namespace cutline::check

@@ -191,7 +191,7 @@ Status Engine::Transfer(NodeId from, NodeId to, Amount amount) {
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
-  // Money conserved, the cheap half (check::Invariants sums the rest): what
+  // Money conserved, the cheap half (engine::Invariants sums the rest): what
   // travels is never more than the bank holds.
   CUTLINE_CHECK(in_flight_amount_ <= total_);
   SendWord(c, from, amount);

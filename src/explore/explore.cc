@@ -17,6 +17,7 @@
 #include "check/consistency_checker.h"
 #include "engine/engine.h"
 #include "scenario/parser.h"
+#include "scenario/run_record.h"
 #include "scenario/runner.h"
 
 namespace cutline::explore {
@@ -343,7 +344,7 @@ class Search {
       if (was == nullptr || !was->complete) completed.insert(info.id);
     }
     if (completed.empty()) return false;
-    check::RunRecord run = check::RunOf(after.engine);
+    check::RunRecord run = scenario::RunOf(after.engine);
     std::erase_if(run.claims, [&](const check::SnapshotClaim& c) { return !completed.contains(c.id); });
     result_.snapshots_judged += completed.size();
     check::CheckReport report = check::CheckRun(run, options_.lang);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "check/consistency_checker.h"
+#include "scenario/run_record.h"
 #include "scenario/runner.h"
 
 namespace cutline::explore {
@@ -78,7 +79,7 @@ void ExpectCheckRejects(const Result& r) {
   ASSERT_EQ(r.outcome, Outcome::kBroken);
   scenario::Runner runner;
   ASSERT_TRUE(runner.RunText(Joined(r.counterexample)).ok()) << Joined(r.counterexample);
-  const check::CheckReport report = check::CheckSnapshots(*runner.bank());
+  const check::CheckReport report = scenario::CheckSnapshots(*runner.bank());
   EXPECT_FALSE(report.ok()) << Joined(r.counterexample);
   EXPECT_EQ(report.problems, r.findings) << Joined(r.counterexample);
 }

@@ -29,6 +29,7 @@
 #include "runtime/event_log.h"
 #include "runtime/log_check.h"
 #include "random_runs.h"
+#include "scenario/run_record.h"
 #include "scenario/runner.h"
 
 namespace cutline::runtime {
@@ -40,7 +41,7 @@ namespace fs = std::filesystem;
 void WriteRankLogs(const engine::Engine& bank, const fs::path& dir) {
   const sim::Topology& net = bank.network();
   const int ranks = static_cast<int>(bank.branch_count());
-  const std::vector<check::SnapshotClaim> claims = check::ClaimsOf(bank);
+  const std::vector<check::SnapshotClaim> claims = scenario::ClaimsOf(bank);
   std::map<SnapshotId, const check::SnapshotClaim*> claim_of;
   for (const auto& c : claims) claim_of[c.id] = &c;
   std::vector<std::unique_ptr<EventLog>> logs;
@@ -152,7 +153,7 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
     scenario::Runner runner;
     random_runs::Run(runner, text);
     ASSERT_NE(runner.bank(), nullptr);
-    const check::CheckReport own = check::CheckSnapshots(*runner.bank());
+    const check::CheckReport own = scenario::CheckSnapshots(*runner.bank());
     const fs::path dir = root / std::to_string(run);
     fs::create_directories(dir);
     WriteRankLogs(*runner.bank(), dir);
@@ -161,7 +162,7 @@ TEST(LogCheckAgreesTest, ARunsLogsGetTheRunsOwnFindings) {
     // The history judged as the logs are (each snapshot as it completes)
     // gets the same, with the history's own message numbers.
     const check::StreamResult fed = check::JudgeHistory(
-        check::RunOf(*runner.bank()), Lang::kEn, check::HistoryJudging::kAsLogs);
+        scenario::RunOf(*runner.bank()), Lang::kEn, check::HistoryJudging::kAsLogs);
     EXPECT_EQ(own.snapshots_checked, fed.report.snapshots_checked) << text;
     EXPECT_EQ(own.problems, fed.report.problems) << text;
     EXPECT_EQ(Verdicts(own.verdicts), Verdicts(fed.report.verdicts)) << text;
@@ -227,7 +228,7 @@ TEST(LogCheckAgreesTest, TheGoldensScenariosGetTheirFindingsFromTheirLogs) {
     random_runs::Run(runner, text);
     if (runner.bank() == nullptr) continue;
     const engine::Engine& bank = *runner.bank();
-    check::CheckReport own = check::CheckSnapshots(bank);
+    check::CheckReport own = scenario::CheckSnapshots(bank);
     for (std::string& p : own.problems) {
       for (sim::NodeId n = 0; n < bank.branch_count(); ++n) {
         p = std::regex_replace(p, std::regex("\\b" + bank.name(n) + "\\b"), fmt::format("N{}", n));
@@ -294,14 +295,14 @@ TEST(LogCheckAgreesTest, AHistoryFedToTheStreamingJudgeGetsTheRunsOwnFindings) {
     scenario::Runner runner;
     random_runs::Run(runner, text);
     ASSERT_NE(runner.bank(), nullptr);
-    const check::CheckReport own = check::CheckSnapshots(*runner.bank());
+    const check::CheckReport own = scenario::CheckSnapshots(*runner.bank());
     const check::StreamResult fed = check::JudgeHistory(
-        check::RunOf(*runner.bank()), Lang::kEn, check::HistoryJudging::kAsLogs);
+        scenario::RunOf(*runner.bank()), Lang::kEn, check::HistoryJudging::kAsLogs);
     EXPECT_EQ(own.snapshots_checked, fed.report.snapshots_checked) << text;
     EXPECT_EQ(own.problems, fed.report.problems) << text;
     EXPECT_EQ(Verdicts(own.verdicts), Verdicts(fed.report.verdicts)) << text;
     checked += own.snapshots_checked;
-    for (const check::SnapshotClaim& c : check::ClaimsOf(*runner.bank())) stopped += !c.markers;
+    for (const check::SnapshotClaim& c : scenario::ClaimsOf(*runner.bank())) stopped += !c.markers;
     for (const history::Event& e : runner.bank()->history().events()) {
       const auto* r = std::get_if<history::Recorded>(&e);
       by_transfer += r != nullptr && r->cause.by_transfer();

@@ -2,13 +2,15 @@
 // replayed once, event by event (Walk): the replay at its end gives every
 // message's flight (the naive reads, the verdicts' transfers, the
 // questions), and what held at a moment (a record, a read) is noted as the
-// walk passes it. The checker and the costs walk the history on their own:
-// the checker is independent of the engine by design.
+// walk passes it. The checker walks the history on its own, the costs riding
+// on its walk: the checker is independent of the engine by design.
 #include "scenario/analysis.h"
 
 #include <algorithm>
 
 #include "base/check.h"
+#include "engine/property.h"
+#include "scenario/run_record.h"
 
 namespace cutline::scenario {
 
@@ -88,7 +90,7 @@ void Walk(Analysis& a) {
       if (!reads[r->node]) ++read;
       reads[r->node] = r->balance;
       a.reads.push_back({i, r->node, read, bank.app().Naive(reads),
-                         check::PropertyOfReplay(bank, a.replay)});
+                         engine::PropertyOfReplay(bank, a.replay)});
     }
     if (!lost) lost = engine::Fatal(a.replay.Apply(events[i]));
   }
@@ -123,14 +125,14 @@ apps::Verdict DeclaredOf(const engine::Engine& bank, SnapshotId id) {
 
 Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* steps, Lang lang) {
   Analysis a(bank);
-  // Without a history, CheckSnapshots says so of any complete snapshot.
-  a.check = check::CheckSnapshots(bank, lang);
+  // Without a history, CheckSnapshots says so of any complete snapshot (and
+  // leaves the costs empty).
+  a.check = CheckSnapshots(bank, lang, &a.costs);
   if (a.has_history) {
     for (std::size_t i = 0; i < a.check.verdicts.size(); ++i) {
       a.verdict_at_[a.check.verdicts[i].id] = i;
     }
     Walk(a);
-    a.costs = check::CostOfSnapshots(bank);
     if (bank.app().conserved()) a.naive_reads = engine::AnalyzeNaive(bank, a.replay);
   }
   for (std::size_t at = 0; at < bank.snapshots().size(); ++at) {
@@ -138,7 +140,7 @@ Analysis Analyze(const engine::Engine& bank, const std::vector<StepResult>* step
   }
   if (bank.app().has_property()) {
     a.naive = NaiveVerdict(a);
-    a.now = check::PropertyNow(bank);
+    a.now = engine::PropertyNow(bank);
   }
   if (steps != nullptr && a.has_history) a.questions = DeriveQuestions(a, *steps);
   return a;

@@ -61,9 +61,9 @@ struct Analysis {
   // history): every message's flight, and the state at the end.
   engine::Replay replay;
   bool has_history = false;
-  // Every complete snapshot judged (CheckSnapshots; without a history, a
-  // problem saying so); with a history, each snapshot's cost, by position
-  // in bank.snapshots().
+  // Every complete snapshot judged (CheckSnapshots, run_record.h; without a
+  // history, a problem saying so); with a history, each snapshot's cost, by
+  // position in bank.snapshots(), observed on the judge's walk.
   check::CheckReport check;
   std::vector<check::SnapshotCost> costs;
   // One per snapshot, in bank.snapshots()'s order.

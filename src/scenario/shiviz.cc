@@ -11,6 +11,7 @@
 #include "check/consistency_checker.h"
 #include "check/shiviz.h"
 #include "scenario/format.h"
+#include "scenario/run_record.h"
 
 namespace cutline::scenario {
 
@@ -119,7 +120,7 @@ std::string ShiVizLog(const engine::Engine& bank) {
   const std::vector<history::Event>& events = bank.history().events();
   std::vector<std::string> hosts;
   for (sim::NodeId n = 0; n < bank.branch_count(); ++n) hosts.push_back(bank.name(n));
-  const std::vector<check::EventClock> clocks = check::EventClocks(check::RunOf(bank));
+  const std::vector<check::EventClock> clocks = check::EventClocks(RunOf(bank));
   check::ShiVizWriter log;
   Describer describe(bank);
   // The bank's own history is never malformed, so every event has its clock.

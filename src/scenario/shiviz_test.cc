@@ -18,6 +18,7 @@
 #include "check/shiviz.h"
 #include "scenario/demos.h"
 #include "catalogue/messages.h"
+#include "scenario/run_record.h"
 #include "scenario/runner.h"
 
 namespace cutline::scenario {
@@ -82,7 +83,7 @@ std::vector<Parsed> CheckRoundTrip(const std::string& text) {
   if (!s.ok() || runner.bank() == nullptr) return {};
   const engine::Engine& bank = *runner.bank();
   const auto& history = bank.history().events();
-  const std::vector<check::EventClock> clocks = check::EventClocks(check::RunOf(bank));
+  const std::vector<check::EventClock> clocks = check::EventClocks(RunOf(bank));
   EXPECT_EQ(clocks.size(), history.size());
 
   const std::vector<Parsed> events = ParseShiViz(ShiVizLog(bank));

@@ -20,6 +20,7 @@
 #include "scenario/demos.h"
 #include "scenario/json_output.h"
 #include "scenario/report.h"
+#include "scenario/run_record.h"
 #include "scenario/runner.h"
 #include "server/lecture_routes.h"
 #include "server/run_cache.h"
@@ -145,7 +146,7 @@ Response HandleCut(const Request& req, const Site&) {
   if (Status s = runner.RunText(in.scenario); !s.ok()) return refuse(s);
   if (runner.bank() == nullptr) return refuse(Status::Error(Code::kNoNetwork));
   const engine::Engine& bank = *runner.bank();
-  const check::RunRecord run = check::RunOf(bank);
+  const check::RunRecord run = scenario::RunOf(bank);
   if (points->size() != bank.branch_count()) {
     return refuse(Status::Error(Code::kCutWrongSize, static_cast<std::int64_t>(points->size()),
                                 static_cast<std::int64_t>(bank.branch_count())));

@@ -1,6 +1,6 @@
 // The bank as an application: a branch's state is its balance, a message
 // is a transfer of money. Its invariant is conservation of money
-// (check/invariants.h), not a stable property read from a snapshot.
+// (engine/invariants.h), not a stable property read from a snapshot.
 #include "apps/app.h"
 
 namespace cutline::apps {

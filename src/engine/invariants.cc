@@ -1,6 +1,6 @@
 // Invariants: money, channel queues against the history, snapshot
 // bookkeeping against the agents.
-#include "check/invariants.h"
+#include "engine/invariants.h"
 
 #include <algorithm>
 
@@ -8,14 +8,11 @@
 
 #include "apps/bank/money.h"
 #include "base/lang.h"
-#include "check/consistency_checker.h"
+#include "engine/property.h"
 
-namespace cutline::check {
+namespace cutline::engine {
 
-using cutline::Amount;
 using apps::Money;
-using sim::NodeId;
-using sim::ChannelId;
 
 namespace {
 
@@ -32,7 +29,7 @@ const char* StateWord(ChannelRecording r) {
 
 }  // namespace
 
-std::vector<std::string> Invariants::CheckInvariants(const engine::Engine& bank) {
+std::vector<std::string> Invariants::CheckInvariants(const Engine& bank) {
   std::vector<std::string> out;
   if (bank.app().conserved()) {
     CheckMoney(bank, &out);
@@ -43,13 +40,13 @@ std::vector<std::string> Invariants::CheckInvariants(const engine::Engine& bank)
   if (settled_.size() < bank.snapshots().size()) {
     settled_.resize(bank.snapshots().size(), false);
   }
-  for (const engine::SnapshotInfo& s : bank.snapshots()) {
+  for (const SnapshotInfo& s : bank.snapshots()) {
     if (!settled_[s.id - 1]) CheckSnapshot(bank, s, &out);
   }
   return out;
 }
 
-void Invariants::CheckMoney(const engine::Engine& bank,
+void Invariants::CheckMoney(const Engine& bank,
                             std::vector<std::string>* out) {
   Amount balances = 0;
   for (NodeId n = 0; n < bank.branch_count(); ++n) balances += bank.state(n);
@@ -59,10 +56,10 @@ void Invariants::CheckMoney(const engine::Engine& bank,
         Money(balances), Money(bank.in_flight_amount()),
         Money(balances + bank.in_flight_amount()), Money(bank.total())));
   }
-  const engine::Network& net = bank.network();
+  const Network& net = bank.network();
   Amount queued = 0;
   for (ChannelId c = 0; c < net.channel_count(); ++c) {
-    net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
+    net.ForEachQueued(c, [&](const Network::Msg& m) {
       if (const auto* t = std::get_if<history::Transfer>(&m.payload)) {
         queued += t->amount;
       }
@@ -73,7 +70,7 @@ void Invariants::CheckMoney(const engine::Engine& bank,
   if (bank.algorithm().traits().tags_messages) {
     for (ChannelId c = 0; c < net.channel_count(); ++c) {
       NodeId from = net.channel(c).from;
-      net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
+      net.ForEachQueued(c, [&](const Network::Msg& m) {
         if (!std::holds_alternative<history::Transfer>(m.payload)) return;
         std::uint64_t epoch = bank.MessageTag(m.seq);
         if (epoch != 0 && !bank.HasRecorded(from, epoch)) {
@@ -94,7 +91,7 @@ void Invariants::CheckMoney(const engine::Engine& bank,
 
 // The application's states make sense, and its property is stable: once it
 // holds of the live state, it holds after every later command.
-void Invariants::CheckProperty(const engine::Engine& bank, std::vector<std::string>* out) {
+void Invariants::CheckProperty(const Engine& bank, std::vector<std::string>* out) {
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
     Amount s = bank.state(n);
     if (s < 0) out->push_back(fmt::format("{}: its state is negative ({})", bank.name(n), s));
@@ -112,16 +109,16 @@ void Invariants::CheckProperty(const engine::Engine& bank, std::vector<std::stri
   held_ = held_ || holds;
 }
 
-void Invariants::CheckHistory(const engine::Engine& bank,
+void Invariants::CheckHistory(const Engine& bank,
                               std::vector<std::string>* out) {
   if (!replay_) replay_.emplace(bank);
   const auto& events = bank.history().events();
   while (replay_->applied() < events.size()) {
     std::size_t i = replay_->applied();
-    engine::Anomaly a = replay_->Apply(events[i]);
+    Anomaly a = replay_->Apply(events[i]);
     // Overtaking is what a non-FIFO network is for.
-    if (a == engine::Anomaly::kNotFifo && !bank.network().fifo()) continue;
-    if (a != engine::Anomaly::kNone) {
+    if (a == Anomaly::kNotFifo && !bank.network().fifo()) continue;
+    if (a != Anomaly::kNone) {
       out->push_back(fmt::format(
           "history: event {} is malformed (anomaly {}); not replayed further", i,
           static_cast<int>(a)));
@@ -136,10 +133,10 @@ void Invariants::CheckHistory(const engine::Engine& bank,
                                  Money(replay_->balance(n))));
     }
   }
-  const engine::Network& net = bank.network();
+  const Network& net = bank.network();
   for (ChannelId c = 0; c < net.channel_count(); ++c) {
     std::vector<sim::Seq> queued;
-    net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
+    net.ForEachQueued(c, [&](const Network::Msg& m) {
       queued.push_back(m.seq);
     });
     const std::deque<sim::Seq>& expected = replay_->waiting(c);
@@ -155,10 +152,10 @@ void Invariants::CheckHistory(const engine::Engine& bank,
   }
 }
 
-void Invariants::CheckSnapshot(const engine::Engine& bank,
-                               const engine::SnapshotInfo& s,
+void Invariants::CheckSnapshot(const Engine& bank,
+                               const SnapshotInfo& s,
                                std::vector<std::string>* out) {
-  const engine::Network& net = bank.network();
+  const Network& net = bank.network();
   auto problem = [&](std::string text) {
     out->push_back(fmt::format("snapshot {}: {}", s.id, text));
   };
@@ -237,4 +234,4 @@ void Invariants::CheckSnapshot(const engine::Engine& bank,
   }
 }
 
-}  // namespace cutline::check
+}  // namespace cutline::engine

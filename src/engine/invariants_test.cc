@@ -2,7 +2,7 @@
 // disagree. A bank cannot be corrupted from outside, so the failing cases
 // show the checker a bank other than the one it followed: its replay then
 // holds a history that this bank's balances and queues do not match.
-#include "check/invariants.h"
+#include "engine/invariants.h"
 
 #include <optional>
 #include <string>
@@ -11,22 +11,22 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace cutline::check {
+namespace cutline::engine {
 namespace {
 
 using ::testing::Contains;
 using ::testing::IsEmpty;
 
-engine::Engine MakeBank() {
-  engine::Config config;
+Engine MakeBank() {
+  Config config;
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
-  std::optional<engine::Engine> bank;
-  EXPECT_TRUE(engine::Engine::Create(config, &bank).ok());
+  std::optional<Engine> bank;
+  EXPECT_TRUE(Engine::Create(config, &bank).ok());
   return std::move(*bank);
 }
 
 TEST(InvariantsTest, HoldThroughAnHonestRunWithSnapshots) {
-  engine::Engine bank = MakeBank();
+  Engine bank = MakeBank();
   Invariants invariants;
   auto check = [&] { EXPECT_THAT(invariants.CheckInvariants(bank), IsEmpty()); };
   check();
@@ -46,11 +46,11 @@ TEST(InvariantsTest, HoldThroughAnHonestRunWithSnapshots) {
 }
 
 TEST(InvariantsTest, NameBalancesAndQueuesThatDisagreeWithTheHistory) {
-  engine::Engine followed = MakeBank();
+  Engine followed = MakeBank();
   Invariants invariants;
   ASSERT_TRUE(followed.Transfer(0, 1, 30).ok());
   ASSERT_THAT(invariants.CheckInvariants(followed), IsEmpty());
-  engine::Engine other = MakeBank();  // no transfer: P1 still has $100
+  Engine other = MakeBank();  // no transfer: P1 still has $100
   ASSERT_TRUE(other.Read(0).ok());
   ASSERT_TRUE(other.Read(1).ok());  // a history of its own: two reads
   std::vector<std::string> broken = invariants.CheckInvariants(other);
@@ -61,4 +61,4 @@ TEST(InvariantsTest, NameBalancesAndQueuesThatDisagreeWithTheHistory) {
 }
 
 }  // namespace
-}  // namespace cutline::check
+}  // namespace cutline::engine

@@ -1,5 +1,6 @@
-// The bank's invariants, in one place, for the tests to check after every
-// command (the golden files, the property test and the fuzzer):
+// The bank's invariants, in one place: the engine's live state against its
+// own history and its agents, for the tests to check after every command
+// (the golden files, the property test and the fuzzer):
 //  1. (the bank) money is conserved: balances plus money in flight equal the total, and
 //     the money in flight is exactly the transfers waiting in the channels;
 //  2. the history agrees with the state: replayed, it gives every branch's
@@ -23,7 +24,7 @@
 #include "engine/engine.h"
 #include "engine/replay.h"
 
-namespace cutline::check {
+namespace cutline::engine {
 
 // Keeps what it has replayed of the history between calls, so that checking
 // after every command costs the new events, not the whole run again.
@@ -31,19 +32,19 @@ namespace cutline::check {
 class Invariants {
  public:
   // One English line per broken invariant; empty when all hold.
-  std::vector<std::string> CheckInvariants(const engine::Engine& bank);
+  std::vector<std::string> CheckInvariants(const Engine& bank);
 
  private:
-  void CheckMoney(const engine::Engine& bank, std::vector<std::string>* out);
-  void CheckProperty(const engine::Engine& bank, std::vector<std::string>* out);
-  void CheckHistory(const engine::Engine& bank, std::vector<std::string>* out);
-  void CheckSnapshot(const engine::Engine& bank, const engine::SnapshotInfo& s,
+  void CheckMoney(const Engine& bank, std::vector<std::string>* out);
+  void CheckProperty(const Engine& bank, std::vector<std::string>* out);
+  void CheckHistory(const Engine& bank, std::vector<std::string>* out);
+  void CheckSnapshot(const Engine& bank, const SnapshotInfo& s,
                      std::vector<std::string>* out);
 
-  std::optional<engine::Replay> replay_;  // of the events seen so far
+  std::optional<Replay> replay_;  // of the events seen so far
   // Complete snapshots already found right: they never change again.
   std::vector<bool> settled_;  // by snapshot id - 1
   bool held_ = false;  // the application's property held at some check
 };
 
-}  // namespace cutline::check
+}  // namespace cutline::engine
