@@ -29,10 +29,11 @@ EventLog::EventLog(const std::string& dir, int rank, int ranks, apps::App app,
   // The host it ran on: across hosts, which rank ran where.
   char host[256] = "";
   ::gethostname(host, sizeof host - 1);
-  std::string which =
-      !topology.empty()  ? fmt::format(",\"app\":\"dataflow\",\"topology\":\"{}\"", topology)
-      : app.conserved() ? ""
-                        : fmt::format(",\"app\":\"{}\"", app.name());
+  // The header names the application but the bank, since a log that names
+  // none reads as the bank's (App::NamedOrBank), as logs did before there
+  // were others; a dataflow's also names its topology.
+  std::string which = app == apps::App::kBank ? "" : fmt::format(",\"app\":\"{}\"", app.name());
+  if (!topology.empty()) which += fmt::format(",\"topology\":\"{}\"", topology);
   fmt::print(file_, "{{\"e\":\"rank\",\"rank\":{},\"ranks\":{},\"host\":{}{}}}\n", rank, ranks,
              nlohmann::json(std::string(host)).dump(), which);
 }

@@ -24,7 +24,7 @@ class EventLog {
   // The header names the application unless it is the bank (a bank's log
   // reads as it always did); a dataflow's names itself and its topology
   // (`topology`: its SPEC, "2-3-1"), and each record moves one unit.
-  EventLog(const std::string& dir, int rank, int ranks, apps::App app = apps::App(),
+  EventLog(const std::string& dir, int rank, int ranks, apps::App app,
            std::string_view topology = {});
   ~EventLog();
   EventLog(const EventLog&) = delete;

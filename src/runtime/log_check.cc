@@ -407,7 +407,13 @@ class RankLog {
     if (body["e"] != "rank" || body["rank"] != rank_ || !body["ranks"].is_number_unsigned()) {
       return Status::Error(Code::kRankLogBadStart, path_.string(), rank_);
     }
-    if (body.contains("app") && body["app"] == "dataflow") {
+    if (body.contains("app")) {
+      std::optional<apps::App> app =
+          body["app"].is_string() ? apps::App::Find(body["app"].get<std::string>()) : std::nullopt;
+      if (!app) return Status::Error(Code::kRankLogUnknownApp, path_.string(), body["app"].dump());
+      app_ = *app;
+    }
+    if (app_.vertices()) {
       // A dataflow's log: its records, on its topology's channels.
       const json& spec = body.contains("topology") ? body["topology"] : json();
       if (!spec.is_string()) return Status::Error(Code::kRankLogBadTopology, path_.string(), spec.dump());
@@ -415,13 +421,7 @@ class RankLog {
       if (!t.ok() || t->vertices() != body["ranks"]) {
         return Status::Error(Code::kRankLogBadTopology, path_.string(), spec.dump());
       }
-      app_ = apps::App::kDataflow;
       topology_ = *t;
-    } else if (body.contains("app")) {
-      std::optional<apps::App> app =
-          body["app"].is_string() ? apps::App::Find(body["app"].get<std::string>()) : std::nullopt;
-      if (!app) return Status::Error(Code::kRankLogUnknownApp, path_.string(), body["app"].dump());
-      app_ = *app;
     }
     return body["ranks"].get<std::uint32_t>();
   }

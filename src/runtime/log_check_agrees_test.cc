@@ -46,7 +46,7 @@ void WriteRankLogs(const engine::Engine& bank, const fs::path& dir) {
   for (const auto& c : claims) claim_of[c.id] = &c;
   std::vector<std::unique_ptr<EventLog>> logs;
   for (int r = 0; r < ranks; ++r) {
-    logs.push_back(std::make_unique<EventLog>(dir.string(), r, ranks));
+    logs.push_back(std::make_unique<EventLog>(dir.string(), r, ranks, apps::App::kBank));
     logs.back()->Start(bank.initial_balance(static_cast<sim::NodeId>(r)));
   }
   std::map<std::pair<int, int>, std::uint64_t> out_n, in_n;

@@ -7,7 +7,7 @@ namespace cutline::runtime {
 VertexLog::VertexLog(const std::string& dir, std::uint32_t vertex, const dataflow::Topology& topology)
     : inputs_(topology.Inputs(vertex)),
       outputs_(topology.Outputs(vertex)),
-      log_(dir, static_cast<int>(vertex), static_cast<int>(topology.vertices()), apps::App(),
+      log_(dir, static_cast<int>(vertex), static_cast<int>(topology.vertices()), apps::App::kDataflow,
            topology.spec()),
       sent_(outputs_.size()),
       arrived_(inputs_.size()) {}
