@@ -12,6 +12,9 @@ JOBS       ?= $(shell nproc)
 # (Debian 12's g++ and clang++), so a warning fails them. A plain `cmake`
 # build leaves warnings as warnings (CUTLINE_WERROR is off by default).
 WERROR     := -DCUTLINE_WERROR=ON
+# Each target's sources compiled in batches (cmake/unity_build.cmake):
+# UNITY=-DCUTLINE_UNITY=OFF for one source per unit, as after many edits.
+UNITY      ?= -DCUTLINE_UNITY=ON
 # ccache (installed by scripts/install-deps.sh) makes a rebuild of unchanged
 # sources nearly free; a fresh machine's first build pays a few per cent.
 # It caches clang's precompiled headers (cmake/precompiled_headers.cmake),
@@ -53,11 +56,13 @@ node_modules/.package-lock.json: package-lock.json
 # and as the unit, API, cluster and browser tests run it. Debug information
 # is line tables only (-g1): enough for a backtrace, and a quarter less
 # compile time than full -g. No benchmarks: they build in build-release
-# (make bench; make test-long compiles them).
+# (make bench; make test-long compiles them). Both builds compile in unity
+# batches (cmake/unity_build.cmake): about a third less compile time on a
+# fresh machine, for a larger recompile after an edit.
 build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCUTLINE_BENCH=OFF \
-	  $(LAUNCHER) $(WERROR) >/dev/null
+	  $(UNITY) $(LAUNCHER) $(WERROR) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # Build 2 of 2: clang with AddressSanitizer and UBSan, and libFuzzer's
@@ -69,7 +74,7 @@ build: deps
 asan-build: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 	  -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" -DCUTLINE_SANITIZE=ON -DCUTLINE_FUZZ=ON \
-	  -DCUTLINE_BENCH=OFF $(LAUNCHER) $(WERROR) >/dev/null
+	  -DCUTLINE_BENCH=OFF $(UNITY) $(LAUNCHER) $(WERROR) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # The main job: the teaching page at http://127.0.0.1:$(PORT)/

@@ -1,36 +1,49 @@
-# The HTTP API against a real server and a real client (api_test), and the
-# `cutline` command run as a real process (cli_test).
-add_executable(api_test ${CMAKE_CURRENT_SOURCE_DIR}/api_test.cc)
+# The programs that drive the real thing, one per kind of test, each of its
+# files below: one program links the libraries once per build rather than
+# once per file, and its files compile in unity batches when the build asks
+# (cmake/unity_build.cmake). Test names in CTest stay the GoogleTest
+# "Suite.Name".
 find_package(ZLIB REQUIRED)  # the tests gzip a request body themselves
-target_link_libraries(api_test PRIVATE cutline_server PkgConfig::HTTPLIB
+
+# api_test: the HTTP API against a real server and a real client
+# (api_test.cc); the `cutline` command run as a real process (cli_test.cc,
+# CUTLINE_BINARY); the server under a classroom's load: idle and slow
+# connections, the cap, deadlines, pipelining, event streams
+# (server_test.cc); the lecture's rooms over the real server: driving,
+# following, answering, and every refusal (lecture_api_test.cc); the run
+# cache (run_cache_test.cc); and `cutline check --logs DIR --format events`
+# on logs cutline did not write: the Python example's (examples/events_log),
+# run by the test itself (events_log_test.cc, CUTLINE_SOURCE_DIR).
+add_executable(api_test
+  ${CMAKE_CURRENT_SOURCE_DIR}/api_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/server_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/lecture_api_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/run_cache_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc)
+# cutline_store: the store tests write their stores with the real Store.
+target_link_libraries(api_test PRIVATE cutline_server cutline_store PkgConfig::HTTPLIB
                       ZLIB::ZLIB GTest::gtest_main)
 target_include_directories(api_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_definitions(api_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>"
+                           CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(api_test cutline)
 cutline_warnings(api_test)
 gtest_discover_tests(api_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
 
-add_executable(cli_test ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.cc)
-# cutline_store: the store tests write their stores with the real Store.
-target_link_libraries(cli_test PRIVATE cutline_server cutline_store
-                      PkgConfig::HTTPLIB GTest::gtest_main)
-target_compile_definitions(cli_test PRIVATE
-  CUTLINE_BINARY="$<TARGET_FILE:cutline>")
-add_dependencies(cli_test cutline)
-cutline_warnings(cli_test)
-gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
-
-# The server under a classroom's load: idle and slow connections, the cap,
-# deadlines, pipelining, event streams.
-add_executable(server_test ${CMAKE_CURRENT_SOURCE_DIR}/server_test.cc)
-target_link_libraries(server_test PRIVATE cutline_server cutline_store PkgConfig::HTTPLIB
-                      ZLIB::ZLIB GTest::gtest_main)
-target_include_directories(server_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
-cutline_warnings(server_test)
-gtest_discover_tests(server_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
-
-# The runtime with real processes: mpirun and `cutline node` ranks.
-add_executable(cluster_test ${CMAKE_CURRENT_SOURCE_DIR}/cluster_test.cc)
-# cutline_store: the tests read the store the run wrote, times and all.
-target_link_libraries(cluster_test PRIVATE cutline_store cutline_catalogue cutline_runtime_protocol GTest::gtest_main)
+# cluster_test: the runtime with real processes, mpirun and `cutline node`
+# ranks (cluster_test.cc; cutline_store: the tests read the store the run
+# wrote, times and all); jobs and locks on real ranks (`cutline cluster
+# --app`), judged by their logs (apps_cluster_test.cc); a dataflow on real
+# ranks (`cutline cluster --app dataflow`): every mode conserves and counts
+# each record once, and a run killed inside a snapshot restores from the
+# store with each record counted once (dataflow_cluster_test.cc).
+add_executable(cluster_test
+  ${CMAKE_CURRENT_SOURCE_DIR}/cluster_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps_cluster_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/dataflow_cluster_test.cc)
+target_link_libraries(cluster_test PRIVATE cutline_store cutline_catalogue cutline_runtime_protocol
+                      fmt::fmt nlohmann_json::nlohmann_json GTest::gtest_main)
 target_compile_definitions(cluster_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>")
 add_dependencies(cluster_test cutline)
 cutline_warnings(cluster_test)
@@ -42,50 +55,14 @@ if(CUTLINE_SANITIZE)
 endif()
 # One cluster at a time (RESOURCE_LOCK mpirun: their ranks oversubscribe the
 # cores already), but beside the other tests: a cluster's ranks mostly wait
-# on their rate, and the suite's other tests fill the idle core.
-gtest_discover_tests(cluster_test DISCOVERY_TIMEOUT 60
+# on their rate, and the suite's other tests fill the idle core. The
+# applications' and the dataflow's clusters are shorter: 300 s, not 600.
+set(CUTLINE_SHORT_CLUSTERS "AppsClusterTest.*:DataflowClusterTest.*:DataflowStoreTest.*")
+gtest_discover_tests(cluster_test DISCOVERY_TIMEOUT 60 TEST_LIST cluster_tests_long
+                     TEST_FILTER "-${CUTLINE_SHORT_CLUSTERS}"
                      PROPERTIES TIMEOUT 600 LABELS cluster RESOURCE_LOCK mpirun
                                 ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
-
-# jobs and locks on real ranks (`cutline cluster --app`), judged by their logs.
-add_executable(apps_cluster_test ${CMAKE_CURRENT_SOURCE_DIR}/apps_cluster_test.cc)
-target_link_libraries(apps_cluster_test PRIVATE fmt::fmt nlohmann_json::nlohmann_json
-                      GTest::gtest_main)
-target_compile_definitions(apps_cluster_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>")
-add_dependencies(apps_cluster_test cutline)
-cutline_warnings(apps_cluster_test)
-gtest_discover_tests(apps_cluster_test DISCOVERY_TIMEOUT 60
+gtest_discover_tests(cluster_test DISCOVERY_TIMEOUT 60 TEST_LIST cluster_tests_short
+                     TEST_FILTER "${CUTLINE_SHORT_CLUSTERS}"
                      PROPERTIES TIMEOUT 300 LABELS cluster RESOURCE_LOCK mpirun
                                 ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
-
-# A dataflow on real ranks (`cutline cluster --app dataflow`): every mode
-# conserves and counts each record once, and a run killed inside a snapshot
-# restores from the store with each record counted once.
-add_executable(dataflow_cluster_test ${CMAKE_CURRENT_SOURCE_DIR}/dataflow_cluster_test.cc)
-target_link_libraries(dataflow_cluster_test PRIVATE fmt::fmt nlohmann_json::nlohmann_json
-                      GTest::gtest_main)
-target_compile_definitions(dataflow_cluster_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>")
-add_dependencies(dataflow_cluster_test cutline)
-cutline_warnings(dataflow_cluster_test)
-gtest_discover_tests(dataflow_cluster_test DISCOVERY_TIMEOUT 60
-                     PROPERTIES TIMEOUT 300 LABELS cluster RESOURCE_LOCK mpirun
-                                ENVIRONMENT "${CUTLINE_CLUSTER_TEST_ENV}")
-
-# The lecture's rooms over the real server: driving, following, answering,
-# and every refusal (tests/lecture_api_test.cc).
-add_executable(lecture_api_test ${CMAKE_CURRENT_SOURCE_DIR}/lecture_api_test.cc)
-target_link_libraries(lecture_api_test PRIVATE cutline_server PkgConfig::HTTPLIB GTest::gtest_main)
-target_include_directories(lecture_api_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
-cutline_warnings(lecture_api_test)
-gtest_discover_tests(lecture_api_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
-
-add_executable(run_cache_test ${CMAKE_CURRENT_SOURCE_DIR}/run_cache_test.cc)
-target_link_libraries(run_cache_test PRIVATE cutline_server PkgConfig::HTTPLIB GTest::gtest_main)
-target_include_directories(run_cache_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
-cutline_warnings(run_cache_test)
-gtest_discover_tests(run_cache_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
-# `cutline check --logs DIR --format events` on logs cutline did not write:
-# the Python example's (examples/events_log), run by the test itself, in
-# cli_test's binary (one link fewer per build).
-target_sources(cli_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc)
-target_compile_definitions(cli_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -5,29 +5,46 @@
 # is left by `make test` to `make test-long` (the Makefile selects them by
 # the name, `\.Long`), beside a shorter test of the same property that
 # `make test` runs.
-function(cutline_unit_test target source)
-  add_executable(${target} ${source})
-  target_link_libraries(${target} PRIVATE ${ARGN} GTest::gtest_main)
-  cutline_warnings(${target})
-  gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 1800)
+# The unit tests compiled without optimization are one program, unit_test:
+# each of its parts below is a test file and what it links. One program
+# links the libraries once per build rather than once per file, and its
+# files compile in unity batches when the build asks (cmake/unity_build.cmake).
+add_executable(unit_test)
+target_link_libraries(unit_test PRIVATE GTest::gtest_main)
+cutline_warnings(unit_test)
+gtest_discover_tests(unit_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 1800)
+function(cutline_unit_test source)
+  target_sources(unit_test PRIVATE ${source})
+  target_link_libraries(unit_test PRIVATE ${ARGN})
 endfunction()
+# The store's tests read a version-1 file kept in testdata/, and the logs'
+# tests the goldens' scenarios; random_runs.h is the events format's and the
+# logs' tests'.
+target_compile_definitions(unit_test PRIVATE
+  CUTLINE_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
+target_include_directories(unit_test PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 
-cutline_unit_test(marker_rules_test
-  ${PROJECT_SOURCE_DIR}/src/core/marker_rules_test.cc cutline_core)
-cutline_unit_test(variant_rules_test
-  ${PROJECT_SOURCE_DIR}/src/core/variant_rules_test.cc cutline_core)
-cutline_unit_test(host_api_test
-  ${PROJECT_SOURCE_DIR}/src/core/host_api_test.cc cutline_core)
-cutline_unit_test(snapshot_rules_test
-  ${PROJECT_SOURCE_DIR}/src/core/snapshot_rules_test.cc cutline_core rapidcheck)
-cutline_unit_test(engine_test
-  ${PROJECT_SOURCE_DIR}/src/engine/engine_test.cc cutline_engine)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/marker_rules_test.cc cutline_core)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/variant_rules_test.cc cutline_core)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/host_api_test.cc cutline_core)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/engine/engine_test.cc cutline_engine)
 # The checker's tests make their runs with the engine, and read them through
 # scenario/run_record.h (the checker itself knows no engine).
-cutline_unit_test(consistency_checker_test
-  ${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_scenario
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_scenario
   GTest::gmock)
-cutline_unit_test(cut_test ${PROJECT_SOURCE_DIR}/src/check/cut_test.cc cutline_scenario)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/cut_test.cc cutline_scenario)
+# Their helpers (kP1, Ok; Said) share consistency_checker_test.cc's and
+# store_test.cc's names: out of the unity batches (cmake/unity_build.cmake).
+set_source_files_properties(${PROJECT_SOURCE_DIR}/src/check/cut_test.cc
+                            ${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc
+                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+
+# The rules' properties, driven many times through header-only templates:
+# compiled at the build's level (tests/CMakeLists.txt), a program of its own.
+add_executable(snapshot_rules_test ${PROJECT_SOURCE_DIR}/src/core/snapshot_rules_test.cc)
+target_link_libraries(snapshot_rules_test PRIVATE cutline_core rapidcheck GTest::gtest_main)
+cutline_warnings(snapshot_rules_test)
+gtest_discover_tests(snapshot_rules_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 1800)
 
 # Random runs (rapidcheck) judged by the checker. A failure prints the
 # command that replays it, naming this binary. CUTLINE_PROPERTY_SHARE sizes
@@ -40,31 +57,20 @@ target_compile_definitions(property_test PRIVATE
 cutline_warnings(property_test)
 gtest_discover_tests(property_test DISCOVERY_TIMEOUT 60
                      PROPERTIES TIMEOUT 600 LABELS property)
-cutline_unit_test(store_test
-  ${PROJECT_SOURCE_DIR}/src/store/store_test.cc cutline_store cutline_catalogue)
-# The writer's lock rides in store_test's binary: one link fewer per build.
-target_sources(store_test PRIVATE ${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc)
-cutline_unit_test(messages_test
-  ${PROJECT_SOURCE_DIR}/src/catalogue/messages_test.cc cutline_catalogue)
-cutline_unit_test(invariants_test
-  ${PROJECT_SOURCE_DIR}/src/engine/invariants_test.cc cutline_engine GTest::gmock)
-cutline_unit_test(shiviz_test
-  ${PROJECT_SOURCE_DIR}/src/scenario/shiviz_test.cc cutline_scenario)
-cutline_unit_test(network_test
-  ${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)
-cutline_unit_test(cost_test
-  ${PROJECT_SOURCE_DIR}/src/check/cost_test.cc cutline_scenario)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/store/store_test.cc cutline_store cutline_catalogue)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/catalogue/messages_test.cc cutline_catalogue)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/engine/invariants_test.cc cutline_engine GTest::gmock)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/scenario/shiviz_test.cc cutline_scenario)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/cost_test.cc cutline_scenario)
 # The events format against the simulator's own runs (it needs the runner,
-# as the cost does): in cost_test's binary, one link fewer per build.
-target_sources(cost_test PRIVATE ${PROJECT_SOURCE_DIR}/src/check/events_log_test.cc)
-target_include_directories(cost_test PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # random_runs.h
-cutline_unit_test(questions_test
-  ${PROJECT_SOURCE_DIR}/src/scenario/questions_test.cc cutline_scenario)
+# as the cost does).
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/events_log_test.cc)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/scenario/questions_test.cc cutline_scenario)
 # It checks docs/page.md's list of the demos' questions against the engine.
-target_compile_definitions(questions_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-cutline_unit_test(rooms_test
-  ${PROJECT_SOURCE_DIR}/src/lecture/rooms_test.cc cutline_lecture cutline_catalogue)
-cutline_unit_test(dataflow_test
-  ${PROJECT_SOURCE_DIR}/src/dataflow/vertex_test.cc cutline_dataflow)
+target_compile_definitions(unit_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/lecture/rooms_test.cc cutline_lecture cutline_catalogue)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/dataflow/vertex_test.cc cutline_dataflow)
 # `cutline explore`: every schedule of small scenarios, judged.
-cutline_unit_test(explore_test ${PROJECT_SOURCE_DIR}/src/explore/explore_test.cc cutline_explore)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/explore/explore_test.cc cutline_explore)
