@@ -6,7 +6,7 @@
 namespace cutline::catalogue {
 
 namespace {
-std::string_view WorkNoun(apps::Work w) {
+std::string_view EnglishWorkNoun(apps::Work w) {
   switch (w) {
     case apps::Work::kTransfers:
       return "transfers";
@@ -17,7 +17,7 @@ std::string_view WorkNoun(apps::Work w) {
   }
   return "";
 }
-std::string Restored(const std::optional<std::uint64_t>& from) {
+std::string EnglishRunRestored(const std::optional<std::uint64_t>& from) {
   return from ? fmt::format(", restored from snapshot {}", *from) : "";
 }
 }  // namespace
@@ -28,7 +28,7 @@ std::string EnglishCluster(ClusterLine line, const RunFigures& f) {
       const std::string head =
           f.work == apps::Work::kRecords
               ? fmt::format("{:.0f} records/s at the sinks", f.per_s)
-              : fmt::format("{:.0f} {}/s", f.per_s, WorkNoun(f.work));
+              : fmt::format("{:.0f} {}/s", f.per_s, EnglishWorkNoun(f.work));
       const std::string total = f.work == apps::Work::kTransfers
                                     ? fmt::format(" | latest total {}", f.latest_total.value_or("-"))
                                     : "";
@@ -37,7 +37,7 @@ std::string EnglishCluster(ClusterLine line, const RunFigures& f) {
     }
     case ClusterLine::kRun:
       return fmt::format("run {}: {} ranks{}, {} {} ({:.0f}/s)", f.run, f.ranks,
-                         Restored(f.restored_from), f.work_done, WorkNoun(f.work), f.per_s);
+                         EnglishRunRestored(f.restored_from), f.work_done, EnglishWorkNoun(f.work), f.per_s);
     case ClusterLine::kSnapshots:
       if (f.work != apps::Work::kTransfers) {
         return fmt::format("snapshots: {} complete, {} failed; latency p50 {:.2f} ms, p99 {:.2f} ms",
@@ -73,7 +73,7 @@ std::string EnglishCluster(ClusterLine line, const RunFigures& f) {
     case ClusterLine::kDataflowRun:
       return fmt::format("run: {} ranks ({}), {}{}, {} records emitted, {} counted at the sinks "
                          "({:.0f}/s) {}",
-                         f.ranks, f.topology, f.algorithm, Restored(f.restored_from), f.emitted,
+                         f.ranks, f.topology, f.algorithm, EnglishRunRestored(f.restored_from), f.emitted,
                          f.work_done, f.per_s, f.exactly_once ? "(each once)" : "(NOT each once)");
     case ClusterLine::kDataflowSnapshots:
       return fmt::format("snapshots: {} complete ({} breaking conservation), {} failed ({} timed "

@@ -6,7 +6,7 @@
 namespace cutline::catalogue {
 
 namespace {
-std::string_view WorkNoun(apps::Work w) {
+std::string_view JapaneseWorkNoun(apps::Work w) {
   switch (w) {
     case apps::Work::kTransfers:
       return "送金";
@@ -17,7 +17,7 @@ std::string_view WorkNoun(apps::Work w) {
   }
   return "";
 }
-std::string Restored(const std::optional<std::uint64_t>& from) {
+std::string JapaneseRunRestored(const std::optional<std::uint64_t>& from) {
   return from ? fmt::format("、スナップショット{}から復元", *from) : "";
 }
 }  // namespace
@@ -28,7 +28,7 @@ std::string JapaneseCluster(ClusterLine line, const RunFigures& f) {
       const std::string head =
           f.work == apps::Work::kRecords
               ? fmt::format("シンクで毎秒{:.0f}レコード", f.per_s)
-              : fmt::format("毎秒{:.0f}件の{}", f.per_s, WorkNoun(f.work));
+              : fmt::format("毎秒{:.0f}件の{}", f.per_s, JapaneseWorkNoun(f.work));
       const std::string total = f.work == apps::Work::kTransfers
                                     ? fmt::format(" | 最新の合計 {}", f.latest_total.value_or("-"))
                                     : "";
@@ -37,7 +37,7 @@ std::string JapaneseCluster(ClusterLine line, const RunFigures& f) {
     }
     case ClusterLine::kRun:
       return fmt::format("実行{}: ランク{}個{}、{}{}件（毎秒{:.0f}件）", f.run, f.ranks,
-                         Restored(f.restored_from), WorkNoun(f.work), f.work_done, f.per_s);
+                         JapaneseRunRestored(f.restored_from), JapaneseWorkNoun(f.work), f.work_done, f.per_s);
     case ClusterLine::kSnapshots:
       if (f.work != apps::Work::kTransfers) {
         return fmt::format("スナップショット: 完了{}件、失敗{}件。遅延 p50 {:.2f} ms、p99 {:.2f} ms",
@@ -72,7 +72,7 @@ std::string JapaneseCluster(ClusterLine line, const RunFigures& f) {
     case ClusterLine::kDataflowRun:
       return fmt::format("実行: ランク{}個（{}）、{}{}、送出{}レコード、シンクで{}レコード"
                          "（毎秒{:.0f}）{}",
-                         f.ranks, f.topology, f.algorithm, Restored(f.restored_from), f.emitted,
+                         f.ranks, f.topology, f.algorithm, JapaneseRunRestored(f.restored_from), f.emitted,
                          f.work_done, f.per_s,
                          f.exactly_once ? "（各1回）" : "（各1回ではない）");
     case ClusterLine::kDataflowSnapshots:

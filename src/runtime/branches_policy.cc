@@ -69,7 +69,7 @@ nlohmann::json Statistics::Property(apps::App app, const sim::Topology& topology
 namespace {
 // Every rank has a channel from and to every other: a part of another shape
 // is refused by the collector (kWrongShape).
-std::vector<PartShape> Shapes(int ranks) {
+std::vector<PartShape> BranchShapes(int ranks) {
   const auto others = static_cast<std::uint32_t>(ranks - 1);
   return std::vector<PartShape>(static_cast<std::size_t>(ranks), PartShape{others, others});
 }
@@ -78,7 +78,7 @@ std::vector<PartShape> Shapes(int ranks) {
 BranchesPolicy::BranchesPolicy(const NodeOptions& options, int ranks)
     : o_(options),
       n_(ranks),
-      collector_(Shapes(ranks)),
+      collector_(BranchShapes(ranks)),
       topology_(static_cast<std::uint32_t>(ranks),
                 sim::Topology::Complete(static_cast<std::uint32_t>(ranks))) {
   stats_.sent.assign(static_cast<std::size_t>(n_), 0);
@@ -123,7 +123,7 @@ Ready BranchesPolicy::Begin(const std::optional<RestorePoint>& from, SnapshotId 
     }
     ready.Send(j, std::move(init));
   }
-  collector_ = Collector(Shapes(n_), first_id);
+  collector_ = Collector(BranchShapes(n_), first_id);
   return ready;
 }
 

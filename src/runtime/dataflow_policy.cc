@@ -16,7 +16,7 @@ namespace {
 
 // Each vertex's channels: its inputs and outputs in the topology. A part of
 // another shape is refused by the collector (kWrongShape).
-std::vector<PartShape> Shapes(const dataflow::Topology& t) {
+std::vector<PartShape> VertexShapes(const dataflow::Topology& t) {
   std::vector<PartShape> shapes;
   for (std::uint32_t v = 0; v < t.vertices(); ++v) {
     shapes.push_back({static_cast<std::uint32_t>(t.Inputs(v).size()),
@@ -75,7 +75,7 @@ DataflowPolicy::DataflowPolicy(const NodeOptions& options, const DataflowOptions
     : o_(options),
       d_(dataflow),
       n_(static_cast<int>(dataflow.topology.vertices())),
-      collector_(Shapes(dataflow.topology)) {
+      collector_(VertexShapes(dataflow.topology)) {
   stats_.counts.assign(static_cast<std::size_t>(n_), 0);
   stats_.finals.assign(static_cast<std::size_t>(n_), std::nullopt);
 }
@@ -102,7 +102,7 @@ Ready DataflowPolicy::Begin(const std::optional<RestorePoint>& from, SnapshotId 
     }
     ready.Send(j, std::move(init));
   }
-  collector_ = Collector(Shapes(d_.topology), first_id);
+  collector_ = Collector(VertexShapes(d_.topology), first_id);
   return ready;
 }
 
