@@ -53,7 +53,8 @@ double Ms(const json& us) { return us.get<double>() / 1000; }
 catalogue::RunFigures FiguresOf(const json& s, apps::App app, Lang lang) {
   catalogue::RunFigures f;
   f.work = app.definition().work;
-  auto money = [&](const json& v) { return app.words().state(v.get<Amount>(), {}, lang); };
+  // A total or a final state in the application's words ("$300", "12 records").
+  auto in_words = [&](const json& v) { return app.words().state(v.get<Amount>(), {}, lang); };
   f.run = s.value("run", std::int64_t{0});
   f.ranks = s.value("ranks", 0);
   f.work_done = s.value("transfers", std::uint64_t{0});
@@ -66,7 +67,7 @@ catalogue::RunFigures FiguresOf(const json& s, apps::App app, Lang lang) {
     f.restored_from = s["restored_from"].get<std::uint64_t>();
   }
   if (s.contains("latest_total") && !s["latest_total"].is_null()) {
-    f.latest_total = money(s["latest_total"]);
+    f.latest_total = in_words(s["latest_total"]);
   }
   f.left_s = static_cast<double>(s.value("left_ms", std::int64_t{0})) / 1000.0;
   if (!s.contains("latency_p50_us")) return f;  // a status line
@@ -94,8 +95,8 @@ catalogue::RunFigures FiguresOf(const json& s, apps::App app, Lang lang) {
   f.collected_bytes = s["collected_bytes_per_snapshot"].get<double>();
   f.collect_p50_ms = Ms(s["collect_p50_us"]);
   f.collect_p99_ms = Ms(s["collect_p99_us"]);
-  f.final_total = money(s["final_total"]);
-  f.bank_total = money(s["bank_total"]);
+  f.final_total = in_words(s["final_total"]);
+  f.bank_total = in_words(s["bank_total"]);
   f.conserved = s["final_total"] == s["bank_total"];
   if (!s.contains("property")) return f;
   // jobs and locks: what the run was for. When the first snapshot found

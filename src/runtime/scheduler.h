@@ -58,8 +58,6 @@ class Scheduler final : public CoordinatorRole {
   void End() override;
   int exit_code() const override { return policy_->exit_code(); }
 
-  const Policy& policy() const { return *policy_; }
-
  private:
   struct Running {
     Clock::time_point started;
