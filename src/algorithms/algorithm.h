@@ -19,6 +19,10 @@ namespace cutline::sim {
 class Topology;
 }
 
+namespace cutline::dataflow {
+class VertexAgent;
+}
+
 namespace cutline::algorithms {
 
 class RankAgent;
@@ -72,13 +76,11 @@ struct Traits {
 
 // Whether the simulated bank runs an algorithm by name (algorithm=NAME in
 // a network line; stop-the-world is the bank's own command instead). Who
-// else runs it is said by what its Definition provides: the MPI runtime
-// runs the algorithms that name a rank agent (Algorithm::runs_on_ranks).
+// else runs it is said by what its Definition provides: the MPI runtime's
+// ranks run the algorithms that name a rank agent (Algorithm::runs_on_ranks)
+// and its dataflow those that name a vertex agent (runs_on_dataflow).
 struct Hosts {
   bool scenario = false;
-  // The runtime's dataflow (`cluster --app dataflow`, src/dataflow) runs
-  // it: barriers through a DAG of sources, operators and sinks.
-  bool dataflow = false;
 };
 
 // One algorithm, as its folder defines it. Literal types only, so that every
@@ -95,6 +97,11 @@ struct Definition {
   // none for an algorithm the cluster's ranks cannot run.
   std::unique_ptr<RankAgent> (*make_rank_agent)(std::uint32_t incoming,
                                                 std::uint32_t outgoing) = nullptr;
+  // The runtime's dataflow side at one vertex, barriers through a DAG of
+  // sources, operators and sinks (dataflow/vertex_agent.h:
+  // MakeVertexAgent<Rules>); none for an algorithm a dataflow cannot run.
+  std::unique_ptr<dataflow::VertexAgent> (*make_vertex_agent)(std::uint32_t inputs,
+                                                             std::uint32_t outputs) = nullptr;
 };
 
 // A handle on one registered algorithm: cheap to copy, compared by identity.
@@ -117,8 +124,9 @@ class Algorithm {
   bool runs_on_ranks() const {
     return d_->make_rank_agent != nullptr || d_->traits.stops_the_world;
   }
-  // `cutline cluster --app dataflow --algorithm NAME` runs it (Hosts).
-  bool runs_on_dataflow() const { return d_->hosts.dataflow; }
+  // `cutline cluster --app dataflow --algorithm NAME` runs it: its
+  // vertices host its rules (make_vertex_agent).
+  bool runs_on_dataflow() const { return d_->make_vertex_agent != nullptr; }
   const Definition& definition() const { return *d_; }
 
   bool operator==(const Algorithm& o) const { return d_ == o.d_; }

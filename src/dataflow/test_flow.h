@@ -35,12 +35,17 @@ class FlowObserver {
   virtual void Finished(std::uint32_t v, const FinishedPart& part) = 0;
 };
 
+// The two rules a dataflow's vertices run (the registry names the same
+// makers for the algorithms aligned and unaligned).
+inline constexpr VertexAgentMaker kAligned = &MakeVertexAgent<AlignedBarrierRules>;
+inline constexpr VertexAgentMaker kUnaligned = &MakeVertexAgent<UnalignedBarrierRules>;
+
 // A dataflow on FIFO channels in one process. Each edge has a wire (items
 // in order) and a queue of credits going back. The clock advances by one
 // per step, and every vertex is ticked at every step.
 class Flow {
  public:
-  Flow(const Topology& t, std::uint32_t buffers, Alignment a, std::uint64_t seed,
+  Flow(const Topology& t, std::uint32_t buffers, VertexAgentMaker a, std::uint64_t seed,
        std::optional<std::int64_t> timeout_us = std::nullopt, FlowObserver* observer = nullptr)
       : t_(t), rng_(seed), observer_(observer) {
     for (std::uint32_t v = 0; v < t.vertices(); ++v) {

@@ -5,13 +5,11 @@
 namespace cutline::dataflow {
 
 Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint32_t buffers,
-               Alignment alignment, std::optional<std::int64_t> alignment_timeout_us)
+               VertexAgentMaker make_agent, std::optional<std::int64_t> alignment_timeout_us)
     : role_(role),
       buffers_(buffers),
       alignment_timeout_us_(alignment_timeout_us),
-      agent_(alignment == Alignment::kAligned
-                 ? decltype(agent_)(std::in_place_type<AlignedAgent>, inputs, outputs)
-                 : decltype(agent_)(std::in_place_type<UnalignedAgent>, inputs, outputs)),
+      agent_(make_agent(inputs, outputs)),
       in_(inputs),
       in_records_(inputs, 0),
       held_(inputs, false),
@@ -21,8 +19,7 @@ Vertex::Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint
       out_numbered_(outputs, 0) {
   CUTLINE_CHECK(buffers >= 1);
   // Unaligned barriers never wait, so a timeout for them is a host's mistake.
-  CUTLINE_CHECK(!alignment_timeout_us || (alignment == Alignment::kAligned &&
-                                          *alignment_timeout_us >= 0));
+  CUTLINE_CHECK(!alignment_timeout_us || (agent_->aligned() && *alignment_timeout_us >= 0));
 }
 
 void Vertex::Restore(VertexState state, const std::vector<std::vector<std::uint64_t>>& in_flight) {
@@ -125,7 +122,7 @@ void Vertex::Apply(ChannelIndex c, const Item& record) {
   // The agent sees the record before it changes the state: a snapshot whose
   // channel c is open records it as in flight.
   // (Refused only for a record taken from a held input: Process never does.)
-  const Reply r = WithAgent([&](auto& a) { return a.OnMessage(c, NoStamp{}, key, state_); });
+  const Reply r = agent_->OnRecord(c, key, state_);
   CUTLINE_CHECK(r.ok() && !r.record_state);
   ++state_.received;
   ++state_.per_key[key];
@@ -136,13 +133,13 @@ void Vertex::Start(SnapshotId id, std::int64_t now_us) {
   CUTLINE_CHECK(role_ == Role::kSource);
   See(now_us);
   CostOf(id).started_us = now_us;
-  Obey(WithAgent([&](auto& a) { return a.Start(id, state_); }), RecordCause::kStart, std::nullopt);
+  Obey(agent_->Start(id, state_), RecordCause::kStart, std::nullopt);
 }
 
 bool Vertex::TakenOnArrival(SnapshotId id, ChannelIndex c) {
-  if (unaligned()) return true;
-  // The records before it on c were in flight when the switch recorded.
-  return std::get<AlignedAgent>(agent_).Channel(id, c) == ChannelRecording::kRecording;
+  // Aligned: the records before it on c were in flight when the switch
+  // recorded.
+  return !agent_->aligned() || agent_->Recording(id, c);
 }
 
 void Vertex::TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead, std::uint64_t n) {
@@ -163,7 +160,7 @@ void Vertex::TakeJumping(SnapshotId id, ChannelIndex c, std::size_t ahead, std::
 
 void Vertex::TakeBarrier(SnapshotId id, ChannelIndex c, std::uint64_t n) {
   Note({.kind = Step::Kind::kBarrierIn, .channel = c, .n = n, .snapshot = id});
-  Obey(WithAgent([&](auto& a) { return a.OnMarker(id, c, state_); }), RecordCause::kBarrier, c);
+  Obey(agent_->OnBarrier(id, c, state_), RecordCause::kBarrier, c);
 }
 
 void Vertex::Tick(std::int64_t now_us) {
@@ -177,11 +174,10 @@ void Vertex::Tick(std::int64_t now_us) {
 }
 
 void Vertex::UnalignIfAged() {
-  AlignedAgent& agent = std::get<AlignedAgent>(agent_);
-  const SnapshotId id = agent.rules().aligning();
+  const SnapshotId id = agent_->aligning();
   if (id == 0 || !Aged(CostOf(id).started_us)) return;
   CostOf(id).cost.switched = true;
-  Obey(agent.Unalign(id, state_), RecordCause::kTimeout, std::nullopt);
+  Obey(agent_->Unalign(id, state_), RecordCause::kTimeout, std::nullopt);
 }
 
 bool Vertex::TakeAgedQueuedBarrier() {
@@ -241,7 +237,7 @@ void Vertex::RecordOvertaken(SnapshotId id, ChannelIndex o, std::uint64_t key) {
       return;
     }
   }
-  CUTLINE_CHECK(WithAgent([&](auto& a) { return a.RecordOvertaken(id, o, key); }).ok());
+  CUTLINE_CHECK(agent_->RecordOvertaken(id, o, key).ok());
 }
 
 void Vertex::Obey(const Reply& r, RecordCause cause, std::optional<ChannelIndex> from) {
@@ -255,7 +251,7 @@ void Vertex::Obey(const Reply& r, RecordCause cause, std::optional<ChannelIndex>
           .snapshot = r.snapshot,
           .state = static_cast<std::int64_t>(state_.received) - static_cast<std::int64_t>(state_.emitted),
           .cause = cause,
-          .aligned = !unaligned()});
+          .aligned = agent_->aligned()});
     SendBarriers(r.snapshot, r.markers_ahead);
   }
   if (r.release_inputs) held_.assign(held_.size(), false);
@@ -309,12 +305,9 @@ std::optional<FinishedPart> Vertex::TakeFinished() {
 }
 
 std::optional<FinishedPart> Vertex::TakeFromAgent() {
-  std::optional<FinishedPart> out = WithAgent([](auto& a) -> std::optional<FinishedPart> {
-    auto f = a.TakeFinished();
-    if (!f) return std::nullopt;
-    return FinishedPart{f->id, std::move(f->part), {}};
-  });
-  if (!out) return out;
+  auto taken = agent_->TakeFinished();
+  if (!taken) return std::nullopt;
+  std::optional<FinishedPart> out = FinishedPart{taken->first, std::move(taken->second), {}};
   if (auto it = jumped_.find(out->id); it != jumped_.end()) {
     for (auto& [c, keys] : it->second) {
       std::vector<std::uint64_t>& channel = out->part.channels[c];
@@ -365,8 +358,7 @@ void Vertex::NoteRecord(SnapshotId id) {
     // A switch leaves the inputs without a barrier recording.
     // (and an input whose barrier was taken ahead of its records, already
     // marked).
-    in.unaligned = in.unaligned || unaligned() ||
-                   std::get<AlignedAgent>(agent_).Channel(id, c) == ChannelRecording::kRecording;
+    in.unaligned = in.unaligned || !agent_->aligned() || agent_->Recording(id, c);
     if (in.unaligned) continue;
     in.waited_us = now_us_ - k.arrived[c].value_or(now_us_);
     // Held (or just taken at its head): every record in c came after it.

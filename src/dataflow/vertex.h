@@ -57,17 +57,16 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <memory>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "cutline/barrier_rules.h"
 #include "cutline/snapshot_agent.h"
 #include "dataflow/topology.h"
+#include "dataflow/vertex_agent.h"
 
 namespace cutline::dataflow {
-
-enum class Alignment : std::uint8_t { kAligned, kUnaligned };
 
 // What travels on a channel: a record (its key) or a barrier (its id).
 struct Item {
@@ -123,19 +122,6 @@ struct Step {
   bool operator==(const Step&) const = default;
 };
 
-// A vertex's state, as a snapshot records it.
-struct VertexState {
-  std::uint64_t received = 0;  // records taken from the inputs and applied
-  std::uint64_t emitted = 0;   // records put on the outputs
-  // Operators and sinks: the records applied, by key.
-  std::map<std::uint64_t, std::uint64_t> per_key;
-  bool operator==(const VertexState&) const = default;
-};
-
-// A vertex's part of a snapshot: its state, and by channel the keys of the
-// records in flight (received side in `channels`, sent side in `sent`).
-using Part = SnapshotPart<VertexState, std::uint64_t>;
-
 // What one snapshot cost at one vertex on one input channel.
 struct ChannelCost {
   // Its barrier was taken on arrival, ahead of what waited: every input
@@ -166,9 +152,12 @@ struct FinishedPart {
 
 class Vertex {
  public:
-  // alignment_timeout_us: aligned only; none waits for every barrier.
+  // The snapshot algorithm's rules as `make_agent` makes them (the
+  // registry's make_vertex_agent; vertex_agent.h). alignment_timeout_us:
+  // aligned rules only; none waits for every barrier.
   Vertex(Role role, std::uint32_t inputs, std::uint32_t outputs, std::uint32_t buffers,
-         Alignment alignment, std::optional<std::int64_t> alignment_timeout_us = std::nullopt);
+         VertexAgentMaker make_agent,
+         std::optional<std::int64_t> alignment_timeout_us = std::nullopt);
 
   // A restored run's vertex, before anything else happens to it: the state
   // a snapshot recorded, and by output the keys of the records that
@@ -221,9 +210,6 @@ class Vertex {
   bool Held(ChannelIndex c) const { return held_[c]; }
 
  private:
-  using AlignedAgent = SnapshotAgent<VertexState, std::uint64_t, AlignedBarrierRules>;
-  using UnalignedAgent = SnapshotAgent<VertexState, std::uint64_t, UnalignedBarrierRules>;
-
   // A running snapshot's cost, filled as it goes.
   struct Costing {
     std::int64_t started_us = 0;     // at the sources: its barriers carry it
@@ -279,12 +265,6 @@ class Vertex {
   SnapshotCost TakeCost(SnapshotId id, const Part& part);
   // The vertex's time never goes back, even if two host threads' do.
   void See(std::int64_t now_us) { now_us_ = std::max(now_us_, now_us); }
-  // f(agent), on whichever agent this vertex runs.
-  template <class F>
-  decltype(auto) WithAgent(F&& f) {
-    return std::visit(std::forward<F>(f), agent_);
-  }
-  bool unaligned() const { return std::holds_alternative<UnalignedAgent>(agent_); }
   void Apply(ChannelIndex c, const Item& record);
   // `item` onto output o's queue at `at`, numbered; its number.
   std::uint64_t Enqueue(ChannelIndex o, Item item, std::deque<Item>::iterator at);
@@ -293,7 +273,7 @@ class Vertex {
   const std::uint32_t buffers_;
   const std::optional<std::int64_t> alignment_timeout_us_;
   std::int64_t now_us_ = 0;  // the latest time the host gave
-  std::variant<AlignedAgent, UnalignedAgent> agent_;
+  std::unique_ptr<VertexAgent> agent_;
   VertexState state_;
   std::vector<std::deque<Item>> in_;   // by input: records (and aligned barriers) waiting
   std::vector<std::uint32_t> in_records_;  // records (not barriers) in in_: at most buffers_

@@ -81,7 +81,7 @@ void Drain(Flow& flow) {
 
 // Runs `steps` random steps with a snapshot started every `every`, then
 // stops the sources and drains. Checks every complete snapshot and the end.
-Judged RunAndJudge(const char* spec, Alignment a, std::uint32_t buffers,
+Judged RunAndJudge(const char* spec, VertexAgentMaker a, std::uint32_t buffers,
                    std::optional<std::uint32_t> slow, std::uint64_t seed,
                    std::optional<std::int64_t> timeout_us = std::nullopt) {
   SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUTLINE_DATAFLOW_SEED=" +
@@ -120,7 +120,7 @@ TEST(DataflowTest, AlignedSnapshotsConserveAndHoldNothingInFlight) {
   const std::uint64_t seed = Seed();
   for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
     SCOPED_TRACE(spec);
-    const Judged run = RunAndJudge(spec, Alignment::kAligned, 2, std::nullopt, seed);
+    const Judged run = RunAndJudge(spec, kAligned, 2, std::nullopt, seed);
     for (const auto& parts : run.snapshots) EXPECT_EQ(InFlightIn(parts), 0u);
     EXPECT_EQ(run.switched, 0u);
   }
@@ -139,7 +139,7 @@ TEST(DataflowTest, AlignedSnapshotsWithATimeoutSwitchAndConserve) {
     // barrier queued there jumps them.
     const std::uint32_t sink = Topology::Parse(spec)->vertices() - 1;
     for (std::optional<std::uint32_t> slow : {std::optional<std::uint32_t>(), std::optional(sink)}) {
-      const Judged run = RunAndJudge(spec, Alignment::kAligned, 2, slow, seed, /*timeout_us=*/100);
+      const Judged run = RunAndJudge(spec, kAligned, 2, slow, seed, /*timeout_us=*/100);
       switched += run.switched;
       for (const auto& parts : run.snapshots) {
         persisted += InFlightIn(parts);
@@ -161,7 +161,7 @@ TEST(DataflowTest, UnalignedSnapshotsConserveAndPersistWhatIsInFlight) {
     SCOPED_TRACE(spec);
     // The sink slow: the channels fill, and an unaligned barrier jumps them.
     const std::uint32_t sink = Topology::Parse(spec)->vertices() - 1;
-    const Judged run = RunAndJudge(spec, Alignment::kUnaligned, 2, sink, seed);
+    const Judged run = RunAndJudge(spec, kUnaligned, 2, sink, seed);
     std::uint64_t persisted = 0;
     for (const auto& parts : run.snapshots) persisted += InFlightIn(parts);
     EXPECT_GT(persisted, 0u) << "no snapshot of a backpressured run held a record in flight";
@@ -171,7 +171,7 @@ TEST(DataflowTest, UnalignedSnapshotsConserveAndPersistWhatIsInFlight) {
 TEST(DataflowTest, ASlowSinkBackpressuresTheSources) {
   const Topology t = *Topology::Parse("2-3-1");
   const std::uint32_t buffers = 3;
-  Flow flow(t, buffers, Alignment::kAligned, 7);
+  Flow flow(t, buffers, kAligned, 7);
   // The sink never processes: everything stops behind it.
   for (int i = 0; i < 20'000; ++i) flow.Step(true, 5, 1'000'000'000);
   // Bounded: each of the 9 channels holds at most `buffers` records at its
@@ -206,11 +206,11 @@ TEST(DataflowTest, ARunRestoredFromASnapshotCountsEveryRecordOnce) {
                std::to_string(seed) + ")");
   const Topology t = *Topology::Parse("2-2-1");
   struct Mode {
-    Alignment a;
+    VertexAgentMaker a;
     std::optional<std::int64_t> timeout;
   };
-  for (const Mode m : {Mode{Alignment::kAligned, {}}, Mode{Alignment::kUnaligned, {}},
-                       Mode{Alignment::kAligned, 40}}) {
+  for (const Mode m : {Mode{kAligned, {}}, Mode{kUnaligned, {}},
+                       Mode{kAligned, 40}}) {
     const Judged before = RunAndJudge("2-2-1", m.a, 3, 2, seed, m.timeout);
     ASSERT_FALSE(before.snapshots.empty());
     std::uint64_t replayed = 0;
@@ -233,17 +233,17 @@ TEST(DataflowTest, ARunRestoredFromASnapshotCountsEveryRecordOnce) {
         EXPECT_EQ(keyed, v.state().received);
       }
     }
-    if (m.a == Alignment::kAligned && !m.timeout) {
+    if (m.a == kAligned && !m.timeout) {
       EXPECT_EQ(replayed, 0u);
     }
-    if (m.a == Alignment::kUnaligned) {
+    if (m.a == kUnaligned) {
       EXPECT_GT(replayed, 0u) << "records in flight were replayed";
     }
   }
 }
 
 TEST(DataflowTest, AnAlignedBarrierHoldsItsInputUntilTheLastComes) {
-  Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned);
+  Vertex op(Role::kOperator, 2, 1, 4, kAligned);
   op.Arrive(0, Item{true, 1}, 1);
   op.Arrive(0, Item{false, 5}, 2);
   op.Arrive(1, Item{false, 6}, 3);
@@ -271,7 +271,7 @@ TEST(DataflowTest, AnAlignedBarrierHoldsItsInputUntilTheLastComes) {
 // An unaligned barrier jumps what waits at the receiver and at the sender:
 // both are recorded as the channels' state.
 TEST(DataflowTest, AnUnalignedBarrierJumpsBothQueuesAndRecordsThem) {
-  Vertex op(Role::kOperator, 1, 1, 4, Alignment::kUnaligned);
+  Vertex op(Role::kOperator, 1, 1, 4, kUnaligned);
   op.Arrive(0, Item{false, 3}, 1);
   op.Arrive(0, Item{false, 4}, 2);
   ASSERT_EQ(op.Process(), ChannelIndex{0});  // 3 applied, queued on the output
@@ -294,7 +294,7 @@ TEST(DataflowTest, AnUnalignedBarrierJumpsBothQueuesAndRecordsThem) {
 // The vertex records, its barrier jumps what waits on the output, input 0
 // goes on, and input 1 records until its barrier, which jumps its buffers.
 TEST(DataflowTest, TheAlignmentTimeoutSwitchesToUnaligned) {
-  Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned, /*alignment_timeout_us=*/100);
+  Vertex op(Role::kOperator, 2, 1, 4, kAligned, /*alignment_timeout_us=*/100);
   op.Arrive(0, Item{true, 1, 10}, 10);
   op.Arrive(0, Item{false, 5}, 11);
   op.Arrive(1, Item{false, 6}, 12);
@@ -332,7 +332,7 @@ TEST(DataflowTest, TheAlignmentTimeoutSwitchesToUnaligned) {
 // one's on the released input: that one aligns in its turn, while the
 // switched one still records input 1.
 TEST(DataflowTest, ASwitchedSnapshotThenAnAlignedOne) {
-  Vertex op(Role::kSink, 2, 0, 4, Alignment::kAligned, /*alignment_timeout_us=*/5);
+  Vertex op(Role::kSink, 2, 0, 4, kAligned, /*alignment_timeout_us=*/5);
   op.Arrive(0, Item{true, 1, 0}, 0);
   op.Arrive(0, Item{true, 2, 1}, 1);
   op.Arrive(1, Item{false, 9}, 1);
@@ -361,7 +361,7 @@ TEST(DataflowTest, ASwitchedSnapshotThenAnAlignedOne) {
 // them (Flink's timed-out barrier in an output buffer), and the part waits
 // until that barrier has left: the records it jumped join the part.
 TEST(DataflowTest, ATimedOutBarrierJumpsItsOutputQueue) {
-  Vertex source(Role::kSource, 0, 1, 4, Alignment::kAligned, /*alignment_timeout_us=*/10);
+  Vertex source(Role::kSource, 0, 1, 4, kAligned, /*alignment_timeout_us=*/10);
   ASSERT_TRUE(source.Emit(1));
   source.Start(1, 0);                             // aligned: behind 1
   for (std::uint64_t key : {2, 3, 4}) ASSERT_TRUE(source.Emit(key));  // after the record
@@ -383,7 +383,7 @@ TEST(DataflowTest, ATimedOutBarrierJumpsItsOutputQueue) {
 // Past the timeout, a barrier waiting in an input queue is taken at once,
 // jumping the records ahead of it (in flight) and not those behind it.
 TEST(DataflowTest, ATimedOutBarrierJumpsTheRecordsAheadOfItInItsInput) {
-  Vertex op(Role::kOperator, 2, 1, 4, Alignment::kAligned, /*alignment_timeout_us=*/10);
+  Vertex op(Role::kOperator, 2, 1, 4, kAligned, /*alignment_timeout_us=*/10);
   op.Arrive(0, Item{false, 5}, 1);
   op.Arrive(0, Item{true, 1, 0}, 2);
   op.Arrive(0, Item{false, 6}, 3);

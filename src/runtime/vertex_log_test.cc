@@ -26,7 +26,9 @@ namespace cutline::runtime {
 namespace {
 
 namespace fs = std::filesystem;
-using dataflow::Alignment;
+using dataflow::kAligned;
+using dataflow::kUnaligned;
+using dataflow::VertexAgentMaker;
 
 std::uint64_t Seed() {
   if (const char* s = std::getenv("CUTLINE_DATAFLOW_SEED")) return std::strtoull(s, nullptr, 10);
@@ -85,7 +87,7 @@ class VertexLogTest : public ::testing::Test {
     std::size_t dropped = 0;
   };
   // A run of `spec`, its vertices logging, then its logs judged.
-  Judged Run(const char* spec, Alignment a, std::optional<std::int64_t> timeout_us, bool slow_sink,
+  Judged Run(const char* spec, VertexAgentMaker a, std::optional<std::int64_t> timeout_us, bool slow_sink,
              std::uint64_t seed, bool drop_jumps_in = false) {
     fs::remove_all(dir_);
     const dataflow::Topology t = *dataflow::Topology::Parse(spec);
@@ -117,12 +119,12 @@ TEST_F(VertexLogTest, EveryModesLogsPassTheJudge) {
                std::to_string(seed) + ")");
   struct Mode {
     const char* name;
-    Alignment alignment;
+    VertexAgentMaker alignment;
     std::optional<std::int64_t> timeout_us;
   };
-  for (const Mode& m : {Mode{"aligned", Alignment::kAligned, std::nullopt},
-                        Mode{"unaligned", Alignment::kUnaligned, std::nullopt},
-                        Mode{"aligned, 100 us timeout", Alignment::kAligned, 100}}) {
+  for (const Mode& m : {Mode{"aligned", kAligned, std::nullopt},
+                        Mode{"unaligned", kUnaligned, std::nullopt},
+                        Mode{"aligned, 100 us timeout", kAligned, 100}}) {
     for (const char* spec : {"2-3-1", "1-2-2-1", "3-1"}) {
       for (bool slow_sink : {false, true}) {
         SCOPED_TRACE(fmt::format("{}, {}, slow sink {}", m.name, spec, slow_sink));
@@ -142,7 +144,7 @@ TEST_F(VertexLogTest, ALogThatLeavesOutABarriersJumpsIsCaught) {
                std::to_string(seed) + ")");
   // Unaligned with a slow sink: its inputs stay full, so barriers jump
   // records on arrival.
-  const Judged j = Run("2-2-1", Alignment::kUnaligned, std::nullopt, true, seed, /*drop_jumps_in=*/true);
+  const Judged j = Run("2-2-1", kUnaligned, std::nullopt, true, seed, /*drop_jumps_in=*/true);
   ASSERT_GT(j.dropped, 0u) << "no barrier jumped a record at its receiver: nothing to leave out";
   EXPECT_FALSE(j.check.report.ok());
 }

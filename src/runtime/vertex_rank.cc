@@ -24,11 +24,6 @@ constexpr std::uint64_t kKeys = 64;
 // still reads its frames (credits, barriers) often.
 constexpr int kMostPerTurn = 64;
 
-dataflow::Alignment AlignmentOf(Algorithm a) {
-  return a.traits().sender_records_overtaken ? dataflow::Alignment::kUnaligned
-                                             : dataflow::Alignment::kAligned;
-}
-
 std::optional<std::int64_t> TimeoutUs(const DataflowOptions& d) {
   if (!d.alignment_timeout) return std::nullopt;
   return d.alignment_timeout->count();
@@ -69,7 +64,8 @@ VertexRank::VertexRank(const NodeOptions& options, const DataflowOptions& d, int
       outputs_(d.topology.Outputs(static_cast<std::uint32_t>(rank))),
       vertex_(d.topology.RoleOf(static_cast<std::uint32_t>(rank)),
               static_cast<std::uint32_t>(inputs_.size()),
-              static_cast<std::uint32_t>(outputs_.size()), d.buffers, AlignmentOf(options.algorithm),
+              static_cast<std::uint32_t>(outputs_.size()), d.buffers,
+              options.algorithm.definition().make_vertex_agent,
               TimeoutUs(d)),
       rng_(options.seed * 1000003u + static_cast<unsigned>(rank)),
       credits_due_(inputs_.size(), 0),

@@ -6,6 +6,7 @@
 #include "algorithms/agent_host.h"
 #include "algorithms/algorithm.h"
 #include "cutline/barrier_rules.h"
+#include "dataflow/vertex_agent.h"
 
 namespace cutline::algorithms {
 namespace aligned {
@@ -22,8 +23,9 @@ const Definition kDefinition{
               .first_marker = FirstMarkerTale::kAlignsAndRecords,
               .later_marker = LaterMarkerTale::kHoldsChannel,
               .close = CloseTale::kWithMarker},
-    .hosts = {.scenario = true, .dataflow = true},
+    .hosts = {.scenario = true},
     .make_engine_host = &MakeAgentHost<AlignedBarrierRules>,
+    .make_vertex_agent = &dataflow::MakeVertexAgent<AlignedBarrierRules>,
 };
 
 }  // namespace aligned

@@ -6,6 +6,7 @@
 #include "algorithms/agent_host.h"
 #include "algorithms/algorithm.h"
 #include "cutline/barrier_rules.h"
+#include "dataflow/vertex_agent.h"
 
 namespace cutline::algorithms {
 namespace unaligned {
@@ -19,8 +20,9 @@ const Definition kDefinition{
               .first_marker = FirstMarkerTale::kRecordsChannelEmpty,
               .later_marker = LaterMarkerTale::kClosesChannel,
               .close = CloseTale::kWithMarker},
-    .hosts = {.scenario = true, .dataflow = true},
+    .hosts = {.scenario = true},
     .make_engine_host = &MakeAgentHost<UnalignedBarrierRules>,
+    .make_vertex_agent = &dataflow::MakeVertexAgent<UnalignedBarrierRules>,
 };
 
 }  // namespace unaligned
