@@ -28,6 +28,7 @@ cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/marker_rules_test.cc cutline_co
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/variant_rules_test.cc cutline_core)
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/host_api_test.cc cutline_core)
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/engine/engine_test.cc cutline_engine)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/algorithms/rank_agents_test.cc cutline_algorithms)
 # The checker's tests make their runs with the engine, and read them through
 # scenario/run_record.h (the checker itself knows no engine).
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_scenario

@@ -119,11 +119,8 @@ class Algorithm {
   const Words& words() const { return d_->words; }
   const Hosts& hosts() const { return d_->hosts; }
   // `cutline cluster --algorithm NAME` runs it: its ranks host its rules
-  // (make_rank_agent), or it stops the world (the coordinator's rounds,
-  // no agent at all).
-  bool runs_on_ranks() const {
-    return d_->make_rank_agent != nullptr || d_->traits.stops_the_world;
-  }
+  // (make_rank_agent; stop-the-world's answer the coordinator's rounds).
+  bool runs_on_ranks() const { return d_->make_rank_agent != nullptr; }
   // `cutline cluster --app dataflow --algorithm NAME` runs it: its
   // vertices host its rules (make_vertex_agent).
   bool runs_on_dataflow() const { return d_->make_vertex_agent != nullptr; }

@@ -1,6 +1,7 @@
 // RankAgent: what one rank of the runtime (src/runtime/branch.cc) asks of
 // its snapshot algorithm, whatever the rules: the virtual face of one
-// SnapshotAgent whose state and messages are amounts. The simulator hosts
+// SnapshotAgent whose state and messages are amounts, or of stop-the-world's
+// rounds (WorldRounds). The simulator hosts
 // every algorithm through AgentHost (agent_host.h); the runtime hosts the
 // ones whose Definition names a maker (make_rank_agent), and no other, so
 // that an algorithm cannot be offered to `cutline cluster --algorithm`
@@ -17,6 +18,27 @@
 #include "cutline/snapshot_agent.h"
 
 namespace cutline::algorithms {
+
+// The rank's side of stopping the world (Traits::stops_the_world): the
+// coordinator's rounds take the place of markers. A paused rank sends
+// nothing new; once everything its peers sent it before they paused has
+// arrived, its channels are empty and its state alone is its part. The
+// agent counts what leaves and arrives through OnOutgoing and OnMessage,
+// which the rank calls for every transfer.
+class WorldRounds {
+ public:
+  virtual ~WorldRounds() = default;
+  // Round `id` pauses this rank: by outgoing channel, what left so far.
+  virtual std::vector<std::uint64_t> Pause(SnapshotId id) = 0;
+  virtual bool paused() const = 0;
+  // By incoming channel, what must have arrived before round `id` reads
+  // the state (what each peer had sent this rank when it paused).
+  virtual void Drain(SnapshotId id, std::vector<std::uint64_t> expect) = 0;
+  // The round whose channels have drained, once: read the state now (after
+  // the last delivery was applied).
+  virtual std::optional<SnapshotId> TakeDrained() = 0;
+  virtual void Resume() = 0;
+};
 
 // What rides beside a transfer (the rules' Stamp) and a marker (their
 // Control) travels as one 64-bit word, and only for rules that have one:
@@ -49,6 +71,10 @@ class RankAgent {
   virtual Reply Forget(SnapshotId id) = 0;
   virtual Reply Abort(SnapshotId id) = 0;
   virtual std::uint32_t incoming_channels() const = 0;
+  // Stop-the-world's rounds, which an algorithm that stops the world
+  // answers instead of markers (and of Start, which it refuses); none for
+  // the others.
+  virtual WorldRounds* world() { return nullptr; }
 };
 
 // The rank's agent under `Rules`, whose stamp and control are nothing or

@@ -303,7 +303,8 @@ namespace cutline {
   X(kRuntimeFirstNotInit, "runtime_first_not_init", "s")  /* kind */           \
   X(kRuntimeNotCoordinator, "runtime_not_coordinator", "nns")                  \
     /* sender, rank, kind */                                                   \
-  X(kRuntimeNoAgent, "runtime_no_agent", "s")  /* algorithm */                 \
+  X(kRuntimeNotItsMessage, "runtime_not_its_message", "ss")                     \
+    /* algorithm, the message's kind */                                        \
   X(kRuntimeWordRefused, "runtime_word_refused", "ns")                         \
     /* rank, the rules' error (ToString(AgentError)) */                        \
   X(kRuntimeMarkerRefused, "runtime_marker_refused", "nn")  /* id, sender */   \

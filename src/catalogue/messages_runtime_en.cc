@@ -45,8 +45,8 @@ std::string EnglishBrokenMessage(const Status& s) {
 std::string EnglishMisplacedMessage(const Status& s) {
   auto n = [&](std::size_t i) { return s.number(i); };
   switch (s.code()) {
-    case Code::kRuntimeNoAgent:
-      return fmt::format("{} has no rank agent, yet a snapshot message came", s.word(0));
+    case Code::kRuntimeNotItsMessage:
+      return fmt::format("{} sends no {} message, yet one came", s.word(0), s.word(1));
     case Code::kRuntimeWordRefused:
       return fmt::format("the rules refused rank {} a stamp or count: {}", n(0), s.word(1));
     case Code::kRuntimeMarkerRefused:

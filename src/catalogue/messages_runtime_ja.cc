@@ -42,10 +42,8 @@ std::string JapaneseBrokenMessage(const Status& s) {
 std::string JapaneseMisplacedMessage(const Status& s) {
   auto n = [&](std::size_t i) { return s.number(i); };
   switch (s.code()) {
-    case Code::kRuntimeNoAgent:
-      return fmt::format("{} にはランクのエージェントがないのに、スナップショットのメッセージが"
-                         "来ました",
-                         s.word(0));
+    case Code::kRuntimeNotItsMessage:
+      return fmt::format("{} は {} メッセージを送らないのに、それが来ました", s.word(0), s.word(1));
     case Code::kRuntimeWordRefused:
       return fmt::format("規則がランク {} にスタンプかカウントを出しませんでした: {}", n(0),
                          s.word(1));

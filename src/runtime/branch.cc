@@ -19,24 +19,17 @@ namespace {
 constexpr Amount kMostPerTransfer = 100;
 }  // namespace
 
-namespace {
-
-// The algorithm's agent for a rank with `peers` channels each way, as the
-// registry makes it; none for stop-the-world.
-std::unique_ptr<algorithms::RankAgent> MakeAgent(Algorithm a, std::uint32_t peers) {
-  auto make = a.definition().make_rank_agent;
-  return make ? make(peers, peers) : nullptr;
+algorithms::RankAgent& Branch::agent(std::string_view kind) {
+  // The coordinator sends no start and the ranks no marker under an
+  // algorithm that stops the world: one that came is a bug.
+  if (world_) throw Fault(Status::Error(Code::kRuntimeNotItsMessage, o_.algorithm.name(), kind));
+  return *agent_;
 }
 
-}  // namespace
-
-algorithms::RankAgent& Branch::agent() {
-  // The coordinator sends no start and the ranks no marker under an
-  // algorithm without an agent (stop-the-world): one that came is a bug.
-  if (!agent_) {
-    throw Fault(Status::Error(Code::kRuntimeNoAgent, o_.algorithm.name()));
-  }
-  return *agent_;
+algorithms::WorldRounds& Branch::world(std::string_view kind) {
+  // Nor a round of stopping the world under an algorithm of markers.
+  if (!world_) throw Fault(Status::Error(Code::kRuntimeNotItsMessage, o_.algorithm.name(), kind));
+  return *world_;
 }
 
 Branch::Branch(const NodeOptions& options, int rank, int ranks, Transport& transport)
@@ -44,10 +37,13 @@ Branch::Branch(const NodeOptions& options, int rank, int ranks, Transport& trans
       rank_(rank),
       n_(ranks),
       transport_(transport),
-      agent_(MakeAgent(options.algorithm, static_cast<std::uint32_t>(ranks - 1))),
+      // The algorithm's rules at a rank with a channel each way to every
+      // other, as the registry makes them (options refuse an algorithm
+      // whose Definition names no maker).
+      agent_(options.algorithm.definition().make_rank_agent(static_cast<std::uint32_t>(ranks - 1),
+                                                            static_cast<std::uint32_t>(ranks - 1))),
+      world_(agent_->world()),
       rng_(options.seed * 1000003u + static_cast<unsigned>(rank)),
-      sent_to_(static_cast<std::size_t>(ranks), 0),
-      received_from_(static_cast<std::size_t>(ranks), 0),
       out_n_(static_cast<std::size_t>(ranks), 0),
       in_n_(static_cast<std::size_t>(ranks), 0) {
   if (!options.log_dir.empty()) {
@@ -89,10 +85,12 @@ int Branch::RandomPeer() {
 
 void Branch::SendTransfer(int to, Amount amount) {
   std::string bytes = wire::EncodeApplication(protocol::Encode(protocol::Transfer{amount}));
-  if (agent_ && agent_->stamps()) bytes += Word<protocol::TransferStamp>(agent_->OnOutgoing(Out(to)));
+  // Every algorithm sees what leaves (stop-the-world counts it); only some
+  // stamp it.
+  const Result<std::uint64_t> stamp = agent_->OnOutgoing(Out(to));
+  if (agent_->stamps()) bytes += Word<protocol::TransferStamp>(stamp);
   if (log_) bytes += log_->Send(to, ++out_n_[static_cast<std::size_t>(to)], amount);
   transport_.SendFrame(to, std::move(bytes), Lane::kTransfers);
-  ++sent_to_[static_cast<std::size_t>(to)];
 }
 
 void Branch::SendNew(int to, Amount word) {
@@ -102,7 +100,7 @@ void Branch::SendNew(int to, Amount word) {
 
 void Branch::SendMarker(int to, SnapshotId id) {
   std::string host;
-  if (agent().counts()) host = Word<protocol::MarkerCount>(agent().ControlFor(id, Out(to)));
+  if (agent("marker").counts()) host = Word<protocol::MarkerCount>(agent_->ControlFor(id, Out(to)));
   if (log_) host += log_->SendMarker(to, ++out_n_[static_cast<std::size_t>(to)], id);
   transport_.SendFrame(to, wire::EncodeMarker(id, host), Lane::kMarkers);
 }
@@ -162,13 +160,12 @@ void Branch::OnFrame(int from, std::string_view bytes) {
                  [&](const protocol::Transfer& t) {
                    // The stamp comes first, then the logged clock.
                    const std::uint64_t stamp =
-                       agent_ && agent_->stamps() ? protocol::TransferStamp::Get(r).stamp : 0;
+                       agent_->stamps() ? protocol::TransferStamp::Get(r).stamp : 0;
                    if (log_) log_->Receive(from, ++in_n_[static_cast<std::size_t>(from)], t.amount, r);
                    // Recorded first (if a snapshot is recording this channel), then applied.
-                   if (agent_) Watch(from, stamp, t.amount);
+                   Watch(from, stamp, t.amount);
                    const Amount before = balance_;
                    balance_ = o_.app.AfterDeliver(balance_, t.amount);
-                   ++received_from_[static_cast<std::size_t>(from)];
                    if (balance_ != before) Changed();  // a request leaves a state as it was
                    if (work_) work_->Delivered(from, t.amount, Clock::now(), *this);
                    CheckDrained();
@@ -185,14 +182,14 @@ void Branch::OnMarkerFrame(int from, SnapshotId id, std::string_view payload) {
   // The rules' count comes first in the marker's host bytes, then the
   // logged clock.
   Reader host(payload);
-  const std::uint64_t count = agent().counts() ? protocol::MarkerCount::Get(host).count : 0;
+  const std::uint64_t count = agent("marker").counts() ? protocol::MarkerCount::Get(host).count : 0;
   if (log_) log_->ReceiveMarker(from, ++in_n_[static_cast<std::size_t>(from)], id, host);
   // The channel closes now (and, for the first marker, the state is
   // recorded now too): the moments the critical path is made of.
   // (Lai-Yang's closes once its count of older transfers has come: Watch
   // moves the moment on if one comes later.)
   Closed(id, c);
-  const Reply reply = agent().OnMarker(id, c, count, balance_);
+  const Reply reply = agent_->OnMarker(id, c, count, balance_);
   if (!reply.ok()) {
     if (Refused(reply)) return;
     throw Fault(Status::Error(Code::kRuntimeMarkerRefused, id, from));
@@ -202,7 +199,7 @@ void Branch::OnMarkerFrame(int from, SnapshotId id, std::string_view payload) {
 
 void Branch::Closed(SnapshotId id, ChannelIndex c) {
   Timing& t = timing_[id];
-  if (t.marker_us.empty()) t.marker_us.assign(agent().incoming_channels(), 0);
+  if (t.marker_us.empty()) t.marker_us.assign(agent_->incoming_channels(), 0);
   const std::int64_t now_us = EpochMicros();
   t.marker_us[c] = now_us;
   // A first marker records the state too, at the same moment: one reading
@@ -224,16 +221,14 @@ void Branch::Watch(int from, std::uint64_t stamp, Amount amount) {
   AfterStep(reply.snapshot, reply, false);
 }
 
-// Stop-the-world: once everything sent before the pause has arrived, the
-// channels are empty and the balance alone is this rank's state.
+// Stop-the-world: once everything sent before the pause has arrived (the
+// agent counts), the channels are empty and the balance alone, read after
+// the last delivery was applied, is this rank's state.
 void Branch::CheckDrained() {
-  if (!draining_) return;
-  for (int i = 0; i < n_; ++i) {
-    auto k = static_cast<std::size_t>(i);
-    if (received_from_[k] < drain_target_[k]) return;
+  if (!world_) return;
+  if (const std::optional<SnapshotId> id = world_->TakeDrained()) {
+    transport_.SendControl(kCoordinator, protocol::Read{*id, balance_, EpochMicros()});
   }
-  transport_.SendControl(kCoordinator, protocol::Read{*draining_, balance_, EpochMicros()});
-  draining_.reset();
 }
 
 void Branch::Recorded(SnapshotId id, bool started_here) {
@@ -253,7 +248,7 @@ void Branch::Recorded(SnapshotId id, bool started_here) {
 void Branch::AfterStep(SnapshotId id, const Step& step, bool started_here) {
   if (step.record_state) Recorded(id, started_here);
   if (!step.part_done) return;
-  const std::optional<Amount> recorded = agent().RecordedState(id);
+  const std::optional<Amount> recorded = agent_->RecordedState(id);
   Timing& timing = timing_[id];
   protocol::Part part{.id = id,
                       .rank = static_cast<std::uint32_t>(rank_),
@@ -261,15 +256,15 @@ void Branch::AfterStep(SnapshotId id, const Step& step, bool started_here) {
                       .recorded_us = timing.recorded_us,
                       .marker_us = {}};
   EventLog::ByPeer by_sender;
-  for (ChannelIndex c = 0; c < agent().incoming_channels(); ++c) {
-    std::vector<Amount> messages = agent().ChannelMessages(id, c);
+  for (ChannelIndex c = 0; c < agent_->incoming_channels(); ++c) {
+    std::vector<Amount> messages = agent_->ChannelMessages(id, c);
     by_sender.emplace_back(SenderOf(c), messages);
     part.recorded.channels.push_back(std::move(messages));
     part.marker_us.push_back(timing.marker_us.empty() ? 0 : timing.marker_us[c]);
   }
   if (log_) log_->Part(id, *recorded, by_sender);
   transport_.SendControl(kCoordinator, part);
-  agent().Forget(id);
+  agent_->Forget(id);
   timing_.erase(id);
 }
 
@@ -278,7 +273,7 @@ bool Branch::OnControl(const protocol::Control& message) {
       Overloaded{
           [&](const protocol::Start& m) {
             timing_[m.id].recorded_us = EpochMicros();
-            const Reply reply = agent().Start(m.id, balance_);
+            const Reply reply = agent("start").Start(m.id, balance_);
             if (!reply.ok()) {
               if (Refused(reply)) return true;
               throw Fault(Status::Error(Code::kRuntimeStartedTwice, m.id));
@@ -291,16 +286,24 @@ bool Branch::OnControl(const protocol::Control& message) {
             return true;
           },
           [&](const protocol::Pause& m) {
-            paused_ = true;
-            transport_.SendControl(kCoordinator, protocol::Paused{m.id, sent_to_});
+            // The agent counts by channel, the coordinator by rank.
+            const std::vector<std::uint64_t> sent = world("pause").Pause(m.id);
+            protocol::Paused paused{m.id, std::vector<std::uint64_t>(static_cast<std::size_t>(n_), 0)};
+            for (ChannelIndex c = 0; c < sent.size(); ++c) {
+              paused.sent_to[static_cast<std::size_t>(SenderOf(c))] = sent[c];
+            }
+            transport_.SendControl(kCoordinator, std::move(paused));
             return true;
           },
           [&](const protocol::Drain& m) {
             if (m.expect_from.size() != static_cast<std::size_t>(n_)) {
               throw Fault(Status::Error(Code::kRuntimeDrainRanks));
             }
-            drain_target_ = m.expect_from;
-            draining_ = m.id;
+            std::vector<std::uint64_t> expect;
+            for (int from = 0; from < n_; ++from) {
+              if (from != rank_) expect.push_back(m.expect_from[static_cast<std::size_t>(from)]);
+            }
+            world("drain").Drain(m.id, std::move(expect));
             CheckDrained();
             return true;
           },
@@ -308,9 +311,9 @@ bool Branch::OnControl(const protocol::Control& message) {
             // Given up by the coordinator: what was recorded is freed, and
             // the id stays finished (its later markers are ignored). An id
             // whose part is done was forgotten already: nothing to free.
-            if (agent_) agent_->Abort(m.id);
+            // (Stop-the-world's agent stops draining for it.)
+            agent_->Abort(m.id);
             timing_.erase(m.id);
-            if (draining_ == m.id) draining_.reset();  // stop-the-world's
             return true;
           },
           [&](const protocol::Query& m) {
@@ -319,7 +322,7 @@ bool Branch::OnControl(const protocol::Control& message) {
             return true;
           },
           [&](const protocol::Resume&) {
-            paused_ = false;
+            world("resume").Resume();
             next_transfer_ = Clock::now();  // what fell due while paused is lost
             return true;
           },
@@ -329,7 +332,7 @@ bool Branch::OnControl(const protocol::Control& message) {
 }
 
 bool Branch::MaybeTransfer(Clock::time_point now) {
-  if (!sending_ || paused_ || stopped_) return false;
+  if (!sending_ || paused() || stopped_) return false;
   int due = 1;  // --rate max: one per turn of the loop
   if (o_.rate > 0) {
     auto interval = std::chrono::duration_cast<Clock::duration>(
@@ -373,7 +376,7 @@ bool Branch::Tick(Clock::time_point now) {
   bool sent = false;
   if (o_.app.conserved()) {
     sent = MaybeTransfer(now);
-  } else if (work_ != nullptr && sending_ && !paused_ && !stopped_) {
+  } else if (work_ != nullptr && sending_ && !paused() && !stopped_) {
     sent = work_->Step(now, *this);
   }
   if (o_.kill && o_.kill->rank == static_cast<std::uint32_t>(rank_) && o_.kill->at &&

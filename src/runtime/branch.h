@@ -1,6 +1,6 @@
 // One branch of the bank as a rank runs it: its balance, the transfers it
-// sends at the rate asked, the snapshot agent that watches its channels, and
-// its side of stop-the-world. It talks through the Transport and knows the
+// sends at the rate asked, and the snapshot agent that watches its channels
+// (or answers stop-the-world's rounds). It talks through the Transport and knows the
 // coordinator only as rank 0.
 #pragma once
 
@@ -107,24 +107,25 @@ class Branch final : public RankRole, private apps::RankHost {
   const int rank_;
   const int n_;
   Transport& transport_;
-  // The algorithm's rules at this rank, from the registry (rank_agent.h);
-  // none under stop-the-world, whose rounds need no agent.
+  // The algorithm's rules at this rank, from the registry (rank_agent.h),
+  // and their rounds if they stop the world (else none).
   std::unique_ptr<algorithms::RankAgent> agent_;
-  algorithms::RankAgent& agent();
+  algorithms::WorldRounds* const world_;
+  // The agent, for a message of `kind` that only markers' rules take; the
+  // rounds, for one of stopping the world. Either faults if the algorithm
+  // sends no such message.
+  algorithms::RankAgent& agent(std::string_view kind);
+  algorithms::WorldRounds& world(std::string_view kind);
+  bool paused() const { return world_ != nullptr && world_->paused(); }
   std::mt19937_64 rng_;
   std::unique_ptr<EventLog> log_;  // --log-dir
 
   Amount balance_ = 0;
   bool sending_ = false;  // transfers flow (not before Begin, not while stopped)
-  bool paused_ = false;   // stop-the-world holds sending
   bool stopped_ = false;  // Stop came: flushing
   bool final_sent_ = false;
   int ends_received_ = 0;
   std::uint64_t transfers_sent_ = 0;
-  std::vector<std::uint64_t> sent_to_;        // by rank
-  std::vector<std::uint64_t> received_from_;  // by rank
-  std::vector<std::uint64_t> drain_target_;   // stop-the-world: counts to wait for
-  std::optional<SnapshotId> draining_;
   std::map<SnapshotId, Timing> timing_;  // snapshots this rank is taking part in
   Clock::time_point start_;
   Clock::time_point next_transfer_;
