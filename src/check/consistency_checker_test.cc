@@ -41,7 +41,7 @@ constexpr NodeId kP3 = 2;
 constexpr NodeId kP4 = 3;
 
 engine::Config Branches(int n, Amount balance = 100) {
-  engine::Config config;
+  engine::Config config{.app = apps::App::kBank};
   for (int i = 1; i <= n; ++i) {
     config.branches.push_back({"P" + std::to_string(i), balance});
   }
@@ -206,7 +206,7 @@ class TamperedClaimTest : public ::testing::Test {
   std::vector<std::string> Problems() { return CheckRun(run_).problems; }
 
   Engine bank_;
-  RunRecord run_;
+  RunRecord run_{.app = apps::App::kBank};  // RunOf(bank_)'s once built
   std::vector<Event> events_;
   sim::ChannelId p2p1_;
 };
@@ -428,7 +428,7 @@ class ScriptedTest : public ::testing::Test {
 
   sim::Topology net_;
   Script script_;
-  RunRecord run_;
+  RunRecord run_{.app = apps::App::kBank};  // the scripts move money
 };
 
 TEST_F(ScriptedTest, HandWrittenCorrectRunPasses) {

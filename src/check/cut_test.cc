@@ -31,7 +31,7 @@ constexpr NodeId kP2 = 1;
 constexpr NodeId kP3 = 2;
 
 Engine MakeBank(int n, Amount balance = 100) {
-  engine::Config config;
+  engine::Config config{.app = apps::App::kBank};
   for (int i = 1; i <= n; ++i) config.branches.push_back({"P" + std::to_string(i), balance});
   std::optional<Engine> bank;
   Status s = Engine::Create(config, &bank);
@@ -201,11 +201,10 @@ std::uint64_t SeedFromEnv() {
 
 // A bank running `app`, its branches P1, P2, ... starting in `states`.
 Engine MakeAppBank(apps::App app, const std::vector<Amount>& states) {
-  engine::Config config;
+  engine::Config config{.app = app};
   for (std::size_t n = 0; n < states.size(); ++n) {
     config.branches.push_back({"P" + std::to_string(n + 1), states[n]});
   }
-  config.app = app;
   std::optional<Engine> bank;
   Status s = Engine::Create(config, &bank);
   EXPECT_TRUE(s.ok()) << CodeName(s.code());
