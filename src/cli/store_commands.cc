@@ -113,6 +113,10 @@ int List(const store::Store& store, bool json, Lang lang) {
     fmt::print("{}\n", scenario::Dump(store::ListJson(store), 2));
     return 0;
   }
+  // Each snapshot's application, from its run's row, before a line is
+  // printed: a snapshot whose run is gone refuses the listing whole.
+  std::vector<apps::App> app_of;
+  for (const SnapshotRecord& s : snapshots) app_of.push_back(store::AppOf(store::RunOf(runs, s.run)));
   if (runs.empty()) fmt::print("{}\n", Say(StoreLine::kNoRuns, {}, lang));
   for (const store::StoredRun& r : runs) fmt::print("{}\n", RunLine(r, store::AppOf(r), lang));
   if (snapshots.empty()) {
@@ -142,7 +146,7 @@ int List(const store::Store& store, bool json, Lang lang) {
              latency_header);
   for (std::size_t i = 0; i < snapshots.size(); ++i) {
     const SnapshotRecord& s = snapshots[i];
-    const apps::App app = store::AppOf(store::RunOf(runs, s.run));
+    const apps::App app = app_of[i];
     // A snapshot's total in its application's words ("$300", "812
     // records"); a jobs or locks snapshot's verdict in the last column, the
     // total column left empty (their words are not conserved).
