@@ -285,7 +285,7 @@ void Fail(const std::string& what, const std::string& script) {
 class Driver {
  public:
   explicit Driver(const NetSpec& spec) : spec_(spec) {
-    engine::Config config;
+    engine::Config config{.app = spec.app};
     std::string line = "network";
     for (NodeId n = 0; n < spec.nodes; ++n) {
       config.branches.push_back({Name(n), spec.balances[n]});
@@ -308,7 +308,6 @@ class Driver {
       line += fmt::format(" algorithm={}", engine::AlgorithmName(spec.algorithm));
     }
     if (!spec.app.conserved()) line += fmt::format(" app={}", spec.app.name());
-    config.app = spec.app;
     config.capacity_transfers = spec.capacity;
     config.one_snapshot_at_a_time = spec.one_at_a_time;
     config.fifo = spec.fifo;

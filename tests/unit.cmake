@@ -29,15 +29,17 @@ cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/variant_rules_test.cc cutline_c
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/core/host_api_test.cc cutline_core)
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/engine/engine_test.cc cutline_engine)
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/algorithms/rank_agents_test.cc cutline_algorithms)
-# The checker's tests make their runs with the engine, and read them through
-# scenario/run_record.h (the checker itself knows no engine).
-cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_scenario
+# The checker's own tests judge histories written by hand: like the checker,
+# they know no engine. Its judgements of the engine's runs (read through
+# scenario/run_record.h), its cost and the events format against the
+# simulator's runs are tested above both, in src/scenario.
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/consistency_checker_test.cc cutline_check
   GTest::gmock)
-cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/cut_test.cc cutline_scenario)
-# Their helpers (kP1, Ok; Said) share consistency_checker_test.cc's and
-# store_test.cc's names: out of the unity batches (cmake/unity_build.cmake).
-set_source_files_properties(${PROJECT_SOURCE_DIR}/src/check/cut_test.cc
-                            ${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/scenario/checker_runs_test.cc cutline_scenario
+  GTest::gmock)
+# Its helper Said shares store_test.cc's name: out of the unity batches
+# (cmake/unity_build.cmake).
+set_source_files_properties(${PROJECT_SOURCE_DIR}/src/store/writer_lock_test.cc
                             PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 
 # The rules' properties, driven many times through header-only templates:
@@ -64,10 +66,10 @@ cutline_unit_test(${PROJECT_SOURCE_DIR}/src/catalogue/messages_test.cc cutline_c
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/engine/invariants_test.cc cutline_engine GTest::gmock)
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/scenario/shiviz_test.cc cutline_scenario)
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/sim/network_test.cc cutline_sim)
-cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/cost_test.cc cutline_scenario)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/scenario/cost_test.cc cutline_scenario)
 # The events format against the simulator's own runs (it needs the runner,
 # as the cost does).
-cutline_unit_test(${PROJECT_SOURCE_DIR}/src/check/events_log_test.cc)
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/scenario/events_log_test.cc cutline_scenario)
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/scenario/questions_test.cc cutline_scenario)
 # It checks docs/page.md's list of the demos' questions against the engine.
 target_compile_definitions(unit_test PRIVATE CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

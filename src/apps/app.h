@@ -228,7 +228,9 @@ class App {
   // The application with command `verb`, and the command; nullopt if none.
   static std::optional<std::pair<App, const AppCommand*>> FindCommand(std::string_view verb);
 
-  constexpr App() : def_(nullptr) {}  // the bank
+  // No default: every layer that holds an application is told which one
+  // (a forgotten one is a compile error, not a silent bank).
+  App() = delete;
   const AppDefinition& definition() const;
   std::string_view name() const { return definition().name; }
   // AppDefinition::conserved.
@@ -264,7 +266,7 @@ class App {
 
  private:
   constexpr explicit App(const AppDefinition* def) : def_(def) {}
-  const AppDefinition* def_;
+  const AppDefinition* def_;  // never null
 };
 
 // The words of each application, where its commands and its property need

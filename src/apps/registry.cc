@@ -20,9 +20,7 @@ std::string NoVerdictWords(bool, std::span<const std::string>, std::span<const s
   return {};
 }
 
-const AppDefinition& App::definition() const {
-  return def_ == nullptr ? kBankDefinition : *def_;
-}
+const AppDefinition& App::definition() const { return *def_; }
 
 std::span<const App> App::All() { return kAll; }
 

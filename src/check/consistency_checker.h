@@ -81,24 +81,27 @@ struct SnapshotClaim {
 };
 
 // Everything the checker reads. Nothing here is derived from the agents
-// except `claims`.
+// except `claims`. Every member but `app` has a default (the `{}`s), so that
+// a caller names the application and only what else it has:
+// RunRecord{.app = ...}.
 struct RunRecord {
-  std::span<const history::Event> events;     // the whole history, in order
+  std::span<const history::Event> events{};   // the whole history, in order
   const sim::Topology* topology = nullptr;  // REQUIRES set
-  std::vector<cutline::Amount> initial_balances;  // by NodeId
+  std::vector<cutline::Amount> initial_balances{};  // by NodeId
   // For messages; a node without a name is written "#<id>".
-  std::vector<std::string> names;
+  std::vector<std::string> names{};
   // By Seq, the name a log gave each message (a foreign log's ids, and for
   // its markers the line that sent them: events_log.h); a message without
   // one is written "#<seq>".
-  std::vector<std::string> message_names;
+  std::vector<std::string> message_names{};
   // One per snapshot the implementation says is complete.
-  std::vector<SnapshotClaim> claims;
+  std::vector<SnapshotClaim> claims{};
   // False: channels may reorder (fifo=no), which is then not a problem.
   bool fifo = true;
   // What the branches compute: money is conserved for the bank (d); an
-  // application with a stable property has it checked (g).
-  apps::App app = apps::App::kBank;
+  // application with a stable property has it checked (g). No default: the
+  // checker is told the application, never assumes one.
+  apps::App app;
 };
 
 // Checks every claimed snapshot against the history (the rules, each

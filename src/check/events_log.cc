@@ -506,7 +506,9 @@ void Claim(const std::vector<Process*>& by_node, const Merge& merge, EventsLog* 
 }  // namespace
 
 RunRecord EventsLog::Record() const {
-  RunRecord run;
+  // The format's states are numbers its messages move, a send taking and a
+  // receipt adding (docs/logs.md): the bank's rules.
+  RunRecord run{.app = apps::App::kBank};
   run.events = events;
   run.topology = &*topology;
   run.initial_balances = initial;

@@ -56,7 +56,8 @@ std::string SelfPath() {
 struct RuntimeCommands::State {
   CLI::App* cluster = nullptr;
   CLI::App* node = nullptr;
-  runtime::ClusterOptions options;
+  // --app's default, the bank, until Parse sets what --app names.
+  runtime::ClusterOptions options{.node = {.app = apps::App::kBank}};
   std::string rate = "1000";
   std::string duration = "5s";
   std::string every;

@@ -9,7 +9,6 @@
 #include <charconv>
 #include <chrono>
 #include <ctime>
-#include <map>
 #include <optional>
 
 #include "cli/refuse.h"
@@ -114,13 +113,12 @@ int List(const store::Store& store, bool json, Lang lang) {
     fmt::print("{}\n", scenario::Dump(store::ListJson(store), 2));
     return 0;
   }
+  // Each snapshot's application, from its run's row, before a line is
+  // printed: a snapshot whose run is gone refuses the listing whole.
+  std::vector<apps::App> app_of;
+  for (const SnapshotRecord& s : snapshots) app_of.push_back(store::AppOf(store::RunOf(runs, s.run)));
   if (runs.empty()) fmt::print("{}\n", Say(StoreLine::kNoRuns, {}, lang));
-  std::map<std::int64_t, apps::App> app_of;
-  for (const store::StoredRun& r : runs) {
-    const apps::App app = r.dataflow ? apps::App::kDataflow : apps::App::NamedOrBank(r.app);
-    app_of[r.id] = app;
-    fmt::print("{}\n", RunLine(r, app, lang));
-  }
+  for (const store::StoredRun& r : runs) fmt::print("{}\n", RunLine(r, store::AppOf(r), lang));
   if (snapshots.empty()) {
     fmt::print("{}\n", Say(StoreLine::kNoSnapshots, {}, lang));
     return 0;
@@ -129,7 +127,7 @@ int List(const store::Store& store, bool json, Lang lang) {
   // snapshots' verdicts.
   const bool verdicts = std::any_of(runs.begin(), runs.end(),
                                     [](const store::StoredRun& r) {
-                                      return !apps::App::NamedOrBank(r.app).conserved();
+                                      return !store::AppOf(r).conserved();
                                     });
   const std::string latency_title = Say(StoreLine::kColumnLatency, {}, lang);
   std::vector<std::string> latencies;
@@ -148,7 +146,7 @@ int List(const store::Store& store, bool json, Lang lang) {
              latency_header);
   for (std::size_t i = 0; i < snapshots.size(); ++i) {
     const SnapshotRecord& s = snapshots[i];
-    const apps::App app = app_of.contains(s.run) ? app_of[s.run] : apps::App::kBank;
+    const apps::App app = app_of[i];
     // A snapshot's total in its application's words ("$300", "812
     // records"); a jobs or locks snapshot's verdict in the last column, the
     // total column left empty (their words are not conserved).
@@ -276,12 +274,10 @@ int Show(const store::Store& store, std::uint64_t id, bool json, Lang lang) {
                            lang));
     return 0;
   }
-  apps::App app = apps::App::kBank;
-  for (const store::StoredRun& r : store.Runs()) {
-    if (r.id == s->run && r.dataflow) return ShowDataflow(store, *s, lang);
-    if (r.id == s->run) app = apps::App::NamedOrBank(r.app);
-  }
-  return ShowApp(*s, app, lang);
+  const std::vector<store::StoredRun> runs = store.Runs();
+  const store::StoredRun& run = store::RunOf(runs, s->run);
+  if (run.dataflow) return ShowDataflow(store, *s, lang);
+  return ShowApp(*s, store::AppOf(run), lang);
 }
 
 // A snapshot id as typed: digits only (no sign, no spaces, no 0x).
@@ -433,7 +429,13 @@ int StoreCommand::Run() const {
   StatusOr<store::Store> store = store::Store::OpenReadOnly(path_, /*brief=*/true);
   if (!store.ok()) return Refuse(store.status(), lang);
   if (verify_->parsed()) return Verify(*store, id, lang);
-  return id ? Show(*store, *id, json_, lang) : List(*store, json_, lang);
+  try {
+    return id ? Show(*store, *id, json_, lang) : List(*store, json_, lang);
+  } catch (const store::StoreError& e) {
+    // A damaged file (a snapshot whose run is gone: store::RunOf) or a
+    // failed read: one line, nothing printed as if it were sound.
+    return Refuse(e.status(), lang);
+  }
 }
 
 }  // namespace cutline::cli

@@ -45,16 +45,19 @@ using algorithms::Algorithm;
 // "chandy-lamport", "lai-yang", "aligned", "unaligned", ...
 inline std::string_view AlgorithmName(Algorithm a) { return a.name(); }
 
+// Every member but `app` has a default (the `{}`s): Config{.app = ...}.
 struct Config {
-  std::vector<BranchSpec> branches;
+  std::vector<BranchSpec> branches{};
   // Directed channels by branch name; nullopt = every ordered pair.
-  std::optional<std::vector<std::pair<std::string, std::string>>> links;
+  std::optional<std::vector<std::pair<std::string, std::string>>> links{};
   std::uint32_t capacity_transfers = 0;  // 0 = unlimited
   bool one_snapshot_at_a_time = false;   // snapshots=one
   bool keep_history = true;
   bool fifo = true;                       // fifo=no: channels may reorder
   Algorithm algorithm = Algorithm::kChandyLamport;
-  App app = App::kBank;  // what the branches compute (apps/app.h)
+  // What the branches compute (apps/app.h). No default: the engine never
+  // assumes an application, so whoever builds a run names it.
+  App app;
 };
 
 // The run-wide view of one snapshot (each branch's part is in its agent).

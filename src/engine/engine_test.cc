@@ -26,7 +26,7 @@ constexpr NodeId kP2 = 1;
 constexpr NodeId kP3 = 2;
 
 Config ThreeBranches() {
-  Config config;
+  Config config{.app = apps::App::kBank};
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
   return config;
 }
@@ -112,7 +112,7 @@ std::string CreateError(const Config& config) {
 }
 
 TEST(BankTest, CreateRejectsBadConfigurations) {
-  Config one;
+  Config one{.app = apps::App::kBank};
   one.branches = {{"P1", 100}};
   EXPECT_EQ(CreateError(one), "network_too_small");
 
@@ -442,7 +442,7 @@ TEST(RegistryTest, EveryBankAlgorithmTakesAConsistentSnapshot) {
     // Rules broken on purpose are wrong by design: BrokenRulesTest below.
     if (!a.hosts().scenario || a.traits().broken_on_purpose) continue;
     SCOPED_TRACE(std::string(a.name()));
-    Config config;
+    Config config{.app = apps::App::kBank};
     config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}, {"P4", 100}};
     config.links = {{{"P1", "P2"}, {"P1", "P3"}, {"P2", "P3"}, {"P2", "P4"}, {"P3", "P4"}}};
     config.algorithm = a;
@@ -715,7 +715,7 @@ TEST(NaiveReaderTest, MarkersCrossingBackwardsMakeTheCutInconsistent) {
 // that marker's delivery, so the marker itself never counts as crossing.
 TEST(SnapshotCutTest, NoMessageCrossesAChandyLamportCut) {
   std::optional<Engine> bank;
-  Config config;
+  Config config{.app = apps::App::kBank};
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
   ASSERT_TRUE(Engine::Create(config, &bank).ok());
   ASSERT_TRUE(bank->Transfer(1, 0, 40).ok());
@@ -748,7 +748,7 @@ TEST(SnapshotCutTest, NoMessageCrossesAChandyLamportCut) {
 // snapshot's own markers are its edge, so the snapshot's list leaves it out.
 TEST(SnapshotCutTest, AnAligningBranchsBarriersDoNotCrossItsCut) {
   std::optional<Engine> bank;
-  Config config;
+  Config config{.app = apps::App::kBank};
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}, {"P4", 100}};
   config.links = {{{"P1", "P2"}, {"P1", "P3"}, {"P2", "P4"}, {"P3", "P4"}}};
   config.algorithm = Algorithm::kAligned;
@@ -767,7 +767,7 @@ TEST(SnapshotCutTest, AnAligningBranchsBarriersDoNotCrossItsCut) {
 // case, the $30's receipt is inside and its sending outside.
 TEST(SnapshotCutTest, BackwardAcrossFindsTheCountedTwiceReceipt) {
   std::optional<Engine> bank;
-  Config config;
+  Config config{.app = apps::App::kBank};
   config.branches = {{"P1", 100}, {"P2", 100}};
   ASSERT_TRUE(Engine::Create(config, &bank).ok());
   ASSERT_TRUE(bank->Read(0).ok());

@@ -18,7 +18,7 @@ using ::testing::Contains;
 using ::testing::IsEmpty;
 
 Engine MakeBank() {
-  Config config;
+  Config config{.app = apps::App::kBank};
   config.branches = {{"P1", 100}, {"P2", 100}, {"P3", 100}};
   std::optional<Engine> bank;
   EXPECT_TRUE(Engine::Create(config, &bank).ok());

@@ -53,8 +53,8 @@ enum class Anomaly : std::uint8_t {
 
 class Replay {
  public:
-  Replay(const sim::Topology& topology, std::vector<Amount> initial_balances,
-         apps::App app = apps::App::kBank);
+  // `app`: what the branches compute (how a message changes a state).
+  Replay(const sim::Topology& topology, std::vector<Amount> initial_balances, apps::App app);
   // At the start of bank's run: its topology and initial balances.
   explicit Replay(const Engine& bank);
   // The whole of bank's history. REQUIRES: the bank keeps its history.

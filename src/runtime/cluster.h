@@ -14,7 +14,7 @@ namespace cutline::runtime {
 struct ClusterOptions {
   std::uint32_t ranks = 4;
   NodeOptions node;
-  std::vector<std::string> mpirun_args;  // passed to mpirun as they are
+  std::vector<std::string> mpirun_args{};  // passed to mpirun as they are
   bool json = false;                     // the summary as one JSON object
 };
 

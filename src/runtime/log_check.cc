@@ -512,7 +512,7 @@ class RankLog {
   std::uint32_t rank_;
   fs::path path_;
   bool clocks_;
-  apps::App app_;  // the bank unless the header names another
+  apps::App app_ = apps::App::kBank;  // a header without "app" is a bank's (event_log.cc)
   std::optional<dataflow::Topology> topology_;
   std::FILE* file_ = nullptr;
   std::vector<char> buf_;
@@ -584,7 +584,7 @@ std::string_view KindName(Kind k) {
 struct RunLogs {
   std::vector<std::unique_ptr<RankLog>> by_rank;
   std::uint32_t ranks = 0;
-  apps::App app;                                 // rank 0's
+  apps::App app = apps::App::kBank;              // rank 0's (OpenRun always sets it)
   std::optional<dataflow::Topology> dataflow;    // rank 0's, if a dataflow's
   std::optional<sim::Topology> channels;         // the dataflow's, as the judge reads them
   std::vector<std::string> names;                // each rank's file name, for findings

@@ -63,10 +63,12 @@ struct DataflowOptions {
 };
 
 struct NodeOptions {
-  App app;  // the bank unless --app names another
+  // What --app names (no default here: the command line's is the bank).
+  // Every other member has one (the `{}`s): NodeOptions{.app = ...}.
+  App app;
   // Its topology and pace, when the application's ranks are vertices
   // (--app dataflow; App::vertices()): set exactly then.
-  std::optional<DataflowOptions> dataflow;
+  std::optional<DataflowOptions> dataflow{};
   // The language of what a rank prints (refusals): the cluster's --lang,
   // passed on to every rank.
   Lang lang = Lang::kEn;
@@ -76,17 +78,17 @@ struct NodeOptions {
   std::uint32_t jobs = 8;
   double rate = 1000;                // transfers per second per branch; 0: as fast as it can
   Micros duration = std::chrono::seconds(5);
-  std::optional<Micros> snapshot_every;  // none: no snapshots
+  std::optional<Micros> snapshot_every{};  // none: no snapshots
   Algorithm algorithm = Algorithm::kChandyLamport;
-  std::string store;                 // empty: snapshots are not stored
+  std::string store{};               // empty: snapshots are not stored
   bool restore = false;
-  std::optional<std::uint64_t> restore_id;  // none: the latest complete one
-  std::string log_dir;               // empty: no logs
+  std::optional<std::uint64_t> restore_id{};  // none: the latest complete one
+  std::string log_dir{};             // empty: no logs
   Micros link_delay{0};
   // The channels stop being FIFO (transport.h): markers on a tag of their
   // own, transfers held back a random time.
   bool reorder = false;
-  std::optional<KillSpec> kill;
+  std::optional<KillSpec> kill{};
   // Fault injection: the store is capped at this many pages (0: no cap),
   // as if its disk were full past them.
   std::uint32_t store_max_pages = 0;

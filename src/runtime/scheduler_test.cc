@@ -86,8 +86,7 @@ class RecordingSink final : public Sink {
 };
 
 NodeOptions Options(std::string_view app) {
-  NodeOptions o;
-  o.app = *App::Find(app);
+  NodeOptions o{.app = *App::Find(app)};
   o.snapshot_every = 10ms;
   o.snapshot_timeout = 100ms;
   o.duration = 10s;

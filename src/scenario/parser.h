@@ -21,6 +21,9 @@ struct NetworkCmd {
   bool one_snapshot_at_a_time = false;
   bool fifo = true;
   algorithms::Algorithm algorithm = algorithms::Algorithm::kChandyLamport;
+  // The one place the bank is a default: the scenario language's own,
+  // documented one (a network line without app=; docs/scenario-language.md).
+  // The layers below are always told the application.
   apps::App app = apps::App::kBank;
 };
 struct TransferCmd {

@@ -431,10 +431,9 @@ TEST(Questions, TheAnalysisAgreesWithTheEngineAndTheChecker) {
 // it declares termination, and the history shows a job in flight. (The
 // naive judgement the page shows, Analysis::naive.)
 TEST(NaiveJudgement, TheNaiveDetectorsFalseTerminationIsNamed) {
-  engine::Config config;
+  engine::Config config{.app = apps::App::kJobs};
   for (const char* name : {"P1", "P2", "P3"}) config.branches.push_back({name, 0});
   config.branches[0].balance = 1;
-  config.app = apps::App::kJobs;
   std::optional<engine::Engine> made;
   ASSERT_TRUE(engine::Engine::Create(config, &made).ok());
   engine::Engine& bank = *made;

@@ -37,7 +37,7 @@ std::vector<check::SnapshotClaim> ClaimsOf(const engine::Engine& bank) {
 }
 
 check::RunRecord RunOf(const engine::Engine& bank) {
-  check::RunRecord run;
+  check::RunRecord run{.app = bank.app()};
   run.events = bank.history().events();
   run.topology = &bank.network();
   for (NodeId n = 0; n < bank.branch_count(); ++n) {
@@ -46,7 +46,6 @@ check::RunRecord RunOf(const engine::Engine& bank) {
   }
   run.claims = ClaimsOf(bank);
   run.fifo = bank.network().fifo();
-  run.app = bank.app();
   return run;
 }
 

@@ -95,14 +95,13 @@ Status Runner::Apply(const Command& command, int line_no) {
     if (limits_.max_branches > 0 && network->branches.size() > limits_.max_branches) {
       return Status::Error(Code::kBranchLimit, limits_.max_branches);
     }
-    engine::Config config;
+    engine::Config config{.app = network->app};
     config.branches = network->branches;
     config.links = network->links;
     config.capacity_transfers = network->capacity_transfers;
     config.one_snapshot_at_a_time = network->one_snapshot_at_a_time;
     config.fifo = network->fifo;
     config.algorithm = algorithm_.value_or(network->algorithm);
-    config.app = network->app;
     if (Status s = engine::Engine::Create(config, &bank_); !s.ok()) return s;
     network_line_ = line_no;
     return Status::Ok();

@@ -9,6 +9,7 @@
 #include "apps/app.h"
 #include "apps/app_json.h"
 #include "history/records.h"
+#include "store/error.h"
 #include "dataflow/topology.h"
 #include "store/summary.h"
 
@@ -154,6 +155,16 @@ Json DataflowSnapshotJson(const SnapshotRecord& s, const StoredDataflow& d) {
 
 }  // namespace
 
+const StoredRun& RunOf(const std::vector<StoredRun>& runs, std::int64_t id) {
+  auto it = std::find_if(runs.begin(), runs.end(), [id](const StoredRun& r) { return r.id == id; });
+  if (it == runs.end()) throw StoreError(Status::Error(Code::kVerifyRunMissing, id));
+  return *it;
+}
+
+apps::App AppOf(const StoredRun& run) {
+  return run.dataflow ? apps::App::kDataflow : apps::App::NamedOrBank(run.app);
+}
+
 // The snapshot object of `cutline run --json` (docs/scenario-language.md),
 // key for key and in its order, from what the store holds. The store keeps
 // a snapshot's parts only once it is complete, so for a failed or running
@@ -161,14 +172,11 @@ Json DataflowSnapshotJson(const SnapshotRecord& s, const StoredDataflow& d) {
 // progress (`markers_sent`, `parts_done`) is null: unknown. `backward` is
 // left out, as `run --json` does without a history: no history is stored.
 Json SnapshotJson(const Store& store, const SnapshotRecord& s) {
-  std::uint32_t ranks = 0;
-  apps::App app = apps::App::kBank;
-  for (const StoredRun& r : store.Runs()) {
-    if (r.id != s.run) continue;
-    if (r.dataflow) return DataflowSnapshotJson(s, *r.dataflow);
-    ranks = r.ranks;
-    app = apps::App::NamedOrBank(r.app);
-  }
+  const std::vector<StoredRun> runs = store.Runs();
+  const StoredRun& run = RunOf(runs, s.run);
+  if (run.dataflow) return DataflowSnapshotJson(s, *run.dataflow);
+  const std::uint32_t ranks = run.ranks;
+  const apps::App app = AppOf(run);
   const bool complete = s.status == "complete";
   const Json channel_count = std::uint64_t{ranks} * (ranks - 1);
   Json recorded = Json::array(), channels = Json::array(), parts_done = nullptr;

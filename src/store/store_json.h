@@ -10,6 +10,15 @@ namespace cutline::store {
 // The JSON of run --json (keys in the order written).
 using apps::Json;
 
+// The run `id` among `runs` (Store::Runs). A snapshot's run is always
+// there (its row references the run's, under foreign keys), so none means
+// a damaged file: StoreError kVerifyRunMissing, as `store verify` words it.
+const StoredRun& RunOf(const std::vector<StoredRun>& runs, std::int64_t id);
+// The application a stored run ran: the one its row names (Store::Runs
+// reads a row written before schema 4 as "bank", the schema's meaning of
+// none), a dataflow's when it has its dataflow row.
+apps::App AppOf(const StoredRun& run);
+
 // {"runs": [...], "snapshots": [...]} (docs/store.md).
 Json ListJson(const Store& store);
 // One snapshot in the shape of a snapshot object of `cutline run --json`.

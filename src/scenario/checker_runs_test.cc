@@ -1,38 +1,65 @@
-// Tests of JudgeCut: hand-made cuts through small runs, whose verdicts are
-// worked out here by reasoning about the schedule, and a randomized test
-// that the cut's total is the bank's exactly when the cut is consistent.
-#include "check/cut.h"
-
+// The checker's judgements (CheckRun, JudgeCut: src/check) of the engine's
+// runs, read through run_record.h: honest runs pass, lying claims about an
+// honest history are caught, the naive reader's cut is judged as a snapshot,
+// and hand-made and random cuts are judged as the schedule says. They live
+// here, above both, because the checker and its own tests
+// (src/check/*_test.cc) know no engine.
 #include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "check/consistency_checker.h"
+#include "check/cut.h"
 #include "engine/engine.h"
 #include "engine/property.h"
 #include "scenario/run_record.h"
 
-namespace cutline::check {
+namespace cutline::scenario {
 namespace {
 
 using cutline::Amount;
+using check::CheckReport;
+using check::CheckRun;
+using check::CutCrossing;
+using check::CutJudgement;
+using check::IsMessageEvent;
+using check::JudgeCut;
+using check::MessageEventCounts;
+using check::RunRecord;
+using check::SnapshotClaim;
 using engine::Engine;
 using engine::PropertyNow;
-using scenario::RunOf;
+using history::Cause;
+using history::Event;
 using sim::NodeId;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAre;
 
 constexpr NodeId kP1 = 0;
 constexpr NodeId kP2 = 1;
 constexpr NodeId kP3 = 2;
+constexpr NodeId kP4 = 3;
 
-Engine MakeBank(int n, Amount balance = 100) {
-  engine::Config config;
-  for (int i = 1; i <= n; ++i) config.branches.push_back({"P" + std::to_string(i), balance});
+engine::Config Branches(int n, Amount balance = 100) {
+  engine::Config config{.app = apps::App::kBank};
+  for (int i = 1; i <= n; ++i) {
+    config.branches.push_back({"P" + std::to_string(i), balance});
+  }
+  return config;
+}
+
+Engine MakeBank(const engine::Config& config) {
   std::optional<Engine> bank;
   Status s = Engine::Create(config, &bank);
   EXPECT_TRUE(s.ok()) << CodeName(s.code());
@@ -40,6 +67,352 @@ Engine MakeBank(int n, Amount balance = 100) {
 }
 
 void Ok(const Status& s) { ASSERT_TRUE(s.ok()) << CodeName(s.code()); }
+
+// A bank of n branches P1, P2, ... each starting with `balance`.
+Engine MakeBank(int n, Amount balance = 100) { return MakeBank(Branches(n, balance)); }
+
+// ---------------------------------------------------------------------------
+// Honest runs.
+
+TEST(ConsistencyCheckerTest, ClassicMoneyInFlightPasses) {
+  Engine bank = MakeBank(Branches(3));
+  Ok(bank.Transfer(kP2, kP1, 40));
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  EXPECT_TRUE(report.ok());
+  EXPECT_EQ(report.snapshots_checked, 1);
+}
+
+// (g) Jobs: a snapshot that recorded the job in flight declares "not
+// terminated", as at its cut; a claim that drops the job from the channel
+// state declares "terminated", and the checker names the property too.
+TEST(ConsistencyCheckerTest, JobsDeclaredTerminationIsJudgedAtTheCut) {
+  engine::Config config = Branches(3, 0);
+  config.branches[0].balance = 1;
+  config.app = apps::App::kJobs;
+  Engine bank = MakeBank(config);
+  const apps::AppCommand* job = apps::App::FindCommand("job")->second;
+  const apps::AppCommand* finish = apps::App::FindCommand("finish")->second;
+  Ok(job->run(bank, std::vector<NodeId>{kP1, kP3}));
+  Ok(finish->run(bank, std::vector<NodeId>{kP1}));
+  Ok(bank.StartSnapshot(kP3, std::nullopt));
+  Ok(bank.Deliver(kP3, kP1));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  ASSERT_EQ(report.verdicts.size(), 1u);
+  ASSERT_TRUE(report.verdicts[0].declared.has_value());
+  EXPECT_FALSE(report.verdicts[0].declared->holds);
+  EXPECT_EQ(report.verdicts[0].property, report.verdicts[0].declared);
+
+  RunRecord run = RunOf(bank);
+  for (history::ChannelRecord& r : run.claims[0].channels) r.transfers.clear();
+  CheckReport lie = CheckRun(run);
+  EXPECT_THAT(lie.problems,
+              testing::Contains("snapshot 1: declared terminated (no branch busy), but the state "
+                                "replayed at its cut says not terminated (no branch busy; jobs "
+                                "on P1→P3)"));
+  EXPECT_FALSE(lie.verdicts[0].consistent());
+}
+
+TEST(ConsistencyCheckerTest, IncompleteSnapshotsAreNotChecked) {
+  Engine bank = MakeBank(Branches(3));
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.DeliverNext());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_TRUE(report.ok());
+  EXPECT_EQ(report.snapshots_checked, 0);
+}
+
+TEST(ConsistencyCheckerTest,
+     ConcurrentJoinedSnapshotsWithLinksAndCapacityPass) {
+  engine::Config config = Branches(4);
+  config.links = {{{"P1", "P2"},
+                   {"P2", "P3"},
+                   {"P3", "P4"},
+                   {"P4", "P1"},
+                   {"P3", "P1"},
+                   {"P1", "P3"}}};
+  config.capacity_transfers = 2;
+  Engine bank = MakeBank(config);
+  Ok(bank.Transfer(kP1, kP2, 30));
+  Ok(bank.StartSnapshot(kP3, std::nullopt));
+  Ok(bank.Transfer(kP1, kP2, 20));
+  Ok(bank.Transfer(kP3, kP1, 70));
+  Ok(bank.StartSnapshot(kP2, std::nullopt));
+  Ok(bank.StartSnapshot(kP1, 1));  // joins snapshot 1
+  Ok(bank.Deliver(kP3, kP1));
+  Ok(bank.Transfer(kP1, kP3, 40));
+  Ok(bank.Read(kP2));
+  Ok(bank.DeliverNext());
+  Ok(bank.StartSnapshot(kP4, std::nullopt));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  EXPECT_EQ(report.snapshots_checked, 3);
+}
+
+// The cut is judged by causality, not by the global order of the history:
+// P1's $10 is sent (globally) before P2 records, yet after P1 recorded, and
+// it is received after P2 recorded. Nothing crosses the cut backwards.
+TEST(ConsistencyCheckerTest, ConcurrentEventsAreNotMistakenForCausality) {
+  Engine bank = MakeBank(Branches(2));
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.Transfer(kP1, kP2, 10));
+  Ok(bank.StartSnapshot(kP2, 1));
+  Ok(bank.Drain());
+  CheckReport report = CheckSnapshots(bank);
+  EXPECT_THAT(report.problems, IsEmpty());
+  EXPECT_EQ(report.snapshots_checked, 1);
+}
+
+TEST(ConsistencyCheckerTest, WithoutHistoryNothingCanBeChecked) {
+  engine::Config config = Branches(2);
+  config.keep_history = false;
+  Engine bank = MakeBank(config);
+  EXPECT_TRUE(CheckSnapshots(bank).ok());  // nothing to check yet
+  Ok(bank.StartSnapshot(kP1, std::nullopt));
+  Ok(bank.Drain());
+  EXPECT_THAT(CheckSnapshots(bank).problems,
+              ElementsAre("history: the bank keeps no history, so its "
+                          "snapshots cannot be checked"));
+}
+
+// ---------------------------------------------------------------------------
+// The bank's honest history with a lying claim or a tampered event.
+
+class TamperedClaimTest : public ::testing::Test {
+ protected:
+  // P2 sends $40 and $10 to P1, then P1 snapshots: P2->P1 holds [40, 10].
+  TamperedClaimTest() : bank_(MakeBank(Branches(3))) {
+    Ok(bank_.Transfer(kP2, kP1, 40));
+    Ok(bank_.Transfer(kP2, kP1, 10));
+    Ok(bank_.StartSnapshot(kP1, std::nullopt));
+    Ok(bank_.Drain());
+    run_ = RunOf(bank_);
+    events_.assign(run_.events.begin(), run_.events.end());
+    run_.events = events_;
+    p2p1_ = bank_.network().Find(kP2, kP1);
+  }
+
+  SnapshotClaim& claim() { return run_.claims.at(0); }
+  std::vector<std::string> Problems() { return CheckRun(run_).problems; }
+
+  Engine bank_;
+  RunRecord run_{.app = apps::App::kBank};  // RunOf(bank_)'s once built
+  std::vector<Event> events_;
+  sim::ChannelId p2p1_;
+};
+
+TEST_F(TamperedClaimTest, UntouchedPasses) {
+  EXPECT_EQ(claim().channels[p2p1_].transfers, (std::vector<Amount>{40, 10}));
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(TamperedClaimTest, MissingTransferInAChannel) {
+  claim().channels[p2p1_].transfers = {40};
+  EXPECT_THAT(
+      Problems(),
+      ElementsAre("snapshot 1: channel P2→P1 recorded [$40] but expected "
+                  "[$40, $10]",
+                  "snapshot 1: money is not conserved: recorded balances $250 "
+                  "+ channel states $40 = $290, but the bank holds $300",
+                  "snapshot 1: claims a total of $300, but its records add up "
+                  "to $290",
+                  "snapshot 1: $10 (message #2) in flight on P2→P1 is missing "
+                  "from the snapshot"));
+}
+
+TEST_F(TamperedClaimTest, TransfersInTheWrongOrder) {
+  // The total is right: only the order check can catch this.
+  claim().channels[p2p1_].transfers = {10, 40};
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2→P1 recorded "
+                                      "[$10, $40] but expected [$40, $10]"));
+}
+
+TEST_F(TamperedClaimTest, TransfersOnTheWrongChannel) {
+  sim::ChannelId p3p1 = bank_.network().Find(kP3, kP1);
+  std::swap(claim().channels[p2p1_].transfers,
+            claim().channels[p3p1].transfers);
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: channel P2→P1 recorded [] but "
+                          "expected [$40, $10]",
+                          "snapshot 1: channel P3→P1 recorded [$40, $10] but "
+                          "expected []",
+                          // By channel: P2->P1's state lacks both (the total,
+                          // by luck, is still right).
+                          "snapshot 1: $40 (message #1) in flight on P2→P1 is "
+                          "missing from the snapshot",
+                          "snapshot 1: $10 (message #2) in flight on P2→P1 is "
+                          "missing from the snapshot"));
+}
+
+TEST_F(TamperedClaimTest, WrongRecordedBalance) {
+  claim().balances[kP2] = 60;
+  EXPECT_THAT(Problems(),
+              Contains("snapshot 1: P2 recorded $60 but its balance replayed "
+                       "from the history at its record is $50"));
+  EXPECT_THAT(Problems(),
+              Contains("snapshot 1: money is not conserved: recorded balances "
+                       "$260 + channel states $50 = $310, but the bank holds "
+                       "$300"));
+}
+
+// A record's cause is read, not guessed, so the checker must not take it on
+// trust: P3 recorded on P1's marker, and its record now claims to have been
+// started by P3 itself. Its cut point moves past the marker's receipt, which
+// then crosses the cut backwards.
+TEST_F(TamperedClaimTest, RecordClaimingTheWrongCause) {
+  for (Event& e : events_) {
+    auto* r = std::get_if<history::Recorded>(&e);
+    if (r != nullptr && r->node == kP3) r->cause = Cause::Start();
+  }
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: inconsistent cut: P3 recorded the "
+                          "receipt of message #4 (marker of snapshot 1 from "
+                          "P1) but P1 recorded before sending it"));
+}
+
+// And a record naming a marker its node did not just receive is named as
+// such (the cut is then taken at the record itself).
+TEST_F(TamperedClaimTest, RecordNamingAMarkerItDidNotReceive) {
+  for (Event& e : events_) {
+    auto* r = std::get_if<history::Recorded>(&e);
+    if (r != nullptr && r->node == kP3) r->cause = Cause::ByMarker(3);
+  }
+  EXPECT_THAT(Problems(),
+              Contains(HasSubstr("P3 records for snapshot 1 naming marker #3 "
+                                 "as its cause, which is not the marker of "
+                                 "that snapshot it received last")));
+}
+
+TEST_F(TamperedClaimTest, MissingBalance) {
+  claim().balances[kP3] = std::nullopt;
+  EXPECT_THAT(Problems(),
+              Contains("snapshot 1: P3 claims no recorded balance"));
+}
+
+TEST_F(TamperedClaimTest, ChannelNotClosed) {
+  claim().channels[p2p1_].state = ChannelRecording::kRecording;
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: channel P2→P1 is "
+                                      "'recording', not closed"));
+}
+
+TEST_F(TamperedClaimTest, WrongMarkerCount) {
+  claim().markers_sent = 5;
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: claims 5 markers sent, but "
+                                      "the network has 6 channels"));
+}
+
+TEST_F(TamperedClaimTest, WrongTotal) {
+  claim().total = 310;
+  EXPECT_THAT(Problems(), ElementsAre("snapshot 1: claims a total of $310, "
+                                      "but its records add up to $300"));
+}
+
+TEST_F(TamperedClaimTest, WrongShape) {
+  claim().balances.pop_back();
+  EXPECT_THAT(Problems(), Contains("snapshot 1: claims 2 recorded balances "
+                                   "for 3 branches"));
+}
+
+TEST_F(TamperedClaimTest, ClaimedTwice) {
+  run_.claims.push_back(claim());
+  EXPECT_THAT(Problems(),
+              ElementsAre("snapshot 1: claimed complete more than once"));
+}
+
+TEST_F(TamperedClaimTest, ClaimForASnapshotThatNobodyRecorded) {
+  claim().id = 9;
+  EXPECT_THAT(Problems(), Contains("snapshot 9: P1 never recorded its state"));
+}
+
+// The naive reader's cut, judged as if it were a snapshot: the checker must
+// find exactly what the naive analysis finds.
+class NaiveCutTest : public ::testing::Test {
+ protected:
+  NaiveCutTest() : bank_(MakeBank(Branches(3))) {}
+
+  // Turns the reads into the records of snapshot 1, claiming the values
+  // read and empty channels.
+  std::vector<std::string> Problems() {
+    RunRecord run = RunOf(bank_);
+    events_.assign(run.events.begin(), run.events.end());
+    SnapshotClaim claim;
+    claim.id = 1;
+    claim.markers_sent = bank_.network().channel_count();
+    claim.balances.resize(bank_.branch_count());
+    for (Event& e : events_) {
+      const auto* read = std::get_if<history::Read>(&e);
+      if (read == nullptr) continue;
+      claim.balances[read->node] = read->balance;
+      e = history::Recorded{1, Cause::Start(), read->node};
+    }
+    claim.channels.resize(bank_.network().channel_count());
+    for (auto& r : claim.channels) r.state = ChannelRecording::kClosed;
+    run.events = events_;
+    run.claims = {claim};
+    std::vector<std::string> problems;
+    // The missing markers are reported too; they are not the point here.
+    for (std::string& p : CheckRun(run).problems) {
+      if (p.find("markers went over") == std::string::npos) {
+        problems.push_back(std::move(p));
+      }
+    }
+    return problems;
+  }
+
+  Engine bank_;
+  std::vector<Event> events_;
+};
+
+TEST_F(NaiveCutTest, CountedTwiceIsAnInconsistentCut) {
+  Ok(bank_.Read(kP1));
+  Ok(bank_.Transfer(kP1, kP2, 30));
+  Ok(bank_.Deliver(kP1, kP2));
+  Ok(bank_.Read(kP2));
+  Ok(bank_.Read(kP3));
+  EXPECT_THAT(Problems(),
+              UnorderedElementsAre(
+                  "snapshot 1: inconsistent cut: $30 (message #1, P1→P2) "
+                  "counted twice: P2 received it before recording, P1 sent it "
+                  "after recording",
+                  "snapshot 1: money is not conserved: recorded balances $330 "
+                  "+ channel states $0 = $330, but the bank holds $300"));
+}
+
+TEST_F(NaiveCutTest, LostMoneyIsAMissingChannelState) {
+  Ok(bank_.Read(kP2));
+  Ok(bank_.Transfer(kP1, kP2, 30));
+  Ok(bank_.Read(kP1));
+  Ok(bank_.Read(kP3));
+  Ok(bank_.Drain());
+  EXPECT_THAT(Problems(),
+              UnorderedElementsAre(
+                  "snapshot 1: channel P1→P2 recorded [] but expected [$30]",
+                  "snapshot 1: money is not conserved: recorded balances $270 "
+                  "+ channel states $0 = $270, but the bank holds $300",
+                  "snapshot 1: $30 (message #1) in flight on P1→P2 is missing "
+                  "from the snapshot"));
+}
+
+
+// CheckRun speaks the language it is asked: the same lie, found in both.
+TEST_F(TamperedClaimTest, FindingsComeInTheLanguageAsked) {
+  claim().total = 310;
+  EXPECT_THAT(CheckRun(run_, Lang::kEn).problems,
+              ElementsAre("snapshot 1: claims a total of $310, but its records add up to $300"));
+  EXPECT_THAT(CheckRun(run_, Lang::kJa).problems,
+              ElementsAre("スナップショット1: 合計を$310と申告していますが、記録を足すと$300です"));
+}
+
+// ---------------------------------------------------------------------------
+// Cuts through the engine's runs (check/cut.h): hand-made cuts, whose
+// verdicts are worked out here by reasoning about the schedule, and a
+// randomized test that the cut's total is the bank's exactly when the cut is
+// consistent.
 
 CutJudgement Judge(const Engine& bank, std::vector<std::int64_t> cut) {
   CutJudgement j;
@@ -201,11 +574,10 @@ std::uint64_t SeedFromEnv() {
 
 // A bank running `app`, its branches P1, P2, ... starting in `states`.
 Engine MakeAppBank(apps::App app, const std::vector<Amount>& states) {
-  engine::Config config;
+  engine::Config config{.app = app};
   for (std::size_t n = 0; n < states.size(); ++n) {
     config.branches.push_back({"P" + std::to_string(n + 1), states[n]});
   }
-  config.app = app;
   std::optional<Engine> bank;
   Status s = Engine::Create(config, &bank);
   EXPECT_TRUE(s.ok()) << CodeName(s.code());
@@ -415,4 +787,4 @@ TEST(CutTest, TotalIsTheBanksExactlyWhenTheCutIsConsistent) {
 }
 
 }  // namespace
-}  // namespace cutline::check
+}  // namespace cutline::scenario
