@@ -16,6 +16,7 @@
 #include <optional>
 #include <regex>
 
+#include "base/error_line.h"
 #include "base/lang.h"
 #include "catalogue/cluster_lines.h"
 
@@ -108,10 +109,11 @@ catalogue::RunFigures FiguresOf(const json& s, apps::App app, Lang lang) {
   f.became_true = !p["true_us"].is_null();
   if (!p["detected_by"].is_null()) {
     f.detected_by = p["detected_by"].get<std::uint64_t>();
-    f.detected = !app.definition().reason_is_cycle
-                     ? f.property
-                     : fmt::format("{}: {}", f.property,
-                                   CycleText(p["cycle"].get<std::vector<std::string>>()));
+    // The verdict in the application's words and the run's language
+    // ("terminated", "deadlocked: P1 → P2 → P1").
+    std::vector<std::string> cycle;
+    if (p.contains("cycle") && p["cycle"].is_array()) cycle = p["cycle"].get<std::vector<std::string>>();
+    f.detected = words.in(lang).verdict(true, cycle, {});
   }
   if (!p["delay_us"].is_null()) f.delay_ms = Ms(p["delay_us"]);
   f.became_true_how = std::string(words.in(lang).became_true);
@@ -150,7 +152,11 @@ void PrintSummary(const json& s, Lang lang) {
 // the error's prefix.
 void PrintEnding(EndingLine line, const catalogue::Ending& e, Lang lang, bool error) {
   const std::string text = catalogue::EndingText(line, e, lang);
-  fmt::print(stderr, "cutline: {}{}\n", error ? "error: " : "", text);
+  if (error) {
+    PrintErrorLine(text);
+  } else {
+    fmt::print(stderr, "cutline: {}\n", text);
+  }
 }
 
 }  // namespace
@@ -210,7 +216,10 @@ std::optional<Job> StartJob(std::vector<std::string> command, Lang lang) {
     for (auto& a : command) argv.push_back(a.data());
     argv.push_back(nullptr);
     ::execvp("mpirun", argv.data());
-    fmt::print(stderr, "cannot run mpirun: {}\n", std::strerror(errno));
+    // Read back by the parent as the failed job's first line.
+    catalogue::Ending e;
+    e.first_line = std::strerror(errno);
+    fmt::print(stderr, "{}\n", catalogue::EndingText(EndingLine::kNoMpirun, e, lang));
     _exit(127);
   }
   ::close(out[1]);
