@@ -270,6 +270,7 @@ namespace cutline {
   X(kRankLogNone, "rank_log_none", "s")  /* dir */                           \
   X(kRankLogNotLine, "rank_log_not_line", "sn")  /* path, line */            \
   X(kRankLogBadStart, "rank_log_bad_start", "sn")  /* path, rank */          \
+  X(kRankLogBadRanks, "rank_log_bad_ranks", "sns")  /* path, rank, ranks */ \
   X(kRankLogOtherRun, "rank_log_other_run", "snn")  /* path, its, others */  \
   X(kRankLogNoNumber, "rank_log_no_number", "ss")  /* kind, field */         \
   X(kRankLogBadPeer, "rank_log_bad_peer", "ssnn")  /* kind, key, p, ranks */ \

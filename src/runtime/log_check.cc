@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <string_view>
@@ -392,7 +393,8 @@ class RankLog {
   RankLog(const RankLog&) = delete;
   RankLog& operator=(const RankLog&) = delete;
 
-  // Reads the header line. Its ranks, 0 for an empty log; or why not.
+  // Reads the header line. Its ranks (at least 1, above this rank), 0 for
+  // an empty log; or why not.
   StatusOr<std::uint32_t> Open() {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_) return Status::Error(Code::kRankLogUnreadable, path_.string());
@@ -406,6 +408,13 @@ class RankLog {
     }
     if (body["e"] != "rank" || body["rank"] != rank_ || !body["ranks"].is_number_unsigned()) {
       return Status::Error(Code::kRankLogBadStart, path_.string(), rank_);
+    }
+    // A header no run can write (rank 1 of 0 ranks, or of more ranks than
+    // a count holds) would otherwise be read as an empty log (0) or as a
+    // run of another size, and the lines after it skipped or misjudged.
+    const std::uint64_t ranks = body["ranks"].get<std::uint64_t>();
+    if (rank_ >= ranks || ranks > std::numeric_limits<std::uint32_t>::max()) {
+      return Status::Error(Code::kRankLogBadRanks, path_.string(), rank_, body["ranks"].dump());
     }
     if (body.contains("app")) {
       std::optional<apps::App> app =

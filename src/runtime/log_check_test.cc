@@ -187,6 +187,42 @@ TEST_F(LogCheckTest, DamagedLinesAreRefusedWithFileAndLine) {
   }
 }
 
+// A header is believed only where a run could have written it: a rank
+// below its count of ranks (so at least 1), the count the other logs give,
+// and the rank the file's name gives. Anything else is named in one line,
+// never read as an empty log (rank 1 of 0 ranks was, and its lines skipped)
+// or as a run of another size (a count past 32 bits was cut to one).
+TEST_F(LogCheckTest, AHeaderNoRunCanWriteIsRefused) {
+  struct Case {
+    std::string header;  // rank 1's
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {R"({"e":"rank","rank":1,"ranks":0})",
+       "rank-1.jsonl's header names rank 1 of a run of 0 ranks, which cannot be"},
+      {R"({"e":"rank","rank":1,"ranks":1})",
+       "rank-1.jsonl's header names rank 1 of a run of 1 ranks, which cannot be"},
+      {R"({"e":"rank","rank":1,"ranks":4294967298})",
+       "rank-1.jsonl's header names rank 1 of a run of 4294967298 ranks, which cannot be"},
+      {R"({"e":"rank","rank":1,"ranks":3})", "rank-1.jsonl belongs to a run of 3 ranks, not 2"},
+      {R"({"e":"rank","rank":0,"ranks":2})", "rank-1.jsonl does not begin as rank 1's log"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> one = Rank1();
+    one[0] = c.header;
+    Write(0, Rank0());
+    Write(1, one);
+    std::string error;
+    auto r = Check(&error);
+    EXPECT_FALSE(r) << c.header << ": " << (r ? r->silent.size() : 0) << " silent";
+    EXPECT_NE(error.find(c.says), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    StatusOr<LogCheck> ja = CheckLogs(dir_.string(), Lang::kJa);
+    ASSERT_FALSE(ja.ok());
+    EXPECT_NE(catalogue::Message(ja.status(), Lang::kJa).find("rank-1.jsonl"), std::string::npos);
+  }
+}
+
 TEST_F(LogCheckTest, NoRankWroteItsLog) {
   Write(0, {});
   Write(1, {});
