@@ -284,7 +284,8 @@ namespace cutline {
   X(kRankLogCount, "rank_log_count", "snn")  /* dir, logs, ranks */          \
   X(kRankLogUnreadable, "rank_log_unreadable", "s")  /* path */              \
   X(kRankLogUnknownApp, "rank_log_unknown_app", "ss")  /* path, app */       \
-  X(kRankLogOtherApp, "rank_log_other_app", "sss")  /* path, app, rank 0's */ \
+  X(kRankLogOtherApp, "rank_log_other_app", "ssns")                           \
+    /* path, app, the rank whose log names the run's, its app */             \
   X(kRankLogBadTopology, "rank_log_bad_topology", "ss")  /* path, topology */ \
   X(kRankLogNoChannel, "rank_log_no_channel", "ssnn")  /* kind, topology, from, to */ \
   X(kRankLogOvertakenPeer, "rank_log_overtaken_peer", "")                     \

@@ -85,7 +85,7 @@ std::string EnglishRankLogsReason(const Status& s) {
     case Code::kRankLogUnknownApp:
       return fmt::format("{} names an application cutline does not know: {}", w(0), w(1));
     case Code::kRankLogOtherApp:
-      return fmt::format("{} is a log of {}, but rank 0's is of {}", w(0), w(1), w(2));
+      return fmt::format("{} is a log of {}, but rank {}'s is of {}", w(0), w(1), n(2), w(3));
     case Code::kRankLogBadTopology:
       return fmt::format("{} names a dataflow of no topology cutline reads: {}", w(0), w(1));
     case Code::kRankLogNoChannel:

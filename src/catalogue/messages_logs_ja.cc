@@ -88,7 +88,8 @@ std::string JapaneseRankLogsReason(const Status& s) {
     case Code::kRankLogUnknownApp:
       return fmt::format("{} は cutline の知らないアプリケーションを挙げています: {}", w(0), w(1));
     case Code::kRankLogOtherApp:
-      return fmt::format("{} は {} のログですが、ランク 0 のログは {} のものです", w(0), w(1), w(2));
+      return fmt::format("{} は {} のログですが、ランク {} のログは {} のものです", w(0), w(1), n(2),
+                         w(3));
     case Code::kRankLogBadTopology:
       return fmt::format("{} のデータフローのトポロジーを cutline は読めません: {}", w(0), w(1));
     case Code::kRankLogNoChannel:
