@@ -123,6 +123,7 @@ namespace cutline {
   X(kWalTableMissing, "wal_table_missing", "ss")  /* path, table */          \
   X(kWriterBusy, "writer_busy", "nns")  /* run, pid (0: unknown), host */   \
   X(kWriterStarting, "writer_starting", "ns")  /* pid (0: unknown), host */  \
+  X(kRunStoppedSilently, "run_stopped_silently", "n")  /* run; a notice */ \
   X(kCannotMake, "cannot_make", "ss")  /* lock file, why */                 \
   X(kCannotLock, "cannot_lock", "ss")  /* lock file, why */                  \
   X(kStoreFailed, "store_failed", "s")  /* SQLite's words, with the file */  \

@@ -11,6 +11,8 @@
 #include <optional>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "base/error_line.h"
 #include "runtime/epoch.h"
 #include "store/writer_lock.h"
@@ -97,9 +99,10 @@ class StoreSink : public Sink {
         // running snapshots fail, before this run begins.
         if (r.status == "live") {
           store_->EndRun(r.id, /*died=*/true, std::nullopt, now);
-          fmt::print("cutline: run {} had stopped without a word (its job was ended from "
-                     "outside): marked died, its running snapshots failed\n",
-                     r.id);
+          // A notice, not output: `cluster` shows it on standard error,
+          // where it does not break `--json`'s one object on standard output.
+          fmt::print("cutline-notice {}\n",
+                     nlohmann::json(say_(Status::Error(Code::kRunStoppedSilently, r.id))).dump());
         }
       }
     } catch (const store::StoreError& e) {
