@@ -999,6 +999,78 @@ TEST_F(CliTest, StoreListAndShowInJapanese) {
       << failed;
 }
 
+// `store verify` and `store prune` report in the language asked, as list and
+// show do: every word the catalogue's, the same numbers in both.
+TEST_F(CliTest, StoreVerifyAndPruneInEachLanguage) {
+  const std::string path = (dir_ / "s.db").string();
+  WriteDemoStore(path);  // 1 and 4 complete, 2 failed, 3 running
+  struct Case {
+    std::vector<std::string> args;
+    std::string en, ja;
+  };
+  const std::vector<Case> verified = {
+      {{}, "ok: 2 complete snapshots verified in " + path +
+               " (and 2 failed or running, holding no parts)\n",
+       "ok: " + path + " の完了したスナップショット 2 個を検証しました"
+       "（ほかに失敗または実行中の 2 個、部分なし）\n"},
+      {{"1"}, "ok: snapshot 1 (complete) verified in " + path + "\n",
+       "ok: " + path + " のスナップショット 1（完了）を検証しました\n"},
+      {{"2"}, "ok: snapshot 2 (not complete: it holds no parts, as it should) verified in " +
+                  path + "\n",
+       "ok: " + path + " のスナップショット 2（未完了: あるべきとおり部分を持ちません）を検証しました\n"},
+  };
+  for (const Case& c : verified) {
+    std::vector<std::string> args = {"store", "verify", path};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    Outcome en = Cutline(args);
+    EXPECT_EQ(en.status, 0) << en;
+    EXPECT_EQ(en.out, c.en);
+    args.insert(args.end(), {"--lang", "ja"});
+    Outcome ja = Cutline(args);
+    EXPECT_EQ(ja.status, 0) << ja;
+    EXPECT_EQ(ja.out, c.ja);
+  }
+
+  // Prune: run 1 keeps its latest complete snapshot and the one run 2 was
+  // restored from; run 2 keeps its only complete one and its failed one
+  // (the store's highest id). The same store pruned in each language.
+  auto make = [](const std::string& at) {
+    StatusOr<Store> store = Store::Open(at, true);
+    ASSERT_TRUE(store.ok()) << Said(store.status());
+    const std::int64_t one = store->BeginRun(3, 100, 300, std::nullopt);
+    for (std::uint64_t id = 1; id <= 3; ++id) {
+      store->SnapshotStarted(one, id, 0, 1'714'564'800'000'000);
+      store->SnapshotComplete(Demo3Snapshot(one, id));
+    }
+    store->EndRun(one, false, 10, 1'714'564'801'000'000);
+    const std::int64_t two = store->BeginRun(3, 100, 300, 1);
+    store->SnapshotStarted(two, 4, 1, 1'714'564'900'000'000);
+    store->SnapshotComplete(Demo3Snapshot(two, 4));
+    store->SnapshotStarted(two, 5, 2, 1'714'564'900'100'000);
+    store->SnapshotFailed(two, 5);
+    store->EndRun(two, false, 10, 1'714'564'901'000'000);
+  };
+  const std::string en_path = (dir_ / "en.db").string(), ja_path = (dir_ / "ja.db").string();
+  make(en_path);
+  make(ja_path);
+  Outcome en = Cutline({"store", "prune", en_path, "--keep", "1"});
+  ASSERT_EQ(en.status, 0) << en;
+  std::smatch rows;
+  ASSERT_TRUE(std::regex_search(en.out, rows, std::regex(R"(\((\d+) rows\))"))) << en.out;
+  EXPECT_EQ(en.out,
+            "run 1: removed 1 snapshot (1 complete, 0 failed); kept 2 complete (1 of them "
+            "because a later run was restored from it)\n"
+            "run 2: removed nothing; kept 1 complete and 1 failed or running\n"
+            "removed 1 snapshot (" + rows[1].str() + " rows) from " + en_path + "\n");
+  Outcome ja = Cutline({"store", "prune", ja_path, "--keep", "1", "--lang", "ja"});
+  ASSERT_EQ(ja.status, 0) << ja;
+  EXPECT_EQ(ja.out,
+            "実行 1: スナップショット 1 個を削除（完了 1 個、失敗 0 個）。完了 2 個（うち 1 個は"
+            "後の実行がそこから復元したため）を残しました\n"
+            "実行 2: 削除なし。完了 1 個と失敗または実行中 1 個を残しました\n" +
+                ja_path + " からスナップショット 1 個（" + rows[1].str() + " 行）を削除しました\n");
+}
+
 // A store of jobs and of a dataflow: each application's values in its own
 // words (jobs, records), never as money, in both languages.
 TEST_F(CliTest, StoreListAndShowSpeakEachApplicationsWords) {

@@ -412,13 +412,46 @@ TEST_F(StoreTest, AJobKilledFromOutsideLeavesAStoreThatRestores) {
   Outcome restored = Cluster({"--ranks", "3", "--duration", "1s", "--snapshot-every", "50ms",
                               "--store", store_, "--restore"});
   ExpectAddsUp(restored, 3000);
-  EXPECT_TRUE(Contains(restored.out, "run 1 had stopped without a word")) << restored;
+  // A notice, on standard error: standard output is the run's.
+  EXPECT_TRUE(Contains(restored.err, "run 1 had stopped without a word")) << restored;
+  EXPECT_FALSE(Contains(restored.out, "without a word")) << restored;
   std::string error;
   StatusOr<cutline::store::Store> store = cutline::store::Store::OpenReadOnly(store_);
   error = Said(store.status());
   ASSERT_TRUE(store.ok()) << error;
   EXPECT_EQ(store->Runs().at(0).status, "died");
   for (const auto& s : store->Snapshots()) EXPECT_NE(s.status, "running") << s.id;
+}
+
+// `--json` prints one JSON object on standard output, and nothing else,
+// even when the run first marks an earlier run died: that notice goes to
+// standard error. The earlier run here was left "live" as a job ended from
+// outside leaves it (its writer lock free, its run never ended).
+TEST_F(StoreTest, JsonIsOneObjectAfterARunThatStoppedWithoutAWord) {
+  {
+    StatusOr<cutline::store::Store> s = cutline::store::Store::Open(store_, true);
+    ASSERT_TRUE(s.ok()) << Said(s.status());
+    s->BeginRun(2, 1000, 2000, std::nullopt);
+  }
+  Outcome o = Cluster({"--ranks", "2", "--duration", "300ms", "--snapshot-every", "50ms",
+                       "--store", store_, "--json"});
+  ASSERT_TRUE(o.exited) << o;
+  ASSERT_EQ(o.status, 0) << o;
+  json summary = json::parse(o.out, nullptr, false);
+  ASSERT_TRUE(summary.is_object()) << o;
+  EXPECT_EQ(summary["run"], 2) << o;
+  EXPECT_TRUE(Contains(o.err, "cutline: run 1 had stopped without a word")) << o;
+  // And the notice in the language asked.
+  {
+    StatusOr<cutline::store::Store> s = cutline::store::Store::Open(store_, false);
+    ASSERT_TRUE(s.ok()) << Said(s.status());
+    s->BeginRun(2, 1000, 2000, std::nullopt);
+  }
+  o = Cluster({"--ranks", "2", "--duration", "300ms", "--snapshot-every", "50ms", "--store",
+               store_, "--json", "--lang", "ja"});
+  ASSERT_EQ(o.status, 0) << o;
+  EXPECT_TRUE(json::parse(o.out, nullptr, false).is_object()) << o;
+  EXPECT_TRUE(Contains(o.err, "実行 3 は何も言わずに止まっていました")) << o;
 }
 
 // Faults, as Flink's ITCases try them: a seeded chain of three crashes, each

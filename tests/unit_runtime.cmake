@@ -10,6 +10,9 @@ cutline_unit_test(${PROJECT_SOURCE_DIR}/src/runtime/log_check_agrees_test.cc cut
 # A dataflow's vertices, run in process and logged as ranks log them, then
 # judged from their logs.
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/runtime/vertex_log_test.cc cutline_runtime)
+# What cluster says of its store after a crash, when the store will not
+# take a write (src/runtime/store_sink.cc).
+cutline_unit_test(${PROJECT_SOURCE_DIR}/src/runtime/store_sink_test.cc cutline_runtime)
 # Rank 0's own figures for the summary (peak memory, CPU time).
 cutline_unit_test(${PROJECT_SOURCE_DIR}/src/runtime/usage_test.cc cutline_runtime)
 # The one coordinator loop and its policies, driven without MPI (the test

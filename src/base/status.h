@@ -123,6 +123,7 @@ namespace cutline {
   X(kWalTableMissing, "wal_table_missing", "ss")  /* path, table */          \
   X(kWriterBusy, "writer_busy", "nns")  /* run, pid (0: unknown), host */   \
   X(kWriterStarting, "writer_starting", "ns")  /* pid (0: unknown), host */  \
+  X(kRunStoppedSilently, "run_stopped_silently", "n")  /* run; a notice */ \
   X(kCannotMake, "cannot_make", "ss")  /* lock file, why */                 \
   X(kCannotLock, "cannot_lock", "ss")  /* lock file, why */                  \
   X(kStoreFailed, "store_failed", "s")  /* SQLite's words, with the file */  \
@@ -270,6 +271,7 @@ namespace cutline {
   X(kRankLogNone, "rank_log_none", "s")  /* dir */                           \
   X(kRankLogNotLine, "rank_log_not_line", "sn")  /* path, line */            \
   X(kRankLogBadStart, "rank_log_bad_start", "sn")  /* path, rank */          \
+  X(kRankLogBadRanks, "rank_log_bad_ranks", "sns")  /* path, rank, ranks */ \
   X(kRankLogOtherRun, "rank_log_other_run", "snn")  /* path, its, others */  \
   X(kRankLogNoNumber, "rank_log_no_number", "ss")  /* kind, field */         \
   X(kRankLogBadPeer, "rank_log_bad_peer", "ssnn")  /* kind, key, p, ranks */ \
@@ -283,7 +285,8 @@ namespace cutline {
   X(kRankLogCount, "rank_log_count", "snn")  /* dir, logs, ranks */          \
   X(kRankLogUnreadable, "rank_log_unreadable", "s")  /* path */              \
   X(kRankLogUnknownApp, "rank_log_unknown_app", "ss")  /* path, app */       \
-  X(kRankLogOtherApp, "rank_log_other_app", "sss")  /* path, app, rank 0's */ \
+  X(kRankLogOtherApp, "rank_log_other_app", "ssns")                           \
+    /* path, app, the rank whose log names the run's, its app */             \
   X(kRankLogBadTopology, "rank_log_bad_topology", "ss")  /* path, topology */ \
   X(kRankLogNoChannel, "rank_log_no_channel", "ssnn")  /* kind, topology, from, to */ \
   X(kRankLogOvertakenPeer, "rank_log_overtaken_peer", "")                     \

@@ -52,6 +52,11 @@ std::string EnglishRankLogsReason(const Status& s) {
       return fmt::format("{}:{} is not a line of a cutline log", w(0), n(1));
     case Code::kRankLogBadStart:
       return fmt::format("{} does not begin as rank {}'s log", w(0), n(1));
+    case Code::kRankLogBadRanks:
+      return fmt::format(
+          "{}'s header names rank {} of a run of {} ranks, which cannot be (a run has at least "
+          "1 rank, numbered from 0)",
+          w(0), n(1), w(2));
     case Code::kRankLogOtherRun:
       return fmt::format("{} belongs to a run of {} ranks, not {}", w(0), n(1), n(2));
     case Code::kRankLogNoNumber:
@@ -80,7 +85,7 @@ std::string EnglishRankLogsReason(const Status& s) {
     case Code::kRankLogUnknownApp:
       return fmt::format("{} names an application cutline does not know: {}", w(0), w(1));
     case Code::kRankLogOtherApp:
-      return fmt::format("{} is a log of {}, but rank 0's is of {}", w(0), w(1), w(2));
+      return fmt::format("{} is a log of {}, but rank {}'s is of {}", w(0), w(1), n(2), w(3));
     case Code::kRankLogBadTopology:
       return fmt::format("{} names a dataflow of no topology cutline reads: {}", w(0), w(1));
     case Code::kRankLogNoChannel:

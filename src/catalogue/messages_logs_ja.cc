@@ -54,6 +54,11 @@ std::string JapaneseRankLogsReason(const Status& s) {
       return fmt::format("{} の {} 行目は cutline のログの行ではありません", w(0), n(1));
     case Code::kRankLogBadStart:
       return fmt::format("{} はランク {} のログとして始まっていません", w(0), n(1));
+    case Code::kRankLogBadRanks:
+      return fmt::format(
+          "{} の先頭行は全 {} ランクの実行のランク {} を名乗っていますが、そのような実行はありません"
+          "（ランクは 1 個以上で、0 から番号が付きます）",
+          w(0), w(2), n(1));
     case Code::kRankLogOtherRun:
       return fmt::format("{} は {} ランクの実行のもので、{} ランクではありません", w(0), n(1), n(2));
     case Code::kRankLogNoNumber:
@@ -83,7 +88,8 @@ std::string JapaneseRankLogsReason(const Status& s) {
     case Code::kRankLogUnknownApp:
       return fmt::format("{} は cutline の知らないアプリケーションを挙げています: {}", w(0), w(1));
     case Code::kRankLogOtherApp:
-      return fmt::format("{} は {} のログですが、ランク 0 のログは {} のものです", w(0), w(1), w(2));
+      return fmt::format("{} は {} のログですが、ランク {} のログは {} のものです", w(0), w(1), n(2),
+                         w(3));
     case Code::kRankLogBadTopology:
       return fmt::format("{} のデータフローのトポロジーを cutline は読めません: {}", w(0), w(1));
     case Code::kRankLogNoChannel:

@@ -295,7 +295,8 @@ TEST(SentencesTest, EveryStoreLineIsSaidInEachLanguage) {
   StoreSaid facts{.run = 7301, .snapshot = 7302, .count = 7303, .count2 = 7304, .count3 = 7305,
                   .ms = 1.5, .switched = true, .restored_from = 7306, .who = "Qa1",
                   .what = "failed", .how = "aligned", .state = "$7301", .list = "Qb2",
-                  .more = "Qc3", .when = "2024-05-01 12:00:00 UTC"};
+                  .more = "Qc3", .when = "2024-05-01 12:00:00 UTC",
+                  .where = "Qd4.db"};
   for (int i = 0; i < kStoreLines; ++i) {
     const auto line = static_cast<StoreLine>(i);
     SCOPED_TRACE("StoreLine " + std::to_string(i));

@@ -129,6 +129,10 @@ std::string EnglishStoreReason(const Status& s) {
     case Code::kWriterStarting:
       return fmt::format("a run is starting on this store ({}): one writer at a time per store",
                          Who(n(0), w(1)));
+    case Code::kRunStoppedSilently:
+      return fmt::format("run {} had stopped without a word (its job was ended from outside): "
+                         "marked died, its running snapshots failed",
+                         n(0));
     case Code::kCannotMake:
       return fmt::format("cannot make {}: {}", w(0), w(1));
     case Code::kCannotLock:

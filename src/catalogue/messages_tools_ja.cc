@@ -135,6 +135,10 @@ std::string JapaneseStoreReason(const Status& s) {
       return fmt::format("このストアで実行が始まるところです（{}）: 1つのストアに書き込める"
                          "のは一度に1つだけです",
                          Who(n(0), w(1)));
+    case Code::kRunStoppedSilently:
+      return fmt::format("実行 {} は何も言わずに止まっていました（ジョブが外から終了されました）: "
+                         "died とし、実行中のスナップショットを failed にしました",
+                         n(0));
     case Code::kCannotMake:
       return fmt::format("{} を作れません（{}）", w(0), w(1));
     case Code::kCannotLock:

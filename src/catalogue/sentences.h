@@ -155,7 +155,7 @@ struct LabFacts {
   bool conserved = false;       // total == bank_total
 };
 
-// The facts a line of `cutline store list` or `store show` is told with
+// The facts a line of `cutline store` (list, show, verify, prune) is told with
 // (sentences_store_en.cc, sentences_store_ja.cc); states, totals and
 // messages already in the application's words. Each line says which it reads.
 struct StoreSaid {
@@ -174,9 +174,11 @@ struct StoreSaid {
   std::string list = {};   // names, channels or states, already joined
   std::string more = {};   // a clause already said: a latency, a cost
   std::string when = {};   // "2024-05-01 12:00:00 UTC"
+  std::string where = {};  // a store's path
 };
 
-// `cutline store list`'s table and `store show`'s lines.
+// `cutline store list`'s table, `store show`'s lines, and what `store verify`
+// and `store prune` report.
 enum class StoreLine : std::uint8_t {
   kNoRuns,
   kNoSnapshots,
@@ -211,6 +213,13 @@ enum class StoreLine : std::uint8_t {
   kChannelsHeading,
   kChannelAligned,    // ms: waited, count: held back
   kChannelUnaligned,  // switched, count: records kept
+  kVerifiedOne,       // snapshot, where: every part of a complete snapshot sound
+  kVerifiedNoParts,   // snapshot, where: a failed or running one rightly holding no parts
+  kVerifiedAll,       // count: complete ones, count2: failed or running ones, where
+  kPrunedRun,         // run, count: removed, count2: of them complete, count3: failed, more: kept
+  kPrunedNothing,     // run, more: kept
+  kPruneKept,         // count: complete kept, count2: of them origins of a restore, count3: others
+  kPruned,            // count: snapshots removed, count2: rows, where
   kSeparator,         // between the items of a list
 };
 inline constexpr int kStoreLines = static_cast<int>(StoreLine::kSeparator) + 1;

@@ -13,6 +13,9 @@ std::string Restored(const StoreSaid& s) {
   return s.restored_from ? fmt::format(", restored from snapshot {}", *s.restored_from) : "";
 }
 
+// "s" after a count other than 1.
+const char* Plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
+
 }  // namespace
 
 std::string English(StoreLine line, const StoreSaid& s) {
@@ -100,6 +103,33 @@ std::string English(StoreLine line, const StoreSaid& s) {
     case StoreLine::kChannelUnaligned:
       return fmt::format("{}unaligned, {} records in flight kept", s.switched ? "switched to " : "",
                          s.count);
+    case StoreLine::kVerifiedOne:
+      return fmt::format("ok: snapshot {} (complete) verified in {}", s.snapshot, s.where);
+    case StoreLine::kVerifiedNoParts:
+      return fmt::format(
+          "ok: snapshot {} (not complete: it holds no parts, as it should) verified in {}",
+          s.snapshot, s.where);
+    case StoreLine::kVerifiedAll:
+      return fmt::format("ok: {} complete snapshot{} verified in {}{}", s.count, Plural(s.count),
+                         s.where,
+                         s.count2 ? fmt::format(" (and {} failed or running, holding no parts)",
+                                                s.count2)
+                                  : "");
+    case StoreLine::kPrunedRun:
+      return fmt::format("run {}: removed {} snapshot{} ({} complete, {} failed); {}", s.run,
+                         s.count, Plural(s.count), s.count2, s.count3, s.more);
+    case StoreLine::kPrunedNothing:
+      return fmt::format("run {}: removed nothing; {}", s.run, s.more);
+    case StoreLine::kPruneKept:
+      return fmt::format(
+          "kept {} complete{}{}", s.count,
+          s.count2 ? fmt::format(" ({} of them because a later run was restored from {})",
+                                 s.count2, s.count2 == 1 ? "it" : "them")
+                   : "",
+          s.count3 ? fmt::format(" and {} failed or running", s.count3) : "");
+    case StoreLine::kPruned:
+      return fmt::format("removed {} snapshot{} ({} rows) from {}", s.count, Plural(s.count),
+                         s.count2, s.where);
     case StoreLine::kSeparator:
       return ", ";
   }

@@ -119,6 +119,30 @@ std::string Japanese(StoreLine line, const StoreSaid& s) {
     case StoreLine::kChannelUnaligned:
       return fmt::format("{}非整列、飛行中のレコード{}件を保持", s.switched ? "切り替えで" : "",
                          s.count);
+    case StoreLine::kVerifiedOne:
+      return fmt::format("ok: {} のスナップショット {}（完了）を検証しました", s.where, s.snapshot);
+    case StoreLine::kVerifiedNoParts:
+      return fmt::format(
+          "ok: {} のスナップショット {}（未完了: あるべきとおり部分を持ちません）を検証しました",
+          s.where, s.snapshot);
+    case StoreLine::kVerifiedAll:
+      return fmt::format("ok: {} の完了したスナップショット {} 個を検証しました{}", s.where, s.count,
+                         s.count2 ? fmt::format("（ほかに失敗または実行中の {} 個、部分なし）",
+                                                s.count2)
+                                  : "");
+    case StoreLine::kPrunedRun:
+      return fmt::format("実行 {}: スナップショット {} 個を削除（完了 {} 個、失敗 {} 個）。{}",
+                         s.run, s.count, s.count2, s.count3, s.more);
+    case StoreLine::kPrunedNothing:
+      return fmt::format("実行 {}: 削除なし。{}", s.run, s.more);
+    case StoreLine::kPruneKept:
+      return fmt::format(
+          "完了 {} 個{}{}を残しました", s.count,
+          s.count2 ? fmt::format("（うち {} 個は後の実行がそこから復元したため）", s.count2) : "",
+          s.count3 ? fmt::format("と失敗または実行中 {} 個", s.count3) : "");
+    case StoreLine::kPruned:
+      return fmt::format("{} からスナップショット {} 個（{} 行）を削除しました", s.where, s.count,
+                         s.count2);
     case StoreLine::kSeparator:
       return "、";
   }

@@ -309,14 +309,12 @@ int Verify(const store::Store& store, std::optional<std::uint64_t> id, Lang lang
   }
   if (!v->ok()) return 1;
   if (id) {
-    fmt::print("ok: snapshot {} ({}) verified in {}\n", *id,
-               v->complete ? "complete" : "not complete: it holds no parts, as it should",
-               store.path());
+    fmt::print("{}\n", Say(v->complete ? StoreLine::kVerifiedOne : StoreLine::kVerifiedNoParts,
+                           {.snapshot = *id, .where = store.path()}, lang));
   } else {
-    fmt::print("ok: {} complete snapshot{} verified in {}{}\n", v->complete,
-               v->complete == 1 ? "" : "s", store.path(),
-               v->other ? fmt::format(" (and {} failed or running, holding no parts)", v->other)
-                        : "");
+    fmt::print("{}\n", Say(StoreLine::kVerifiedAll,
+                           {.count = v->complete, .count2 = v->other, .where = store.path()},
+                           lang));
   }
   return 0;
 }
@@ -347,21 +345,22 @@ int Prune(const std::string& path, std::uint32_t keep, Lang lang) {
   for (const store::PrunedRun& r : pruned.runs) {
     const std::uint64_t gone = r.removed_complete + r.removed_failed;
     removed += gone;
-    std::string kept = fmt::format("kept {} complete", r.kept_complete);
-    if (r.kept_origins) {
-      kept += fmt::format(" ({} of them because a later run was restored from {})",
-                          r.kept_origins, r.kept_origins == 1 ? "it" : "them");
-    }
-    if (r.kept_other) kept += fmt::format(" and {} failed or running", r.kept_other);
+    const std::string kept = Say(StoreLine::kPruneKept,
+                                 {.count = r.kept_complete, .count2 = r.kept_origins,
+                                  .count3 = r.kept_other},
+                                 lang);
+    const auto run = static_cast<std::uint64_t>(r.run);
     if (gone == 0) {
-      fmt::print("run {}: removed nothing; {}\n", r.run, kept);
+      fmt::print("{}\n", Say(StoreLine::kPrunedNothing, {.run = run, .more = kept}, lang));
     } else {
-      fmt::print("run {}: removed {} snapshot{} ({} complete, {} failed); {}\n", r.run, gone,
-                 gone == 1 ? "" : "s", r.removed_complete, r.removed_failed, kept);
+      fmt::print("{}\n", Say(StoreLine::kPrunedRun,
+                             {.run = run, .count = gone, .count2 = r.removed_complete,
+                              .count3 = r.removed_failed, .more = kept},
+                             lang));
     }
   }
-  fmt::print("removed {} snapshot{} ({} rows) from {}\n", removed, removed == 1 ? "" : "s",
-             pruned.rows, path);
+  fmt::print("{}\n",
+             Say(StoreLine::kPruned, {.count = removed, .count2 = pruned.rows, .where = path}, lang));
   return 0;
 }
 

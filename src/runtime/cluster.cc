@@ -234,8 +234,8 @@ struct JobOutput {
   std::string err_text;
 };
 
-// One line of the job's standard output: rank 0's run, status or summary
-// line, else a rank's own output, printed as it is.
+// One line of the job's standard output: rank 0's run, status, summary or
+// notice line, else a rank's own output, printed as it is.
 void TakeLine(const std::string& line, bool live, Lang lang, JobOutput& got) {
   auto space = line.find(' ');
   std::string kind = line.substr(0, space);
@@ -246,6 +246,10 @@ void TakeLine(const std::string& line, bool live, Lang lang, JobOutput& got) {
     if (live) fmt::print(stderr, "\r\033[K{}", StatusLine(body, AppOf(got.run), lang));
   } else if (kind == "cutline-summary" && !body.is_discarded()) {
     got.summary = body;
+  } else if (kind == "cutline-notice" && body.is_string()) {
+    // Said to the person, beside the output: `--json` keeps standard
+    // output one JSON object.
+    fmt::print(stderr, "{}cutline: {}\n", live ? "\r\033[K" : "", body.get<std::string>());
   } else {
     fmt::print("{}\n", line);  // a rank's own output
   }

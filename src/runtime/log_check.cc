@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <string_view>
@@ -392,7 +393,8 @@ class RankLog {
   RankLog(const RankLog&) = delete;
   RankLog& operator=(const RankLog&) = delete;
 
-  // Reads the header line. Its ranks, 0 for an empty log; or why not.
+  // Reads the header line. Its ranks (at least 1, above this rank), 0 for
+  // an empty log; or why not.
   StatusOr<std::uint32_t> Open() {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_) return Status::Error(Code::kRankLogUnreadable, path_.string());
@@ -406,6 +408,13 @@ class RankLog {
     }
     if (body["e"] != "rank" || body["rank"] != rank_ || !body["ranks"].is_number_unsigned()) {
       return Status::Error(Code::kRankLogBadStart, path_.string(), rank_);
+    }
+    // A header no run can write (rank 1 of 0 ranks, or of more ranks than
+    // a count holds) would otherwise be read as an empty log (0) or as a
+    // run of another size, and the lines after it skipped or misjudged.
+    const std::uint64_t ranks = body["ranks"].get<std::uint64_t>();
+    if (rank_ >= ranks || ranks > std::numeric_limits<std::uint32_t>::max()) {
+      return Status::Error(Code::kRankLogBadRanks, path_.string(), rank_, body["ranks"].dump());
     }
     if (body.contains("app")) {
       std::optional<apps::App> app =
@@ -578,14 +587,14 @@ std::string_view KindName(Kind k) {
   }
 }
 
-// A run's logs opened as one: every rank's header read, each held to rank
-// 0's (of the same application, or dataflow topology) and to the others'
-// count of ranks, and every rank's log there. Both readers start here.
+// A run's logs opened as one: every rank's header read, each held to the
+// lowest rank's that logged anything (of the same application, or dataflow
+// topology) and to the others' count of ranks, and every rank's log there. Both readers start here.
 struct RunLogs {
   std::vector<std::unique_ptr<RankLog>> by_rank;
   std::uint32_t ranks = 0;
-  apps::App app = apps::App::kBank;              // rank 0's (OpenRun always sets it)
-  std::optional<dataflow::Topology> dataflow;    // rank 0's, if a dataflow's
+  apps::App app = apps::App::kBank;  // the lowest non-empty log's (OpenRun always sets it)
+  std::optional<dataflow::Topology> dataflow;    // its, if a dataflow's
   std::optional<sim::Topology> channels;         // the dataflow's, as the judge reads them
   std::vector<std::string> names;                // each rank's file name, for findings
 };
@@ -600,26 +609,32 @@ StatusOr<RunLogs> OpenRun(const std::string& dir, bool clocks) {
     return log.topology() ? fmt::format("dataflow {}", log.topology()->spec())
                           : std::string(log.app().name());
   };
-  std::string of_rank0;
+  // The run is of what its lowest rank that logged anything says: rank 0's
+  // log, unless a kill of the whole job left it empty, which names nothing
+  // (an empty log is no bank's more than a dataflow's).
+  std::optional<std::uint32_t> named_by;
+  std::string of_run;
   for (const auto& [rank, path] : files) {
     auto log = std::make_unique<RankLog>(rank, path, clocks);
     StatusOr<std::uint32_t> r = log->Open();
     if (!r.ok()) return r.status();
-    if (rank == 0) {
+    if (*r == 0) {
+      log->End();  // a rank that logged nothing
+      run.by_rank.push_back(std::move(log));
+      continue;
+    }
+    if (!named_by) {
+      named_by = rank;
       run.app = log->app();
       run.dataflow = log->topology();
-      of_rank0 = of(*log);
-    } else if (*r != 0 && of(*log) != of_rank0) {
-      return Status::Error(Code::kRankLogOtherApp, path.string(), of(*log), of_rank0);
+      of_run = of(*log);
+    } else if (of(*log) != of_run) {
+      return Status::Error(Code::kRankLogOtherApp, path.string(), of(*log), *named_by, of_run);
     }
-    if (*r != 0) {
-      if (run.ranks != 0 && run.ranks != *r) {
-        return Status::Error(Code::kRankLogOtherRun, path.string(), *r, run.ranks);
-      }
-      run.ranks = *r;
-    } else {
-      log->End();  // a rank that logged nothing
+    if (run.ranks != 0 && run.ranks != *r) {
+      return Status::Error(Code::kRankLogOtherRun, path.string(), *r, run.ranks);
     }
+    run.ranks = *r;
     run.by_rank.push_back(std::move(log));
   }
   if (run.ranks == 0) return Status::Error(Code::kRankLogAllEmpty, dir);

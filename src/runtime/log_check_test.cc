@@ -187,6 +187,42 @@ TEST_F(LogCheckTest, DamagedLinesAreRefusedWithFileAndLine) {
   }
 }
 
+// A header is believed only where a run could have written it: a rank
+// below its count of ranks (so at least 1), the count the other logs give,
+// and the rank the file's name gives. Anything else is named in one line,
+// never read as an empty log (rank 1 of 0 ranks was, and its lines skipped)
+// or as a run of another size (a count past 32 bits was cut to one).
+TEST_F(LogCheckTest, AHeaderNoRunCanWriteIsRefused) {
+  struct Case {
+    std::string header;  // rank 1's
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {R"({"e":"rank","rank":1,"ranks":0})",
+       "rank-1.jsonl's header names rank 1 of a run of 0 ranks, which cannot be"},
+      {R"({"e":"rank","rank":1,"ranks":1})",
+       "rank-1.jsonl's header names rank 1 of a run of 1 ranks, which cannot be"},
+      {R"({"e":"rank","rank":1,"ranks":4294967298})",
+       "rank-1.jsonl's header names rank 1 of a run of 4294967298 ranks, which cannot be"},
+      {R"({"e":"rank","rank":1,"ranks":3})", "rank-1.jsonl belongs to a run of 3 ranks, not 2"},
+      {R"({"e":"rank","rank":0,"ranks":2})", "rank-1.jsonl does not begin as rank 1's log"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> one = Rank1();
+    one[0] = c.header;
+    Write(0, Rank0());
+    Write(1, one);
+    std::string error;
+    auto r = Check(&error);
+    EXPECT_FALSE(r) << c.header << ": " << (r ? r->silent.size() : 0) << " silent";
+    EXPECT_NE(error.find(c.says), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    StatusOr<LogCheck> ja = CheckLogs(dir_.string(), Lang::kJa);
+    ASSERT_FALSE(ja.ok());
+    EXPECT_NE(catalogue::Message(ja.status(), Lang::kJa).find("rank-1.jsonl"), std::string::npos);
+  }
+}
+
 TEST_F(LogCheckTest, NoRankWroteItsLog) {
   Write(0, {});
   Write(1, {});
@@ -580,6 +616,36 @@ TEST_F(AppLogCheckTest, LogsOfTwoApplicationsAreRefused) {
       << error;
 }
 
+// A kill of the whole job can leave rank 0's log empty. It names no
+// application, so the run is what the other logs say it is (not the bank's
+// by default), and the check goes on with what there is.
+TEST_F(AppLogCheckTest, AnEmptyRank0LogIsReadAsTheOthersApplication) {
+  Write(0, {});
+  Write(1, JobsRank1());
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->silent, std::vector<std::uint32_t>{0});
+  EXPECT_EQ(r->ranks, 2u);
+  EXPECT_EQ(r->report.snapshots_checked, 0u);  // N0's part is unknown
+
+  // Of three ranks, the lowest that logged anything names the run; another
+  // application beside it is still refused, naming that rank.
+  Write(1, {R"({"e":"rank","rank":1,"ranks":3,"app":"jobs"})",
+            R"({"e":"start","balance":0,"vc":[0,1,0]})"});
+  Write(2, {R"({"e":"rank","rank":2,"ranks":3,"app":"jobs"})",
+            R"({"e":"start","balance":0,"vc":[0,0,1]})"});
+  r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->silent, std::vector<std::uint32_t>{0});
+  Write(2, {R"({"e":"rank","rank":2,"ranks":3,"app":"locks"})",
+            R"({"e":"start","balance":0,"vc":[0,0,1]})"});
+  EXPECT_FALSE(Check(&error));
+  EXPECT_NE(error.find("rank-2.jsonl is a log of locks, but rank 1's is of jobs"),
+            std::string::npos)
+      << error;
+}
+
 // A dataflow's logs (`cluster --app dataflow --log-dir`): topology 1-1, a
 // source N0 and a sink N1, unaligned barriers. N0 puts records 1-3 on its
 // output; record 1 has left. It records snapshot 1 and its barrier (4)
@@ -626,6 +692,19 @@ TEST_F(LogCheckTest, ADataflowsLogsPassWithRecordsJumpedTwice) {
   EXPECT_TRUE(r->report.ok()) << ::testing::PrintToString(r->report.problems);
   EXPECT_EQ(r->report.snapshots_checked, 2);
   EXPECT_EQ(r->topology, "1-1");
+}
+
+// The same for a dataflow: an empty rank-0 log (its source's) is not read
+// as the bank's, and the sink's log is checked on its topology.
+TEST_F(LogCheckTest, AnEmptyRank0LogOfADataflowIsReadAsTheDataflows) {
+  Write(0, {});
+  Write(1, Sink());
+  std::string error;
+  auto r = Check(&error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->topology, "1-1");
+  EXPECT_EQ(r->silent, std::vector<std::uint32_t>{0});
+  EXPECT_TRUE(r->report.ok()) << ::testing::PrintToString(r->report.problems);
 }
 
 TEST_F(LogCheckTest, ADataflowPartThatLosesAJumpedRecordIsCaught) {

@@ -8,7 +8,10 @@
 #include <functional>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "base/error_line.h"
 #include "runtime/epoch.h"
@@ -96,9 +99,10 @@ class StoreSink : public Sink {
         // running snapshots fail, before this run begins.
         if (r.status == "live") {
           store_->EndRun(r.id, /*died=*/true, std::nullopt, now);
-          fmt::print("cutline: run {} had stopped without a word (its job was ended from "
-                     "outside): marked died, its running snapshots failed\n",
-                     r.id);
+          // A notice, not output: `cluster` shows it on standard error,
+          // where it does not break `--json`'s one object on standard output.
+          fmt::print("cutline-notice {}\n",
+                     nlohmann::json(say_(Status::Error(Code::kRunStoppedSilently, r.id))).dump());
         }
       }
     } catch (const store::StoreError& e) {
@@ -251,25 +255,47 @@ Status CheckStoreBeforeRun(const std::string& path, const RunShape& shape, bool 
 }
 
 std::string FailUnfinished(const std::string& path, std::int64_t run, const Say& say) {
-  StatusOr<store::WriterLock> lock = store::WriterLock::Take(path);
-  if (!lock.ok()) return "unknown (" + say(lock.status()) + ")";
-  StatusOr<store::Store> s = store::Store::Open(path, false);
-  if (!s.ok()) return "unknown (" + say(s.status()) + ")";
+  // Marking the run died is a write, and the store may not take it (the
+  // full disk that ended the run, another writer); naming the last complete
+  // snapshot is a read, which needs none of that. So the write is tried, and
+  // the answer read back all the same: from the writer's connection, or else
+  // from a reader's. A run left "live" is marked died by the next run.
+  std::optional<store::WriterLock> lock;
+  std::optional<store::Store> writer;
+  if (StatusOr<store::WriterLock> taken = store::WriterLock::Take(path); taken.ok()) {
+    lock.emplace(std::move(taken).value());
+    if (StatusOr<store::Store> opened = store::Store::Open(path, false); opened.ok()) {
+      writer.emplace(std::move(opened).value());
+    }
+  }
+  if (writer) {
+    try {
+      // The run died: it says so, and its unfinished snapshots fail with it.
+      bool live = false;
+      for (const auto& r : writer->Runs()) {
+        if (r.id == run) live = r.status == "live";
+      }
+      if (live) {
+        writer->EndRun(run, /*died=*/true, std::nullopt, EpochMicros());
+      } else {
+        writer->FailRunning(run);
+      }
+    } catch (const store::StoreError&) {
+      // Not marked; what the store holds is read below.
+    }
+  }
+  std::optional<store::Store> reader;
+  if (!writer) {
+    StatusOr<store::Store> opened = store::Store::OpenReadOnly(path, /*brief=*/true);
+    if (!opened.ok()) return "unknown (" + say(opened.status()) + ")";
+    reader.emplace(std::move(opened).value());
+  }
+  std::optional<store::SnapshotRecord> latest;
   try {
-    // The run died: it says so, and its unfinished snapshots fail with it.
-    bool live = false;
-    for (const auto& r : s->Runs()) {
-      if (r.id == run) live = r.status == "live";
-    }
-    if (live) {
-      s->EndRun(run, /*died=*/true, std::nullopt, EpochMicros());
-    } else {
-      s->FailRunning(run);
-    }
+    latest = (writer ? *writer : *reader).LatestComplete();
   } catch (const store::StoreError& e) {
     return "unknown (" + say(e.status()) + ")";
   }
-  auto latest = s->LatestComplete();
   if (!latest) return "none";
   // A dataflow's total is records, not money.
   if (!latest->vertices.empty()) {

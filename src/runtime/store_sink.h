@@ -27,9 +27,10 @@ std::unique_ptr<Sink> MakeStoreSink(const std::string& path, std::uint32_t max_p
 Status CheckStoreBeforeRun(const std::string& path, const RunShape& shape, bool restore,
                            std::optional<std::uint64_t> restore_id);
 
-// After a crash: the run's unfinished snapshots become failed; returns the
-// latest complete snapshot, in words ("unknown (why)", worded by `say`,
-// when the store cannot tell).
+// After a crash: the run's unfinished snapshots become failed, where the
+// store can be written; returns the latest complete snapshot, in words, read
+// back either way ("unknown (why)", worded by `say`, only when the store
+// cannot be read).
 std::string FailUnfinished(const std::string& path, std::int64_t run, const Say& say);
 
 }  // namespace cutline::runtime

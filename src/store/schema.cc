@@ -158,15 +158,22 @@ void Migrate(Connection& c, std::uint32_t from) {
   // (it cannot change inside a transaction). A rebuilt table's rows are
   // copied as they were, so every reference to or from them holds as before.
   c.Exec("PRAGMA foreign_keys = OFF", "migrating the store");
-  for (std::uint32_t v = from + 1; v <= kSchemaVersion; ++v) {
-    const std::string doing = fmt::format("migrating the store to schema {}", v);
-    Transaction tx(c, true, doing);
-    bool done = false;
+  {
+    // Every step in one transaction, as SQLite's own tools migrate: a step
+    // that fails (a file whose tables are not what their version says)
+    // rolls back the steps before it too, so that a refused store is left
+    // exactly as it was, not at some version between.
+    Transaction tx(c, true, fmt::format("migrating the store to schema {}", kSchemaVersion));
+    // Read again under the write lock: another writer may have migrated
+    // the file since `from` was read.
+    std::uint32_t now = 0;
     {
-      Query q(c, "PRAGMA user_version", doing);
-      done = q.Step() && q.Int(0) >= v;
+      Query q(c, "PRAGMA user_version", "migrating the store");
+      now = q.Step() ? static_cast<std::uint32_t>(q.Int(0)) : 0;
     }
-    if (!done) c.Exec(kMigrations[v - 1], doing);
+    for (std::uint32_t v = now + 1; v <= kSchemaVersion; ++v) {
+      c.Exec(kMigrations[v - 1], fmt::format("migrating the store to schema {}", v));
+    }
     tx.Commit();
   }
   c.Exec("PRAGMA foreign_keys = ON", "migrating the store");

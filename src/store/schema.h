@@ -25,9 +25,10 @@ extern const std::uint32_t kSchemaVersion;
 inline constexpr const char* kTables[] = {"runs", "snapshots", "balances", "channels",
                                           "transfers"};
 
-// Runs the migrations a file of `from` lacks, each in its transaction. A
-// second writer that migrated meanwhile is noticed inside the transaction
-// (user_version is read again under the write lock).
+// Runs the migrations a file of `from` lacks, all in one transaction: a
+// failing step leaves the file as it was. A second writer that migrated
+// meanwhile is noticed inside the transaction (user_version is read again
+// under the write lock).
 void Migrate(sqlite::Connection& c, std::uint32_t from);
 
 // The file's schema now: a writer may have migrated it since a reader

@@ -691,6 +691,42 @@ TEST_F(StoreTest, AVersion1FileOpenedForWritingIsMigrated) {
   EXPECT_EQ(again.Runs().size(), 4u);
 }
 
+// A version-1 file whose `runs` has lost its `id` passes the checks before
+// opening (its tables are there) and fails only at migration step 5, which
+// copies `runs` by its columns. Steps 2 to 4 ran before it: the whole
+// migration is one transaction, so the refused file is left byte for byte
+// as it was, at version 1, with nothing beside it.
+TEST_F(StoreTest, AStoreWhoseMigrationFailsIsLeftAsItWas) {
+  const std::string path = PathOf("v1.db");
+  fs::copy_file(kVersion1, path);
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs RENAME COLUMN id TO run_id", nullptr, nullptr,
+                           nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);  // the last connection: its WAL is copied in and removed
+  }
+  const auto listing = Listing();
+  ASSERT_EQ(listing, std::vector<std::string>{"v1.db"});
+  const std::string before = Bytes(path);
+  ASSERT_EQ(before[63], 1);
+  StatusOr<Store> s = Store::Open(path, false);
+  ASSERT_FALSE(s.ok());
+  const std::string error = Said(s.status());
+  EXPECT_TRUE(Has(error, "no such column: id (while migrating the store to schema 5)")) << error;
+  EXPECT_FALSE(Has(error, "\n")) << error;
+  EXPECT_TRUE(Bytes(path) == before) << "the refused store was changed (version "
+                                      << int(Bytes(path)[63]) << ")";
+  std::vector<std::string> now = Listing();
+  if (std::erase(now, "v1.db-wal") > 0) {
+    EXPECT_EQ(fs::file_size(path + "-wal"), 0u) << "something was written";
+  }
+  std::erase(now, "v1.db-shm");
+  EXPECT_EQ(now, listing);
+}
+
 // A reader that opened a version-1 file reads schema 2 once a writer has
 // migrated it meanwhile.
 TEST_F(StoreTest, AReaderFollowsAMigrationMadeWhileItWasOpen) {
