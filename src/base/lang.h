@@ -6,6 +6,7 @@
 // speaks the same two and writes the same arrow.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -62,6 +63,9 @@ inline std::string JoinNames(std::span<const std::string> names, Lang lang) {
   }
   return out;
 }
+
+// English's "s" after a count other than 1 ("1 snapshot", "2 snapshots").
+inline const char* EnglishPlural(std::uint64_t n) { return n == 1 ? "" : "s"; }
 
 // A channel (or a wait-for edge) as a reader reads it, in both languages and
 // as the page writes it (web/cut.js, web/i18n.js): "P1→P2". Formats that a

@@ -2,14 +2,14 @@
 // group, one case per sentence.
 #include <fmt/format.h>
 
+#include "base/lang.h"
 #include "catalogue/sentences.h"
 
 namespace cutline::catalogue {
 
 namespace {
 
-// "s" where English says more than one.
-const char* Plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
+// "s" where English says more than one, and none for none either.
 const char* PluralIfMany(std::uint64_t n) { return n > 1 ? "s" : ""; }
 
 }  // namespace
@@ -161,12 +161,12 @@ std::string English(ShowLine line, const Said& s) {
   switch (line) {
     case ShowLine::kNetworkBank:
       return fmt::format("Network: {} (total {}); {} channel{}{}", s.list, s.state, s.count,
-                         Plural(s.count), s.more);
+                         EnglishPlural(s.count), s.more);
     case ShowLine::kNetworkApp:
       return fmt::format("Network: {} (app={}); {} channel{}{}", s.list, s.what, s.count,
-                         Plural(s.count), s.more);
+                         EnglishPlural(s.count), s.more);
     case ShowLine::kCapacityRule:
-      return fmt::format(", at most {} transfer{} per channel", s.count, Plural(s.count));
+      return fmt::format(", at most {} transfer{} per channel", s.count, EnglishPlural(s.count));
     case ShowLine::kOneAtATimeRule:
       return ", one snapshot at a time";
     case ShowLine::kNotFifoRule:

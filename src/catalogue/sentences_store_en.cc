@@ -2,6 +2,7 @@
 // StoreLine): one case per line.
 #include <fmt/format.h>
 
+#include "base/lang.h"
 #include "catalogue/sentences.h"
 
 namespace cutline::catalogue {
@@ -13,8 +14,6 @@ std::string Restored(const StoreSaid& s) {
   return s.restored_from ? fmt::format(", restored from snapshot {}", *s.restored_from) : "";
 }
 
-// "s" after a count other than 1.
-const char* Plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
 
 }  // namespace
 
@@ -110,14 +109,14 @@ std::string English(StoreLine line, const StoreSaid& s) {
           "ok: snapshot {} (not complete: it holds no parts, as it should) verified in {}",
           s.snapshot, s.where);
     case StoreLine::kVerifiedAll:
-      return fmt::format("ok: {} complete snapshot{} verified in {}{}", s.count, Plural(s.count),
+      return fmt::format("ok: {} complete snapshot{} verified in {}{}", s.count, EnglishPlural(s.count),
                          s.where,
                          s.count2 ? fmt::format(" (and {} failed or running, holding no parts)",
                                                 s.count2)
                                   : "");
     case StoreLine::kPrunedRun:
       return fmt::format("run {}: removed {} snapshot{} ({} complete, {} failed); {}", s.run,
-                         s.count, Plural(s.count), s.count2, s.count3, s.more);
+                         s.count, EnglishPlural(s.count), s.count2, s.count3, s.more);
     case StoreLine::kPrunedNothing:
       return fmt::format("run {}: removed nothing; {}", s.run, s.more);
     case StoreLine::kPruneKept:
@@ -128,7 +127,7 @@ std::string English(StoreLine line, const StoreSaid& s) {
                    : "",
           s.count3 ? fmt::format(" and {} failed or running", s.count3) : "");
     case StoreLine::kPruned:
-      return fmt::format("removed {} snapshot{} ({} rows) from {}", s.count, Plural(s.count),
+      return fmt::format("removed {} snapshot{} ({} rows) from {}", s.count, EnglishPlural(s.count),
                          s.count2, s.where);
     case StoreLine::kSeparator:
       return ", ";

@@ -669,7 +669,7 @@ std::vector<std::string> Source() {
           R"({"e":"part","snapshot":1,"balance":-3,"channels":{},"sent":{"1":[1,1]},"vc":[12,0]})",
           R"({"e":"part","snapshot":2,"balance":-3,"channels":{},"sent":{"1":[1]},"vc":[13,0]})"};
 }
-std::vector<std::string> Sink() {
+std::vector<std::string> SinkLog() {
   return {R"({"e":"rank","rank":1,"ranks":2,"app":"dataflow","topology":"1-1"})",
           R"({"e":"start","balance":0,"vc":[0,1]})",
           R"({"e":"receive","from":0,"n":1,"amount":1,"vc":[2,2]})",
@@ -685,7 +685,7 @@ std::vector<std::string> Sink() {
 
 TEST_F(LogCheckTest, ADataflowsLogsPassWithRecordsJumpedTwice) {
   Write(0, Source());
-  Write(1, Sink());
+  Write(1, SinkLog());
   std::string error;
   auto r = Check(&error);
   ASSERT_TRUE(r) << error;
@@ -698,7 +698,7 @@ TEST_F(LogCheckTest, ADataflowsLogsPassWithRecordsJumpedTwice) {
 // as the bank's, and the sink's log is checked on its topology.
 TEST_F(LogCheckTest, AnEmptyRank0LogOfADataflowIsReadAsTheDataflows) {
   Write(0, {});
-  Write(1, Sink());
+  Write(1, SinkLog());
   std::string error;
   auto r = Check(&error);
   ASSERT_TRUE(r) << error;
@@ -711,7 +711,7 @@ TEST_F(LogCheckTest, ADataflowPartThatLosesAJumpedRecordIsCaught) {
   std::vector<std::string> source = Source();
   source[12] = R"({"e":"part","snapshot":1,"balance":-3,"channels":{},"sent":{"1":[1]},"vc":[12,0]})";
   Write(0, source);
-  Write(1, Sink());
+  Write(1, SinkLog());
   std::string error;
   auto r = Check(&error);
   ASSERT_TRUE(r) << error;
@@ -777,7 +777,7 @@ TEST_F(LogCheckTest, DamagedDataflowLinesAreRefusedWithFileAndLine) {
        "rank-1.jsonl is a log of bank, but rank 0's is of dataflow 1-1"},
   };
   for (const Case& c : cases) {
-    std::vector<std::string> source = Source(), sink = Sink();
+    std::vector<std::string> source = Source(), sink = SinkLog();
     (c.rank == 0 ? source : sink)[c.line] = c.text;
     Write(0, source);
     Write(1, sink);
@@ -838,7 +838,7 @@ TEST_F(LogCheckTest, TheShiVizLogOfABankRunSaysItsMoney) {
 // the judge's, not drawn.
 TEST_F(LogCheckTest, TheShiVizLogOfADataflowSaysItsRecords) {
   Write(0, Source());
-  Write(1, Sink());
+  Write(1, SinkLog());
   StatusOr<std::string> log = ShiVizLog(dir_.string());
   ASSERT_TRUE(log.ok()) << catalogue::Message(log.status(), Lang::kEn);
   std::vector<std::string> said;
@@ -874,7 +874,7 @@ TEST_F(LogCheckTest, TheShiVizLogOfADataflowSaysItsRecords) {
 TEST_F(LogCheckTest, TheShiVizLogRefusesWhatTheCheckRefuses) {
   std::vector<std::string> back = Rank1();
   back[2] = R"({"e":"receive","from":0,"n":1,"amount":10,"vc":[0,0]})";
-  std::vector<std::string> other_app = Sink();
+  std::vector<std::string> other_app = SinkLog();
   other_app[0] = R"({"e":"rank","rank":1,"ranks":2})";
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
       {Rank0(), back}, {Source(), other_app}, {Rank0(), {}}};
