@@ -1031,6 +1031,27 @@ TEST_F(CliTest, StoreVerifyAndPruneInEachLanguage) {
     EXPECT_EQ(ja.out, c.ja);
   }
 
+  // A sound store with no complete snapshot has no parts to judge: it says
+  // so and exits 3, never "ok".
+  const std::string none = (dir_ / "none.db").string();
+  {
+    StatusOr<Store> store = Store::Open(none, true);
+    ASSERT_TRUE(store.ok()) << Said(store.status());
+    const std::int64_t run = store->BeginRun(3, 100, 300, std::nullopt);
+    store->SnapshotStarted(run, 1, 0, 1'714'564'800'000'000);
+    store->SnapshotFailed(run, 1);
+  }
+  Outcome nothing = Cutline({"store", "verify", none});
+  EXPECT_EQ(nothing.status, 3) << nothing;
+  EXPECT_EQ(nothing.out, "nothing verified: " + none +
+                             " holds no complete snapshot (only 1 failed or running, holding no "
+                             "parts)\n");
+  Outcome nothing_ja = Cutline({"store", "verify", none, "--lang", "ja"});
+  EXPECT_EQ(nothing_ja.status, 3) << nothing_ja;
+  EXPECT_EQ(nothing_ja.out, "検証したものはありません: " + none +
+                                " に完了したスナップショットがありません（失敗または実行中の 1 "
+                                "個のみ、部分なし）\n");
+
   // Prune: run 1 keeps its latest complete snapshot and the one run 2 was
   // restored from; run 2 keeps its only complete one and its failed one
   // (the store's highest id). The same store pruned in each language.

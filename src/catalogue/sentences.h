@@ -216,6 +216,7 @@ enum class StoreLine : std::uint8_t {
   kVerifiedOne,       // snapshot, where: every part of a complete snapshot sound
   kVerifiedNoParts,   // snapshot, where: a failed or running one rightly holding no parts
   kVerifiedAll,       // count: complete ones, count2: failed or running ones, where
+  kVerifiedNone,      // count2: failed or running ones, where: no complete snapshot to judge
   kPrunedRun,         // run, count: removed, count2: of them complete, count3: failed, more: kept
   kPrunedNothing,     // run, more: kept
   kPruneKept,         // count: complete kept, count2: of them origins of a restore, count3: others

@@ -114,6 +114,11 @@ std::string English(StoreLine line, const StoreSaid& s) {
                          s.count2 ? fmt::format(" (and {} failed or running, holding no parts)",
                                                 s.count2)
                                   : "");
+    case StoreLine::kVerifiedNone:
+      return fmt::format("nothing verified: {} holds no complete snapshot{}", s.where,
+                         s.count2 ? fmt::format(" (only {} failed or running, holding no parts)",
+                                                s.count2)
+                                  : "");
     case StoreLine::kPrunedRun:
       return fmt::format("run {}: removed {} snapshot{} ({} complete, {} failed); {}", s.run,
                          s.count, EnglishPlural(s.count), s.count2, s.count3, s.more);

@@ -130,6 +130,10 @@ std::string Japanese(StoreLine line, const StoreSaid& s) {
                          s.count2 ? fmt::format("（ほかに失敗または実行中の {} 個、部分なし）",
                                                 s.count2)
                                   : "");
+    case StoreLine::kVerifiedNone:
+      return fmt::format("検証したものはありません: {} に完了したスナップショットがありません{}", s.where,
+                         s.count2 ? fmt::format("（失敗または実行中の {} 個のみ、部分なし）", s.count2)
+                                  : "");
     case StoreLine::kPrunedRun:
       return fmt::format("実行 {}: スナップショット {} 個を削除（完了 {} 個、失敗 {} 個）。{}",
                          s.run, s.count, s.count2, s.count3, s.more);

@@ -311,6 +311,11 @@ int Verify(const store::Store& store, std::optional<std::uint64_t> id, Lang lang
   if (id) {
     fmt::print("{}\n", Say(v->complete ? StoreLine::kVerifiedOne : StoreLine::kVerifiedNoParts,
                            {.snapshot = *id, .where = store.path()}, lang));
+  } else if (v->complete == 0) {
+    // Sound, but no snapshot's parts were there to judge: not an "ok".
+    fmt::print("{}\n", Say(StoreLine::kVerifiedNone, {.count2 = v->other, .where = store.path()},
+                           lang));
+    return 3;
   } else {
     fmt::print("{}\n", Say(StoreLine::kVerifiedAll,
                            {.count = v->complete, .count2 = v->other, .where = store.path()},
