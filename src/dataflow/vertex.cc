@@ -136,7 +136,7 @@ void Vertex::Start(SnapshotId id, std::int64_t now_us) {
   Obey(agent_->Start(id, state_), RecordCause::kStart, std::nullopt);
 }
 
-bool Vertex::TakenOnArrival(SnapshotId id, ChannelIndex c) {
+bool Vertex::TakenOnArrival(SnapshotId id, ChannelIndex c) const {
   // Aligned: the records before it on c were in flight when the switch
   // recorded.
   return !agent_->aligned() || agent_->Recording(id, c);
@@ -358,7 +358,7 @@ void Vertex::NoteRecord(SnapshotId id) {
     // A switch leaves the inputs without a barrier recording.
     // (and an input whose barrier was taken ahead of its records, already
     // marked).
-    in.unaligned = in.unaligned || !agent_->aligned() || agent_->Recording(id, c);
+    in.unaligned = in.unaligned || TakenOnArrival(id, c);
     if (in.unaligned) continue;
     in.waited_us = now_us_ - k.arrived[c].value_or(now_us_);
     // Held (or just taken at its head): every record in c came after it.

@@ -227,7 +227,7 @@ class Vertex {
   void TakeBarriersAtHeads();
   // Whether a barrier of `id` arriving on c is taken at once: always when
   // unaligned, and for a switched snapshot that still records c.
-  bool TakenOnArrival(SnapshotId id, ChannelIndex c);
+  bool TakenOnArrival(SnapshotId id, ChannelIndex c) const;
   // A barrier taken ahead of its queue's records: the first `ahead` items
   // of c's queue were sent before it and are applied after the record, so
   // their records are c's state in `id` (on arrival: all of them).
