@@ -334,7 +334,33 @@ namespace cutline {
   X(kRuntimePartRefused, "runtime_part_refused", "nns")                        \
     /* sender, snapshot, what the collector said (ToString(Added)) */          \
   X(kRuntimeCountsRanks, "runtime_counts_ranks", "nn")  /* sender, counts */   \
-  X(kRuntimeAnswerUnasked, "runtime_answer_unasked", "n")  /* sender */
+  X(kRuntimeAnswerUnasked, "runtime_answer_unasked", "n")  /* sender */       \
+  /* cutline test: a program's faults (kNode*: the node first) and the */       \
+  /* tester's own refusals (kTest*); "input" is what the node was given */       \
+  X(kNodeNotJson, "node_not_json", "sss")  /* node, line, input */              \
+  X(kNodeNoType, "node_no_type", "sss")  /* node, line, input */                \
+  X(kNodeWrongSrc, "node_wrong_src", "ss")  /* node, line */                    \
+  X(kNodeNoSuchDest, "node_no_such_dest", "sss")  /* node, dest, line */        \
+  X(kNodeNoInitOk, "node_no_init_ok", "s")  /* node */                          \
+  X(kNodeExited, "node_exited", "sss")  /* node, how, input */                  \
+  X(kNodeHangs, "node_hangs", "sns")  /* node, milliseconds, input */           \
+  X(kNodeBadTransfer, "node_bad_transfer", "ss")  /* node, line */              \
+  X(kNodeBadReport, "node_bad_report", "sss")  /* node, type, line */           \
+  X(kNodeUnknownReport, "node_unknown_report", "ss")  /* node, type */          \
+  X(kNodeAnsweredError, "node_answered_error", "sss")  /* node, line, input */  \
+  X(kNodeReportNoChannel, "node_report_no_channel", "ss")  /* node, key */      \
+  X(kNodeUnknownSnapshot, "node_unknown_snapshot", "sn")  /* node, id */        \
+  X(kNodeReportUnsent, "node_report_unsent", "snsn")                             \
+    /* node, snapshot, the channel's sender, the msg_id */                      \
+  X(kNodeTransferIdTwice, "node_transfer_id_twice", "sn")  /* node, msg_id */   \
+  X(kNodeNondeterministic, "node_nondeterministic", "ssss")                      \
+    /* node, input, its first answer, its answer now */                          \
+  X(kTestCannotStart, "test_cannot_start", "ss")  /* program, the OS's words */ \
+  X(kTestNotSchedule, "test_not_schedule", "ss")  /* file, the key at fault */  \
+  X(kTestStepImpossible, "test_step_impossible", "sns")                          \
+    /* file, step number, the step */                                            \
+  X(kTestNoSnapshots, "test_no_snapshots", "")                                   \
+  X(kTestBadSchedules, "test_bad_schedules", "s")  /* the value given */
 
 // Sixteen bits: the codes outgrew a byte's 255 (a Status is no larger for it,
 // its pointer aligns what follows the code).

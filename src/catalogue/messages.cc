@@ -29,6 +29,7 @@ CodeGroup GroupOf(Code code) {
     {Code::kAboutFile, CodeGroup::kVerify},
     {Code::kLogAt, CodeGroup::kLogs},
     {Code::kRankFault, CodeGroup::kRuntime},
+    {Code::kNodeNotJson, CodeGroup::kTest},
   };
   if (code == Code::kOk) return CodeGroup::kOk;
   CodeGroup group = CodeGroup::kOk;

@@ -65,6 +65,7 @@ enum class CodeGroup {
   kVerify,                             // store verify's problems
   kLogs,                               // reading logs in the events format
   kRuntime,                            // a rank's faults (runtime::Fault)
+  kTest,                               // cutline test: a program's faults, the tester's refusals
 };
 CodeGroup GroupOf(Code code);
 
@@ -97,6 +98,9 @@ std::string JapaneseLogsReason(const Status& s);
 // A rank's faults (messages_runtime_en.cc, messages_runtime_ja.cc).
 std::string EnglishRuntimeReason(const Status& s);
 std::string JapaneseRuntimeReason(const Status& s);
+// cutline test's (messages_harness_en.cc, messages_harness_ja.cc).
+std::string EnglishTestReason(const Status& s);
+std::string JapaneseTestReason(const Status& s);
 std::string EnglishMarkerWord(algorithms::MarkerNoun noun, bool plural);
 std::string JapaneseMarkerWord(algorithms::MarkerNoun noun);
 std::string EnglishRuleNote(algorithms::RuleNote note);

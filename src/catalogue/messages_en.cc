@@ -282,6 +282,8 @@ std::string EnglishReason(const Status& s) {
       return EnglishLogsReason(s);
     case CodeGroup::kRuntime:
       return EnglishRuntimeReason(s);
+    case CodeGroup::kTest:
+      return EnglishTestReason(s);
   }
   return std::string(CodeName(s.code()));
 }

@@ -290,6 +290,8 @@ std::string JapaneseReason(const Status& s) {
       return JapaneseLogsReason(s);
     case CodeGroup::kRuntime:
       return JapaneseRuntimeReason(s);
+    case CodeGroup::kTest:
+      return JapaneseTestReason(s);
   }
   return std::string(CodeName(s.code()));
 }

@@ -31,6 +31,7 @@
 #include "cli/runtime_commands.h"
 #include "server/server.h"
 #include "cli/store_commands.h"
+#include "cli/test_command.h"
 
 namespace {
 
@@ -451,6 +452,7 @@ int main(int argc, char** argv) {
   AddServeCommand(app, serve);
   cutline::cli::RuntimeCommands runtime_commands(app);
   cutline::cli::StoreCommand store_command(app);
+  cutline::cli::TestCommand test_command(app);
 
   if (std::optional<int> code = ParseArguments(app, argc, argv)) return *code;
 
@@ -460,6 +462,7 @@ int main(int argc, char** argv) {
     if (std::optional<int> code = RunScenarioCommand(scenario)) return *code;
     if (auto code = runtime_commands.Run(&argc, &argv)) return *code;
     if (store_command.chosen()) return store_command.Run();
+    if (test_command.chosen()) return test_command.Run();
     if (*serve.serve) {
       serve.options.http.idle_timeout = std::chrono::seconds(serve.idle_seconds);
       serve.options.http.request_timeout = std::chrono::seconds(serve.request_seconds);

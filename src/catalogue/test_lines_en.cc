@@ -1,0 +1,64 @@
+// `cutline test`'s lines in English.
+#include <fmt/format.h>
+
+#include "catalogue/test_lines.h"
+
+namespace cutline::catalogue {
+
+std::string English(TestLine line, const TestSaid& s) {
+  const auto p = [](std::uint64_t n) { return EnglishPlural(n); };
+  switch (line) {
+    case TestLine::kNeverCompleted: {
+      std::string text = fmt::format("never completed: {} sent no part_done",
+                                     JoinNames(s.nodes, Lang::kEn));
+      if (!s.others.empty()) {
+        text += fmt::format(" ({} never recorded)", JoinNames(s.others, Lang::kEn));
+      }
+      return text + ", though nothing was left to deliver";
+    }
+    case TestLine::kRandomOk:
+      return fmt::format(
+          "ok: {} random schedule{} of {} nodes ({} transfer{} and {} snapshot{} each): {} "
+          "complete snapshot{} judged, every one a consistent cut with exact channel states, {} "
+          "conserved",
+          s.count, p(s.count), s.count2, s.count3, p(s.count3), s.count4, p(s.count4), s.id,
+          p(s.id), s.text);
+    case TestLine::kEveryOk:
+      return fmt::format(
+          "ok in every schedule: {} state{}, {} end state{}, {} complete snapshot{} judged, {} "
+          "conserved ({} node process{} started)",
+          s.count, p(s.count), s.count2, p(s.count2), s.count3, p(s.count3), s.text, s.count4,
+          s.count4 == 1 ? "" : "es");
+    case TestLine::kBounded:
+      return fmt::format(
+          "no verdict: the bound on {} stopped the search after {} state{} ({} end state{} "
+          "judged, all right so far)",
+          s.text, s.count, p(s.count), s.count2, p(s.count2));
+    case TestLine::kFailedRandom:
+      return fmt::format("FAIL in random schedule {} (seed {}), {} step{}:", s.id, s.seed,
+                         s.count, p(s.count));
+    case TestLine::kFailedEvery:
+      return fmt::format("FAIL: the shortest failing schedule, {} step{} (found after {} state{}):",
+                         s.count, p(s.count), s.count2, p(s.count2));
+    case TestLine::kShrunk:
+      return fmt::format("shrunk to {} step{} from {} in {:.2f} s ({} run{} tried)", s.count,
+                         p(s.count), s.count2, s.seconds, s.count3, p(s.count3));
+    case TestLine::kWritten:
+      return fmt::format("the schedule is in {}; replay it step by step with: {}", s.text, s.more);
+    case TestLine::kReplayStep:
+      return fmt::format("step {}: {}", s.id, s.text);
+    case TestLine::kReplaySent:
+      return fmt::format("  {} wrote {}", s.text, s.more);
+    case TestLine::kReplayLog:
+      return fmt::format("  {} logged: {}", s.text, s.more);
+    case TestLine::kReplayEnd:
+      return s.count == 0 ? "replayed: every snapshot passes in this schedule now"
+                          : fmt::format("replayed: {} finding{}:", s.count, p(s.count));
+    case TestLine::kFaultInSchedule:
+      return fmt::format("FAIL in schedule {} (seed {}): the program broke the protocol:", s.id,
+                         s.seed);
+  }
+  return {};
+}
+
+}  // namespace cutline::catalogue

@@ -1,0 +1,61 @@
+// One node of a program under test: a child process the tester talks to
+// over pipes, one JSON message a line (Maelstrom's protocol: stdin in,
+// stdout out, stderr the program's own log). The tester is the child's
+// network, so nothing here interprets the lines; nodes.h does.
+//
+// No process is left behind: a child dies with its tester (the kernel's
+// parent-death signal, so Ctrl-C or a crash of the tester take it along),
+// and Stop or the destructor kill and reap it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutline::harness {
+
+class NodeProcess {
+ public:
+  // Starts `argv` (argv[0] found on PATH) with its three pipes. False, with
+  // the OS's words in *why, when it cannot be started at all (a program
+  // that exists but fails to exec says so on stderr and exits 127).
+  static std::optional<NodeProcess> Start(const std::vector<std::string>& argv,
+                                          std::string* why);
+  NodeProcess(NodeProcess&& other) noexcept;
+  NodeProcess& operator=(NodeProcess&& other) noexcept;
+  NodeProcess(const NodeProcess&) = delete;
+  NodeProcess& operator=(const NodeProcess&) = delete;
+  ~NodeProcess();
+
+  // Writes `text` (lines already ended). False once the child has closed
+  // its stdin (it exited).
+  bool Write(const std::string& text);
+
+  enum class Read { kLine, kEnded, kTimedOut };
+  // The next line of its stdout (without the newline), waiting at most
+  // `limit`; what it writes to stderr meanwhile is kept (TakeStderr).
+  Read ReadLine(std::string* line, std::chrono::milliseconds limit);
+
+  // What it wrote to stderr since the last call.
+  std::string TakeStderr();
+  // Kills and reaps it; its exit status in words ("exited with status 1",
+  // "killed by signal 9") if it had ended by itself before.
+  std::string Stop();
+  // Whether it has ended, and how, without waiting (empty while it runs).
+  std::string Ended();
+
+ private:
+  NodeProcess() = default;
+  void Close();
+  void DrainStderr();
+
+  pid_t pid_ = -1;
+  int in_ = -1, out_ = -1, err_ = -1;
+  std::string out_buffer_, err_buffer_;
+  std::string ended_;  // how it ended, once reaped
+};
+
+}  // namespace cutline::harness
