@@ -51,9 +51,9 @@ std::string EnglishTestReason(const Status& s) {
       return fmt::format("{} reported on snapshot {}, which the tester never started", w(0),
                          s.number(1));
     case Code::kNodeReportUnsent:
-      return fmt::format("{}'s part_done of snapshot {} lists transfer {} from {}, which {} never "
-                         "sent to {}",
-                         w(0), s.number(1), s.number(3), w(2), w(2), w(0));
+      return fmt::format("{}'s part_done of snapshot {} lists transfer {} from {}, which had not "
+                         "reached {} (a channel's state lists transfers received on it)",
+                         w(0), s.number(1), s.number(3), w(2), w(0));
     case Code::kNodeTransferIdTwice:
       return fmt::format("{} gave msg_id {} to two transfers (a transfer's msg_id names it in the "
                          "reports, so it must be unique)",

@@ -48,9 +48,9 @@ std::string JapaneseTestReason(const Status& s) {
       return fmt::format("{}がスナップショット{}について報告しましたが、テスターはそれを開始していません",
                          w(0), s.number(1));
     case Code::kNodeReportUnsent:
-      return fmt::format("{}のスナップショット{}のpart_doneが{}からの送金{}を挙げていますが、{}は{}に"
-                         "それを送っていません",
-                         w(0), s.number(1), w(2), s.number(3), w(2), w(0));
+      return fmt::format("{}のスナップショット{}のpart_doneが{}からの送金{}を挙げていますが、それは{}に"
+                         "まだ届いていません（通信路の状態にはそこで受け取った送金を挙げます）",
+                         w(0), s.number(1), w(2), s.number(3), w(0));
     case Code::kNodeTransferIdTwice:
       return fmt::format("{}が2つの送金にmsg_id {}を付けました（報告は送金をmsg_idで名指すので一意"
                          "でなければなりません）",

@@ -128,6 +128,9 @@ int TestCommand::Run() const {
   const harness::Workload workload =
       harness::Workload::Generate(nodes_, balance_, transfers_, snapshots_, seed_);
   const std::vector<std::string> bin = Words(bin_);
+  if (std::string why = harness::NodeProcess::Unrunnable(bin.at(0)); !why.empty()) {
+    return Refuse(Status::Error(Code::kTestCannotStart, bin[0], why), lang);
+  }
   harness::Nodes nodes(workload, {bin, std::chrono::milliseconds(timeout_ms_)});
   const harness::SearchResult r = harness::Search(&nodes, o);
   nodes.StopAll();
@@ -199,6 +202,9 @@ int TestCommand::Replay() const {
   const Lang lang = ParseLang(lang_);
   StatusOr<harness::ScheduleFile> file = harness::ReadScheduleFile(replay_);
   if (!file.ok()) return Refuse(file.status(), lang);
+  if (std::string why = harness::NodeProcess::Unrunnable(Words(bin_).at(0)); !why.empty()) {
+    return Refuse(Status::Error(Code::kTestCannotStart, Words(bin_)[0], why), lang);
+  }
   harness::Nodes nodes(file->workload, {Words(bin_), std::chrono::milliseconds(timeout_ms_)});
   harness::World world(&nodes, file->rules);
   const check::Findings& say = check::FindingsIn(lang);

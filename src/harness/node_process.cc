@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <utility>
@@ -81,6 +82,24 @@ std::optional<NodeProcess> NodeProcess::Start(const std::vector<std::string>& ar
   ::fcntl(p.out_, F_SETFL, O_NONBLOCK);
   ::fcntl(p.err_, F_SETFL, O_NONBLOCK);
   return p;
+}
+
+std::string NodeProcess::Unrunnable(const std::string& program) {
+  if (program.empty()) return std::strerror(ENOENT);
+  if (program.find('/') != std::string::npos) {
+    return ::access(program.c_str(), X_OK) == 0 ? "" : std::strerror(errno);
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = dirs.substr(start, end - start);
+    const std::string full = (dir.empty() ? "." : dir) + "/" + program;
+    if (::access(full.c_str(), X_OK) == 0) return "";
+    start = end + 1;
+  }
+  return std::strerror(ENOENT);
 }
 
 NodeProcess::NodeProcess(NodeProcess&& other) noexcept { *this = std::move(other); }

@@ -24,6 +24,10 @@ class NodeProcess {
   // that exists but fails to exec says so on stderr and exits 127).
   static std::optional<NodeProcess> Start(const std::vector<std::string>& argv,
                                           std::string* why);
+  // Why `program` cannot be run (the OS's words: not found on PATH, not
+  // executable), or empty when it can: asked once before any node starts,
+  // so that a mistyped program is a refusal, not every node's failure.
+  static std::string Unrunnable(const std::string& program);
   NodeProcess(NodeProcess&& other) noexcept;
   NodeProcess& operator=(NodeProcess&& other) noexcept;
   NodeProcess(const NodeProcess&) = delete;

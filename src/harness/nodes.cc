@@ -125,14 +125,15 @@ Status Nodes::Bring(std::uint32_t node, std::uint32_t at) {
     std::string log;
     if (Status s = Feed(node, locals_[h].input, locals_[h].depth, &lines, &log); !s.ok()) return s;
     if (lines != locals_[h].lines) {
-      auto joined = [](const std::vector<std::string>& v) {
-        std::string all;
-        for (const std::string& l : v) all += (all.empty() ? "" : " ") + l;
-        return Quote(all.empty() ? "(nothing)" : all);
+      // The first line that differs, each side's.
+      const std::vector<std::string>& first = locals_[h].lines;
+      std::size_t i = 0;
+      while (i < first.size() && i < lines.size() && first[i] == lines[i]) ++i;
+      auto at = [&](const std::vector<std::string>& v) {
+        return i < v.size() ? Quote(v[i]) : std::string("(nothing more)");
       };
       return Status::Error(Code::kNodeNondeterministic, workload_.nodes[node],
-                           Describe(node, locals_[h].input), joined(locals_[h].lines),
-                           joined(lines));
+                           Describe(node, locals_[h].input), at(first), at(lines));
     }
     live.at = h;
   }
