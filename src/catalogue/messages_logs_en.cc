@@ -37,8 +37,8 @@ std::string EnglishNetworkOfLogs(const Status& s) {
                          "must be listed, [] when it recorded nothing",
                          w(0), s.number(2), w(1));
     case Code::kLogIdMixed:
-      return fmt::format("message id {} is written here as a number and as a string at {} (or "
-                         "the other way round): write each message's id one way",
+      return fmt::format("message id {} is a number in one place and a string in the other (here "
+                         "and at {}): write each message's id one way",
                          w(0), w(1));
     default:
       break;

@@ -38,8 +38,8 @@ std::string JapaneseNetworkOfLogs(const Status& s) {
                          "入力はすべて挙げてください（何も記録しなかったチャネルは []）",
                          w(0), s.number(2), w(1));
     case Code::kLogIdMixed:
-      return fmt::format("メッセージ ID {} がここと {} とで、数と文字列の別々の書き方をされています: "
-                         "一つのメッセージの ID は同じ書き方にしてください",
+      return fmt::format("メッセージの識別子 {} がここと {} とで、数と文字列の別々の書き方をされています: "
+                         "一つのメッセージの識別子は同じ書き方にしてください",
                          w(0), w(1));
     default:
       break;

@@ -139,7 +139,7 @@ int CheckEventsCommand(const std::string& dir, Lang lang) {
   const bool judged = report.snapshots_checked > 0 || !report.ok();
   for (const auto& [id, processes] : log->incomplete) {
     const std::string line = say.NeverCompleted(id, processes, "part-done");
-    fmt::print("{}\n", judged ? say.Fail(say.AboutSnapshot(id, line)) : line);
+    fmt::print("{}\n", judged ? say.Fail(line) : line);
   }
   if (!report.ok() || (judged && !log->incomplete.empty())) return 1;
   if (!judged) {
