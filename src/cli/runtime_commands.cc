@@ -338,7 +338,9 @@ int CheckLogsCommand(const std::string& dir, const std::string& format, Lang lan
     fmt::print("{}\n", say.NeverCompleted(id, names, "part"));
   }
   if (!result->report.ok()) return 1;
-  if (result->report.snapshots_checked == 0) {
+  // Stop-the-world logs no cut: its declared properties, checked for
+  // stability, are then what was judged.
+  if (result->report.snapshots_checked == 0 && result->declared == 0) {
     fmt::print("{}\n", say.NothingJudgedInLogs(result->ranks, true, result->events));
     return kNothingJudged;
   }
