@@ -384,11 +384,24 @@ TEST_F(CliTest, CheckPassesAGoodRun) {
             "ok: 1 complete snapshot checked: consistent cuts, exact channel states, "
             "total $300 conserved\n");
 
-  // An incomplete snapshot is reported, not judged.
+  // A snapshot the scenario ends before is a note naming who has not
+  // finished; with none complete, nothing was judged: exit 3, never "ok".
   Outcome partial = Cutline({"check", File("p.txt", "network A=5 B=5\nsnapshot A\n")});
-  EXPECT_EQ(partial.status, 0) << partial;
-  EXPECT_TRUE(Contains(partial.out, "snapshot 1 is not complete")) << partial;
-  EXPECT_TRUE(Contains(partial.out, "ok: 0 complete snapshots checked")) << partial;
+  EXPECT_EQ(partial.status, 3) << partial;
+  EXPECT_EQ(partial.out,
+            "snapshot 1 is not complete when the scenario ends (A and B have not finished their "
+            "parts): not checked\n"
+            "nothing judged: the scenario ends with no complete snapshot (1 begun)\n")
+      << partial;
+  Outcome none = Cutline({"check", File("n.txt", "network A=5 B=5\ntransfer A B 1\n"), "--lang",
+                          "ja"});
+  EXPECT_EQ(none.status, 3) << none;
+  EXPECT_EQ(none.out, "判定したものはありません: シナリオはスナップショットを取りません\n") << none;
+  // Beside a complete one, an unfinished snapshot stays a note.
+  Outcome both = Cutline(
+      {"check", File("b.txt", std::string(kDemo3) + "snapshot P1\n")});
+  EXPECT_EQ(both.status, 0) << both;
+  EXPECT_TRUE(Contains(both.out, "snapshot 2 is not complete when the scenario ends")) << both;
 }
 
 // `check --lang ja`: a run whose rule is broken on purpose fails with the
@@ -443,6 +456,33 @@ TEST_F(CliTest, CheckLogsLangJaSaysItsFindingsInJapanese) {
   Outcome good = Cutline({"check", "--logs", logs.string(), "--lang", "ja"});
   EXPECT_EQ(good.status, 0) << good;
   EXPECT_EQ(good.out.rfind("合格: 2ランクの完了したスナップショット1件を", 0), 0u) << good;
+}
+
+// `check --logs DIR` on ranks' logs where no snapshot completed: the
+// snapshot is named with the rank that logged no part, and nothing was
+// judged (exit 3), never "ok: 0 complete snapshots".
+TEST_F(CliTest, CheckLogsWithNoCompleteSnapshotJudgesNothing) {
+  const fs::path logs = dir_ / "logs";
+  fs::create_directories(logs);
+  std::ofstream(logs / "rank-0.jsonl", std::ios::binary)
+      << R"({"e":"rank","rank":0,"ranks":2})" "\n"
+         R"({"e":"start","balance":100,"vc":[1,0]})" "\n"
+         R"({"e":"record","snapshot":1,"balance":100,"cause":"start","vc":[2,0]})" "\n"
+         R"({"e":"send_marker","to":1,"n":1,"snapshot":1,"vc":[3,0]})" "\n";
+  std::ofstream(logs / "rank-1.jsonl", std::ios::binary)
+      << R"({"e":"rank","rank":1,"ranks":2})" "\n"
+         R"({"e":"start","balance":100,"vc":[0,1]})" "\n"
+         R"({"e":"receive_marker","from":0,"n":1,"snapshot":1,"vc":[3,2]})" "\n"
+         R"({"e":"record","snapshot":1,"balance":100,"cause":"marker","vc":[3,3]})" "\n"
+         R"({"e":"part","snapshot":1,"balance":100,"channels":{"0":[]},"vc":[3,4]})" "\n";
+  Outcome o = Cutline({"check", "--logs", logs.string()});
+  EXPECT_EQ(o.status, 3) << o;
+  EXPECT_TRUE(Contains(o.out, "snapshot 1 never completed: N0 logged no part\n")) << o;
+  EXPECT_TRUE(Contains(o.out, "nothing judged: the logs of 2 ranks (")) << o;
+  EXPECT_FALSE(Contains(o.out, "ok")) << o;
+  Outcome ja = Cutline({"check", "--logs", logs.string(), "--lang", "ja"});
+  EXPECT_EQ(ja.status, 3) << ja;
+  EXPECT_TRUE(Contains(ja.out, "判定したものはありません: 2ランクのログ")) << ja;
 }
 
 TEST_F(CliTest, ScenarioErrorIsOneLineNamingTheLine) {

@@ -169,6 +169,15 @@ TEST_F(EventsLogTest, AMalformedLineIsRefusedWithItsPlace) {
       {"P2.jsonl", 0,
        R"({"process": "P2", "kind": "part-done", "snapshot": 1, "channels": {"P7": []}})",
        "P2.jsonl:49: P2's part names a channel from P7, which is not among its inputs"},
+      {"P2.jsonl", 0,
+       R"({"process": "P2", "kind": "part-done", "snapshot": 1, "channels": {"P1": []}})",
+       "P2.jsonl:49: P2's part-done of snapshot 1 lists no channel from P3: every input must be "
+       "listed, [] when it recorded nothing"},
+      {"P1.jsonl", 2, R"({"process": "P1", "kind": "start", "state": -5, "inputs": ["P2", "P3"]})",
+       R"(P1.jsonl:2: "state" must be a whole number of at least 0)"},
+      {"P2.jsonl", 0, R"({"process": "P2", "pad": ")" + std::string(1 << 20, 'x') + "\"}",
+       "P2.jsonl:49: the line is longer than 1048576 bytes, the most an events log's line may "
+       "hold"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.error);
@@ -221,6 +230,154 @@ TEST_F(EventsLogTest, AMalformedLineIsRefusedInJapaneseToo) {
   EXPECT_EQ(none.status, 2) << none;
   EXPECT_EQ(none.err, "cutline: error: " + dir_.string() +
                           " に .jsonl ファイルがありません（docs/logs.md を参照）\n");
+}
+
+// A file with no header line, and one message's id written once as a
+// number and once as a string, are refused like any line (docs/logs.md).
+TEST_F(EventsLogTest, AnEmptyFileAndAnIdWrittenTwoWaysAreRefused) {
+  const fs::path logs = dir_ / "logs";
+  fs::copy(kTestdata / "good", logs);
+  std::ofstream(logs / "P4.jsonl", std::ios::binary).flush();
+  Outcome empty = Check(logs);
+  EXPECT_EQ(empty.status, 2) << empty;
+  EXPECT_EQ(empty.err,
+            "cutline: error: P4.jsonl:1: the file is empty: an events log's first line must be "
+            "{\"format\": \"cutline-events\", \"version\": 1}\n");
+  Outcome ja = Cutline({"check", "--logs", logs.string(), "--format", "events", "--lang", "ja"});
+  EXPECT_EQ(ja.status, 2) << ja;
+  EXPECT_EQ(ja.err.rfind("cutline: error: P4.jsonl の 1 行目: ファイルが空です", 0), 0u) << ja;
+  fs::remove(logs / "P4.jsonl");
+
+  std::ofstream(logs / "P2.jsonl", std::ios::app)
+      << R"({"process": "P2", "kind": "send", "to": "P1", "msg": 77, "amount": 1})" << "\n";
+  std::ofstream(logs / "P1.jsonl", std::ios::app)
+      << R"({"process": "P1", "kind": "receive", "from": "P2", "msg": "77"})" << "\n";
+  Outcome mixed = Check(logs);
+  EXPECT_EQ(mixed.status, 2) << mixed;
+  EXPECT_EQ(mixed.err,
+            "cutline: error: P2.jsonl:49: message id 77 is a number in one place and a string in "
+            "the other (here and at P1.jsonl:51): write each message's id one way\n");
+}
+
+// Logs in which no snapshot completes are not an "ok": nothing was judged
+// (exit 3), and each snapshot begun is named with the processes that never
+// finished it. Beside complete ones, a snapshot never finished is a finding.
+TEST_F(EventsLogTest, NoCompleteSnapshotIsNothingJudgedAndAnUnfinishedOneIsNamed) {
+  const fs::path logs = dir_ / "logs";
+  fs::create_directories(logs);
+  const std::string header = R"({"format": "cutline-events", "version": 1})" "\n";
+  std::ofstream(logs / "P1.jsonl", std::ios::binary)
+      << header << R"({"process": "P1", "kind": "start", "state": 100, "inputs": ["P2"]})" "\n"
+      << R"({"process": "P1", "kind": "record", "snapshot": 1, "state": 100})" "\n"
+      << R"({"process": "P1", "kind": "marker-send", "to": "P2", "snapshot": 1})" "\n";
+  std::ofstream(logs / "P2.jsonl", std::ios::binary)
+      << header << R"({"process": "P2", "kind": "start", "state": 50, "inputs": ["P1"]})" "\n"
+      << R"({"process": "P2", "kind": "marker-receive", "from": "P1", "snapshot": 1})" "\n"
+      << R"({"process": "P2", "kind": "record", "snapshot": 1, "state": 50})" "\n"
+      << R"({"process": "P2", "kind": "part-done", "snapshot": 1, "channels": {"P1": []}})" "\n";
+  Outcome o = Check(logs);
+  EXPECT_EQ(o.status, 3) << o;
+  EXPECT_EQ(o.out,
+            "snapshot 1 never completed: P1 logged no part-done\n"
+            "nothing judged: the logs of 2 processes (7 events) hold no complete snapshot\n");
+  EXPECT_EQ(o.err, "");
+  Outcome ja = Cutline({"check", "--logs", logs.string(), "--format", "events", "--lang", "ja"});
+  EXPECT_EQ(ja.status, 3) << ja;
+  EXPECT_EQ(ja.out,
+            "スナップショット1は完了しませんでした: P1がpart-doneをログに書いていません\n"
+            "判定したものはありません: 2プロセスのログ（イベント7件）に完了したスナップショットが"
+            "ありません\n");
+
+  const fs::path more = dir_ / "more";
+  fs::copy(kTestdata / "good", more);
+  std::ofstream(more / "P1.jsonl", std::ios::app)
+      << R"({"process": "P1", "kind": "record", "snapshot": 3, "state": 97})" << "\n";
+  Outcome some = Check(more);
+  EXPECT_EQ(some.status, 1) << some;
+  EXPECT_EQ(some.out, "FAIL snapshot 3 never completed: P1, P2 and P3 logged no part-done\n");
+}
+
+// A message sent and never received, which later messages on its channel
+// overtook, is named lost once, not as a FIFO fault at every later receipt;
+// two messages received in the opposite order of sending still are one.
+TEST_F(EventsLogTest, ALostMessageIsNamedOnceAndARealFifoFaultStill) {
+  auto lines_of = [](const fs::path& p) {
+    std::vector<std::string> lines;
+    std::istringstream in(Read(p));
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+  };
+  auto write = [](const fs::path& p, const std::vector<std::string>& lines) {
+    std::ofstream out(p, std::ios::trunc | std::ios::binary);
+    for (const std::string& l : lines) out << l << "\n";
+  };
+  auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const fs::path lost = dir_ / "lost";
+  fs::copy(kTestdata / "good", lost);
+  std::vector<std::string> p1 = lines_of(lost / "P1.jsonl");
+  ASSERT_EQ(p1.at(4), R"({"process": "P1", "kind": "receive", "from": "P3", "msg": "P3-2"})");
+  p1.erase(p1.begin() + 4);  // P3-2 never arrives; P3-4 and later ones do
+  write(lost / "P1.jsonl", p1);
+  Outcome o = Check(lost);
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_EQ(count(o.out, "FAIL history: message P3-2 ($29) sent on P3→P1 was never received\n"),
+            1u)
+      << o;
+  EXPECT_EQ(count(o.out, "not FIFO"), 0u) << o;
+
+  const fs::path swapped = dir_ / "swapped";
+  fs::copy(kTestdata / "good", swapped);
+  p1 = lines_of(swapped / "P1.jsonl");
+  std::swap(p1.at(4), p1.at(6));  // P3-4 received before P3-2
+  write(swapped / "P1.jsonl", p1);
+  Outcome fifo = Check(swapped);
+  EXPECT_EQ(fifo.status, 1) << fifo;
+  EXPECT_EQ(count(fifo.out, "FAIL history: channel P3→P1 is not FIFO: message P3-4"), 1u) << fifo;
+  EXPECT_EQ(count(fifo.out, "never received"), 0u) << fifo;
+}
+
+// A part-done logged before a marker of its snapshot came on every input,
+// and a send that takes more than its process holds, are findings.
+TEST_F(EventsLogTest, AnEarlyPartDoneAndAnOverdraftAreFindings) {
+  const fs::path early = dir_ / "early";
+  fs::copy(kTestdata / "good", early);
+  std::vector<std::string> p2;
+  {
+    std::istringstream in(Read(early / "P2.jsonl"));
+    for (std::string l; std::getline(in, l);) p2.push_back(l);
+  }
+  ASSERT_NE(p2.at(20).find("\"part-done\", \"snapshot\": 1"), std::string::npos);
+  std::swap(p2.at(19), p2.at(20));  // the part-done before the marker from P3
+  {
+    std::ofstream out(early / "P2.jsonl", std::ios::trunc | std::ios::binary);
+    for (const std::string& l : p2) out << l << "\n";
+  }
+  Outcome o = Check(early);
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_NE(o.out.find("FAIL snapshot 1: P2 logged its part-done (P2.jsonl:20) before the marker "
+                       "from P3 arrived: its channel from P3 could not be closed yet\n"),
+            std::string::npos)
+      << o;
+
+  const fs::path poor = dir_ / "poor";
+  fs::copy(kTestdata / "good", poor);
+  std::string p1 = Read(poor / "P1.jsonl");
+  const std::string start = R"("kind": "start", "state": 100,)";
+  ASSERT_NE(p1.find(start), std::string::npos);
+  p1.replace(p1.find(start), start.size(), R"("kind": "start", "state": 0,)");
+  std::ofstream(poor / "P1.jsonl", std::ios::trunc | std::ios::binary) << p1;
+  Outcome od = Check(poor);
+  EXPECT_EQ(od.status, 1) << od;
+  EXPECT_EQ(od.out.rfind("FAIL history: P1 sent $3 (message P1-1, P1.jsonl:3) holding only $0: "
+                         "its state went below 0\n",
+                         0),
+            0u)
+      << od;
+  EXPECT_EQ(od.out.find("below 0", od.out.find("below 0") + 1), std::string::npos) << od;
 }
 
 // A log that is well formed but cannot have happened is the

@@ -266,6 +266,11 @@ namespace cutline {
   X(kLogReceiveNotInput, "log_receive_not_input", "ss")  /* process, from */ \
   X(kLogSentTwice, "log_sent_twice", "ss")  /* message, first file:line */   \
   X(kLogPartChannel, "log_part_channel", "ss")  /* process, from */         \
+  X(kLogPartMissesInput, "log_part_misses_input", "ssn")                      \
+    /* process, the input left out, snapshot */                             \
+  X(kLogEmptyFile, "log_empty_file", "s")  /* the first line wanted */     \
+  X(kLogLineTooLong, "log_line_too_long", "n")  /* the limit, bytes */     \
+  X(kLogIdMixed, "log_id_mixed", "ss")  /* id, the other file:line */       \
   /* reading a cluster run's logs (check --logs DIR, rank-N.jsonl) */         \
   X(kRankLogNotFolder, "rank_log_not_folder", "s")  /* dir */                \
   X(kRankLogNone, "rank_log_none", "s")  /* dir */                           \

@@ -32,6 +32,14 @@ std::string EnglishNetworkOfLogs(const Status& s) {
     case Code::kLogPartChannel:
       return fmt::format("{}'s part names a channel from {}, which is not among its inputs", w(0),
                          w(1));
+    case Code::kLogPartMissesInput:
+      return fmt::format("{}'s part-done of snapshot {} lists no channel from {}: every input "
+                         "must be listed, [] when it recorded nothing",
+                         w(0), s.number(2), w(1));
+    case Code::kLogIdMixed:
+      return fmt::format("message id {} is a number in one place and a string in the other (here "
+                         "and at {}): write each message's id one way",
+                         w(0), w(1));
     default:
       break;
   }
@@ -116,6 +124,12 @@ std::string EnglishLogsReason(const Status& s) {
       return fmt::format("{} holds no events", w(0));
     case Code::kLogNotEventsLog:
       return "not an events log: its first line must be " + w(0);
+    case Code::kLogEmptyFile:
+      return "the file is empty: an events log's first line must be " + w(0);
+    case Code::kLogLineTooLong:
+      return fmt::format("the line is longer than {} bytes, the most an events log's line may "
+                         "hold",
+                         s.number(0));
     case Code::kLogVersion:
       return fmt::format("version {} of {} is not one this cutline reads (it reads {})",
                          s.number(0), w(1), s.number(2));

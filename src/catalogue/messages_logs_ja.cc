@@ -33,6 +33,14 @@ std::string JapaneseNetworkOfLogs(const Status& s) {
     case Code::kLogPartChannel:
       return fmt::format("{} の部分が {} からのチャネルを挙げていますが、{} は入力にありません",
                          w(0), w(1), w(1));
+    case Code::kLogPartMissesInput:
+      return fmt::format("{} のスナップショット {} の part-done に {} からのチャネルがありません: "
+                         "入力はすべて挙げてください（何も記録しなかったチャネルは []）",
+                         w(0), s.number(2), w(1));
+    case Code::kLogIdMixed:
+      return fmt::format("メッセージの識別子 {} がここと {} とで、数と文字列の別々の書き方をされています: "
+                         "一つのメッセージの識別子は同じ書き方にしてください",
+                         w(0), w(1));
     default:
       break;
   }
@@ -120,6 +128,11 @@ std::string JapaneseLogsReason(const Status& s) {
       return fmt::format("{} にイベントがありません", w(0));
     case Code::kLogNotEventsLog:
       return "events 形式のログではありません: 最初の行は " + w(0) + " でなければなりません";
+    case Code::kLogEmptyFile:
+      return "ファイルが空です: events 形式のログの最初の行は " + w(0) + " でなければなりません";
+    case Code::kLogLineTooLong:
+      return fmt::format("行が {} バイトを超えています。events 形式のログの1行はそれまでです",
+                         s.number(0));
     case Code::kLogVersion:
       return fmt::format("{1} の版 {0} はこの cutline では読めません（読めるのは {2} まで）",
                          s.number(0), w(1), s.number(2));

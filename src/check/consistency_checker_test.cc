@@ -324,14 +324,19 @@ std::vector<std::string> EverySentence(const Findings& f) {
       f.ChannelHoldsUnsent("P2", "P1", "P1-5", "P2.jsonl:9"), f.InitialStates(2, 3),
       f.UnknownNode(3), f.UnknownChannel(3), f.SentTwice("#7"), f.NeverSent(3, "#7"),
       f.DeliveredTwice("#7"), f.ReplayOverflows(3), f.NoHistory(), f.Fail("x"),
-      f.NotComplete(2), f.NotCompleteInLogs(2), f.AllConserved(1, "$300"),
+      f.NotComplete(2, branches), f.NeverCompleted(2, branches, "part-done"),
+      f.NothingJudgedInScenario(0), f.NothingJudgedInScenario(2),
+      f.NothingJudgedInLogs(3, false, 40), f.NothingJudgedInLogs(4, true, 900),
+      f.NeverReceived(f.Message("P1-5"), "$12", "P1→P2"), f.MarkerWord(2),
+      f.PartBeforeMarker("P2", "P1", "P2.jsonl:9"),
+      f.Overdraft("P1", "$50", f.Message("P1-5"), "$30", "P1.jsonl:9"), f.AllConserved(1, "$300"),
       f.AllDeclaredAsAtCut(2, apps::App::kJobs), f.EventsLogOk(1, 3, 40, "$300"),
       f.SilentRank(2), f.DroppedAfterCrash(5), f.StabilityOnly(1),
       f.LogsDeclaredOk(3, 4, "jobs", 900, 3, 1), f.LogsConservedOk(3, 4, 900, 300),
       f.LogsDataflowOk(3, 6, "2-3-1", 900), f.Explored(2958, 480, 1011, 0.02),
       f.ExploredRight(480, 114), f.ExploredBroken(5), f.ExploredBounded("states", 50, 5)};
 }
-constexpr std::size_t kSentences = 72;  // the 68 methods of Findings, four of them twice
+constexpr std::size_t kSentences = 80;  // the 74 methods of Findings, six of them twice
 
 TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   const std::vector<std::string> en = EverySentence(FindingsIn(Lang::kEn));
@@ -341,7 +346,7 @@ TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   // What the caller passes (names, references, file:line, the application's
   // name) and the format's own terms may stay in Latin letters; no other word.
   const std::regex passed(
-      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(→P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bx\b|\by\b|--max-states)");
+      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(→P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bpart-done\b|\bx\b|\by\b|--max-states)");
   const std::regex word("[A-Za-z]{2,}");
   for (std::size_t i = 0; i < kSentences; ++i) {
     SCOPED_TRACE(en[i]);

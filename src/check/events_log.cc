@@ -51,16 +51,24 @@ struct Where {
   std::string str() const { return fmt::format("{}:{}", file, line); }
 };
 
+// A message id as written: a string, or a whole number (`number`). The two
+// are kept apart only to refuse one message written both ways.
+struct MsgId {
+  std::string text;
+  bool number = false;
+};
+
 // One event, its shape checked; names are resolved once every file is read.
 struct Line {
   Kind kind = Kind::kStart;
   Where where;
   std::string peer;   // send and marker-send: `to`; receive and marker-receive: `from`
   std::string msg;    // send and receive
+  bool msg_number = false;  // `msg` was written as a number
   SnapshotId snapshot = 0;
   cutline::Amount value = 0;  // start and record: the state; send: the amount
   std::vector<std::string> inputs;  // start
-  std::vector<std::pair<std::string, std::vector<std::string>>> channels;  // part-done
+  std::vector<std::pair<std::string, std::vector<MsgId>>> channels;  // part-done
 };
 
 struct Process {
@@ -74,16 +82,23 @@ struct Process {
 }
 
 // A message id: a string, or a whole number written as one.
-std::string Id(const json& value, const Where& where, std::string_view key) {
-  if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
-  if (value.is_number_integer()) return value.dump();
+MsgId Id(const json& value, const Where& where, std::string_view key) {
+  if (value.is_string() && !value.get<std::string>().empty()) return {value.get<std::string>()};
+  if (value.is_number_integer()) return {value.dump(), true};
   Refuse(where, Status::Error(Code::kLogNotMessageId, key));
 }
+
 
 const json& Field(const json& o, const Where& where, std::string_view key) {
   auto it = o.find(key);
   if (it == o.end()) Refuse(where, Status::Error(Code::kLogNoField, key));
   return *it;
+}
+
+void ReadMsg(const json& o, Line* line) {
+  MsgId id = Id(Field(o, line->where, "msg"), line->where, "msg");
+  line->msg = std::move(id.text);
+  line->msg_number = id.number;
 }
 
 std::string Name(const json& o, const Where& where, std::string_view key) {
@@ -124,21 +139,21 @@ void ReadFields(const json& o, Line* line) {
   const Where& at = line->where;
   switch (line->kind) {
     case Kind::kStart:
-      line->value = Whole(o, at, "state", INT64_MIN);
+      line->value = Whole(o, at, "state", 0);  // a state is at least 0: see Merge::Send
       line->inputs = Names(Field(o, at, "inputs"), at, "inputs");
       return;
     case Kind::kSend:
       line->peer = Name(o, at, "to");
-      line->msg = Id(Field(o, at, "msg"), at, "msg");
+      ReadMsg(o, line);
       line->value = Whole(o, at, "amount", 0);
       return;
     case Kind::kReceive:
       line->peer = Name(o, at, "from");
-      line->msg = Id(Field(o, at, "msg"), at, "msg");
+      ReadMsg(o, line);
       return;
     case Kind::kRecord:
       line->snapshot = static_cast<SnapshotId>(Whole(o, at, "snapshot", 1));
-      line->value = Whole(o, at, "state", INT64_MIN);
+      line->value = Whole(o, at, "state", 0);
       return;
     case Kind::kMarkerSend:
     case Kind::kMarkerReceive:
@@ -153,7 +168,7 @@ void ReadFields(const json& o, Line* line) {
       }
       for (const auto& [from, ids] : channels.items()) {
         if (!ids.is_array()) Refuse(at, Status::Error(Code::kLogChannelNotList, from));
-        std::vector<std::string> list;
+        std::vector<MsgId> list;
         for (const json& id : ids) list.push_back(Id(id, at, "channels"));
         line->channels.emplace_back(from, std::move(list));
       }
@@ -183,10 +198,14 @@ std::optional<Line> ReadLine(const std::string& text, const Where& where,
   return line;
 }
 
+// The first line every file must hold.
+std::string Header() {
+  return fmt::format("{{\"format\": \"{}\", \"version\": {}}}", kEventsFormat, kEventsVersion);
+}
+
 void ReadHeader(const std::string& text, const Where& where) {
   json o = json::parse(text, nullptr, false);
-  const std::string expected =
-      fmt::format("{{\"format\": \"{}\", \"version\": {}}}", kEventsFormat, kEventsVersion);
+  const std::string expected = Header();
   if (!o.is_object() || o.value("format", json()) != kEventsFormat ||
       !o.value("version", json()).is_number_integer()) {
     Refuse(where, Status::Error(Code::kLogNotEventsLog, expected));
@@ -197,13 +216,30 @@ void ReadHeader(const std::string& text, const Where& where) {
   }
 }
 
+// The next line of `in` into *text, without its newline; false at the end.
+// A line longer than kEventsLineBytesMax is refused before it is held.
+bool NextLine(std::istream& in, const Where& where, std::string* text) {
+  text->clear();
+  std::streambuf& buf = *in.rdbuf();
+  for (;;) {
+    const int c = buf.sbumpc();
+    if (c == std::char_traits<char>::eof()) return !text->empty();
+    if (c == '\n') return true;
+    if (text->size() == kEventsLineBytesMax) {
+      Refuse(where, Status::Error(Code::kLogLineTooLong, kEventsLineBytesMax));
+    }
+    text->push_back(static_cast<char>(c));
+  }
+}
+
 void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>* processes,
               std::size_t* lines) {
   const std::string file = path.filename().string();
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
   std::string text;
-  for (std::size_t number = 1; std::getline(in, text); ++number) {
+  std::size_t number = 1;
+  for (; NextLine(in, Where{file, number}, &text); ++number) {
     const Where where{file, number};
     if (number == 1) {
       ReadHeader(text, where);
@@ -224,6 +260,8 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
     p.lines.push_back(std::move(*line));
     ++*lines;
   }
+  // A file with no header is no events log, even with nothing else in it.
+  if (number == 1) Refuse(Where{file, 1}, Status::Error(Code::kLogEmptyFile, Header()));
   if (in.bad()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
 }
 
@@ -242,7 +280,7 @@ class Merge {
   Merge(const std::vector<Process*>& by_node, EventsLog* log)
       : by_node_(by_node), log_(log), say_(FindingsIn(log->lang)), net_(*log->topology),
         next_(by_node.size(), 0),
-        last_marker_(by_node.size()) {
+        last_marker_(by_node.size()), state_(log->initial), overdrawn_(by_node.size(), false) {
     for (const Process* p : by_node_) {
       for (const Line& l : p->lines) {
         if (l.kind == Kind::kSend) sent_anywhere_.insert(l.msg);
@@ -312,6 +350,19 @@ class Merge {
     sent_[l.msg] = {seq, c, l.value};
     log_->events.push_back(history::Sent<history::Transfer>{seq, c, {l.value}});
     last_marker_[n].reset();
+    // A state is at least 0 (docs/logs.md): a send that takes more than the
+    // sender holds is the implementation's fault, named once per process
+    // (every later send of an overdrawn process would repeat it).
+    if (l.value > state_[n]) {
+      if (!overdrawn_[n]) {
+        overdrawn_[n] = true;
+        log_->problems.push_back(say_.AboutHistory(say_.Overdraft(
+            Name(n), apps::Money(l.value), say_.Message(l.msg), apps::Money(state_[n]),
+            l.where.str())));
+      }
+    }
+    // Past 64 bits the judge names it (ReplayOverflows); here it only stops.
+    if (__builtin_sub_overflow(state_[n], l.value, &state_[n])) state_[n] = INT64_MIN;
   }
 
   bool Receive(NodeId n, const Line& l) {
@@ -328,6 +379,7 @@ class Merge {
     }
     log_->events.push_back(history::Delivered<history::Transfer>{m.seq, m.channel, {m.amount}});
     last_marker_[n].reset();
+    if (__builtin_add_overflow(state_[n], m.amount, &state_[n])) state_[n] = INT64_MAX;
     return true;
   }
 
@@ -392,10 +444,38 @@ class Merge {
   std::map<SnapshotId, std::size_t> parts_;
   // By node: the marker its last message event received, if it was one.
   std::vector<std::optional<std::pair<SnapshotId, Seq>>> last_marker_;
+  // By node: its state replayed so far, and whether a send overdrew it.
+  std::vector<cutline::Amount> state_;
+  std::vector<bool> overdrawn_;
 };
 
+// A message's id is written one way, a number or a string, wherever it is
+// named: 1 and "1" are refused together rather than read as one message.
+void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes) {
+  struct Written {
+    bool number;
+    std::string where;
+  };
+  std::unordered_map<std::string, Written> first;
+  auto check = [&](const std::string& id, bool number, const Where& where) {
+    auto [it, fresh] = first.try_emplace(id, Written{number, where.str()});
+    if (!fresh && it->second.number != number) {
+      Refuse(where, Status::Error(Code::kLogIdMixed, id, it->second.where));
+    }
+  };
+  for (const auto& [name, p] : processes) {
+    for (const Line& l : p.lines) {
+      if (l.kind == Kind::kSend || l.kind == Kind::kReceive) check(l.msg, l.msg_number, l.where);
+      for (const auto& [from, ids] : l.channels) {
+        for (const MsgId& id : ids) check(id.text, id.number, l.where);
+      }
+    }
+  }
+}
+
 // The names every line uses must be processes, and channels the inputs
-// their receivers declared; a message id is sent once.
+// their receivers declared; a part-done lists every input; a message id is
+// sent once.
 void CheckNames(const std::map<std::string, Process>& processes) {
   std::map<std::string, std::string> first_send;  // id -> where
   for (const auto& [name, p] : processes) {
@@ -430,8 +510,15 @@ void CheckNames(const std::map<std::string, Process>& processes) {
           Refuse(l.where, Status::Error(Code::kLogPartChannel, name, from));
         }
       }
+      if (l.kind != Kind::kPartDone) continue;
+      for (const std::string& in : inputs) {
+        const bool listed = std::any_of(l.channels.begin(), l.channels.end(),
+                                        [&](const auto& ch) { return ch.first == in; });
+        if (!listed) Refuse(l.where, Status::Error(Code::kLogPartMissesInput, name, in, l.snapshot));
+      }
     }
   }
+  CheckIdsWrittenOneWay(processes);
 }
 
 sim::Topology TopologyOf(const std::vector<std::string>& names,
@@ -450,13 +537,14 @@ sim::Topology TopologyOf(const std::vector<std::string>& names,
 // The ids a part lists for the channel from `from`, as the amounts a claim
 // holds; an id no log sends is a finding of its own.
 void ClaimChannel(SnapshotId id, NodeId n, const std::string& from,
-                  const std::vector<std::string>& ids, const Line& part, const Merge& merge,
+                  const std::vector<MsgId>& ids, const Line& part, const Merge& merge,
                   EventsLog* log, SnapshotClaim* claim) {
   const auto it = std::lower_bound(log->processes.begin(), log->processes.end(), from);
   history::ChannelRecord& r = claim->channels[log->topology->Find(
       static_cast<NodeId>(it - log->processes.begin()), n)];
   r.state = ChannelRecording::kClosed;
-  for (const std::string& msg : ids) {
+  for (const MsgId& id_as_written : ids) {
+    const std::string& msg = id_as_written.text;
     auto m = merge.sent().find(msg);
     if (m == merge.sent().end()) {
       const Findings& say = FindingsIn(log->lang);
@@ -478,13 +566,28 @@ void Claim(const std::vector<Process*>& by_node, const Merge& merge, EventsLog* 
       if (l.snapshot != 0) lines_of[l.snapshot].emplace_back(n, &l);
     }
   }
+  const Findings& say = FindingsIn(log->lang);
   for (const auto& [id, lines] : lines_of) {
     std::set<NodeId> done;
+    // By node, the inputs a marker of this snapshot came from so far: a
+    // part-done before one of them cannot have closed that channel.
+    std::map<NodeId, std::set<std::string>> markers_from;
     for (const auto& [n, l] : lines) {
-      if (l->kind == Kind::kPartDone) done.insert(n);
+      if (l->kind == Kind::kMarkerReceive) markers_from[n].insert(l->peer);
+      if (l->kind != Kind::kPartDone) continue;
+      done.insert(n);
+      for (const std::string& from : by_node[n]->lines.front().inputs) {
+        if (markers_from[n].contains(from)) continue;
+        log->problems.push_back(say.AboutSnapshot(
+            id, say.PartBeforeMarker(log->processes[n], from, l->where.str())));
+      }
     }
     if (done.size() < by_node.size()) {
-      log->incomplete.push_back(id);
+      std::vector<std::string> unfinished;
+      for (NodeId n = 0; n < by_node.size(); ++n) {
+        if (!done.contains(n)) unfinished.push_back(log->processes[n]);
+      }
+      log->incomplete.emplace_back(id, std::move(unfinished));
       continue;
     }
     SnapshotClaim claim;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -25,6 +26,8 @@ namespace cutline::check {
 // The format's name and the highest version this build reads.
 inline constexpr const char* kEventsFormat = "cutline-events";
 inline constexpr int kEventsVersion = 1;
+// The longest line read: a longer one is refused, not held (docs/logs.md).
+inline constexpr std::size_t kEventsLineBytesMax = std::size_t{1} << 20;
 
 struct EventsLog {
   std::vector<std::string> processes;  // by NodeId: sorted by name
@@ -33,8 +36,9 @@ struct EventsLog {
   std::vector<cutline::Amount> initial;   // by NodeId
   std::vector<std::string> message_names;  // by Seq
   std::vector<SnapshotClaim> claims;   // the snapshots every process finished
-  // Snapshots some process began but not every process finished: not judged.
-  std::vector<SnapshotId> incomplete;
+  // Snapshots some process began but not every process finished, each with
+  // the processes that logged no part-done of it: not judged.
+  std::vector<std::pair<SnapshotId, std::vector<std::string>>> incomplete;
   // What the log shows wrong before any snapshot is judged (a receipt no
   // send explains, a channel state naming an unknown message), in the
   // checker's words ("history: ...", "snapshot N: ...") in `lang`.

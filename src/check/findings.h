@@ -119,6 +119,13 @@ class Findings {
   // The history (AboutHistory). `message` as DescribeTransfer or DescribeMarker.
   virtual std::string NotFifo(std::string_view channel, std::string_view message,
                               std::string_view earlier_ref) const = 0;
+  // A message a later one on its channel overtook, never received: lost,
+  // named once instead of as a FIFO fault at every later receipt. `msg` as
+  // Message(), `word` its content (a transfer's as the application words
+  // it, or MarkerWord).
+  virtual std::string NeverReceived(std::string_view msg, std::string_view word,
+                                    std::string_view channel) const = 0;
+  virtual std::string MarkerWord(SnapshotId snapshot) const = 0;
   virtual std::string DeliveredAsOther(std::size_t event, std::string_view message) const = 0;
   // A record naming as its cause a message (a transfer under Lai-Yang, else
   // a marker of the snapshot) that is not its node's last receipt.
@@ -142,6 +149,14 @@ class Findings {
   virtual std::string NoCausalOrder(std::string_view where) const = 0;
   virtual std::string ChannelHoldsUnsent(std::string_view node, std::string_view from,
                                          std::string_view msg, std::string_view where) const = 0;
+  // An events log's part-done (`where`) logged before the marker from
+  // `from` arrived, so that channel could not be closed yet (AboutSnapshot);
+  // a send (`where`) that took its sender's state below 0 (AboutHistory).
+  virtual std::string PartBeforeMarker(std::string_view node, std::string_view from,
+                                       std::string_view where) const = 0;
+  virtual std::string Overdraft(std::string_view node, std::string_view word,
+                                std::string_view msg, std::string_view held,
+                                std::string_view where) const = 0;
   // A history too broken to judge any snapshot by (the judge stops there).
   virtual std::string InitialStates(std::size_t given, std::size_t nodes) const = 0;
   virtual std::string UnknownNode(std::size_t event) const = 0;
@@ -154,8 +169,19 @@ class Findings {
 
   // The lines a check ends with. `problem`: a finding with its prefix.
   virtual std::string Fail(std::string_view problem) const = 0;
-  virtual std::string NotComplete(SnapshotId id) const = 0;
-  virtual std::string NotCompleteInLogs(SnapshotId id) const = 0;
+  // A snapshot not complete when a scenario ends (`nodes`: the ones that
+  // have not finished their part), a note; one that never completed in
+  // logs (`part_event`: the format's name for a part's line, "part-done"
+  // or "part"), which the caller may also say as a finding (docs/logs.md).
+  virtual std::string NotComplete(SnapshotId id, std::span<const std::string> nodes) const = 0;
+  virtual std::string NeverCompleted(SnapshotId id, std::span<const std::string> nodes,
+                                     std::string_view part_event) const = 0;
+  // No snapshot completed, so nothing was judged (exit 3, as `store verify`
+  // says of a store with none): of a scenario (`started`: snapshots begun),
+  // or of logs of `nodes` processes (`ranks`: a cluster run's) and `events`.
+  virtual std::string NothingJudgedInScenario(std::size_t started) const = 0;
+  virtual std::string NothingJudgedInLogs(std::size_t nodes, bool ranks,
+                                          std::size_t events) const = 0;
   // `total`: the money conserved, as the application writes it.
   virtual std::string AllConserved(int snapshots, std::string_view total) const = 0;
   // `cutline explore`: how much it explored (`schedules` may pass 2^64),

@@ -187,6 +187,24 @@ class English final : public Findings {
                        app.definition().property, Reason(app, branches, channels));
   }
 
+  std::string NeverReceived(std::string_view msg, std::string_view word,
+                            std::string_view channel) const override {
+    return fmt::format("{} ({}) sent on {} was never received", msg, word, channel);
+  }
+  std::string MarkerWord(SnapshotId snapshot) const override {
+    return fmt::format("marker of snapshot {}", snapshot);
+  }
+  std::string PartBeforeMarker(std::string_view node, std::string_view from,
+                               std::string_view where) const override {
+    return fmt::format("{} logged its part-done ({}) before the marker from {} arrived: its "
+                       "channel from {} could not be closed yet",
+                       node, where, from, from);
+  }
+  std::string Overdraft(std::string_view node, std::string_view word, std::string_view msg,
+                        std::string_view held, std::string_view where) const override {
+    return fmt::format("{} sent {} ({}, {}) holding only {}: its state went below 0", node, word,
+                       msg, where, held);
+  }
   std::string NotFifo(std::string_view channel, std::string_view message,
                       std::string_view earlier_ref) const override {
     return fmt::format("channel {} is not FIFO: {} arrived while {}, sent earlier, was still "
@@ -271,12 +289,28 @@ class English final : public Findings {
   std::string Fail(std::string_view problem) const override {
     return fmt::format("FAIL {}", problem);
   }
-  std::string NotComplete(SnapshotId id) const override {
-    return fmt::format("snapshot {} is not complete: not checked", id);
+  std::string NotComplete(SnapshotId id, std::span<const std::string> nodes) const override {
+    return fmt::format("snapshot {} is not complete when the scenario ends ({} {} not finished {} "
+                       "part{}): not checked",
+                       id, JoinNames(nodes, Lang::kEn), nodes.size() == 1 ? "has" : "have",
+                       nodes.size() == 1 ? "its" : "their", EnglishPlural(nodes.size()));
   }
-  std::string NotCompleteInLogs(SnapshotId id) const override {
-    return fmt::format(
-        "snapshot {} is not complete (some process logged no part-done): not checked", id);
+  std::string NeverCompleted(SnapshotId id, std::span<const std::string> nodes,
+                             std::string_view part_event) const override {
+    return fmt::format("snapshot {} never completed: {} logged no {}", id,
+                       JoinNames(nodes, Lang::kEn), part_event);
+  }
+  std::string NothingJudgedInScenario(std::size_t started) const override {
+    if (started == 0) return "nothing judged: the scenario takes no snapshot";
+    return fmt::format("nothing judged: the scenario ends with no complete snapshot ({} begun)",
+                       started);
+  }
+  std::string NothingJudgedInLogs(std::size_t nodes, bool ranks,
+                                  std::size_t events) const override {
+    return fmt::format("nothing judged: the logs of {} {}{} ({} event{}) hold no complete snapshot",
+                       nodes, ranks ? "rank" : "process", ranks ? EnglishPlural(nodes)
+                                                                : (nodes == 1 ? "" : "es"),
+                       events, EnglishPlural(events));
   }
   std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                        double seconds) const override {

@@ -177,6 +177,24 @@ class Japanese final : public Findings {
                        VerdictWords(app, false, branches, channels));
   }
 
+  std::string NeverReceived(std::string_view msg, std::string_view word,
+                            std::string_view channel) const override {
+    return fmt::format("{}で送った{}（{}）は受け取られませんでした", channel, msg, word);
+  }
+  std::string MarkerWord(SnapshotId snapshot) const override {
+    return fmt::format("スナップショット{}のマーカー", snapshot);
+  }
+  std::string PartBeforeMarker(std::string_view node, std::string_view from,
+                               std::string_view where) const override {
+    return fmt::format("{}は{}からのマーカーが届く前に担当分の完了（{}）をログに書きました: "
+                       "{}からのチャネルはまだ閉じられません",
+                       node, from, where, from);
+  }
+  std::string Overdraft(std::string_view node, std::string_view word, std::string_view msg,
+                        std::string_view held, std::string_view where) const override {
+    return fmt::format("{}は{}しか持たないのに{}（{}、{}）を送りました: 状態が0を下回りました",
+                       node, held, word, msg, where);
+  }
   std::string NotFifo(std::string_view channel, std::string_view message,
                       std::string_view earlier_ref) const override {
     return fmt::format("チャネル{}はFIFOではありません: 先に送られた{}がまだ待っている間に{}が"
@@ -262,13 +280,27 @@ class Japanese final : public Findings {
   std::string Fail(std::string_view problem) const override {
     return fmt::format("不合格 {}", problem);
   }
-  std::string NotComplete(SnapshotId id) const override {
-    return fmt::format("スナップショット{}は完了していません: 検査しません", id);
+  std::string NotComplete(SnapshotId id, std::span<const std::string> nodes) const override {
+    return fmt::format("スナップショット{}はシナリオの終わりで完了していません（{}が担当分を"
+                       "終えていません）: 検査しません",
+                       id, JoinNames(nodes, Lang::kJa));
   }
-  std::string NotCompleteInLogs(SnapshotId id) const override {
-    return fmt::format("スナップショット{}は完了していません（担当分の完了をログに書いていない"
-                       "プロセスがあります）: 検査しません",
-                       id);
+  std::string NeverCompleted(SnapshotId id, std::span<const std::string> nodes,
+                             std::string_view part_event) const override {
+    return fmt::format("スナップショット{}は完了しませんでした: {}が{}をログに書いていません", id,
+                       JoinNames(nodes, Lang::kJa), part_event);
+  }
+  std::string NothingJudgedInScenario(std::size_t started) const override {
+    if (started == 0) return "判定したものはありません: シナリオはスナップショットを取りません";
+    return fmt::format("判定したものはありません: シナリオの終わりに完了したスナップショットが"
+                       "ありません（始まったもの{}件）",
+                       started);
+  }
+  std::string NothingJudgedInLogs(std::size_t nodes, bool ranks,
+                                  std::size_t events) const override {
+    return fmt::format("判定したものはありません: {}{}のログ（イベント{}件）に完了した"
+                       "スナップショットがありません",
+                       nodes, ranks ? "ランク" : "プロセス", events);
   }
   std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                        double seconds) const override {

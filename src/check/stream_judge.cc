@@ -157,9 +157,64 @@ class StreamJudge::Impl {
   void RankEnded(std::uint32_t r) {
     any_ended_ = true;
     for (auto it = open_.begin(); it != open_.end();) {
-      it = it->second.ranks[r].part ? std::next(it) : open_.erase(it);
+      if (it->second.ranks[r].part) {
+        ++it;
+        continue;
+      }
+      Unfinished(it->first, it->second);
+      it = open_.erase(it);
     }
     rank_records_[r].clear();
+  }
+
+  // A snapshot that will not complete, kept as which nodes did their part,
+  // if any node recorded or finished it (a marker alone, late, is not one).
+  void Unfinished(SnapshotId id, const OpenSnapshot& s) {
+    std::vector<bool> parts(n_, false);
+    bool begun = false;
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      parts[r] = s.ranks[r].part;
+      begun |= s.ranks[r].part || s.ranks[r].records > 0;
+    }
+    if (begun) unfinished_[id] = std::move(parts);
+  }
+
+  // Each receipt that overtook messages on its channel: a message ahead of
+  // it that came later makes it a FIFO fault; one that never came is lost,
+  // named once where it was first overtaken, and causes no fault of its own.
+  void NameOvertakings() {
+    std::set<Seq> named_lost;
+    std::vector<std::vector<std::string>> at(overtakings_.size());
+    for (std::size_t i = 0; i < overtakings_.size(); ++i) {
+      const Overtaking& o = overtakings_[i];
+      const std::deque<Msg>& q = in_flight_[o.channel];
+      std::optional<Seq> came;
+      for (Seq seq : o.ahead) {
+        auto lost = std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.seq == seq; });
+        if (lost == q.end()) {
+          if (!came) came = seq;
+          continue;
+        }
+        if (!named_lost.insert(seq).second) continue;
+        const std::string word = lost->marker ? say_.MarkerWord(lost->snapshot) : Word(lost->amount);
+        at[i].push_back(
+            say_.AboutHistory(say_.NeverReceived(MsgName(seq), word, ChannelName(o.channel))));
+      }
+      if (came) {
+        at[i].push_back(say_.AboutHistory(say_.NotFifo(ChannelName(o.channel), o.message, Ref(*came))));
+      }
+    }
+    std::vector<std::string> history;
+    std::size_t next = 0;
+    for (std::size_t line = 0; line < history_.size(); ++line) {
+      if (next < overtakings_.size() && overtakings_[next].line == line) {
+        for (std::string& l : at[next++]) history.push_back(std::move(l));
+        continue;
+      }
+      history.push_back(std::move(history_[line]));
+    }
+    history_ = std::move(history);
+    overtakings_.clear();
   }
 
   void Finish(StreamResult* out) {
@@ -174,6 +229,15 @@ class StreamJudge::Impl {
     }
     // The claims named twice, the history, the snapshots judged at their
     // last part (by id), then at their claim (in the claims' order).
+    NameOvertakings();
+    for (const auto& [id, s] : open_) Unfinished(id, s);
+    for (auto& [id, parts] : unfinished_) {
+      std::vector<std::uint32_t> without;
+      for (std::uint32_t r = 0; r < n_; ++r) {
+        if (!parts[r]) without.push_back(r);
+      }
+      if (!without.empty()) out->unfinished.emplace_back(id, std::move(without));
+    }
     std::vector<std::string>& problems = out->report.problems;
     problems = std::move(claimed_twice_);
     for (std::string& l : history_) problems.push_back(std::move(l));
@@ -351,6 +415,11 @@ class StreamJudge::Impl {
     return say_.Transfer(Word(m.amount), MsgName(m.seq), ChannelName(m.channel));
   }
 
+  // A snapshot begun once a node's events had ended: it cannot complete.
+  std::vector<bool>& Begun(SnapshotId id) {
+    return unfinished_.try_emplace(id, n_, false).first->second;
+  }
+
   // The snapshot's state, made if it may still complete (no log has ended).
   OpenSnapshot* Snapshot(SnapshotId id) {
     auto it = open_.find(id);
@@ -425,8 +494,12 @@ class StreamJudge::Impl {
       if (it == q.end()) return false;
       m = *it;
       if (fifo_) {
-        history_.push_back(say_.AboutHistory(
-            say_.NotFifo(ChannelName(c), Describe(m), Ref(q.front().seq))));
+        // Named at Finish, where a message ahead that never came is lost
+        // (named once), not overtaken: a line holds the finding's place.
+        Overtaking o{history_.size(), c, Describe(m), {}};
+        for (auto ahead = q.begin(); ahead != it; ++ahead) o.ahead.push_back(ahead->seq);
+        overtakings_.push_back(std::move(o));
+        history_.emplace_back();
       }
       q.erase(it);
     }
@@ -514,7 +587,10 @@ class StreamJudge::Impl {
     ++events_;
     rank_records_[r][e.snapshot] = e.amount;  // for CompareWithRecord
     OpenSnapshot* s = Snapshot(e.snapshot);
-    if (s == nullptr) return;
+    if (s == nullptr) {
+      Begun(e.snapshot);
+      return;
+    }
     RankCut& rc = s->ranks[r];
     rc.recorded = e.amount;
     if (++rc.records > 1) return;
@@ -572,7 +648,10 @@ class StreamJudge::Impl {
     ++events_;  // PartDone
     CompareWithRecord(r, e);
     OpenSnapshot* s = Snapshot(e.snapshot);
-    if (s == nullptr) return;
+    if (s == nullptr) {
+      Begun(e.snapshot)[r] = true;
+      return;
+    }
     RankCut& rc = s->ranks[r];
     rc.part = true;
     rc.said = e.amount;
@@ -980,6 +1059,18 @@ class StreamJudge::Impl {
   std::size_t events_ = 0;  // as the old history counted them
   int checked_ = 0;
   std::vector<std::string> history_;
+  // Receipts that overtook messages still in flight on their channel: named
+  // at Finish (NameOvertakings), at `line` of history_.
+  struct Overtaking {
+    std::size_t line;
+    ChannelId channel;
+    std::string message;     // the receipt's, as Describe says it
+    std::vector<Seq> ahead;  // the messages it overtook
+  };
+  std::vector<Overtaking> overtakings_;
+  // Snapshots that cannot complete any more (a node's events ended without
+  // its part) or never did: by id, which nodes did their part.
+  std::map<SnapshotId, std::vector<bool>> unfinished_;
   std::map<SnapshotId, std::vector<std::string>> findings_;  // judged snapshots with findings
   std::vector<std::string> part_findings_;
   std::vector<check::SnapshotVerdict> verdicts_;

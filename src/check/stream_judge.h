@@ -107,6 +107,10 @@ struct StreamResult {
   // Nodes with no start event: their state and events are unknown; no
   // snapshot they took part in completes.
   std::vector<std::uint32_t> silent;
+  // Snapshots some node recorded or finished that never completed (a
+  // node's events ended without its part), by id, each with the nodes that
+  // did not do their part.
+  std::vector<std::pair<SnapshotId, std::vector<std::uint32_t>>> unfinished;
   // The most the judge held at once: open snapshots, messages in flight,
   // and the per-snapshot items (pending crossings, expected channel
   // transfers, findings) of the snapshots still open.

@@ -134,8 +134,19 @@ int CheckEventsCommand(const std::string& dir, Lang lang) {
   const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
   const cutline::check::CheckReport report = cutline::check::CheckEventsLog(*log);
   for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
-  for (cutline::SnapshotId id : log->incomplete) fmt::print("{}\n", say.NotCompleteInLogs(id));
-  if (!report.ok()) return 1;
+  // A snapshot never completed in logs that end is the implementation's
+  // failure, unless none completed and nothing else is wrong: then nothing
+  // was judged, and each is named as the reason (docs/logs.md).
+  const bool judged = report.snapshots_checked > 0 || !report.ok();
+  for (const auto& [id, processes] : log->incomplete) {
+    const std::string line = say.NeverCompleted(id, processes, "part-done");
+    fmt::print("{}\n", judged ? say.Fail(line) : line);
+  }
+  if (!report.ok() || (judged && !log->incomplete.empty())) return 1;
+  if (!judged) {
+    fmt::print("{}\n", say.NothingJudgedInLogs(log->processes.size(), false, log->lines));
+    return cutline::cli::kNothingJudged;
+  }
   cutline::Amount total = 0;
   for (cutline::Amount a : log->initial) total += a;
   fmt::print("{}\n", say.EventsLogOk(report.snapshots_checked, log->processes.size(), log->lines,
@@ -153,13 +164,24 @@ int CheckCommand(const std::string& path, Lang lang) {
   const cutline::scenario::Analysis analysis = cutline::scenario::Analyze(bank, nullptr, lang);
   const cutline::check::CheckReport& report = analysis.check;
   for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
+  // A scenario may end before its snapshots do: each is a note naming who
+  // has not finished, not a finding (the script stopped, not the algorithm).
   for (const auto& s : bank.snapshots()) {
-    if (!s.complete) fmt::print("{}\n", say.NotComplete(s.id));
+    if (s.complete) continue;
+    std::vector<std::string> unfinished;
+    for (cutline::sim::NodeId n = 0; n < bank.names().size(); ++n) {
+      if (!bank.PartDone(n, s.id)) unfinished.push_back(bank.name(n));
+    }
+    fmt::print("{}\n", say.NotComplete(s.id, unfinished));
   }
   for (const std::string& line : cutline::scenario::PropertyCheckLines(analysis, lang)) {
     fmt::print("{}\n", line);
   }
   if (!report.ok()) return 1;
+  if (report.snapshots_checked == 0) {
+    fmt::print("{}\n", say.NothingJudgedInScenario(bank.snapshots().size()));
+    return cutline::cli::kNothingJudged;
+  }
   if (!bank.app().conserved()) {
     fmt::print("{}\n", say.AllDeclaredAsAtCut(report.snapshots_checked, bank.app()));
   } else {

@@ -13,6 +13,10 @@
 namespace cutline::cli {
 
 inline constexpr int kUsageError = 2;
+// A check that found nothing wrong but had nothing to judge (no complete
+// snapshot): not an "ok" (check, check --logs, store verify, as explore's
+// "no verdict").
+inline constexpr int kNothingJudged = 3;
 
 inline Lang ParseLang(std::string_view s) { return s == "ja" ? Lang::kJa : Lang::kEn; }
 

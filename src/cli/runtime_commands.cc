@@ -18,6 +18,7 @@
 #include "runtime/options.h"
 #include "runtime/sink.h"
 #include "runtime/store_sink.h"
+#include "store/store.h"
 #include "catalogue/messages.h"
 
 namespace cutline::cli {
@@ -329,7 +330,20 @@ int CheckLogsCommand(const std::string& dir, const std::string& format, Lang lan
   }
   for (std::uint32_t r : result->silent) fmt::print("{}\n", say.SilentRank(r));
   if (result->dropped > 0) fmt::print("{}\n", say.DroppedAfterCrash(result->dropped));
+  // A cluster run's snapshot may end unfinished without a fault of the
+  // algorithm (a crash, a timeout, the run's end): a note naming the ranks.
+  for (const auto& [id, ranks] : result->unfinished) {
+    std::vector<std::string> names;
+    for (std::uint32_t r : ranks) names.push_back(store::BranchName(r));
+    fmt::print("{}\n", say.NeverCompleted(id, names, "part"));
+  }
   if (!result->report.ok()) return 1;
+  // Stop-the-world logs no cut: its declared properties, checked for
+  // stability, are then what was judged.
+  if (result->report.snapshots_checked == 0 && result->declared == 0) {
+    fmt::print("{}\n", say.NothingJudgedInLogs(result->ranks, true, result->events));
+    return kNothingJudged;
+  }
   if (!result->topology.empty()) {
     fmt::print("{}\n", say.LogsDataflowOk(result->report.snapshots_checked, result->ranks,
                                          result->topology, result->events));
