@@ -13,14 +13,17 @@ find_package(ZLIB REQUIRED)  # the tests gzip a request body themselves
 # following, answering, and every refusal (lecture_api_test.cc); the run
 # cache (run_cache_test.cc); and `cutline check --logs DIR --format events`
 # on logs cutline did not write: the Python example's (examples/events_log),
-# run by the test itself (events_log_test.cc, CUTLINE_SOURCE_DIR).
+# run by the test itself (events_log_test.cc, CUTLINE_SOURCE_DIR); and
+# `cutline test` running the examples' Python nodes and a node that breaks
+# the protocol each way (harness_test.cc).
 add_executable(api_test
   ${CMAKE_CURRENT_SOURCE_DIR}/api_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/server_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/lecture_api_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/run_cache_test.cc
-  ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc)
+  ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc
+  ${CMAKE_CURRENT_SOURCE_DIR}/harness_test.cc)
 # cutline_store: the store tests write their stores with the real Store.
 target_link_libraries(api_test PRIVATE cutline_server cutline_store PkgConfig::HTTPLIB
                       ZLIB::ZLIB GTest::gtest_main)

@@ -197,6 +197,14 @@ std::string NodeProcess::Ended() {
   return ended_;
 }
 
+std::string NodeProcess::WaitEnded(std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (Ended().empty() && pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    ::usleep(1000);
+  }
+  return ended_;
+}
+
 std::string NodeProcess::Stop() {
   Ended();
   if (pid_ > 0) {

@@ -50,6 +50,9 @@ class NodeProcess {
   std::string Stop();
   // Whether it has ended, and how, without waiting (empty while it runs).
   std::string Ended();
+  // The same, waiting up to `limit` for it to end: a child that closed its
+  // output is usually exiting, and its status says more than the close.
+  std::string WaitEnded(std::chrono::milliseconds limit);
 
  private:
   NodeProcess() = default;

@@ -155,6 +155,7 @@ Status Nodes::Feed(std::uint32_t node, const Input& input, std::uint32_t depth,
       InputLine(node, input) + "\n" +
       Envelope(me, kTesterId, {{"type", "sync"}, {"msg_id", sync}}) + "\n";
   auto ended = [&] {
+    live.process->WaitEnded(std::chrono::milliseconds(500));
     std::string how = live.process->Stop();
     *log += live.process->TakeStderr();
     live.process.reset();

@@ -1,0 +1,187 @@
+// `cutline test` on real programs run as real processes: the examples'
+// Chandy-Lamport node in Python (right in every schedule of a small
+// workload and over random schedules of a larger one; each rule broken on
+// purpose caught, shrunk, written and replayed), and a node that breaks the
+// protocol in each way a program can (tests/harness/faulty_node.py), named
+// in one line with nothing left running.
+#include <dirent.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "run_cutline.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kRepo = CUTLINE_SOURCE_DIR;
+
+// Debian's interpreter itself: a wrapper on PATH (pyenv's shims) costs a
+// tenth of a second a process, and the tester starts hundreds.
+const std::string kPython = "/usr/bin/python3";
+
+std::string ClNode(const std::string& more = "") {
+  std::string bin = kPython + " " + (kRepo / "examples/harness/chandy_lamport.py").string();
+  return more.empty() ? bin : bin + " " + more;
+}
+
+std::string Faulty(const std::string& fault, const std::string& tag) {
+  return kPython + " " + (kRepo / "tests/harness/faulty_node.py").string() + " --fault " +
+         fault + " --tag " + tag;
+}
+
+std::string TempPath(const std::string& name) {
+  return (fs::temp_directory_path() / ("cutline_harness_" + name)).string();
+}
+
+// Whether any process still running has `tag` on its command line.
+bool AnyProcessWith(const std::string& tag) {
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream cmdline(entry.path() / "cmdline");
+    std::string text((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+    if (text.find(tag) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(HarnessTest, TheCorrectNodeIsRightInEveryScheduleOfASmallWorkload) {
+  Outcome o = Cutline({"test", "--schedules", "every", "--transfers", "1", "--snapshots", "1",
+                       "--bin", ClNode()},
+                      "", std::chrono::seconds(300));
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_TRUE(Contains(o.out, "ok in every schedule: ")) << o;
+  // Every end state had its snapshot judged: as many judged as end states.
+  EXPECT_TRUE(Contains(o.out, " end states, ")) << o;
+}
+
+TEST(HarnessTest, TheCorrectNodeIsRightOverRandomSchedulesOfALargerOne) {
+  Outcome o = Cutline({"test", "--schedules", "random:40", "--seed", "7", "--nodes", "4",
+                       "--transfers", "6", "--snapshots", "2", "--bin", ClNode()},
+                      "", std::chrono::seconds(300));
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_TRUE(Contains(o.out, "ok: 40 random schedules of 4 nodes (6 transfers and 2 snapshots "
+                              "each): 80 complete snapshots judged"))
+      << o;
+}
+
+struct BrokenRule {
+  std::string rule;
+  std::vector<std::string> options;
+  std::string finding;
+};
+
+TEST(HarnessTest, EachBrokenRuleIsCaughtShrunkWrittenAndReplayed) {
+  const std::vector<BrokenRule> cases = {
+      {"--break late-markers", {}, "never completed"},
+      {"--break unrecorded-channel", {}, "is missing from the snapshot"},
+      {"--break late-record", {}, "is missing from the snapshot"},
+      {"--break lose-message", {}, "money is not conserved"},
+      {"", {"--reorder"}, "is missing from the snapshot"},  // FIFO assumed
+  };
+  for (const BrokenRule& b : cases) {
+    SCOPED_TRACE(b.rule.empty() ? "--reorder" : b.rule);
+    const std::string file = TempPath("failure.json");
+    fs::remove(file);
+    std::vector<std::string> args = {"test", "--schedules", "random:50", "--out", file};
+    args.insert(args.end(), b.options.begin(), b.options.end());
+    args.insert(args.end(), {"--bin", ClNode(b.rule)});
+    Outcome o = Cutline(args, "", std::chrono::seconds(300));
+    EXPECT_EQ(o.status, 1) << o;
+    EXPECT_TRUE(Contains(o.out, "FAIL snapshot ")) << o;
+    EXPECT_TRUE(Contains(o.out, b.finding)) << o;
+    EXPECT_TRUE(Contains(o.out, "shrunk to ")) << o;
+    ASSERT_TRUE(fs::exists(file)) << o;
+    // The file plays the same failure again, step by step.
+    Outcome replay = Cutline({"test", "--replay", file, "--bin", ClNode(b.rule)}, "",
+                             std::chrono::seconds(120));
+    EXPECT_EQ(replay.status, 1) << replay;
+    EXPECT_TRUE(Contains(replay.out, "step 1: ")) << replay;
+    EXPECT_TRUE(Contains(replay.out, b.finding)) << replay;
+    // Played on the correct node, the schedule passes.
+    if (!b.rule.empty()) {
+      Outcome right = Cutline({"test", "--replay", file, "--bin", ClNode()}, "",
+                              std::chrono::seconds(120));
+      EXPECT_EQ(right.status, 0) << right;
+    }
+  }
+}
+
+TEST(HarnessTest, TheShortestFailingScheduleOfEveryIsFoundBreadthFirst) {
+  Outcome o = Cutline({"test", "--schedules", "every", "--transfers", "1", "--snapshots", "1",
+                       "--out", TempPath("every.json"), "--bin",
+                       ClNode("--break unrecorded-channel")},
+                      "", std::chrono::seconds(300));
+  EXPECT_EQ(o.status, 1) << o;
+  // A snapshot, a transfer and its delivery, and the six markers: nine
+  // steps is the least in which a transfer can be in flight across the cut.
+  EXPECT_TRUE(Contains(o.out, "FAIL: the shortest failing schedule, 9 steps")) << o;
+}
+
+struct ProtocolFault {
+  std::string fault;
+  std::string says;
+};
+
+TEST(HarnessTest, AProgramThatBreaksTheProtocolIsNamedInOneLineAndLeftNoProcess) {
+  const std::vector<ProtocolFault> cases = {
+      {"not-json", "wrote a line that is not JSON in answer to snapshot 1 at "},
+      {"no-type", "without a string \"type\""},
+      {"exit", "exited with status 3 while handling snapshot 1 at "},
+      {"hang", "hangs: no answer to the sync after snapshot 1 at "},
+      {"bad-dest", "sent a message to \"n9\", which is no other node"},
+      {"no-init-ok", "did not answer init with init_ok"},
+      {"unsent-report", "lists transfer 77 from "},
+      {"nondeterministic", "is nondeterministic: given the same inputs again"},
+  };
+  for (const ProtocolFault& f : cases) {
+    SCOPED_TRACE(f.fault);
+    const std::string tag = "cutline-harness-test-" + f.fault;
+    Outcome o = Cutline({"test", "--schedules", "random:5", "--transfers", "0", "--snapshots",
+                         "1", "--timeout-ms", "300", "--no-shrink", "--out",
+                         TempPath("fault.json"), "--bin", Faulty(f.fault, tag)},
+                        "", std::chrono::seconds(120));
+    EXPECT_EQ(o.status, 1) << o;
+    EXPECT_TRUE(Contains(o.out, f.says)) << o;
+    // The heading and one finding, each a line.
+    std::size_t fail_lines = 0;
+    for (std::size_t at = o.out.find("FAIL"); at != std::string::npos;
+         at = o.out.find("\nFAIL", at + 1)) {
+      ++fail_lines;
+    }
+    EXPECT_EQ(fail_lines, 2u) << o;
+    EXPECT_FALSE(AnyProcessWith(tag)) << "a node of '" << f.fault << "' is still running";
+  }
+}
+
+TEST(HarnessTest, AWrongCommandIsRefusedInOneLine) {
+  ExpectRefusedInOneLine({"test", "--schedules", "most", "--bin", ClNode()},
+                         "--schedules most: expected every, or random:K");
+  ExpectRefusedInOneLine({"test", "--snapshots", "0", "--bin", ClNode()},
+                         "a workload needs at least one snapshot");
+  ExpectRefusedInOneLine({"test", "--bin", "/no/such/program"},
+                         "cannot start /no/such/program: No such file or directory");
+  const std::string not_schedule = TempPath("not-a-schedule.json");
+  std::ofstream(not_schedule) << "{\"format\": \"something else\"}\n";
+  ExpectRefusedInOneLine({"test", "--replay", not_schedule, "--bin", ClNode()},
+                         "not a schedule cutline test wrote (\"format\" is missing or wrong)");
+}
+
+TEST(HarnessTest, JapaneseWordsTheVerdictAndTheFault) {
+  Outcome ok = Cutline({"test", "--schedules", "random:3", "--lang", "ja", "--bin", ClNode()}, "",
+                       std::chrono::seconds(120));
+  EXPECT_EQ(ok.status, 0) << ok;
+  EXPECT_TRUE(Contains(ok.out, "合格: 3ノードのランダムなスケジュール3件")) << ok;
+  Outcome bad = Cutline({"test", "--schedules", "random:3", "--lang", "ja", "--transfers", "0",
+                         "--no-shrink", "--out", TempPath("ja.json"), "--bin",
+                         Faulty("exit", "cutline-harness-ja")},
+                        "", std::chrono::seconds(120));
+  EXPECT_EQ(bad.status, 1) << bad;
+  EXPECT_TRUE(Contains(bad.out, "の処理中に終了しました（exited with status 3）")) << bad;
+}
+
+}  // namespace
