@@ -1,7 +1,8 @@
 // `cutline test` on real programs run as real processes: the examples'
 // Chandy-Lamport node in Python (right in every schedule of a small
 // workload and over random schedules of a larger one; each rule broken on
-// purpose caught, shrunk, written and replayed), and a node that breaks the
+// purpose caught, shrunk, written and replayed), its Lai-Yang node (right
+// on channels that reorder), and a node that breaks the
 // protocol in each way a program can (tests/harness/faulty_node.py), named
 // in one line with nothing left running.
 #include <dirent.h>
@@ -67,6 +68,25 @@ TEST(HarnessTest, TheCorrectNodeIsRightOverRandomSchedulesOfALargerOne) {
   EXPECT_TRUE(Contains(o.out, "ok: 40 random schedules of 4 nodes (6 transfers and 2 snapshots "
                               "each): 80 complete snapshots judged"))
       << o;
+}
+
+std::string LaiYang() {
+  return kPython + " " + (kRepo / "examples/harness/lai_yang.py").string();
+}
+
+// Lai-Yang needs no FIFO: right in every schedule of a small workload on
+// channels that reorder, and over random ones of a larger.
+TEST(HarnessTest, TheLaiYangNodeIsRightOnChannelsThatReorder) {
+  Outcome every = Cutline({"test", "--schedules", "every", "--reorder", "--transfers", "1",
+                           "--snapshots", "1", "--bin", LaiYang()},
+                          "", std::chrono::seconds(300));
+  EXPECT_EQ(every.status, 0) << every;
+  EXPECT_TRUE(Contains(every.out, "ok in every schedule: ")) << every;
+  Outcome random = Cutline({"test", "--schedules", "random:40", "--reorder", "--nodes", "4",
+                            "--transfers", "6", "--snapshots", "3", "--bin", LaiYang()},
+                           "", std::chrono::seconds(300));
+  EXPECT_EQ(random.status, 0) << random;
+  EXPECT_TRUE(Contains(random.out, "120 complete snapshots judged")) << random;
 }
 
 struct BrokenRule {

@@ -45,9 +45,9 @@ class Builder {
       if (Status st = Answer(s->local[n]); !st.ok()) return st;
     }
     for (const Step& step : path) {
+      std::optional<std::uint32_t> delivered;
       if (step.kind == Step::Kind::kDeliver) {
-        const std::uint32_t m = s->channels[world_.ChannelOf(step.from, step.to)][step.index];
-        Deliver(m);
+        delivered = s->channels[world_.ChannelOf(step.from, step.to)][step.index];
       }
       StatusOr<State> next = world_.Apply(*s, step);
       if (!next.ok()) return next.status();
@@ -55,8 +55,12 @@ class Builder {
       if (step.kind == Step::Kind::kCommand) {
         const std::uint32_t node = w_.commands[step.index].node;
         if (Status st = Answer(s->local[node]); !st.ok()) return st;
-      } else if (step.kind == Step::Kind::kDeliver) {
-        if (Status st = Answer(s->local[step.to]); !st.ok()) return st;
+      } else if (delivered) {
+        // The records it made before the delivery took effect come first:
+        // the delivered transfer is outside their cut.
+        if (Status st = Answer(s->local[step.to], /*before_input=*/true); !st.ok()) return st;
+        Deliver(*delivered);
+        if (Status st = Answer(s->local[step.to], false); !st.ok()) return st;
       }
     }
     return Verdicts();
@@ -72,11 +76,15 @@ class Builder {
         seq, topology_.Find(c.from, c.to), {c.amount}});
   }
 
-  // A node's answer to its last input, as history.
-  Status Answer(std::uint32_t local) {
+  // A node's answer to its last input, as history: every output, or (for a
+  // delivery, in two passes) the records made before the input took effect,
+  // then the rest.
+  Status Answer(std::uint32_t local, std::optional<bool> before_input = std::nullopt) {
     const Local& l = nodes_.local(local);
     const NodeId node = l.node;
     for (const Output& o : l.outputs) {
+      const bool early = o.kind == Output::Kind::kRecord && o.before_input;
+      if (before_input && *before_input != early) continue;
       switch (o.kind) {
         case Output::Kind::kSend: {
           const Carried& c = nodes_.message(o.message);

@@ -235,6 +235,9 @@ Status Nodes::Parse(Local* local) {
           return Status::Error(Code::kNodeBadReport, me, type, Quote(line));
         }
         out.balance = balance.get<std::int64_t>();
+        const json before = body.value("before_input", json(false));
+        if (!before.is_boolean()) return Status::Error(Code::kNodeBadReport, me, type, Quote(line));
+        out.before_input = before.get<bool>();
       } else {
         out.kind = Output::Kind::kPartDone;
         const json channels = body.value("channels", json());

@@ -48,6 +48,9 @@ struct Output {
   std::uint32_t message = 0;    // kSend: the Carried's number
   SnapshotId snapshot = 0;      // kRecord, kPartDone
   cutline::Amount balance = 0;  // kRecord
+  // kRecord: recorded before the input it answers took effect (a node that
+  // records when a transfer of a newer epoch arrives, before applying it).
+  bool before_input = false;
   // kPartDone: by sending node, the ids of the transfers it recorded on
   // the channel from it, in its order.
   std::vector<std::pair<std::uint32_t, std::vector<std::int64_t>>> channels;
