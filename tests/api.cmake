@@ -24,13 +24,20 @@ add_executable(api_test
   ${CMAKE_CURRENT_SOURCE_DIR}/run_cache_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/harness_test.cc)
+# The C++ node `cutline test` runs in harness_test (examples/harness_node:
+# cutline's own library behind the protocol), at the top of the build folder.
+add_executable(harness_cl_node ${PROJECT_SOURCE_DIR}/examples/harness_node/main.cc)
+target_link_libraries(harness_cl_node PRIVATE cutline::core nlohmann_json::nlohmann_json)
+set_target_properties(harness_cl_node PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+cutline_warnings(harness_cl_node)
 # cutline_store: the store tests write their stores with the real Store.
 target_link_libraries(api_test PRIVATE cutline_server cutline_store PkgConfig::HTTPLIB
                       ZLIB::ZLIB GTest::gtest_main)
 target_include_directories(api_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(api_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>"
-                           CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-add_dependencies(api_test cutline)
+                           CUTLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                           CUTLINE_CL_NODE="$<TARGET_FILE:harness_cl_node>")
+add_dependencies(api_test cutline harness_cl_node)
 cutline_warnings(api_test)
 gtest_discover_tests(api_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120)
 

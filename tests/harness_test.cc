@@ -152,7 +152,7 @@ TEST(HarnessTest, AProgramThatBreaksTheProtocolIsNamedInOneLineAndLeftNoProcess)
       {"not-json", "wrote a line that is not JSON in answer to snapshot 1 at "},
       {"no-type", "without a string \"type\""},
       {"exit", "exited with status 3 while handling snapshot 1 at "},
-      {"hang", "hangs: no answer to the sync after snapshot 1 at "},
+      {"hang", "hangs: no answer to the sync after snapshot 1 at "},  // within --timeout-ms
       {"bad-dest", "sent a message to \"n9\", which is no other node"},
       {"no-init-ok", "did not answer init with init_ok"},
       {"unsent-report", "lists transfer 77 from "},
@@ -162,7 +162,7 @@ TEST(HarnessTest, AProgramThatBreaksTheProtocolIsNamedInOneLineAndLeftNoProcess)
     SCOPED_TRACE(f.fault);
     const std::string tag = "cutline-harness-test-" + f.fault;
     Outcome o = Cutline({"test", "--schedules", "random:5", "--transfers", "0", "--snapshots",
-                         "1", "--timeout-ms", "300", "--no-shrink", "--out",
+                         "1", "--timeout-ms", "2000", "--no-shrink", "--out",
                          TempPath("fault.json"), "--bin", Faulty(f.fault, tag)},
                         "", std::chrono::seconds(120));
     EXPECT_EQ(o.status, 1) << o;

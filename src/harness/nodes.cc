@@ -16,6 +16,7 @@ using json = nlohmann::json;
 // it: init is 1, command i is 2 + i, the sync after input k is kSyncBase + k.
 constexpr std::int64_t kInitMsgId = 1;
 constexpr std::int64_t kSyncBase = 1000000000;
+constexpr std::chrono::milliseconds kStartUp{10000};
 
 // A line as a fault quotes it: long ones cut, so that the fault stays one line.
 std::string Quote(const std::string& line) {
@@ -165,7 +166,12 @@ Status Nodes::Feed(std::uint32_t node, const Input& input, std::uint32_t depth,
   if (!live.process->Write(text)) return ended();
   for (;;) {
     std::string line;
-    const NodeProcess::Read read = live.process->ReadLine(&line, options_.timeout);
+    // Init waits for the program's start-up too (an interpreter's can take
+    // a second on a busy machine): never less than kStartUp.
+    const auto limit = input.kind == Input::Kind::kInit
+                           ? std::max<std::chrono::milliseconds>(options_.timeout, kStartUp)
+                           : options_.timeout;
+    const NodeProcess::Read read = live.process->ReadLine(&line, limit);
     if (read == NodeProcess::Read::kEnded) return ended();
     if (read == NodeProcess::Read::kTimedOut) {
       *log += live.process->TakeStderr();
