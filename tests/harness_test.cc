@@ -2,7 +2,8 @@
 // Chandy-Lamport node in Python (right in every schedule of a small
 // workload and over random schedules of a larger one; each rule broken on
 // purpose caught, shrunk, written and replayed), its Lai-Yang node (right
-// on channels that reorder), and a node that breaks the
+// on channels that reorder), the node on cutline's own library, and a node
+// that breaks the
 // protocol in each way a program can (tests/harness/faulty_node.py), named
 // in one line with nothing left running.
 #include <dirent.h>
@@ -87,6 +88,21 @@ TEST(HarnessTest, TheLaiYangNodeIsRightOnChannelsThatReorder) {
                            "", std::chrono::seconds(300));
   EXPECT_EQ(random.status, 0) << random;
   EXPECT_TRUE(Contains(random.out, "120 complete snapshots judged")) << random;
+}
+
+// The node on cutline's own library (examples/harness_node): right in every
+// schedule of a small workload on 3 nodes, and over random schedules on 5.
+TEST(HarnessTest, TheLibraryNodeIsRightInEveryScheduleAndOverRandomOnes) {
+  Outcome every = Cutline({"test", "--schedules", "every", "--transfers", "2", "--snapshots", "1",
+                           "--bin", CUTLINE_CL_NODE},
+                          "", std::chrono::seconds(300));
+  EXPECT_EQ(every.status, 0) << every;
+  EXPECT_TRUE(Contains(every.out, "ok in every schedule: ")) << every;
+  Outcome random = Cutline({"test", "--schedules", "random:100", "--nodes", "5", "--transfers",
+                            "8", "--snapshots", "2", "--bin", CUTLINE_CL_NODE},
+                           "", std::chrono::seconds(300));
+  EXPECT_EQ(random.status, 0) << random;
+  EXPECT_TRUE(Contains(random.out, "200 complete snapshots judged")) << random;
 }
 
 struct BrokenRule {
