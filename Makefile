@@ -34,7 +34,7 @@ ASAN_PROPERTY_SHARE ?= 10
 .PHONY: all deps deps-all build asan-build release-build run test test-long test-unit test-install \
         test-asan test-fuzz test-browser test-browser-steady long-unit long-asan long-browser \
         bench-build \
-        bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-dataflow bench-logs bench-explore fuzz clean
+        bench bench-serve bench-lecture bench-cluster bench-detect bench-scale bench-dataflow bench-logs bench-explore bench-test fuzz clean
 
 all: build
 
@@ -215,6 +215,13 @@ bench-explore: release-build
 bench-logs: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline
 	bench/log_check_bench.sh ./build-release/cutline
+
+# `cutline test` on the examples' Python node and on the library's C++
+# node: schedules a second, start-up, every schedule, shrinking
+# (docs/harness.md, docs/performance.md).
+bench-test: release-build
+	@cmake --build build-release -j $(JOBS) --target cutline harness_cl_node
+	bench/harness_bench.sh ./build-release/cutline ./build-release/harness_cl_node
 
 # Release, for measuring (the benchmarks): no tests, no debug information.
 release-build: deps

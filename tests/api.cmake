@@ -24,12 +24,6 @@ add_executable(api_test
   ${CMAKE_CURRENT_SOURCE_DIR}/run_cache_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/harness_test.cc)
-# The C++ node `cutline test` runs in harness_test (examples/harness_node:
-# cutline's own library behind the protocol), at the top of the build folder.
-add_executable(harness_cl_node ${PROJECT_SOURCE_DIR}/examples/harness_node/main.cc)
-target_link_libraries(harness_cl_node PRIVATE cutline::core nlohmann_json::nlohmann_json)
-set_target_properties(harness_cl_node PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
-cutline_warnings(harness_cl_node)
 # cutline_store: the store tests write their stores with the real Store.
 target_link_libraries(api_test PRIVATE cutline_server cutline_store PkgConfig::HTTPLIB
                       ZLIB::ZLIB GTest::gtest_main)
