@@ -54,13 +54,13 @@ echo "| node | workload (3 nodes) | states | end states | processes started | ti
 echo "|---|---|---|---|---|---|"
 every() {  # who bin transfers snapshots
   local t
-  t=$(seconds "$cutline" test --schedules every --max-seconds 120 --transfers "$3" --snapshots "$4" --bin "$2")
+  t=$(seconds "$cutline" test --schedules every --max-states 0 --max-seconds 120 --transfers "$3" --snapshots "$4" --bin "$2")
   local line
   line=$(head -1 "$work/out.txt")
   local states ends procs
-  states=$(echo "$line" | grep -o '[0-9]* states\?' | head -1 | cut -d' ' -f1)
-  ends=$(echo "$line" | grep -o '[0-9]* end states\?' | head -1 | cut -d' ' -f1)
-  procs=$(echo "$line" | grep -o '[0-9]* node process' | cut -d' ' -f1)
+  states=$(echo "$line" | grep -o '[0-9]* states\?' | head -1 | cut -d' ' -f1 || true)
+  ends=$(echo "$line" | grep -o '[0-9]* end states\?' | head -1 | cut -d' ' -f1 || true)
+  procs=$(echo "$line" | grep -o '[0-9]* node process' | cut -d' ' -f1 || true)
   case "$line" in no\ verdict*) ends="(stopped at 120 s) ${ends:-0}" ;; esac
   echo "| $1 | $3 transfers, $4 snapshots | $states | $ends | ${procs:--} | $t s |"
 }
@@ -75,8 +75,8 @@ echo "| broken node | found in | shrunk to | shrinking |"
 echo "|---|---|---|---|"
 for rule in unrecorded-channel late-record late-markers; do
   "$cutline" test --schedules random:100 --bin "$python --break $rule" >"$work/out.txt" 2>&1 || true
-  found=$(grep -o 'random schedule [0-9]* (seed [0-9]*), [0-9]* steps\?' "$work/out.txt" | head -1)
-  shrunk=$(grep -o 'shrunk to .*' "$work/out.txt" | head -1)
+  found=$(grep -o 'random schedule [0-9]* (seed [0-9]*), [0-9]* steps\?' "$work/out.txt" | head -1 || true)
+  shrunk=$(grep -o 'shrunk to .*' "$work/out.txt" | head -1 || true)
   echo "| $rule | $found | $(echo "$shrunk" | cut -d' ' -f3-6) | $(echo "$shrunk" | cut -d' ' -f7-) |"
 done
 rm -rf "$work"

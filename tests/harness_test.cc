@@ -217,7 +217,7 @@ TEST(HarnessTest, JapaneseWordsTheVerdictAndTheFault) {
                          Faulty("exit", "cutline-harness-ja")},
                         "", std::chrono::seconds(120));
   EXPECT_EQ(bad.status, 1) << bad;
-  EXPECT_TRUE(Contains(bad.out, "の処理中に終了しました（exited with status 3）")) << bad;
+  EXPECT_TRUE(Contains(bad.out, "の処理中に終了しました（終了ステータス3）")) << bad;
 }
 
 }  // namespace

@@ -347,7 +347,9 @@ namespace cutline {
   X(kNodeWrongSrc, "node_wrong_src", "ss")  /* node, line */                    \
   X(kNodeNoSuchDest, "node_no_such_dest", "sss")  /* node, dest, line */        \
   X(kNodeNoInitOk, "node_no_init_ok", "s")  /* node */                          \
-  X(kNodeExited, "node_exited", "sss")  /* node, how, input */                  \
+  X(kNodeExited, "node_exited", "sns")  /* node, exit status, input */          \
+  X(kNodeKilled, "node_killed", "sns")  /* node, signal, input */               \
+  X(kNodeClosedOutput, "node_closed_output", "ss")  /* node, input */           \
   X(kNodeHangs, "node_hangs", "sns")  /* node, milliseconds, input */           \
   X(kNodeBadTransfer, "node_bad_transfer", "ss")  /* node, line */              \
   X(kNodeBadReport, "node_bad_report", "sss")  /* node, type, line */           \

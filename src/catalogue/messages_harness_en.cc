@@ -27,7 +27,11 @@ std::string EnglishTestReason(const Status& s) {
     case Code::kNodeNoInitOk:
       return fmt::format("{} did not answer init with init_ok", w(0));
     case Code::kNodeExited:
-      return fmt::format("{} {} while handling {}", w(0), w(1), w(2));
+      return fmt::format("{} exited with status {} while handling {}", w(0), s.number(1), w(2));
+    case Code::kNodeKilled:
+      return fmt::format("{} was killed by signal {} while handling {}", w(0), s.number(1), w(2));
+    case Code::kNodeClosedOutput:
+      return fmt::format("{} closed its output while handling {}", w(0), w(1));
     case Code::kNodeHangs:
       return fmt::format("{} hangs: no answer to the sync after {} within {} ms", w(0), w(2),
                          s.number(1));

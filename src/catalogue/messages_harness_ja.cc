@@ -25,7 +25,11 @@ std::string JapaneseTestReason(const Status& s) {
     case Code::kNodeNoInitOk:
       return fmt::format("{}がinitにinit_okで応答しませんでした", w(0));
     case Code::kNodeExited:
-      return fmt::format("{}は{}の処理中に終了しました（{}）", w(0), w(2), w(1));
+      return fmt::format("{}は{}の処理中に終了しました（終了ステータス{}）", w(0), w(2), s.number(1));
+    case Code::kNodeKilled:
+      return fmt::format("{}は{}の処理中にシグナル{}で終了しました", w(0), w(2), s.number(1));
+    case Code::kNodeClosedOutput:
+      return fmt::format("{}は{}の処理中に出力を閉じました", w(0), w(1));
     case Code::kNodeHangs:
       return fmt::format("{}が止まっています: {}の後のsyncに{}ミリ秒以内に応答がありません", w(0),
                          w(2), s.number(1));

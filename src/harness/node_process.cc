@@ -17,11 +17,10 @@ namespace cutline::harness {
 
 namespace {
 
-// A child's end as words: what `wait` said.
-std::string HowItEnded(int status) {
-  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return fmt::format("killed by signal {}", WTERMSIG(status));
-  return "ended";
+// A child's end: what `wait` said.
+Ending HowItEnded(int status) {
+  if (WIFSIGNALED(status)) return {Ending::How::kKilled, WTERMSIG(status)};
+  return {Ending::How::kExited, WIFEXITED(status) ? WEXITSTATUS(status) : 0};
 }
 
 void CloseFd(int* fd) {
@@ -187,7 +186,7 @@ std::string NodeProcess::TakeStderr() {
   return std::exchange(err_buffer_, {});
 }
 
-std::string NodeProcess::Ended() {
+Ending NodeProcess::Ended() {
   if (pid_ < 0) return ended_;
   int status = 0;
   if (::waitpid(pid_, &status, WNOHANG) == pid_) {
@@ -197,15 +196,15 @@ std::string NodeProcess::Ended() {
   return ended_;
 }
 
-std::string NodeProcess::WaitEnded(std::chrono::milliseconds limit) {
+Ending NodeProcess::WaitEnded(std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (Ended().empty() && pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
+  while (Ended().how == Ending::How::kRunning && pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
     ::usleep(1000);
   }
   return ended_;
 }
 
-std::string NodeProcess::Stop() {
+Ending NodeProcess::Stop() {
   Ended();
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);

@@ -11,11 +11,19 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cutline::harness {
+
+// How a process ended, as `wait` tells it; kRunning until it has.
+struct Ending {
+  enum class How : std::uint8_t { kRunning, kExited, kKilled };
+  How how = How::kRunning;
+  int number = 0;  // kExited: its status; kKilled: the signal
+};
 
 class NodeProcess {
  public:
@@ -45,14 +53,13 @@ class NodeProcess {
 
   // What it wrote to stderr since the last call.
   std::string TakeStderr();
-  // Kills and reaps it; its exit status in words ("exited with status 1",
-  // "killed by signal 9") if it had ended by itself before.
-  std::string Stop();
-  // Whether it has ended, and how, without waiting (empty while it runs).
-  std::string Ended();
+  // Kills and reaps it; how it had ended by itself before, if it had.
+  Ending Stop();
+  // Whether it has ended, and how, without waiting.
+  Ending Ended();
   // The same, waiting up to `limit` for it to end: a child that closed its
   // output is usually exiting, and its status says more than the close.
-  std::string WaitEnded(std::chrono::milliseconds limit);
+  Ending WaitEnded(std::chrono::milliseconds limit);
 
  private:
   NodeProcess() = default;
@@ -62,7 +69,7 @@ class NodeProcess {
   pid_t pid_ = -1;
   int in_ = -1, out_ = -1, err_ = -1;
   std::string out_buffer_, err_buffer_;
-  std::string ended_;  // how it ended, once reaped
+  Ending ended_;  // how it ended, once reaped
 };
 
 }  // namespace cutline::harness

@@ -60,7 +60,7 @@ std::string Nodes::InputLine(std::uint32_t node, const Input& input) const {
   return {};
 }
 
-std::string Nodes::Describe(std::uint32_t node, const Input& input) const {
+std::string Nodes::Describe(const Input& input) const {
   switch (input.kind) {
     case Input::Kind::kInit:
       return "init";
@@ -69,7 +69,6 @@ std::string Nodes::Describe(std::uint32_t node, const Input& input) const {
     case Input::Kind::kDeliver:
       break;
   }
-  (void)node;
   const Carried& m = messages_[input.id];
   return fmt::format("{}'s {}", workload_.nodes[m.from], Quote(m.body.dump()));
 }
@@ -134,7 +133,7 @@ Status Nodes::Bring(std::uint32_t node, std::uint32_t at) {
         return i < v.size() ? Quote(v[i]) : std::string("(nothing more)");
       };
       return Status::Error(Code::kNodeNondeterministic, workload_.nodes[node],
-                           Describe(node, locals_[h].input), at(first), at(lines));
+                           Describe(locals_[h].input), at(first), at(lines));
     }
     live.at = h;
   }
@@ -157,11 +156,20 @@ Status Nodes::Feed(std::uint32_t node, const Input& input, std::uint32_t depth,
       Envelope(me, kTesterId, {{"type", "sync"}, {"msg_id", sync}}) + "\n";
   auto ended = [&] {
     live.process->WaitEnded(std::chrono::milliseconds(500));
-    std::string how = live.process->Stop();
+    const Ending how = live.process->Stop();
     *log += live.process->TakeStderr();
     live.process.reset();
-    return Status::Error(Code::kNodeExited, me, how.empty() ? "closed its output" : how,
-                         Describe(node, input));
+    switch (how.how) {
+      case Ending::How::kExited:
+        return Status::Error(Code::kNodeExited, me, static_cast<std::uint64_t>(how.number),
+                             Describe(input));
+      case Ending::How::kKilled:
+        return Status::Error(Code::kNodeKilled, me, static_cast<std::uint64_t>(how.number),
+                             Describe(input));
+      case Ending::How::kRunning:
+        break;
+    }
+    return Status::Error(Code::kNodeClosedOutput, me, Describe(input));
   };
   if (!live.process->Write(text)) return ended();
   for (;;) {
@@ -178,17 +186,17 @@ Status Nodes::Feed(std::uint32_t node, const Input& input, std::uint32_t depth,
       live.process.reset();
       return Status::Error(Code::kNodeHangs, me,
                            static_cast<std::uint64_t>(options_.timeout.count()),
-                           Describe(node, input));
+                           Describe(input));
     }
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     json m = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (m.is_discarded()) {
-      return Status::Error(Code::kNodeNotJson, me, Quote(line), Describe(node, input));
+      return Status::Error(Code::kNodeNotJson, me, Quote(line), Describe(input));
     }
     const json* body = m.is_object() && m.contains("body") ? &m["body"] : nullptr;
     if (body == nullptr || !body->is_object() || !body->contains("type") ||
         !(*body)["type"].is_string()) {
-      return Status::Error(Code::kNodeNoType, me, Quote(line), Describe(node, input));
+      return Status::Error(Code::kNodeNoType, me, Quote(line), Describe(input));
     }
     // The answer to the sync ends the node's answer to the input: a
     // sync_ok, or the error a Maelstrom library gives a type it lacks.
@@ -218,7 +226,7 @@ Status Nodes::Parse(Local* local) {
       }
       if (type == "error") {
         return Status::Error(Code::kNodeAnsweredError, me, Quote(line),
-                             Describe(local->node, local->input));
+                             Describe(local->input));
       }
       if (type != "record" && type != "part_done") {
         return Status::Error(Code::kNodeUnknownReport, me, type);

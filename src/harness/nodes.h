@@ -98,7 +98,7 @@ class Nodes {
   std::string InputLine(std::uint32_t node, const Input& input) const;
   // An input in a few words for a fault's line: "init", "transfer n1 n2 30",
   // "n2's transfer (msg_id 3)".
-  std::string Describe(std::uint32_t node, const Input& input) const;
+  std::string Describe(const Input& input) const;
 
   std::uint64_t processes_started() const { return started_; }
   std::uint64_t inputs_fed() const { return fed_; }
