@@ -161,7 +161,7 @@ int TestCommand::Run() const {
     said.count = r.states;
     said.count2 = r.schedules;
     fmt::print("{}\n", catalogue::Say(TestLine::kBounded, said, lang));
-    return 3;
+    return kNothingJudged;  // a bound stopped it: no verdict, as explore says
   }
   const harness::Failure& f = *r.failure;
   said.count = f.found_steps;
