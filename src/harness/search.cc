@@ -34,9 +34,22 @@ Failure FailureOf(const Played& p, const Rules& rules, Lang lang) {
   return f;
 }
 
+SearchResult Every(Nodes* nodes, const SearchOptions& o);
+
+// The most the shrinker's last pass searches: every schedule of two or three
+// commands, a few seconds even for a Python node; past it the pass gives up.
+constexpr std::uint64_t kShrinkStates = 5000;
+constexpr double kShrinkSeconds = 10;
+// And all its searches together, from the shrinking's start.
+constexpr double kShrinkBudget = 30;
+
 // Shorter while it still fails: leave commands out (each a transfer's
 // messages or a snapshot's, the most that one change removes), then remove
-// single steps. Accepts only a strictly shorter schedule, so it ends.
+// single steps (a step removed is taken later, when the schedule is spent,
+// if at all: removing reorders too). Accepts only a strictly shorter
+// schedule, so it ends. Last, the every schedule of a few of the commands
+// left is searched breadth-first (below), each within kShrinkStates and
+// kShrinkSeconds.
 void Shrink(Nodes* nodes, const Rules& base, Lang lang, Failure* f) {
   const auto start = Clock::now();
   f->found_steps = f->path.size();
@@ -71,6 +84,53 @@ void Shrink(Nodes* nodes, const Rules& base, Lang lang, Failure* f) {
       progress |= attempt(rules, path);
     }
   }
+  // Every schedule of one command, then of each pair of those left, then
+  // of all of them: the first failure found is a shortest one of its
+  // workload. (A failure may need two commands, a snapshot and a transfer
+  // in flight across its cut, where removing any single one of three
+  // spoils it.)
+  std::vector<std::size_t> left;
+  for (std::size_t c = 0; c < rules.skipped.size(); ++c) {
+    if (!rules.skipped[c]) left.push_back(c);
+  }
+  auto search = [&](const std::vector<std::size_t>& keep) {
+    const double left_s = kShrinkBudget - Since(start);
+    if (left_s <= 0) return false;
+    SearchOptions every;
+    every.every = true;
+    every.rules = rules;
+    every.rules.skipped.assign(rules.skipped.size(), true);
+    for (std::size_t c : keep) every.rules.skipped[c] = false;
+    every.max_states = kShrinkStates;
+    every.max_seconds = std::min(kShrinkSeconds, left_s);
+    every.shrink = false;
+    every.lang = lang;
+    SearchResult r = Every(nodes, every);
+    f->shrink_runs += r.schedules;
+    if (!r.failure || r.failure->path.size() >= f->path.size()) return false;
+    Failure shortest = std::move(*r.failure);
+    shortest.schedule = f->schedule;
+    shortest.seed = f->seed;
+    shortest.found_steps = f->found_steps;
+    shortest.shrink_runs = f->shrink_runs;
+    *f = std::move(shortest);
+    return true;
+  };
+  bool found = false;
+  for (std::size_t i = 0; i < left.size() && !found; ++i) found = search({left[i]});
+  // A snapshot and a transfer first: the commonest failure's shape, and
+  // a far smaller search than two snapshots'.
+  const auto& commands = nodes->workload().commands;
+  for (bool mixed : {true, false}) {
+    for (std::size_t i = 0; i < left.size() && !found; ++i) {
+      for (std::size_t j = i + 1; j < left.size() && !found; ++j) {
+        if ((commands[left[i]].kind != commands[left[j]].kind) == mixed) {
+          found = search({left[i], left[j]});
+        }
+      }
+    }
+  }
+  if (!found && left.size() > 2) search(left);
   f->shrink_seconds = Since(start);
 }
 
