@@ -43,6 +43,16 @@ constexpr double kShrinkSeconds = 10;
 // And all its searches together, from the shrinking's start.
 constexpr double kShrinkBudget = 30;
 
+// A shorter failure in place of *f, which keeps where it was found and
+// what the shrinking has cost so far.
+void Replace(Failure shorter, Failure* f) {
+  shorter.schedule = f->schedule;
+  shorter.seed = f->seed;
+  shorter.found_steps = f->found_steps;
+  shorter.shrink_runs = f->shrink_runs;
+  *f = std::move(shorter);
+}
+
 // Shorter while it still fails: leave commands out (each a transfer's
 // messages or a snapshot's, the most that one change removes), then remove
 // single steps (a step removed is taken later, when the schedule is spent,
@@ -60,12 +70,7 @@ void Shrink(Nodes* nodes, const Rules& base, Lang lang, Failure* f) {
     ++f->shrink_runs;
     Played p = Play(nodes, r, path, lang);
     if (!Fails(p) || p.path.size() >= f->path.size()) return false;
-    Failure shorter = FailureOf(p, r, lang);
-    shorter.schedule = f->schedule;
-    shorter.seed = f->seed;
-    shorter.found_steps = f->found_steps;
-    shorter.shrink_runs = f->shrink_runs;
-    *f = std::move(shorter);
+    Replace(FailureOf(p, r, lang), f);
     rules = r;
     return true;
   };
@@ -108,12 +113,7 @@ void Shrink(Nodes* nodes, const Rules& base, Lang lang, Failure* f) {
     SearchResult r = Every(nodes, every);
     f->shrink_runs += r.schedules;
     if (!r.failure || r.failure->path.size() >= f->path.size()) return false;
-    Failure shortest = std::move(*r.failure);
-    shortest.schedule = f->schedule;
-    shortest.seed = f->seed;
-    shortest.found_steps = f->found_steps;
-    shortest.shrink_runs = f->shrink_runs;
-    *f = std::move(shortest);
+    Replace(std::move(*r.failure), f);
     return true;
   };
   bool found = false;
@@ -271,10 +271,7 @@ Played Play(Nodes* nodes, const Rules& rules, const std::vector<Step>& path, Lan
   };
   for (const Step& step : path) {
     if (!s.ok()) break;
-    const std::vector<Step> steps = world.Enabled(*s);
-    Step allowed = step;
-    if (step.kind == Step::Kind::kDrop) allowed.kind = Step::Kind::kDeliver;
-    if (std::find(steps.begin(), steps.end(), allowed) != steps.end()) take(step);
+    if (world.Allows(*s, step)) take(step);
   }
   while (s.ok()) {
     const std::vector<Step> steps = world.Enabled(*s);

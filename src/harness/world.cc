@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace cutline::harness {
 
 std::string State::Key() const {
@@ -68,6 +70,13 @@ std::vector<Step> World::Enabled(const State& s) const {
     }
   }
   return steps;
+}
+
+bool World::Allows(const State& s, const Step& step) const {
+  Step as_delivery = step;
+  if (step.kind == Step::Kind::kDrop) as_delivery.kind = Step::Kind::kDeliver;
+  const std::vector<Step> steps = Enabled(s);
+  return std::find(steps.begin(), steps.end(), as_delivery) != steps.end();
 }
 
 StatusOr<State> World::Apply(const State& s, const Step& step) {

@@ -46,6 +46,10 @@ class World {
   StatusOr<State> Start();
   // Every step the state allows, commands first, then channels in order.
   std::vector<Step> Enabled(const State& s) const;
+  // Whether `step` can be taken from `s`: one of Enabled's, or the loss of
+  // a message a delivery could take (a schedule file may lose what a random
+  // run chose to, whatever these rules say).
+  bool Allows(const State& s, const Step& step) const;
   StatusOr<State> Apply(const State& s, const Step& step);
   std::uint32_t ChannelOf(std::uint32_t from, std::uint32_t to) const { return from * n_ + to; }
   const Rules& rules() const { return rules_; }
