@@ -154,6 +154,7 @@ TEST(HarnessTest, EachBrokenRuleIsCaughtShrunkWrittenAndReplayed) {
       Outcome right = Cutline({"test", "--replay", file, "--bin", ClNode()}, "",
                               std::chrono::seconds(120));
       EXPECT_EQ(right.status, 0) << right;
+      EXPECT_TRUE(Contains(right.out, "complete snapshot")) << right;
     }
   }
 }
@@ -203,6 +204,22 @@ TEST(HarnessTest, AProgramThatBreaksTheProtocolIsNamedInOneLineAndLeftNoProcess)
     EXPECT_EQ(fail_lines, 2u) << o;
     EXPECT_FALSE(AnyProcessWith(tag)) << "a node of '" << f.fault << "' is still running";
   }
+}
+
+// A schedule whose snapshots were all left out (shrunk from a program's
+// fault) judges nothing when replayed on a program without the fault: it
+// says so and exits 3, never a pass.
+TEST(HarnessTest, AReplayWithEverySnapshotLeftOutJudgesNothing) {
+  const std::string file = TempPath("no-snapshot.json");
+  std::ofstream(file) << R"({"format": "cutline-test-schedule", "version": 1,
+    "workload": {"nodes": ["n1", "n2"], "balance": 100, "commands": [
+      {"do": "transfer", "at": "n1", "to": "n2", "amount": 5},
+      {"do": "snapshot", "at": "n1", "snapshot": 1}]},
+    "reorder": false, "skipped": [1], "steps": [{"command": 0}]})";
+  Outcome o = Cutline({"test", "--replay", file, "--bin", ClNode()}, "", std::chrono::seconds(60));
+  EXPECT_EQ(o.status, 3) << o;
+  EXPECT_TRUE(Contains(o.out, "replayed: nothing judged")) << o;
+  EXPECT_FALSE(Contains(o.out, "pass now")) << o;
 }
 
 TEST(HarnessTest, AWrongCommandIsRefusedInOneLine) {

@@ -40,7 +40,8 @@ enum class TestLine : std::uint8_t {
   kReplayStep,      // id: the step's number; text: the step
   kReplaySent,      // text: node, more: the line it wrote
   kReplayLog,       // text: node, more: a line of its stderr
-  kReplayEnd,       // count: findings (0: none)
+  kReplayEnd,       // count: findings (0: none), count2: complete snapshots judged
+  kReplayNothing,   // the schedule ran, but no snapshot of it was judged (all left out)
   kFaultInSchedule, // id: schedule, seed (a program's fault, printed after it)
 };
 

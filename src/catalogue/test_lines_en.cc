@@ -52,8 +52,12 @@ std::string English(TestLine line, const TestSaid& s) {
     case TestLine::kReplayLog:
       return fmt::format("  {} logged: {}", s.text, s.more);
     case TestLine::kReplayEnd:
-      return s.count == 0 ? "replayed: every snapshot passes in this schedule now"
+      return s.count == 0 ? fmt::format("replayed: the {} complete snapshot{} of this schedule pass now",
+                                        s.count2, p(s.count2))
                           : fmt::format("replayed: {} finding{}:", s.count, p(s.count));
+    case TestLine::kReplayNothing:
+      return "replayed: nothing judged: the schedule leaves every snapshot out (it failed on the "
+             "program's fault, not a snapshot)";
     case TestLine::kFaultInSchedule:
       return fmt::format("FAIL in schedule {} (seed {}): the program broke the protocol:", s.id,
                          s.seed);

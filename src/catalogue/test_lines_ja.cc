@@ -48,8 +48,13 @@ std::string Japanese(TestLine line, const TestSaid& s) {
     case TestLine::kReplayLog:
       return fmt::format("  {}のログ: {}", s.text, s.more);
     case TestLine::kReplayEnd:
-      return s.count == 0 ? "再生しました: このスケジュールでは今はすべてのスナップショットが合格です"
+      return s.count == 0
+                 ? fmt::format("再生しました: このスケジュールの完了したスナップショット{}件は今は合格です",
+                               s.count2)
                           : fmt::format("再生しました: 指摘{}件:", s.count);
+    case TestLine::kReplayNothing:
+      return "再生しました: 判定なし: このスケジュールはスナップショットをすべて除いています（失敗はスナップ"
+             "ショットではなくプログラムの誤りでした）";
     case TestLine::kFaultInSchedule:
       return fmt::format("不合格 スケジュール{}（シード{}）: プログラムがプロトコルを破りました:",
                          s.id, s.seed);

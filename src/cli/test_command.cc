@@ -260,8 +260,15 @@ int TestCommand::Replay() const {
   }
   StatusOr<harness::Verdict> v = harness::Judge(world, taken, lang);
   if (!v.ok()) return fault(v.status());
+  // Never a pass about nothing: a schedule shrunk from a protocol fault may
+  // leave every snapshot out.
+  if (v->ok() && v->judged == 0) {
+    fmt::print("{}\n", catalogue::Say(TestLine::kReplayNothing, {}, lang));
+    return kNothingJudged;
+  }
   TestSaid end;
   end.count = v->findings.size();
+  end.count2 = v->judged;
   fmt::print("{}\n", catalogue::Say(TestLine::kReplayEnd, end, lang));
   for (const std::string& finding : v->findings) fmt::print("{}\n", say.Fail(finding));
   return v->ok() ? 0 : 1;
