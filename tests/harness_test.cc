@@ -3,11 +3,11 @@
 // workload and over random schedules of a larger one; each rule broken on
 // purpose caught, shrunk, written and replayed), its Lai-Yang node (right
 // on channels that reorder), the node on cutline's own library, and a node
-// that breaks the
-// protocol in each way a program can (tests/harness/faulty_node.py), named
+// that breaks the protocol in each way a program can (tests/harness/faulty_node.py), named
 // in one line with nothing left running.
-#include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -45,8 +45,14 @@ bool AnyProcessWith(const std::string& tag) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string pid = entry.path().filename().string();
     if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream cmdline(entry.path() / "cmdline");
-    std::string text((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+    // A process may end between the listing and the read: the read then
+    // fails (ESRCH), which means "not running", never an error of the test.
+    const int fd = ::open((entry.path() / "cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string text;
+    char buffer[4096];
+    for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, got);
+    ::close(fd);
     if (text.find(tag) != std::string::npos) return true;
   }
   return false;

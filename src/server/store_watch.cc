@@ -1,7 +1,5 @@
 #include "server/store_watch.h"
 
-#include <sys/stat.h>
-
 #include <chrono>
 #include <filesystem>
 
@@ -33,29 +31,34 @@ bool StoreWatch::EnsureOpen() {
   return true;
 }
 
-// A commit in WAL mode grows or rewrites FILE-wal; a checkpoint rewrites
-// FILE. Their sizes and modification times together change with each.
-std::string StoreWatch::Stamp() const {
-  std::string stamp;
-  for (const std::string& p : {path_, path_ + "-wal"}) {
-    struct stat st {};
-    if (::stat(p.c_str(), &st) == 0) {
-      stamp += std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
-               std::to_string(st.st_mtim.tv_nsec) + ";";
-    } else {
-      stamp += "-;";
-    }
+// Before the file exists, or while it is not yet whole, its appearance is
+// the change; after, SQLite's own count of other connections' commits (a
+// file's size and time can stay the same across two commits made within
+// one tick of the file system's clock).
+std::string StoreWatch::Version() {
+  if (!EnsureOpen()) {
+    std::error_code ec;
+    return std::filesystem::exists(path_, ec) ? "incomplete" : "missing";
   }
-  return stamp;
+  return std::to_string(store_->DataVersion());
 }
 
 void StoreWatch::Watch(std::function<void()> on_change) {
   // The baseline is taken here, not on the new thread: a commit made after
   // Watch returns must count as a change even if the thread starts late.
-  watcher_ = std::thread([this, on_change = std::move(on_change), last = Stamp()]() mutable {
+  std::string first;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    first = Version();
+  }
+  watcher_ = std::thread([this, on_change = std::move(on_change), last = first]() mutable {
     while (!stop_) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      std::string now = Stamp();
+      std::string now;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        now = Version();
+      }
       if (now == last) continue;
       last = now;
       on_change();
@@ -71,9 +74,9 @@ store::Json StoreWatch::List(std::int64_t now_us) {
             {"summaries", store::Json::array()},
             {"now_us", now_us}};
   }
-  // Stamped before reading: a commit in between leaves a newer list under
-  // an older stamp, which the next change replaces.
-  std::string stamp = Stamp();
+  // Versioned before reading: a commit in between leaves a newer list under
+  // an older version, which the next change replaces.
+  std::string stamp = Version();
   if (stamp != list_stamp_ || list_.is_null()) {
     list_ = store::ListJson(*store_);
     runs_ = store_->Runs();

@@ -41,7 +41,7 @@ class StoreWatch {
  private:
   explicit StoreWatch(std::string path) : path_(std::move(path)) {}
   bool EnsureOpen();  // REQUIRES mu_ held
-  std::string Stamp() const;  // what changes when the file does
+  std::string Version();  // what changes when the file does; REQUIRES mu_ held
 
   std::string path_;
   std::mutex mu_;

@@ -341,4 +341,11 @@ std::uint64_t Store::NextSnapshotId() const {
   return static_cast<std::uint64_t>(q.Int(0));
 }
 
+std::uint64_t Store::DataVersion() const {
+  Connection& c = *impl_;
+  Query q(c, "PRAGMA data_version", "asking whether the store changed");
+  q.Step();
+  return static_cast<std::uint64_t>(q.Int(0));
+}
+
 }  // namespace cutline::store

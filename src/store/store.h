@@ -246,6 +246,12 @@ class Store {
   std::optional<SnapshotRecord> Find(std::uint64_t id) const;  // the full record
   std::optional<SnapshotRecord> LatestComplete() const;        // the full record
   std::uint64_t NextSnapshotId() const;  // max id + 1 (1 for an empty store)
+  // A number that changes whenever another connection (a run's writer)
+  // commits to the file, and only then (SQLite's PRAGMA data_version): how
+  // a reader knows its cached reads are stale. A file's size and time do
+  // not say it: two commits within one tick of the file system's clock,
+  // rewriting FILE-wal in place, leave both unchanged.
+  std::uint64_t DataVersion() const;
 
   // Re-checks the file against the store's rules (docs/store.md, "Verifying
   // a store"): every complete snapshot whole (a balance per rank of its run,

@@ -837,6 +837,29 @@ TEST_F(StoreTest, ARunsLifeIsKept) {
   EXPECT_EQ(s.Runs()[1].ended_us, s.Runs()[1].started_us + 600'000);
 }
 
+// A reader's DataVersion moves with each commit another connection makes,
+// however quickly they follow each other, and stays put otherwise (the
+// page's store watch keys its cache on it: CI once saw a run's end missed
+// because two commits left FILE-wal's size and time the same).
+TEST_F(StoreTest, AReaderSeesEachCommitOfAWriterInItsDataVersion) {
+  const std::string path = PathOf("version.db");
+  Store writer = MustOpen(path);
+  StatusOr<Store> reader = Store::OpenReadOnly(path);
+  ASSERT_TRUE(reader.ok()) << Said(reader.status());
+  std::uint64_t seen = reader->DataVersion();
+  EXPECT_EQ(reader->DataVersion(), seen);  // nothing committed: no change
+  std::int64_t run = writer.BeginRun(2, 100, 200, std::nullopt);
+  for (std::uint64_t i = 1; i <= 50; ++i) {
+    writer.RunProgress(run, i, 1'000'000 + static_cast<std::int64_t>(i));
+    const std::uint64_t now = reader->DataVersion();
+    ASSERT_NE(now, seen) << "commit " << i << " not seen";
+    seen = now;
+  }
+  writer.EndRun(run, false, 50, 2'000'000);
+  EXPECT_NE(reader->DataVersion(), seen);
+  EXPECT_EQ(reader->Runs()[0].status, "ended");
+}
+
 TEST_F(StoreTest, RecordingAndMarkerTimesReadBack) {
   Store s = MustOpen(PathOf("times.db"));
   std::int64_t run = s.BeginRun(2, 100, 200, std::nullopt);
