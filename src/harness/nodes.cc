@@ -32,7 +32,39 @@ std::string Envelope(const std::string& dest, const std::string& src, const json
 }  // namespace
 
 Nodes::Nodes(const Workload& workload, NodeOptions options)
-    : workload_(workload), options_(std::move(options)), live_(workload.nodes.size()) {}
+    : workload_(workload), options_(std::move(options)), live_(workload.nodes.size()) {
+  for (std::vector<Live>& pool : live_) pool.reserve(kLivePerNode);  // a Live& stays valid
+}
+
+Nodes::Live& Nodes::Pick(std::uint32_t node, std::uint32_t parent) {
+  std::vector<Live>& pool = live_[node];
+  ++clock_;
+  Live* best = nullptr;
+  if (parent != kRoot) {
+    // The deepest history on the way from `parent` up to init at which a
+    // process of this node stands: feeding it forward costs least.
+    for (std::uint32_t h = parent; h != kRoot && best == nullptr; h = locals_[h].parent) {
+      for (Live& l : pool) {
+        if (l.process && l.at == h) {
+          best = &l;
+          break;
+        }
+      }
+    }
+  }
+  if (best == nullptr) {
+    if (pool.size() < kLivePerNode) {
+      best = &pool.emplace_back();
+    } else {
+      best = &*std::min_element(pool.begin(), pool.end(),
+                                [](const Live& a, const Live& b) { return a.used < b.used; });
+    }
+    best->process.reset();  // started afresh when fed
+    best->at = kRoot;
+  }
+  best->used = clock_;
+  return *best;
+}
 
 std::string Nodes::InputLine(std::uint32_t node, const Input& input) const {
   const std::string& me = workload_.nodes[node];
@@ -90,29 +122,26 @@ StatusOr<std::uint32_t> Nodes::Ask(std::uint32_t parent, std::uint32_t node,
   local.parent = parent;
   local.input = input;
   local.depth = parent == kRoot ? 0 : locals_[parent].depth + 1;
-  Status s = Status::Ok();
-  if (parent != kRoot) {
-    s = Bring(node, parent);
-  } else {
-    live_[node].process.reset();  // init starts it afresh below
-  }
-  if (s.ok()) s = Feed(node, input, local.depth, &local.lines, &local.log);
+  Live& live = Pick(node, parent);
+  Status s = parent != kRoot ? Bring(&live, node, parent) : Status::Ok();
+  if (s.ok()) s = Feed(&live, node, input, local.depth, &local.lines, &local.log);
   if (s.ok()) s = Parse(&local);
   if (!s.ok()) {
     // Where the process stands is no history the trie knows: start afresh
     // when it is next asked.
-    live_[node].process.reset();
+    live.process.reset();
+    live.at = kRoot;
     return s;
   }
   const auto id = static_cast<std::uint32_t>(locals_.size());
   locals_.push_back(std::move(local));
   children_.emplace(key, id);
-  live_[node].at = id;
+  live.at = id;
   return id;
 }
 
-Status Nodes::Bring(std::uint32_t node, std::uint32_t at) {
-  Live& live = live_[node];
+Status Nodes::Bring(Live* live_process, std::uint32_t node, std::uint32_t at) {
+  Live& live = *live_process;
   std::vector<std::uint32_t> path;  // from `at` up to the live history, or the root
   for (std::uint32_t h = at; h != kRoot; h = locals_[h].parent) {
     if (live.process && h == live.at) break;
@@ -123,7 +152,9 @@ Status Nodes::Bring(std::uint32_t node, std::uint32_t at) {
   for (std::uint32_t h : path) {
     std::vector<std::string> lines;
     std::string log;
-    if (Status s = Feed(node, locals_[h].input, locals_[h].depth, &lines, &log); !s.ok()) return s;
+    if (Status s = Feed(&live, node, locals_[h].input, locals_[h].depth, &lines, &log); !s.ok()) {
+      return s;
+    }
     if (lines != locals_[h].lines) {
       // The first line that differs, each side's.
       const std::vector<std::string>& first = locals_[h].lines;
@@ -140,9 +171,9 @@ Status Nodes::Bring(std::uint32_t node, std::uint32_t at) {
   return Status::Ok();
 }
 
-Status Nodes::Feed(std::uint32_t node, const Input& input, std::uint32_t depth,
-                   std::vector<std::string>* lines, std::string* log) {
-  Live& live = live_[node];
+Status Nodes::Feed(Live* live_process, std::uint32_t node, const Input& input,
+                   std::uint32_t depth, std::vector<std::string>* lines, std::string* log) {
+  Live& live = *live_process;
   const std::string& me = workload_.nodes[node];
   if (!live.process) {
     StatusOr<NodeProcess> p = Fresh();
@@ -299,8 +330,14 @@ Status Nodes::Parse(Local* local) {
     }
     Output out;
     out.kind = Output::Kind::kSend;
-    out.message = static_cast<std::uint32_t>(messages_.size());
-    messages_.push_back(std::move(c));
+    // One number per distinct message: a receiver answers what it reads, so
+    // the same body from the same sender is the same input whichever of the
+    // sender's histories sent it (the trie and the states merge there).
+    const auto [it, fresh] = interned_.try_emplace(
+        fmt::format("{} {} {}", c.from, c.to, c.body.dump()),
+        static_cast<std::uint32_t>(messages_.size()));
+    if (fresh) messages_.push_back(std::move(c));
+    out.message = it->second;
     local->outputs.push_back(std::move(out));
   }
   if (local->input.kind == Input::Kind::kInit && !init_ok) {
@@ -310,8 +347,7 @@ Status Nodes::Parse(Local* local) {
 }
 
 StatusOr<NodeProcess> Nodes::Fresh() {
-  const std::size_t warm = live_.size();
-  while (warm_.size() < warm + 1) {
+  while (warm_.size() < live_.size() + 1) {
     std::string why;
     std::optional<NodeProcess> p = NodeProcess::Start(options_.argv, &why);
     if (!p) return Status::Error(Code::kTestCannotStart, options_.argv[0], why);
@@ -324,7 +360,7 @@ StatusOr<NodeProcess> Nodes::Fresh() {
 }
 
 void Nodes::StopAll() {
-  for (Live& l : live_) l.process.reset();
+  for (std::vector<Live>& pool : live_) pool.clear();
   warm_.clear();
 }
 

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "base/status.h"
@@ -107,15 +108,26 @@ class Nodes {
   void StopAll();
 
  private:
+  // A node's running process and the history it has been given. Each node
+  // keeps several, standing at different histories: the search asks for
+  // histories in breadth-first order, not along one path, and one process
+  // per node was restarted for nearly every new history (5,529 starts for
+  // 5,530 histories); a pool lets most requests feed a process forward.
   struct Live {
     std::optional<NodeProcess> process;
     std::uint32_t at = kRoot;  // the history it has been given
+    std::uint64_t used = 0;    // when it was last picked: the least recent is replaced
   };
+  static constexpr std::size_t kLivePerNode = 16;
+  // The process to extend `parent` with (kRoot: to give init): the one
+  // standing deepest on the way from `parent` up to init, else a new one
+  // (replacing the least recently used when the node has kLivePerNode).
+  Live& Pick(std::uint32_t node, std::uint32_t parent);
   // A started process, from the warm ones when there are; refills them.
   StatusOr<NodeProcess> Fresh();
   StatusOr<std::uint32_t> Ask(std::uint32_t parent, std::uint32_t node, const Input& input);
-  Status Bring(std::uint32_t node, std::uint32_t at);
-  Status Feed(std::uint32_t node, const Input& input, std::uint32_t depth,
+  Status Bring(Live* live, std::uint32_t node, std::uint32_t at);
+  Status Feed(Live* live, std::uint32_t node, const Input& input, std::uint32_t depth,
               std::vector<std::string>* lines, std::string* log);
   Status Parse(Local* local);
 
@@ -125,7 +137,9 @@ class Nodes {
   std::map<std::tuple<std::uint32_t, std::uint8_t, std::uint32_t, std::uint32_t>, std::uint32_t>
       children_;  // (parent, input kind, input id, node) -> history
   std::vector<Carried> messages_;
-  std::vector<Live> live_;
+  std::unordered_map<std::string, std::uint32_t> interned_;  // "from to body" -> its number
+  std::vector<std::vector<Live>> live_;  // by node
+  std::uint64_t clock_ = 0;
   // Processes started ahead and not yet given init: every node is the same
   // program until init names it, and an interpreter's start-up (a Python
   // node's takes tenths of a second) then overlaps the other nodes' work.
