@@ -15,7 +15,8 @@ find_package(ZLIB REQUIRED)  # the tests gzip a request body themselves
 # on logs cutline did not write: the Python example's (examples/events_log),
 # run by the test itself (events_log_test.cc, CUTLINE_SOURCE_DIR); and
 # `cutline test` running the examples' Python nodes and a node that breaks
-# the protocol each way (harness_test.cc).
+# the protocol each way, and its search on them (harness_test.cc,
+# cutline_harness).
 add_executable(api_test
   ${CMAKE_CURRENT_SOURCE_DIR}/api_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.cc
@@ -25,7 +26,7 @@ add_executable(api_test
   ${CMAKE_CURRENT_SOURCE_DIR}/events_log_test.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/harness_test.cc)
 # cutline_store: the store tests write their stores with the real Store.
-target_link_libraries(api_test PRIVATE cutline_server cutline_store PkgConfig::HTTPLIB
+target_link_libraries(api_test PRIVATE cutline_server cutline_store cutline_harness PkgConfig::HTTPLIB
                       ZLIB::ZLIB GTest::gtest_main)
 target_include_directories(api_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(api_test PRIVATE CUTLINE_BINARY="$<TARGET_FILE:cutline>"

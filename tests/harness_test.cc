@@ -9,12 +9,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "harness/nodes.h"
+#include "harness/search.h"
+#include "harness/workload.h"
 #include "run_cutline.h"
 
 namespace {
@@ -174,6 +178,48 @@ TEST(HarnessTest, TheShortestFailingScheduleOfEveryIsFoundBreadthFirst) {
   // A snapshot, a transfer and its delivery, and the six markers: nine
   // steps is the least in which a transfer can be in flight across the cut.
   EXPECT_TRUE(Contains(o.out, "FAIL: the shortest failing schedule, 9 steps")) << o;
+}
+
+// The partial-order reduction (World::Ample) leaves schedules out, never an
+// end state: the reduced search and the full one judge the same end states
+// of the correct node, and find a broken node's failure at the same length.
+TEST(HarnessTest, TheReductionKeepsEveryEndStateAndTheShortestFailure) {
+  namespace harness = cutline::harness;
+  using harness::SearchOptions;
+  using harness::SearchResult;
+  auto search = [](const std::vector<std::string>& argv, std::uint32_t transfers,
+                   bool reduction, std::vector<std::string>* ends) {
+    const harness::Workload w = harness::Workload::Generate(3, 100, transfers, 2, /*seed=*/5);
+    harness::Nodes nodes(w, {argv, std::chrono::milliseconds(5000)});
+    SearchOptions o;
+    o.every = true;
+    o.shrink = false;
+    o.reduction = reduction;
+    o.end_states = ends;
+    SearchResult r = harness::Search(&nodes, o);
+    std::sort(ends->begin(), ends->end());
+    return r;
+  };
+  std::vector<std::string> reduced_ends, full_ends;
+  const SearchResult reduced = search({CUTLINE_CL_NODE}, 1, true, &reduced_ends);
+  const SearchResult full = search({CUTLINE_CL_NODE}, 1, false, &full_ends);
+  ASSERT_EQ(full.outcome, SearchResult::Outcome::kOk);
+  EXPECT_EQ(reduced.outcome, SearchResult::Outcome::kOk);
+  EXPECT_LT(reduced.states, full.states);
+  EXPECT_GT(full_ends.size(), 100u);
+  EXPECT_EQ(reduced_ends.size(), full_ends.size());
+  EXPECT_TRUE(reduced_ends == full_ends) << "the end states differ";
+  EXPECT_EQ(reduced.judged, full.judged);
+
+  const std::vector<std::string> broken = {kPython,
+                                           (kRepo / "examples/harness/chandy_lamport.py").string(),
+                                           "--break", "late-markers"};
+  std::vector<std::string> unused;
+  const SearchResult reduced_fail = search(broken, 1, true, &unused);
+  const SearchResult full_fail = search(broken, 1, false, &unused);
+  ASSERT_TRUE(full_fail.failure.has_value());
+  ASSERT_TRUE(reduced_fail.failure.has_value());
+  EXPECT_EQ(reduced_fail.failure->path.size(), full_fail.failure->path.size());
 }
 
 struct ProtocolFault {

@@ -36,6 +36,22 @@ Failure FailureOf(const Played& p, const Rules& rules, Lang lang) {
 
 SearchResult Every(Nodes* nodes, const SearchOptions& o);
 
+// A state by what each node was given, in its order: a history's number in
+// the trie depends on the order the search met it, these words do not.
+std::string Inputs(const Nodes& nodes, const State& s) {
+  std::string out;
+  for (std::uint32_t n = 0; n < s.local.size(); ++n) {
+    std::vector<std::string> lines;
+    for (std::uint32_t h = s.local[n]; h != Nodes::kRoot; h = nodes.local(h).parent) {
+      lines.push_back(nodes.InputLine(n, nodes.local(h).input));
+    }
+    std::reverse(lines.begin(), lines.end());
+    for (const std::string& line : lines) out += line + "\n";
+    out += "--\n";
+  }
+  return out;
+}
+
 // The most the shrinker's last pass searches: every schedule of two or three
 // commands, a few seconds even for a Python node; past it the pass gives up.
 constexpr std::uint64_t kShrinkStates = 5000;
@@ -218,8 +234,9 @@ SearchResult Every(Nodes* nodes, const SearchOptions& o) {
   while (!frontier.empty()) {
     auto [index, state] = std::move(frontier.front());
     frontier.pop_front();
-    const std::vector<Step> steps = world.Enabled(state);
+    const std::vector<Step> steps = o.reduction ? world.Ample(state) : world.Enabled(state);
     if (steps.empty()) {
+      if (o.end_states != nullptr) o.end_states->push_back(Inputs(*nodes, state));
       std::vector<Step> path = path_to(index);
       Played played{path, Judge(world, path, o.lang)};
       ++result.schedules;

@@ -29,6 +29,13 @@ struct SearchOptions {
   std::uint64_t max_states = 200000;  // every: 0 no bound
   double max_seconds = 0;             // 0: no bound
   bool shrink = true;
+  // every: the partial-order reduction (World::Ample); off for the test
+  // that holds it to the full search.
+  bool reduction = true;
+  // every: when given, each end state judged, as every node's inputs in
+  // their order (the same words in any search of the workload), for the
+  // test that holds the reduced search to the full one.
+  std::vector<std::string>* end_states = nullptr;
   Lang lang = Lang::kEn;
 };
 

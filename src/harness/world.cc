@@ -72,6 +72,44 @@ std::vector<Step> World::Enabled(const State& s) const {
   return steps;
 }
 
+// Steps at different nodes commute: each changes its own node's history,
+// takes from one of that node's input channels and appends to its outputs'
+// tails, and on FIFO channels no step moves another channel's head, so
+// neither disables the other. The steps at node r (the deliveries and losses
+// at the heads of its inputs, a command sent to it) can be taken first,
+// alone, when no step elsewhere can make a new step at r possible: every
+// input of r already holds a message (a send by another node lands behind
+// its head, which is the step already there), and no command left is sent
+// to r. The schedules left out are then reorderings of ones taken: the
+// same end states (a node's history is the order of its own inputs), the
+// same verdicts (the judge reads the histories), and the same lengths, so
+// breadth-first still finds a shortest failure. The program is opaque, so
+// nothing is assumed of what it sends; channels that reorder are not
+// reduced (a message sent later may overtake the head).
+std::vector<Step> World::Ample(const State& s) const {
+  std::vector<Step> all = Enabled(s);
+  if (rules_.reorder) return all;
+  const auto& commands = nodes_->workload().commands;
+  std::vector<bool> commanded(n_, false);
+  for (std::uint32_t c = s.next; c < commands.size(); ++c) {
+    if (!rules_.skipped[c]) commanded[commands[c].node] = true;
+  }
+  for (std::uint32_t r = 0; r < n_; ++r) {
+    if (commanded[r]) continue;
+    bool fed = true;
+    for (std::uint32_t q = 0; q < n_ && fed; ++q) {
+      fed = q == r || !s.channels[ChannelOf(q, r)].empty();
+    }
+    if (!fed) continue;
+    std::vector<Step> at_r;
+    for (const Step& step : all) {
+      if (step.kind != Step::Kind::kCommand && step.to == r) at_r.push_back(step);
+    }
+    return at_r;
+  }
+  return all;
+}
+
 bool World::Allows(const State& s, const Step& step) const {
   Step as_delivery = step;
   if (step.kind == Step::Kind::kDrop) as_delivery.kind = Step::Kind::kDeliver;

@@ -46,6 +46,11 @@ class World {
   StatusOr<State> Start();
   // Every step the state allows, commands first, then channels in order.
   std::vector<Step> Enabled(const State& s) const;
+  // The steps the breadth-first search takes from `s` (the partial-order
+  // reduction, an ample set): the steps at the first node r whose steps
+  // nothing else can interfere with, else every step (Enabled). See
+  // world.cc for why the schedules left out change no verdict.
+  std::vector<Step> Ample(const State& s) const;
   // Whether `step` can be taken from `s`: one of Enabled's, or the loss of
   // a message a delivery could take (a schedule file may lose what a random
   // run chose to, whatever these rules say).
