@@ -4,7 +4,6 @@
 // frame alone, backwards as well as forwards.
 #include "server/trace_route.h"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -266,10 +265,10 @@ Response HandleTraceRequest(const Request& req) {
   TestSaid size;
   size.count = file->steps.size();
   size.count2 = file->workload.nodes.size();
-  size.count3 = std::count_if(file->workload.commands.begin(), file->workload.commands.end(),
-                              [](const harness::Command& c) {
-                                return c.kind == harness::Command::Kind::kSnapshot;
-                              });
+  for (std::size_t c = 0; c < file->workload.commands.size(); ++c) {
+    const bool drawn = !file->rules.skipped[c];
+    if (drawn && file->workload.commands[c].kind == harness::Command::Kind::kSnapshot) ++size.count3;
+  }
   size.count4 = kMaxNodeStates;
   if ((size.count + 2) * size.count2 * (size.count3 + 1) > kMaxNodeStates) {
     return ErrorResponse(refused, name + ": " + Say(TestLine::kTraceTooBig, size, lang));
