@@ -105,7 +105,10 @@ StatusOr<Trace> ParseTrace(const json& j, const Workload& w, std::size_t steps_t
     const auto from = node(At(m, "from")), to = node(At(m, "to"));
     const json& type = At(m, "type");
     if (!from || !to || *from == *to || !type.is_string()) return bad("trace.messages");
-    TraceMessage one{*from, *to, type.get<std::string>()};
+    TraceMessage one;
+    one.from = *from;
+    one.to = *to;
+    one.type = type.get<std::string>();
     one.transfer = one.type == "transfer";
     if (one.transfer) {
       const json &amount = At(m, "amount"), &id = At(m, "id");
