@@ -18,9 +18,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -1577,4 +1579,115 @@ TEST_F(ServerTest, ExploreRunsOneSearchAtATimeAndRefusesAnotherWith503) {
   slow.join();
   EXPECT_EQ(refused, 1);  // the loop stops at its first refusal
   EXPECT_EQ(first["outcome"], "bounded");
+}
+
+// ---------------------------------------------------------------------------
+// POST /api/trace: a schedule file of `cutline test`, as the page's player
+// draws it. testdata/harness/unrecorded-channel.json was written once by
+// `cutline test --schedules every ... --out` (testdata/harness/README.md).
+
+namespace {
+
+std::string ScheduleFileText() {
+  std::ifstream in(fs::path(CUTLINE_SOURCE_DIR) / "testdata/harness/unrecorded-channel.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+json PostTrace(httplib::Client& client, const std::string& body, const std::string& query,
+               int status) {
+  auto res = client.Post("/api/trace" + query, body, "application/json");
+  EXPECT_TRUE(res);
+  if (!res) return json();
+  EXPECT_EQ(res->status, status) << res->body;
+  return json::parse(res->body, nullptr, false);
+}
+
+}  // namespace
+
+TEST_F(ServerTest, TraceAnswersAScheduleFileAsFramesEndingOnItsFindings) {
+  const std::string text = ScheduleFileText();
+  const json file = json::parse(text);
+  const json en = PostTrace(*client_, text, "?lang=en", 200);
+  // The start, one frame a step, and the verdict.
+  ASSERT_EQ(en["frames"].size(), file["steps"].size() + 2);
+  EXPECT_EQ(en["nodes"], file["workload"]["nodes"]);
+  EXPECT_EQ(en["frames"][1]["caption"],
+            "The tester asks n1 to start snapshot 1. n1 records its state for snapshot 1: $100. "
+            "n1 sends a marker to n2 and a marker to n3.");
+  EXPECT_EQ(en["frames"][1]["snapshots"][0]["nodes"][0]["recorded"], "$100");
+  // Step 2 puts n3's $31 in flight to n1, and the picture says so.
+  const json* flight = FindChannel(en["frames"][2]["in_flight"], "n3", "n1");
+  ASSERT_NE(flight, nullptr);
+  EXPECT_EQ((*flight)["messages"][0],
+            (json{{"type", "transfer"}, {"transfer", true}, {"name", "n3-1"}, {"amount", "$31"}}));
+  const json& end = en["frames"].back();
+  EXPECT_EQ(end["did"]["kind"], "end");
+  EXPECT_EQ(end["findings"], file["trace"]["findings"]["en"]);
+  EXPECT_EQ(end["findings"], file["findings"]);
+  EXPECT_TRUE(end["in_flight"].empty());
+  const json ja = PostTrace(*client_, text, "?lang=ja", 200);
+  EXPECT_EQ(ja["frames"].back()["findings"], file["trace"]["findings"]["ja"]);
+  EXPECT_EQ(ja["frames"][1]["caption"],
+            "テスターがn1にスナップショット1を開始するよう頼みます。n1がスナップショット1の状態を記録します: "
+            "$100。n1がn2へのmarkerとn3へのmarkerを送ります。");
+}
+
+// Each bad file is refused in one line with 400 (or with 200 when the page
+// asks, as /api/run's error_status), naming the file, and changes nothing.
+TEST_F(ServerTest, TraceRefusesEachBadFileInOneLine) {
+  const std::string text = ScheduleFileText();
+  const json file = json::parse(text);
+  auto with = [&](const std::function<void(json&)>& change) {
+    json j = file;
+    change(j);
+    return j.dump();
+  };
+  struct Bad {
+    std::string body;
+    std::string says;
+  };
+  const std::vector<Bad> cases = {
+      {"this is not JSON", "f.json: not a schedule cutline test wrote (\"format\" is missing or wrong)"},
+      {"[1, 2]", "(\"format\" is missing or wrong)"},
+      {R"({"format": "cutline-events"})", "(\"format\" is missing or wrong)"},
+      {with([](json& j) { j["version"] = 2; }), "(\"version\" is missing or wrong)"},
+      {with([](json& j) { j.erase("trace"); }), "f.json: this schedule has no trace"},
+      {with([](json& j) { j["trace"]["steps"].erase(0); }), "(\"trace.steps\" is missing or wrong)"},
+      {with([](json& j) { j["trace"]["steps"][1]["sent"] = {99}; }), "(\"trace.steps[].sent\""},
+      {with([](json& j) { j["trace"]["steps"][1]["balances"] = "$1"; }), "(\"trace.steps[].balances\""},
+      {with([](json& j) { j["trace"]["messages"][0]["from"] = "n9"; }), "(\"trace.messages\""},
+      {with([](json& j) { j["trace"]["findings"] = {{"en", {1}}}; }), "(\"trace.findings\""},
+      {with([](json& j) { j["steps"][0] = "deliver"; }), "(\"steps[].deliver\""},
+      {with([](json& j) { j["reorder"] = "yes"; }), "(\"reorder\""},
+      {with([](json& j) { j["workload"]["commands"][0]["do"] = 5; }), "(\"workload.commands[].do\""},
+  };
+  for (const Bad& b : cases) {
+    SCOPED_TRACE(b.body.substr(0, 80));
+    const json e = PostTrace(*client_, b.body, "?name=f.json", 400);
+    ASSERT_TRUE(e.is_object());
+    const std::string said = e.value("error", "");
+    EXPECT_NE(said.find(b.says), std::string::npos) << said;
+    EXPECT_EQ(said.find('\n'), std::string::npos) << said;
+  }
+  EXPECT_EQ(PostTrace(*client_, "{}", "?lang=fr", 400)["error"], "parameter lang must be en or ja");
+  // The page's way: a refusal as an answer, in its language.
+  const json ja = PostTrace(*client_, "{}", "?lang=ja&error_status=200&name=f.json", 200);
+  EXPECT_NE(ja.value("error", "").find("cutline testが書いたスケジュールではありません"), std::string::npos);
+  // A file that would draw too many node states: 11 frames x 43 nodes x
+  // 251 snapshots (and 1 for the balances) is over the bound's 100,000.
+  const std::string big = with([](json& j) {
+    for (int i = 0; i < 40; ++i) j["workload"]["nodes"].push_back("m" + std::to_string(i));
+    for (int s = 2; s <= 251; ++s) {
+      j["workload"]["commands"].push_back({{"do", "snapshot"}, {"at", "n1"}, {"snapshot", s}});
+    }
+    for (json& step : j["trace"]["steps"]) {
+      for (int i = 0; i < 40; ++i) step["balances"].push_back(100);
+    }
+  });
+  EXPECT_NE(PostTrace(*client_, big, "", 400).value("error", "").find("too large for the page"),
+            std::string::npos);
+  // Nothing was kept from the refusals.
+  EXPECT_EQ(PostTrace(*client_, text, "", 200)["frames"].size(), file["steps"].size() + 2);
 }

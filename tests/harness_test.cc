@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -116,6 +118,48 @@ TEST(HarnessTest, TheLibraryNodeIsRightInEveryScheduleAndOverRandomOnes) {
   EXPECT_TRUE(Contains(random.out, "200 complete snapshots judged")) << random;
 }
 
+// The run's findings as it printed them ("FAIL snapshot 1: ..." lines).
+std::vector<std::string> PrintedFindings(const std::string& out) {
+  std::vector<std::string> findings;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("FAIL snapshot ", 0) == 0) findings.push_back(line.substr(5));
+  }
+  return findings;
+}
+
+// The file's trace (docs/harness.md) tells the run the tester judged: a
+// step more than the schedule (init first); at every step the money is all
+// there, in the balances the tester knows or in transfers in flight; at the
+// end nothing is in flight; and its findings are the run's, in English and
+// (as many) in Japanese.
+void ExpectTheTraceTellsTheRun(const std::string& file, const std::string& out) {
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
+  ASSERT_TRUE(j.contains("trace")) << file;
+  const nlohmann::json& t = j["trace"];
+  ASSERT_EQ(t["steps"].size(), j["steps"].size() + 1);
+  const std::int64_t total = j["workload"]["balance"].get<std::int64_t>() *
+                             static_cast<std::int64_t>(j["workload"]["nodes"].size());
+  for (const nlohmann::json& step : t["steps"]) {
+    std::int64_t money = 0;
+    for (const nlohmann::json& b : step["balances"]) money += b.get<std::int64_t>();
+    for (const nlohmann::json& c : step["in_flight"]) {
+      for (const nlohmann::json& m : c["messages"]) {
+        const nlohmann::json& message = t["messages"][m.get<std::size_t>()];
+        if (message["type"] == "transfer") money += message["amount"].get<std::int64_t>();
+      }
+    }
+    EXPECT_EQ(money, total) << step;
+  }
+  EXPECT_TRUE(t["steps"].back()["in_flight"].empty());
+  const std::vector<std::string> printed = PrintedFindings(out);
+  ASSERT_FALSE(printed.empty()) << out;
+  EXPECT_EQ(t["findings"]["en"].get<std::vector<std::string>>(), printed);
+  EXPECT_EQ(j["findings"].get<std::vector<std::string>>(), printed);
+  EXPECT_EQ(t["findings"]["ja"].size(), printed.size());
+  EXPECT_NE(t["findings"]["ja"], t["findings"]["en"]);
+}
+
 struct BrokenRule {
   std::string rule;
   std::vector<std::string> options;
@@ -153,6 +197,7 @@ TEST(HarnessTest, EachBrokenRuleIsCaughtShrunkWrittenAndReplayed) {
     ASSERT_EQ(std::sscanf(o.out.c_str() + from_at, " from %u", &from), 1) << o;
     EXPECT_LT(shrunk, from) << o;
     ASSERT_TRUE(fs::exists(file)) << o;
+    ExpectTheTraceTellsTheRun(file, o.out);
     // The file plays the same failure again, step by step.
     Outcome replay = Cutline({"test", "--replay", file, "--bin", ClNode(b.rule)}, "",
                              std::chrono::seconds(120));

@@ -18,6 +18,7 @@ import { wireCut } from './cut.js';
 import { initLecture, renderLecture, advanceIfWaiting, confirmLeaving } from './lecture.js';
 import { wireExplore, ensureExploreDemo } from './explore.js';
 import { onWaitsChange } from './waits.js';
+import { wireTrace, retranslateTrace } from './trace.js';
 
 hooks.sync = syncDemo;
 hooks.render = () => {
@@ -43,6 +44,7 @@ function switchLang(next) {
   renderLecture();
   clearNotice();
   enqueue(async () => {
+    await retranslateTrace();
     await loadDemos();
     // A found schedule's captions come in the new language too (the server's search, again).
     if (app.exploreDemo && !(await ensureExploreDemo(app.exploreDemo.source)) && app.demo && app.demo.id === 'explore') {
@@ -60,6 +62,7 @@ function wire() {
   for (const b of document.querySelectorAll('.lang-switch button')) {
     b.addEventListener('click', () => switchLang(b.dataset.lang));
   }
+  wireTrace();
   $('preset-bank').addEventListener('click', () => loadPreset('bank'));
   $('preset-lab').addEventListener('click', () => loadPreset('lab'));
   $('preset-dataflow').addEventListener('click', () => loadPreset('dataflow'));

@@ -1315,6 +1315,56 @@ const exploreWords = {
 };
 addWords(exploreWords);
 // ---------------------------------------------------------------------------
+// A schedule of `cutline test`, played from its file (trace.js, POST /api/trace). The captions
+// and findings come from the server.
+const traceWords = {
+  en: {
+    traceOpen: 'Open a cutline test schedule',
+    traceOpenNote: 'A failing schedule that cutline test wrote with --out, stepped through here: the file tells what happened, nothing is run.',
+    traceHeading: 'A schedule from cutline test:',
+    traceClose: 'Close',
+    traceProgram: 'Program: {bin}. The bank holds {total}.',
+    traceAtStart: 'Start · {n} steps',
+    traceStepOf: 'Step {k} of {n}',
+    traceAtEnd: 'The verdict',
+    traceSvg: 'The nodes, and the messages in flight on their channels',
+    traceNodesCaption: 'Each node: its balance as the tester knows it, and what it recorded',
+    traceColNode: 'Node',
+    traceColBalance: 'Balance',
+    traceColSnapshot: 'Snapshot {id}',
+    traceNotRecorded: 'not recorded',
+    traceRecorded: 'recorded {balance}',
+    traceChannelState: '{from}→{to}: {list}',
+    traceEmpty: 'empty',
+    traceInFlight: 'In flight',
+    traceNothingInFlight: 'Nothing in flight.',
+    traceRefused: 'The schedule was refused: {reason}',
+  },
+  ja: {
+    traceOpen: 'cutline test のスケジュールを開く',
+    traceOpenNote: 'cutline test が --out で書いた失敗するスケジュールを、ここで一歩ずつ見られます。起きたことはファイルに書かれており、何も実行しません。',
+    traceHeading: 'cutline test のスケジュール：',
+    traceClose: '閉じる',
+    traceProgram: 'プログラム：{bin}。銀行の総額は {total} です。',
+    traceAtStart: '開始・全{n}ステップ',
+    traceStepOf: 'ステップ {k} / {n}',
+    traceAtEnd: '判定',
+    traceSvg: 'ノードと、チャネルを移動中のメッセージ',
+    traceNodesCaption: 'ノードごと：テスターが知る残高と、記録した内容',
+    traceColNode: 'ノード',
+    traceColBalance: '残高',
+    traceColSnapshot: 'スナップショット {id}',
+    traceNotRecorded: '未記録',
+    traceRecorded: '記録 {balance}',
+    traceChannelState: '{from}→{to}：{list}',
+    traceEmpty: '空',
+    traceInFlight: '移動中',
+    traceNothingInFlight: '移動中のものはありません。',
+    traceRefused: 'スケジュールは拒否されました：{reason}',
+  },
+};
+addWords(traceWords);
+// ---------------------------------------------------------------------------
 
 export const DICT = { en, ja };
 export const LANGS = ['en', 'ja'];

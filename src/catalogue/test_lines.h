@@ -43,6 +43,25 @@ enum class TestLine : std::uint8_t {
   kReplayEnd,       // count: findings (0: none), count2: complete snapshots judged
   kReplayNothing,   // the schedule ran, but no snapshot of it was judged (all left out)
   kFaultInSchedule, // id: schedule, seed (a program's fault, printed after it)
+  // The page's captions for a schedule file's trace (server/trace_route.cc):
+  kTraceStart,         // nodes: every node; text: each one's balance
+  kTraceAsksTransfer,  // nodes: the node asked, the receiver; text: the amount
+  kTraceAsksSnapshot,  // nodes: the node asked; id: the snapshot
+  kTraceMessage,       // a message: text: its type; more: a transfer's amount, else empty;
+                       // nodes: a transfer's name (harness::TransferName)
+  kTraceDelivers,      // nodes: sender, receiver; text: the message (kTraceMessage)
+  kTraceLoses,         // nodes: sender, receiver; text: the message (kTraceMessage)
+  kTraceSends,         // nodes: the sender; others: each message with its receiver
+                       // (kTraceSentTo)
+  kTraceSentTo,        // text: the message (kTraceMessage); nodes: its receiver
+  kTraceRecords,       // nodes: the node; id: the snapshot; text: the recorded balance
+  kTraceChannel,       // nodes: sender, receiver; others: its recorded transfers (kTraceMessage)
+  kTracePartDone,      // nodes: the node; id: the snapshot; others: its channels (kTraceChannel)
+  kTraceEndFail,       // count: findings (each follows as a sentence of its own)
+  kTraceEndOk,         // count: complete snapshots judged
+  kTraceNone,          // the file has no trace (a refusal of the page's)
+  kTraceTooBig,        // count: steps, count2: nodes, count3: snapshots; count4: the bound on
+                       // their product (a refusal of the page's)
 };
 
 std::string Say(TestLine line, const TestSaid& s, Lang lang);

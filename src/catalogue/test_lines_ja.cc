@@ -55,6 +55,52 @@ std::string Japanese(TestLine line, const TestSaid& s) {
     case TestLine::kReplayNothing:
       return "再生しました: 判定なし: このスケジュールはスナップショットをすべて除いています（失敗はスナップ"
              "ショットではなくプログラムの誤りでした）";
+    case TestLine::kTraceStart:
+      return fmt::format("テスターが{}をそれぞれ{}で起動します。ワークロードのコマンドを与え、ノード間の"
+                         "メッセージをすべて運び、一歩ずつ順序を選びます。",
+                         JoinNames(s.nodes, Lang::kJa), s.text);
+    case TestLine::kTraceAsksTransfer:
+      return fmt::format("テスターが{}に{}を{}へ送金するよう頼みます。", s.nodes.at(0), s.text,
+                         s.nodes.at(1));
+    case TestLine::kTraceAsksSnapshot:
+      return fmt::format("テスターが{}にスナップショット{}を開始するよう頼みます。", s.nodes.at(0), s.id);
+    case TestLine::kTraceMessage:
+      return s.more.empty() ? fmt::format("{}", s.text)
+                            : fmt::format("送金{}（{}）", s.nodes.at(0), s.more);
+    case TestLine::kTraceDelivers:
+      return fmt::format("テスターが{}から{}への{}を届けます。", s.nodes.at(0), s.nodes.at(1), s.text);
+    case TestLine::kTraceLoses:
+      return fmt::format("テスターが{}から{}への{}を失わせます（届きません）。", s.nodes.at(0),
+                         s.nodes.at(1), s.text);
+    case TestLine::kTraceSends:
+      return fmt::format("{}が{}を送ります。", s.nodes.at(0), JoinNames(s.others, Lang::kJa));
+    case TestLine::kTraceSentTo:
+      return fmt::format("{}への{}", s.nodes.at(0), s.text);
+    case TestLine::kTraceRecords:
+      return fmt::format("{}がスナップショット{}の状態を記録します: {}。", s.nodes.at(0), s.id, s.text);
+    case TestLine::kTraceChannel:
+      return s.others.empty() ? fmt::format("{}→{}は空", s.nodes.at(0), s.nodes.at(1))
+                              : fmt::format("{}→{}に{}", s.nodes.at(0), s.nodes.at(1),
+                                            JoinNames(s.others, Lang::kJa));
+    case TestLine::kTracePartDone:
+      return s.others.empty()
+                 ? fmt::format("{}のスナップショット{}の担当分が終わります。", s.nodes.at(0), s.id)
+                 : fmt::format("{}のスナップショット{}の担当分が終わります（記録: {}）。", s.nodes.at(0),
+                               s.id, JoinNames(s.others, Lang::kJa));
+    case TestLine::kTraceEndFail:
+      return fmt::format("届けるものはもう残っていません。判定の指摘（{}件）:", s.count);
+    case TestLine::kTraceEndOk:
+      return fmt::format("届けるものはもう残っていません: このスケジュールの完了したスナップショット{}件は"
+                         "合格です。",
+                         s.count);
+    case TestLine::kTraceNone:
+      return "このスケジュールには各ステップで起きたことの記録（trace）がないため、ページでは表示できません:"
+             " cutline testは縮小した失敗ごとに記録を書きますが、プログラムの誤りで終わったものは除きます"
+             "（それはcutline test --replayで再生してください）";
+    case TestLine::kTraceTooBig:
+      return fmt::format("ページで描くには大きすぎます: {}ノード・スナップショット{}件の{}ステップはノードの"
+                         "状態{}個を超えます（cutline test --replayで再生してください）",
+                         s.count2, s.count3, s.count, s.count4);
     case TestLine::kFaultInSchedule:
       return fmt::format("不合格 スケジュール{}（シード{}）: プログラムがプロトコルを破りました:",
                          s.id, s.seed);

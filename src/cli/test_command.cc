@@ -184,8 +184,15 @@ int TestCommand::Run() const {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     fmt::print("  {:>3}. {}\n", i + 1, steps[i]);
   }
+  harness::ScheduleFile file{workload, rules, f.path, f.findings, bin, std::nullopt};
+  // What happened at each step, for the page (judged again on the trie the
+  // search filled: no process runs). A schedule that ends on the program's
+  // fault has none: the page cannot draw it, --replay can.
+  harness::World traced(&nodes, rules);
+  if (StatusOr<harness::Trace> t = harness::TraceOf(traced, f.path); t.ok()) {
+    file.trace = std::move(*t);
+  }
   nodes.StopAll();
-  harness::ScheduleFile file{workload, rules, f.path, f.findings, bin};
   if (Status s = harness::WriteScheduleFile(out_, file); !s.ok()) {
     PrintError(s, lang);
     return 1;

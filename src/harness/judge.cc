@@ -30,24 +30,35 @@ struct Reports {
 
 class Builder {
  public:
-  Builder(World& world, Lang lang)
+  // `trace`, when given, is filled as the walk goes (TraceOf).
+  Builder(World& world, Trace* trace = nullptr)
       : world_(world), nodes_(world.nodes()), w_(nodes_.workload()),
         n_(static_cast<std::uint32_t>(w_.nodes.size())),
-        topology_(n_, sim::Topology::Complete(n_)) {
+        topology_(n_, sim::Topology::Complete(n_)), trace_(trace),
+        balances_(n_, w_.balance) {
     names_.push_back("");  // message numbers start at 1
-    lang_ = lang;
   }
 
-  StatusOr<Verdict> Run(const std::vector<Step>& path) {
+  // The walk; then Verdicts(lang), once per language wanted.
+  Status Run(const std::vector<Step>& path) {
     StatusOr<State> s = world_.Start();
     if (!s.ok()) return s.status();
+    if (trace_) trace_->steps.emplace_back();
     for (std::uint32_t n = 0; n < n_; ++n) {
       if (Status st = Answer(s->local[n]); !st.ok()) return st;
     }
+    Traced(*s);
     for (const Step& step : path) {
       std::optional<std::uint32_t> delivered;
       if (step.kind == Step::Kind::kDeliver) {
         delivered = s->channels[world_.ChannelOf(step.from, step.to)][step.index];
+      }
+      if (trace_) {
+        trace_->steps.emplace_back();
+        if (step.kind != Step::Kind::kCommand) {
+          trace_->steps.back().message =
+              Numbered(s->channels[world_.ChannelOf(step.from, step.to)][step.index]);
+        }
       }
       StatusOr<State> next = world_.Apply(*s, step);
       if (!next.ok()) return next.status();
@@ -62,15 +73,69 @@ class Builder {
         Deliver(*delivered);
         if (Status st = Answer(s->local[step.to], false); !st.ok()) return st;
       }
+      Traced(*s);
     }
-    return Verdicts();
+    return Status::Ok();
+  }
+
+  StatusOr<Verdict> Verdicts(Lang lang) {
+    Verdict v;
+    std::vector<check::SnapshotClaim> claims;
+    for (const Command& c : w_.commands) {
+      if (c.kind != Command::Kind::kSnapshot) continue;
+      if (world_.rules().skipped[static_cast<std::size_t>(&c - w_.commands.data())]) continue;
+      const Reports& r = Of(c.snapshot);
+      if (r.parts < n_) {
+        v.findings.push_back(Incomplete(c.snapshot, r, lang));
+        continue;
+      }
+      claims.push_back(Claim(c.snapshot, r));
+    }
+    check::RunRecord run{.app = apps::App::kBank};
+    run.events = events_;
+    run.topology = &topology_;
+    run.initial_balances.assign(n_, w_.balance);
+    run.names = w_.nodes;
+    run.message_names = names_;
+    run.claims = claims;
+    run.fifo = !world_.rules().reorder;
+    const check::CheckReport report = check::CheckRun(run, lang);
+    v.findings.insert(v.findings.begin(), report.problems.begin(), report.problems.end());
+    v.judged = static_cast<std::uint32_t>(report.snapshots_checked);
+    return v;
   }
 
  private:
+  // A carried message's number in the trace, given at its first sight.
+  std::uint32_t Numbered(std::uint32_t carried) {
+    auto [it, fresh] =
+        traced_.try_emplace(carried, static_cast<std::uint32_t>(trace_->messages.size()));
+    if (fresh) {
+      const Carried& c = nodes_.message(carried);
+      const nlohmann::json& type = c.body.contains("type") ? c.body["type"] : nlohmann::json();
+      trace_->messages.push_back(TraceMessage{c.from, c.to,
+                                              type.is_string() ? type.get<std::string>() : "",
+                                              c.transfer, c.amount, c.id});
+    }
+    return it->second;
+  }
+
+  // The state after a step, as the trace keeps it.
+  void Traced(const State& s) {
+    if (!trace_) return;
+    TraceStep& t = trace_->steps.back();
+    t.balances = balances_;
+    t.in_flight.resize(s.channels.size());
+    for (std::size_t c = 0; c < s.channels.size(); ++c) {
+      for (std::uint32_t m : s.channels[c]) t.in_flight[c].push_back(Numbered(m));
+    }
+  }
+
   void Deliver(std::uint32_t m) {
     const Carried& c = nodes_.message(m);
     if (!c.transfer) return;
     delivered_.insert(m);
+    balances_[c.to] += c.amount;
     const Seq seq = seq_.at(m);
     events_.push_back(history::Delivered<history::Transfer>{
         seq, topology_.Find(c.from, c.to), {c.amount}});
@@ -88,13 +153,15 @@ class Builder {
       switch (o.kind) {
         case Output::Kind::kSend: {
           const Carried& c = nodes_.message(o.message);
+          if (trace_) trace_->steps.back().sent.push_back(Numbered(o.message));
           if (!c.transfer) break;
           if (!ids_.emplace(std::make_pair(c.from, c.id), o.message).second) {
             return Status::Error(Code::kNodeTransferIdTwice, w_.nodes[c.from],
                                  static_cast<std::uint64_t>(c.id));
           }
+          balances_[c.from] -= c.amount;
           const Seq seq = static_cast<Seq>(names_.size());
-          names_.push_back(fmt::format("{}-{}", w_.nodes[c.from], c.id));
+          names_.push_back(TransferName(w_.nodes[c.from], c.id));
           seq_[o.message] = seq;
           events_.push_back(history::Sent<history::Transfer>{
               seq, topology_.Find(c.from, c.to), {c.amount}});
@@ -102,7 +169,10 @@ class Builder {
         }
         case Output::Kind::kRecord: {
           Reports& r = Of(o.snapshot);
-          if (!r.recorded[node]) r.recorded[node] = o.balance;
+          if (!r.recorded[node]) {
+            r.recorded[node] = o.balance;
+            if (trace_) trace_->steps.back().records.push_back({node, o.snapshot, o.balance});
+          }
           events_.push_back(history::Recorded{o.snapshot, history::Cause::Start(), node});
           break;
         }
@@ -121,6 +191,7 @@ class Builder {
             }
           }
           r.part[node] = o.channels;
+          if (trace_) trace_->steps.back().parts.push_back({node, o.snapshot, o.channels});
           events_.push_back(history::PartDone{o.snapshot, node});
           if (++r.parts == n_) events_.push_back(history::Completed{o.snapshot, node});
           break;
@@ -137,33 +208,6 @@ class Builder {
       it->second.part.assign(n_, std::nullopt);
     }
     return it->second;
-  }
-
-  StatusOr<Verdict> Verdicts() {
-    Verdict v;
-    std::vector<check::SnapshotClaim> claims;
-    for (const Command& c : w_.commands) {
-      if (c.kind != Command::Kind::kSnapshot) continue;
-      if (world_.rules().skipped[static_cast<std::size_t>(&c - w_.commands.data())]) continue;
-      const Reports& r = Of(c.snapshot);
-      if (r.parts < n_) {
-        v.findings.push_back(Incomplete(c.snapshot, r));
-        continue;
-      }
-      claims.push_back(Claim(c.snapshot, r));
-    }
-    check::RunRecord run{.app = apps::App::kBank};
-    run.events = events_;
-    run.topology = &topology_;
-    run.initial_balances.assign(n_, w_.balance);
-    run.names = w_.nodes;
-    run.message_names = names_;
-    run.claims = claims;
-    run.fifo = !world_.rules().reorder;
-    const check::CheckReport report = check::CheckRun(run, lang_);
-    v.findings.insert(v.findings.begin(), report.problems.begin(), report.problems.end());
-    v.judged = static_cast<std::uint32_t>(report.snapshots_checked);
-    return v;
   }
 
   // The claim the nodes' reports make: the states they recorded, and the
@@ -192,7 +236,7 @@ class Builder {
     return claim;
   }
 
-  std::string Incomplete(SnapshotId id, const Reports& r) const {
+  std::string Incomplete(SnapshotId id, const Reports& r, Lang lang) const {
     std::vector<std::string> unfinished, unrecorded;
     for (NodeId n = 0; n < n_; ++n) {
       if (r.part.empty() || !r.part[n]) unfinished.push_back(w_.nodes[n]);
@@ -202,8 +246,8 @@ class Builder {
     said.id = id;
     said.nodes = unfinished;
     said.others = unrecorded;
-    return check::FindingsIn(lang_).AboutSnapshot(
-        id, catalogue::Say(catalogue::TestLine::kNeverCompleted, said, lang_));
+    return check::FindingsIn(lang).AboutSnapshot(
+        id, catalogue::Say(catalogue::TestLine::kNeverCompleted, said, lang));
   }
 
   World& world_;
@@ -211,7 +255,9 @@ class Builder {
   const Workload& w_;
   const std::uint32_t n_;
   sim::Topology topology_;
-  Lang lang_ = Lang::kEn;
+  Trace* trace_;
+  std::map<std::uint32_t, std::uint32_t> traced_;  // Carried -> its number in the trace
+  std::vector<cutline::Amount> balances_;  // by node, as the tester knows them
   std::vector<history::Event> events_;
   std::vector<std::string> names_;
   std::map<std::uint32_t, Seq> seq_;  // by Carried: a transfer's number in the history
@@ -222,8 +268,28 @@ class Builder {
 
 }  // namespace
 
+std::string TransferName(const std::string& sender, std::int64_t id) {
+  return fmt::format("{}-{}", sender, id);
+}
+
 StatusOr<Verdict> Judge(World& world, const std::vector<Step>& path, Lang lang) {
-  return Builder(world, lang).Run(path);
+  Builder b(world);
+  if (Status s = b.Run(path); !s.ok()) return s;
+  return b.Verdicts(lang);
+}
+
+StatusOr<Trace> TraceOf(World& world, const std::vector<Step>& path) {
+  Trace trace;
+  Builder b(world, &trace);
+  if (Status s = b.Run(path); !s.ok()) return s;
+  StatusOr<Verdict> en = b.Verdicts(Lang::kEn);
+  StatusOr<Verdict> ja = b.Verdicts(Lang::kJa);
+  if (!en.ok()) return en.status();
+  if (!ja.ok()) return ja.status();
+  trace.findings_en = std::move(en->findings);
+  trace.findings_ja = std::move(ja->findings);
+  trace.judged = en->judged;
+  return trace;
 }
 
 }  // namespace cutline::harness

@@ -84,7 +84,8 @@ StatusOr<Workload> Workload::FromJson(const nlohmann::json& j, const std::string
     const std::optional<std::uint32_t> at = c.is_object() ? node(c, "at") : std::nullopt;
     if (!at) return bad("workload.commands[].at");
     cmd.node = *at;
-    const std::string what = c.value("do", "");
+    // Not value(): a "do" that is not a string is refused, not thrown.
+    const std::string what = c.contains("do") && c["do"].is_string() ? c["do"].get<std::string>() : "";
     if (what == "snapshot") {
       cmd.kind = Command::Kind::kSnapshot;
       if (!c.contains("snapshot") || !c["snapshot"].is_number_unsigned() || c["snapshot"] == 0) {

@@ -26,6 +26,7 @@
 #include "server/run_cache.h"
 #include "server/static_files.h"
 #include "server/store_watch.h"
+#include "server/trace_route.h"
 
 namespace cutline::server {
 
@@ -306,6 +307,10 @@ Response HandleStoreSnapshot(const Request& req, const Site& site) {
   return Json(200, *snapshot);
 }
 
+// POST /api/trace: a schedule file's trace as the page's player draws it
+// (trace_route.h); nothing is run.
+Response HandleTrace(const Request& req, const Site&) { return HandleTraceRequest(req); }
+
 Response HandleEvents(const Request&, const Site&) {
   Response stream;
   stream.event_stream = true;
@@ -323,6 +328,7 @@ constexpr ApiRoute kApi[] = {
     {"/api/cut", "POST", HandleCut},
     {"/api/compare", "POST", HandleCompare},
     {"/api/explore", "POST", HandleExplore},
+    {"/api/trace", "POST", HandleTrace},
     {"/api/demos", "GET", HandleDemos},
     {"/api/health", "GET", HandleHealth},
     {"/api/events", "GET", HandleEvents},
