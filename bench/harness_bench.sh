@@ -50,11 +50,11 @@ for who in python cl; do
 done
 
 echo
-echo "| node | workload (3 nodes) | states | end states | processes started | time |"
-echo "|---|---|---|---|---|---|"
-every() {  # who bin transfers snapshots
+echo "| node | workload (3 nodes) | reduction | states | end states | processes started | time |"
+echo "|---|---|---|---|---|---|---|"
+every() {  # who bin transfers snapshots [--no-reduction]
   local t
-  t=$(seconds "$cutline" test --schedules every --max-states 0 --max-seconds 120 --transfers "$3" --snapshots "$4" --bin "$2")
+  t=$(seconds "$cutline" test --schedules every --max-states 0 --max-seconds 120 --transfers "$3" --snapshots "$4" ${5:-} --bin "$2")
   local line
   line=$(head -1 "$work/out.txt")
   local states ends procs
@@ -62,13 +62,17 @@ every() {  # who bin transfers snapshots
   ends=$(echo "$line" | grep -o '[0-9]* end states\?' | head -1 | cut -d' ' -f1 || true)
   procs=$(echo "$line" | grep -o '[0-9]* node process' | cut -d' ' -f1 || true)
   case "$line" in no\ verdict*) ends="(stopped at 120 s) ${ends:-0}" ;; esac
-  echo "| $1 | $3 transfers, $4 snapshots | $states | $ends | ${procs:--} | $t s |"
+  local reduction=ample
+  [ -n "${5:-}" ] && reduction=none
+  echo "| $1 | $3 transfers, $4 snapshots | $reduction | $states | $ends | ${procs:--} | $t s |"
 }
 every python "$python" 1 1
 every cl "$cl" 1 1
 every cl "$cl" 2 1
 every cl "$cl" 1 2
+every cl "$cl" 1 2 --no-reduction
 every cl "$cl" 4 2
+every cl "$cl" 4 2 --no-reduction
 
 echo
 echo "| broken node | found in | shrunk to | shrinking |"

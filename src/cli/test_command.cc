@@ -92,6 +92,9 @@ TestCommand::TestCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 600000));
   test_->add_flag("--no-shrink", no_shrink_, "Report a failure as found, unshrunk");
+  test_->add_flag("--no-reduction", no_reduction_,
+                  "every: take every interleaving, without the partial-order reduction "
+                  "(the same verdicts, more states: for comparison)");
   test_->add_option("--out", out_, "Where a failing schedule is written")->capture_default_str();
   test_->add_option("--lang", lang_, "Language: en or ja")->check(CLI::IsMember({"en", "ja"}));
 }
@@ -125,6 +128,7 @@ int TestCommand::Run() const {
   o.max_states = max_states_;
   o.max_seconds = max_seconds_;
   o.shrink = !no_shrink_;
+  o.reduction = !no_reduction_;
   const harness::Workload workload =
       harness::Workload::Generate(nodes_, balance_, transfers_, snapshots_, seed_);
   const std::vector<std::string> bin = Words(bin_);

@@ -39,6 +39,7 @@ class TestCommand {
   double max_seconds_ = 0;
   int timeout_ms_ = 5000;
   bool no_shrink_ = false;
+  bool no_reduction_ = false;
   std::string out_ = "cutline-test-failure.json";
   std::string lang_ = "en";
 };
