@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
@@ -85,8 +86,20 @@ struct Line {
   // (barriers); a part-done's control counts by input; an abort's reason.
   std::optional<cutline::Amount> epoch;
   std::optional<bool> aligned;
-  std::vector<std::pair<std::string, cutline::Amount>> expected;
-  std::string why;
+  // The rare fields, apart: every line pays for a pointer only.
+  struct Rare {
+    std::vector<std::pair<std::string, cutline::Amount>> expected;
+    std::string why;
+  };
+  std::unique_ptr<Rare> rare;
+  const std::vector<std::pair<std::string, cutline::Amount>>& expected() const {
+    static const std::vector<std::pair<std::string, cutline::Amount>> kNone;
+    return rare ? rare->expected : kNone;
+  }
+  Rare& MakeRare() {
+    if (!rare) rare = std::make_unique<Rare>();
+    return *rare;
+  }
 };
 
 struct Process {
@@ -187,7 +200,7 @@ void ReadPartDone(const json& o, Line* line, int version) {
   if (version == 1 || expected == o.end()) return;
   if (!expected->is_object()) Refuse(at, Status::Error(Code::kLogExpectedNotMap));
   for (const auto& [from, count] : expected->items()) {
-    line->expected.emplace_back(from, WholeValue(count, at, "expected", 0));
+    line->MakeRare().expected.emplace_back(from, WholeValue(count, at, "expected", 0));
   }
 }
 
@@ -235,7 +248,7 @@ void ReadFields(const json& o, Line* line, int version) {
       if (!why.is_string() || why.get<std::string>().empty()) {
         Refuse(at, Status::Error(Code::kLogNotText, "why"));
       }
-      line->why = why.get<std::string>();
+      line->MakeRare().why = why.get<std::string>();
       return;
     }
     case Kind::kCrash:
@@ -502,7 +515,7 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       for (const auto& [from, ids] : l.channels) {
         if (!has_input(from)) Refuse(l.where, Status::Error(Code::kLogPartChannel, name, from));
       }
-      for (const auto& [from, count] : l.expected) {
+      for (const auto& [from, count] : l.expected()) {
         if (!has_input(from)) Refuse(l.where, Status::Error(Code::kLogPartChannel, name, from));
       }
       if (l.kind != Kind::kPartDone) continue;
@@ -565,7 +578,7 @@ class Merge {
       std::optional<bool> aligned = by_node_[n]->lines.front().aligned;
       for (const Line& l : by_node_[n]->lines) {
         if (l.kind == Kind::kSend) sent_anywhere_.insert(l.msg);
-        if (l.kind == Kind::kReceive) received_anywhere_.insert(l.msg);
+        crashes_ |= l.kind == Kind::kCrash;
         if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot}] = *l.aligned;
         if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer), n), l.snapshot}];
       }
@@ -919,8 +932,16 @@ class Merge {
  public:
   // Whether the log's sends carry epochs (Lai-Yang): set before Run.
   void EpochsAnywhere(bool any) { epochs_any_ = any; }
-  // Names each transfer by its channel and number, for Crash: set before Run.
+  // Names each transfer by its channel and number, and notes every
+  // message received, for Crash: set before Run, and held only when a
+  // process crashes.
   void IndexTransfers() {
+    if (!crashes_) return;
+    for (const Process* p : by_node_) {
+      for (const Line& l : p->lines) {
+        if (l.kind == Kind::kReceive) received_anywhere_.insert(l.msg);
+      }
+    }
     std::map<ChannelId, std::uint64_t> on;
     // Numbers follow the merge's order per channel, which is the sender's
     // order of its sends on it (markers included).
@@ -977,6 +998,7 @@ class Merge {
   std::size_t index_ = 0;
   bool broken_ = false;
   bool epochs_ = false, epochs_any_ = false;
+  bool crashes_ = false;  // some process crashes
 };
 
 // The ids a part lists for the channel from `from`, as the amounts a claim
@@ -1067,7 +1089,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
       const Line& why = *skip->second.line;
       const std::string& who = log->processes[skip->second.node];
       log->notes.push_back(why.kind == Kind::kAbort
-                               ? say.Aborted(name, who, why.where.str(), why.why)
+                               ? say.Aborted(name, who, why.where.str(), why.rare->why)
                                : say.CutByCrash(name, who, why.where.str()));
       continue;
     }
@@ -1080,7 +1102,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
       if (l->kind == Kind::kMarkerReceive) markers_from[n].insert(l->peer);
       if (l->kind != Kind::kPartDone) continue;
       done.insert(n);
-      for (const auto& [from, count] : l->expected) {
+      for (const auto& [from, count] : l->expected()) {
         const NodeId sender = static_cast<NodeId>(
             std::lower_bound(log->processes.begin(), log->processes.end(), from) -
             log->processes.begin());
