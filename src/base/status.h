@@ -266,11 +266,26 @@ namespace cutline {
   X(kLogReceiveNotInput, "log_receive_not_input", "ss")  /* process, from */ \
   X(kLogSentTwice, "log_sent_twice", "ss")  /* message, first file:line */   \
   X(kLogPartChannel, "log_part_channel", "ss")  /* process, from */         \
-  X(kLogPartMissesInput, "log_part_misses_input", "ssn")                      \
+  X(kLogPartMissesInput, "log_part_misses_input", "sss")                      \
     /* process, the input left out, snapshot */                             \
   X(kLogEmptyFile, "log_empty_file", "s")  /* the first line wanted */     \
   X(kLogLineTooLong, "log_line_too_long", "n")  /* the limit, bytes */     \
   X(kLogIdMixed, "log_id_mixed", "ss")  /* id, the other file:line */       \
+  /* version 2 of the events format */                                       \
+  X(kLogKindNotInVersion, "log_kind_not_in_version", "sn")  /* kind, version */ \
+  X(kLogNotSnapshotId, "log_not_snapshot_id", "s")  /* key */                \
+  X(kLogSnapshotIdMixed, "log_snapshot_id_mixed", "ss")  /* id, file:line */ \
+  X(kLogNotBool, "log_not_bool", "s")  /* key */                             \
+  X(kLogNotText, "log_not_text", "s")  /* key */                             \
+  X(kLogExpectedNotMap, "log_expected_not_map", "")                          \
+  X(kLogDropUnsent, "log_drop_unsent", "s")  /* message */                   \
+  X(kLogDropNotOwn, "log_drop_not_own", "ss")  /* process, message */        \
+  X(kLogDropReceived, "log_drop_received", "ss")  /* message, file:line */   \
+  X(kLogDroppedTwice, "log_dropped_twice", "ss")  /* message, file:line */   \
+  X(kLogAfterCrash, "log_after_crash", "s")  /* process */                   \
+  X(kLogRestartNoCrash, "log_restart_no_crash", "s")  /* process */          \
+  X(kLogEpochMissing, "log_epoch_missing", "s")  /* a send's file:line */    \
+  X(kLogMarkersWithEpochs, "log_markers_with_epochs", "s")  /* file:line */  \
   /* reading a cluster run's logs (check --logs DIR, rank-N.jsonl) */         \
   X(kRankLogNotFolder, "rank_log_not_folder", "s")  /* dir */                \
   X(kRankLogNone, "rank_log_none", "s")  /* dir */                           \

@@ -35,11 +35,38 @@ std::string EnglishNetworkOfLogs(const Status& s) {
     case Code::kLogPartMissesInput:
       return fmt::format("{}'s part-done of snapshot {} lists no channel from {}: every input "
                          "must be listed, [] when it recorded nothing",
-                         w(0), s.number(2), w(1));
+                         w(0), w(2), w(1));
     case Code::kLogIdMixed:
       return fmt::format("message id {} is a number in one place and a string in the other (here "
                          "and at {}): write each message's id one way",
                          w(0), w(1));
+    case Code::kLogSnapshotIdMixed:
+      return fmt::format("snapshot id {} is a number in one place and a string in the other (here "
+                         "and at {}): write each snapshot's id one way",
+                         w(0), w(1));
+    case Code::kLogDropUnsent:
+      return fmt::format("drops message {}, which no process sends", w(0));
+    case Code::kLogDropNotOwn:
+      return fmt::format("{} drops message {}, which it neither sent nor was sent: a drop is "
+                         "logged by the message's sender or receiver",
+                         w(0), w(1));
+    case Code::kLogDropReceived:
+      return fmt::format("message {} is dropped here and received at {}", w(0), w(1));
+    case Code::kLogDroppedTwice:
+      return fmt::format("message {} is dropped twice (first at {})", w(0), w(1));
+    case Code::kLogAfterCrash:
+      return fmt::format("{} logs an event after its crash: its next event must be its restart",
+                         w(0));
+    case Code::kLogRestartNoCrash:
+      return fmt::format("{} restarts without a crash before it", w(0));
+    case Code::kLogEpochMissing:
+      return fmt::format("this send carries no \"epoch\", though the log's sends carry one (as "
+                         "at {}): a Lai-Yang log gives every send its epoch",
+                         w(0));
+    case Code::kLogMarkersWithEpochs:
+      return fmt::format("a marker in a log whose sends carry epochs (as at {}): Lai-Yang's "
+                         "control messages are its own, not markers",
+                         w(0));
     default:
       break;
   }
@@ -131,7 +158,7 @@ std::string EnglishLogsReason(const Status& s) {
                          "hold",
                          s.number(0));
     case Code::kLogVersion:
-      return fmt::format("version {} of {} is not one this cutline reads (it reads {})",
+      return fmt::format("version {} of {} is not one this cutline reads (it reads 1 to {})",
                          s.number(0), w(1), s.number(2));
     case Code::kLogNotObject:
       return "not a JSON object";
@@ -151,8 +178,22 @@ std::string EnglishLogsReason(const Status& s) {
       return fmt::format("channel from {} must be a list of ids", w(0));
     case Code::kLogUnknownKind:
       return fmt::format("kind {} is not one of start, send, receive, record, marker-send, "
-                         "marker-receive, part-done",
+                         "marker-receive, part-done (and in version 2 drop, abort, crash, "
+                         "restart)",
                          w(0));
+    case Code::kLogKindNotInVersion:
+      return fmt::format("kind {} is new in version 2; this file's first line says version {}",
+                         w(0), s.number(1));
+    case Code::kLogNotSnapshotId:
+      return fmt::format("\"{}\" must be a snapshot id (a non-empty string or a whole number of "
+                         "at least 1)",
+                         w(0));
+    case Code::kLogNotBool:
+      return fmt::format("\"{}\" must be true or false", w(0));
+    case Code::kLogNotText:
+      return fmt::format("\"{}\" must be a non-empty string", w(0));
+    case Code::kLogExpectedNotMap:
+      return "\"expected\" must map inputs to the number of messages expected on each";
     default:
       break;
   }

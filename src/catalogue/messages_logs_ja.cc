@@ -36,11 +36,39 @@ std::string JapaneseNetworkOfLogs(const Status& s) {
     case Code::kLogPartMissesInput:
       return fmt::format("{} のスナップショット {} の part-done に {} からのチャネルがありません: "
                          "入力はすべて挙げてください（何も記録しなかったチャネルは []）",
-                         w(0), s.number(2), w(1));
+                         w(0), w(2), w(1));
     case Code::kLogIdMixed:
       return fmt::format("メッセージの識別子 {} がここと {} とで、数と文字列の別々の書き方をされています: "
                          "一つのメッセージの識別子は同じ書き方にしてください",
                          w(0), w(1));
+    case Code::kLogSnapshotIdMixed:
+      return fmt::format("スナップショットの識別子 {} がここと {} とで、数と文字列の別々の書き方をされています: "
+                         "一つのスナップショットの識別子は同じ書き方にしてください",
+                         w(0), w(1));
+    case Code::kLogDropUnsent:
+      return fmt::format("メッセージ {} を捨てていますが、どのプロセスも送っていません", w(0));
+    case Code::kLogDropNotOwn:
+      return fmt::format("{} がメッセージ {} を捨てていますが、自分が送ったものでも受け取るはずの"
+                         "ものでもありません: drop はメッセージの送り手か受け手が記録します",
+                         w(0), w(1));
+    case Code::kLogDropReceived:
+      return fmt::format("メッセージ {} がここで捨てられ、{} で受け取られています", w(0), w(1));
+    case Code::kLogDroppedTwice:
+      return fmt::format("メッセージ {} が2回捨てられています（最初は {}）", w(0), w(1));
+    case Code::kLogAfterCrash:
+      return fmt::format("{} がクラッシュの後にイベントを記録しています: 次のイベントは restart "
+                         "でなければなりません",
+                         w(0));
+    case Code::kLogRestartNoCrash:
+      return fmt::format("{} がクラッシュせずに restart しています", w(0));
+    case Code::kLogEpochMissing:
+      return fmt::format("この send には \"epoch\" がありませんが、ログの send には epoch があります"
+                         "（{} など）: Lai-Yang のログではすべての send に epoch を付けてください",
+                         w(0));
+    case Code::kLogMarkersWithEpochs:
+      return fmt::format("send に epoch があるログ（{} など）にマーカーがあります: Lai-Yang の"
+                         "制御メッセージはその実装のもので、マーカーではありません",
+                         w(0));
     default:
       break;
   }
@@ -134,7 +162,7 @@ std::string JapaneseLogsReason(const Status& s) {
       return fmt::format("行が {} バイトを超えています。events 形式のログの1行はそれまでです",
                          s.number(0));
     case Code::kLogVersion:
-      return fmt::format("{1} の版 {0} はこの cutline では読めません（読めるのは {2} まで）",
+      return fmt::format("{1} の版 {0} はこの cutline では読めません（読めるのは 1 から {2} まで）",
                          s.number(0), w(1), s.number(2));
     case Code::kLogNotObject:
       return "JSON オブジェクトではありません";
@@ -154,8 +182,21 @@ std::string JapaneseLogsReason(const Status& s) {
       return fmt::format("{} からのチャネルは id のリストでなければなりません", w(0));
     case Code::kLogUnknownKind:
       return fmt::format("kind {} は start、send、receive、record、marker-send、marker-receive、"
-                         "part-done のどれでもありません",
+                         "part-done（版 2 ではさらに drop、abort、crash、restart）のどれでもありません",
                          w(0));
+    case Code::kLogKindNotInVersion:
+      return fmt::format("kind {} は版 2 からのものですが、このファイルの最初の行は版 {} です",
+                         w(0), s.number(1));
+    case Code::kLogNotSnapshotId:
+      return fmt::format("\"{}\" はスナップショットの id（空でない文字列か1以上の整数）でなければ"
+                         "なりません",
+                         w(0));
+    case Code::kLogNotBool:
+      return fmt::format("\"{}\" は true か false でなければなりません", w(0));
+    case Code::kLogNotText:
+      return fmt::format("\"{}\" は空でない文字列でなければなりません", w(0));
+    case Code::kLogExpectedNotMap:
+      return "\"expected\" は入力ごとに来るはずのメッセージの数を対応させなければなりません";
     default:
       break;
   }

@@ -77,6 +77,8 @@ const std::set<std::string> kLanguageWords = {
     // the events format's words (docs/logs.md), and its file names
     "kind", "start", "send", "receive", "record", "marker", "part", "done", "channels", "events",
     "jsonl", "docs", "logs", "md",
+    // its version 2's kinds and fields, JSON's booleans, and the algorithm they name
+    "drop", "abort", "crash", "restart", "epoch", "expected", "true", "false", "Lai", "Yang",
     // a cluster run's logs: their fields, file names and option
     "vc", "cause", "holds", "branches", "verdict", "rank", "N", "cluster", "log", "dir",
     "overtaken", "to", "from",

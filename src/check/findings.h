@@ -31,8 +31,13 @@ class Findings {
  public:
   virtual ~Findings() = default;
 
-  // "snapshot N: text", "history: text".
-  virtual std::string AboutSnapshot(SnapshotId id, std::string_view text) const = 0;
+  // "snapshot N: text", "history: text". A snapshot is named by its id, or
+  // (an events log's, docs/logs.md) by the name its log wrote: each
+  // sentence naming one takes either (the SnapshotId overloads below).
+  virtual std::string AboutSnapshot(std::string_view snapshot, std::string_view text) const = 0;
+  std::string AboutSnapshot(SnapshotId id, std::string_view text) const {
+    return AboutSnapshot(std::string_view(fmt::format("{}", id)), text);
+  }
   virtual std::string AboutHistory(std::string_view text) const = 0;
 
   // "message #7".
@@ -43,8 +48,12 @@ class Findings {
   // "message #7 ($40 from N0)", "message #7 (marker of snapshot 2 from N0)".
   virtual std::string DescribeTransfer(std::string_view msg, std::string_view word,
                                        std::string_view from) const = 0;
-  virtual std::string DescribeMarker(std::string_view msg, SnapshotId snapshot,
+  virtual std::string DescribeMarker(std::string_view msg, std::string_view snapshot,
                                      std::string_view from) const = 0;
+  std::string DescribeMarker(std::string_view msg, SnapshotId snapshot,
+                             std::string_view from) const {
+    return DescribeMarker(msg, std::string_view(fmt::format("{}", snapshot)), from);
+  }
 
   // The claim itself (a simulated history's: its shape, its count).
   virtual std::string ClaimedTwice() const = 0;
@@ -125,12 +134,21 @@ class Findings {
   // it, or MarkerWord).
   virtual std::string NeverReceived(std::string_view msg, std::string_view word,
                                     std::string_view channel) const = 0;
-  virtual std::string MarkerWord(SnapshotId snapshot) const = 0;
+  virtual std::string MarkerWord(std::string_view snapshot) const = 0;
+  std::string MarkerWord(SnapshotId snapshot) const {
+    return MarkerWord(std::string_view(fmt::format("{}", snapshot)));
+  }
   virtual std::string DeliveredAsOther(std::size_t event, std::string_view message) const = 0;
   // A record naming as its cause a message (a transfer under Lai-Yang, else
   // a marker of the snapshot) that is not its node's last receipt.
-  virtual std::string CauseNotLast(std::size_t event, std::string_view node, SnapshotId snapshot,
-                                   bool by_transfer, sim::Seq cause) const = 0;
+  virtual std::string CauseNotLast(std::size_t event, std::string_view node,
+                                   std::string_view snapshot, bool by_transfer,
+                                   sim::Seq cause) const = 0;
+  std::string CauseNotLast(std::size_t event, std::string_view node, SnapshotId snapshot,
+                           bool by_transfer, sim::Seq cause) const {
+    return CauseNotLast(event, node, std::string_view(fmt::format("{}", snapshot)), by_transfer,
+                        cause);
+  }
   virtual std::string LocalStateDiffers(std::string_view node, cutline::Amount said,
                                         cutline::Amount replayed,
                                         std::string_view where) const = 0;
@@ -144,8 +162,12 @@ class Findings {
   virtual std::string ReceivedTwice(std::string_view msg, std::string_view where) const = 0;
   virtual std::string ReceivedUnsent(std::string_view node, std::string_view msg,
                                      std::string_view where) const = 0;
-  virtual std::string MarkerUnsent(std::string_view node, SnapshotId snapshot,
+  virtual std::string MarkerUnsent(std::string_view node, std::string_view snapshot,
                                    std::string_view from, std::string_view where) const = 0;
+  std::string MarkerUnsent(std::string_view node, SnapshotId snapshot, std::string_view from,
+                           std::string_view where) const {
+    return MarkerUnsent(node, std::string_view(fmt::format("{}", snapshot)), from, where);
+  }
   virtual std::string NoCausalOrder(std::string_view where) const = 0;
   virtual std::string ChannelHoldsUnsent(std::string_view node, std::string_view from,
                                          std::string_view msg, std::string_view where) const = 0;
@@ -157,6 +179,29 @@ class Findings {
   virtual std::string Overdraft(std::string_view node, std::string_view word,
                                 std::string_view msg, std::string_view held,
                                 std::string_view where) const = 0;
+  // Version 2 of the events format. A Lai-Yang send whose epoch is not its
+  // sender's count of records when it sent (AboutHistory); a part-done's
+  // control count from `from` against the transfers `from` truly sent on
+  // the channel before recording (AboutSnapshot); a restart whose state is
+  // not what its process recorded for the snapshot it names, or that names
+  // one it never recorded (AboutHistory; states as the bank words them).
+  virtual std::string EpochNotCount(std::string_view node, std::string_view msg,
+                                    cutline::Amount epoch, cutline::Amount records,
+                                    std::string_view where) const = 0;
+  virtual std::string ControlCountWrong(std::string_view node, std::string_view from,
+                                        std::uint64_t said, std::uint64_t sent,
+                                        std::string_view where) const = 0;
+  virtual std::string RestoredOtherwise(std::string_view node, std::string_view restored,
+                                        std::string_view recorded, std::string_view snapshot,
+                                        std::string_view where) const = 0;
+  virtual std::string RestoredUnrecorded(std::string_view node, std::string_view snapshot,
+                                         std::string_view where) const = 0;
+  // Notes, not findings: a snapshot aborted (`where` the abort, `why` as
+  // its log says it) or cut short by a crash, and so not judged.
+  virtual std::string Aborted(std::string_view snapshot, std::string_view node,
+                              std::string_view where, std::string_view why) const = 0;
+  virtual std::string CutByCrash(std::string_view snapshot, std::string_view node,
+                                 std::string_view where) const = 0;
   // A history too broken to judge any snapshot by (the judge stops there).
   virtual std::string InitialStates(std::size_t given, std::size_t nodes) const = 0;
   virtual std::string UnknownNode(std::size_t event) const = 0;
@@ -174,8 +219,12 @@ class Findings {
   // logs (`part_event`: the format's name for a part's line, "part-done"
   // or "part"), which the caller may also say as a finding (docs/logs.md).
   virtual std::string NotComplete(SnapshotId id, std::span<const std::string> nodes) const = 0;
-  virtual std::string NeverCompleted(SnapshotId id, std::span<const std::string> nodes,
+  virtual std::string NeverCompleted(std::string_view snapshot, std::span<const std::string> nodes,
                                      std::string_view part_event) const = 0;
+  std::string NeverCompleted(SnapshotId id, std::span<const std::string> nodes,
+                             std::string_view part_event) const {
+    return NeverCompleted(std::string_view(fmt::format("{}", id)), nodes, part_event);
+  }
   // No snapshot completed, so nothing was judged (exit 3, as `store verify`
   // says of a store with none): of a scenario (`started`: snapshots begun),
   // or of logs of `nodes` processes (`ranks`: a cluster run's) and `events`.

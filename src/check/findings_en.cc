@@ -31,7 +31,14 @@ std::string Reason(const apps::App& app, std::span<const std::string> branches,
 
 class English final : public Findings {
  public:
-  std::string AboutSnapshot(SnapshotId id, std::string_view text) const override {
+  // The SnapshotId overloads (findings.h) beside the ones written here.
+  using Findings::AboutSnapshot;
+  using Findings::CauseNotLast;
+  using Findings::DescribeMarker;
+  using Findings::MarkerUnsent;
+  using Findings::MarkerWord;
+  using Findings::NeverCompleted;
+  std::string AboutSnapshot(std::string_view id, std::string_view text) const override {
     return fmt::format("snapshot {}: {}", id, text);
   }
   std::string AboutHistory(std::string_view text) const override {
@@ -49,7 +56,7 @@ class English final : public Findings {
                                std::string_view from) const override {
     return fmt::format("{} ({} from {})", msg, word, from);
   }
-  std::string DescribeMarker(std::string_view msg, SnapshotId snapshot,
+  std::string DescribeMarker(std::string_view msg, std::string_view snapshot,
                              std::string_view from) const override {
     return fmt::format("{} (marker of snapshot {} from {})", msg, snapshot, from);
   }
@@ -191,7 +198,7 @@ class English final : public Findings {
                             std::string_view channel) const override {
     return fmt::format("{} ({}) sent on {} was never received", msg, word, channel);
   }
-  std::string MarkerWord(SnapshotId snapshot) const override {
+  std::string MarkerWord(std::string_view snapshot) const override {
     return fmt::format("marker of snapshot {}", snapshot);
   }
   std::string PartBeforeMarker(std::string_view node, std::string_view from,
@@ -205,6 +212,38 @@ class English final : public Findings {
     return fmt::format("{} sent {} ({}, {}) holding only {}: its state went below 0", node, word,
                        msg, where, held);
   }
+  std::string EpochNotCount(std::string_view node, std::string_view msg, cutline::Amount epoch,
+                            cutline::Amount records, std::string_view where) const override {
+    return fmt::format("{} sent {} ({}) with epoch {}, but it had recorded {} snapshot{} by then",
+                       node, msg, where, epoch, records, records == 1 ? "" : "s");
+  }
+  std::string ControlCountWrong(std::string_view node, std::string_view from, std::uint64_t said,
+                                std::uint64_t sent, std::string_view where) const override {
+    return fmt::format("{}'s part-done ({}) expects {} message{} from {}, but {} sent {} on that "
+                       "channel before recording",
+                       node, where, said, said == 1 ? "" : "s", from, from, sent);
+  }
+  std::string RestoredOtherwise(std::string_view node, std::string_view restored,
+                                std::string_view recorded, std::string_view snapshot,
+                                std::string_view where) const override {
+    return fmt::format("{} restarted ({}) with {} from snapshot {}, which recorded {} for it",
+                       node, where, restored, snapshot, recorded);
+  }
+  std::string RestoredUnrecorded(std::string_view node, std::string_view snapshot,
+                                 std::string_view where) const override {
+    return fmt::format("{} restarted ({}) from snapshot {}, which it never recorded", node, where,
+                       snapshot);
+  }
+  std::string Aborted(std::string_view snapshot, std::string_view node, std::string_view where,
+                      std::string_view why) const override {
+    return fmt::format("snapshot {} was aborted by {} ({}: {}): not judged", snapshot, node, where,
+                       why);
+  }
+  std::string CutByCrash(std::string_view snapshot, std::string_view node,
+                         std::string_view where) const override {
+    return fmt::format("snapshot {} was cut short by {}'s crash ({}): not judged", snapshot, node,
+                       where);
+  }
   std::string NotFifo(std::string_view channel, std::string_view message,
                       std::string_view earlier_ref) const override {
     return fmt::format("channel {} is not FIFO: {} arrived while {}, sent earlier, was still "
@@ -216,7 +255,7 @@ class English final : public Findings {
                        "channel",
                        event, message);
   }
-  std::string CauseNotLast(std::size_t event, std::string_view node, SnapshotId snapshot,
+  std::string CauseNotLast(std::size_t event, std::string_view node, std::string_view snapshot,
                            bool by_transfer, sim::Seq cause) const override {
     return fmt::format("event {}: {} records for snapshot {} naming {} #{} as its cause, which "
                        "is not the {} it received last",
@@ -244,7 +283,7 @@ class English final : public Findings {
     return fmt::format("{} receives message {} ({}), which no process's log sends", node, msg,
                        where);
   }
-  std::string MarkerUnsent(std::string_view node, SnapshotId snapshot, std::string_view from,
+  std::string MarkerUnsent(std::string_view node, std::string_view snapshot, std::string_view from,
                            std::string_view where) const override {
     return fmt::format("{} receives a marker of snapshot {} from {} ({}) that {}'s log does not "
                        "send before it",
@@ -295,7 +334,7 @@ class English final : public Findings {
                        id, JoinNames(nodes, Lang::kEn), nodes.size() == 1 ? "has" : "have",
                        nodes.size() == 1 ? "its" : "their", EnglishPlural(nodes.size()));
   }
-  std::string NeverCompleted(SnapshotId id, std::span<const std::string> nodes,
+  std::string NeverCompleted(std::string_view id, std::span<const std::string> nodes,
                              std::string_view part_event) const override {
     return fmt::format("snapshot {} never completed: {} logged no {}", id,
                        JoinNames(nodes, Lang::kEn), part_event);

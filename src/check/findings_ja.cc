@@ -23,7 +23,14 @@ constexpr std::string_view kCutsAndChannels = "カットは整合し、チャネ
 
 class Japanese final : public Findings {
  public:
-  std::string AboutSnapshot(SnapshotId id, std::string_view text) const override {
+  // The SnapshotId overloads (findings.h) beside the ones written here.
+  using Findings::AboutSnapshot;
+  using Findings::CauseNotLast;
+  using Findings::DescribeMarker;
+  using Findings::MarkerUnsent;
+  using Findings::MarkerWord;
+  using Findings::NeverCompleted;
+  std::string AboutSnapshot(std::string_view id, std::string_view text) const override {
     return fmt::format("スナップショット{}: {}", id, text);
   }
   std::string AboutHistory(std::string_view text) const override {
@@ -41,7 +48,7 @@ class Japanese final : public Findings {
                                std::string_view from) const override {
     return fmt::format("{}（{}からの{}）", msg, from, word);
   }
-  std::string DescribeMarker(std::string_view msg, SnapshotId snapshot,
+  std::string DescribeMarker(std::string_view msg, std::string_view snapshot,
                              std::string_view from) const override {
     return fmt::format("{}（{}からのスナップショット{}のマーカー）", msg, from, snapshot);
   }
@@ -181,7 +188,7 @@ class Japanese final : public Findings {
                             std::string_view channel) const override {
     return fmt::format("{}で送った{}（{}）は受け取られませんでした", channel, msg, word);
   }
-  std::string MarkerWord(SnapshotId snapshot) const override {
+  std::string MarkerWord(std::string_view snapshot) const override {
     return fmt::format("スナップショット{}のマーカー", snapshot);
   }
   std::string PartBeforeMarker(std::string_view node, std::string_view from,
@@ -195,6 +202,41 @@ class Japanese final : public Findings {
     return fmt::format("{}は{}しか持たないのに{}（{}、{}）を送りました: 状態が0を下回りました",
                        node, held, word, msg, where);
   }
+  std::string EpochNotCount(std::string_view node, std::string_view msg, cutline::Amount epoch,
+                            cutline::Amount records, std::string_view where) const override {
+    return fmt::format("{}は{}（{}）をエポック{}で送りましたが、そのときまでに記録したスナップショットは"
+                       "{}件です",
+                       node, msg, where, epoch, records);
+  }
+  std::string ControlCountWrong(std::string_view node, std::string_view from, std::uint64_t said,
+                                std::uint64_t sent, std::string_view where) const override {
+    return fmt::format("{}の担当分の完了（{}）は{}からのメッセージを{}件としていますが、{}が記録の前に"
+                       "そのチャネルに送ったのは{}件です",
+                       node, where, from, said, from, sent);
+  }
+  std::string RestoredOtherwise(std::string_view node, std::string_view restored,
+                                std::string_view recorded, std::string_view snapshot,
+                                std::string_view where) const override {
+    return fmt::format("{}はスナップショット{}から{}で再起動しました（{}）が、そのスナップショットが"
+                       "{}について記録したのは{}です",
+                       node, snapshot, restored, where, node, recorded);
+  }
+  std::string RestoredUnrecorded(std::string_view node, std::string_view snapshot,
+                                 std::string_view where) const override {
+    return fmt::format("{}はスナップショット{}から再起動しました（{}）が、そのスナップショットを"
+                       "記録していません",
+                       node, snapshot, where);
+  }
+  std::string Aborted(std::string_view snapshot, std::string_view node, std::string_view where,
+                      std::string_view why) const override {
+    return fmt::format("スナップショット{}は{}が中止しました（{}: {}）: 判定しません", snapshot,
+                       node, where, why);
+  }
+  std::string CutByCrash(std::string_view snapshot, std::string_view node,
+                         std::string_view where) const override {
+    return fmt::format("スナップショット{}は{}のクラッシュで途切れました（{}）: 判定しません",
+                       snapshot, node, where);
+  }
   std::string NotFifo(std::string_view channel, std::string_view message,
                       std::string_view earlier_ref) const override {
     return fmt::format("チャネル{}はFIFOではありません: 先に送られた{}がまだ待っている間に{}が"
@@ -206,7 +248,7 @@ class Japanese final : public Findings {
                        "で送られました",
                        event, message);
   }
-  std::string CauseNotLast(std::size_t event, std::string_view node, SnapshotId snapshot,
+  std::string CauseNotLast(std::size_t event, std::string_view node, std::string_view snapshot,
                            bool by_transfer, sim::Seq cause) const override {
     return fmt::format("イベント{}: {}はスナップショット{}の記録の原因を{}#{}としていますが、"
                        "それは最後に受け取った{}ではありません",
@@ -235,7 +277,7 @@ class Japanese final : public Findings {
                        "送っていません",
                        node, msg, where);
   }
-  std::string MarkerUnsent(std::string_view node, SnapshotId snapshot, std::string_view from,
+  std::string MarkerUnsent(std::string_view node, std::string_view snapshot, std::string_view from,
                            std::string_view where) const override {
     return fmt::format("{}は{}からスナップショット{}のマーカーを受け取っています（{}）が、{}の"
                        "ログはそれより前にそのマーカーを送っていません",
@@ -285,7 +327,7 @@ class Japanese final : public Findings {
                        "終えていません）: 検査しません",
                        id, JoinNames(nodes, Lang::kJa));
   }
-  std::string NeverCompleted(SnapshotId id, std::span<const std::string> nodes,
+  std::string NeverCompleted(std::string_view id, std::span<const std::string> nodes,
                              std::string_view part_event) const override {
     return fmt::format("スナップショット{}は完了しませんでした: {}が{}をログに書いていません", id,
                        JoinNames(nodes, Lang::kJa), part_event);

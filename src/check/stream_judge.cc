@@ -98,6 +98,10 @@ struct OpenSnapshot {
   // Transfers a barrier of this snapshot overtook that a later barrier
   // overtook again (Msg keeps only the latest): still in its channel state.
   std::vector<Seq> overtaken_before;
+  // What left the total inside this cut (kDrop, kRestart): transfers
+  // dropped or lost that were sent before their sender recorded, and the
+  // state a crash lost less the state restored, at a node not yet recorded.
+  Amount left = 0;
 };
 
 }  // namespace
@@ -191,12 +195,14 @@ class StreamJudge::Impl {
       std::optional<Seq> came;
       for (Seq seq : o.ahead) {
         auto lost = std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.seq == seq; });
+        if (dropped_.contains(seq)) continue;  // dropped on purpose: no fault
         if (lost == q.end()) {
           if (!came) came = seq;
           continue;
         }
         if (!named_lost.insert(seq).second) continue;
-        const std::string word = lost->marker ? say_.MarkerWord(lost->snapshot) : Word(lost->amount);
+        const std::string word =
+            lost->marker ? say_.MarkerWord(SnapName(lost->snapshot)) : Word(lost->amount);
         at[i].push_back(
             say_.AboutHistory(say_.NeverReceived(MsgName(seq), word, ChannelName(o.channel))));
       }
@@ -254,6 +260,11 @@ class StreamJudge::Impl {
   }
 
   void NameMessages(std::vector<std::string> names) { message_names_ = std::move(names); }
+  void NameMessage(Seq seq, std::string name) {
+    if (message_names_.size() <= seq) message_names_.resize(seq + 1);
+    message_names_[seq] = std::move(name);
+  }
+  void NameSnapshots(std::vector<std::string> names) { snapshot_names_ = std::move(names); }
   void HistoryBroken(std::string finding) {
     history_.push_back(std::move(finding));
     broken_ = true;
@@ -308,12 +319,12 @@ class StreamJudge::Impl {
         // loses parts): its verdict cannot be replayed, only its stability.
         ++out->unchecked;
       } else if (std::optional<std::string> wrong = JudgeDeclared(declared, it->second)) {
-        out->report.problems.push_back(say_.AboutSnapshot(id, *wrong));
+        out->report.problems.push_back(say_.AboutSnapshot(SnapName(id), *wrong));
       }
       if (declared.holds && at_end && !at_end->holds) {
         const Reasons why = ReasonsOf(*at_end);
         out->report.problems.push_back(
-            say_.AboutSnapshot(id, say_.DeclaredTooEarly(app_, why.branches, why.channels)));
+            say_.AboutSnapshot(SnapName(id), say_.DeclaredTooEarly(app_, why.branches, why.channels)));
       }
     }
   }
@@ -372,6 +383,12 @@ class StreamJudge::Impl {
       case Kind::kOvertaken:
         OnOvertaken(r, e);
         return true;
+      case Kind::kDrop:
+        OnDrop(r, e);
+        return true;
+      case Kind::kRestart:
+        OnRestart(r, e);
+        return true;
       case Kind::kClaim:
         OnClaim(*e.claim);
         return true;
@@ -383,6 +400,10 @@ class StreamJudge::Impl {
   }
 
   std::string Name(std::uint32_t r) const { return names_[r]; }
+  std::string SnapName(SnapshotId id) const {
+    if (id < snapshot_names_.size() && !snapshot_names_[id].empty()) return snapshot_names_[id];
+    return fmt::format("{}", id);
+  }
   ChannelId ChannelOf(std::uint32_t from, std::uint32_t to) const {
     return channel_of_[from * n_ + to];
   }
@@ -407,7 +428,7 @@ class StreamJudge::Impl {
   std::string MsgName(Seq seq) const { return say_.Message(Ref(seq)); }
   std::string Describe(const Msg& m) const {
     const std::string from = Name(topology_.channel(m.channel).from);
-    return m.marker ? say_.DescribeMarker(MsgName(m.seq), m.snapshot, from)
+    return m.marker ? say_.DescribeMarker(MsgName(m.seq), SnapName(m.snapshot), from)
                     : say_.DescribeTransfer(MsgName(m.seq), Word(m.amount), from);
   }
   // "$40 (message #7, N0→N1)".
@@ -426,6 +447,7 @@ class StreamJudge::Impl {
     if (it != open_.end()) return &it->second;
     if (any_ended_) return nullptr;
     OpenSnapshot& s = open_[id];
+    s.left = left_;
     s.ranks.resize(n_);
     s.channels.resize(topology_.channel_count());
     peak_open_ = std::max(peak_open_, open_.size());
@@ -556,6 +578,42 @@ class StreamJudge::Impl {
     if (s != nullptr) s->channels[ChannelOf(e.peer, r)].closed = true;
   }
 
+  // A message dropped on purpose, or lost by its receiver's crash: it
+  // leaves its channel. A transfer's amount leaves the total of every cut
+  // it was sent inside (money the program destroyed, not the snapshot's).
+  void OnDrop(std::uint32_t r, const StreamEvent& e) {
+    ++events_;
+    const ChannelId c = e.incoming ? ChannelOf(e.peer, r) : ChannelOf(r, e.peer);
+    std::deque<Msg>& q = in_flight_[c];
+    auto it = std::find_if(q.begin(), q.end(), [&](const Msg& x) { return x.n == e.n; });
+    if (it == q.end()) return;  // the reader's to check: not in flight
+    dropped_.insert(it->seq);
+    if (!it->marker) {
+      for (auto& [id, s] : open_) {
+        if (!SentOutside(s, *it)) Leave(&s.left, it->amount);
+      }
+      Leave(&left_, it->amount);
+    }
+    q.erase(it);
+  }
+
+  // The node crashed and came back with state e.amount: what it held left
+  // the total, and what it restored joined it, inside every cut it had not
+  // recorded yet.
+  void OnRestart(std::uint32_t r, const StreamEvent& e) {
+    ++events_;
+    Amount change = 0;
+    if (__builtin_sub_overflow(balance_[r], e.amount, &change)) change = 0;  // the reader saturates
+    for (auto& [id, s] : open_) {
+      if (s.ranks[r].records == 0) Leave(&s.left, change);
+    }
+    Leave(&left_, change);
+    balance_[r] = e.amount;
+  }
+  static void Leave(Amount* left, Amount a) {
+    if (__builtin_add_overflow(*left, a, left)) *left = a > 0 ? INT64_MAX : INT64_MIN;
+  }
+
   // An unaligned barrier went to the head of its channel, ahead of a
   // transfer, which is then in its snapshot's channel state.
   void OnOvertaken(std::uint32_t r, const StreamEvent& e) {
@@ -634,12 +692,12 @@ class StreamJudge::Impl {
     auto rec = rank_records_[r].find(e.snapshot);
     if (rec == rank_records_[r].end()) {
       part_findings_.push_back(
-          say_.AboutSnapshot(e.snapshot, say_.PartWithoutRecord(Name(r), Where(r, e))));
+          say_.AboutSnapshot(SnapName(e.snapshot), say_.PartWithoutRecord(Name(r), Where(r, e))));
       return;
     }
     if (rec->second != e.amount) {
       part_findings_.push_back(say_.AboutSnapshot(
-          e.snapshot, say_.PartDiffersFromRecord(Name(r), State(rec->second), State(e.amount), Where(r, e))));
+          SnapName(e.snapshot), say_.PartDiffersFromRecord(Name(r), State(rec->second), State(e.amount), Where(r, e))));
     }
     rank_records_[r].erase(rec);
   }
@@ -686,6 +744,7 @@ class StreamJudge::Impl {
   // the network.
   struct Judgement {
     const SnapshotId id;
+    const std::string name;  // as its log wrote it
     OpenSnapshot& s;
     const SnapshotClaim* claim;
     const Findings& say;
@@ -693,14 +752,14 @@ class StreamJudge::Impl {
     check::SnapshotVerdict v;
     std::vector<Seq> unrecorded;
     bool shape_ok = true;
-    void Say(std::string_view text) { out.push_back(say.AboutSnapshot(id, text)); }
+    void Say(std::string_view text) { out.push_back(say.AboutSnapshot(name, text)); }
   };
 
   // The checker's findings on a complete snapshot, in its order. Each step
   // is a function of its own below; (a) to (g) need every rank's record.
   std::vector<std::string> Judge(SnapshotId id, OpenSnapshot& s, const SnapshotClaim* claim) {
     ++checked_;
-    Judgement j{id, s, claim, say_, {}, {}, {}};
+    Judgement j{id, SnapName(id), s, claim, say_, {}, {}, {}};
     j.v.id = id;
     NoteBadCauses(id, s);
     if (claim != nullptr) JudgeShape(j);
@@ -725,7 +784,7 @@ class StreamJudge::Impl {
   // A snapshot's claim (kClaim): judged on what the events left, once.
   void OnClaim(const SnapshotClaim& claim) {
     if (!claimed_.insert(claim.id).second) {
-      claimed_twice_.push_back(say_.AboutSnapshot(claim.id, say_.ClaimedTwice()));
+      claimed_twice_.push_back(say_.AboutSnapshot(SnapName(claim.id), say_.ClaimedTwice()));
       return;
     }
     auto it = open_.find(claim.id);
@@ -751,7 +810,7 @@ class StreamJudge::Impl {
     for (std::uint32_t r = 0; r < n_; ++r) {
       if (s.ranks[r].bad_cause) {
         history_.push_back(say_.AboutHistory(say_.CauseNotLast(
-            s.ranks[r].record_event, Name(r), id, s.ranks[r].bad_cause_transfer,
+            s.ranks[r].record_event, Name(r), SnapName(id), s.ranks[r].bad_cause_transfer,
             *s.ranks[r].bad_cause)));
       }
     }
@@ -947,6 +1006,8 @@ class StreamJudge::Impl {
     Amount bank_total = 0, balances = 0, channels = 0, sum = 0;
     bool overflow = false;
     for (Amount a : initial_) overflow |= __builtin_add_overflow(bank_total, a, &bank_total);
+    // What the program dropped, or a crash lost, inside the cut is gone.
+    overflow |= __builtin_sub_overflow(bank_total, j.s.left, &bank_total);
     for (std::uint32_t r = 0; r < n_; ++r) {
       const std::optional<Amount> b = Claimed(j, r);
       if (b) overflow |= __builtin_add_overflow(balances, *b, &balances);
@@ -1081,6 +1142,12 @@ class StreamJudge::Impl {
   std::vector<std::string> claimed_twice_, claim_findings_;
   bool broken_ = false;
   std::vector<std::string> message_names_;  // by Seq; "" for a number
+  std::vector<std::string> snapshot_names_;  // by SnapshotId; "" for its number
+  // Messages dropped on purpose or lost by a crash (kDrop): no receipt that
+  // overtook one is a FIFO fault. What has left the total so far (kDrop,
+  // kRestart): a snapshot opened later counts all of it inside its cut.
+  std::set<Seq> dropped_;
+  Amount left_ = 0;
   std::size_t peak_state_ = 0, peak_open_ = 0;
   std::size_t applied_ = 0;
 };
@@ -1112,6 +1179,12 @@ void StreamJudge::KeepEveryVerdict() { impl_->KeepEveryVerdict(); }
 void StreamJudge::HistoryBroken(std::string finding) { impl_->HistoryBroken(std::move(finding)); }
 void StreamJudge::NameMessages(std::vector<std::string> names) {
   impl_->NameMessages(std::move(names));
+}
+void StreamJudge::NameMessage(sim::Seq seq, std::string name) {
+  impl_->NameMessage(seq, std::move(name));
+}
+void StreamJudge::NameSnapshots(std::vector<std::string> names) {
+  impl_->NameSnapshots(std::move(names));
 }
 void StreamJudge::NodeEnded(std::uint32_t node) { impl_->RankEnded(node); }
 StreamResult StreamJudge::Finish() {

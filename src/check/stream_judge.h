@@ -47,6 +47,14 @@ struct StreamEvent {
                       // sent to `peer` (or, `incoming`, just arrived from it),
                       // overtook transfer `n`, which joins the channel's
                       // recorded state
+    kDrop,            // transfer or marker `n` was dropped on purpose (an events
+                      // log's drop) or lost by its receiver's crash: never
+                      // delivered, not in flight, not a FIFO fault; on the
+                      // channel from `peer` (`incoming`: logged at its
+                      // receiver) or to `peer` (at its sender). A transfer's
+                      // amount leaves the total from its send on.
+    kRestart,         // the node crashed and restarted with state `amount`:
+                      // the state it had leaves the total, `amount` joins it
     kClaim,           // after every other event: what an implementation
                       // claims of `snapshot` (a simulated history's), judged
                       // at once (see `claim`)
@@ -56,7 +64,7 @@ struct StreamEvent {
   std::uint32_t peer = 0;      // to / from
   std::uint64_t n = 0;         // the message's number on its channel
   std::uint64_t overtaker = 0;  // kOvertaken
-  bool incoming = false;        // kOvertaken: on the channel from `peer`, at its receiver
+  bool incoming = false;        // kOvertaken, kDrop: on the channel from `peer`, at its receiver
   SnapshotId snapshot = 0;
   cutline::Amount amount = 0;     // a transfer's amount, or a state
   // kRecord: caused by a message, the node's last receipt: a marker of the
@@ -158,8 +166,13 @@ class StreamJudge {
   // only the inconsistent ones.
   void KeepEveryVerdict();
   // By message number (Seq), the name a log gave each message (RunRecord's
-  // message_names); one without is "#<n>".
+  // message_names); one without is "#<n>". NameMessage names one, before
+  // its send is fed (the judge numbers sends from 1 as they come).
   void NameMessages(std::vector<std::string> names);
+  void NameMessage(sim::Seq seq, std::string name);
+  // By SnapshotId, the name a log wrote each snapshot's id as (an events
+  // log's may be a string); one without is its number.
+  void NameSnapshots(std::vector<std::string> names);
   // The history is malformed past repair at the events fed so far (a
   // message delivered twice, a node that does not exist): `finding` names
   // it (a "history: ..." line) and no snapshot is judged. The caller stops

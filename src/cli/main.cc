@@ -134,6 +134,8 @@ int CheckEventsCommand(const std::string& dir, Lang lang) {
   const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
   const cutline::check::CheckReport report = cutline::check::CheckEventsLog(*log);
   for (const std::string& problem : report.problems) fmt::print("{}\n", say.Fail(problem));
+  // Snapshots aborted or cut short by a crash: notes, not findings.
+  for (const std::string& note : log->notes) fmt::print("{}\n", note);
   // A snapshot never completed in logs that end is the implementation's
   // failure, unless none completed and nothing else is wrong: then nothing
   // was judged, and each is named as the reason (docs/logs.md).
