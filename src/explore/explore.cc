@@ -149,8 +149,6 @@ class Search {
   }
 
  private:
-  // Stopped while taking the steps from the states `depth` steps deep: every
-  // schedule of up to `depth` steps was explored.
   // A counterexample kept (Broken, NeverCompletes): the search ends there.
   Result Found(double seconds) {
     result_.outcome = Outcome::kBroken;
@@ -160,6 +158,8 @@ class Search {
     return std::move(result_);
   }
 
+  // Stopped while taking the steps from the states `depth` steps deep: every
+  // schedule of up to `depth` steps was explored.
   Result Bounded(const char* bound, double seconds, std::size_t depth) {
     result_.outcome = Outcome::kBounded;
     result_.bound = bound;
