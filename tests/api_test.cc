@@ -1514,6 +1514,28 @@ TEST_F(ServerTest, ExploreSaysARightRuleIsRightInEverySchedule) {
   EXPECT_EQ(RunOk(DemoScenario(3))["state"]["sound"], true);
 }
 
+// A snapshot that never completes: broken, in the request's language, and
+// the demo's last caption says why; no snapshot at all: nothing judged.
+TEST_F(ServerTest, ExploreSaysASnapshotNeverCompletesOrThatNothingWasJudged) {
+  const std::string late =
+      "network P1=100 P2=100 P3=100 algorithm=broken-late-markers\ntransfer P2 P1 40\nsnapshot P1\n";
+  json a = PostExplore(*client_, {{"scenario", late}}, 200);
+  ASSERT_EQ(a["outcome"], "broken") << a.dump();
+  EXPECT_EQ(a["never_completes"], true);
+  EXPECT_EQ(a["findings"], json::array({"snapshot 1 never completes: P1 holds its markers for ever"}));
+  EXPECT_EQ(a["demo"]["steps"].size(), 3u);
+  const std::string last = a["demo"]["steps"].back()["caption"];
+  EXPECT_NE(last.find("Nothing is left to deliver and no command can run, so snapshot 1 never completes"),
+            std::string::npos)
+      << last;
+  json ja = PostExplore(*client_, {{"scenario", late}, {"lang", "ja"}}, 200);
+  EXPECT_EQ(ja["findings"], json::array({"スナップショット1は完了しません: P1がマーカーを送らずに持ち続けます"}));
+  json none = PostExplore(*client_, {{"scenario", DemoScenario(1)}}, 200);
+  EXPECT_EQ(none["outcome"], "nothing") << none.dump();
+  EXPECT_EQ(none["snapshots_judged"], 0);
+  EXPECT_FALSE(none.contains("demo"));
+}
+
 // Past the server's bounds the answer says how far it got; it is no verdict.
 TEST_F(ServerTest, ExploreStopsAtTheServersBoundsAndSaysHowFarItGot) {
   json a = PostExplore(*client_, {{"scenario", DemoScenario(15)}}, 200);

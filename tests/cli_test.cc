@@ -176,6 +176,46 @@ TEST_F(CliTest, ExploreFindsTheShortestBreakingScheduleAsAScenario) {
   EXPECT_TRUE(Contains(ja.out, "破る最短のスケジュールは5ステップです")) << ja;
 }
 
+// A snapshot that never completes (issue 42): exit 1, the shortest
+// schedule after which nothing more can happen, and who holds the markers;
+// run as it is, `cutline check` finds the snapshot not complete.
+TEST_F(CliTest, ExploreFindsASnapshotThatNeverCompletes) {
+  const std::string path = File("late.txt",
+                                "network P1=100 P2=100 P3=100 algorithm=broken-late-markers\n"
+                                "transfer P2 P1 40\n"
+                                "snapshot P1\n");
+  Outcome o = Cutline({"explore", path});
+  EXPECT_EQ(o.status, 1) << o;
+  EXPECT_TRUE(Contains(o.out, "# broken: the shortest schedule after which a snapshot never completes "
+                              "has 3 steps, as a scenario:\n"
+                              "network P1=100 P2=100 P3=100 algorithm=broken-late-markers\n"
+                              "transfer P2 P1 40\n"))
+      << o;
+  EXPECT_TRUE(o.out.ends_with("# FAIL snapshot 1 never completes: P1 holds its markers for ever\n")) << o;
+  Outcome checked = Cutline({"check", File("stuck.txt", o.out)});
+  EXPECT_EQ(checked.status, 3) << checked;
+  EXPECT_TRUE(Contains(checked.out, "snapshot 1 is not complete when the scenario ends")) << checked;
+  const json j = json::parse(Cutline({"explore", path, "--json"}).out, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["outcome"], "broken");
+  EXPECT_EQ(j["never_completes"], true);
+  Outcome ja = Cutline({"explore", path, "--lang", "ja"});
+  EXPECT_EQ(ja.status, 1) << ja;
+  EXPECT_TRUE(Contains(ja.out, "# 不合格 スナップショット1は完了しません: P1がマーカーを送らずに持ち続けます\n")) << ja;
+}
+
+// No snapshot in any schedule: no verdict (exit 3), never "right".
+TEST_F(CliTest, ExploreWithoutASnapshotHasNothingJudged) {
+  const std::string path = File("none.txt", "network P1=100 P2=100\ntransfer P1 P2 10\n");
+  Outcome o = Cutline({"explore", path});
+  EXPECT_EQ(o.status, 3) << o;
+  EXPECT_TRUE(o.out.ends_with("# nothing judged: the scenario takes no snapshot\n")) << o;
+  EXPECT_FALSE(Contains(o.out, "right")) << o;
+  const json j = json::parse(Cutline({"explore", path, "--json"}).out, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["outcome"], "nothing");
+}
+
 TEST_F(CliTest, ExploreSaysRightInEveryScheduleOrWhereABoundStoppedIt) {
   const std::string path = File("right.txt",
                                 "network P1=100 P2=100 P3=100\n"

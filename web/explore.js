@@ -2,8 +2,10 @@
 // deliveries the channels allow, each snapshot judged by the server's checker. Under a rule
 // meant to be right (the server's `sound`), the button checks every schedule; under a rule broken
 // on purpose, or Chandy-Lamport over channels that reorder, it looks for the shortest schedule
-// that breaks it and loads that schedule as a demo to step through. In predict mode the button
-// asks first ("will it survive every schedule?") and the answer comes with the server's verdict.
+// that breaks it and loads that schedule as a demo to step through. A schedule after which nothing
+// more can happen while a snapshot is not complete breaks it too (the snapshot never completes), and
+// the page says so in the server's words. In predict mode the button asks first ("will it survive
+// every schedule?") and the answer comes with the server's verdict.
 import { t, lang } from './i18n.js';
 import { exploreScenario, Busy, Refusal } from './api.js';
 import { toText } from './scenario.js';
@@ -20,7 +22,7 @@ function demoFrom(answer, source) {
   return {
     id: 'explore',
     title: t('exploreDemoTitle'),
-    intro: t('exploreDemoIntro', { n }),
+    intro: t(answer.never_completes ? 'exploreDemoIntroStuck' : 'exploreDemoIntro', { n }),
     network: answer.demo.network,
     steps: answer.demo.steps,
     source,
@@ -33,11 +35,13 @@ const count = (n) => Number(n).toLocaleString(lang() === 'ja' ? 'ja-JP' : 'en-US
 function verdictText(a) {
   switch (a.outcome) {
     case 'right':
-      return a.snapshots_judged === 0
-        ? t('exploreNothing')
-        : t('exploreRight', { judged: count(a.snapshots_judged), schedules: count(a.schedules), states: count(a.states) });
+      return t('exploreRight', { judged: count(a.snapshots_judged), schedules: count(a.schedules), states: count(a.states) });
+    case 'nothing':
+      return t('exploreNothing');
     case 'broken':
-      return t('exploreBroken', { n: a.demo.steps.length, states: count(a.states) });
+      return a.never_completes
+        ? t('exploreNeverCompletes', { n: a.demo.steps.length, finding: a.findings.join(t('exploreFindingGap')) })
+        : t('exploreBroken', { n: a.demo.steps.length, states: count(a.states) });
     default:
       return t('exploreBounded', { states: count(a.states), seconds: a.seconds.toFixed(1), depth: a.depth });
   }
@@ -103,9 +107,10 @@ export function exploreEverySchedule() {
     clearNotice();
     shown = null;
     $('explore-result').textContent = '';
-    // Predict mode: the question first, answered by the verdict (a bounded search has none).
+    // Predict mode: the question first, answered by the verdict (a bounded search, or one with no
+    // snapshot to judge, has none).
     let feedback = null;
-    if (isPredicting() && answer.outcome !== 'bounded') {
+    if (isPredicting() && (answer.outcome === 'right' || answer.outcome === 'broken')) {
       const q = {
         kind: 'every_schedule',
         answer: answer.outcome === 'right',

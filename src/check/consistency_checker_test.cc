@@ -334,9 +334,12 @@ std::vector<std::string> EverySentence(const Findings& f) {
       f.SilentRank(2), f.DroppedAfterCrash(5), f.StabilityOnly(1),
       f.LogsDeclaredOk(3, 4, "jobs", 900, 3, 1), f.LogsConservedOk(3, 4, 900, 300),
       f.LogsDataflowOk(3, 6, "2-3-1", 900), f.Explored(2958, 480, 1011, 0.02),
-      f.ExploredRight(480, 114), f.ExploredBroken(5), f.ExploredBounded("states", 50, 5)};
+      f.ExploredRight(480, 114), f.ExploredBroken(5), f.ExploredBounded("states", 50, 5),
+      f.NeverCompletes(1, std::vector<std::string>{"P1"}, {}, {}),
+      f.NeverCompletes(1, {}, branches, std::vector<std::string>{"P1→P2", "P3→P2"}),
+      f.ExploredNeverCompletes(3), f.ExploredStuck({"x"})};
 }
-constexpr std::size_t kSentences = 80;  // the 74 methods of Findings, six of them twice
+constexpr std::size_t kSentences = 84;  // the 77 methods of Findings, seven of them twice
 
 TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   const std::vector<std::string> en = EverySentence(FindingsIn(Lang::kEn));

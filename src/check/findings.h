@@ -234,7 +234,8 @@ class Findings {
   // `total`: the money conserved, as the application writes it.
   virtual std::string AllConserved(int snapshots, std::string_view total) const = 0;
   // `cutline explore`: how much it explored (`schedules` may pass 2^64),
-  // then one of its three endings. The counterexample's header ends with a
+  // then one of its endings (when no schedule starts a snapshot,
+  // NothingJudgedInScenario(0)). The counterexample's header ends with a
   // colon: the schedule follows, one command a line.
   virtual std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                                double seconds) const = 0;
@@ -246,6 +247,18 @@ class Findings {
   // The judge's findings, closing the last caption of a counterexample
   // played as a demo (explore_json.h): one sentence, with its full stop.
   virtual std::string ExploredFindings(const std::vector<std::string>& findings) const = 0;
+  // A snapshot started and not complete in a state where nothing more can
+  // happen (nothing to deliver, no command that can run): it never
+  // completes. Its cause where the engine knows it (`holding`: branches that
+  // keep their markers, broken-late-markers); else `unrecorded` (branches
+  // that never record) and `open` (channels "P2→P1" whose recorder waits
+  // for a marker for ever). The header of such a counterexample, and the
+  // close of its last caption (as ExploredFindings, for these findings).
+  virtual std::string NeverCompletes(SnapshotId id, std::span<const std::string> holding,
+                                     std::span<const std::string> unrecorded,
+                                     std::span<const std::string> open) const = 0;
+  virtual std::string ExploredNeverCompletes(std::size_t steps) const = 0;
+  virtual std::string ExploredStuck(const std::vector<std::string>& findings) const = 0;
   virtual std::string AllDeclaredAsAtCut(int snapshots, const apps::App& app) const = 0;
   virtual std::string EventsLogOk(int snapshots, std::size_t processes, std::size_t lines,
                                   std::string_view total) const = 0;

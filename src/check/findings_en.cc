@@ -378,6 +378,35 @@ class English final : public Findings {
   std::string ExploredFindings(const std::vector<std::string>& findings) const override {
     return fmt::format("The checker rejects it: {}.", fmt::join(findings, "; "));
   }
+  std::string NeverCompletes(SnapshotId id, std::span<const std::string> holding,
+                             std::span<const std::string> unrecorded,
+                             std::span<const std::string> open) const override {
+    std::vector<std::string> why;
+    const bool one = holding.size() == 1;
+    if (!holding.empty()) {
+      why.push_back(fmt::format("{} hold{} {} markers for ever", JoinNames(holding, Lang::kEn),
+                                one ? "s" : "", one ? "its" : "their"));
+    }
+    if (!unrecorded.empty()) {
+      why.push_back(fmt::format("{} never record{}", JoinNames(unrecorded, Lang::kEn),
+                                unrecorded.size() == 1 ? "s" : ""));
+    }
+    if (!open.empty()) {
+      why.push_back(fmt::format("channel{} {} never close{}", S(open.size()),
+                                JoinNames(open, Lang::kEn), open.size() == 1 ? "s" : ""));
+    }
+    if (why.empty()) return fmt::format("snapshot {} never completes", id);
+    return fmt::format("snapshot {} never completes: {}", id, fmt::join(why, "; "));
+  }
+  std::string ExploredNeverCompletes(std::size_t steps) const override {
+    return fmt::format("broken: the shortest schedule after which a snapshot never completes has "
+                       "{} step{}, as a scenario:",
+                       steps, S(steps));
+  }
+  std::string ExploredStuck(const std::vector<std::string>& findings) const override {
+    return fmt::format("Nothing is left to deliver and no command can run, so {}.",
+                       fmt::join(findings, "; "));
+  }
   std::string AllConserved(int snapshots, std::string_view total) const override {
     return fmt::format("ok: {} complete snapshot{} checked: consistent cuts, exact channel "
                        "states, total {} conserved",

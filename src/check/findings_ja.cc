@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <utility>
+
 #include "check/findings.h"
 
 namespace cutline::check {
@@ -367,6 +369,40 @@ class Japanese final : public Findings {
   }
   std::string ExploredFindings(const std::vector<std::string>& findings) const override {
     return fmt::format("検査はこれを不合格とします: {}。", fmt::join(findings, "。"));
+  }
+  std::string NeverCompletes(SnapshotId id, std::span<const std::string> holding,
+                             std::span<const std::string> unrecorded,
+                             std::span<const std::string> open) const override {
+    // Each reason in two forms: joined by its continuative form, the last
+    // one ending the sentence.
+    std::vector<std::pair<std::string, std::string>> why;
+    if (!holding.empty()) {
+      const std::string who = JoinNames(holding, Lang::kJa);
+      why.emplace_back(who + "がマーカーを送らずに持ち続け", who + "がマーカーを送らずに持ち続けます");
+    }
+    if (!unrecorded.empty()) {
+      const std::string who = JoinNames(unrecorded, Lang::kJa);
+      why.emplace_back(who + "は状態を一度も記録せず", who + "は状態を一度も記録しません");
+    }
+    if (!open.empty()) {
+      const std::string which = JoinNames(open, Lang::kJa);
+      why.emplace_back("チャネル" + which + "は閉じず", "チャネル" + which + "は閉じません");
+    }
+    std::string out = fmt::format("スナップショット{}は完了しません", id);
+    for (std::size_t i = 0; i < why.size(); ++i) {
+      out += i == 0 ? ": " : "、";
+      out += i + 1 == why.size() ? why[i].second : why[i].first;
+    }
+    return out;
+  }
+  std::string ExploredNeverCompletes(std::size_t steps) const override {
+    return fmt::format("誤り: スナップショットが完了しないまま終わる最短のスケジュールは{}ステップです。"
+                       "シナリオとして:",
+                       steps);
+  }
+  std::string ExploredStuck(const std::vector<std::string>& findings) const override {
+    return fmt::format("届けるメッセージも実行できるコマンドも残っていないため、{}。",
+                       fmt::join(findings, "。"));
   }
   std::string AllConserved(int snapshots, std::string_view total) const override {
     return fmt::format("合格: 完了したスナップショット{}件を検査しました: {}で、総額{}は保存"

@@ -318,9 +318,10 @@ void AddExploreCommand(CLI::App& app, ScenarioArgs& a) {
   a.explore->add_option("--lang", a.lang, "Language: en or ja")->check(CLI::IsMember({"en", "ja"}));
 }
 
-// 0: right in every schedule; 1: broken (the shortest schedule printed as
-// a scenario, every other line a comment, so that the output runs as it
-// is); 3: a bound stopped it; 2: refused.
+// 0: right in every schedule; 1: broken, or a snapshot that never completes
+// (the shortest schedule printed as a scenario, every other line a comment,
+// so that the output runs as it is); 3: a bound stopped it, or no schedule
+// starts a snapshot; 2: refused.
 int ExploreCommand(const ScenarioArgs& a) {
   const Lang lang = ParseLang(a.lang);
   std::string text;
@@ -332,6 +333,7 @@ int ExploreCommand(const ScenarioArgs& a) {
   if (!found.ok()) return Refuse(found.status(), lang);
   const cutline::explore::Result& r = *found;
   using cutline::explore::Outcome;
+  // A bound, or no snapshot to judge: no verdict.
   const int code = r.outcome == Outcome::kRight ? 0 : r.outcome == Outcome::kBroken ? 1 : 3;
   const nlohmann::json out = cutline::explore::ResultJson(r, options);
   if (a.explore_json) {

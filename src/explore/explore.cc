@@ -1,7 +1,9 @@
 // Breadth-first search over a scenario's schedules: each state is an
 // engine (copied at every choice) and how far the written commands have
 // gone; each step runs the next command, the next snapshot start (with
-// starts_anywhere), or one delivery the network allows.
+// starts_anywhere), or one delivery the network allows. Each step that
+// completes a snapshot is judged; each state with no step left must have
+// every snapshot started complete.
 #include "explore/explore.h"
 
 #include <fmt/format.h>
@@ -15,6 +17,7 @@
 
 #include "base/overloaded.h"
 #include "check/consistency_checker.h"
+#include "check/findings.h"
 #include "engine/engine.h"
 #include "scenario/parser.h"
 #include "scenario/run_record.h"
@@ -80,16 +83,31 @@ class Search {
     ends_.push_back(false);
     if (options_.hashing) visited_.emplace(Key(layer.front()), 0);
     for (std::size_t depth = 0; !layer.empty(); ++depth) {
-      if (options_.max_depth != 0 && depth == options_.max_depth) return Bounded("depth", elapsed(), depth);
+      if (options_.max_depth != 0 && depth == options_.max_depth) {
+        // The schedules of exactly that many steps that end here are judged
+        // too: every schedule up to the bound is.
+        for (const State& state : layer) {
+          if (!HasStep(state) && NeverCompletes(state)) return Found(elapsed());
+        }
+        return Bounded("depth", elapsed(), depth);
+      }
       std::vector<State> next;
+      // A step from this layer broke a snapshot: a schedule of depth + 1
+      // steps. Only one that ends in this layer with a snapshot left
+      // incomplete is shorter: the rest of the layer is looked at for it.
+      bool broken = false;
       for (State& state : layer) {
+        if (broken) {
+          if (!HasStep(state) && NeverCompletes(state)) break;
+          continue;
+        }
         bool moved = false;
         for (auto& [choice, child] : Steps(state)) {
           moved = true;
           ++result_.transitions;
           if (Broken(state, child, choice)) {
-            result_.seconds = elapsed();
-            return std::move(result_);
+            broken = true;
+            break;
           }
           if (options_.hashing) {
             auto [it, fresh] = visited_.try_emplace(Key(child), graph_.size());
@@ -110,25 +128,42 @@ class Search {
             return Bounded("states", elapsed(), depth);
           }
         }
-        if (!moved) ends_[state.id] = true;
+        if (broken) continue;
+        if (!moved && NeverCompletes(state)) return Found(elapsed());
         if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
           return Bounded("seconds", elapsed(), depth);
         }
       }
+      if (broken) return Found(elapsed());
       layer = std::move(next);
     }
-    result_.outcome = Outcome::kRight;
+    // Every schedule ran to its end with every snapshot it started complete:
+    // right, unless none started one.
+    result_.outcome = any_started_ ? Outcome::kRight : Outcome::kNothing;
     CountSchedules();
+    std::sort(result_.end_states.begin(), result_.end_states.end());
+    result_.end_states.erase(std::unique(result_.end_states.begin(), result_.end_states.end()),
+                             result_.end_states.end());
     result_.seconds = elapsed();
     return std::move(result_);
   }
 
  private:
+  // A counterexample kept (Broken, NeverCompletes): the search ends there.
+  Result Found(double seconds) {
+    result_.outcome = Outcome::kBroken;
+    result_.end_states.clear();
+    CountSchedules();
+    result_.seconds = seconds;
+    return std::move(result_);
+  }
+
   // Stopped while taking the steps from the states `depth` steps deep: every
   // schedule of up to `depth` steps was explored.
   Result Bounded(const char* bound, double seconds, std::size_t depth) {
     result_.outcome = Outcome::kBounded;
     result_.bound = bound;
+    result_.end_states.clear();
     CountSchedules();
     result_.depth = depth;
     result_.seconds = seconds;
@@ -201,6 +236,17 @@ class Search {
   void TakeInto(const State& s, const Choice& c, std::vector<std::pair<Choice, State>>* out) const {
     State child{s.engine, s.done, s.started, 0};
     if (Apply(child, c).ok()) out->emplace_back(c, std::move(child));
+  }
+
+  // Whether any step can be taken from s (Steps, without keeping them).
+  bool HasStep(const State& s) const {
+    for (const Choice& c : Choices(s)) {
+      // Choices offers a delivery only where one can be made.
+      if (c.kind == Choice::Kind::kDeliver) return true;
+      State child{s.engine, s.done, s.started, 0};
+      if (Apply(child, c).ok()) return true;
+    }
+    return false;
   }
 
   static bool Completes(const State& before, const State& after) {
@@ -349,16 +395,66 @@ class Search {
     result_.snapshots_judged += completed.size();
     check::CheckReport report = check::CheckRun(run, options_.lang);
     if (report.ok()) return false;
-    result_.outcome = Outcome::kBroken;
-    result_.findings = std::move(report.problems);
-    CountSchedules();
-    // The schedule, from the start: its steps back to the root, reversed.
-    std::vector<Choice> steps = {choice};
-    for (std::uint64_t id = before.id; id != 0; id = graph_[id].parent) steps.push_back(graph_[id].choice);
-    std::reverse(steps.begin(), steps.end());
-    result_.counterexample.push_back(network_line_);
-    for (const Choice& c : steps) result_.counterexample.push_back(Line(after.engine, c));
+    std::vector<Choice> steps = Path(before.id);
+    steps.push_back(choice);
+    Keep(after.engine, steps, std::move(report.problems));
+    result_.never_completes = false;
     return true;
+  }
+
+  // A state where nothing more can happen (no delivery, no command that can
+  // run): it ends its schedules, and every snapshot started must be
+  // complete there, for nothing will ever complete it. True, with the
+  // counterexample and a finding for each snapshot left incomplete kept, if
+  // one is not. Its cause is said where the engine knows it (a branch that
+  // keeps its markers until a transfer that never comes); else who never
+  // recorded and which recorded branch's channels never closed.
+  bool NeverCompletes(const State& s) {
+    ends_[s.id] = true;
+    if (options_.keep_end_states) result_.end_states.push_back(Key(s));
+    const Engine& e = s.engine;
+    any_started_ = any_started_ || !e.snapshots().empty();
+    const check::Findings& say = check::FindingsIn(options_.lang);
+    std::vector<std::string> findings;
+    for (const engine::SnapshotInfo& info : e.snapshots()) {
+      if (info.complete) continue;
+      std::vector<std::string> holding, unrecorded, open;
+      for (NodeId n = 0; n < e.branch_count(); ++n) {
+        if (e.HoldsMarkers(n, info.id)) holding.push_back(e.name(n));
+      }
+      for (NodeId n = 0; holding.empty() && n < e.branch_count(); ++n) {
+        if (!e.HasRecorded(n, info.id)) {
+          unrecorded.push_back(e.name(n));
+          continue;
+        }
+        if (e.PartDone(n, info.id)) continue;
+        for (ChannelId c : e.network().Incoming(n)) {
+          if (e.RecordedChannel(info.id, c).state != ChannelRecording::kClosed) {
+            open.push_back(ChannelText(e.name(e.network().channel(c).from), e.name(n)));
+          }
+        }
+      }
+      findings.push_back(say.NeverCompletes(info.id, holding, unrecorded, open));
+    }
+    if (findings.empty()) return false;
+    Keep(e, Path(s.id), std::move(findings));
+    result_.never_completes = true;
+    return true;
+  }
+
+  // The steps from the start to state `id`: its first parents', reversed.
+  std::vector<Choice> Path(std::uint64_t id) const {
+    std::vector<Choice> steps;
+    for (; id != 0; id = graph_[id].parent) steps.push_back(graph_[id].choice);
+    std::reverse(steps.begin(), steps.end());
+    return steps;
+  }
+
+  // The counterexample, as scenario lines, and its findings.
+  void Keep(const Engine& e, const std::vector<Choice>& steps, std::vector<std::string> findings) {
+    result_.counterexample = {network_line_};
+    for (const Choice& c : steps) result_.counterexample.push_back(Line(e, c));
+    result_.findings = std::move(findings);
   }
 
   // A step as a scenario line.
@@ -483,6 +579,7 @@ class Search {
   std::vector<bool> ends_;  // by state: nothing more can happen there
   std::vector<std::pair<std::uint64_t, std::uint64_t>> edges_;  // every step kept, from -> to
   std::unordered_map<std::string, std::uint64_t> visited_;
+  bool any_started_ = false;  // an end state reached has a snapshot
   Result result_;
 };
 
@@ -534,6 +631,7 @@ StatusOr<Result> Explore(std::string_view text, const Options& options) {
   if (better.outcome == Outcome::kBroken) {
     found.counterexample = std::move(better.counterexample);
     found.findings = std::move(better.findings);
+    found.never_completes = better.never_completes;
   }
   return found;
 }

@@ -43,6 +43,9 @@ struct Options {
   // Schedules longer than this many steps are not explored (0: no bound);
   // a search that meets it is bounded ("depth").
   std::size_t max_depth = 0;
+  // For the tests that hold the reductions to the full search: keep the
+  // states where nothing more can happen (Result::end_states).
+  bool keep_end_states = false;
   // What the scenario as written may cost (the server's, scenario/runner.h);
   // past them it is refused before any search.
   scenario::Limits limits;
@@ -50,9 +53,11 @@ struct Options {
 };
 
 enum class Outcome : std::uint8_t {
-  kRight,    // every complete snapshot of every reachable state passes
+  kRight,    // every complete snapshot of every reachable state passes, and
+             // every snapshot started completes in every schedule
   kBroken,   // a schedule breaks it: `counterexample`, `findings`
   kBounded,  // a bound stopped the search first (`bound` says which)
+  kNothing,  // no schedule starts a snapshot: nothing judged, no verdict
 };
 
 struct Result {
@@ -69,11 +74,19 @@ struct Result {
   std::size_t depth = 0;
   double seconds = 0;
   // kBroken: the shortest breaking schedule as scenario lines (the network
-  // line, then one command a step), and the judge's findings on it.
+  // line, then one command a step), and the judge's findings on it; or,
+  // with `never_completes`, a shortest schedule after which nothing more
+  // can happen while a snapshot started is not complete, and one finding a
+  // snapshot so left (check::Findings::NeverCompletes).
   std::vector<std::string> counterexample;
   std::vector<std::string> findings;
+  bool never_completes = false;
   // kBounded: "states", "seconds" or "depth".
   std::string bound;
+  // With keep_end_states, kRight or kNothing: every state reached where
+  // nothing more can happen, each as the visited-state key says it (sorted,
+  // once each), so that two searches can be compared.
+  std::vector<std::string> end_states;
 };
 
 // Refused as `cutline run` refuses it (one line, with its line number) when

@@ -18,6 +18,8 @@ const char* OutcomeName(Outcome o) {
       return "right";
     case Outcome::kBroken:
       return "broken";
+    case Outcome::kNothing:
+      return "nothing";
     case Outcome::kBounded:
       break;
   }
@@ -57,11 +59,16 @@ scenario::Json ResultJson(const Result& r, const Options& options) {
     case Outcome::kBroken: {
       std::string scenario;
       for (const std::string& line : r.counterexample) scenario += line + "\n";
-      out["verdict"] = say.ExploredBroken(r.counterexample.size() - 1);
+      const std::size_t steps = r.counterexample.size() - 1;
+      out["verdict"] = r.never_completes ? say.ExploredNeverCompletes(steps) : say.ExploredBroken(steps);
       out["counterexample"] = std::move(scenario);
       out["findings"] = r.findings;
+      out["never_completes"] = r.never_completes;
       break;
     }
+    case Outcome::kNothing:
+      out["verdict"] = say.NothingJudgedInScenario(0);
+      break;
     case Outcome::kBounded:
       out["verdict"] = say.ExploredBounded(r.bound, r.states, r.depth);
       out["bound"] = r.bound;
@@ -86,7 +93,8 @@ scenario::Json CounterexampleDemo(const Result& r, Lang lang) {
   if (!steps.empty() && !r.findings.empty()) {
     std::string& last = steps.back()["caption"].get_ref<std::string&>();
     last += SentenceGap(lang);
-    last += check::FindingsIn(lang).ExploredFindings(r.findings);
+    const check::Findings& say = check::FindingsIn(lang);
+    last += r.never_completes ? say.ExploredStuck(r.findings) : say.ExploredFindings(r.findings);
   }
   return {{"network", r.counterexample.empty() ? "" : r.counterexample.front()},
           {"steps", std::move(steps)}};

@@ -11,16 +11,17 @@
 
 namespace cutline::explore {
 
-// "outcome" ("right", "broken" or "bounded"), the figures, "starts", the
-// two sentences in `lang` ("summary": how much was explored; "verdict": its
-// ending), and per outcome "bound", or "counterexample" (a runnable
-// scenario) with "findings".
+// "outcome" ("right", "broken", "bounded" or "nothing"), the figures,
+// "starts", the two sentences in `lang` ("summary": how much was explored;
+// "verdict": its ending), and per outcome "bound", or "counterexample" (a
+// runnable scenario) with "findings" and "never_completes" (whether they
+// are of a snapshot left incomplete where nothing more can happen).
 scenario::Json ResultJson(const Result& result, const Options& options);
 
 // kBroken: the counterexample as the page's demos are given (GET /api/demos):
 // "network" (its first line) and "steps", each {"command", "caption"}. The
 // caption is the narration of that step (what `cutline run` tells of it), in
-// options.lang; the last one ends with the judge's findings.
+// options.lang; the last one ends with the findings.
 scenario::Json CounterexampleDemo(const Result& result, Lang lang);
 
 }  // namespace cutline::explore

@@ -1,8 +1,10 @@
 // `cutline explore`: every correct algorithm is right in every schedule of
 // small networks, each rule broken on purpose (and Chandy-Lamport over
 // channels that reorder) yields a counterexample that `cutline check` then
-// rejects too, and the visited-state hashing changes neither the verdict,
-// nor the count of schedules, nor the shortest counterexample's length.
+// rejects too, a snapshot that never completes is a finding, a scenario
+// without one has nothing judged, and the visited-state hashing changes
+// neither the verdict, nor the count of schedules, nor the shortest
+// counterexample's length.
 #include "explore/explore.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "check/consistency_checker.h"
+#include "engine/engine.h"
 #include "scenario/run_record.h"
 #include "scenario/runner.h"
 
@@ -41,12 +44,14 @@ Result ExploreOk(const std::string& scenario, Options options = {}) {
 
 // The search three ways: full (every schedule walked), with the hashing,
 // and with the hashing and the partial-order reduction (the default). Each
-// reduction keeps the answer and the shortest counterexample's length; the
+// reduction keeps the answer, the states where nothing more can happen
+// (where liveness is judged) and the shortest counterexample's length; the
 // hashing keeps the count of schedules and the longest one too (the
 // reduction leaves out reorderings, so it counts fewer).
 Result RunEveryWay(const std::string& scenario, Options options = {}) {
   options.hashing = false;
   options.reduction = false;
+  options.keep_end_states = true;
   const Result full = ExploreOk(scenario, options);
   options.hashing = true;
   const Result hashed = ExploreOk(scenario, options);
@@ -54,7 +59,12 @@ Result RunEveryWay(const std::string& scenario, Options options = {}) {
   const Result reduced = ExploreOk(scenario, options);
   EXPECT_EQ(hashed.outcome, full.outcome) << scenario;
   EXPECT_EQ(reduced.outcome, full.outcome) << scenario;
-  if (full.outcome == Outcome::kRight) {
+  EXPECT_EQ(hashed.never_completes, full.never_completes) << scenario;
+  EXPECT_EQ(reduced.never_completes, full.never_completes) << scenario;
+  if (full.outcome == Outcome::kRight || full.outcome == Outcome::kNothing) {
+    EXPECT_FALSE(full.end_states.empty()) << scenario;
+    EXPECT_TRUE(hashed.end_states == full.end_states) << scenario;
+    EXPECT_TRUE(reduced.end_states == full.end_states) << scenario;
     EXPECT_EQ(hashed.schedules, full.schedules) << scenario;
     EXPECT_EQ(hashed.depth, full.depth) << scenario;
     EXPECT_EQ(reduced.depth, full.depth) << scenario;
@@ -154,6 +164,62 @@ TEST(ExploreTest, TheCounterexampleIsTheShortestSchedule) {
             (std::vector<std::string>{"network A=100 B=100 algorithm=broken-unrecorded-channel",
                                       "transfer B A 40", "snapshot A", "deliver B A", "deliver A B",
                                       "deliver B A"}));
+}
+
+// The counterexample of a snapshot that never completes, run as a plain
+// scenario: nothing is left to deliver, and the snapshot is not complete.
+void ExpectLeftIncomplete(const Result& r) {
+  ASSERT_EQ(r.outcome, Outcome::kBroken);
+  EXPECT_TRUE(r.never_completes);
+  scenario::Runner runner;
+  ASSERT_TRUE(runner.RunText(Joined(r.counterexample)).ok()) << Joined(r.counterexample);
+  const engine::Engine& bank = *runner.bank();
+  EXPECT_FALSE(bank.network().CanDeliverNext()) << Joined(r.counterexample);
+  ASSERT_FALSE(bank.snapshots().empty());
+  EXPECT_FALSE(bank.snapshots().back().complete) << Joined(r.counterexample);
+}
+
+// Issue 42's case: P1 keeps its markers until its next transfer, and none
+// comes. No snapshot ever completes, so no safety finding can catch it;
+// the state where nothing more can happen does. The shortest such schedule
+// has three steps: P2's transfer, the start, and the $40 delivered (before
+// it, the $40 is still in flight), in either order of the last two.
+TEST(ExploreTest, ASnapshotThatNeverCompletesIsAFindingWithItsShortestSchedule) {
+  const std::string scenario =
+      "network P1=100 P2=100 P3=100 algorithm=broken-late-markers\ntransfer P2 P1 40\nsnapshot P1\n";
+  const Result r = RunEveryWay(scenario);
+  ExpectLeftIncomplete(r);
+  ASSERT_EQ(r.counterexample.size(), 4u) << Joined(r.counterexample);
+  EXPECT_EQ(r.counterexample[1], "transfer P2 P1 40");
+  const std::vector<std::string> last = {r.counterexample[2], r.counterexample[3]};
+  EXPECT_TRUE(last == (std::vector<std::string>{"snapshot P1", "deliver P2 P1"}) ||
+              last == (std::vector<std::string>{"deliver P2 P1", "snapshot P1"}))
+      << Joined(r.counterexample);
+  EXPECT_EQ(r.findings, (std::vector<std::string>{"snapshot 1 never completes: P1 holds its markers for ever"}));
+  EXPECT_EQ(r.snapshots_judged, 0u);
+  Options ja;
+  ja.lang = Lang::kJa;
+  EXPECT_EQ(ExploreOk(scenario, ja).findings,
+            (std::vector<std::string>{"スナップショット1は完了しません: P1がマーカーを送らずに持ち続けます"}));
+}
+
+// Where no branch holds markers, the finding names who never records and
+// which recorded branch's channels never close: here X has no incoming
+// channel, so a snapshot Y starts never reaches it (testdata/unreachable.txt).
+TEST(ExploreTest, ASnapshotThatNeverReachesABranchNamesItAndTheChannelLeftOpen) {
+  const Result r = RunEveryWay("network X=10 Y=10 Z=10 links=X>Y,Y>Z,Z>Y\ntransfer X Y 5\nsnapshot Y\n");
+  ExpectLeftIncomplete(r);
+  EXPECT_EQ(r.findings,
+            (std::vector<std::string>{"snapshot 1 never completes: X never records; channel X→Y never closes"}));
+}
+
+// No snapshot in any schedule: nothing judged, no verdict (never "right").
+TEST(ExploreTest, AScenarioWithoutASnapshotHasNothingJudged) {
+  const Result r = RunEveryWay("network P1=100 P2=100 P3=100\ntransfer P1 P2 10\ntransfer P2 P3 20\n");
+  EXPECT_EQ(r.outcome, Outcome::kNothing);
+  EXPECT_EQ(r.snapshots_judged, 0u);
+  EXPECT_GT(r.schedules, 1);
+  EXPECT_TRUE(r.findings.empty());
 }
 
 // Starts anywhere: each snapshot start at every point, so more schedules,

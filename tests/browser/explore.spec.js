@@ -1,8 +1,9 @@
 // Every schedule (web/explore.js, POST /api/explore): under a rule broken on purpose the page finds
 // the shortest schedule that breaks it and plays it as a demo whose last caption is the checker's
-// finding; under a correct rule it says how many schedules it covered; past the server's bounds it
-// says how far it got; in predict mode it asks first; in Japanese, and in a lecture, where every
-// student's page steps through the same schedule.
+// finding, or, where a snapshot never completes, says so and plays the schedule that leaves it so;
+// under a correct rule it says how many schedules it covered; with no snapshot, that there is nothing
+// to judge; past the server's bounds it says how far it got; in predict mode it asks first; in
+// Japanese, and in a lecture, where every student's page steps through the same schedule.
 const { test, expect, openPage, settle, audit } = require('./fixtures');
 
 const button = (page) => page.locator('#explore');
@@ -60,6 +61,27 @@ test('a rule broken on purpose: the shortest schedule that breaks it, played as 
   expect(await audit(page), 'axe violations with the found schedule\'s verdict shown').toEqual([]);
 });
 
+// Issue 42's run: P1 keeps its markers until a next transfer that never comes, so no snapshot ever
+// completes and no finding on a complete one can catch it; the state where nothing more can happen does.
+test('a snapshot that never completes: the page says who holds its markers, and plays the schedule that leaves it so', async ({ page }) => {
+  const run = 'network P1=100 P2=100 P3=100 algorithm=broken-late-markers\ntransfer P2 P1 40\nsnapshot P1\n';
+  await openPage(page, `#s=${Buffer.from(run).toString('base64url')}`);
+  await expect(button(page)).toHaveText('Find a schedule that breaks it');
+  await button(page).click();
+  await settle(page);
+  await expect(result(page).locator('.explore-broken')).toHaveText('Never completes: after a schedule of 3 steps, the shortest of all, nothing more can happen and snapshot 1 never completes: P1 holds its markers for ever. Step through it with Next step.');
+  await expect(caption(page)).toHaveText('The explorer tried every order of deliveries and found this one, 3 steps long, after which nothing more can happen while the snapshot is not complete. Press Next step to begin.');
+  const captions = await stepToTheEnd(page, 3);
+  expect(captions[2]).toContain('Nothing is left to deliver and no command can run, so snapshot 1 never completes: P1 holds its markers for ever.');
+  expect(await audit(page), 'axe violations with a snapshot that never completes').toEqual([]);
+  // In Japanese, in the server's Japanese words.
+  await page.getByRole('button', { name: '日本語' }).click();
+  await settle(page);
+  await button(page).click();
+  await settle(page);
+  await expect(result(page).locator('.explore-broken')).toHaveText('完了しない：最短で3ステップのスケジュールの後はもう何も起こらず、スナップショット1は完了しません: P1がマーカーを送らずに持ち続けます。「次の手順」で一歩ずつ進められます。');
+});
+
 test('a correct rule: right in every schedule, with how many; Chandy-Lamport without FIFO is broken', async ({ page }) => {
   await openPage(page);
   await startDemo(page, 3);
@@ -87,7 +109,7 @@ test('nothing to judge, and past the server\'s bounds: the page says so and keep
   await openPage(page);
   await button(page).click();
   await settle(page);
-  await expect(result(page).locator('.explore-right')).toHaveText('Nothing to judge: no snapshot of this run completes in any schedule. Start a snapshot (or play a demo) and ask again.');
+  await expect(result(page).locator('.explore-nothing')).toHaveText('Nothing to judge: no schedule of this run starts a snapshot. Start a snapshot (or play a demo) and ask again.');
   await startDemo(page, 15);
   await stepToTheEnd(page, 13);
   const before = await page.locator('#scenario-pre').textContent();
