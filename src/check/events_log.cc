@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -57,9 +58,41 @@ struct Malformed {
 // A line's place: its file and number. A refusal carries both (kLogAt); a
 // finding's words show them as "P1.jsonl:7".
 struct Where {
-  std::string file;
+  const std::string* file = nullptr;  // interned (Names): a line pays for a pointer
   std::size_t line = 0;
-  std::string str() const { return fmt::format("{}:{}", file, line); }
+  std::string str() const { return fmt::format("{}:{}", *file, line); }
+};
+
+// Strings met on many lines (message ids, process names, file names), held
+// once each: a line holds a pointer, and maps key on the pointer or the
+// index (0, 1, ... in the order first met) instead of hashing text.
+struct Interned {
+  std::string text;
+  std::uint32_t index = 0;
+};
+class Names {
+ public:
+  const Interned* Intern(std::string_view text) {
+    auto it = index_.find(text);
+    if (it != index_.end()) return it->second;
+    Interned& fresh = held_.emplace_back(Interned{std::string(text), static_cast<std::uint32_t>(held_.size())});
+    index_.emplace(fresh.text, &fresh);
+    return &fresh;
+  }
+  const Interned* Find(std::string_view text) const {
+    auto it = index_.find(text);
+    return it == index_.end() ? nullptr : it->second;
+  }
+  std::size_t size() const { return held_.size(); }
+
+ private:
+  std::deque<Interned> held_;  // a deque: what it holds never moves
+  std::unordered_map<std::string_view, const Interned*> index_;
+};
+// The names a log's lines share: its message ids, its process names (as
+// lines name peers) and its files.
+struct Tables {
+  Names messages, processes, files;
 };
 
 // An id as written (a message's, or in version 2 a snapshot's): a string,
@@ -74,27 +107,36 @@ struct Id {
 struct Line {
   Kind kind = Kind::kStart;
   Where where;
-  std::string peer;   // send and marker-send: `to`; receive and marker-receive: `from`
-  std::string msg;    // send, receive, drop
+  const Interned* peer = nullptr;  // send and marker-send: `to`; receive and marker-receive: `from`
+  const Interned* msg = nullptr;   // send, receive, drop
   bool msg_number = false;  // `msg` was written as a number
   Id snapshot_id;           // as written; none (empty text) on lines without one
   SnapshotId snapshot = 0;  // its number once every file is read (1, 2, ...)
   cutline::Amount value = 0;  // start, record and restart: the state; send: the amount
-  std::vector<std::string> inputs;  // start
-  std::vector<std::pair<std::string, std::vector<Id>>> channels;  // part-done
   // Version 2: a send's epoch (Lai-Yang); start's or record's `aligned`
   // (barriers); a part-done's control counts by input; an abort's reason.
   std::optional<cutline::Amount> epoch;
   std::optional<bool> aligned;
   // The rare fields, apart: every line pays for a pointer only.
+  // Start's inputs and part-done's channels are rare too: one line of a
+  // process, one a snapshot.
   struct Rare {
+    std::vector<std::string> inputs;  // start
+    std::vector<std::pair<std::string, std::vector<Id>>> channels;  // part-done
     std::vector<std::pair<std::string, cutline::Amount>> expected;
     std::string why;
   };
   std::unique_ptr<Rare> rare;
+  const Rare& rare_or_none() const {
+    static const Rare kNone;
+    return rare ? *rare : kNone;
+  }
+  const std::vector<std::string>& inputs() const { return rare_or_none().inputs; }
+  const std::vector<std::pair<std::string, std::vector<Id>>>& channels() const {
+    return rare_or_none().channels;
+  }
   const std::vector<std::pair<std::string, cutline::Amount>>& expected() const {
-    static const std::vector<std::pair<std::string, cutline::Amount>> kNone;
-    return rare ? rare->expected : kNone;
+    return rare_or_none().expected;
   }
   Rare& MakeRare() {
     if (!rare) rare = std::make_unique<Rare>();
@@ -109,7 +151,7 @@ struct Process {
 
 // `what` is wrong at `where`.
 [[noreturn]] void Refuse(const Where& where, const Status& what) {
-  throw Malformed{Status::Error(Code::kLogAt, where.file, where.line, what)};
+  throw Malformed{Status::Error(Code::kLogAt, *where.file, where.line, what)};
 }
 
 // A message id: a string, or a whole number written as one.
@@ -125,9 +167,9 @@ const json& Field(const json& o, const Where& where, std::string_view key) {
   return *it;
 }
 
-void ReadMsg(const json& o, Line* line) {
+void ReadMsg(const json& o, Line* line, Tables* tables) {
   Id id = MessageId(Field(o, line->where, "msg"), line->where, "msg");
-  line->msg = std::move(id.text);
+  line->msg = tables->messages.Intern(id.text);
   line->msg_number = id.number;
 }
 
@@ -165,7 +207,7 @@ Id SnapshotRef(const json& o, const Where& where, int version) {
   Refuse(where, Status::Error(Code::kLogNotSnapshotId, "snapshot"));
 }
 
-std::vector<std::string> Names(const json& v, const Where& where, std::string_view key) {
+std::vector<std::string> NamesIn(const json& v, const Where& where, std::string_view key) {
   if (!v.is_array()) Refuse(where, Status::Error(Code::kLogNotNames, key));
   std::vector<std::string> names;
   for (const json& n : v) {
@@ -194,7 +236,7 @@ void ReadPartDone(const json& o, Line* line, int version) {
     if (!ids.is_array()) Refuse(at, Status::Error(Code::kLogChannelNotList, from));
     std::vector<Id> list;
     for (const json& id : ids) list.push_back(MessageId(id, at, "channels"));
-    line->channels.emplace_back(from, std::move(list));
+    line->MakeRare().channels.emplace_back(from, std::move(list));
   }
   auto expected = o.find("expected");
   if (version == 1 || expected == o.end()) return;
@@ -207,24 +249,24 @@ void ReadPartDone(const json& o, Line* line, int version) {
 // The fields each kind must carry (docs/logs.md); other fields are ignored,
 // so a writer may add its own (a clock, a time). Version 1 ignores the
 // fields version 2 added, as any field it does not know.
-void ReadFields(const json& o, Line* line, int version) {
+void ReadFields(const json& o, Line* line, int version, Tables* tables) {
   const Where& at = line->where;
   const bool v2 = version >= 2;
   switch (line->kind) {
     case Kind::kStart:
       line->value = Whole(o, at, "state", 0);  // a state is at least 0: see Merge::Send
-      line->inputs = Names(Field(o, at, "inputs"), at, "inputs");
+      line->MakeRare().inputs = NamesIn(Field(o, at, "inputs"), at, "inputs");
       if (v2) line->aligned = Aligned(o, at);
       return;
     case Kind::kSend:
-      line->peer = Name(o, at, "to");
-      ReadMsg(o, line);
+      line->peer = tables->processes.Intern(Name(o, at, "to"));
+      ReadMsg(o, line, tables);
       line->value = Whole(o, at, "amount", 0);
       if (v2 && o.contains("epoch")) line->epoch = Whole(o, at, "epoch", 0);
       return;
     case Kind::kReceive:
-      line->peer = Name(o, at, "from");
-      ReadMsg(o, line);
+      line->peer = tables->processes.Intern(Name(o, at, "from"));
+      ReadMsg(o, line, tables);
       return;
     case Kind::kRecord:
       line->snapshot_id = SnapshotRef(o, at, version);
@@ -233,14 +275,15 @@ void ReadFields(const json& o, Line* line, int version) {
       return;
     case Kind::kMarkerSend:
     case Kind::kMarkerReceive:
-      line->peer = Name(o, at, line->kind == Kind::kMarkerSend ? "to" : "from");
+      line->peer =
+          tables->processes.Intern(Name(o, at, line->kind == Kind::kMarkerSend ? "to" : "from"));
       line->snapshot_id = SnapshotRef(o, at, version);
       return;
     case Kind::kPartDone:
       ReadPartDone(o, line, version);
       return;
     case Kind::kDrop:
-      ReadMsg(o, line);
+      ReadMsg(o, line, tables);
       return;
     case Kind::kAbort: {
       line->snapshot_id = SnapshotRef(o, at, version);
@@ -262,7 +305,7 @@ void ReadFields(const json& o, Line* line, int version) {
 
 // One line of a file, or nothing for a blank one; `process` is its process.
 std::optional<Line> ReadLine(const std::string& text, const Where& where, int version,
-                             std::string* process) {
+                             std::string* process, Tables* tables) {
   if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
   json o = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!o.is_object()) Refuse(where, Status::Error(Code::kLogNotObject));
@@ -280,7 +323,7 @@ std::optional<Line> ReadLine(const std::string& text, const Where& where, int ve
     Refuse(where, Status::Error(Code::kLogKindNotInVersion, known->name, version));
   }
   line.kind = known->kind;
-  ReadFields(o, &line, version);
+  ReadFields(o, &line, version, tables);
   return line;
 }
 
@@ -304,42 +347,73 @@ int ReadHeader(const std::string& text, const Where& where) {
   return static_cast<int>(version);
 }
 
-// The next line of `in` into *text, without its newline; false at the end.
-// A line longer than kEventsLineBytesMax is refused before it is held.
-bool NextLine(std::istream& in, const Where& where, std::string* text) {
-  text->clear();
-  std::streambuf& buf = *in.rdbuf();
-  for (;;) {
-    const int c = buf.sbumpc();
-    if (c == std::char_traits<char>::eof()) return !text->empty();
-    if (c == '\n') return true;
-    if (text->size() == kEventsLineBytesMax) {
-      Refuse(where, Status::Error(Code::kLogLineTooLong, kEventsLineBytesMax));
-    }
-    text->push_back(static_cast<char>(c));
+// A file's lines, read a block at a time (a byte at a time through a
+// stream was most of the reading's cost).
+class LineReader {
+ public:
+  explicit LineReader(const std::filesystem::path& path)
+      : file_(std::fopen(path.c_str(), "rb")), block_(std::size_t{1} << 16) {}
+  ~LineReader() {
+    if (file_ != nullptr) std::fclose(file_);
   }
-}
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+  bool opened() const { return file_ != nullptr; }
+  bool failed() const { return std::ferror(file_) != 0; }
+
+  // The next line into *text, without its newline; false at the end. A
+  // line longer than kEventsLineBytesMax is refused before it is held.
+  bool Next(const Where& where, std::string* text) {
+    text->clear();
+    for (;;) {
+      if (at_ == end_ && !Fill()) return !text->empty();
+      const char* from = block_.data() + at_;
+      const void* nl = std::memchr(from, '\n', end_ - at_);
+      const std::size_t take =
+          nl == nullptr ? end_ - at_ : static_cast<std::size_t>(static_cast<const char*>(nl) - from);
+      if (text->size() + take > kEventsLineBytesMax) {
+        Refuse(where, Status::Error(Code::kLogLineTooLong, kEventsLineBytesMax));
+      }
+      text->append(from, take);
+      at_ += take;
+      if (nl != nullptr) {
+        ++at_;
+        return true;
+      }
+    }
+  }
+
+ private:
+  bool Fill() {
+    at_ = 0;
+    end_ = std::fread(block_.data(), 1, block_.size(), file_);
+    return end_ > 0;
+  }
+  std::FILE* file_;
+  std::vector<char> block_;
+  std::size_t at_ = 0, end_ = 0;
+};
 
 void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>* processes,
-              std::size_t* lines) {
-  const std::string file = path.filename().string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
+              std::size_t* lines, Tables* tables) {
+  const std::string* file = &tables->files.Intern(path.filename().string())->text;
+  LineReader in(path);
+  if (!in.opened()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
   std::string text;
   std::size_t number = 1;
   int version = 1;
-  for (; NextLine(in, Where{file, number}, &text); ++number) {
+  for (; in.Next(Where{file, number}, &text); ++number) {
     const Where where{file, number};
     if (number == 1) {
       version = ReadHeader(text, where);
       continue;
     }
     std::string name;
-    std::optional<Line> line = ReadLine(text, where, version, &name);
+    std::optional<Line> line = ReadLine(text, where, version, &name, tables);
     if (!line) continue;
     Process& p = (*processes)[name];
-    if (p.file.empty()) p.file = file;
-    if (p.file != file) {
+    if (p.file.empty()) p.file = *file;
+    if (p.file != *file) {
       Refuse(where, Status::Error(Code::kLogFileTwice, name, p.file));
     }
     const bool first = p.lines.empty();
@@ -358,7 +432,7 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
   }
   // A file with no header is no events log, even with nothing else in it.
   if (number == 1) Refuse(Where{file, 1}, Status::Error(Code::kLogEmptyFile, Header()));
-  if (in.bad()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
+  if (in.failed()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
 }
 
 // An id is written one way, a number or a string, wherever it is named: 1
@@ -366,34 +440,38 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
 class WrittenOneWay {
  public:
   explicit WrittenOneWay(Code code) : code_(code) {}
-  void Check(const std::string& id, bool number, const Where& where) {
-    auto [it, fresh] = first_.try_emplace(id, Written{number, where.str()});
-    if (!fresh && it->second.number != number) {
-      Refuse(where, Status::Error(code_, id, it->second.where));
+  void Check(const Interned* id, bool number, const Where& where) {
+    if (first_.size() <= id->index) first_.resize(id->index + 1);
+    Written& first = first_[id->index];
+    if (first.where.file == nullptr) {
+      first = Written{number, where};
+    } else if (first.number != number) {
+      Refuse(where, Status::Error(code_, id->text, first.where.str()));
     }
   }
 
  private:
   struct Written {
-    bool number;
-    std::string where;
+    bool number = false;
+    Where where;  // none (no file) until the id is first met
   };
   Code code_;
-  std::unordered_map<std::string, Written> first_;
+  std::vector<Written> first_;  // by the id's index
 };
 
-void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes) {
+void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tables* tables) {
   WrittenOneWay messages(Code::kLogIdMixed), snapshots(Code::kLogSnapshotIdMixed);
+  Names snapshot_ids;
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend || l.kind == Kind::kReceive || l.kind == Kind::kDrop) {
         messages.Check(l.msg, l.msg_number, l.where);
       }
-      for (const auto& [from, ids] : l.channels) {
-        for (const Id& id : ids) messages.Check(id.text, id.number, l.where);
+      for (const auto& [from, ids] : l.channels()) {
+        for (const Id& id : ids) messages.Check(tables->messages.Intern(id.text), id.number, l.where);
       }
       if (!l.snapshot_id.text.empty()) {
-        snapshots.Check(l.snapshot_id.text, l.snapshot_id.number, l.where);
+        snapshots.Check(snapshot_ids.Intern(l.snapshot_id.text), l.snapshot_id.number, l.where);
       }
     }
   }
@@ -433,23 +511,26 @@ void NumberSnapshots(std::map<std::string, Process>* processes, std::vector<std:
 // Version 2's rules across lines: a drop names a message its process sent
 // or was sent, that no one receives, once; a log whose sends carry epochs
 // (Lai-Yang) carries one on every send and logs no markers.
-void CheckVersion2(const std::map<std::string, Process>& processes) {
+void CheckVersion2(const std::map<std::string, Process>& processes, const Tables& tables) {
   struct SendOf {
-    std::string from, to;
+    const std::string* from = nullptr;  // none: not sent
+    const std::string* to = nullptr;
   };
-  std::unordered_map<std::string, SendOf> sends;
-  std::unordered_map<std::string, std::string> received;  // msg -> where
+  // By message index: its send, the first line receiving it and the first
+  // dropping it.
+  std::vector<SendOf> sends(tables.messages.size());
+  std::vector<const Line*> received(tables.messages.size(), nullptr);
   const Line* with_epoch = nullptr;
   const Line* without_epoch = nullptr;
   const Line* marker = nullptr;
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend) {
-        sends.try_emplace(l.msg, SendOf{name, l.peer});
+        if (sends[l.msg->index].from == nullptr) sends[l.msg->index] = SendOf{&name, &l.peer->text};
         const Line*& first = l.epoch ? with_epoch : without_epoch;
         if (first == nullptr) first = &l;
       }
-      if (l.kind == Kind::kReceive) received.try_emplace(l.msg, l.where.str());
+      if (l.kind == Kind::kReceive && received[l.msg->index] == nullptr) received[l.msg->index] = &l;
       if ((l.kind == Kind::kMarkerSend || l.kind == Kind::kMarkerReceive) && marker == nullptr) {
         marker = &l;
       }
@@ -461,21 +542,22 @@ void CheckVersion2(const std::map<std::string, Process>& processes) {
   if (with_epoch != nullptr && marker != nullptr) {
     Refuse(marker->where, Status::Error(Code::kLogMarkersWithEpochs, with_epoch->where.str()));
   }
-  std::unordered_map<std::string, std::string> dropped;  // msg -> where
+  std::vector<const Line*> dropped(tables.messages.size(), nullptr);
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind != Kind::kDrop) continue;
-      auto send = sends.find(l.msg);
-      if (send == sends.end()) Refuse(l.where, Status::Error(Code::kLogDropUnsent, l.msg));
-      if (send->second.from != name && send->second.to != name) {
-        Refuse(l.where, Status::Error(Code::kLogDropNotOwn, name, l.msg));
+      const std::string& msg = l.msg->text;
+      const SendOf& send = sends[l.msg->index];
+      if (send.from == nullptr) Refuse(l.where, Status::Error(Code::kLogDropUnsent, msg));
+      if (*send.from != name && *send.to != name) {
+        Refuse(l.where, Status::Error(Code::kLogDropNotOwn, name, msg));
       }
-      if (auto r = received.find(l.msg); r != received.end()) {
-        Refuse(l.where, Status::Error(Code::kLogDropReceived, l.msg, r->second));
+      if (const Line* r = received[l.msg->index]; r != nullptr) {
+        Refuse(l.where, Status::Error(Code::kLogDropReceived, msg, r->where.str()));
       }
-      if (auto [it, fresh] = dropped.try_emplace(l.msg, l.where.str()); !fresh) {
-        Refuse(l.where, Status::Error(Code::kLogDroppedTwice, l.msg, it->second));
-      }
+      const Line*& first = dropped[l.msg->index];
+      if (first != nullptr) Refuse(l.where, Status::Error(Code::kLogDroppedTwice, msg, first->where.str()));
+      first = &l;
     }
   }
 }
@@ -483,10 +565,10 @@ void CheckVersion2(const std::map<std::string, Process>& processes) {
 // The names every line uses must be processes, and channels the inputs
 // their receivers declared; a part-done lists every input; a message id is
 // sent once.
-void CheckNames(const std::map<std::string, Process>& processes) {
-  std::map<std::string, std::string> first_send;  // id -> where
+void CheckNames(const std::map<std::string, Process>& processes, Tables* tables) {
+  std::vector<const Line*> first_send(tables->messages.size(), nullptr);  // by message index
   for (const auto& [name, p] : processes) {
-    const std::vector<std::string>& inputs = p.lines.front().inputs;
+    const std::vector<std::string>& inputs = p.lines.front().inputs();
     auto has_input = [&](const std::string& from) {
       return std::find(inputs.begin(), inputs.end(), from) != inputs.end();
     };
@@ -500,19 +582,23 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       const bool sends = l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
       const bool receives = l.kind == Kind::kReceive || l.kind == Kind::kMarkerReceive;
       if (sends) {
-        auto to = processes.find(l.peer);
-        const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs;
+        auto to = processes.find(l.peer->text);
+        const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs();
         if (to == processes.end() || std::find(their.begin(), their.end(), name) == their.end()) {
-          Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer));
+          Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer->text));
         }
       }
-      if (receives && !has_input(l.peer)) {
-        Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer));
+      if (receives && !has_input(l.peer->text)) {
+        Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer->text));
       }
-      if (l.kind == Kind::kSend && !first_send.emplace(l.msg, l.where.str()).second) {
-        Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg, first_send[l.msg]));
+      if (l.kind == Kind::kSend) {
+        const Line*& first = first_send[l.msg->index];
+        if (first != nullptr) {
+          Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg->text, first->where.str()));
+        }
+        first = &l;
       }
-      for (const auto& [from, ids] : l.channels) {
+      for (const auto& [from, ids] : l.channels()) {
         if (!has_input(from)) Refuse(l.where, Status::Error(Code::kLogPartChannel, name, from));
       }
       for (const auto& [from, count] : l.expected()) {
@@ -520,7 +606,7 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       }
       if (l.kind != Kind::kPartDone) continue;
       for (const std::string& in : inputs) {
-        const bool listed = std::any_of(l.channels.begin(), l.channels.end(),
+        const bool listed = std::any_of(l.channels().begin(), l.channels().end(),
                                         [&](const auto& ch) { return ch.first == in; });
         if (!listed) {
           Refuse(l.where,
@@ -529,15 +615,15 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       }
     }
   }
-  CheckIdsWrittenOneWay(processes);
-  CheckVersion2(processes);
+  CheckIdsWrittenOneWay(processes, tables);
+  CheckVersion2(processes, *tables);
 }
 
 sim::Topology TopologyOf(const std::vector<std::string>& names,
                          const std::map<std::string, Process>& processes) {
   std::vector<sim::Link> links;
   for (NodeId to = 0; to < names.size(); ++to) {
-    for (const std::string& from : processes.at(names[to]).lines.front().inputs) {
+    for (const std::string& from : processes.at(names[to]).lines.front().inputs()) {
       const auto it = std::lower_bound(names.begin(), names.end(), from);
       const sim::Link link{static_cast<NodeId>(it - names.begin()), to};
       if (std::find(links.begin(), links.end(), link) == links.end()) links.push_back(link);
@@ -568,19 +654,23 @@ struct NotJudged {
 class Merge {
  public:
   Merge(const std::vector<Process*>& by_node, EventsLog* log, const sim::Topology& net,
-        StreamJudge* judge)
+        StreamJudge* judge, const Tables& tables)
       : by_node_(by_node), log_(log), say_(FindingsIn(log->lang)), net_(net), judge_(judge),
+        tables_(tables),
         next_(by_node.size(), 0), sent_on_(net.channel_count(), 0),
         in_flight_(net.channel_count()), last_(by_node.size()), records_(by_node.size(), 0),
         state_(log->initial), overdrawn_(by_node.size(), false),
         wrong_epoch_(by_node.size(), false) {
+    sent_.resize(tables.messages.size());
+    received_.assign(tables.messages.size(), false);
+    sent_anywhere_.assign(tables.messages.size(), false);
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       std::optional<bool> aligned = by_node_[n]->lines.front().aligned;
       for (const Line& l : by_node_[n]->lines) {
-        if (l.kind == Kind::kSend) sent_anywhere_.insert(l.msg);
+        if (l.kind == Kind::kSend) sent_anywhere_[l.msg->index] = true;
         crashes_ |= l.kind == Kind::kCrash;
         if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot}] = *l.aligned;
-        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer), n), l.snapshot}];
+        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot}];
       }
       // Barriers: a process's start says how it takes every snapshot, a
       // record how it takes that one.
@@ -630,7 +720,12 @@ class Merge {
   }
 
   const std::map<SnapshotId, std::uint64_t>& markers_sent() const { return markers_sent_; }
-  const std::unordered_map<std::string, SentMessage>& sent() const { return sent_; }
+  // The message `id` names, if sent (none: never sent, nor interned).
+  const SentMessage* Sent(const std::string& id) const { return Sent(tables_.messages.Find(id)); }
+  const SentMessage* Sent(const Interned* id) const {
+    if (id == nullptr || sent_[id->index].seq == 0) return nullptr;
+    return &sent_[id->index];
+  }
   bool epochs() const { return epochs_; }
   // By (snapshot, node): the transfers the node had sent on each of its
   // channels when it recorded the snapshot (Lai-Yang's control counts).
@@ -696,10 +791,10 @@ class Merge {
   }
 
   void Send(NodeId n, const Line& l) {
-    const ChannelId c = net_.Find(n, Node(l.peer));
-    const Seq seq = NextSeq(l.msg);
+    const ChannelId c = net_.Find(n, Node(l.peer->text));
+    const Seq seq = NextSeq(l.msg->text);
     const std::uint64_t number = ++sent_on_[c];
-    sent_[l.msg] = {seq, c, number, l.value, l.epoch};
+    sent_[l.msg->index] = {seq, c, number, l.value, l.epoch};
     in_flight_[c].insert(number);
     StreamEvent e;
     e.kind = EventKind::kSend;
@@ -715,7 +810,7 @@ class Merge {
       if (*l.epoch != records_[n] && !wrong_epoch_[n]) {
         wrong_epoch_[n] = true;
         log_->problems.push_back(say_.AboutHistory(
-            say_.EpochNotCount(Name(n), say_.Message(l.msg), *l.epoch, records_[n], l.where.str())));
+            say_.EpochNotCount(Name(n), say_.Message(l.msg->text), *l.epoch, records_[n], l.where.str())));
       }
     }
     // A state is at least 0 (docs/logs.md): a send that takes more than the
@@ -724,7 +819,7 @@ class Merge {
     if (l.value > state_[n] && !overdrawn_[n]) {
       overdrawn_[n] = true;
       log_->problems.push_back(say_.AboutHistory(say_.Overdraft(
-          Name(n), apps::Money(l.value), say_.Message(l.msg), apps::Money(state_[n]),
+          Name(n), apps::Money(l.value), say_.Message(l.msg->text), apps::Money(state_[n]),
           l.where.str())));
     }
     if (__builtin_sub_overflow(state_[n], l.value, &state_[n])) {
@@ -734,17 +829,18 @@ class Merge {
   }
 
   bool Receive(NodeId n, const Line& l) {
-    auto it = sent_.find(l.msg);
-    if (it == sent_.end()) return false;
-    const SentMessage& m = it->second;
+    const SentMessage* sent = Sent(l.msg);
+    if (sent == nullptr) return false;
+    const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
-    if (ch.to != n || ch.from != Node(l.peer)) {
+    if (ch.to != n || ch.from != Node(l.peer->text)) {
       return Unordered(say_.AboutHistory(say_.ReceivedOtherwise(
-          Name(n), l.msg, l.peer, l.where.str(), Name(ch.from), Name(ch.to))));
+          Name(n), l.msg->text, l.peer->text, l.where.str(), Name(ch.from), Name(ch.to))));
     }
-    if (!received_.insert(l.msg).second) {
-      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg, l.where.str())));
+    if (received_[l.msg->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg->text, l.where.str())));
     }
+    received_[l.msg->index] = true;
     in_flight_[m.channel].erase(m.n);
     StreamEvent e;
     e.kind = EventKind::kReceive;
@@ -763,7 +859,7 @@ class Merge {
   }
 
   void SendMarker(NodeId n, const Line& l) {
-    const ChannelId c = net_.Find(n, Node(l.peer));
+    const ChannelId c = net_.Find(n, Node(l.peer->text));
     const Seq seq = NextSeq(l.where.str());
     const std::uint64_t number = ++sent_on_[c];
     markers_[{c, l.snapshot}].push_back({seq, number});
@@ -778,7 +874,8 @@ class Merge {
   }
 
   bool ReceiveMarker(NodeId n, const Line& l) {
-    const ChannelId c = net_.Find(Node(l.peer), n);
+    const NodeId from = Node(l.peer->text);
+    const ChannelId c = net_.Find(from, n);
     std::deque<Marker>& waiting = markers_[{c, l.snapshot}];
     if (waiting.empty()) return false;
     const Marker m = waiting.front();
@@ -792,7 +889,7 @@ class Merge {
         StreamEvent o;
         o.kind = EventKind::kOvertaken;
         o.incoming = true;
-        o.peer = Node(l.peer);
+        o.peer = from;
         o.n = *it;
         o.overtaker = m.n;
         Feed(n, o);
@@ -800,7 +897,7 @@ class Merge {
     }
     StreamEvent e;
     e.kind = EventKind::kReceiveMarker;
-    e.peer = Node(l.peer);
+    e.peer = from;
     e.n = m.n;
     e.snapshot = l.snapshot;
     Feed(n, e);
@@ -841,9 +938,9 @@ class Merge {
   }
 
   bool Drop(NodeId n, const Line& l) {
-    auto it = sent_.find(l.msg);
-    if (it == sent_.end()) return false;
-    const SentMessage& m = it->second;
+    const SentMessage* sent = Sent(l.msg);
+    if (sent == nullptr) return false;
+    const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
     in_flight_[m.channel].erase(m.n);
     StreamEvent e;
@@ -862,7 +959,7 @@ class Merge {
     for (ChannelId c : net_.Incoming(n)) {
       const NodeId from = net_.channel(c).from;
       for (auto it = in_flight_[c].begin(); it != in_flight_[c].end();) {
-        if (received_anywhere_.contains(name_of_number_[{c, *it}])) {
+        if (received_anywhere_[name_of_number_[{c, *it}]]) {
           ++it;
           continue;
         }
@@ -902,12 +999,12 @@ class Merge {
 
   // Every process left waits on a receipt: name the first one's reason.
   bool Stuck(const Line& l, NodeId n) {
-    if (l.kind == Kind::kReceive && !sent_anywhere_.contains(l.msg)) {
-      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg, l.where.str())));
+    if (l.kind == Kind::kReceive && !sent_anywhere_[l.msg->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg->text, l.where.str())));
     }
     if (l.kind == Kind::kMarkerReceive) {
       return Unordered(say_.AboutHistory(say_.MarkerUnsent(
-          Name(n), l.snapshot_id.text, l.peer, l.where.str())));
+          Name(n), l.snapshot_id.text, l.peer->text, l.where.str())));
     }
     return Unordered(say_.AboutHistory(say_.NoCausalOrder(l.where.str())));
   }
@@ -937,9 +1034,10 @@ class Merge {
   // process crashes.
   void IndexTransfers() {
     if (!crashes_) return;
+    received_anywhere_.assign(sent_.size(), false);
     for (const Process* p : by_node_) {
       for (const Line& l : p->lines) {
-        if (l.kind == Kind::kReceive) received_anywhere_.insert(l.msg);
+        if (l.kind == Kind::kReceive) received_anywhere_[l.msg->index] = true;
       }
     }
     std::map<ChannelId, std::uint64_t> on;
@@ -948,9 +1046,9 @@ class Merge {
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       for (const Line& l : by_node_[n]->lines) {
         if (l.kind != Kind::kSend && l.kind != Kind::kMarkerSend) continue;
-        const ChannelId c = net_.Find(n, Node(l.peer));
+        const ChannelId c = net_.Find(n, Node(l.peer->text));
         const std::uint64_t number = ++on[c];
-        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg;
+        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg->index;
       }
     }
   }
@@ -974,16 +1072,16 @@ class Merge {
   const Findings& say_;  // in the log's language
   const sim::Topology& net_;
   StreamJudge* judge_;
+  const Tables& tables_;
   std::vector<std::size_t> next_;
   std::vector<std::uint64_t> sent_on_;  // by channel: messages sent, markers too
   std::vector<std::set<std::uint64_t>> in_flight_;  // by channel: transfers' numbers
   std::map<ChannelId, std::uint64_t> transfers_on_;  // by channel: transfers sent
-  std::set<std::string> sent_anywhere_, received_anywhere_;
-  std::unordered_map<std::string, SentMessage> sent_;
-  std::set<std::string> received_;
+  std::vector<SentMessage> sent_;  // by message index (seq 0: not sent yet)
+  std::vector<bool> received_, sent_anywhere_, received_anywhere_;  // by message index
   std::map<std::pair<ChannelId, SnapshotId>, std::deque<Marker>> markers_;
   std::map<std::pair<ChannelId, SnapshotId>, std::uint64_t> markers_to_receive_, markers_received_;
-  std::map<std::pair<ChannelId, std::uint64_t>, std::string> name_of_number_;
+  std::map<std::pair<ChannelId, std::uint64_t>, std::uint32_t> name_of_number_;  // message index
   std::map<SnapshotId, std::uint64_t> markers_sent_;
   std::map<SnapshotId, std::size_t> parts_;
   std::map<std::pair<SnapshotId, NodeId>, std::vector<std::uint64_t>> sent_at_record_;
@@ -1012,14 +1110,14 @@ void ClaimChannel(NodeId n, const std::string& from, const std::vector<Id>& ids,
   r.state = ChannelRecording::kClosed;
   for (const Id& id_as_written : ids) {
     const std::string& msg = id_as_written.text;
-    auto m = merge.sent().find(msg);
-    if (m == merge.sent().end()) {
+    const SentMessage* m = merge.Sent(msg);
+    if (m == nullptr) {
       const Findings& say = FindingsIn(log->lang);
       log->problems.push_back(say.AboutSnapshot(
           part.snapshot_id.text, say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
       continue;
     }
-    r.transfers.push_back(m->second.amount);
+    r.transfers.push_back(m->amount);
   }
 }
 
@@ -1099,7 +1197,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
     // Lai-Yang no marker closes one: its part-done says when).
     std::map<NodeId, std::set<std::string>> markers_from;
     for (const auto& [n, l] : lines) {
-      if (l->kind == Kind::kMarkerReceive) markers_from[n].insert(l->peer);
+      if (l->kind == Kind::kMarkerReceive) markers_from[n].insert(l->peer->text);
       if (l->kind != Kind::kPartDone) continue;
       done.insert(n);
       for (const auto& [from, count] : l->expected()) {
@@ -1115,7 +1213,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
         }
       }
       if (merge.epochs()) continue;
-      for (const std::string& from : by_node[n]->lines.front().inputs) {
+      for (const std::string& from : by_node[n]->lines.front().inputs()) {
         if (markers_from[n].contains(from)) continue;
         log->problems.push_back(
             say.AboutSnapshot(name, say.PartBeforeMarker(log->processes[n], from, l->where.str())));
@@ -1141,7 +1239,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
     for (const auto& [n, l] : lines) {
       if (l->kind == Kind::kRecord && !claim.balances[n]) claim.balances[n] = l->value;
       if (l->kind != Kind::kPartDone) continue;
-      for (const auto& [from, ids] : l->channels) {
+      for (const auto& [from, ids] : l->channels()) {
         ClaimChannel(n, from, ids, *l, merge, net, log, &claim);
       }
     }
@@ -1164,12 +1262,13 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   std::sort(files.begin(), files.end());
   EventsLog log;
   log.lang = lang;
+  Tables tables;
   std::map<std::string, Process> processes;
   std::vector<std::string> snapshot_names;
   try {
-    for (const fs::path& f : files) ReadFile(f, &processes, &log.lines);
+    for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables);
     if (processes.empty()) throw Malformed{Status::Error(Code::kLogNoEvents, dir)};
-    CheckNames(processes);
+    CheckNames(processes, &tables);
     NumberSnapshots(&processes, &snapshot_names);
   } catch (const Malformed& m) {
     return m.why;
@@ -1190,7 +1289,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   StreamJudge judge(net, log.processes, std::move(sources), apps::App::kBank, lang);
   judge.KeepEveryVerdict();
   judge.NameSnapshots(snapshot_names);
-  Merge merge(by_node, &log, net, &judge);
+  Merge merge(by_node, &log, net, &judge, tables);
   merge.EpochsAnywhere(epochs);
   merge.IndexTransfers();
   if (!merge.Run()) return log;
