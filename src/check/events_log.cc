@@ -29,7 +29,7 @@ using sim::NodeId;
 using sim::Seq;
 using EventKind = StreamEvent::Kind;
 
-enum class Kind {
+enum class Kind : std::uint8_t {
   kStart, kSend, kReceive, kRecord, kMarkerSend, kMarkerReceive, kPartDone,
   // Version 2 (docs/logs.md, "Version 2").
   kDrop, kAbort, kCrash, kRestart,
@@ -92,7 +92,7 @@ class Names {
 // The names a log's lines share: its message ids, its process names (as
 // lines name peers) and its files.
 struct Tables {
-  Names messages, processes, files;
+  Names messages, processes, files, snapshots;
 };
 
 // An id as written (a message's, or in version 2 a snapshot's): a string,
@@ -110,7 +110,9 @@ struct Line {
   const Interned* peer = nullptr;  // send and marker-send: `to`; receive and marker-receive: `from`
   const Interned* msg = nullptr;   // send, receive, drop
   bool msg_number = false;  // `msg` was written as a number
-  Id snapshot_id;           // as written; none (empty text) on lines without one
+  // The snapshot's id as written (interned): none on lines without one.
+  const Interned* snapshot_id = nullptr;
+  bool snapshot_number = false;  // the id was written as a number
   SnapshotId snapshot = 0;  // its number once every file is read (1, 2, ...)
   cutline::Amount value = 0;  // start, record and restart: the state; send: the amount
   // Version 2: a send's epoch (Lai-Yang); start's or record's `aligned`
@@ -131,6 +133,14 @@ struct Line {
     static const Rare kNone;
     return rare ? *rare : kNone;
   }
+  const std::string& snapshot_name() const {
+    static const std::string kNone;
+    return snapshot_id != nullptr ? snapshot_id->text : kNone;
+  }
+  void SetSnapshot(const Id& id, Tables* tables) {
+    snapshot_id = tables->snapshots.Intern(id.text);
+    snapshot_number = id.number;
+  }
   const std::vector<std::string>& inputs() const { return rare_or_none().inputs; }
   const std::vector<std::pair<std::string, std::vector<Id>>>& channels() const {
     return rare_or_none().channels;
@@ -146,7 +156,7 @@ struct Line {
 
 struct Process {
   std::string file;
-  std::vector<Line> lines;
+  std::deque<Line> lines;  // a deque: no spare capacity, and lines never move
 };
 
 // `what` is wrong at `where`.
@@ -227,9 +237,9 @@ std::optional<bool> Aligned(const json& o, const Where& where) {
   return it->get<bool>();
 }
 
-void ReadPartDone(const json& o, Line* line, int version) {
+void ReadPartDone(const json& o, Line* line, int version, Tables* tables) {
   const Where& at = line->where;
-  line->snapshot_id = SnapshotRef(o, at, version);
+  line->SetSnapshot(SnapshotRef(o, at, version), tables);
   const json& channels = Field(o, at, "channels");
   if (!channels.is_object()) Refuse(at, Status::Error(Code::kLogChannelsNotMap));
   for (const auto& [from, ids] : channels.items()) {
@@ -269,7 +279,7 @@ void ReadFields(const json& o, Line* line, int version, Tables* tables) {
       ReadMsg(o, line, tables);
       return;
     case Kind::kRecord:
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       line->value = Whole(o, at, "state", 0);
       if (v2) line->aligned = Aligned(o, at);
       return;
@@ -277,16 +287,16 @@ void ReadFields(const json& o, Line* line, int version, Tables* tables) {
     case Kind::kMarkerReceive:
       line->peer =
           tables->processes.Intern(Name(o, at, line->kind == Kind::kMarkerSend ? "to" : "from"));
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       return;
     case Kind::kPartDone:
-      ReadPartDone(o, line, version);
+      ReadPartDone(o, line, version, tables);
       return;
     case Kind::kDrop:
       ReadMsg(o, line, tables);
       return;
     case Kind::kAbort: {
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       const json& why = Field(o, at, "why");
       if (!why.is_string() || why.get<std::string>().empty()) {
         Refuse(at, Status::Error(Code::kLogNotText, "why"));
@@ -298,7 +308,7 @@ void ReadFields(const json& o, Line* line, int version, Tables* tables) {
       return;
     case Kind::kRestart:
       line->value = Whole(o, at, "state", 0);
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       return;
   }
 }
@@ -461,7 +471,6 @@ class WrittenOneWay {
 
 void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tables* tables) {
   WrittenOneWay messages(Code::kLogIdMixed), snapshots(Code::kLogSnapshotIdMixed);
-  Names snapshot_ids;
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend || l.kind == Kind::kReceive || l.kind == Kind::kDrop) {
@@ -470,8 +479,8 @@ void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tabl
       for (const auto& [from, ids] : l.channels()) {
         for (const Id& id : ids) messages.Check(tables->messages.Intern(id.text), id.number, l.where);
       }
-      if (!l.snapshot_id.text.empty()) {
-        snapshots.Check(snapshot_ids.Intern(l.snapshot_id.text), l.snapshot_id.number, l.where);
+      if (l.snapshot_id != nullptr) {
+        snapshots.Check(l.snapshot_id, l.snapshot_number, l.where);
       }
     }
   }
@@ -479,31 +488,33 @@ void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tabl
 
 // Each snapshot's number, in the order of their ids (whole numbers by
 // value, then strings), and by number the id as written (`names`, from 1).
-void NumberSnapshots(std::map<std::string, Process>* processes, std::vector<std::string>* names) {
+void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& tables,
+                     std::vector<std::string>* names) {
   auto before = [](const Id& a, const Id& b) {
     if (a.number != b.number) return a.number;
     if (a.number && a.text.size() != b.text.size()) return a.text.size() < b.text.size();
     return a.text < b.text;
   };
-  std::vector<Id> ids;
+  // An id is written one way (CheckIdsWrittenOneWay): any line's says how.
+  std::vector<Id> ids(tables.snapshots.size());
   for (auto& [name, p] : *processes) {
     for (Line& l : p.lines) {
-      if (!l.snapshot_id.text.empty()) ids.push_back(l.snapshot_id);
+      if (l.snapshot_id != nullptr) ids[l.snapshot_id->index] = {l.snapshot_id->text, l.snapshot_number};
     }
   }
-  std::sort(ids.begin(), ids.end(), before);
-  ids.erase(std::unique(ids.begin(), ids.end(),
-                        [](const Id& a, const Id& b) { return a.text == b.text; }),
-            ids.end());
+  std::vector<std::uint32_t> order(ids.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return before(ids[a], ids[b]); });
   names->assign(1, "");
-  std::unordered_map<std::string, SnapshotId> number;
-  for (const Id& id : ids) {
-    number[id.text] = names->size();
-    names->push_back(id.text);
+  std::vector<SnapshotId> number(ids.size());  // by the id's index
+  for (std::uint32_t i : order) {
+    number[i] = names->size();
+    names->push_back(ids[i].text);
   }
   for (auto& [name, p] : *processes) {
     for (Line& l : p.lines) {
-      if (!l.snapshot_id.text.empty()) l.snapshot = number.at(l.snapshot_id.text);
+      if (l.snapshot_id != nullptr) l.snapshot = number[l.snapshot_id->index];
     }
   }
 }
@@ -610,7 +621,7 @@ void CheckNames(const std::map<std::string, Process>& processes, Tables* tables)
                                         [&](const auto& ch) { return ch.first == in; });
         if (!listed) {
           Refuse(l.where,
-                 Status::Error(Code::kLogPartMissesInput, name, in, l.snapshot_id.text));
+                 Status::Error(Code::kLogPartMissesInput, name, in, l.snapshot_name()));
         }
       }
     }
@@ -1004,7 +1015,7 @@ class Merge {
     }
     if (l.kind == Kind::kMarkerReceive) {
       return Unordered(say_.AboutHistory(say_.MarkerUnsent(
-          Name(n), l.snapshot_id.text, l.peer->text, l.where.str())));
+          Name(n), l.snapshot_name(), l.peer->text, l.where.str())));
     }
     return Unordered(say_.AboutHistory(say_.NoCausalOrder(l.where.str())));
   }
@@ -1114,7 +1125,7 @@ void ClaimChannel(NodeId n, const std::string& from, const std::vector<Id>& ids,
     if (m == nullptr) {
       const Findings& say = FindingsIn(log->lang);
       log->problems.push_back(say.AboutSnapshot(
-          part.snapshot_id.text, say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
+          part.snapshot_name(), say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
       continue;
     }
     r.transfers.push_back(m->amount);
@@ -1155,11 +1166,11 @@ void CheckRestarts(const std::vector<Process*>& by_node, EventsLog* log) {
       auto it = recorded.find(l.snapshot);
       if (it == recorded.end()) {
         log->problems.push_back(say.AboutHistory(
-            say.RestoredUnrecorded(log->processes[n], l.snapshot_id.text, l.where.str())));
+            say.RestoredUnrecorded(log->processes[n], l.snapshot_name(), l.where.str())));
       } else if (it->second != l.value) {
         log->problems.push_back(say.AboutHistory(
             say.RestoredOtherwise(log->processes[n], apps::Money(l.value),
-                                  apps::Money(it->second), l.snapshot_id.text, l.where.str())));
+                                  apps::Money(it->second), l.snapshot_name(), l.where.str())));
       }
     }
   }
@@ -1269,7 +1280,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
     for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables);
     if (processes.empty()) throw Malformed{Status::Error(Code::kLogNoEvents, dir)};
     CheckNames(processes, &tables);
-    NumberSnapshots(&processes, &snapshot_names);
+    NumberSnapshots(&processes, tables, &snapshot_names);
   } catch (const Malformed& m) {
     return m.why;
   }
