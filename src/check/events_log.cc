@@ -104,24 +104,22 @@ struct Id {
 };
 
 // One event, its shape checked; names are resolved once every file is read.
+// Every line of the log is held until it is judged: the small fields are
+// last, packed together.
 struct Line {
-  Kind kind = Kind::kStart;
   Where where;
   const Interned* peer = nullptr;  // send and marker-send: `to`; receive and marker-receive: `from`
   const Interned* msg = nullptr;   // send, receive, drop
-  bool msg_number = false;  // `msg` was written as a number
   // The snapshot's id as written (interned): none on lines without one.
   const Interned* snapshot_id = nullptr;
-  bool snapshot_number = false;  // the id was written as a number
   SnapshotId snapshot = 0;  // its number once every file is read (1, 2, ...)
   cutline::Amount value = 0;  // start, record and restart: the state; send: the amount
   // Version 2: a send's epoch (Lai-Yang); start's or record's `aligned`
-  // (barriers); a part-done's control counts by input; an abort's reason.
+  // (barriers, below); a part-done's control counts by input and an
+  // abort's reason (in Rare).
   std::optional<cutline::Amount> epoch;
-  std::optional<bool> aligned;
-  // The rare fields, apart: every line pays for a pointer only.
-  // Start's inputs and part-done's channels are rare too: one line of a
-  // process, one a snapshot.
+  // The rare fields, apart: every line pays for a pointer only (start's
+  // inputs and part-done's channels too: one line a process, or a snapshot).
   struct Rare {
     std::vector<std::string> inputs;  // start
     std::vector<std::pair<std::string, std::vector<Id>>> channels;  // part-done
@@ -129,6 +127,10 @@ struct Line {
     std::string why;
   };
   std::unique_ptr<Rare> rare;
+  std::optional<bool> aligned;
+  Kind kind = Kind::kStart;
+  bool msg_number = false;       // `msg` was written as a number
+  bool snapshot_number = false;  // the snapshot's id was written as a number
   const Rare& rare_or_none() const {
     static const Rare kNone;
     return rare ? *rare : kNone;
