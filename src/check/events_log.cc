@@ -73,21 +73,42 @@ struct Interned {
 class Names {
  public:
   const Interned* Intern(std::string_view text) {
-    auto it = index_.find(text);
-    if (it != index_.end()) return it->second;
-    Interned& fresh = held_.emplace_back(Interned{std::string(text), static_cast<std::uint32_t>(held_.size())});
-    index_.emplace(fresh.text, &fresh);
-    return &fresh;
+    if (held_.size() * 2 >= slots_.size()) Grow();
+    std::uint32_t& slot = slots_[Position(text)];
+    if (slot == 0) {
+      held_.push_back(Interned{std::string(text), static_cast<std::uint32_t>(held_.size())});
+      slot = static_cast<std::uint32_t>(held_.size());
+    }
+    return &held_[slot - 1];
   }
   const Interned* Find(std::string_view text) const {
-    auto it = index_.find(text);
-    return it == index_.end() ? nullptr : it->second;
+    if (slots_.empty()) return nullptr;
+    const std::uint32_t slot = slots_[Position(text)];
+    return slot == 0 ? nullptr : &held_[slot - 1];
   }
   std::size_t size() const { return held_.size(); }
 
  private:
+  // Open addressing (a map's node per name was most of a name's cost): a
+  // slot holds a name's index + 1, or 0 for none; at most half are taken.
+  // The slot that holds `text`, or the empty one it would take.
+  std::size_t Position(std::string_view text) const {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = std::hash<std::string_view>{}(text) & mask;; i = (i + 1) & mask) {
+      if (slots_[i] == 0 || held_[slots_[i] - 1].text == text) return i;
+    }
+  }
+  void Grow() {
+    slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), 0);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Interned& name : held_) {
+      std::size_t i = std::hash<std::string_view>{}(name.text) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = name.index + 1;
+    }
+  }
   std::deque<Interned> held_;  // a deque: what it holds never moves
-  std::unordered_map<std::string_view, const Interned*> index_;
+  std::vector<std::uint32_t> slots_;
 };
 // The names a log's lines share: its message ids, its process names (as
 // lines name peers) and its files.
