@@ -175,6 +175,11 @@ TEST_F(EventsLogTest, AMalformedLineIsRefusedWithItsPlace) {
        R"({"process": "P2", "kind": "part-done", "snapshot": 1, "channels": {"P1": []}})",
        "P2.jsonl:49: P2's part-done of snapshot 1 lists no channel from P3: every input must be "
        "listed, [] when it recorded nothing"},
+      // JSON's own rules hold on every line, however plain the rest.
+      {"P2.jsonl", 3, R"({"process": "P2", "kind": "send", "to": "P1", "msg": "x", "amount": 010})",
+       "P2.jsonl:3: not a JSON object"},
+      {"P2.jsonl", 3, R"({"process": "P2", "kind": "send", "to": "P1", "msg": "x", "amount": 4.0})",
+       R"(P2.jsonl:3: "amount" must be a whole number of at least 0)"},
       {"P1.jsonl", 2, R"({"process": "P1", "kind": "start", "state": -5, "inputs": ["P2", "P3"]})",
        R"(P1.jsonl:2: "state" must be a whole number of at least 0)"},
       {"P2.jsonl", 0, R"({"process": "P2", "pad": ")" + std::string(1 << 20, 'x') + "\"}",
@@ -427,6 +432,29 @@ std::map<std::string, std::vector<std::string>> NamedSnapshot(int p2_state) {
         R"({"process": "P2", "kind": "marker-send", "to": "P1", "snapshot": "ckpt-a"})",
         R"({"process": "P2", "kind": "part-done", "snapshot": "ckpt-a", "channels": {"P1": []}})"}},
   };
+}
+
+// Lines written in less plain JSON read as their plain twins: an escaped
+// id, a field written twice (the last one counts, as JSON readers do), a
+// field of the writer's own that is no whole number, spaces and a
+// carriage return. The state P2 records twice is right the second time
+// only, so a reader that took the first would find the snapshot wrong.
+TEST_F(EventsLogTest, LessPlainJsonReadsAsItsPlainTwin) {
+  const fs::path plain = dir_ / "plain", fancy = dir_ / "fancy";
+  WriteVersion2(plain, NamedSnapshot(60));
+  auto files = NamedSnapshot(60);
+  files["P1.jsonl"][1] =
+      R"({"process": "P1", "kind": "send", "to": "P2", "msg": "m\u0031", "amount": 10, "clock": 0.5})";
+  files["P2.jsonl"][1] = "  {\"process\":\"P2\",\"kind\":\"receive\",\"from\":\"P1\",\"msg\":\"m1\"} \r";
+  files["P2.jsonl"][3] =
+      R"({"process": "P2", "kind": "record", "snapshot": "ckpt-a", "state": 7, "state": 60})";
+  WriteVersion2(fancy, files);
+  Outcome want = Check(plain);
+  ASSERT_EQ(want.status, 0) << want;
+  Outcome got = Check(fancy);
+  EXPECT_EQ(got.status, 0) << got;
+  EXPECT_EQ(got.out, want.out);
+  EXPECT_EQ(got.err, "");
 }
 
 TEST_F(EventsLogTest, Version2SnapshotIdsAreStringsShownAsWritten) {

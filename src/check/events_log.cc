@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -28,7 +29,7 @@ using sim::NodeId;
 using sim::Seq;
 using EventKind = StreamEvent::Kind;
 
-enum class Kind {
+enum class Kind : std::uint8_t {
   kStart, kSend, kReceive, kRecord, kMarkerSend, kMarkerReceive, kPartDone,
   // Version 2 (docs/logs.md, "Version 2").
   kDrop, kAbort, kCrash, kRestart,
@@ -57,9 +58,62 @@ struct Malformed {
 // A line's place: its file and number. A refusal carries both (kLogAt); a
 // finding's words show them as "P1.jsonl:7".
 struct Where {
-  std::string file;
+  const std::string* file = nullptr;  // interned (Names): a line pays for a pointer
   std::size_t line = 0;
-  std::string str() const { return fmt::format("{}:{}", file, line); }
+  std::string str() const { return fmt::format("{}:{}", *file, line); }
+};
+
+// Strings met on many lines (message ids, process names, file names), held
+// once each: a line holds a pointer, and maps key on the pointer or the
+// index (0, 1, ... in the order first met) instead of hashing text.
+struct Interned {
+  std::string text;
+  std::uint32_t index = 0;
+};
+class Names {
+ public:
+  const Interned* Intern(std::string_view text) {
+    if (held_.size() * 2 >= slots_.size()) Grow();
+    std::uint32_t& slot = slots_[Position(text)];
+    if (slot == 0) {
+      held_.push_back(Interned{std::string(text), static_cast<std::uint32_t>(held_.size())});
+      slot = static_cast<std::uint32_t>(held_.size());
+    }
+    return &held_[slot - 1];
+  }
+  const Interned* Find(std::string_view text) const {
+    if (slots_.empty()) return nullptr;
+    const std::uint32_t slot = slots_[Position(text)];
+    return slot == 0 ? nullptr : &held_[slot - 1];
+  }
+  std::size_t size() const { return held_.size(); }
+
+ private:
+  // Open addressing (a map's node per name was most of a name's cost): a
+  // slot holds a name's index + 1, or 0 for none; at most half are taken.
+  // The slot that holds `text`, or the empty one it would take.
+  std::size_t Position(std::string_view text) const {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = std::hash<std::string_view>{}(text) & mask;; i = (i + 1) & mask) {
+      if (slots_[i] == 0 || held_[slots_[i] - 1].text == text) return i;
+    }
+  }
+  void Grow() {
+    slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), 0);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Interned& name : held_) {
+      std::size_t i = std::hash<std::string_view>{}(name.text) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = name.index + 1;
+    }
+  }
+  std::deque<Interned> held_;  // a deque: what it holds never moves
+  std::vector<std::uint32_t> slots_;
+};
+// The names a log's lines share: its message ids, its process names (as
+// lines name peers) and its files.
+struct Tables {
+  Names messages, processes, files, snapshots;
 };
 
 // An id as written (a message's, or in version 2 a snapshot's): a string,
@@ -71,30 +125,51 @@ struct Id {
 };
 
 // One event, its shape checked; names are resolved once every file is read.
+// Every line of the log is held until it is judged: the small fields are
+// last, packed together.
 struct Line {
-  Kind kind = Kind::kStart;
   Where where;
-  std::string peer;   // send and marker-send: `to`; receive and marker-receive: `from`
-  std::string msg;    // send, receive, drop
-  bool msg_number = false;  // `msg` was written as a number
-  Id snapshot_id;           // as written; none (empty text) on lines without one
+  const Interned* peer = nullptr;  // send and marker-send: `to`; receive and marker-receive: `from`
+  const Interned* msg = nullptr;   // send, receive, drop
+  // The snapshot's id as written (interned): none on lines without one.
+  const Interned* snapshot_id = nullptr;
   SnapshotId snapshot = 0;  // its number once every file is read (1, 2, ...)
   cutline::Amount value = 0;  // start, record and restart: the state; send: the amount
-  std::vector<std::string> inputs;  // start
-  std::vector<std::pair<std::string, std::vector<Id>>> channels;  // part-done
   // Version 2: a send's epoch (Lai-Yang); start's or record's `aligned`
-  // (barriers); a part-done's control counts by input; an abort's reason.
+  // (barriers, below); a part-done's control counts by input and an
+  // abort's reason (in Rare).
   std::optional<cutline::Amount> epoch;
-  std::optional<bool> aligned;
-  // The rare fields, apart: every line pays for a pointer only.
+  // The rare fields, apart: every line pays for a pointer only (start's
+  // inputs and part-done's channels too: one line a process, or a snapshot).
   struct Rare {
+    std::vector<std::string> inputs;  // start
+    std::vector<std::pair<std::string, std::vector<Id>>> channels;  // part-done
     std::vector<std::pair<std::string, cutline::Amount>> expected;
     std::string why;
   };
   std::unique_ptr<Rare> rare;
+  std::optional<bool> aligned;
+  Kind kind = Kind::kStart;
+  bool msg_number = false;       // `msg` was written as a number
+  bool snapshot_number = false;  // the snapshot's id was written as a number
+  const Rare& rare_or_none() const {
+    static const Rare kNone;
+    return rare ? *rare : kNone;
+  }
+  const std::string& snapshot_name() const {
+    static const std::string kNone;
+    return snapshot_id != nullptr ? snapshot_id->text : kNone;
+  }
+  void SetSnapshot(const Id& id, Tables* tables) {
+    snapshot_id = tables->snapshots.Intern(id.text);
+    snapshot_number = id.number;
+  }
+  const std::vector<std::string>& inputs() const { return rare_or_none().inputs; }
+  const std::vector<std::pair<std::string, std::vector<Id>>>& channels() const {
+    return rare_or_none().channels;
+  }
   const std::vector<std::pair<std::string, cutline::Amount>>& expected() const {
-    static const std::vector<std::pair<std::string, cutline::Amount>> kNone;
-    return rare ? rare->expected : kNone;
+    return rare_or_none().expected;
   }
   Rare& MakeRare() {
     if (!rare) rare = std::make_unique<Rare>();
@@ -104,12 +179,12 @@ struct Line {
 
 struct Process {
   std::string file;
-  std::vector<Line> lines;
+  std::deque<Line> lines;  // a deque: no spare capacity, and lines never move
 };
 
 // `what` is wrong at `where`.
 [[noreturn]] void Refuse(const Where& where, const Status& what) {
-  throw Malformed{Status::Error(Code::kLogAt, where.file, where.line, what)};
+  throw Malformed{Status::Error(Code::kLogAt, *where.file, where.line, what)};
 }
 
 // A message id: a string, or a whole number written as one.
@@ -125,9 +200,9 @@ const json& Field(const json& o, const Where& where, std::string_view key) {
   return *it;
 }
 
-void ReadMsg(const json& o, Line* line) {
+void ReadMsg(const json& o, Line* line, Tables* tables) {
   Id id = MessageId(Field(o, line->where, "msg"), line->where, "msg");
-  line->msg = std::move(id.text);
+  line->msg = tables->messages.Intern(id.text);
   line->msg_number = id.number;
 }
 
@@ -165,7 +240,7 @@ Id SnapshotRef(const json& o, const Where& where, int version) {
   Refuse(where, Status::Error(Code::kLogNotSnapshotId, "snapshot"));
 }
 
-std::vector<std::string> Names(const json& v, const Where& where, std::string_view key) {
+std::vector<std::string> NamesIn(const json& v, const Where& where, std::string_view key) {
   if (!v.is_array()) Refuse(where, Status::Error(Code::kLogNotNames, key));
   std::vector<std::string> names;
   for (const json& n : v) {
@@ -185,16 +260,16 @@ std::optional<bool> Aligned(const json& o, const Where& where) {
   return it->get<bool>();
 }
 
-void ReadPartDone(const json& o, Line* line, int version) {
+void ReadPartDone(const json& o, Line* line, int version, Tables* tables) {
   const Where& at = line->where;
-  line->snapshot_id = SnapshotRef(o, at, version);
+  line->SetSnapshot(SnapshotRef(o, at, version), tables);
   const json& channels = Field(o, at, "channels");
   if (!channels.is_object()) Refuse(at, Status::Error(Code::kLogChannelsNotMap));
   for (const auto& [from, ids] : channels.items()) {
     if (!ids.is_array()) Refuse(at, Status::Error(Code::kLogChannelNotList, from));
     std::vector<Id> list;
     for (const json& id : ids) list.push_back(MessageId(id, at, "channels"));
-    line->channels.emplace_back(from, std::move(list));
+    line->MakeRare().channels.emplace_back(from, std::move(list));
   }
   auto expected = o.find("expected");
   if (version == 1 || expected == o.end()) return;
@@ -207,43 +282,44 @@ void ReadPartDone(const json& o, Line* line, int version) {
 // The fields each kind must carry (docs/logs.md); other fields are ignored,
 // so a writer may add its own (a clock, a time). Version 1 ignores the
 // fields version 2 added, as any field it does not know.
-void ReadFields(const json& o, Line* line, int version) {
+void ReadFields(const json& o, Line* line, int version, Tables* tables) {
   const Where& at = line->where;
   const bool v2 = version >= 2;
   switch (line->kind) {
     case Kind::kStart:
       line->value = Whole(o, at, "state", 0);  // a state is at least 0: see Merge::Send
-      line->inputs = Names(Field(o, at, "inputs"), at, "inputs");
+      line->MakeRare().inputs = NamesIn(Field(o, at, "inputs"), at, "inputs");
       if (v2) line->aligned = Aligned(o, at);
       return;
     case Kind::kSend:
-      line->peer = Name(o, at, "to");
-      ReadMsg(o, line);
+      line->peer = tables->processes.Intern(Name(o, at, "to"));
+      ReadMsg(o, line, tables);
       line->value = Whole(o, at, "amount", 0);
       if (v2 && o.contains("epoch")) line->epoch = Whole(o, at, "epoch", 0);
       return;
     case Kind::kReceive:
-      line->peer = Name(o, at, "from");
-      ReadMsg(o, line);
+      line->peer = tables->processes.Intern(Name(o, at, "from"));
+      ReadMsg(o, line, tables);
       return;
     case Kind::kRecord:
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       line->value = Whole(o, at, "state", 0);
       if (v2) line->aligned = Aligned(o, at);
       return;
     case Kind::kMarkerSend:
     case Kind::kMarkerReceive:
-      line->peer = Name(o, at, line->kind == Kind::kMarkerSend ? "to" : "from");
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->peer =
+          tables->processes.Intern(Name(o, at, line->kind == Kind::kMarkerSend ? "to" : "from"));
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       return;
     case Kind::kPartDone:
-      ReadPartDone(o, line, version);
+      ReadPartDone(o, line, version, tables);
       return;
     case Kind::kDrop:
-      ReadMsg(o, line);
+      ReadMsg(o, line, tables);
       return;
     case Kind::kAbort: {
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       const json& why = Field(o, at, "why");
       if (!why.is_string() || why.get<std::string>().empty()) {
         Refuse(at, Status::Error(Code::kLogNotText, "why"));
@@ -255,15 +331,198 @@ void ReadFields(const json& o, Line* line, int version) {
       return;
     case Kind::kRestart:
       line->value = Whole(o, at, "state", 0);
-      line->snapshot_id = SnapshotRef(o, at, version);
+      line->SetSnapshot(SnapshotRef(o, at, version), tables);
       return;
   }
 }
 
 // One line of a file, or nothing for a blank one; `process` is its process.
+// The common line read without building a JSON document (which was most
+// of the reading's cost): a flat object of plain strings, whole numbers
+// and booleans, every field as ReadFields needs it. Anything else (an
+// escape, a list, a fraction, a field twice, a field wrong) is left to
+// ReadLine's full reading, which says what is wrong: this path only ever
+// accepts what that one reads the same.
+class FlatLine {
+ public:
+  // False when the line is not such an object.
+  bool Parse(std::string_view text) {
+    count_ = 0;
+    std::size_t i = 0;
+    auto space = [&] {
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) ++i;
+    };
+    auto string = [&](std::string_view* out) {
+      if (i >= text.size() || text[i] != '"') return false;
+      const std::size_t from = ++i;
+      // Printable ASCII only: no escape to decode, no UTF-8 to check.
+      while (i < text.size() && text[i] != '"') {
+        if (text[i] < 0x20 || text[i] > 0x7e || text[i] == '\\') return false;
+        ++i;
+      }
+      if (i >= text.size()) return false;
+      *out = text.substr(from, i - from);
+      ++i;
+      return true;
+    };
+    space();
+    if (i >= text.size() || text[i] != '{') return false;
+    ++i;
+    space();
+    if (i < text.size() && text[i] == '}') return false;  // no field: the full reading refuses it
+    for (;;) {
+      if (count_ == kMost) return false;
+      Value& v = values_[count_];
+      space();
+      if (!string(&v.key)) return false;
+      for (std::size_t k = 0; k < count_; ++k) {
+        if (values_[k].key == v.key) return false;
+      }
+      space();
+      if (i >= text.size() || text[i] != ':') return false;
+      ++i;
+      space();
+      if (i >= text.size()) return false;
+      if (text[i] == '"') {
+        v.type = Value::kString;
+        if (!string(&v.text)) return false;
+      } else if (text.compare(i, 4, "true") == 0 || text.compare(i, 5, "false") == 0) {
+        v.type = Value::kBool;
+        v.flag = text[i] == 't';
+        i += v.flag ? 4 : 5;
+      } else {
+        // A whole number of at most 18 digits (it fits in 64 bits), with no
+        // leading zero and not -0 (JSON, or the full reading, says those).
+        const std::size_t from = i;
+        const bool minus = text[i] == '-';
+        if (minus) ++i;
+        const std::size_t digits = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+        const std::size_t n = i - digits;
+        if (n == 0 || n > 18 || (text[digits] == '0' && (n > 1 || minus))) return false;
+        if (i < text.size() && (text[i] == '.' || text[i] == 'e' || text[i] == 'E')) return false;
+        v.type = Value::kWhole;
+        v.text = text.substr(from, i - from);
+        v.whole = 0;
+        for (std::size_t d = digits; d < i; ++d) v.whole = v.whole * 10 + (text[d] - '0');
+        if (minus) v.whole = -v.whole;
+      }
+      ++count_;
+      space();
+      if (i >= text.size()) return false;
+      if (text[i] == '}') break;
+      if (text[i] != ',') return false;
+      ++i;
+    }
+    ++i;
+    space();
+    return i == text.size();
+  }
+
+  // The line's event, or nothing when the full reading must read it.
+  std::optional<Line> Read(const Where& where, int version, std::string* process,
+                           Tables* tables) const {
+    std::string_view name, kind;
+    if (!Text("process", &name) || !Text("kind", &kind)) return std::nullopt;
+    Line line;
+    line.where = where;
+    const bool v2 = version >= 2;
+    if (kind == "send") {
+      line.kind = Kind::kSend;
+      std::string_view to;
+      if (!Text("to", &to) || !Msg(&line, tables) || !Whole("amount", 0, &line.value)) return std::nullopt;
+      line.peer = tables->processes.Intern(to);
+      if (v2 && Find("epoch") != nullptr) {
+        cutline::Amount epoch = 0;
+        if (!Whole("epoch", 0, &epoch)) return std::nullopt;
+        line.epoch = epoch;
+      }
+    } else if (kind == "receive" || (v2 && kind == "drop")) {
+      line.kind = kind == "drop" ? Kind::kDrop : Kind::kReceive;
+      std::string_view from;
+      if (line.kind == Kind::kReceive) {
+        if (!Text("from", &from)) return std::nullopt;
+        line.peer = tables->processes.Intern(from);
+      }
+      if (!Msg(&line, tables)) return std::nullopt;
+    } else if (kind == "record") {
+      line.kind = Kind::kRecord;
+      if (!Snapshot(version, &line, tables) || !Whole("state", 0, &line.value)) return std::nullopt;
+      if (v2 && Find("aligned") != nullptr) {
+        const Value* a = Find("aligned");
+        if (a->type != Value::kBool) return std::nullopt;
+        line.aligned = a->flag;
+      }
+    } else if (kind == "marker-send" || kind == "marker-receive") {
+      line.kind = kind == "marker-send" ? Kind::kMarkerSend : Kind::kMarkerReceive;
+      std::string_view peer;
+      if (!Text(line.kind == Kind::kMarkerSend ? "to" : "from", &peer) ||
+          !Snapshot(version, &line, tables)) {
+        return std::nullopt;
+      }
+      line.peer = tables->processes.Intern(peer);
+    } else if (v2 && kind == "crash") {
+      line.kind = Kind::kCrash;
+    } else {
+      return std::nullopt;  // rarer kinds, and unknown ones
+    }
+    process->assign(name);
+    return line;
+  }
+
+ private:
+  struct Value {
+    enum Type { kString, kWhole, kBool } type = kString;
+    std::string_view key, text;  // text: a string's, or a number's as written
+    cutline::Amount whole = 0;
+    bool flag = false;
+  };
+  static constexpr std::size_t kMost = 16;
+
+  const Value* Find(std::string_view key) const {
+    for (std::size_t k = 0; k < count_; ++k) {
+      if (values_[k].key == key) return &values_[k];
+    }
+    return nullptr;
+  }
+  bool Text(std::string_view key, std::string_view* out) const {
+    const Value* v = Find(key);
+    if (v == nullptr || v->type != Value::kString || v->text.empty()) return false;
+    *out = v->text;
+    return true;
+  }
+  bool Whole(std::string_view key, cutline::Amount least, cutline::Amount* out) const {
+    const Value* v = Find(key);
+    if (v == nullptr || v->type != Value::kWhole || v->whole < least) return false;
+    *out = v->whole;
+    return true;
+  }
+  bool Msg(Line* line, Tables* tables) const {
+    const Value* v = Find("msg");
+    if (v == nullptr || v->type == Value::kBool || v->text.empty()) return false;
+    line->msg = tables->messages.Intern(v->text);
+    line->msg_number = v->type == Value::kWhole;
+    return true;
+  }
+  bool Snapshot(int version, Line* line, Tables* tables) const {
+    const Value* v = Find("snapshot");
+    if (v == nullptr || v->type == Value::kBool || v->text.empty()) return false;
+    if (v->type == Value::kWhole && v->whole < 1) return false;
+    if (v->type == Value::kString && version == 1) return false;
+    line->SetSnapshot(Id{std::string(v->text), v->type == Value::kWhole}, tables);
+    return true;
+  }
+
+  Value values_[kMost];
+  std::size_t count_ = 0;
+};
+
 std::optional<Line> ReadLine(const std::string& text, const Where& where, int version,
-                             std::string* process) {
+                             std::string* process, Tables* tables) {
   if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
+  if (FlatLine flat; flat.Parse(text)) {
+    if (std::optional<Line> line = flat.Read(where, version, process, tables)) return line;
+  }
   json o = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!o.is_object()) Refuse(where, Status::Error(Code::kLogNotObject));
   *process = Name(o, where, "process");
@@ -280,7 +539,7 @@ std::optional<Line> ReadLine(const std::string& text, const Where& where, int ve
     Refuse(where, Status::Error(Code::kLogKindNotInVersion, known->name, version));
   }
   line.kind = known->kind;
-  ReadFields(o, &line, version);
+  ReadFields(o, &line, version, tables);
   return line;
 }
 
@@ -304,42 +563,73 @@ int ReadHeader(const std::string& text, const Where& where) {
   return static_cast<int>(version);
 }
 
-// The next line of `in` into *text, without its newline; false at the end.
-// A line longer than kEventsLineBytesMax is refused before it is held.
-bool NextLine(std::istream& in, const Where& where, std::string* text) {
-  text->clear();
-  std::streambuf& buf = *in.rdbuf();
-  for (;;) {
-    const int c = buf.sbumpc();
-    if (c == std::char_traits<char>::eof()) return !text->empty();
-    if (c == '\n') return true;
-    if (text->size() == kEventsLineBytesMax) {
-      Refuse(where, Status::Error(Code::kLogLineTooLong, kEventsLineBytesMax));
-    }
-    text->push_back(static_cast<char>(c));
+// A file's lines, read a block at a time (a byte at a time through a
+// stream was most of the reading's cost).
+class LineReader {
+ public:
+  explicit LineReader(const std::filesystem::path& path)
+      : file_(std::fopen(path.c_str(), "rb")), block_(std::size_t{1} << 16) {}
+  ~LineReader() {
+    if (file_ != nullptr) std::fclose(file_);
   }
-}
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+  bool opened() const { return file_ != nullptr; }
+  bool failed() const { return std::ferror(file_) != 0; }
+
+  // The next line into *text, without its newline; false at the end. A
+  // line longer than kEventsLineBytesMax is refused before it is held.
+  bool Next(const Where& where, std::string* text) {
+    text->clear();
+    for (;;) {
+      if (at_ == end_ && !Fill()) return !text->empty();
+      const char* from = block_.data() + at_;
+      const void* nl = std::memchr(from, '\n', end_ - at_);
+      const std::size_t take =
+          nl == nullptr ? end_ - at_ : static_cast<std::size_t>(static_cast<const char*>(nl) - from);
+      if (text->size() + take > kEventsLineBytesMax) {
+        Refuse(where, Status::Error(Code::kLogLineTooLong, kEventsLineBytesMax));
+      }
+      text->append(from, take);
+      at_ += take;
+      if (nl != nullptr) {
+        ++at_;
+        return true;
+      }
+    }
+  }
+
+ private:
+  bool Fill() {
+    at_ = 0;
+    end_ = std::fread(block_.data(), 1, block_.size(), file_);
+    return end_ > 0;
+  }
+  std::FILE* file_;
+  std::vector<char> block_;
+  std::size_t at_ = 0, end_ = 0;
+};
 
 void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>* processes,
-              std::size_t* lines) {
-  const std::string file = path.filename().string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
+              std::size_t* lines, Tables* tables) {
+  const std::string* file = &tables->files.Intern(path.filename().string())->text;
+  LineReader in(path);
+  if (!in.opened()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
   std::string text;
   std::size_t number = 1;
   int version = 1;
-  for (; NextLine(in, Where{file, number}, &text); ++number) {
+  for (; in.Next(Where{file, number}, &text); ++number) {
     const Where where{file, number};
     if (number == 1) {
       version = ReadHeader(text, where);
       continue;
     }
     std::string name;
-    std::optional<Line> line = ReadLine(text, where, version, &name);
+    std::optional<Line> line = ReadLine(text, where, version, &name, tables);
     if (!line) continue;
     Process& p = (*processes)[name];
-    if (p.file.empty()) p.file = file;
-    if (p.file != file) {
+    if (p.file.empty()) p.file = *file;
+    if (p.file != *file) {
       Refuse(where, Status::Error(Code::kLogFileTwice, name, p.file));
     }
     const bool first = p.lines.empty();
@@ -358,7 +648,7 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
   }
   // A file with no header is no events log, even with nothing else in it.
   if (number == 1) Refuse(Where{file, 1}, Status::Error(Code::kLogEmptyFile, Header()));
-  if (in.bad()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
+  if (in.failed()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
 }
 
 // An id is written one way, a number or a string, wherever it is named: 1
@@ -366,34 +656,37 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
 class WrittenOneWay {
  public:
   explicit WrittenOneWay(Code code) : code_(code) {}
-  void Check(const std::string& id, bool number, const Where& where) {
-    auto [it, fresh] = first_.try_emplace(id, Written{number, where.str()});
-    if (!fresh && it->second.number != number) {
-      Refuse(where, Status::Error(code_, id, it->second.where));
+  void Check(const Interned* id, bool number, const Where& where) {
+    if (first_.size() <= id->index) first_.resize(id->index + 1);
+    Written& first = first_[id->index];
+    if (first.where.file == nullptr) {
+      first = Written{number, where};
+    } else if (first.number != number) {
+      Refuse(where, Status::Error(code_, id->text, first.where.str()));
     }
   }
 
  private:
   struct Written {
-    bool number;
-    std::string where;
+    bool number = false;
+    Where where;  // none (no file) until the id is first met
   };
   Code code_;
-  std::unordered_map<std::string, Written> first_;
+  std::vector<Written> first_;  // by the id's index
 };
 
-void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes) {
+void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tables* tables) {
   WrittenOneWay messages(Code::kLogIdMixed), snapshots(Code::kLogSnapshotIdMixed);
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend || l.kind == Kind::kReceive || l.kind == Kind::kDrop) {
         messages.Check(l.msg, l.msg_number, l.where);
       }
-      for (const auto& [from, ids] : l.channels) {
-        for (const Id& id : ids) messages.Check(id.text, id.number, l.where);
+      for (const auto& [from, ids] : l.channels()) {
+        for (const Id& id : ids) messages.Check(tables->messages.Intern(id.text), id.number, l.where);
       }
-      if (!l.snapshot_id.text.empty()) {
-        snapshots.Check(l.snapshot_id.text, l.snapshot_id.number, l.where);
+      if (l.snapshot_id != nullptr) {
+        snapshots.Check(l.snapshot_id, l.snapshot_number, l.where);
       }
     }
   }
@@ -401,31 +694,33 @@ void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes) {
 
 // Each snapshot's number, in the order of their ids (whole numbers by
 // value, then strings), and by number the id as written (`names`, from 1).
-void NumberSnapshots(std::map<std::string, Process>* processes, std::vector<std::string>* names) {
+void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& tables,
+                     std::vector<std::string>* names) {
   auto before = [](const Id& a, const Id& b) {
     if (a.number != b.number) return a.number;
     if (a.number && a.text.size() != b.text.size()) return a.text.size() < b.text.size();
     return a.text < b.text;
   };
-  std::vector<Id> ids;
+  // An id is written one way (CheckIdsWrittenOneWay): any line's says how.
+  std::vector<Id> ids(tables.snapshots.size());
   for (auto& [name, p] : *processes) {
     for (Line& l : p.lines) {
-      if (!l.snapshot_id.text.empty()) ids.push_back(l.snapshot_id);
+      if (l.snapshot_id != nullptr) ids[l.snapshot_id->index] = {l.snapshot_id->text, l.snapshot_number};
     }
   }
-  std::sort(ids.begin(), ids.end(), before);
-  ids.erase(std::unique(ids.begin(), ids.end(),
-                        [](const Id& a, const Id& b) { return a.text == b.text; }),
-            ids.end());
+  std::vector<std::uint32_t> order(ids.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return before(ids[a], ids[b]); });
   names->assign(1, "");
-  std::unordered_map<std::string, SnapshotId> number;
-  for (const Id& id : ids) {
-    number[id.text] = names->size();
-    names->push_back(id.text);
+  std::vector<SnapshotId> number(ids.size());  // by the id's index
+  for (std::uint32_t i : order) {
+    number[i] = names->size();
+    names->push_back(ids[i].text);
   }
   for (auto& [name, p] : *processes) {
     for (Line& l : p.lines) {
-      if (!l.snapshot_id.text.empty()) l.snapshot = number.at(l.snapshot_id.text);
+      if (l.snapshot_id != nullptr) l.snapshot = number[l.snapshot_id->index];
     }
   }
 }
@@ -433,23 +728,26 @@ void NumberSnapshots(std::map<std::string, Process>* processes, std::vector<std:
 // Version 2's rules across lines: a drop names a message its process sent
 // or was sent, that no one receives, once; a log whose sends carry epochs
 // (Lai-Yang) carries one on every send and logs no markers.
-void CheckVersion2(const std::map<std::string, Process>& processes) {
+void CheckVersion2(const std::map<std::string, Process>& processes, const Tables& tables) {
   struct SendOf {
-    std::string from, to;
+    const std::string* from = nullptr;  // none: not sent
+    const std::string* to = nullptr;
   };
-  std::unordered_map<std::string, SendOf> sends;
-  std::unordered_map<std::string, std::string> received;  // msg -> where
+  // By message index: its send, the first line receiving it and the first
+  // dropping it.
+  std::vector<SendOf> sends(tables.messages.size());
+  std::vector<const Line*> received(tables.messages.size(), nullptr);
   const Line* with_epoch = nullptr;
   const Line* without_epoch = nullptr;
   const Line* marker = nullptr;
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend) {
-        sends.try_emplace(l.msg, SendOf{name, l.peer});
+        if (sends[l.msg->index].from == nullptr) sends[l.msg->index] = SendOf{&name, &l.peer->text};
         const Line*& first = l.epoch ? with_epoch : without_epoch;
         if (first == nullptr) first = &l;
       }
-      if (l.kind == Kind::kReceive) received.try_emplace(l.msg, l.where.str());
+      if (l.kind == Kind::kReceive && received[l.msg->index] == nullptr) received[l.msg->index] = &l;
       if ((l.kind == Kind::kMarkerSend || l.kind == Kind::kMarkerReceive) && marker == nullptr) {
         marker = &l;
       }
@@ -461,21 +759,22 @@ void CheckVersion2(const std::map<std::string, Process>& processes) {
   if (with_epoch != nullptr && marker != nullptr) {
     Refuse(marker->where, Status::Error(Code::kLogMarkersWithEpochs, with_epoch->where.str()));
   }
-  std::unordered_map<std::string, std::string> dropped;  // msg -> where
+  std::vector<const Line*> dropped(tables.messages.size(), nullptr);
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind != Kind::kDrop) continue;
-      auto send = sends.find(l.msg);
-      if (send == sends.end()) Refuse(l.where, Status::Error(Code::kLogDropUnsent, l.msg));
-      if (send->second.from != name && send->second.to != name) {
-        Refuse(l.where, Status::Error(Code::kLogDropNotOwn, name, l.msg));
+      const std::string& msg = l.msg->text;
+      const SendOf& send = sends[l.msg->index];
+      if (send.from == nullptr) Refuse(l.where, Status::Error(Code::kLogDropUnsent, msg));
+      if (*send.from != name && *send.to != name) {
+        Refuse(l.where, Status::Error(Code::kLogDropNotOwn, name, msg));
       }
-      if (auto r = received.find(l.msg); r != received.end()) {
-        Refuse(l.where, Status::Error(Code::kLogDropReceived, l.msg, r->second));
+      if (const Line* r = received[l.msg->index]; r != nullptr) {
+        Refuse(l.where, Status::Error(Code::kLogDropReceived, msg, r->where.str()));
       }
-      if (auto [it, fresh] = dropped.try_emplace(l.msg, l.where.str()); !fresh) {
-        Refuse(l.where, Status::Error(Code::kLogDroppedTwice, l.msg, it->second));
-      }
+      const Line*& first = dropped[l.msg->index];
+      if (first != nullptr) Refuse(l.where, Status::Error(Code::kLogDroppedTwice, msg, first->where.str()));
+      first = &l;
     }
   }
 }
@@ -483,10 +782,10 @@ void CheckVersion2(const std::map<std::string, Process>& processes) {
 // The names every line uses must be processes, and channels the inputs
 // their receivers declared; a part-done lists every input; a message id is
 // sent once.
-void CheckNames(const std::map<std::string, Process>& processes) {
-  std::map<std::string, std::string> first_send;  // id -> where
+void CheckNames(const std::map<std::string, Process>& processes, Tables* tables) {
+  std::vector<const Line*> first_send(tables->messages.size(), nullptr);  // by message index
   for (const auto& [name, p] : processes) {
-    const std::vector<std::string>& inputs = p.lines.front().inputs;
+    const std::vector<std::string>& inputs = p.lines.front().inputs();
     auto has_input = [&](const std::string& from) {
       return std::find(inputs.begin(), inputs.end(), from) != inputs.end();
     };
@@ -500,19 +799,23 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       const bool sends = l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
       const bool receives = l.kind == Kind::kReceive || l.kind == Kind::kMarkerReceive;
       if (sends) {
-        auto to = processes.find(l.peer);
-        const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs;
+        auto to = processes.find(l.peer->text);
+        const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs();
         if (to == processes.end() || std::find(their.begin(), their.end(), name) == their.end()) {
-          Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer));
+          Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer->text));
         }
       }
-      if (receives && !has_input(l.peer)) {
-        Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer));
+      if (receives && !has_input(l.peer->text)) {
+        Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer->text));
       }
-      if (l.kind == Kind::kSend && !first_send.emplace(l.msg, l.where.str()).second) {
-        Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg, first_send[l.msg]));
+      if (l.kind == Kind::kSend) {
+        const Line*& first = first_send[l.msg->index];
+        if (first != nullptr) {
+          Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg->text, first->where.str()));
+        }
+        first = &l;
       }
-      for (const auto& [from, ids] : l.channels) {
+      for (const auto& [from, ids] : l.channels()) {
         if (!has_input(from)) Refuse(l.where, Status::Error(Code::kLogPartChannel, name, from));
       }
       for (const auto& [from, count] : l.expected()) {
@@ -520,24 +823,24 @@ void CheckNames(const std::map<std::string, Process>& processes) {
       }
       if (l.kind != Kind::kPartDone) continue;
       for (const std::string& in : inputs) {
-        const bool listed = std::any_of(l.channels.begin(), l.channels.end(),
+        const bool listed = std::any_of(l.channels().begin(), l.channels().end(),
                                         [&](const auto& ch) { return ch.first == in; });
         if (!listed) {
           Refuse(l.where,
-                 Status::Error(Code::kLogPartMissesInput, name, in, l.snapshot_id.text));
+                 Status::Error(Code::kLogPartMissesInput, name, in, l.snapshot_name()));
         }
       }
     }
   }
-  CheckIdsWrittenOneWay(processes);
-  CheckVersion2(processes);
+  CheckIdsWrittenOneWay(processes, tables);
+  CheckVersion2(processes, *tables);
 }
 
 sim::Topology TopologyOf(const std::vector<std::string>& names,
                          const std::map<std::string, Process>& processes) {
   std::vector<sim::Link> links;
   for (NodeId to = 0; to < names.size(); ++to) {
-    for (const std::string& from : processes.at(names[to]).lines.front().inputs) {
+    for (const std::string& from : processes.at(names[to]).lines.front().inputs()) {
       const auto it = std::lower_bound(names.begin(), names.end(), from);
       const sim::Link link{static_cast<NodeId>(it - names.begin()), to};
       if (std::find(links.begin(), links.end(), link) == links.end()) links.push_back(link);
@@ -568,19 +871,23 @@ struct NotJudged {
 class Merge {
  public:
   Merge(const std::vector<Process*>& by_node, EventsLog* log, const sim::Topology& net,
-        StreamJudge* judge)
+        StreamJudge* judge, const Tables& tables)
       : by_node_(by_node), log_(log), say_(FindingsIn(log->lang)), net_(net), judge_(judge),
+        tables_(tables),
         next_(by_node.size(), 0), sent_on_(net.channel_count(), 0),
         in_flight_(net.channel_count()), last_(by_node.size()), records_(by_node.size(), 0),
         state_(log->initial), overdrawn_(by_node.size(), false),
         wrong_epoch_(by_node.size(), false) {
+    sent_.resize(tables.messages.size());
+    received_.assign(tables.messages.size(), false);
+    sent_anywhere_.assign(tables.messages.size(), false);
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       std::optional<bool> aligned = by_node_[n]->lines.front().aligned;
       for (const Line& l : by_node_[n]->lines) {
-        if (l.kind == Kind::kSend) sent_anywhere_.insert(l.msg);
+        if (l.kind == Kind::kSend) sent_anywhere_[l.msg->index] = true;
         crashes_ |= l.kind == Kind::kCrash;
         if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot}] = *l.aligned;
-        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer), n), l.snapshot}];
+        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot}];
       }
       // Barriers: a process's start says how it takes every snapshot, a
       // record how it takes that one.
@@ -630,7 +937,12 @@ class Merge {
   }
 
   const std::map<SnapshotId, std::uint64_t>& markers_sent() const { return markers_sent_; }
-  const std::unordered_map<std::string, SentMessage>& sent() const { return sent_; }
+  // The message `id` names, if sent (none: never sent, nor interned).
+  const SentMessage* Sent(const std::string& id) const { return Sent(tables_.messages.Find(id)); }
+  const SentMessage* Sent(const Interned* id) const {
+    if (id == nullptr || sent_[id->index].seq == 0) return nullptr;
+    return &sent_[id->index];
+  }
   bool epochs() const { return epochs_; }
   // By (snapshot, node): the transfers the node had sent on each of its
   // channels when it recorded the snapshot (Lai-Yang's control counts).
@@ -696,10 +1008,10 @@ class Merge {
   }
 
   void Send(NodeId n, const Line& l) {
-    const ChannelId c = net_.Find(n, Node(l.peer));
-    const Seq seq = NextSeq(l.msg);
+    const ChannelId c = net_.Find(n, Node(l.peer->text));
+    const Seq seq = NextSeq(l.msg->text);
     const std::uint64_t number = ++sent_on_[c];
-    sent_[l.msg] = {seq, c, number, l.value, l.epoch};
+    sent_[l.msg->index] = {seq, c, number, l.value, l.epoch};
     in_flight_[c].insert(number);
     StreamEvent e;
     e.kind = EventKind::kSend;
@@ -715,7 +1027,7 @@ class Merge {
       if (*l.epoch != records_[n] && !wrong_epoch_[n]) {
         wrong_epoch_[n] = true;
         log_->problems.push_back(say_.AboutHistory(
-            say_.EpochNotCount(Name(n), say_.Message(l.msg), *l.epoch, records_[n], l.where.str())));
+            say_.EpochNotCount(Name(n), say_.Message(l.msg->text), *l.epoch, records_[n], l.where.str())));
       }
     }
     // A state is at least 0 (docs/logs.md): a send that takes more than the
@@ -724,7 +1036,7 @@ class Merge {
     if (l.value > state_[n] && !overdrawn_[n]) {
       overdrawn_[n] = true;
       log_->problems.push_back(say_.AboutHistory(say_.Overdraft(
-          Name(n), apps::Money(l.value), say_.Message(l.msg), apps::Money(state_[n]),
+          Name(n), apps::Money(l.value), say_.Message(l.msg->text), apps::Money(state_[n]),
           l.where.str())));
     }
     if (__builtin_sub_overflow(state_[n], l.value, &state_[n])) {
@@ -734,17 +1046,18 @@ class Merge {
   }
 
   bool Receive(NodeId n, const Line& l) {
-    auto it = sent_.find(l.msg);
-    if (it == sent_.end()) return false;
-    const SentMessage& m = it->second;
+    const SentMessage* sent = Sent(l.msg);
+    if (sent == nullptr) return false;
+    const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
-    if (ch.to != n || ch.from != Node(l.peer)) {
+    if (ch.to != n || ch.from != Node(l.peer->text)) {
       return Unordered(say_.AboutHistory(say_.ReceivedOtherwise(
-          Name(n), l.msg, l.peer, l.where.str(), Name(ch.from), Name(ch.to))));
+          Name(n), l.msg->text, l.peer->text, l.where.str(), Name(ch.from), Name(ch.to))));
     }
-    if (!received_.insert(l.msg).second) {
-      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg, l.where.str())));
+    if (received_[l.msg->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg->text, l.where.str())));
     }
+    received_[l.msg->index] = true;
     in_flight_[m.channel].erase(m.n);
     StreamEvent e;
     e.kind = EventKind::kReceive;
@@ -763,7 +1076,7 @@ class Merge {
   }
 
   void SendMarker(NodeId n, const Line& l) {
-    const ChannelId c = net_.Find(n, Node(l.peer));
+    const ChannelId c = net_.Find(n, Node(l.peer->text));
     const Seq seq = NextSeq(l.where.str());
     const std::uint64_t number = ++sent_on_[c];
     markers_[{c, l.snapshot}].push_back({seq, number});
@@ -778,7 +1091,8 @@ class Merge {
   }
 
   bool ReceiveMarker(NodeId n, const Line& l) {
-    const ChannelId c = net_.Find(Node(l.peer), n);
+    const NodeId from = Node(l.peer->text);
+    const ChannelId c = net_.Find(from, n);
     std::deque<Marker>& waiting = markers_[{c, l.snapshot}];
     if (waiting.empty()) return false;
     const Marker m = waiting.front();
@@ -792,7 +1106,7 @@ class Merge {
         StreamEvent o;
         o.kind = EventKind::kOvertaken;
         o.incoming = true;
-        o.peer = Node(l.peer);
+        o.peer = from;
         o.n = *it;
         o.overtaker = m.n;
         Feed(n, o);
@@ -800,7 +1114,7 @@ class Merge {
     }
     StreamEvent e;
     e.kind = EventKind::kReceiveMarker;
-    e.peer = Node(l.peer);
+    e.peer = from;
     e.n = m.n;
     e.snapshot = l.snapshot;
     Feed(n, e);
@@ -841,9 +1155,9 @@ class Merge {
   }
 
   bool Drop(NodeId n, const Line& l) {
-    auto it = sent_.find(l.msg);
-    if (it == sent_.end()) return false;
-    const SentMessage& m = it->second;
+    const SentMessage* sent = Sent(l.msg);
+    if (sent == nullptr) return false;
+    const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
     in_flight_[m.channel].erase(m.n);
     StreamEvent e;
@@ -862,7 +1176,7 @@ class Merge {
     for (ChannelId c : net_.Incoming(n)) {
       const NodeId from = net_.channel(c).from;
       for (auto it = in_flight_[c].begin(); it != in_flight_[c].end();) {
-        if (received_anywhere_.contains(name_of_number_[{c, *it}])) {
+        if (received_anywhere_[name_of_number_[{c, *it}]]) {
           ++it;
           continue;
         }
@@ -902,12 +1216,12 @@ class Merge {
 
   // Every process left waits on a receipt: name the first one's reason.
   bool Stuck(const Line& l, NodeId n) {
-    if (l.kind == Kind::kReceive && !sent_anywhere_.contains(l.msg)) {
-      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg, l.where.str())));
+    if (l.kind == Kind::kReceive && !sent_anywhere_[l.msg->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg->text, l.where.str())));
     }
     if (l.kind == Kind::kMarkerReceive) {
       return Unordered(say_.AboutHistory(say_.MarkerUnsent(
-          Name(n), l.snapshot_id.text, l.peer, l.where.str())));
+          Name(n), l.snapshot_name(), l.peer->text, l.where.str())));
     }
     return Unordered(say_.AboutHistory(say_.NoCausalOrder(l.where.str())));
   }
@@ -937,9 +1251,10 @@ class Merge {
   // process crashes.
   void IndexTransfers() {
     if (!crashes_) return;
+    received_anywhere_.assign(sent_.size(), false);
     for (const Process* p : by_node_) {
       for (const Line& l : p->lines) {
-        if (l.kind == Kind::kReceive) received_anywhere_.insert(l.msg);
+        if (l.kind == Kind::kReceive) received_anywhere_[l.msg->index] = true;
       }
     }
     std::map<ChannelId, std::uint64_t> on;
@@ -948,9 +1263,9 @@ class Merge {
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       for (const Line& l : by_node_[n]->lines) {
         if (l.kind != Kind::kSend && l.kind != Kind::kMarkerSend) continue;
-        const ChannelId c = net_.Find(n, Node(l.peer));
+        const ChannelId c = net_.Find(n, Node(l.peer->text));
         const std::uint64_t number = ++on[c];
-        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg;
+        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg->index;
       }
     }
   }
@@ -974,16 +1289,16 @@ class Merge {
   const Findings& say_;  // in the log's language
   const sim::Topology& net_;
   StreamJudge* judge_;
+  const Tables& tables_;
   std::vector<std::size_t> next_;
   std::vector<std::uint64_t> sent_on_;  // by channel: messages sent, markers too
   std::vector<std::set<std::uint64_t>> in_flight_;  // by channel: transfers' numbers
   std::map<ChannelId, std::uint64_t> transfers_on_;  // by channel: transfers sent
-  std::set<std::string> sent_anywhere_, received_anywhere_;
-  std::unordered_map<std::string, SentMessage> sent_;
-  std::set<std::string> received_;
+  std::vector<SentMessage> sent_;  // by message index (seq 0: not sent yet)
+  std::vector<bool> received_, sent_anywhere_, received_anywhere_;  // by message index
   std::map<std::pair<ChannelId, SnapshotId>, std::deque<Marker>> markers_;
   std::map<std::pair<ChannelId, SnapshotId>, std::uint64_t> markers_to_receive_, markers_received_;
-  std::map<std::pair<ChannelId, std::uint64_t>, std::string> name_of_number_;
+  std::map<std::pair<ChannelId, std::uint64_t>, std::uint32_t> name_of_number_;  // message index
   std::map<SnapshotId, std::uint64_t> markers_sent_;
   std::map<SnapshotId, std::size_t> parts_;
   std::map<std::pair<SnapshotId, NodeId>, std::vector<std::uint64_t>> sent_at_record_;
@@ -1012,14 +1327,14 @@ void ClaimChannel(NodeId n, const std::string& from, const std::vector<Id>& ids,
   r.state = ChannelRecording::kClosed;
   for (const Id& id_as_written : ids) {
     const std::string& msg = id_as_written.text;
-    auto m = merge.sent().find(msg);
-    if (m == merge.sent().end()) {
+    const SentMessage* m = merge.Sent(msg);
+    if (m == nullptr) {
       const Findings& say = FindingsIn(log->lang);
       log->problems.push_back(say.AboutSnapshot(
-          part.snapshot_id.text, say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
+          part.snapshot_name(), say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
       continue;
     }
-    r.transfers.push_back(m->second.amount);
+    r.transfers.push_back(m->amount);
   }
 }
 
@@ -1057,11 +1372,11 @@ void CheckRestarts(const std::vector<Process*>& by_node, EventsLog* log) {
       auto it = recorded.find(l.snapshot);
       if (it == recorded.end()) {
         log->problems.push_back(say.AboutHistory(
-            say.RestoredUnrecorded(log->processes[n], l.snapshot_id.text, l.where.str())));
+            say.RestoredUnrecorded(log->processes[n], l.snapshot_name(), l.where.str())));
       } else if (it->second != l.value) {
         log->problems.push_back(say.AboutHistory(
             say.RestoredOtherwise(log->processes[n], apps::Money(l.value),
-                                  apps::Money(it->second), l.snapshot_id.text, l.where.str())));
+                                  apps::Money(it->second), l.snapshot_name(), l.where.str())));
       }
     }
   }
@@ -1099,7 +1414,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
     // Lai-Yang no marker closes one: its part-done says when).
     std::map<NodeId, std::set<std::string>> markers_from;
     for (const auto& [n, l] : lines) {
-      if (l->kind == Kind::kMarkerReceive) markers_from[n].insert(l->peer);
+      if (l->kind == Kind::kMarkerReceive) markers_from[n].insert(l->peer->text);
       if (l->kind != Kind::kPartDone) continue;
       done.insert(n);
       for (const auto& [from, count] : l->expected()) {
@@ -1115,7 +1430,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
         }
       }
       if (merge.epochs()) continue;
-      for (const std::string& from : by_node[n]->lines.front().inputs) {
+      for (const std::string& from : by_node[n]->lines.front().inputs()) {
         if (markers_from[n].contains(from)) continue;
         log->problems.push_back(
             say.AboutSnapshot(name, say.PartBeforeMarker(log->processes[n], from, l->where.str())));
@@ -1141,7 +1456,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
     for (const auto& [n, l] : lines) {
       if (l->kind == Kind::kRecord && !claim.balances[n]) claim.balances[n] = l->value;
       if (l->kind != Kind::kPartDone) continue;
-      for (const auto& [from, ids] : l->channels) {
+      for (const auto& [from, ids] : l->channels()) {
         ClaimChannel(n, from, ids, *l, merge, net, log, &claim);
       }
     }
@@ -1164,13 +1479,14 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   std::sort(files.begin(), files.end());
   EventsLog log;
   log.lang = lang;
+  Tables tables;
   std::map<std::string, Process> processes;
   std::vector<std::string> snapshot_names;
   try {
-    for (const fs::path& f : files) ReadFile(f, &processes, &log.lines);
+    for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables);
     if (processes.empty()) throw Malformed{Status::Error(Code::kLogNoEvents, dir)};
-    CheckNames(processes);
-    NumberSnapshots(&processes, &snapshot_names);
+    CheckNames(processes, &tables);
+    NumberSnapshots(&processes, tables, &snapshot_names);
   } catch (const Malformed& m) {
     return m.why;
   }
@@ -1190,7 +1506,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   StreamJudge judge(net, log.processes, std::move(sources), apps::App::kBank, lang);
   judge.KeepEveryVerdict();
   judge.NameSnapshots(snapshot_names);
-  Merge merge(by_node, &log, net, &judge);
+  Merge merge(by_node, &log, net, &judge, tables);
   merge.EpochsAnywhere(epochs);
   merge.IndexTransfers();
   if (!merge.Run()) return log;
