@@ -1,9 +1,10 @@
 // Breadth-first search over a scenario's schedules: each state is an
 // engine (copied at every choice) and how far the written commands have
 // gone; each step runs the next command, the next snapshot start (with
-// starts_anywhere), or one delivery the network allows. Each step that
-// completes a snapshot is judged; each state with no step left must have
-// every snapshot started complete.
+// starts_anywhere), or one delivery the network allows, save those the
+// reductions leave out (an ample set, Reduced; sleep sets, Independent).
+// Each step that completes a snapshot is judged; each state with no step
+// left must have every snapshot started complete.
 #include "explore/explore.h"
 
 #include <fmt/format.h>
@@ -110,6 +111,7 @@ class Search {
         }
         // The steps asleep here are not taken: each was taken before this
         // state from a state whose schedules reorder into those through it.
+        // A copy: Revisit changes sleep_ as the children are met.
         const std::vector<Choice> asleep = sleep_[state.id];
         std::vector<Choice> taken;  // the steps taken from here, in order
         std::vector<std::pair<Choice, State>> steps = Steps(state);
@@ -130,8 +132,8 @@ class Search {
             for (const Choice& t : asleep) {
               if (Independent(state, t, choice)) sleep.push_back(t);
             }
-            for (const Choice& t : state.again.empty() ? taken : std::vector<Choice>{}) {
-              if (Independent(state, t, choice)) sleep.push_back(t);
+            for (const Choice& t : taken) {
+              if (state.again.empty() && Independent(state, t, choice)) sleep.push_back(t);
             }
             taken.push_back(choice);
           }
