@@ -224,7 +224,7 @@ TEST_F(CliTest, ExploreSaysRightInEveryScheduleOrWhereABoundStoppedIt) {
                                 "snapshot P1\n");
   Outcome o = Cutline({"explore", path});
   EXPECT_EQ(o.status, 0) << o;
-  EXPECT_TRUE(Contains(o.out, "# right in every schedule (178 states;")) << o;
+  EXPECT_TRUE(Contains(o.out, "# right in every schedule (119 states;")) << o;
   const json written = json::parse(Cutline({"explore", path, "--json"}).out, nullptr, false);
   Outcome j = Cutline({"explore", path, "--json", "--starts", "anywhere"});
   EXPECT_EQ(j.status, 0) << j;

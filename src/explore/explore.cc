@@ -1,9 +1,10 @@
 // Breadth-first search over a scenario's schedules: each state is an
 // engine (copied at every choice) and how far the written commands have
 // gone; each step runs the next command, the next snapshot start (with
-// starts_anywhere), or one delivery the network allows. Each step that
-// completes a snapshot is judged; each state with no step left must have
-// every snapshot started complete.
+// starts_anywhere), or one delivery the network allows, save those the
+// reductions leave out (an ample set, Reduced; sleep sets, Independent).
+// Each step that completes a snapshot is judged; each state with no step
+// left must have every snapshot started complete.
 #include "explore/explore.h"
 
 #include <fmt/format.h>
@@ -54,6 +55,9 @@ struct State {
   std::uint32_t done = 0;     // written commands run
   std::uint32_t started = 0;  // snapshot starts run (starts_anywhere)
   std::uint64_t id = 0;       // in the graph
+  // Sleep sets: a state met again with fewer steps asleep, explored again
+  // for these steps only (Search::Revisit); empty: explored in full.
+  std::vector<Choice> again;
 };
 
 // How each state was first reached (at its fewest steps: the search is
@@ -78,16 +82,20 @@ class Search {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     };
     std::vector<State> layer;
-    layer.push_back(State{std::move(initial), 0, 0, 0});
+    involved_ = Involved(initial, program_);
+    involved_starts_ = Involved(initial, starts_);
+    layer.push_back(State{std::move(initial), 0, 0, 0, {}});
     graph_.push_back(Reached{0, {}});
     ends_.push_back(false);
+    sleep_.emplace_back();
+    expanded_.push_back(false);
     if (options_.hashing) visited_.emplace(Key(layer.front()), 0);
     for (std::size_t depth = 0; !layer.empty(); ++depth) {
       if (options_.max_depth != 0 && depth == options_.max_depth) {
         // The schedules of exactly that many steps that end here are judged
         // too: every schedule up to the bound is.
         for (const State& state : layer) {
-          if (!HasStep(state) && NeverCompletes(state)) return Found(elapsed());
+          if (state.again.empty() && !HasStep(state) && NeverCompletes(state)) return Found(elapsed());
         }
         return Bounded("depth", elapsed(), depth);
       }
@@ -98,16 +106,36 @@ class Search {
       bool broken = false;
       for (State& state : layer) {
         if (broken) {
-          if (!HasStep(state) && NeverCompletes(state)) break;
+          if (state.again.empty() && !HasStep(state) && NeverCompletes(state)) break;
           continue;
         }
-        bool moved = false;
-        for (auto& [choice, child] : Steps(state)) {
-          moved = true;
+        // The steps asleep here are not taken: each was taken before this
+        // state from a state whose schedules reorder into those through it.
+        // A copy: Revisit changes sleep_ as the children are met.
+        const std::vector<Choice> asleep = sleep_[state.id];
+        std::vector<Choice> taken;  // the steps taken from here, in order
+        std::vector<std::pair<Choice, State>> steps = Steps(state);
+        const bool moved = !steps.empty();
+        for (auto& [choice, child] : steps) {
+          if (Has(asleep, choice)) continue;
+          if (!state.again.empty() && !Has(state.again, choice)) continue;
           ++result_.transitions;
           if (Broken(state, child, choice)) {
             broken = true;
             break;
+          }
+          // The child's sleep set: the steps asleep here, and (on a first
+          // exploration) those taken here before this one, that commute
+          // with it.
+          std::vector<Choice> sleep;
+          if (options_.sleep_sets) {
+            for (const Choice& t : asleep) {
+              if (Independent(state, t, choice)) sleep.push_back(t);
+            }
+            for (const Choice& t : taken) {
+              if (state.again.empty() && Independent(state, t, choice)) sleep.push_back(t);
+            }
+            taken.push_back(choice);
           }
           if (options_.hashing) {
             auto [it, fresh] = visited_.try_emplace(Key(child), graph_.size());
@@ -116,6 +144,7 @@ class Search {
               // the world delivers many messages in one step): its future
               // is known; only the schedules through it are counted.
               edges_.emplace_back(state.id, it->second);
+              if (options_.sleep_sets) Revisit(it->second, std::move(child), sleep, &next);
               continue;
             }
           }
@@ -123,11 +152,14 @@ class Search {
           edges_.emplace_back(state.id, child.id);
           graph_.push_back(Reached{state.id, choice});
           ends_.push_back(false);
+          sleep_.push_back(std::move(sleep));
+          expanded_.push_back(false);
           next.push_back(std::move(child));
           if (options_.max_states != 0 && graph_.size() >= options_.max_states) {
             return Bounded("states", elapsed(), depth);
           }
         }
+        expanded_[state.id] = true;
         if (broken) continue;
         if (!moved && NeverCompletes(state)) return Found(elapsed());
         if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
@@ -201,6 +233,76 @@ class Search {
     }
   }
 
+  static bool Has(const std::vector<Choice>& set, const Choice& c) {
+    return std::find(set.begin(), set.end(), c) != set.end();
+  }
+
+  // State `id` met again by a step whose sleep set is `sleep`. Only the
+  // steps asleep on both ways may stay asleep (Godefroid's state caching
+  // with sleep sets): before it is explored, its sleep set shrinks to them;
+  // after, the steps asleep before and awake now are taken from it (a
+  // copy, `child`, queued with them in `again`).
+  void Revisit(std::uint64_t id, State child, const std::vector<Choice>& sleep, std::vector<State>* next) {
+    std::vector<Choice> both, woken;
+    for (const Choice& t : sleep_[id]) (Has(sleep, t) ? both : woken).push_back(t);
+    if (woken.empty()) return;
+    sleep_[id] = std::move(both);
+    if (!expanded_[id]) return;
+    child.id = id;
+    child.again = std::move(woken);
+    next->push_back(std::move(child));
+  }
+
+  // What each written command touches: the branches it names (nullopt:
+  // every branch, as stopping the world does). A command reads or changes
+  // only those branches and the channels between them and others.
+  static std::vector<std::optional<std::vector<NodeId>>> Involved(const Engine& e,
+                                                                  const std::vector<Written>& written) {
+    std::vector<std::optional<std::vector<NodeId>>> out;
+    for (const Written& w : written) {
+      std::vector<std::string> names;
+      bool known = true;
+      std::visit(Overloaded{
+                     [&](const scenario::TransferCmd& t) { names = {t.from, t.to}; },
+                     [&](const scenario::SnapshotCmd& sn) { names = {sn.branch}; },
+                     [&](const scenario::ReadCmd& r) { names = {r.branch}; },
+                     [&](const scenario::AppCmd& a) { names = a.branches; },
+                     [&](const auto&) { known = false; },
+                 },
+                 w.command);
+      std::vector<NodeId> nodes;
+      for (const std::string& name : names) {
+        if (std::optional<NodeId> n = e.FindBranch(name)) {
+          nodes.push_back(*n);
+        } else {
+          known = false;
+        }
+      }
+      out.push_back(known ? std::optional(std::move(nodes)) : std::nullopt);
+    }
+    return out;
+  }
+
+  // Whether steps a and b, both possible in s, commute and neither disables
+  // the other, as the ample set's argument has it (Reduced): two deliveries
+  // at different branches (each changes its own branch and appends at the
+  // tails of its outputs, which moves no other channel's waiting messages);
+  // a written command and a delivery on a channel neither end of which the
+  // command names. Two commands are taken in their written order: never.
+  bool Independent(const State& s, const Choice& a, const Choice& b) const {
+    const engine::Network& net = s.engine.network();
+    const bool da = a.kind == Choice::Kind::kDeliver, db = b.kind == Choice::Kind::kDeliver;
+    if (da && db) return net.channel(a.channel).to != net.channel(b.channel).to;
+    if (!da && !db) return false;
+    const Choice& command = da ? b : a;
+    const sim::ChannelInfo& ch = net.channel((da ? a : b).channel);
+    const auto& touched = command.kind == Choice::Kind::kCommand ? involved_[command.index]
+                                                                 : involved_starts_[command.index];
+    if (!touched) return false;
+    return std::find(touched->begin(), touched->end(), ch.from) == touched->end() &&
+           std::find(touched->begin(), touched->end(), ch.to) == touched->end();
+  }
+
   // The steps taken from s, each with the state it leads to: one branch's
   // deliveries alone when the reduction allows it (Reduced), else every
   // step possible. A step that completes a snapshot is seen (the judge
@@ -234,7 +336,7 @@ class Search {
   // Choice c from s, with the state it leads to, onto *out if it is
   // possible there.
   void TakeInto(const State& s, const Choice& c, std::vector<std::pair<Choice, State>>* out) const {
-    State child{s.engine, s.done, s.started, 0};
+    State child{s.engine, s.done, s.started, 0, {}};
     if (Apply(child, c).ok()) out->emplace_back(c, std::move(child));
   }
 
@@ -243,7 +345,7 @@ class Search {
     for (const Choice& c : Choices(s)) {
       // Choices offers a delivery only where one can be made.
       if (c.kind == Choice::Kind::kDeliver) return true;
-      State child{s.engine, s.done, s.started, 0};
+      State child{s.engine, s.done, s.started, 0, {}};
       if (Apply(child, c).ok()) return true;
     }
     return false;
@@ -579,6 +681,10 @@ class Search {
   std::vector<bool> ends_;  // by state: nothing more can happen there
   std::vector<std::pair<std::uint64_t, std::uint64_t>> edges_;  // every step kept, from -> to
   std::unordered_map<std::string, std::uint64_t> visited_;
+  // By state: its sleep set, and whether its steps were taken yet.
+  std::vector<std::vector<Choice>> sleep_;
+  std::vector<bool> expanded_;
+  std::vector<std::optional<std::vector<NodeId>>> involved_, involved_starts_;  // Involved
   bool any_started_ = false;  // an end state reached has a snapshot
   Result result_;
 };
@@ -613,14 +719,16 @@ StatusOr<Result> Explore(std::string_view text, const Options& options) {
   }
   Search search(program, starts, options);
   Result found = search.Run(Engine(*start.bank()), steps.front().command);
-  if (found.outcome != Outcome::kBroken || !options.reduction || found.counterexample.size() <= 2) {
+  if (found.outcome != Outcome::kBroken || (!options.reduction && !options.sleep_sets) ||
+      found.counterexample.size() <= 2) {
     return found;
   }
-  // The reduction keeps every verdict, but it may put an independent step
+  // The reductions keep every verdict, but they may put an independent step
   // ahead of the one that breaks: the schedules one step shorter are
   // searched again without it, so that the counterexample is a shortest.
   Options shorter = options;
   shorter.reduction = false;
+  shorter.sleep_sets = false;
   shorter.max_depth = found.counterexample.size() - 2;
   Search again(std::move(program), std::move(starts), shorter);
   Result better = again.Run(Engine(*start.bank()), steps.front().command);

@@ -40,6 +40,11 @@ struct Options {
   // other step can interfere with them (explore.cc, Choices). Off for
   // measuring it, and for the tests that hold it to the full search.
   bool reduction = true;
+  // Sleep sets: two steps that commute (deliveries at different branches,
+  // a command and a delivery that touch no branch in common) are taken in
+  // one order only (explore.cc, Independent). Off for measuring them, and
+  // for the tests that hold them to the full search.
+  bool sleep_sets = true;
   // Schedules longer than this many steps are not explored (0: no bound);
   // a search that meets it is bounded ("depth").
   std::size_t max_depth = 0;

@@ -42,8 +42,9 @@ Result ExploreOk(const std::string& scenario, Options options = {}) {
   return r.ok() ? *r : Result{};
 }
 
-// The search three ways: full (every schedule walked), with the hashing,
-// and with the hashing and the partial-order reduction (the default). Each
+// The search five ways: full (every schedule walked), with the hashing,
+// with the hashing and the partial-order reduction, with those and the
+// sleep sets (the default), and with the sleep sets alone. Each
 // reduction keeps the answer, the states where nothing more can happen
 // (where liveness is judged) and the shortest counterexample's length; the
 // hashing keeps the count of schedules and the longest one too (the
@@ -51,12 +52,32 @@ Result ExploreOk(const std::string& scenario, Options options = {}) {
 Result RunEveryWay(const std::string& scenario, Options options = {}) {
   options.hashing = false;
   options.reduction = false;
+  options.sleep_sets = false;
   options.keep_end_states = true;
   const Result full = ExploreOk(scenario, options);
   options.hashing = true;
   const Result hashed = ExploreOk(scenario, options);
   options.reduction = true;
+  const Result ample = ExploreOk(scenario, options);
+  options.sleep_sets = true;
   const Result reduced = ExploreOk(scenario, options);
+  // The sleep sets alone, without the hashing (each schedule's own).
+  options.hashing = false;
+  options.reduction = false;
+  const Result slept = ExploreOk(scenario, options);
+  for (const Result* r : {&ample, &slept}) {
+    EXPECT_EQ(r->outcome, full.outcome) << scenario;
+    EXPECT_EQ(r->never_completes, full.never_completes) << scenario;
+    EXPECT_EQ(r->counterexample.size(), full.counterexample.size()) << scenario;
+    if (full.outcome == Outcome::kRight || full.outcome == Outcome::kNothing) {
+      EXPECT_TRUE(r->end_states == full.end_states) << scenario;
+      EXPECT_EQ(r->depth, full.depth) << scenario;
+    }
+  }
+  if (full.outcome == Outcome::kRight || full.outcome == Outcome::kNothing) {
+    EXPECT_LE(reduced.transitions, ample.transitions) << scenario;
+    EXPECT_LE(slept.transitions, full.transitions) << scenario;
+  }
   EXPECT_EQ(hashed.outcome, full.outcome) << scenario;
   EXPECT_EQ(reduced.outcome, full.outcome) << scenario;
   EXPECT_EQ(hashed.never_completes, full.never_completes) << scenario;
