@@ -18,7 +18,9 @@ namespace cutline::server {
 
 namespace {
 
-using json = nlohmann::json;
+// nlohmann::json by its own name: routes.cc, in the same unity batch, has
+// its own `json` (scenario::Json).
+using TraceJson = nlohmann::json;
 using catalogue::Say;
 using catalogue::TestLine;
 using catalogue::TestSaid;
@@ -44,17 +46,17 @@ class Frames {
         snapshots_.push_back(w_.commands[c].snapshot);
       }
     }
-    recorded_.assign(snapshots_.size(), std::vector<json>(n_, json(nullptr)));
-    done_.assign(snapshots_.size(), std::vector<json>(n_, json(nullptr)));
+    recorded_.assign(snapshots_.size(), std::vector<TraceJson>(n_, TraceJson(nullptr)));
+    done_.assign(snapshots_.size(), std::vector<TraceJson>(n_, TraceJson(nullptr)));
   }
 
-  json Answer() {
-    json frames = json::array();
+  TraceJson Answer() {
+    TraceJson frames = TraceJson::array();
     for (std::size_t i = 0; i < t_.steps.size(); ++i) frames.push_back(Frame(i));
     const std::vector<std::string>& findings =
         lang_ == Lang::kJa ? t_.findings_ja : t_.findings_en;
     // The verdict: the last step's picture, the findings as its caption.
-    json end = frames.back();
+    TraceJson end = frames.back();
     TestSaid said;
     said.count = findings.empty() ? t_.judged : findings.size();
     end["caption"] = Say(findings.empty() ? TestLine::kTraceEndOk : TestLine::kTraceEndFail, said, lang_);
@@ -89,9 +91,9 @@ class Frames {
   }
 
   // A message as the page draws it.
-  json Drawn(std::uint32_t number) const {
+  TraceJson Drawn(std::uint32_t number) const {
     const TraceMessage& m = t_.messages[number];
-    json out = {{"type", m.type}, {"transfer", m.transfer}};
+    TraceJson out = {{"type", m.type}, {"transfer", m.transfer}};
     if (m.transfer) {
       out["name"] = Name(m);
       out["amount"] = apps::Money(m.amount);
@@ -106,11 +108,11 @@ class Frames {
     return snapshots_.size();
   }
 
-  json Frame(std::size_t i) {
+  TraceJson Frame(std::size_t i) {
     const harness::TraceStep& s = t_.steps[i];
     std::vector<std::string> sentences;
     TestSaid said;
-    json did;
+    TraceJson did;
     if (i == 0) {
       said.nodes = w_.nodes;
       said.text = apps::Money(w_.balance);
@@ -151,11 +153,11 @@ class Frames {
       TestSaid part;
       part.nodes = {w_.nodes[p.node]};
       part.id = p.snapshot;
-      json channels = json::array();
+      TraceJson channels = TraceJson::array();
       for (const auto& [from, ids] : p.channels) {
         TestSaid ch;
         ch.nodes = {w_.nodes[from], w_.nodes[p.node]};
-        json transfers = json::array();
+        TraceJson transfers = TraceJson::array();
         for (std::int64_t id : ids) {
           const TraceMessage m = TransferOf(from, id);
           transfers.push_back({{"name", Name(m)}, {"amount", apps::Money(m.amount)}});
@@ -173,18 +175,18 @@ class Frames {
     for (const std::string& sentence : sentences) {
       caption += (caption.empty() ? "" : std::string(SentenceGap(lang_))) + sentence;
     }
-    json balances = json::array();
+    TraceJson balances = TraceJson::array();
     for (cutline::Amount b : s.balances) balances.push_back(apps::Money(b));
-    json in_flight = json::array();
+    TraceJson in_flight = TraceJson::array();
     for (std::size_t c = 0; c < s.in_flight.size(); ++c) {
       if (s.in_flight[c].empty()) continue;
-      json messages = json::array();
+      TraceJson messages = TraceJson::array();
       for (std::uint32_t m : s.in_flight[c]) messages.push_back(Drawn(m));
       in_flight.push_back({{"from", w_.nodes[c / n_]}, {"to", w_.nodes[c % n_]}, {"messages", messages}});
     }
-    json snapshots = json::array();
+    TraceJson snapshots = TraceJson::array();
     for (std::size_t k = 0; k < snapshots_.size(); ++k) {
-      json nodes = json::array();
+      TraceJson nodes = TraceJson::array();
       for (std::uint32_t node = 0; node < n_; ++node) {
         nodes.push_back({{"recorded", recorded_[k][node]}, {"channels", done_[k][node]}});
       }
@@ -228,7 +230,7 @@ class Frames {
   std::vector<SnapshotId> snapshots_;  // the workload's, less those left out
   // By snapshot (as snapshots_) and node, so far: the balance recorded, and
   // the channels its part_done listed.
-  std::vector<std::vector<json>> recorded_, done_;
+  std::vector<std::vector<TraceJson>> recorded_, done_;
 };
 
 }  // namespace
@@ -257,7 +259,7 @@ Response HandleTraceRequest(const Request& req) {
     name = n->second.substr(0, kMaxNameChars);
   }
   StatusOr<ScheduleFile> file = harness::ParseScheduleFile(
-      json::parse(req.body, nullptr, /*allow_exceptions=*/false), name);
+      TraceJson::parse(req.body, nullptr, /*allow_exceptions=*/false), name);
   if (!file.ok()) return ErrorResponse(refused, catalogue::Message(file.status(), lang));
   if (!file->trace) {
     return ErrorResponse(refused, name + ": " + Say(TestLine::kTraceNone, {}, lang));
@@ -274,7 +276,7 @@ Response HandleTraceRequest(const Request& req) {
     return ErrorResponse(refused, name + ": " + Say(TestLine::kTraceTooBig, size, lang));
   }
   return JsonResponse(200, Frames(*file, lang).Answer().dump(
-                               -1, ' ', false, json::error_handler_t::replace));
+                               -1, ' ', false, TraceJson::error_handler_t::replace));
 }
 
 }  // namespace cutline::server
