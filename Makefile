@@ -128,10 +128,11 @@ test-install: deps
 # under ASan; make test-long runs every one of them under ASan.
 ASAN_CLUSTERS := -R '^(ClusterTest\.SnapshotsWhileTransfersFlowAllAddUp|ClusterTest\.LaiYangAndStopTheWorldAddUpOverChannelsThatReorder|StoreTest\.ACrashInsideASnapshotThenARestoreLosesNothing|StoreTest\.ARealRunsLogsPassTheCheckerAndATamperedOneFails|AppsClusterTest\.ALocksRunsDetectedCycleIsRealByTheLogs|DataflowClusterTest\.TheAlignmentTimeout.*|DataflowStoreTest\..*FromAnUnalignedSnapshot|.*\.Bad.*)$$'
 
-# Under ASan, cutline test's runs of the correct example nodes are left to
-# the plain build: they walk the same harness code as the broken nodes' and
-# the faulty one's, which stay, and spend their time in Python processes.
-ASAN_NOT_LONG := -E '\.Long|^HarnessTest\.The(CorrectNode|LaiYangNode|LibraryNode)'
+# Under ASan, cutline test's runs of the correct example nodes, and the
+# reduced search held to the full one (70 s there), are left to the plain
+# build: they walk the same harness code as the broken nodes' and the faulty
+# one's, which stay, and spend their time in node processes.
+ASAN_NOT_LONG := -E '\.Long|^HarnessTest\.The(CorrectNode|LaiYangNode|LibraryNode|Reduction)'
 
 test-asan: asan-build
 	CUTLINE_PROPERTY_SHARE=$(ASAN_PROPERTY_SHARE) ctest --test-dir $(ASAN_BUILD) \

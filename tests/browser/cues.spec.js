@@ -182,6 +182,8 @@ test('the English and Japanese dictionaries have the same keys and placeholders'
 // Latin words that are names, not English: branch names, algorithm and tool names, units.
 const NAMES = new Set(['cutline', 'Chandy', 'Lamport', 'Lai', 'Yang', 'FIFO', 'ShiViz', 'Mattern', 'Apache', 'Flink',
   'Home', 'Page', 'Up', 'Down', 'Tab', 'Enter', 'txt', 'log', 'ctl', 'e0', 'e1', 'n', 'id', 'at', 'API', 'MPI', 'cluster', 'store', 'FILE',
+  // `cutline test` and its --out, named by the schedule player's note.
+  'test', 'out',
   // The language's own words, quoted by the Japanese log's network line ("（app=jobs）").
   'app', 'jobs', 'locks']);
 
