@@ -10,6 +10,17 @@ Response ErrorResponse(int status, std::string_view message) {
                                   -1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+std::optional<Response> QueryLang(const Request& req, Lang* lang) {
+  *lang = Lang::kEn;
+  auto l = req.query.find("lang");
+  if (l == req.query.end() || l->second == "en") return std::nullopt;
+  if (l->second == "ja") {
+    *lang = Lang::kJa;
+    return std::nullopt;
+  }
+  return ErrorResponse(400, "parameter lang must be en or ja");
+}
+
 Response JsonResponse(int status, std::string body) {
   Response response;
   response.status = status;

@@ -4,10 +4,13 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "base/lang.h"
 
 namespace cutline::server {
 
@@ -43,6 +46,9 @@ struct Response {
 // Every error the server answers, from the routes or from the transport
 // itself, has this one shape: {"error": "<one line>"}.
 Response ErrorResponse(int status, std::string_view message);
+// A request's ?lang= into *lang: en (also when absent) or ja; any other
+// value is refused, and the refusal is returned.
+std::optional<Response> QueryLang(const Request& req, Lang* lang);
 Response JsonResponse(int status, std::string body);
 
 // Percent-decodes `text`; '+' stays '+' in paths and is a space in queries.

@@ -250,13 +250,7 @@ Response HandleExplore(const Request& req, const Site& site) {
 
 Response HandleDemos(const Request& req, const Site&) {
   Lang lang = Lang::kEn;
-  if (auto l = req.query.find("lang"); l != req.query.end()) {
-    if (l->second == "ja") {
-      lang = Lang::kJa;
-    } else if (l->second != "en") {
-      return ErrorResponse(400, "parameter lang must be en or ja");
-    }
-  }
+  if (std::optional<Response> bad = QueryLang(req, &lang)) return *bad;
   json demos = json::array();
   for (const scenario::Demo& d : scenario::Demos()) {
     json steps = json::array();

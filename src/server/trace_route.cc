@@ -237,13 +237,7 @@ class Frames {
 
 Response HandleTraceRequest(const Request& req) {
   Lang lang = Lang::kEn;
-  if (auto l = req.query.find("lang"); l != req.query.end()) {
-    if (l->second == "ja") {
-      lang = Lang::kJa;
-    } else if (l->second != "en") {
-      return ErrorResponse(400, "parameter lang must be en or ja");
-    }
-  }
+  if (std::optional<Response> bad = QueryLang(req, &lang)) return *bad;
   // "error_status=200" answers a refusal with 200, as /api/run's field: the
   // page takes it as an answer, and the browser logs no failed load.
   int refused = 400;
