@@ -1656,6 +1656,24 @@ TEST_F(ServerTest, TraceAnswersAScheduleFileAsFramesEndingOnItsFindings) {
             "$100。n1がn2へのmarkerとn3へのmarkerを送ります。");
 }
 
+// A trace with no finding and no complete snapshot judged (an edited file)
+// ends on "nothing was judged", never on a pass.
+TEST_F(ServerTest, TraceWithNothingJudgedNeverEndsOnAPass) {
+  json file = json::parse(ScheduleFileText());
+  file["findings"] = json::array();
+  file["trace"]["findings"] = {{"en", json::array()}, {"ja", json::array()}};
+  file["trace"]["judged"] = 0;
+  const json en = PostTrace(*client_, file.dump(), "?lang=en", 200);
+  ASSERT_FALSE(en["frames"].empty()) << en;
+  EXPECT_EQ(en["frames"].back()["caption"],
+            "Nothing is left to deliver, and no snapshot completed: nothing was judged.");
+  file["trace"]["judged"] = 1;
+  const json judged = PostTrace(*client_, file.dump(), "?lang=en", 200);
+  ASSERT_FALSE(judged["frames"].empty()) << judged;
+  EXPECT_EQ(judged["frames"].back()["caption"],
+            "Nothing is left to deliver: the 1 complete snapshot of this schedule passes.");
+}
+
 // Each bad file is refused in one line with 400 (or with 200 when the page
 // asks, as /api/run's error_status), naming the file, and changes nothing.
 TEST_F(ServerTest, TraceRefusesEachBadFileInOneLine) {

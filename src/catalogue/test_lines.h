@@ -58,7 +58,8 @@ enum class TestLine : std::uint8_t {
   kTraceChannel,       // nodes: sender, receiver; others: its recorded transfers (kTraceMessage)
   kTracePartDone,      // nodes: the node; id: the snapshot; others: its channels (kTraceChannel)
   kTraceEndFail,       // count: findings (each follows as a sentence of its own)
-  kTraceEndOk,         // count: complete snapshots judged
+  kTraceEndOk,         // count: complete snapshots judged (at least 1)
+  kTraceEndNothing,    // no finding, and no complete snapshot judged
   kTraceNone,          // the file has no trace (a refusal of the page's)
   kTraceTooBig,        // count: steps, count2: nodes, count3: snapshots; count4: the bound on
                        // their product (a refusal of the page's)

@@ -95,6 +95,8 @@ std::string English(TestLine line, const TestSaid& s) {
       return fmt::format("Nothing is left to deliver: the {} complete snapshot{} of this schedule "
                          "pass{}.",
                          s.count, p(s.count), s.count == 1 ? "es" : "");
+    case TestLine::kTraceEndNothing:
+      return "Nothing is left to deliver, and no snapshot completed: nothing was judged.";
     case TestLine::kTraceNone:
       return "this schedule has no trace of what happened at each step, so the page cannot show "
              "it: cutline test writes one with every failure it shrinks, except one that ends on "

@@ -93,6 +93,8 @@ std::string Japanese(TestLine line, const TestSaid& s) {
       return fmt::format("届けるものはもう残っていません: このスケジュールの完了したスナップショット{}件は"
                          "合格です。",
                          s.count);
+    case TestLine::kTraceEndNothing:
+      return "届けるものはもう残っていません。完了したスナップショットがないため、何も判定していません。";
     case TestLine::kTraceNone:
       return "このスケジュールには各ステップで起きたことの記録（trace）がないため、ページでは表示できません:"
              " cutline testは縮小した失敗ごとに記録を書きますが、プログラムの誤りで終わったものは除きます"

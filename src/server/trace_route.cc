@@ -59,7 +59,11 @@ class Frames {
     TraceJson end = frames.back();
     TestSaid said;
     said.count = findings.empty() ? t_.judged : findings.size();
-    end["caption"] = Say(findings.empty() ? TestLine::kTraceEndOk : TestLine::kTraceEndFail, said, lang_);
+    // Never a pass about nothing: no finding and nothing judged says so.
+    const TestLine verdict = !findings.empty() ? TestLine::kTraceEndFail
+                             : t_.judged > 0   ? TestLine::kTraceEndOk
+                                               : TestLine::kTraceEndNothing;
+    end["caption"] = Say(verdict, said, lang_);
     end["did"] = {{"kind", "end"}};
     end["findings"] = findings;
     frames.push_back(std::move(end));
