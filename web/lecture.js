@@ -90,7 +90,17 @@ function stateOf() {
   return { demo, scenario: toText(app.commands) };
 }
 
-async function sendState() {
+// One send at a time, each of the page's state as it is when its turn comes: two posts in flight
+// at once (a presenter's remote pressed twice, a slow network) could reach the server in either
+// order and leave the room one step behind its teacher.
+let sending = Promise.resolve();
+function sendState() {
+  sending = sending.then(sendNow);
+  return sending;
+}
+
+async function sendNow() {
+  if (L.role !== 'teacher') return;
   const state = stateOf();
   const text = JSON.stringify(state);
   if (text === L.sent) return;
@@ -105,13 +115,18 @@ async function sendState() {
 }
 
 // Shows the room's run on this page (a student's, or the teacher's after a reload).
+// States that come quickly are queued; one overtaken by a newer state while it waited is skipped,
+// and L.scenario names the run being committed only when it is committed, so that the page's own
+// commit of the room's older state never reads as the student playing alone.
 function showState(version, state) {
   if (!state || version < L.version) return null;
   L.version = version;
-  L.scenario = state.scenario;
   return enqueue(async () => {
+    if (version < L.version) return;
     const commands = toCommands(state.scenario);
     const result = await run(commands);
+    if (version < L.version) return;
+    L.scenario = state.scenario;
     // The room's found schedule: this page finds it again (the server answers the class once).
     const found = !state.demo || state.demo.id !== 'explore' || (await ensureExploreDemo(state.demo.source || ''));
     app.demo = state.demo && found ? { id: state.demo.id, network: state.demo.network, pos: 0, off: false } : null;

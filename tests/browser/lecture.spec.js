@@ -118,6 +118,27 @@ test('students follow every step of a demo in their own language, and a late joi
   await expect(scenario(alice)).toHaveText(await scenario(teacher).textContent());
 });
 
+// A presenter's remote pressed in a burst: the teacher's steps reach the room in their order, and a
+// student whose page receives them faster than it can draw them lands on the last one, still
+// following (an older state committed late once read as the student playing alone).
+test('a burst of steps from the teacher: every student ends on the teacher\'s last step, still following', async ({ browser, watch }) => {
+  const teacher = await device(browser, watch);
+  const { code } = await startLecture(teacher);
+  await teacher.getByRole('button', { name: 'Close' }).click();
+  const alice = await device(browser, watch);
+  await joinByLink(alice, code);
+  await teacher.getByRole('button', { name: /^Demo 3:/ }).click();
+  await settle(teacher);
+  for (let i = 0; i < 5; i += 1) await teacher.keyboard.press('ArrowRight');
+  await settle(teacher);
+  await expect(caption(teacher)).not.toBeEmpty();
+  const text = await scenario(teacher).textContent();
+  expect(text.trim().split('\n').length, 'the teacher\'s page played the five steps').toBeGreaterThan(4);
+  await expect(scenario(alice)).toHaveText(text);
+  await expect(caption(alice)).toHaveText(await caption(teacher).textContent());
+  await expect(alice.locator('#lecture-status')).toContainText('Following');
+});
+
 // Peer instruction as a lecture hall runs it: vote 1 alone with the tally hidden, a discussion,
 // vote 2, then the reveal with both votes side by side; a countdown on every page; a student
 // answers once per vote; only counts reach the teacher. A teacher and three students: one on a
