@@ -225,6 +225,14 @@ TEST_F(CliTest, ExploreSaysRightInEveryScheduleOrWhereABoundStoppedIt) {
   Outcome o = Cutline({"explore", path});
   EXPECT_EQ(o.status, 0) << o;
   EXPECT_TRUE(Contains(o.out, "# right in every schedule (119 states;")) << o;
+  // The visited states are fingerprints, and the output says what that could
+  // have hidden; --exact keeps them whole and says nothing of the sort.
+  EXPECT_TRUE(Contains(o.out, "# states kept as 64-bit fingerprints: the chance that two shared one and a "
+                              "state went unexplored is at most ")) << o;
+  Outcome exact = Cutline({"explore", path, "--exact"});
+  EXPECT_EQ(exact.status, 0) << exact;
+  EXPECT_TRUE(Contains(exact.out, "# right in every schedule (119 states;")) << exact;
+  EXPECT_FALSE(Contains(exact.out, "fingerprint")) << exact;
   const json written = json::parse(Cutline({"explore", path, "--json"}).out, nullptr, false);
   Outcome j = Cutline({"explore", path, "--json", "--starts", "anywhere"});
   EXPECT_EQ(j.status, 0) << j;
@@ -233,6 +241,8 @@ TEST_F(CliTest, ExploreSaysRightInEveryScheduleOrWhereABoundStoppedIt) {
   EXPECT_EQ(r["outcome"], "right");
   EXPECT_EQ(r["starts"], "anywhere");
   EXPECT_EQ(written["starts"], "as-written");
+  EXPECT_GT(written["collision_chance"].get<double>(), 0.0);
+  EXPECT_LT(written["collision_chance"].get<double>(), 1e-12);
   EXPECT_GT(r["states"].get<double>(), written["states"].get<double>()) << "more than with the starts as written";
   Outcome bounded = Cutline({"explore", path, "--max-states", "50"});
   EXPECT_EQ(bounded.status, 3) << bounded;

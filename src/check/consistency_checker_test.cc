@@ -334,12 +334,13 @@ std::vector<std::string> EverySentence(const Findings& f) {
       f.SilentRank(2), f.DroppedAfterCrash(5), f.StabilityOnly(1),
       f.LogsDeclaredOk(3, 4, "jobs", 900, 3, 1), f.LogsConservedOk(3, 4, 900, 300),
       f.LogsDataflowOk(3, 6, "2-3-1", 900), f.Explored(2958, 480, 1011, 0.02),
-      f.ExploredRight(480, 114), f.ExploredBroken(5), f.ExploredBounded("states", 50, 5),
+      f.ExploredRight(480, 114), f.ExploredBroken(5), f.ExploredFingerprints(64, 3.2e-12),
+      f.ExploredBounded("states", 50, 5),
       f.NeverCompletes(1, std::vector<std::string>{"P1"}, {}, {}),
       f.NeverCompletes(1, {}, branches, std::vector<std::string>{"P1→P2", "P3→P2"}),
       f.ExploredNeverCompletes(3), f.ExploredStuck({"x"})};
 }
-constexpr std::size_t kSentences = 84;  // the 77 methods of Findings, seven of them twice
+constexpr std::size_t kSentences = 85;  // the 78 methods of Findings, seven of them twice
 
 TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   const std::vector<std::string> en = EverySentence(FindingsIn(Lang::kEn));
@@ -349,7 +350,7 @@ TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   // What the caller passes (names, references, file:line, the application's
   // name) and the format's own terms may stay in Latin letters; no other word.
   const std::regex passed(
-      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(→P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bpart-done\b|\bx\b|\by\b|--max-states)");
+      R"((rank-\d+|P\d+)\.jsonl(:\d+)?|P\d+-\d+|P\d+(→P\d+)*|N\d+|#\d+|\$\d+|\bjobs\b|\bFIFO\b|\bpart-done\b|\bx\b|\by\b|--max-states|--exact)");
   const std::regex word("[A-Za-z]{2,}");
   for (std::size_t i = 0; i < kSentences; ++i) {
     SCOPED_TRACE(en[i]);

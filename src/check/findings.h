@@ -241,6 +241,9 @@ class Findings {
                                double seconds) const = 0;
   virtual std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const = 0;
   virtual std::string ExploredBroken(std::size_t steps) const = 0;
+  // The visited states kept as `bits`-bit fingerprints: at most `chance`
+  // that a collision hid a state (explore.h, Result::collision_chance).
+  virtual std::string ExploredFingerprints(int bits, double chance) const = 0;
   // `bound`: "states" or "seconds".
   virtual std::string ExploredBounded(std::string_view bound, std::uint64_t states,
                                       std::size_t depth) const = 0;

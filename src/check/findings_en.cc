@@ -365,6 +365,11 @@ class English final : public Findings {
     return fmt::format("right in every schedule ({} states; {} complete snapshot{} judged)", states,
                        judged, judged == 1 ? "" : "s");
   }
+  std::string ExploredFingerprints(int bits, double chance) const override {
+    return fmt::format("states kept as {}-bit fingerprints: the chance that two shared one and a "
+                       "state went unexplored is at most {:.1e} (--exact keeps them whole)",
+                       bits, chance);
+  }
   std::string ExploredBroken(std::size_t steps) const override {
     return fmt::format("broken: the shortest schedule that breaks it has {} step{}, as a scenario:",
                        steps, steps == 1 ? "" : "s");

@@ -358,6 +358,11 @@ class Japanese final : public Findings {
     return fmt::format("どのスケジュールでも正しい（状態{}個、完了したスナップショット{}件を判定）",
                        states, judged);
   }
+  std::string ExploredFingerprints(int bits, double chance) const override {
+    return fmt::format("状態は{}ビットの指紋で記録: 二つの状態が指紋を共有して一方が探索されなかった確率は"
+                       "高々 {:.1e}（--exact で状態をそのまま記録）",
+                       bits, chance);
+  }
   std::string ExploredBroken(std::size_t steps) const override {
     return fmt::format("誤り: 破る最短のスケジュールは{}ステップです。シナリオとして:", steps);
   }

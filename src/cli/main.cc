@@ -314,6 +314,9 @@ void AddExploreCommand(CLI::App& app, ScenarioArgs& a) {
                         "Stop after this many seconds (exit 3); 0: no bound")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  a.explore->add_flag("--exact", a.explore_options.exact,
+                      "Keep each visited state whole, not as a 64-bit fingerprint (more memory, no "
+                      "chance of a collision)");
   a.explore->add_flag("--json", a.explore_json, "Print the result as JSON");
   a.explore->add_option("--lang", a.lang, "Language: en or ja")->check(CLI::IsMember({"en", "ja"}));
 }
@@ -341,7 +344,9 @@ int ExploreCommand(const ScenarioArgs& a) {
     return code;
   }
   // The same sentences as the JSON's, as comments: the output runs as a scenario.
-  fmt::print("# {}\n# {}\n", out["summary"].get<std::string>(), out["verdict"].get<std::string>());
+  fmt::print("# {}\n", out["summary"].get<std::string>());
+  if (out.contains("fingerprints")) fmt::print("# {}\n", out["fingerprints"].get<std::string>());
+  fmt::print("# {}\n", out["verdict"].get<std::string>());
   if (r.outcome == Outcome::kBroken) {
     const cutline::check::Findings& say = cutline::check::FindingsIn(lang);
     for (const std::string& line : r.counterexample) fmt::print("{}\n", line);

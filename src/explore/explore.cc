@@ -1,6 +1,7 @@
-// Breadth-first search over a scenario's schedules: each state is an
-// engine (copied at every choice) and how far the written commands have
-// gone; each step runs the next command, the next snapshot start (with
+// Breadth-first search over a scenario's schedules: each state of the
+// frontier is an engine (copied at every choice) and how far the written
+// commands have gone; each state met is remembered by its key's
+// fingerprint (Fingerprints) and how it was first reached (Reached); each step runs the next command, the next snapshot start (with
 // starts_anywhere), or one delivery the network allows, save those the
 // reductions leave out (an ample set, Reduced; sleep sets, Independent).
 // Each step that completes a snapshot is judged; each state with no step
@@ -11,6 +12,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -61,19 +65,97 @@ struct State {
 };
 
 // How each state was first reached (at its fewest steps: the search is
-// breadth first), for the counterexample.
+// breadth first), for the counterexample. States are numbered in 32 bits
+// (Search::kMostStates).
 struct Reached {
-  std::uint64_t parent = 0;
+  std::uint32_t parent = 0;
   Choice choice;
 };
 
 // Appends `v` as 8 bytes.
 void Put(std::string& key, std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), 8); }
 
+// A 64-bit mix in which every bit of the input moves about half the
+// output's bits (the finalizer of MurmurHash3).
+std::uint64_t Mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+// A state's fingerprint: its key (made of 8-byte words, Put) folded word
+// by word through Mix, cut to `bits`, never 0 (the empty slot's mark).
+std::uint64_t Fingerprint(std::string_view key, int bits) {
+  std::uint64_t h = Mix(key.size() + 0x9e3779b97f4a7c15ULL);
+  std::size_t i = 0;
+  for (; i + 8 <= key.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, key.data() + i, 8);
+    h = Mix(h ^ Mix(w));
+  }
+  if (i < key.size()) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, key.data() + i, key.size() - i);
+    h = Mix(h ^ Mix(w));
+  }
+  if (bits < 64) h &= (std::uint64_t{1} << bits) - 1;
+  return h == 0 ? 1 : h;
+}
+
+// The visited states as fingerprints, each with its state's number, as
+// TLC keeps them: open addressing in a power-of-two table of slots (a
+// fingerprint, 0 when empty, and a number: 12 bytes), grown at three
+// quarters full, so 16 to 32 bytes a state. A state's engine is never kept
+// here; a counterexample's states are rebuilt by replaying its path.
+class Fingerprints {
+ public:
+  // The number kept for fingerprint f, and false; or, f being new, `id`,
+  // now kept for it, and true.
+  std::pair<std::uint32_t, bool> TryEmplace(std::uint64_t f, std::uint32_t id) {
+    if ((count_ + 1) * 4 > fps_.size() * 3) Grow();
+    const std::size_t mask = fps_.size() - 1;
+    for (std::size_t i = Mix(f) & mask;; i = (i + 1) & mask) {
+      if (fps_[i] == 0) {
+        fps_[i] = f;
+        ids_[i] = id;
+        ++count_;
+        return {id, true};
+      }
+      if (fps_[i] == f) return {ids_[i], false};
+    }
+  }
+
+ private:
+  void Grow() {
+    std::vector<std::uint64_t> fps(std::max<std::size_t>(1024, fps_.size() * 2), 0);
+    std::vector<std::uint32_t> ids(fps.size(), 0);
+    const std::size_t mask = fps.size() - 1;
+    for (std::size_t j = 0; j < fps_.size(); ++j) {
+      if (fps_[j] == 0) continue;
+      std::size_t i = Mix(fps_[j]) & mask;
+      while (fps[i] != 0) i = (i + 1) & mask;
+      fps[i] = fps_[j];
+      ids[i] = ids_[j];
+    }
+    fps_.swap(fps);
+    ids_.swap(ids);
+  }
+
+  std::vector<std::uint64_t> fps_;
+  std::vector<std::uint32_t> ids_;
+  std::size_t count_ = 0;
+};
+
 class Search {
  public:
   Search(std::vector<Written> program, std::vector<Written> starts, const Options& options)
-      : program_(std::move(program)), starts_(std::move(starts)), options_(options) {}
+      : program_(std::move(program)),
+        starts_(std::move(starts)),
+        options_(options),
+        max_states_(options.max_states != 0 ? std::min(options.max_states, kMostStates) : kMostStates) {}
 
   Result Run(Engine initial, const std::string& network_line) {
     network_line_ = network_line;
@@ -89,7 +171,7 @@ class Search {
     ends_.push_back(false);
     sleep_.emplace_back();
     expanded_.push_back(false);
-    if (options_.hashing) visited_.emplace(Key(layer.front()), 0);
+    if (options_.hashing) Visit(layer.front(), 0);
     for (std::size_t depth = 0; !layer.empty(); ++depth) {
       if (options_.max_depth != 0 && depth == options_.max_depth) {
         // The schedules of exactly that many steps that end here are judged
@@ -138,24 +220,24 @@ class Search {
             taken.push_back(choice);
           }
           if (options_.hashing) {
-            auto [it, fresh] = visited_.try_emplace(Key(child), graph_.size());
+            auto [met, fresh] = Visit(child, static_cast<std::uint32_t>(graph_.size()));
             if (!fresh) {
               // Met again (perhaps later, after it was explored: stopping
               // the world delivers many messages in one step): its future
               // is known; only the schedules through it are counted.
-              edges_.emplace_back(state.id, it->second);
-              if (options_.sleep_sets) Revisit(it->second, std::move(child), sleep, &next);
+              edges_.emplace_back(state.id, met);
+              if (options_.sleep_sets) Revisit(met, std::move(child), sleep, &next);
               continue;
             }
           }
           child.id = graph_.size();
           edges_.emplace_back(state.id, child.id);
-          graph_.push_back(Reached{state.id, choice});
+          graph_.push_back(Reached{static_cast<std::uint32_t>(state.id), choice});
           ends_.push_back(false);
           sleep_.push_back(std::move(sleep));
           expanded_.push_back(false);
           next.push_back(std::move(child));
-          if (options_.max_states != 0 && graph_.size() >= options_.max_states) {
+          if (graph_.size() >= max_states_) {
             return Bounded("states", elapsed(), depth);
           }
         }
@@ -208,8 +290,13 @@ class Search {
   void CountSchedules() {
     const std::size_t n = graph_.size();
     result_.states = n;
+    if (options_.hashing && !options_.exact) {
+      result_.collision_chance = std::min(
+          1.0, static_cast<double>(result_.transitions) * static_cast<double>(n) /
+                   std::ldexp(1.0, options_.fingerprint_bits));
+    }
     std::vector<std::uint32_t> waiting(n, 0);
-    std::vector<std::vector<std::uint64_t>> out(n);
+    std::vector<std::vector<std::uint32_t>> out(n);
     for (const auto& [from, to] : edges_) {
       ++waiting[to];
       out[from].push_back(to);
@@ -217,15 +304,15 @@ class Search {
     std::vector<double> paths(n, 0);
     std::vector<std::size_t> longest(n, 0);
     paths[0] = 1;
-    std::vector<std::uint64_t> ready = {0};
+    std::vector<std::uint32_t> ready = {0};
     while (!ready.empty()) {
-      const std::uint64_t s = ready.back();
+      const std::uint32_t s = ready.back();
       ready.pop_back();
       if (ends_[s]) {
         result_.schedules += paths[s];
         result_.depth = std::max(result_.depth, longest[s]);
       }
-      for (std::uint64_t t : out[s]) {
+      for (std::uint32_t t : out[s]) {
         paths[t] += paths[s];
         longest[t] = std::max(longest[t], longest[s] + 1);
         if (--waiting[t] == 0) ready.push_back(t);
@@ -574,6 +661,23 @@ class Search {
     return {};
   }
 
+  // Marks s visited as state `id` unless a state with its key (exact) or
+  // its fingerprint was: then that state's number, and false.
+  std::pair<std::uint32_t, bool> Visit(const State& s, std::uint32_t id) {
+    KeyInto(s, &key_);
+    if (options_.exact) {
+      auto [it, fresh] = exact_.try_emplace(key_, id);
+      return {it->second, fresh};
+    }
+    return fingerprints_.TryEmplace(Fingerprint(key_, options_.fingerprint_bits), id);
+  }
+
+  std::string Key(const State& s) const {
+    std::string key;
+    KeyInto(s, &key);
+    return key;
+  }
+
   // The state as what comes after can see it, in bytes. Two schedules with
   // one key have the same future and the judge cannot tell them apart:
   //  - how far the commands went; every balance; every queue, each message
@@ -587,10 +691,11 @@ class Search {
   //    which send each receipt matches, not on how independent steps
   //    interleave). Before that point every message sent is inside every
   //    running snapshot's cut, so what it did is in the balances and queues.
-  std::string Key(const State& s) const {
+  void KeyInto(const State& s, std::string* out) const {
     const Engine& e = s.engine;
     const engine::Network& net = e.network();
-    std::string key;
+    std::string& key = *out;
+    key.clear();
     Put(key, s.done);
     Put(key, s.started);
     for (NodeId n = 0; n < e.branch_count(); ++n) Put(key, static_cast<std::uint64_t>(e.state(n)));
@@ -626,7 +731,7 @@ class Search {
       for (NodeId n : info.initiators) Put(key, n);
       if (!info.complete) running.insert(info.id);
     }
-    if (running.empty()) return key;
+    if (running.empty()) return;
     std::size_t from = events.size();
     for (std::size_t i = 0; i < events.size(); ++i) {
       const auto* r = std::get_if<history::Recorded>(&events[i]);
@@ -671,16 +776,22 @@ class Search {
       Put(key, o.size());
       key += o;
     }
-    return key;
   }
 
   const std::vector<Written> program_, starts_;
   const Options options_;
   std::string network_line_;
+  // States are numbered in 32 bits: a search stops at this many (a bound,
+  // "states"), which no memory here would hold anyway.
+  static constexpr std::uint64_t kMostStates = std::numeric_limits<std::uint32_t>::max();
+  const std::uint64_t max_states_;
   std::vector<Reached> graph_;
   std::vector<bool> ends_;  // by state: nothing more can happen there
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> edges_;  // every step kept, from -> to
-  std::unordered_map<std::string, std::uint64_t> visited_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges_;  // every step kept, from -> to
+  // The visited set: fingerprints, or with Options::exact whole keys.
+  Fingerprints fingerprints_;
+  std::unordered_map<std::string, std::uint32_t> exact_;
+  std::string key_;  // Visit's, reused
   // By state: its sleep set, and whether its steps were taken yet.
   std::vector<std::vector<Choice>> sleep_;
   std::vector<bool> expanded_;

@@ -9,8 +9,11 @@
 // schedule, or the shortest schedule that breaks it, as a scenario anyone can
 // run (every `deliver` written out), with the judge's findings.
 //
-// The search is exact: two schedules meet in one state only when nothing
-// that comes after can tell them apart (docs/design.md, "Every schedule").
+// Two schedules meet in one state only when nothing that comes after can
+// tell them apart (docs/design.md, "Every schedule"). The visited states
+// are kept as 64-bit fingerprints of that state's key, as TLC keeps them:
+// two different states could share one, and the result says how likely
+// that was (Result::collision_chance); Options::exact keeps the keys whole.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +38,14 @@ struct Options {
   // from it once. Off for measuring it, and for the tests that hold the
   // reduced search to the full one.
   bool hashing = true;
+  // The visited set keeps each state's key whole: no two states are ever
+  // taken for one. Off (the default), it keeps a fingerprint of the key
+  // (Result::collision_chance says what that could hide); the tests that
+  // compare searches keep it on.
+  bool exact = false;
+  // The fingerprint's width: 64, or fewer for the test that makes
+  // collisions happen and sees them counted.
+  int fingerprint_bits = 64;
   // Partial-order reduction: once every written command has run, on FIFO
   // channels, only one branch's deliveries are taken from a state when no
   // other step can interfere with them (explore.cc, Choices). Off for
@@ -86,6 +97,13 @@ struct Result {
   std::vector<std::string> counterexample;
   std::vector<std::string> findings;
   bool never_completes = false;
+  // With fingerprints (not Options::exact, with hashing): an upper bound on
+  // the chance that two different states met shared a fingerprint, so that
+  // the second was taken for the first and its future left out. Each step's
+  // state is compared with at most `states` fingerprints, each equal by
+  // chance with odds 2^-bits: at most transitions * states / 2^bits.
+  // Negative: exact (no chance).
+  double collision_chance = -1;
   // kBounded: "states", "seconds" or "depth".
   std::string bound;
   // With keep_end_states, kRight or kNothing: every state reached where

@@ -52,6 +52,10 @@ scenario::Json ResultJson(const Result& r, const Options& options) {
                         {"seconds", r.seconds},
                         {"starts", options.starts_anywhere ? "anywhere" : "as-written"},
                         {"summary", say.Explored(r.schedules, r.states, r.transitions, r.seconds)}};
+  if (r.collision_chance >= 0) {
+    out["collision_chance"] = r.collision_chance;
+    out["fingerprints"] = say.ExploredFingerprints(options.fingerprint_bits, r.collision_chance);
+  }
   switch (r.outcome) {
     case Outcome::kRight:
       out["verdict"] = say.ExploredRight(r.states, r.snapshots_judged);

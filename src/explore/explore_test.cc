@@ -49,18 +49,33 @@ Result ExploreOk(const std::string& scenario, Options options = {}) {
 // (where liveness is judged) and the shortest counterexample's length; the
 // hashing keeps the count of schedules and the longest one too (the
 // reduction leaves out reorderings, so it counts fewer).
+// The searches compared keep their states whole (exact); the default one,
+// with fingerprints, is held to its exact twin: the same states, steps,
+// schedules and answer.
 Result RunEveryWay(const std::string& scenario, Options options = {}) {
   options.hashing = false;
   options.reduction = false;
   options.sleep_sets = false;
   options.keep_end_states = true;
+  options.exact = true;
   const Result full = ExploreOk(scenario, options);
   options.hashing = true;
   const Result hashed = ExploreOk(scenario, options);
   options.reduction = true;
   const Result ample = ExploreOk(scenario, options);
   options.sleep_sets = true;
+  const Result reduced_exact = ExploreOk(scenario, options);
+  options.exact = false;
   const Result reduced = ExploreOk(scenario, options);
+  EXPECT_EQ(reduced.states, reduced_exact.states) << scenario;
+  EXPECT_EQ(reduced.transitions, reduced_exact.transitions) << scenario;
+  EXPECT_EQ(reduced.schedules, reduced_exact.schedules) << scenario;
+  EXPECT_EQ(reduced.outcome, reduced_exact.outcome) << scenario;
+  EXPECT_TRUE(reduced.end_states == reduced_exact.end_states) << scenario;
+  EXPECT_EQ(reduced.counterexample, reduced_exact.counterexample) << scenario;
+  EXPECT_LT(reduced_exact.collision_chance, 0) << "an exact search has no chance of a collision";
+  EXPECT_GE(reduced.collision_chance, 0) << scenario;
+  options.exact = true;
   // The sleep sets alone, without the hashing (each schedule's own).
   options.hashing = false;
   options.reduction = false;
@@ -317,6 +332,32 @@ TEST(ExploreTest, ABoundStopsTheSearchAndSaysWhich) {
   EXPECT_EQ(r.outcome, Outcome::kBounded);
   EXPECT_EQ(r.bound, "states");
   EXPECT_EQ(r.states, 20u);
+}
+
+// Fingerprints can take two states for one: made 6 bits wide, a search of
+// 285 states meets collisions, visits fewer states than the
+// exact search, and says the chance was not small (it is capped at 1). At
+// 64 bits the same search visits every state, and says how unlikely a
+// collision was.
+TEST(ExploreTest, FingerprintsCanHideStatesAndTheResultSaysHowLikelyThatWas) {
+  const std::string bank =
+      "network P1=100 P2=100 P3=100\ntransfer P1 P2 10\nsnapshot P1\ntransfer P2 P3 10\n";
+  Options exact;
+  exact.exact = true;
+  const Result whole = ExploreOk(bank, exact);
+  ASSERT_EQ(whole.outcome, Outcome::kRight);
+  ASSERT_GT(whole.states, 200u);
+  EXPECT_LT(whole.collision_chance, 0);
+  const Result wide = ExploreOk(bank, {});
+  EXPECT_EQ(wide.states, whole.states);
+  EXPECT_EQ(wide.schedules, whole.schedules);
+  EXPECT_GT(wide.collision_chance, 0);
+  EXPECT_LT(wide.collision_chance, 1e-9);
+  Options narrow;
+  narrow.fingerprint_bits = 6;
+  const Result hidden = ExploreOk(bank, narrow);
+  EXPECT_LE(hidden.states, 64u) << "6-bit fingerprints tell at most 64 states apart";
+  EXPECT_EQ(hidden.collision_chance, 1.0);
 }
 
 TEST(ExploreTest, AScenarioThatDoesNotRunIsRefusedAsRunRefusesIt) {
