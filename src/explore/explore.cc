@@ -247,6 +247,9 @@ class Search {
         if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
           return Bounded("seconds", elapsed(), depth);
         }
+        // Its children made, a state's engine is done with: freed now, the
+        // frontier holds about one layer of engines, not two.
+        State spent = std::move(state);
       }
       if (broken) return Found(elapsed());
       layer = std::move(next);

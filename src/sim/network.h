@@ -86,6 +86,13 @@ class Network : public Topology {
         capacity_(capacity),
         fifo_(fifo),
         queues_(channel_count()) {}
+  // Moves never throw (std::deque's move may allocate, so the default one
+  // would say it can): a vector of engines then grows by moving them, not
+  // by copying each (cutline explore's frontier spent half its time so).
+  Network(const Network&) = default;
+  Network(Network&&) noexcept = default;
+  Network& operator=(const Network&) = default;
+  Network& operator=(Network&&) noexcept = default;
 
   bool fifo() const { return fifo_; }
   std::uint32_t Size(ChannelId c) const { return queues_[c].size; }
