@@ -888,6 +888,7 @@ class Merge {
         crashes_ |= l.kind == Kind::kCrash;
         if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot}] = *l.aligned;
         if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot}];
+        if (NamesToJudge(l)) ++lines_naming_[l.snapshot];
       }
       // Barriers: a process's start says how it takes every snapshot, a
       // record how it takes that one.
@@ -971,8 +972,24 @@ class Merge {
     broken_ = true;
   }
 
-  // False when the event must wait for a send not yet emitted.
+  // The lines whose events name their snapshot to the judge.
+  static bool NamesToJudge(const Line& l) {
+    return l.kind == Kind::kRecord || l.kind == Kind::kMarkerSend ||
+           l.kind == Kind::kMarkerReceive;
+  }
+
+  // False when the event must wait for a send not yet emitted. The last
+  // line naming a snapshot tells the judge so (NoMoreOf): every complete
+  // snapshot is claimed only once the logs end, and until then each event
+  // would be weighed against every snapshot begun before it.
   bool Emit(NodeId n, const Line& l) {
+    if (!EmitOne(n, l)) return false;
+    if (NamesToJudge(l) && --lines_naming_[l.snapshot] == 0 && !broken_) {
+      judge_->NoMoreOf(l.snapshot);
+    }
+    return true;
+  }
+  bool EmitOne(NodeId n, const Line& l) {
     switch (l.kind) {
       case Kind::kStart:
         return true;
@@ -1301,6 +1318,7 @@ class Merge {
   std::map<std::pair<ChannelId, std::uint64_t>, std::uint32_t> name_of_number_;  // message index
   std::map<SnapshotId, std::uint64_t> markers_sent_;
   std::map<SnapshotId, std::size_t> parts_;
+  std::map<SnapshotId, std::size_t> lines_naming_;  // NamesToJudge's, not yet emitted
   std::map<std::pair<SnapshotId, NodeId>, std::vector<std::uint64_t>> sent_at_record_;
   std::vector<Last> last_;
   std::vector<cutline::Amount> records_;  // by node: record lines so far

@@ -183,6 +183,12 @@ class StreamJudge {
   void CutShort();
   // No more events of `node`: a snapshot it has not finished cannot complete.
   void NodeEnded(std::uint32_t node);
+  // No later event names snapshot `id` (its records, markers sent and
+  // received: the reader knows its whole log, as an events log's does):
+  // once nothing in flight can change it, the judge stops weighing events
+  // against it until its claim, which is judged as it would have been.
+  // Without it, a snapshot waiting for a claim costs every later event.
+  void NoMoreOf(SnapshotId id);
   // The findings, once every node's events are in.
   StreamResult Finish();
 
