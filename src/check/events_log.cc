@@ -69,46 +69,64 @@ struct Where {
 struct Interned {
   std::string text;
   std::uint32_t index = 0;
+  // A snapshot id's number once every file is read (1, 2, ...; NumberSnapshots):
+  // kept here, where it costs no room, rather than on each line.
+  std::uint32_t number = 0;
 };
 class Names {
  public:
   const Interned* Intern(std::string_view text) {
     if (held_.size() * 2 >= slots_.size()) Grow();
-    std::uint32_t& slot = slots_[Position(text)];
-    if (slot == 0) {
+    const std::size_t hash = std::hash<std::string_view>{}(text);
+    Slot& slot = slots_[Position(text, hash)];
+    if (slot.name == 0) {
       held_.push_back(Interned{std::string(text), static_cast<std::uint32_t>(held_.size())});
-      slot = static_cast<std::uint32_t>(held_.size());
+      slot = Slot{static_cast<std::uint32_t>(held_.size()), static_cast<std::uint32_t>(hash)};
     }
-    return &held_[slot - 1];
+    return &held_[slot.name - 1];
   }
+  Interned& At(std::uint32_t index) { return held_[index]; }
   const Interned* Find(std::string_view text) const {
     if (slots_.empty()) return nullptr;
-    const std::uint32_t slot = slots_[Position(text)];
-    return slot == 0 ? nullptr : &held_[slot - 1];
+    const Slot slot = slots_[Position(text, std::hash<std::string_view>{}(text))];
+    return slot.name == 0 ? nullptr : &held_[slot.name - 1];
   }
   std::size_t size() const { return held_.size(); }
 
  private:
   // Open addressing (a map's node per name was most of a name's cost): a
-  // slot holds a name's index + 1, or 0 for none; at most half are taken.
+  // slot holds a name's index + 1, or 0 for none, and the low bits of its
+  // hash, so that a probe or a growth reads the name itself only when the
+  // hashes agree (reading it was most of a lookup's time); at most half
+  // are taken.
+  struct Slot {
+    std::uint32_t name = 0;
+    std::uint32_t hash = 0;
+  };
   // The slot that holds `text`, or the empty one it would take.
-  std::size_t Position(std::string_view text) const {
+  std::size_t Position(std::string_view text, std::size_t hash) const {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = std::hash<std::string_view>{}(text) & mask;; i = (i + 1) & mask) {
-      if (slots_[i] == 0 || held_[slots_[i] - 1].text == text) return i;
+    const auto low = static_cast<std::uint32_t>(hash);
+    for (std::size_t i = low & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.name == 0 || (s.hash == low && held_[s.name - 1].text == text)) return i;
     }
   }
   void Grow() {
-    slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), 0);
+    std::vector<Slot> old(std::max<std::size_t>(64, slots_.size() * 2));
+    old.swap(slots_);
     const std::size_t mask = slots_.size() - 1;
-    for (const Interned& name : held_) {
-      std::size_t i = std::hash<std::string_view>{}(name.text) & mask;
-      while (slots_[i] != 0) i = (i + 1) & mask;
-      slots_[i] = name.index + 1;
+    // A name's first slot is its hash's low 32 bits under the mask, as in
+    // Position (fewer than 2^32 slots: an index is 32 bits).
+    for (const Slot& s : old) {
+      if (s.name == 0) continue;
+      std::size_t i = s.hash & mask;
+      while (slots_[i].name != 0) i = (i + 1) & mask;
+      slots_[i] = s;
     }
   }
   std::deque<Interned> held_;  // a deque: what it holds never moves
-  std::vector<std::uint32_t> slots_;
+  std::vector<Slot> slots_;
 };
 // The names a log's lines share: its message ids, its process names (as
 // lines name peers) and its files.
@@ -125,20 +143,19 @@ struct Id {
 };
 
 // One event, its shape checked; names are resolved once every file is read.
-// Every line of the log is held until it is judged: the small fields are
-// last, packed together.
+// Every line of the log is held until it is judged, so it is packed into 64
+// bytes (a deque's block then holds 8 with none spare): a message id and a
+// snapshot id share a field (no kind has both), an epoch is -1 when none,
+// and a snapshot's number is its interned id's.
 struct Line {
   Where where;
   const Interned* peer = nullptr;  // send and marker-send: `to`; receive and marker-receive: `from`
-  const Interned* msg = nullptr;   // send, receive, drop
-  // The snapshot's id as written (interned): none on lines without one.
-  const Interned* snapshot_id = nullptr;
-  SnapshotId snapshot = 0;  // its number once every file is read (1, 2, ...)
+  // Send, receive and drop: the message's id; lines of a snapshot: its id
+  // as written; none on start and crash (HasMsg says which).
+  const Interned* id = nullptr;
   cutline::Amount value = 0;  // start, record and restart: the state; send: the amount
-  // Version 2: a send's epoch (Lai-Yang); start's or record's `aligned`
-  // (barriers, below); a part-done's control counts by input and an
-  // abort's reason (in Rare).
-  std::optional<cutline::Amount> epoch;
+  // Version 2: a send's epoch (Lai-Yang), or -1 for none (an epoch is at least 0).
+  cutline::Amount epoch_or_none = -1;
   // The rare fields, apart: every line pays for a pointer only (start's
   // inputs and part-done's channels too: one line a process, or a snapshot).
   struct Rare {
@@ -148,21 +165,35 @@ struct Line {
     std::string why;
   };
   std::unique_ptr<Rare> rare;
+  // Version 2: start's or record's `aligned` (barriers, below).
   std::optional<bool> aligned;
   Kind kind = Kind::kStart;
   bool msg_number = false;       // `msg` was written as a number
   bool snapshot_number = false;  // the snapshot's id was written as a number
+
+  static bool HasMsg(Kind k) { return k == Kind::kSend || k == Kind::kReceive || k == Kind::kDrop; }
+  const Interned* msg() const { return HasMsg(kind) ? id : nullptr; }
+  const Interned* snapshot_id() const { return HasMsg(kind) ? nullptr : id; }
+  // Its snapshot's number (0: none).
+  SnapshotId snapshot() const { return snapshot_id() != nullptr ? snapshot_id()->number : 0; }
+  std::optional<cutline::Amount> epoch() const {
+    return epoch_or_none >= 0 ? std::optional(epoch_or_none) : std::nullopt;
+  }
   const Rare& rare_or_none() const {
     static const Rare kNone;
     return rare ? *rare : kNone;
   }
   const std::string& snapshot_name() const {
     static const std::string kNone;
-    return snapshot_id != nullptr ? snapshot_id->text : kNone;
+    return snapshot_id() != nullptr ? snapshot_id()->text : kNone;
   }
-  void SetSnapshot(const Id& id, Tables* tables) {
-    snapshot_id = tables->snapshots.Intern(id.text);
-    snapshot_number = id.number;
+  void SetMsg(const Id& msg, Tables* tables) {
+    id = tables->messages.Intern(msg.text);
+    msg_number = msg.number;
+  }
+  void SetSnapshot(const Id& snapshot, Tables* tables) {
+    id = tables->snapshots.Intern(snapshot.text);
+    snapshot_number = snapshot.number;
   }
   const std::vector<std::string>& inputs() const { return rare_or_none().inputs; }
   const std::vector<std::pair<std::string, std::vector<Id>>>& channels() const {
@@ -176,6 +207,7 @@ struct Line {
     return *rare;
   }
 };
+static_assert(sizeof(Line) <= 64, "a held line outgrew its 64 bytes");
 
 struct Process {
   std::string file;
@@ -201,9 +233,7 @@ const json& Field(const json& o, const Where& where, std::string_view key) {
 }
 
 void ReadMsg(const json& o, Line* line, Tables* tables) {
-  Id id = MessageId(Field(o, line->where, "msg"), line->where, "msg");
-  line->msg = tables->messages.Intern(id.text);
-  line->msg_number = id.number;
+  line->SetMsg(MessageId(Field(o, line->where, "msg"), line->where, "msg"), tables);
 }
 
 std::string Name(const json& o, const Where& where, std::string_view key) {
@@ -295,7 +325,7 @@ void ReadFields(const json& o, Line* line, int version, Tables* tables) {
       line->peer = tables->processes.Intern(Name(o, at, "to"));
       ReadMsg(o, line, tables);
       line->value = Whole(o, at, "amount", 0);
-      if (v2 && o.contains("epoch")) line->epoch = Whole(o, at, "epoch", 0);
+      if (v2 && o.contains("epoch")) line->epoch_or_none = Whole(o, at, "epoch", 0);
       return;
     case Kind::kReceive:
       line->peer = tables->processes.Intern(Name(o, at, "from"));
@@ -435,7 +465,7 @@ class FlatLine {
       if (v2 && Find("epoch") != nullptr) {
         cutline::Amount epoch = 0;
         if (!Whole("epoch", 0, &epoch)) return std::nullopt;
-        line.epoch = epoch;
+        line.epoch_or_none = epoch;
       }
     } else if (kind == "receive" || (v2 && kind == "drop")) {
       line.kind = kind == "drop" ? Kind::kDrop : Kind::kReceive;
@@ -500,8 +530,7 @@ class FlatLine {
   bool Msg(Line* line, Tables* tables) const {
     const Value* v = Find("msg");
     if (v == nullptr || v->type == Value::kBool || v->text.empty()) return false;
-    line->msg = tables->messages.Intern(v->text);
-    line->msg_number = v->type == Value::kWhole;
+    line->SetMsg(Id{std::string(v->text), v->type == Value::kWhole}, tables);
     return true;
   }
   bool Snapshot(int version, Line* line, Tables* tables) const {
@@ -680,13 +709,13 @@ void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tabl
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend || l.kind == Kind::kReceive || l.kind == Kind::kDrop) {
-        messages.Check(l.msg, l.msg_number, l.where);
+        messages.Check(l.msg(), l.msg_number, l.where);
       }
       for (const auto& [from, ids] : l.channels()) {
         for (const Id& id : ids) messages.Check(tables->messages.Intern(id.text), id.number, l.where);
       }
-      if (l.snapshot_id != nullptr) {
-        snapshots.Check(l.snapshot_id, l.snapshot_number, l.where);
+      if (l.snapshot_id() != nullptr) {
+        snapshots.Check(l.snapshot_id(), l.snapshot_number, l.where);
       }
     }
   }
@@ -694,7 +723,7 @@ void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tabl
 
 // Each snapshot's number, in the order of their ids (whole numbers by
 // value, then strings), and by number the id as written (`names`, from 1).
-void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& tables,
+void NumberSnapshots(const std::map<std::string, Process>& processes, Tables* tables,
                      std::vector<std::string>* names) {
   auto before = [](const Id& a, const Id& b) {
     if (a.number != b.number) return a.number;
@@ -702,10 +731,10 @@ void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& ta
     return a.text < b.text;
   };
   // An id is written one way (CheckIdsWrittenOneWay): any line's says how.
-  std::vector<Id> ids(tables.snapshots.size());
-  for (auto& [name, p] : *processes) {
-    for (Line& l : p.lines) {
-      if (l.snapshot_id != nullptr) ids[l.snapshot_id->index] = {l.snapshot_id->text, l.snapshot_number};
+  std::vector<Id> ids(tables->snapshots.size());
+  for (const auto& [name, p] : processes) {
+    for (const Line& l : p.lines) {
+      if (l.snapshot_id() != nullptr) ids[l.snapshot_id()->index] = {l.snapshot_id()->text, l.snapshot_number};
     }
   }
   std::vector<std::uint32_t> order(ids.size());
@@ -713,15 +742,9 @@ void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& ta
   std::sort(order.begin(), order.end(),
             [&](std::uint32_t a, std::uint32_t b) { return before(ids[a], ids[b]); });
   names->assign(1, "");
-  std::vector<SnapshotId> number(ids.size());  // by the id's index
   for (std::uint32_t i : order) {
-    number[i] = names->size();
+    tables->snapshots.At(i).number = static_cast<std::uint32_t>(names->size());
     names->push_back(ids[i].text);
-  }
-  for (auto& [name, p] : *processes) {
-    for (Line& l : p.lines) {
-      if (l.snapshot_id != nullptr) l.snapshot = number[l.snapshot_id->index];
-    }
   }
 }
 
@@ -743,11 +766,11 @@ void CheckVersion2(const std::map<std::string, Process>& processes, const Tables
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend) {
-        if (sends[l.msg->index].from == nullptr) sends[l.msg->index] = SendOf{&name, &l.peer->text};
-        const Line*& first = l.epoch ? with_epoch : without_epoch;
+        if (sends[l.msg()->index].from == nullptr) sends[l.msg()->index] = SendOf{&name, &l.peer->text};
+        const Line*& first = l.epoch() ? with_epoch : without_epoch;
         if (first == nullptr) first = &l;
       }
-      if (l.kind == Kind::kReceive && received[l.msg->index] == nullptr) received[l.msg->index] = &l;
+      if (l.kind == Kind::kReceive && received[l.msg()->index] == nullptr) received[l.msg()->index] = &l;
       if ((l.kind == Kind::kMarkerSend || l.kind == Kind::kMarkerReceive) && marker == nullptr) {
         marker = &l;
       }
@@ -763,16 +786,16 @@ void CheckVersion2(const std::map<std::string, Process>& processes, const Tables
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind != Kind::kDrop) continue;
-      const std::string& msg = l.msg->text;
-      const SendOf& send = sends[l.msg->index];
+      const std::string& msg = l.msg()->text;
+      const SendOf& send = sends[l.msg()->index];
       if (send.from == nullptr) Refuse(l.where, Status::Error(Code::kLogDropUnsent, msg));
       if (*send.from != name && *send.to != name) {
         Refuse(l.where, Status::Error(Code::kLogDropNotOwn, name, msg));
       }
-      if (const Line* r = received[l.msg->index]; r != nullptr) {
+      if (const Line* r = received[l.msg()->index]; r != nullptr) {
         Refuse(l.where, Status::Error(Code::kLogDropReceived, msg, r->where.str()));
       }
-      const Line*& first = dropped[l.msg->index];
+      const Line*& first = dropped[l.msg()->index];
       if (first != nullptr) Refuse(l.where, Status::Error(Code::kLogDroppedTwice, msg, first->where.str()));
       first = &l;
     }
@@ -809,9 +832,9 @@ void CheckNames(const std::map<std::string, Process>& processes, Tables* tables)
         Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer->text));
       }
       if (l.kind == Kind::kSend) {
-        const Line*& first = first_send[l.msg->index];
+        const Line*& first = first_send[l.msg()->index];
         if (first != nullptr) {
-          Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg->text, first->where.str()));
+          Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg()->text, first->where.str()));
         }
         first = &l;
       }
@@ -884,21 +907,22 @@ class Merge {
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       std::optional<bool> aligned = by_node_[n]->lines.front().aligned;
       for (const Line& l : by_node_[n]->lines) {
-        if (l.kind == Kind::kSend) sent_anywhere_[l.msg->index] = true;
+        if (l.kind == Kind::kSend) sent_anywhere_[l.msg()->index] = true;
         crashes_ |= l.kind == Kind::kCrash;
-        if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot}] = *l.aligned;
-        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot}];
-        if (NamesToJudge(l)) ++lines_naming_[l.snapshot];
+        if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot()}] = *l.aligned;
+        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot()}];
+        if (NamesToJudge(l)) ++lines_naming_[l.snapshot()];
       }
       // Barriers: a process's start says how it takes every snapshot, a
       // record how it takes that one.
       for (const Line& l : by_node_[n]->lines) {
         if (l.kind != Kind::kRecord && l.kind != Kind::kMarkerReceive) continue;
-        auto own = aligned_of_.find({n, l.snapshot});
+        auto own = aligned_of_.find({n, l.snapshot()});
         const std::optional<bool> a = own != aligned_of_.end() ? std::optional(own->second) : aligned;
-        if (a) aligned_of_[{n, l.snapshot}] = *a;
+        if (a) aligned_of_[{n, l.snapshot()}] = *a;
       }
     }
+    judge_->NameMessagesBy([this](Seq seq) { return MessageName(seq); });
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       StreamEvent start;
       start.kind = EventKind::kStart;
@@ -984,8 +1008,8 @@ class Merge {
   // would be weighed against every snapshot begun before it.
   bool Emit(NodeId n, const Line& l) {
     if (!EmitOne(n, l)) return false;
-    if (NamesToJudge(l) && --lines_naming_[l.snapshot] == 0 && !broken_) {
-      judge_->NoMoreOf(l.snapshot);
+    if (NamesToJudge(l) && --lines_naming_[l.snapshot()] == 0 && !broken_) {
+      judge_->NoMoreOf(l.snapshot());
     }
     return true;
   }
@@ -1008,7 +1032,7 @@ class Merge {
         return ReceiveMarker(n, l);
       case Kind::kPartDone:
         Other(n);  // the claim says the part (JudgeHistory's kClaims)
-        if (++parts_[l.snapshot] == by_node_.size()) Other(n);  // completed
+        if (++parts_[l.snapshot()] == by_node_.size()) Other(n);  // completed
         return true;
       case Kind::kDrop:
         return Drop(n, l);
@@ -1026,9 +1050,9 @@ class Merge {
 
   void Send(NodeId n, const Line& l) {
     const ChannelId c = net_.Find(n, Node(l.peer->text));
-    const Seq seq = NextSeq(l.msg->text);
+    const Seq seq = NextSeq(l);
     const std::uint64_t number = ++sent_on_[c];
-    sent_[l.msg->index] = {seq, c, number, l.value, l.epoch};
+    sent_[l.msg()->index] = {seq, c, number, l.value, l.epoch()};
     in_flight_[c].insert(number);
     StreamEvent e;
     e.kind = EventKind::kSend;
@@ -1038,13 +1062,13 @@ class Merge {
     Feed(n, e);
     last_[n] = {};
     ++transfers_on_[c];
-    if (l.epoch) {
+    if (l.epoch()) {
       epochs_ = true;
       // Lai-Yang: the colour is the sender's count of records when it sent.
-      if (*l.epoch != records_[n] && !wrong_epoch_[n]) {
+      if (*l.epoch() != records_[n] && !wrong_epoch_[n]) {
         wrong_epoch_[n] = true;
         log_->problems.push_back(say_.AboutHistory(
-            say_.EpochNotCount(Name(n), say_.Message(l.msg->text), *l.epoch, records_[n], l.where.str())));
+            say_.EpochNotCount(Name(n), say_.Message(l.msg()->text), *l.epoch(), records_[n], l.where.str())));
       }
     }
     // A state is at least 0 (docs/logs.md): a send that takes more than the
@@ -1053,7 +1077,7 @@ class Merge {
     if (l.value > state_[n] && !overdrawn_[n]) {
       overdrawn_[n] = true;
       log_->problems.push_back(say_.AboutHistory(say_.Overdraft(
-          Name(n), apps::Money(l.value), say_.Message(l.msg->text), apps::Money(state_[n]),
+          Name(n), apps::Money(l.value), say_.Message(l.msg()->text), apps::Money(state_[n]),
           l.where.str())));
     }
     if (__builtin_sub_overflow(state_[n], l.value, &state_[n])) {
@@ -1063,18 +1087,18 @@ class Merge {
   }
 
   bool Receive(NodeId n, const Line& l) {
-    const SentMessage* sent = Sent(l.msg);
+    const SentMessage* sent = Sent(l.msg());
     if (sent == nullptr) return false;
     const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
     if (ch.to != n || ch.from != Node(l.peer->text)) {
       return Unordered(say_.AboutHistory(say_.ReceivedOtherwise(
-          Name(n), l.msg->text, l.peer->text, l.where.str(), Name(ch.from), Name(ch.to))));
+          Name(n), l.msg()->text, l.peer->text, l.where.str(), Name(ch.from), Name(ch.to))));
     }
-    if (received_[l.msg->index]) {
-      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg->text, l.where.str())));
+    if (received_[l.msg()->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg()->text, l.where.str())));
     }
-    received_[l.msg->index] = true;
+    received_[l.msg()->index] = true;
     in_flight_[m.channel].erase(m.n);
     StreamEvent e;
     e.kind = EventKind::kReceive;
@@ -1094,15 +1118,15 @@ class Merge {
 
   void SendMarker(NodeId n, const Line& l) {
     const ChannelId c = net_.Find(n, Node(l.peer->text));
-    const Seq seq = NextSeq(l.where.str());
+    const Seq seq = NextSeq(l);
     const std::uint64_t number = ++sent_on_[c];
-    markers_[{c, l.snapshot}].push_back({seq, number});
-    ++markers_sent_[l.snapshot];
+    markers_[{c, l.snapshot()}].push_back({seq, number});
+    ++markers_sent_[l.snapshot()];
     StreamEvent e;
     e.kind = EventKind::kSendMarker;
     e.peer = net_.channel(c).to;
     e.n = number;
-    e.snapshot = l.snapshot;
+    e.snapshot = l.snapshot();
     Feed(n, e);
     last_[n] = {};
   }
@@ -1110,14 +1134,14 @@ class Merge {
   bool ReceiveMarker(NodeId n, const Line& l) {
     const NodeId from = Node(l.peer->text);
     const ChannelId c = net_.Find(from, n);
-    std::deque<Marker>& waiting = markers_[{c, l.snapshot}];
+    std::deque<Marker>& waiting = markers_[{c, l.snapshot()}];
     if (waiting.empty()) return false;
     const Marker m = waiting.front();
     waiting.pop_front();
-    ++markers_received_[{c, l.snapshot}];
+    ++markers_received_[{c, l.snapshot()}];
     // An unaligned barrier overtakes the transfers still ahead of it on its
     // channel: they are in the channel's recorded state (docs/logs.md).
-    auto mode = aligned_of_.find({n, l.snapshot});
+    auto mode = aligned_of_.find({n, l.snapshot()});
     if (mode != aligned_of_.end() && !mode->second) {
       for (auto it = in_flight_[c].begin(); it != in_flight_[c].end() && *it < m.n; ++it) {
         StreamEvent o;
@@ -1133,11 +1157,11 @@ class Merge {
     e.kind = EventKind::kReceiveMarker;
     e.peer = from;
     e.n = m.n;
-    e.snapshot = l.snapshot;
+    e.snapshot = l.snapshot();
     Feed(n, e);
     last_[n] = {};
     last_[n].marker = m.seq;
-    last_[n].marker_of = l.snapshot;
+    last_[n].marker_of = l.snapshot();
     return true;
   }
 
@@ -1149,9 +1173,9 @@ class Merge {
     const Last& last = last_[n];
     StreamEvent e;
     e.kind = EventKind::kRecord;
-    e.snapshot = l.snapshot;
+    e.snapshot = l.snapshot();
     e.amount = l.value;
-    if (last.marker != 0 && last.marker_of == l.snapshot) {
+    if (last.marker != 0 && last.marker_of == l.snapshot()) {
       e.by_marker = true;
       e.cause = last.marker;
     } else if (last.transfer != 0 && last.epoch && *last.epoch > records_[n]) {
@@ -1160,11 +1184,11 @@ class Merge {
     }
     e.epochs = epochs_any_;
     e.no_markers = epochs_any_;
-    auto mode = aligned_of_.find({n, l.snapshot});
+    auto mode = aligned_of_.find({n, l.snapshot()});
     e.after_markers = mode != aligned_of_.end() && mode->second;
     Feed(n, e);
     ++records_[n];
-    std::vector<std::uint64_t>& counts = sent_at_record_[{l.snapshot, n}];
+    std::vector<std::uint64_t>& counts = sent_at_record_[{l.snapshot(), n}];
     if (counts.empty()) {
       counts.assign(net_.channel_count(), 0);
       for (ChannelId c : net_.Outgoing(n)) counts[c] = transfers_on_[c];
@@ -1172,7 +1196,7 @@ class Merge {
   }
 
   bool Drop(NodeId n, const Line& l) {
-    const SentMessage* sent = Sent(l.msg);
+    const SentMessage* sent = Sent(l.msg());
     if (sent == nullptr) return false;
     const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
@@ -1233,8 +1257,8 @@ class Merge {
 
   // Every process left waits on a receipt: name the first one's reason.
   bool Stuck(const Line& l, NodeId n) {
-    if (l.kind == Kind::kReceive && !sent_anywhere_[l.msg->index]) {
-      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg->text, l.where.str())));
+    if (l.kind == Kind::kReceive && !sent_anywhere_[l.msg()->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg()->text, l.where.str())));
     }
     if (l.kind == Kind::kMarkerReceive) {
       return Unordered(say_.AboutHistory(say_.MarkerUnsent(
@@ -1249,10 +1273,16 @@ class Merge {
     return false;
   }
 
-  Seq NextSeq(const std::string& name) {
-    const Seq seq = ++seq_;
-    judge_->NameMessage(seq, name);
-    return seq;
+  // A message's number for the judge, which names it by its send's line: a
+  // transfer by its id, a marker by where it was sent (it has no id).
+  Seq NextSeq(const Line& send) {
+    sent_by_seq_.push_back(&send);
+    return ++seq_;
+  }
+  std::string MessageName(Seq seq) const {
+    if (seq == 0 || seq > sent_by_seq_.size()) return "";
+    const Line& l = *sent_by_seq_[seq - 1];
+    return l.kind == Kind::kSend ? l.msg()->text : l.where.str();
   }
   NodeId Node(const std::string& name) const {
     auto it = std::lower_bound(log_->processes.begin(), log_->processes.end(), name);
@@ -1271,7 +1301,7 @@ class Merge {
     received_anywhere_.assign(sent_.size(), false);
     for (const Process* p : by_node_) {
       for (const Line& l : p->lines) {
-        if (l.kind == Kind::kReceive) received_anywhere_[l.msg->index] = true;
+        if (l.kind == Kind::kReceive) received_anywhere_[l.msg()->index] = true;
       }
     }
     std::map<ChannelId, std::uint64_t> on;
@@ -1282,7 +1312,7 @@ class Merge {
         if (l.kind != Kind::kSend && l.kind != Kind::kMarkerSend) continue;
         const ChannelId c = net_.Find(n, Node(l.peer->text));
         const std::uint64_t number = ++on[c];
-        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg->index;
+        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg()->index;
       }
     }
   }
@@ -1328,6 +1358,7 @@ class Merge {
   std::vector<bool> overdrawn_, wrong_epoch_;
   std::map<std::pair<NodeId, SnapshotId>, bool> aligned_of_;
   Seq seq_ = 0;
+  std::vector<const Line*> sent_by_seq_;  // by Seq - 1: the sends' lines (they never move)
   std::size_t index_ = 0;
   bool broken_ = false;
   bool epochs_ = false, epochs_any_ = false;
@@ -1363,12 +1394,12 @@ std::map<SnapshotId, NotJudged> NotJudgedOnPurpose(const std::vector<Process*>& 
   for (NodeId n = 0; n < by_node.size(); ++n) {
     std::set<SnapshotId> begun, done;
     for (const Line& l : by_node[n]->lines) {
-      if (l.kind == Kind::kAbort) out.try_emplace(l.snapshot, NotJudged{n, &l});
+      if (l.kind == Kind::kAbort) out.try_emplace(l.snapshot(), NotJudged{n, &l});
       if (l.kind == Kind::kRecord || l.kind == Kind::kMarkerSend ||
           l.kind == Kind::kMarkerReceive) {
-        begun.insert(l.snapshot);
+        begun.insert(l.snapshot());
       }
-      if (l.kind == Kind::kPartDone) done.insert(l.snapshot);
+      if (l.kind == Kind::kPartDone) done.insert(l.snapshot());
       if (l.kind != Kind::kCrash) continue;
       for (SnapshotId id : begun) {
         if (!done.contains(id)) out.try_emplace(id, NotJudged{n, &l});
@@ -1385,9 +1416,9 @@ void CheckRestarts(const std::vector<Process*>& by_node, EventsLog* log) {
   for (NodeId n = 0; n < by_node.size(); ++n) {
     std::map<SnapshotId, cutline::Amount> recorded;
     for (const Line& l : by_node[n]->lines) {
-      if (l.kind == Kind::kRecord) recorded.try_emplace(l.snapshot, l.value);
+      if (l.kind == Kind::kRecord) recorded.try_emplace(l.snapshot(), l.value);
       if (l.kind != Kind::kRestart) continue;
-      auto it = recorded.find(l.snapshot);
+      auto it = recorded.find(l.snapshot());
       if (it == recorded.end()) {
         log->problems.push_back(say.AboutHistory(
             say.RestoredUnrecorded(log->processes[n], l.snapshot_name(), l.where.str())));
@@ -1410,7 +1441,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
   std::map<SnapshotId, std::vector<std::pair<NodeId, const Line*>>> lines_of;
   for (NodeId n = 0; n < by_node.size(); ++n) {
     for (const Line& l : by_node[n]->lines) {
-      if (l.snapshot != 0 && l.kind != Kind::kRestart) lines_of[l.snapshot].emplace_back(n, &l);
+      if (l.snapshot() != 0 && l.kind != Kind::kRestart) lines_of[l.snapshot()].emplace_back(n, &l);
     }
   }
   const Findings& say = FindingsIn(log->lang);
@@ -1504,7 +1535,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
     for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables);
     if (processes.empty()) throw Malformed{Status::Error(Code::kLogNoEvents, dir)};
     CheckNames(processes, &tables);
-    NumberSnapshots(&processes, tables, &snapshot_names);
+    NumberSnapshots(processes, &tables, &snapshot_names);
   } catch (const Malformed& m) {
     return m.why;
   }
@@ -1516,7 +1547,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
     log.initial.push_back(p.lines.front().value);
     sources.push_back(p.file);
     by_node.push_back(&p);
-    for (const Line& l : p.lines) epochs |= l.epoch.has_value();
+    for (const Line& l : p.lines) epochs |= l.epoch().has_value();
   }
   const sim::Topology net = TopologyOf(log.processes, processes);
   // The format's states are numbers its messages move, a send taking and a

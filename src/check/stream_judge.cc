@@ -302,10 +302,7 @@ class StreamJudge::Impl {
   }
 
   void NameMessages(std::vector<std::string> names) { message_names_ = std::move(names); }
-  void NameMessage(Seq seq, std::string name) {
-    if (message_names_.size() <= seq) message_names_.resize(seq + 1);
-    message_names_[seq] = std::move(name);
-  }
+  void NameMessagesBy(std::function<std::string(Seq)> name) { name_of_ = std::move(name); }
   void NameSnapshots(std::vector<std::string> names) { snapshot_names_ = std::move(names); }
   void HistoryBroken(std::string finding) {
     history_.push_back(std::move(finding));
@@ -468,7 +465,13 @@ class StreamJudge::Impl {
   }
   // Messages are numbered in the order their sends come: "#7", "message #7";
   // or named as their log named them (NameMessages).
-  std::string Ref(Seq seq) const { return MessageRef(message_names_, seq); }
+  std::string Ref(Seq seq) const {
+    if (name_of_) {
+      std::string name = name_of_(seq);
+      return name.empty() ? fmt::format("#{}", seq) : name;
+    }
+    return MessageRef(message_names_, seq);
+  }
   std::string MsgName(Seq seq) const { return say_.Message(Ref(seq)); }
   std::string Describe(const Msg& m) const {
     const std::string from = Name(topology_.channel(m.channel).from);
@@ -1197,6 +1200,7 @@ class StreamJudge::Impl {
   std::vector<std::string> claimed_twice_, claim_findings_;
   bool broken_ = false;
   std::vector<std::string> message_names_;  // by Seq; "" for a number
+  std::function<std::string(Seq)> name_of_;  // instead of message_names_ (NameMessagesBy)
   std::vector<std::string> snapshot_names_;  // by SnapshotId; "" for its number
   // Messages dropped on purpose or lost by a crash (kDrop): no receipt that
   // overtook one is a FIFO fault. What has left the total so far (kDrop,
@@ -1235,8 +1239,8 @@ void StreamJudge::HistoryBroken(std::string finding) { impl_->HistoryBroken(std:
 void StreamJudge::NameMessages(std::vector<std::string> names) {
   impl_->NameMessages(std::move(names));
 }
-void StreamJudge::NameMessage(sim::Seq seq, std::string name) {
-  impl_->NameMessage(seq, std::move(name));
+void StreamJudge::NameMessagesBy(std::function<std::string(sim::Seq)> name) {
+  impl_->NameMessagesBy(std::move(name));
 }
 void StreamJudge::NameSnapshots(std::vector<std::string> names) {
   impl_->NameSnapshots(std::move(names));
