@@ -132,6 +132,7 @@ class Names {
 // lines name peers) and its files.
 struct Tables {
   Names messages, processes, files, snapshots;
+  bool drops = false;  // some line is a drop (CheckVersion2)
 };
 
 // An id as written (a message's, or in version 2 a snapshot's): a string,
@@ -347,6 +348,7 @@ void ReadFields(const json& o, Line* line, int version, Tables* tables) {
       return;
     case Kind::kDrop:
       ReadMsg(o, line, tables);
+      tables->drops = true;
       return;
     case Kind::kAbort: {
       line->SetSnapshot(SnapshotRef(o, at, version), tables);
@@ -475,6 +477,7 @@ class FlatLine {
         line.peer = tables->processes.Intern(from);
       }
       if (!Msg(&line, tables)) return std::nullopt;
+      tables->drops |= line.kind == Kind::kDrop;
     } else if (kind == "record") {
       line.kind = Kind::kRecord;
       if (!Snapshot(version, &line, tables) || !Whole("state", 0, &line.value)) return std::nullopt;
@@ -684,7 +687,8 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
 // and "1" are refused together rather than read as one (`code` says whose).
 class WrittenOneWay {
  public:
-  explicit WrittenOneWay(Code code) : code_(code) {}
+  // `ids`: how many there are so far (a part's channel may name one more).
+  WrittenOneWay(Code code, std::size_t ids) : code_(code), first_(ids) {}
   void Check(const Interned* id, bool number, const Where& where) {
     if (first_.size() <= id->index) first_.resize(id->index + 1);
     Written& first = first_[id->index];
@@ -705,7 +709,8 @@ class WrittenOneWay {
 };
 
 void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tables* tables) {
-  WrittenOneWay messages(Code::kLogIdMixed), snapshots(Code::kLogSnapshotIdMixed);
+  WrittenOneWay messages(Code::kLogIdMixed, tables->messages.size()),
+      snapshots(Code::kLogSnapshotIdMixed, tables->snapshots.size());
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend || l.kind == Kind::kReceive || l.kind == Kind::kDrop) {
@@ -757,20 +762,25 @@ void CheckVersion2(const std::map<std::string, Process>& processes, const Tables
     const std::string* to = nullptr;
   };
   // By message index: its send, the first line receiving it and the first
-  // dropping it.
-  std::vector<SendOf> sends(tables.messages.size());
-  std::vector<const Line*> received(tables.messages.size(), nullptr);
+  // dropping it; only drops need them (a log without is spared their room).
+  const std::size_t indexed = tables.drops ? tables.messages.size() : 0;
+  std::vector<SendOf> sends(indexed);
+  std::vector<const Line*> received(indexed, nullptr);
   const Line* with_epoch = nullptr;
   const Line* without_epoch = nullptr;
   const Line* marker = nullptr;
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend) {
-        if (sends[l.msg()->index].from == nullptr) sends[l.msg()->index] = SendOf{&name, &l.peer->text};
+        if (indexed > 0 && sends[l.msg()->index].from == nullptr) {
+          sends[l.msg()->index] = SendOf{&name, &l.peer->text};
+        }
         const Line*& first = l.epoch() ? with_epoch : without_epoch;
         if (first == nullptr) first = &l;
       }
-      if (l.kind == Kind::kReceive && received[l.msg()->index] == nullptr) received[l.msg()->index] = &l;
+      if (indexed > 0 && l.kind == Kind::kReceive && received[l.msg()->index] == nullptr) {
+        received[l.msg()->index] = &l;
+      }
       if ((l.kind == Kind::kMarkerSend || l.kind == Kind::kMarkerReceive) && marker == nullptr) {
         marker = &l;
       }
@@ -782,7 +792,7 @@ void CheckVersion2(const std::map<std::string, Process>& processes, const Tables
   if (with_epoch != nullptr && marker != nullptr) {
     Refuse(marker->where, Status::Error(Code::kLogMarkersWithEpochs, with_epoch->where.str()));
   }
-  std::vector<const Line*> dropped(tables.messages.size(), nullptr);
+  std::vector<const Line*> dropped(indexed, nullptr);
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind != Kind::kDrop) continue;
@@ -875,10 +885,11 @@ sim::Topology TopologyOf(const std::vector<std::string>& names,
 // A message sent, as the merge knows it.
 struct SentMessage {
   Seq seq = 0;
-  ChannelId channel = 0;
   std::uint64_t n = 0;  // its number on its channel, as the judge knows it
-  cutline::Amount amount = 0;
-  std::optional<cutline::Amount> epoch;
+  const Line* send = nullptr;  // its send's line: the amount, the epoch (one of each message)
+  ChannelId channel = 0;
+  cutline::Amount amount() const { return send->value; }
+  std::optional<cutline::Amount> epoch() const { return send->epoch(); }
 };
 
 // A snapshot not judged on purpose: aborted, or cut short by a crash.
@@ -904,6 +915,7 @@ class Merge {
     sent_.resize(tables.messages.size());
     received_.assign(tables.messages.size(), false);
     sent_anywhere_.assign(tables.messages.size(), false);
+    std::size_t sends = 0;  // transfers and markers: each is numbered (NextSeq)
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       std::optional<bool> aligned = by_node_[n]->lines.front().aligned;
       for (const Line& l : by_node_[n]->lines) {
@@ -912,6 +924,7 @@ class Merge {
         if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot()}] = *l.aligned;
         if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot()}];
         if (NamesToJudge(l)) ++lines_naming_[l.snapshot()];
+        sends += l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
       }
       // Barriers: a process's start says how it takes every snapshot, a
       // record how it takes that one.
@@ -922,6 +935,7 @@ class Merge {
         if (a) aligned_of_[{n, l.snapshot()}] = *a;
       }
     }
+    sent_by_seq_.reserve(sends);
     judge_->NameMessagesBy([this](Seq seq) { return MessageName(seq); });
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       StreamEvent start;
@@ -1052,7 +1066,7 @@ class Merge {
     const ChannelId c = net_.Find(n, Node(l.peer->text));
     const Seq seq = NextSeq(l);
     const std::uint64_t number = ++sent_on_[c];
-    sent_[l.msg()->index] = {seq, c, number, l.value, l.epoch()};
+    sent_[l.msg()->index] = {seq, number, &l, c};
     in_flight_[c].insert(number);
     StreamEvent e;
     e.kind = EventKind::kSend;
@@ -1104,12 +1118,12 @@ class Merge {
     e.kind = EventKind::kReceive;
     e.peer = ch.from;
     e.n = m.n;
-    e.amount = m.amount;
+    e.amount = m.amount();
     Feed(n, e);
     last_[n] = {};
     last_[n].transfer = m.seq;
-    last_[n].epoch = m.epoch;
-    if (__builtin_add_overflow(state_[n], m.amount, &state_[n])) {
+    last_[n].epoch = m.epoch();
+    if (__builtin_add_overflow(state_[n], m.amount(), &state_[n])) {
       state_[n] = INT64_MAX;
       Overflowed();
     }
@@ -1383,7 +1397,7 @@ void ClaimChannel(NodeId n, const std::string& from, const std::vector<Id>& ids,
           part.snapshot_name(), say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
       continue;
     }
-    r.transfers.push_back(m->amount);
+    r.transfers.push_back(m->amount());
   }
 }
 
