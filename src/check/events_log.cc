@@ -828,18 +828,31 @@ void CheckNames(const std::map<std::string, Process>& processes, Tables* tables)
         Refuse(p.lines.front().where, Status::Error(Code::kLogInputSilent, name, in));
       }
     }
+    // By peer (its interned index): whether this process may send to it,
+    // and receive from it, once asked (every message line asks).
+    enum Asked : std::uint8_t { kNotAsked, kYes, kNo };
+    std::vector<Asked> may_send(tables->processes.size(), kNotAsked);
+    std::vector<Asked> may_receive(tables->processes.size(), kNotAsked);
     for (const Line& l : p.lines) {
       const bool sends = l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
       const bool receives = l.kind == Kind::kReceive || l.kind == Kind::kMarkerReceive;
       if (sends) {
-        auto to = processes.find(l.peer->text);
-        const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs();
-        if (to == processes.end() || std::find(their.begin(), their.end(), name) == their.end()) {
-          Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer->text));
+        Asked& may = may_send[l.peer->index];
+        if (may == kNotAsked) {
+          auto to = processes.find(l.peer->text);
+          const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs();
+          const bool ok =
+              to != processes.end() && std::find(their.begin(), their.end(), name) != their.end();
+          may = ok ? kYes : kNo;
         }
+        if (may == kNo) Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer->text));
       }
-      if (receives && !has_input(l.peer->text)) {
-        Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer->text));
+      if (receives) {
+        Asked& may = may_receive[l.peer->index];
+        if (may == kNotAsked) may = has_input(l.peer->text) ? kYes : kNo;
+        if (may == kNo) {
+          Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer->text));
+        }
       }
       if (l.kind == Kind::kSend) {
         const Line*& first = first_send[l.msg()->index];
