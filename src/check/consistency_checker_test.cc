@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "check/findings.h"
+#include "check/stream_judge.h"
 
 namespace cutline::check {
 namespace {
@@ -363,6 +364,90 @@ TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   // Each sentence is its own: no two functions say the same thing.
   EXPECT_EQ(std::set<std::string>(en.begin(), en.end()).size(), kSentences);
   EXPECT_EQ(std::set<std::string>(ja.begin(), ja.end()).size(), kSentences);
+}
+
+// A snapshot set aside once no later event names it (StreamJudge::NoMoreOf,
+// as the events log's reader says so) is judged at its claim exactly as one
+// weighed against every event: not while a transfer sent inside its cut is
+// still in flight (here one received after its channel's marker, which its
+// channel state must then hold), nor while a channel of it has no marker
+// (snapshot 2), whose later sends rule 1 names.
+TEST(ConsistencyCheckerTest, ASnapshotSetAsideIsJudgedAsOneKeptOpen) {
+  const sim::Topology net(2, sim::Topology::Complete(2));
+  using K = StreamEvent::Kind;
+  auto event = [](K kind, std::uint32_t peer, std::uint64_t n, SnapshotId snapshot, Amount amount) {
+    StreamEvent e;
+    e.kind = kind;
+    e.peer = peer;
+    e.n = n;
+    e.snapshot = snapshot;
+    e.amount = amount;
+    return e;
+  };
+  auto judge = [&](bool set_aside) {
+    StreamJudge j(net, {"P1", "P2"}, {"P1.jsonl", "P2.jsonl"}, apps::App::kBank);
+    j.KeepEveryVerdict();
+    std::uint64_t sent[2] = {0, 0};  // by sender: messages on its one channel
+    auto apply = [&](NodeId n, StreamEvent e) { ASSERT_TRUE(j.Apply(n, e)); };
+    apply(kP1, event(K::kStart, 0, 0, 0, 100));
+    apply(kP2, event(K::kStart, 0, 0, 0, 100));
+    // Snapshot 1: P1 sends $10, records, sends its marker; P2 records and
+    // sends its marker, takes P1's marker ahead of the $10 (a FIFO fault),
+    // and then the $10, sent inside the cut and still in flight.
+    apply(kP1, event(K::kSend, kP2, ++sent[0], 0, 10));
+    apply(kP1, event(K::kRecord, 0, 0, 1, 90));
+    apply(kP1, event(K::kSendMarker, kP2, ++sent[0], 1, 0));
+    apply(kP2, event(K::kRecord, 0, 0, 1, 100));
+    apply(kP2, event(K::kSendMarker, kP1, ++sent[1], 1, 0));
+    apply(kP1, event(K::kReceiveMarker, kP2, 1, 1, 0));
+    apply(kP2, event(K::kReceiveMarker, kP1, 2, 1, 0));
+    if (set_aside) j.NoMoreOf(1);
+    apply(kP2, event(K::kReceive, kP1, 1, 0, 10));
+    // Snapshot 2: no marker goes from P2 to P1.
+    apply(kP1, event(K::kRecord, 0, 0, 2, 90));
+    apply(kP1, event(K::kSendMarker, kP2, ++sent[0], 2, 0));
+    apply(kP2, event(K::kReceiveMarker, kP1, sent[0], 2, 0));
+    apply(kP2, event(K::kRecord, 0, 0, 2, 110));
+    if (set_aside) j.NoMoreOf(2);
+    // Enough transfers after both for the judge to look at its quiet
+    // snapshots again (every 64 events).
+    for (int i = 0; i < 100; ++i) {
+      apply(kP2, event(K::kSend, kP1, ++sent[1], 0, 1));
+      apply(kP1, event(K::kReceive, kP2, sent[1], 0, 1));
+    }
+    // The claims: each channel closed and empty, the records' states.
+    std::vector<SnapshotClaim> claims(2);
+    for (SnapshotId id : {1, 2}) {
+      SnapshotClaim& c = claims[id - 1];
+      c.id = id;
+      c.markers_sent = id == 1 ? 2 : 1;
+      c.balances = {90, id == 1 ? 100 : 110};
+      c.channels.assign(net.channel_count(), history::ChannelRecord{});
+      for (history::ChannelRecord& r : c.channels) r.state = ChannelRecording::kClosed;
+    }
+    for (const SnapshotClaim& c : claims) {
+      StreamEvent e;
+      e.kind = K::kClaim;
+      e.snapshot = c.id;
+      e.claim = &c;
+      apply(kP1, e);
+    }
+    return j.Finish();
+  };
+  const StreamResult kept = judge(false);
+  const StreamResult aside = judge(true);
+  EXPECT_EQ(aside.report.problems, kept.report.problems);
+  EXPECT_EQ(aside.report.snapshots_checked, kept.report.snapshots_checked);
+  ASSERT_EQ(aside.report.verdicts.size(), kept.report.verdicts.size());
+  for (std::size_t i = 0; i < kept.report.verdicts.size(); ++i) {
+    EXPECT_EQ(aside.report.verdicts[i].consistent(), kept.report.verdicts[i].consistent());
+  }
+  // Not a comparison of silences: the $10 missing from snapshot 1's channel
+  // state, and snapshot 2's missing marker, are found either way.
+  EXPECT_THAT(kept.report.problems,
+              ::testing::Contains(::testing::HasSubstr("snapshot 1:")));
+  EXPECT_THAT(kept.report.problems,
+              ::testing::Contains(::testing::HasSubstr("snapshot 2:")));
 }
 
 }  // namespace

@@ -69,51 +69,70 @@ struct Where {
 struct Interned {
   std::string text;
   std::uint32_t index = 0;
+  // A snapshot id's number once every file is read (1, 2, ...; NumberSnapshots):
+  // kept here, where it costs no room, rather than on each line.
+  std::uint32_t number = 0;
 };
 class Names {
  public:
   const Interned* Intern(std::string_view text) {
     if (held_.size() * 2 >= slots_.size()) Grow();
-    std::uint32_t& slot = slots_[Position(text)];
-    if (slot == 0) {
+    const std::size_t hash = std::hash<std::string_view>{}(text);
+    Slot& slot = slots_[Position(text, hash)];
+    if (slot.name == 0) {
       held_.push_back(Interned{std::string(text), static_cast<std::uint32_t>(held_.size())});
-      slot = static_cast<std::uint32_t>(held_.size());
+      slot = Slot{static_cast<std::uint32_t>(held_.size()), static_cast<std::uint32_t>(hash)};
     }
-    return &held_[slot - 1];
+    return &held_[slot.name - 1];
   }
+  Interned& At(std::uint32_t index) { return held_[index]; }
   const Interned* Find(std::string_view text) const {
     if (slots_.empty()) return nullptr;
-    const std::uint32_t slot = slots_[Position(text)];
-    return slot == 0 ? nullptr : &held_[slot - 1];
+    const Slot slot = slots_[Position(text, std::hash<std::string_view>{}(text))];
+    return slot.name == 0 ? nullptr : &held_[slot.name - 1];
   }
   std::size_t size() const { return held_.size(); }
 
  private:
   // Open addressing (a map's node per name was most of a name's cost): a
-  // slot holds a name's index + 1, or 0 for none; at most half are taken.
+  // slot holds a name's index + 1, or 0 for none, and the low bits of its
+  // hash, so that a probe or a growth reads the name itself only when the
+  // hashes agree (reading it was most of a lookup's time); at most half
+  // are taken.
+  struct Slot {
+    std::uint32_t name = 0;
+    std::uint32_t hash = 0;
+  };
   // The slot that holds `text`, or the empty one it would take.
-  std::size_t Position(std::string_view text) const {
+  std::size_t Position(std::string_view text, std::size_t hash) const {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = std::hash<std::string_view>{}(text) & mask;; i = (i + 1) & mask) {
-      if (slots_[i] == 0 || held_[slots_[i] - 1].text == text) return i;
+    const auto low = static_cast<std::uint32_t>(hash);
+    for (std::size_t i = low & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.name == 0 || (s.hash == low && held_[s.name - 1].text == text)) return i;
     }
   }
   void Grow() {
-    slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), 0);
+    std::vector<Slot> old(std::max<std::size_t>(64, slots_.size() * 2));
+    old.swap(slots_);
     const std::size_t mask = slots_.size() - 1;
-    for (const Interned& name : held_) {
-      std::size_t i = std::hash<std::string_view>{}(name.text) & mask;
-      while (slots_[i] != 0) i = (i + 1) & mask;
-      slots_[i] = name.index + 1;
+    // A name's first slot is its hash's low 32 bits under the mask, as in
+    // Position (fewer than 2^32 slots: an index is 32 bits).
+    for (const Slot& s : old) {
+      if (s.name == 0) continue;
+      std::size_t i = s.hash & mask;
+      while (slots_[i].name != 0) i = (i + 1) & mask;
+      slots_[i] = s;
     }
   }
   std::deque<Interned> held_;  // a deque: what it holds never moves
-  std::vector<std::uint32_t> slots_;
+  std::vector<Slot> slots_;
 };
 // The names a log's lines share: its message ids, its process names (as
 // lines name peers) and its files.
 struct Tables {
   Names messages, processes, files, snapshots;
+  bool drops = false;  // some line is a drop (CheckVersion2)
 };
 
 // An id as written (a message's, or in version 2 a snapshot's): a string,
@@ -125,20 +144,19 @@ struct Id {
 };
 
 // One event, its shape checked; names are resolved once every file is read.
-// Every line of the log is held until it is judged: the small fields are
-// last, packed together.
+// Every line of the log is held until it is judged, so it is packed into 64
+// bytes (a deque's block then holds 8 with none spare): a message id and a
+// snapshot id share a field (no kind has both), an epoch is -1 when none,
+// and a snapshot's number is its interned id's.
 struct Line {
   Where where;
   const Interned* peer = nullptr;  // send and marker-send: `to`; receive and marker-receive: `from`
-  const Interned* msg = nullptr;   // send, receive, drop
-  // The snapshot's id as written (interned): none on lines without one.
-  const Interned* snapshot_id = nullptr;
-  SnapshotId snapshot = 0;  // its number once every file is read (1, 2, ...)
+  // Send, receive and drop: the message's id; lines of a snapshot: its id
+  // as written; none on start and crash (HasMsg says which).
+  const Interned* id = nullptr;
   cutline::Amount value = 0;  // start, record and restart: the state; send: the amount
-  // Version 2: a send's epoch (Lai-Yang); start's or record's `aligned`
-  // (barriers, below); a part-done's control counts by input and an
-  // abort's reason (in Rare).
-  std::optional<cutline::Amount> epoch;
+  // Version 2: a send's epoch (Lai-Yang), or -1 for none (an epoch is at least 0).
+  cutline::Amount epoch_or_none = -1;
   // The rare fields, apart: every line pays for a pointer only (start's
   // inputs and part-done's channels too: one line a process, or a snapshot).
   struct Rare {
@@ -148,21 +166,35 @@ struct Line {
     std::string why;
   };
   std::unique_ptr<Rare> rare;
+  // Version 2: start's or record's `aligned` (barriers, below).
   std::optional<bool> aligned;
   Kind kind = Kind::kStart;
   bool msg_number = false;       // `msg` was written as a number
   bool snapshot_number = false;  // the snapshot's id was written as a number
+
+  static bool HasMsg(Kind k) { return k == Kind::kSend || k == Kind::kReceive || k == Kind::kDrop; }
+  const Interned* msg() const { return HasMsg(kind) ? id : nullptr; }
+  const Interned* snapshot_id() const { return HasMsg(kind) ? nullptr : id; }
+  // Its snapshot's number (0: none).
+  SnapshotId snapshot() const { return snapshot_id() != nullptr ? snapshot_id()->number : 0; }
+  std::optional<cutline::Amount> epoch() const {
+    return epoch_or_none >= 0 ? std::optional(epoch_or_none) : std::nullopt;
+  }
   const Rare& rare_or_none() const {
     static const Rare kNone;
     return rare ? *rare : kNone;
   }
   const std::string& snapshot_name() const {
     static const std::string kNone;
-    return snapshot_id != nullptr ? snapshot_id->text : kNone;
+    return snapshot_id() != nullptr ? snapshot_id()->text : kNone;
   }
-  void SetSnapshot(const Id& id, Tables* tables) {
-    snapshot_id = tables->snapshots.Intern(id.text);
-    snapshot_number = id.number;
+  void SetMsg(const Id& msg, Tables* tables) {
+    id = tables->messages.Intern(msg.text);
+    msg_number = msg.number;
+  }
+  void SetSnapshot(const Id& snapshot, Tables* tables) {
+    id = tables->snapshots.Intern(snapshot.text);
+    snapshot_number = snapshot.number;
   }
   const std::vector<std::string>& inputs() const { return rare_or_none().inputs; }
   const std::vector<std::pair<std::string, std::vector<Id>>>& channels() const {
@@ -176,6 +208,7 @@ struct Line {
     return *rare;
   }
 };
+static_assert(sizeof(Line) <= 64, "a held line outgrew its 64 bytes");
 
 struct Process {
   std::string file;
@@ -201,9 +234,7 @@ const json& Field(const json& o, const Where& where, std::string_view key) {
 }
 
 void ReadMsg(const json& o, Line* line, Tables* tables) {
-  Id id = MessageId(Field(o, line->where, "msg"), line->where, "msg");
-  line->msg = tables->messages.Intern(id.text);
-  line->msg_number = id.number;
+  line->SetMsg(MessageId(Field(o, line->where, "msg"), line->where, "msg"), tables);
 }
 
 std::string Name(const json& o, const Where& where, std::string_view key) {
@@ -295,7 +326,7 @@ void ReadFields(const json& o, Line* line, int version, Tables* tables) {
       line->peer = tables->processes.Intern(Name(o, at, "to"));
       ReadMsg(o, line, tables);
       line->value = Whole(o, at, "amount", 0);
-      if (v2 && o.contains("epoch")) line->epoch = Whole(o, at, "epoch", 0);
+      if (v2 && o.contains("epoch")) line->epoch_or_none = Whole(o, at, "epoch", 0);
       return;
     case Kind::kReceive:
       line->peer = tables->processes.Intern(Name(o, at, "from"));
@@ -317,6 +348,7 @@ void ReadFields(const json& o, Line* line, int version, Tables* tables) {
       return;
     case Kind::kDrop:
       ReadMsg(o, line, tables);
+      tables->drops = true;
       return;
     case Kind::kAbort: {
       line->SetSnapshot(SnapshotRef(o, at, version), tables);
@@ -435,7 +467,7 @@ class FlatLine {
       if (v2 && Find("epoch") != nullptr) {
         cutline::Amount epoch = 0;
         if (!Whole("epoch", 0, &epoch)) return std::nullopt;
-        line.epoch = epoch;
+        line.epoch_or_none = epoch;
       }
     } else if (kind == "receive" || (v2 && kind == "drop")) {
       line.kind = kind == "drop" ? Kind::kDrop : Kind::kReceive;
@@ -445,6 +477,7 @@ class FlatLine {
         line.peer = tables->processes.Intern(from);
       }
       if (!Msg(&line, tables)) return std::nullopt;
+      tables->drops |= line.kind == Kind::kDrop;
     } else if (kind == "record") {
       line.kind = Kind::kRecord;
       if (!Snapshot(version, &line, tables) || !Whole("state", 0, &line.value)) return std::nullopt;
@@ -500,8 +533,7 @@ class FlatLine {
   bool Msg(Line* line, Tables* tables) const {
     const Value* v = Find("msg");
     if (v == nullptr || v->type == Value::kBool || v->text.empty()) return false;
-    line->msg = tables->messages.Intern(v->text);
-    line->msg_number = v->type == Value::kWhole;
+    line->SetMsg(Id{std::string(v->text), v->type == Value::kWhole}, tables);
     return true;
   }
   bool Snapshot(int version, Line* line, Tables* tables) const {
@@ -655,7 +687,8 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
 // and "1" are refused together rather than read as one (`code` says whose).
 class WrittenOneWay {
  public:
-  explicit WrittenOneWay(Code code) : code_(code) {}
+  // `ids`: how many there are so far (a part's channel may name one more).
+  WrittenOneWay(Code code, std::size_t ids) : code_(code), first_(ids) {}
   void Check(const Interned* id, bool number, const Where& where) {
     if (first_.size() <= id->index) first_.resize(id->index + 1);
     Written& first = first_[id->index];
@@ -676,17 +709,18 @@ class WrittenOneWay {
 };
 
 void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tables* tables) {
-  WrittenOneWay messages(Code::kLogIdMixed), snapshots(Code::kLogSnapshotIdMixed);
+  WrittenOneWay messages(Code::kLogIdMixed, tables->messages.size()),
+      snapshots(Code::kLogSnapshotIdMixed, tables->snapshots.size());
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend || l.kind == Kind::kReceive || l.kind == Kind::kDrop) {
-        messages.Check(l.msg, l.msg_number, l.where);
+        messages.Check(l.msg(), l.msg_number, l.where);
       }
       for (const auto& [from, ids] : l.channels()) {
         for (const Id& id : ids) messages.Check(tables->messages.Intern(id.text), id.number, l.where);
       }
-      if (l.snapshot_id != nullptr) {
-        snapshots.Check(l.snapshot_id, l.snapshot_number, l.where);
+      if (l.snapshot_id() != nullptr) {
+        snapshots.Check(l.snapshot_id(), l.snapshot_number, l.where);
       }
     }
   }
@@ -694,7 +728,7 @@ void CheckIdsWrittenOneWay(const std::map<std::string, Process>& processes, Tabl
 
 // Each snapshot's number, in the order of their ids (whole numbers by
 // value, then strings), and by number the id as written (`names`, from 1).
-void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& tables,
+void NumberSnapshots(const std::map<std::string, Process>& processes, Tables* tables,
                      std::vector<std::string>* names) {
   auto before = [](const Id& a, const Id& b) {
     if (a.number != b.number) return a.number;
@@ -702,10 +736,10 @@ void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& ta
     return a.text < b.text;
   };
   // An id is written one way (CheckIdsWrittenOneWay): any line's says how.
-  std::vector<Id> ids(tables.snapshots.size());
-  for (auto& [name, p] : *processes) {
-    for (Line& l : p.lines) {
-      if (l.snapshot_id != nullptr) ids[l.snapshot_id->index] = {l.snapshot_id->text, l.snapshot_number};
+  std::vector<Id> ids(tables->snapshots.size());
+  for (const auto& [name, p] : processes) {
+    for (const Line& l : p.lines) {
+      if (l.snapshot_id() != nullptr) ids[l.snapshot_id()->index] = {l.snapshot_id()->text, l.snapshot_number};
     }
   }
   std::vector<std::uint32_t> order(ids.size());
@@ -713,15 +747,9 @@ void NumberSnapshots(std::map<std::string, Process>* processes, const Tables& ta
   std::sort(order.begin(), order.end(),
             [&](std::uint32_t a, std::uint32_t b) { return before(ids[a], ids[b]); });
   names->assign(1, "");
-  std::vector<SnapshotId> number(ids.size());  // by the id's index
   for (std::uint32_t i : order) {
-    number[i] = names->size();
+    tables->snapshots.At(i).number = static_cast<std::uint32_t>(names->size());
     names->push_back(ids[i].text);
-  }
-  for (auto& [name, p] : *processes) {
-    for (Line& l : p.lines) {
-      if (l.snapshot_id != nullptr) l.snapshot = number[l.snapshot_id->index];
-    }
   }
 }
 
@@ -734,20 +762,25 @@ void CheckVersion2(const std::map<std::string, Process>& processes, const Tables
     const std::string* to = nullptr;
   };
   // By message index: its send, the first line receiving it and the first
-  // dropping it.
-  std::vector<SendOf> sends(tables.messages.size());
-  std::vector<const Line*> received(tables.messages.size(), nullptr);
+  // dropping it; only drops need them (a log without is spared their room).
+  const std::size_t indexed = tables.drops ? tables.messages.size() : 0;
+  std::vector<SendOf> sends(indexed);
+  std::vector<const Line*> received(indexed, nullptr);
   const Line* with_epoch = nullptr;
   const Line* without_epoch = nullptr;
   const Line* marker = nullptr;
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind == Kind::kSend) {
-        if (sends[l.msg->index].from == nullptr) sends[l.msg->index] = SendOf{&name, &l.peer->text};
-        const Line*& first = l.epoch ? with_epoch : without_epoch;
+        if (indexed > 0 && sends[l.msg()->index].from == nullptr) {
+          sends[l.msg()->index] = SendOf{&name, &l.peer->text};
+        }
+        const Line*& first = l.epoch() ? with_epoch : without_epoch;
         if (first == nullptr) first = &l;
       }
-      if (l.kind == Kind::kReceive && received[l.msg->index] == nullptr) received[l.msg->index] = &l;
+      if (indexed > 0 && l.kind == Kind::kReceive && received[l.msg()->index] == nullptr) {
+        received[l.msg()->index] = &l;
+      }
       if ((l.kind == Kind::kMarkerSend || l.kind == Kind::kMarkerReceive) && marker == nullptr) {
         marker = &l;
       }
@@ -759,20 +792,20 @@ void CheckVersion2(const std::map<std::string, Process>& processes, const Tables
   if (with_epoch != nullptr && marker != nullptr) {
     Refuse(marker->where, Status::Error(Code::kLogMarkersWithEpochs, with_epoch->where.str()));
   }
-  std::vector<const Line*> dropped(tables.messages.size(), nullptr);
+  std::vector<const Line*> dropped(indexed, nullptr);
   for (const auto& [name, p] : processes) {
     for (const Line& l : p.lines) {
       if (l.kind != Kind::kDrop) continue;
-      const std::string& msg = l.msg->text;
-      const SendOf& send = sends[l.msg->index];
+      const std::string& msg = l.msg()->text;
+      const SendOf& send = sends[l.msg()->index];
       if (send.from == nullptr) Refuse(l.where, Status::Error(Code::kLogDropUnsent, msg));
       if (*send.from != name && *send.to != name) {
         Refuse(l.where, Status::Error(Code::kLogDropNotOwn, name, msg));
       }
-      if (const Line* r = received[l.msg->index]; r != nullptr) {
+      if (const Line* r = received[l.msg()->index]; r != nullptr) {
         Refuse(l.where, Status::Error(Code::kLogDropReceived, msg, r->where.str()));
       }
-      const Line*& first = dropped[l.msg->index];
+      const Line*& first = dropped[l.msg()->index];
       if (first != nullptr) Refuse(l.where, Status::Error(Code::kLogDroppedTwice, msg, first->where.str()));
       first = &l;
     }
@@ -795,23 +828,36 @@ void CheckNames(const std::map<std::string, Process>& processes, Tables* tables)
         Refuse(p.lines.front().where, Status::Error(Code::kLogInputSilent, name, in));
       }
     }
+    // By peer (its interned index): whether this process may send to it,
+    // and receive from it, once asked (every message line asks).
+    enum Asked : std::uint8_t { kNotAsked, kYes, kNo };
+    std::vector<Asked> may_send(tables->processes.size(), kNotAsked);
+    std::vector<Asked> may_receive(tables->processes.size(), kNotAsked);
     for (const Line& l : p.lines) {
       const bool sends = l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
       const bool receives = l.kind == Kind::kReceive || l.kind == Kind::kMarkerReceive;
       if (sends) {
-        auto to = processes.find(l.peer->text);
-        const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs();
-        if (to == processes.end() || std::find(their.begin(), their.end(), name) == their.end()) {
-          Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer->text));
+        Asked& may = may_send[l.peer->index];
+        if (may == kNotAsked) {
+          auto to = processes.find(l.peer->text);
+          const auto& their = to == processes.end() ? inputs : to->second.lines.front().inputs();
+          const bool ok =
+              to != processes.end() && std::find(their.begin(), their.end(), name) != their.end();
+          may = ok ? kYes : kNo;
+        }
+        if (may == kNo) Refuse(l.where, Status::Error(Code::kLogSendNoInput, name, l.peer->text));
+      }
+      if (receives) {
+        Asked& may = may_receive[l.peer->index];
+        if (may == kNotAsked) may = has_input(l.peer->text) ? kYes : kNo;
+        if (may == kNo) {
+          Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer->text));
         }
       }
-      if (receives && !has_input(l.peer->text)) {
-        Refuse(l.where, Status::Error(Code::kLogReceiveNotInput, name, l.peer->text));
-      }
       if (l.kind == Kind::kSend) {
-        const Line*& first = first_send[l.msg->index];
+        const Line*& first = first_send[l.msg()->index];
         if (first != nullptr) {
-          Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg->text, first->where.str()));
+          Refuse(l.where, Status::Error(Code::kLogSentTwice, l.msg()->text, first->where.str()));
         }
         first = &l;
       }
@@ -852,10 +898,11 @@ sim::Topology TopologyOf(const std::vector<std::string>& names,
 // A message sent, as the merge knows it.
 struct SentMessage {
   Seq seq = 0;
-  ChannelId channel = 0;
   std::uint64_t n = 0;  // its number on its channel, as the judge knows it
-  cutline::Amount amount = 0;
-  std::optional<cutline::Amount> epoch;
+  const Line* send = nullptr;  // its send's line: the amount, the epoch (one of each message)
+  ChannelId channel = 0;
+  cutline::Amount amount() const { return send->value; }
+  std::optional<cutline::Amount> epoch() const { return send->epoch(); }
 };
 
 // A snapshot not judged on purpose: aborted, or cut short by a crash.
@@ -881,23 +928,28 @@ class Merge {
     sent_.resize(tables.messages.size());
     received_.assign(tables.messages.size(), false);
     sent_anywhere_.assign(tables.messages.size(), false);
+    std::size_t sends = 0;  // transfers and markers: each is numbered (NextSeq)
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       std::optional<bool> aligned = by_node_[n]->lines.front().aligned;
       for (const Line& l : by_node_[n]->lines) {
-        if (l.kind == Kind::kSend) sent_anywhere_[l.msg->index] = true;
+        if (l.kind == Kind::kSend) sent_anywhere_[l.msg()->index] = true;
         crashes_ |= l.kind == Kind::kCrash;
-        if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot}] = *l.aligned;
-        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot}];
+        if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot()}] = *l.aligned;
+        if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot()}];
+        if (NamesToJudge(l)) ++lines_naming_[l.snapshot()];
+        sends += l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
       }
       // Barriers: a process's start says how it takes every snapshot, a
       // record how it takes that one.
       for (const Line& l : by_node_[n]->lines) {
         if (l.kind != Kind::kRecord && l.kind != Kind::kMarkerReceive) continue;
-        auto own = aligned_of_.find({n, l.snapshot});
+        auto own = aligned_of_.find({n, l.snapshot()});
         const std::optional<bool> a = own != aligned_of_.end() ? std::optional(own->second) : aligned;
-        if (a) aligned_of_[{n, l.snapshot}] = *a;
+        if (a) aligned_of_[{n, l.snapshot()}] = *a;
       }
     }
+    sent_by_seq_.reserve(sends);
+    judge_->NameMessagesBy([this](Seq seq) { return MessageName(seq); });
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       StreamEvent start;
       start.kind = EventKind::kStart;
@@ -971,8 +1023,24 @@ class Merge {
     broken_ = true;
   }
 
-  // False when the event must wait for a send not yet emitted.
+  // The lines whose events name their snapshot to the judge.
+  static bool NamesToJudge(const Line& l) {
+    return l.kind == Kind::kRecord || l.kind == Kind::kMarkerSend ||
+           l.kind == Kind::kMarkerReceive;
+  }
+
+  // False when the event must wait for a send not yet emitted. The last
+  // line naming a snapshot tells the judge so (NoMoreOf): every complete
+  // snapshot is claimed only once the logs end, and until then each event
+  // would be weighed against every snapshot begun before it.
   bool Emit(NodeId n, const Line& l) {
+    if (!EmitOne(n, l)) return false;
+    if (NamesToJudge(l) && --lines_naming_[l.snapshot()] == 0 && !broken_) {
+      judge_->NoMoreOf(l.snapshot());
+    }
+    return true;
+  }
+  bool EmitOne(NodeId n, const Line& l) {
     switch (l.kind) {
       case Kind::kStart:
         return true;
@@ -991,7 +1059,7 @@ class Merge {
         return ReceiveMarker(n, l);
       case Kind::kPartDone:
         Other(n);  // the claim says the part (JudgeHistory's kClaims)
-        if (++parts_[l.snapshot] == by_node_.size()) Other(n);  // completed
+        if (++parts_[l.snapshot()] == by_node_.size()) Other(n);  // completed
         return true;
       case Kind::kDrop:
         return Drop(n, l);
@@ -1009,9 +1077,9 @@ class Merge {
 
   void Send(NodeId n, const Line& l) {
     const ChannelId c = net_.Find(n, Node(l.peer->text));
-    const Seq seq = NextSeq(l.msg->text);
+    const Seq seq = NextSeq(l);
     const std::uint64_t number = ++sent_on_[c];
-    sent_[l.msg->index] = {seq, c, number, l.value, l.epoch};
+    sent_[l.msg()->index] = {seq, number, &l, c};
     in_flight_[c].insert(number);
     StreamEvent e;
     e.kind = EventKind::kSend;
@@ -1021,13 +1089,13 @@ class Merge {
     Feed(n, e);
     last_[n] = {};
     ++transfers_on_[c];
-    if (l.epoch) {
+    if (l.epoch()) {
       epochs_ = true;
       // Lai-Yang: the colour is the sender's count of records when it sent.
-      if (*l.epoch != records_[n] && !wrong_epoch_[n]) {
+      if (*l.epoch() != records_[n] && !wrong_epoch_[n]) {
         wrong_epoch_[n] = true;
         log_->problems.push_back(say_.AboutHistory(
-            say_.EpochNotCount(Name(n), say_.Message(l.msg->text), *l.epoch, records_[n], l.where.str())));
+            say_.EpochNotCount(Name(n), say_.Message(l.msg()->text), *l.epoch(), records_[n], l.where.str())));
       }
     }
     // A state is at least 0 (docs/logs.md): a send that takes more than the
@@ -1036,7 +1104,7 @@ class Merge {
     if (l.value > state_[n] && !overdrawn_[n]) {
       overdrawn_[n] = true;
       log_->problems.push_back(say_.AboutHistory(say_.Overdraft(
-          Name(n), apps::Money(l.value), say_.Message(l.msg->text), apps::Money(state_[n]),
+          Name(n), apps::Money(l.value), say_.Message(l.msg()->text), apps::Money(state_[n]),
           l.where.str())));
     }
     if (__builtin_sub_overflow(state_[n], l.value, &state_[n])) {
@@ -1046,29 +1114,29 @@ class Merge {
   }
 
   bool Receive(NodeId n, const Line& l) {
-    const SentMessage* sent = Sent(l.msg);
+    const SentMessage* sent = Sent(l.msg());
     if (sent == nullptr) return false;
     const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
     if (ch.to != n || ch.from != Node(l.peer->text)) {
       return Unordered(say_.AboutHistory(say_.ReceivedOtherwise(
-          Name(n), l.msg->text, l.peer->text, l.where.str(), Name(ch.from), Name(ch.to))));
+          Name(n), l.msg()->text, l.peer->text, l.where.str(), Name(ch.from), Name(ch.to))));
     }
-    if (received_[l.msg->index]) {
-      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg->text, l.where.str())));
+    if (received_[l.msg()->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedTwice(l.msg()->text, l.where.str())));
     }
-    received_[l.msg->index] = true;
+    received_[l.msg()->index] = true;
     in_flight_[m.channel].erase(m.n);
     StreamEvent e;
     e.kind = EventKind::kReceive;
     e.peer = ch.from;
     e.n = m.n;
-    e.amount = m.amount;
+    e.amount = m.amount();
     Feed(n, e);
     last_[n] = {};
     last_[n].transfer = m.seq;
-    last_[n].epoch = m.epoch;
-    if (__builtin_add_overflow(state_[n], m.amount, &state_[n])) {
+    last_[n].epoch = m.epoch();
+    if (__builtin_add_overflow(state_[n], m.amount(), &state_[n])) {
       state_[n] = INT64_MAX;
       Overflowed();
     }
@@ -1077,15 +1145,15 @@ class Merge {
 
   void SendMarker(NodeId n, const Line& l) {
     const ChannelId c = net_.Find(n, Node(l.peer->text));
-    const Seq seq = NextSeq(l.where.str());
+    const Seq seq = NextSeq(l);
     const std::uint64_t number = ++sent_on_[c];
-    markers_[{c, l.snapshot}].push_back({seq, number});
-    ++markers_sent_[l.snapshot];
+    markers_[{c, l.snapshot()}].push_back({seq, number});
+    ++markers_sent_[l.snapshot()];
     StreamEvent e;
     e.kind = EventKind::kSendMarker;
     e.peer = net_.channel(c).to;
     e.n = number;
-    e.snapshot = l.snapshot;
+    e.snapshot = l.snapshot();
     Feed(n, e);
     last_[n] = {};
   }
@@ -1093,14 +1161,14 @@ class Merge {
   bool ReceiveMarker(NodeId n, const Line& l) {
     const NodeId from = Node(l.peer->text);
     const ChannelId c = net_.Find(from, n);
-    std::deque<Marker>& waiting = markers_[{c, l.snapshot}];
+    std::deque<Marker>& waiting = markers_[{c, l.snapshot()}];
     if (waiting.empty()) return false;
     const Marker m = waiting.front();
     waiting.pop_front();
-    ++markers_received_[{c, l.snapshot}];
+    ++markers_received_[{c, l.snapshot()}];
     // An unaligned barrier overtakes the transfers still ahead of it on its
     // channel: they are in the channel's recorded state (docs/logs.md).
-    auto mode = aligned_of_.find({n, l.snapshot});
+    auto mode = aligned_of_.find({n, l.snapshot()});
     if (mode != aligned_of_.end() && !mode->second) {
       for (auto it = in_flight_[c].begin(); it != in_flight_[c].end() && *it < m.n; ++it) {
         StreamEvent o;
@@ -1116,11 +1184,11 @@ class Merge {
     e.kind = EventKind::kReceiveMarker;
     e.peer = from;
     e.n = m.n;
-    e.snapshot = l.snapshot;
+    e.snapshot = l.snapshot();
     Feed(n, e);
     last_[n] = {};
     last_[n].marker = m.seq;
-    last_[n].marker_of = l.snapshot;
+    last_[n].marker_of = l.snapshot();
     return true;
   }
 
@@ -1132,9 +1200,9 @@ class Merge {
     const Last& last = last_[n];
     StreamEvent e;
     e.kind = EventKind::kRecord;
-    e.snapshot = l.snapshot;
+    e.snapshot = l.snapshot();
     e.amount = l.value;
-    if (last.marker != 0 && last.marker_of == l.snapshot) {
+    if (last.marker != 0 && last.marker_of == l.snapshot()) {
       e.by_marker = true;
       e.cause = last.marker;
     } else if (last.transfer != 0 && last.epoch && *last.epoch > records_[n]) {
@@ -1143,11 +1211,11 @@ class Merge {
     }
     e.epochs = epochs_any_;
     e.no_markers = epochs_any_;
-    auto mode = aligned_of_.find({n, l.snapshot});
+    auto mode = aligned_of_.find({n, l.snapshot()});
     e.after_markers = mode != aligned_of_.end() && mode->second;
     Feed(n, e);
     ++records_[n];
-    std::vector<std::uint64_t>& counts = sent_at_record_[{l.snapshot, n}];
+    std::vector<std::uint64_t>& counts = sent_at_record_[{l.snapshot(), n}];
     if (counts.empty()) {
       counts.assign(net_.channel_count(), 0);
       for (ChannelId c : net_.Outgoing(n)) counts[c] = transfers_on_[c];
@@ -1155,7 +1223,7 @@ class Merge {
   }
 
   bool Drop(NodeId n, const Line& l) {
-    const SentMessage* sent = Sent(l.msg);
+    const SentMessage* sent = Sent(l.msg());
     if (sent == nullptr) return false;
     const SentMessage& m = *sent;
     const sim::ChannelInfo& ch = net_.channel(m.channel);
@@ -1216,8 +1284,8 @@ class Merge {
 
   // Every process left waits on a receipt: name the first one's reason.
   bool Stuck(const Line& l, NodeId n) {
-    if (l.kind == Kind::kReceive && !sent_anywhere_[l.msg->index]) {
-      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg->text, l.where.str())));
+    if (l.kind == Kind::kReceive && !sent_anywhere_[l.msg()->index]) {
+      return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg()->text, l.where.str())));
     }
     if (l.kind == Kind::kMarkerReceive) {
       return Unordered(say_.AboutHistory(say_.MarkerUnsent(
@@ -1232,10 +1300,16 @@ class Merge {
     return false;
   }
 
-  Seq NextSeq(const std::string& name) {
-    const Seq seq = ++seq_;
-    judge_->NameMessage(seq, name);
-    return seq;
+  // A message's number for the judge, which names it by its send's line: a
+  // transfer by its id, a marker by where it was sent (it has no id).
+  Seq NextSeq(const Line& send) {
+    sent_by_seq_.push_back(&send);
+    return ++seq_;
+  }
+  std::string MessageName(Seq seq) const {
+    if (seq == 0 || seq > sent_by_seq_.size()) return "";
+    const Line& l = *sent_by_seq_[seq - 1];
+    return l.kind == Kind::kSend ? l.msg()->text : l.where.str();
   }
   NodeId Node(const std::string& name) const {
     auto it = std::lower_bound(log_->processes.begin(), log_->processes.end(), name);
@@ -1254,7 +1328,7 @@ class Merge {
     received_anywhere_.assign(sent_.size(), false);
     for (const Process* p : by_node_) {
       for (const Line& l : p->lines) {
-        if (l.kind == Kind::kReceive) received_anywhere_[l.msg->index] = true;
+        if (l.kind == Kind::kReceive) received_anywhere_[l.msg()->index] = true;
       }
     }
     std::map<ChannelId, std::uint64_t> on;
@@ -1265,7 +1339,7 @@ class Merge {
         if (l.kind != Kind::kSend && l.kind != Kind::kMarkerSend) continue;
         const ChannelId c = net_.Find(n, Node(l.peer->text));
         const std::uint64_t number = ++on[c];
-        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg->index;
+        if (l.kind == Kind::kSend) name_of_number_[{c, number}] = l.msg()->index;
       }
     }
   }
@@ -1301,6 +1375,7 @@ class Merge {
   std::map<std::pair<ChannelId, std::uint64_t>, std::uint32_t> name_of_number_;  // message index
   std::map<SnapshotId, std::uint64_t> markers_sent_;
   std::map<SnapshotId, std::size_t> parts_;
+  std::map<SnapshotId, std::size_t> lines_naming_;  // NamesToJudge's, not yet emitted
   std::map<std::pair<SnapshotId, NodeId>, std::vector<std::uint64_t>> sent_at_record_;
   std::vector<Last> last_;
   std::vector<cutline::Amount> records_;  // by node: record lines so far
@@ -1310,6 +1385,7 @@ class Merge {
   std::vector<bool> overdrawn_, wrong_epoch_;
   std::map<std::pair<NodeId, SnapshotId>, bool> aligned_of_;
   Seq seq_ = 0;
+  std::vector<const Line*> sent_by_seq_;  // by Seq - 1: the sends' lines (they never move)
   std::size_t index_ = 0;
   bool broken_ = false;
   bool epochs_ = false, epochs_any_ = false;
@@ -1334,7 +1410,7 @@ void ClaimChannel(NodeId n, const std::string& from, const std::vector<Id>& ids,
           part.snapshot_name(), say.ChannelHoldsUnsent(log->processes[n], from, msg, part.where.str())));
       continue;
     }
-    r.transfers.push_back(m->amount);
+    r.transfers.push_back(m->amount());
   }
 }
 
@@ -1345,12 +1421,12 @@ std::map<SnapshotId, NotJudged> NotJudgedOnPurpose(const std::vector<Process*>& 
   for (NodeId n = 0; n < by_node.size(); ++n) {
     std::set<SnapshotId> begun, done;
     for (const Line& l : by_node[n]->lines) {
-      if (l.kind == Kind::kAbort) out.try_emplace(l.snapshot, NotJudged{n, &l});
+      if (l.kind == Kind::kAbort) out.try_emplace(l.snapshot(), NotJudged{n, &l});
       if (l.kind == Kind::kRecord || l.kind == Kind::kMarkerSend ||
           l.kind == Kind::kMarkerReceive) {
-        begun.insert(l.snapshot);
+        begun.insert(l.snapshot());
       }
-      if (l.kind == Kind::kPartDone) done.insert(l.snapshot);
+      if (l.kind == Kind::kPartDone) done.insert(l.snapshot());
       if (l.kind != Kind::kCrash) continue;
       for (SnapshotId id : begun) {
         if (!done.contains(id)) out.try_emplace(id, NotJudged{n, &l});
@@ -1367,9 +1443,9 @@ void CheckRestarts(const std::vector<Process*>& by_node, EventsLog* log) {
   for (NodeId n = 0; n < by_node.size(); ++n) {
     std::map<SnapshotId, cutline::Amount> recorded;
     for (const Line& l : by_node[n]->lines) {
-      if (l.kind == Kind::kRecord) recorded.try_emplace(l.snapshot, l.value);
+      if (l.kind == Kind::kRecord) recorded.try_emplace(l.snapshot(), l.value);
       if (l.kind != Kind::kRestart) continue;
-      auto it = recorded.find(l.snapshot);
+      auto it = recorded.find(l.snapshot());
       if (it == recorded.end()) {
         log->problems.push_back(say.AboutHistory(
             say.RestoredUnrecorded(log->processes[n], l.snapshot_name(), l.where.str())));
@@ -1392,7 +1468,7 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
   std::map<SnapshotId, std::vector<std::pair<NodeId, const Line*>>> lines_of;
   for (NodeId n = 0; n < by_node.size(); ++n) {
     for (const Line& l : by_node[n]->lines) {
-      if (l.snapshot != 0 && l.kind != Kind::kRestart) lines_of[l.snapshot].emplace_back(n, &l);
+      if (l.snapshot() != 0 && l.kind != Kind::kRestart) lines_of[l.snapshot()].emplace_back(n, &l);
     }
   }
   const Findings& say = FindingsIn(log->lang);
@@ -1486,7 +1562,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
     for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables);
     if (processes.empty()) throw Malformed{Status::Error(Code::kLogNoEvents, dir)};
     CheckNames(processes, &tables);
-    NumberSnapshots(&processes, tables, &snapshot_names);
+    NumberSnapshots(processes, &tables, &snapshot_names);
   } catch (const Malformed& m) {
     return m.why;
   }
@@ -1498,7 +1574,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
     log.initial.push_back(p.lines.front().value);
     sources.push_back(p.file);
     by_node.push_back(&p);
-    for (const Line& l : p.lines) epochs |= l.epoch.has_value();
+    for (const Line& l : p.lines) epochs |= l.epoch().has_value();
   }
   const sim::Topology net = TopologyOf(log.processes, processes);
   // The format's states are numbers its messages move, a send taking and a

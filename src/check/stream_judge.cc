@@ -149,7 +149,17 @@ class StreamJudge::Impl {
     if (!ApplyEvent(r, e)) return false;
     // What is held, every so often: cheap next to the events.
     if (++applied_ % 4096 == 0) Measure();
+    if (!quiet_.empty() && applied_ % 64 == 0) SetAsideSettled();
     return true;
+  }
+
+  // No event will name snapshot `id` again (its records and markers are
+  // all fed): once nothing still in flight can change what it holds, it is
+  // set aside until its claim, and later events are not weighed against it.
+  void NoMoreOf(SnapshotId id) {
+    if (!open_.contains(id)) return;
+    quiet_.push_back(id);
+    SetAsideSettled();
   }
 
   // A node's events were cut where its sender's ended (a crash).
@@ -160,15 +170,46 @@ class StreamJudge::Impl {
   // Node r's events are over: a snapshot it has not finished cannot complete.
   void RankEnded(std::uint32_t r) {
     any_ended_ = true;
-    for (auto it = open_.begin(); it != open_.end();) {
-      if (it->second.ranks[r].part) {
-        ++it;
-        continue;
+    for (auto* held : {&open_, &settled_}) {
+      for (auto it = held->begin(); it != held->end();) {
+        if (it->second.ranks[r].part) {
+          ++it;
+          continue;
+        }
+        Unfinished(it->first, it->second);
+        it = held->erase(it);
       }
-      Unfinished(it->first, it->second);
-      it = open_.erase(it);
     }
     rank_records_[r].clear();
+  }
+
+  // Sets aside each quiet snapshot (NoMoreOf) that no later event can
+  // change: every node recorded it (a receipt or a restart then leaves its
+  // cut alone), a marker of it went on every channel and closed it (a send
+  // then adds nothing to rule 1, a receipt nothing to its channel states),
+  // and no transfer still in flight was sent inside its cut or overtaken by
+  // its barrier (each would join, or leave, what it holds). The others are
+  // looked at again a few events later.
+  void SetAsideSettled() {
+    std::erase_if(quiet_, [&](SnapshotId id) {
+      auto it = open_.find(id);
+      if (it == open_.end()) return true;
+      if (!Settled(id, it->second)) return false;
+      settled_.insert(open_.extract(it));
+      return true;
+    });
+  }
+  bool Settled(SnapshotId id, const OpenSnapshot& s) const {
+    for (const RankCut& rc : s.ranks) {
+      if (rc.records == 0) return false;
+    }
+    for (ChannelId c = 0; c < s.channels.size(); ++c) {
+      if (s.channels[c].markers == 0 || !s.channels[c].closed) return false;
+      for (const Msg& m : in_flight_[c]) {
+        if (!m.marker && (!SentOutside(s, m) || Overtaken(s, m, id))) return false;
+      }
+    }
+    return true;
   }
 
   // A snapshot that will not complete, kept as which nodes did their part,
@@ -237,6 +278,7 @@ class StreamJudge::Impl {
     // last part (by id), then at their claim (in the claims' order).
     NameOvertakings();
     for (const auto& [id, s] : open_) Unfinished(id, s);
+    for (const auto& [id, s] : settled_) Unfinished(id, s);
     for (auto& [id, parts] : unfinished_) {
       std::vector<std::uint32_t> without;
       for (std::uint32_t r = 0; r < n_; ++r) {
@@ -260,10 +302,7 @@ class StreamJudge::Impl {
   }
 
   void NameMessages(std::vector<std::string> names) { message_names_ = std::move(names); }
-  void NameMessage(Seq seq, std::string name) {
-    if (message_names_.size() <= seq) message_names_.resize(seq + 1);
-    message_names_[seq] = std::move(name);
-  }
+  void NameMessagesBy(std::function<std::string(Seq)> name) { name_of_ = std::move(name); }
   void NameSnapshots(std::vector<std::string> names) { snapshot_names_ = std::move(names); }
   void HistoryBroken(std::string finding) {
     history_.push_back(std::move(finding));
@@ -272,18 +311,20 @@ class StreamJudge::Impl {
 
   // Counts what is held (every so often: cheap next to the events).
   void Measure() {
-    std::size_t held = open_.size();
+    std::size_t held = open_.size() + settled_.size();
     for (const auto& q : in_flight_) held += q.size();
     for (const auto& m : rank_records_) held += m.size();
-    for (const auto& [id, s] : open_) {
-      held += s.backward.size() + s.judged.size();
-      for (const RankCut& rc : s.ranks) held += rc.pending.size();
-      for (const ChannelCut& c : s.channels) {
-        held += c.expected.size() + c.transfers.size() + c.before_marker.size();
+    for (const auto* snapshots : {&open_, &settled_}) {
+      for (const auto& [id, s] : *snapshots) {
+        held += s.backward.size() + s.judged.size();
+        for (const RankCut& rc : s.ranks) held += rc.pending.size();
+        for (const ChannelCut& c : s.channels) {
+          held += c.expected.size() + c.transfers.size() + c.before_marker.size();
+        }
       }
     }
     peak_state_ = std::max(peak_state_, held);
-    peak_open_ = std::max(peak_open_, open_.size());
+    peak_open_ = std::max(peak_open_, open_.size() + settled_.size());
   }
 
   std::string Where(std::uint32_t r, const StreamEvent& e) const {
@@ -424,7 +465,13 @@ class StreamJudge::Impl {
   }
   // Messages are numbered in the order their sends come: "#7", "message #7";
   // or named as their log named them (NameMessages).
-  std::string Ref(Seq seq) const { return MessageRef(message_names_, seq); }
+  std::string Ref(Seq seq) const {
+    if (name_of_) {
+      std::string name = name_of_(seq);
+      return name.empty() ? fmt::format("#{}", seq) : name;
+    }
+    return MessageRef(message_names_, seq);
+  }
   std::string MsgName(Seq seq) const { return say_.Message(Ref(seq)); }
   std::string Describe(const Msg& m) const {
     const std::string from = Name(topology_.channel(m.channel).from);
@@ -445,12 +492,16 @@ class StreamJudge::Impl {
   OpenSnapshot* Snapshot(SnapshotId id) {
     auto it = open_.find(id);
     if (it != open_.end()) return &it->second;
+    // Named again after NoMoreOf said it would not be: weighed again.
+    if (auto aside = settled_.find(id); aside != settled_.end()) {
+      return &open_.insert(settled_.extract(aside)).position->second;
+    }
     if (any_ended_) return nullptr;
     OpenSnapshot& s = open_[id];
     s.left = left_;
     s.ranks.resize(n_);
     s.channels.resize(topology_.channel_count());
-    peak_open_ = std::max(peak_open_, open_.size());
+    peak_open_ = std::max(peak_open_, open_.size() + settled_.size());
     return &s;
   }
 
@@ -787,6 +838,9 @@ class StreamJudge::Impl {
       claimed_twice_.push_back(say_.AboutSnapshot(SnapName(claim.id), say_.ClaimedTwice()));
       return;
     }
+    if (auto aside = settled_.find(claim.id); aside != settled_.end()) {
+      open_.insert(settled_.extract(aside));
+    }
     auto it = open_.find(claim.id);
     if (it == open_.end()) {
       // Nothing of it in the events: no node recorded it.
@@ -1112,6 +1166,10 @@ class StreamJudge::Impl {
   // By rank: the balance of each record line whose part is not read yet.
   std::vector<std::map<SnapshotId, Amount>> rank_records_;
   std::map<SnapshotId, OpenSnapshot> open_;
+  // Open snapshots no later event can change (SetAsideSettled), held for
+  // their claims; and the ones NoMoreOf named that may still change.
+  std::map<SnapshotId, OpenSnapshot> settled_;
+  std::vector<SnapshotId> quiet_;
   bool any_ended_ = false;
   bool cut_short_ = false;
   bool fifo_ = true;  // a receipt out of its channel's order is named
@@ -1142,6 +1200,7 @@ class StreamJudge::Impl {
   std::vector<std::string> claimed_twice_, claim_findings_;
   bool broken_ = false;
   std::vector<std::string> message_names_;  // by Seq; "" for a number
+  std::function<std::string(Seq)> name_of_;  // instead of message_names_ (NameMessagesBy)
   std::vector<std::string> snapshot_names_;  // by SnapshotId; "" for its number
   // Messages dropped on purpose or lost by a crash (kDrop): no receipt that
   // overtook one is a FIFO fault. What has left the total so far (kDrop,
@@ -1180,13 +1239,14 @@ void StreamJudge::HistoryBroken(std::string finding) { impl_->HistoryBroken(std:
 void StreamJudge::NameMessages(std::vector<std::string> names) {
   impl_->NameMessages(std::move(names));
 }
-void StreamJudge::NameMessage(sim::Seq seq, std::string name) {
-  impl_->NameMessage(seq, std::move(name));
+void StreamJudge::NameMessagesBy(std::function<std::string(sim::Seq)> name) {
+  impl_->NameMessagesBy(std::move(name));
 }
 void StreamJudge::NameSnapshots(std::vector<std::string> names) {
   impl_->NameSnapshots(std::move(names));
 }
 void StreamJudge::NodeEnded(std::uint32_t node) { impl_->RankEnded(node); }
+void StreamJudge::NoMoreOf(SnapshotId id) { impl_->NoMoreOf(id); }
 StreamResult StreamJudge::Finish() {
   StreamResult out;
   impl_->Finish(&out);

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -166,10 +167,11 @@ class StreamJudge {
   // only the inconsistent ones.
   void KeepEveryVerdict();
   // By message number (Seq), the name a log gave each message (RunRecord's
-  // message_names); one without is "#<n>". NameMessage names one, before
-  // its send is fed (the judge numbers sends from 1 as they come).
+  // message_names); one without is "#<n>". NameMessagesBy asks `name` for a
+  // message's name only when a finding names it (the judge numbers sends
+  // from 1 as they come), so a long log's names are not copied here.
   void NameMessages(std::vector<std::string> names);
-  void NameMessage(sim::Seq seq, std::string name);
+  void NameMessagesBy(std::function<std::string(sim::Seq)> name);
   // By SnapshotId, the name a log wrote each snapshot's id as (an events
   // log's may be a string); one without is its number.
   void NameSnapshots(std::vector<std::string> names);
@@ -183,6 +185,12 @@ class StreamJudge {
   void CutShort();
   // No more events of `node`: a snapshot it has not finished cannot complete.
   void NodeEnded(std::uint32_t node);
+  // No later event names snapshot `id` (its records, markers sent and
+  // received: the reader knows its whole log, as an events log's does):
+  // once nothing in flight can change it, the judge stops weighing events
+  // against it until its claim, which is judged as it would have been.
+  // Without it, a snapshot waiting for a claim costs every later event.
+  void NoMoreOf(SnapshotId id);
   // The findings, once every node's events are in.
   StreamResult Finish();
 
