@@ -215,8 +215,9 @@ bench-dataflow: release-build
 # --rate max of 3, 12 and 48 s (docs/performance.md). BEFORE=<cutline> times
 # another build too.
 bench-explore: release-build
-	@cmake --build build-release -j $(JOBS) --target explore_bench
+	@cmake --build build-release -j $(JOBS) --target explore_bench cutline
 	./build-release/bench/explore_bench
+	bench/explore_memory.sh ./build-release/cutline
 
 bench-logs: release-build
 	@cmake --build build-release -j $(JOBS) --target cutline

@@ -122,31 +122,29 @@ Status Engine::Create(const Config& config, std::optional<Engine>* out) {
 
 Engine::Engine(Config config, std::vector<std::string> names,
            std::unordered_map<std::string, NodeId> index, Network network)
-    : config_(std::move(config)),
-      names_(std::move(names)),
-      index_(std::move(index)),
+    : fixed_(std::make_shared<const Fixed>(Fixed{std::move(config), std::move(names), std::move(index)})),
       network_(std::move(network)),
-      history_(config_.keep_history),
-      host_(config_.algorithm.definition().make_engine_host(network_,
-                                                          config_.keep_history)),
-      sees_every_transfer_(config_.algorithm.traits().sees_every_transfer),
-      tags_messages_(config_.algorithm.traits().tags_messages),
-      app_conserved_(config_.app.conserved()) {
-  balances_.reserve(names_.size());
-  for (NodeId n = 0; n < names_.size(); ++n) {
-    balances_.push_back(config_.branches[n].balance);
+      history_(fixed_->config.keep_history),
+      host_(fixed_->config.algorithm.definition().make_engine_host(network_,
+                                                          fixed_->config.keep_history)),
+      sees_every_transfer_(fixed_->config.algorithm.traits().sees_every_transfer),
+      tags_messages_(fixed_->config.algorithm.traits().tags_messages),
+      app_conserved_(fixed_->config.app.conserved()) {
+  balances_.reserve(fixed_->names.size());
+  for (NodeId n = 0; n < fixed_->names.size(); ++n) {
+    balances_.push_back(fixed_->config.branches[n].balance);
   }
-  if (config_.algorithm.traits().markers_after_next_transfer) held_markers_.resize(names_.size());
+  if (fixed_->config.algorithm.traits().markers_after_next_transfer) held_markers_.resize(fixed_->names.size());
 }
 
 std::optional<NodeId> Engine::FindBranch(const std::string& name) const {
-  auto it = index_.find(name);
-  if (it == index_.end()) return std::nullopt;
+  auto it = fixed_->index.find(name);
+  if (it == fixed_->index.end()) return std::nullopt;
   return it->second;
 }
 
 Status Engine::CheckBranch(NodeId n) const {
-  if (n >= names_.size()) {
+  if (n >= fixed_->names.size()) {
     return Status::Error(Code::kNoBranchNumber, n);
   }
   return Status::Ok();
@@ -156,11 +154,11 @@ Status Engine::CheckChannel(NodeId from, NodeId to, ChannelId* c) const {
   if (Status s = CheckBranch(from); !s.ok()) return s;
   if (Status s = CheckBranch(to); !s.ok()) return s;
   if (from == to) {
-    return Status::Error(Code::kChannelToItself, names_[from]);
+    return Status::Error(Code::kChannelToItself, fixed_->names[from]);
   }
   *c = network_.Find(from, to);
   if (*c == sim::kNoChannel) {
-    return Status::Error(Code::kNoChannel, names_[from], names_[to]);
+    return Status::Error(Code::kNoChannel, fixed_->names[from], fixed_->names[to]);
   }
   return Status::Ok();
 }
@@ -184,10 +182,10 @@ Status Engine::Transfer(NodeId from, NodeId to, Amount amount) {
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (amount < 1) return Status::Error(Code::kAmountTooSmall);
   if (amount > balances_[from]) {
-    return Status::Error(Code::kInsufficientFunds, names_[from], balances_[from], amount);
+    return Status::Error(Code::kInsufficientFunds, fixed_->names[from], balances_[from], amount);
   }
   if (network_.Full(c)) {
-    return Status::Error(Code::kChannelFull, names_[from], names_[to], config_.capacity_transfers);
+    return Status::Error(Code::kChannelFull, fixed_->names[from], fixed_->names[to], fixed_->config.capacity_transfers);
   }
   balances_[from] -= amount;
   in_flight_amount_ += amount;
@@ -202,9 +200,9 @@ Status Engine::SendMessage(NodeId from, NodeId to, Amount word) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (network_.Full(c)) {
-    return Status::Error(Code::kChannelFull, names_[from], names_[to], config_.capacity_transfers);
+    return Status::Error(Code::kChannelFull, fixed_->names[from], fixed_->names[to], fixed_->config.capacity_transfers);
   }
-  balances_[from] = config_.app.AfterSend(balances_[from], word, to);
+  balances_[from] = fixed_->config.app.AfterSend(balances_[from], word, to);
   SendWord(c, from, word);
   return Status::Ok();
 }
@@ -220,7 +218,7 @@ bool Engine::Carries(ChannelId c, Amount word) const {
 
 Status Engine::LocalStep(NodeId n) {
   if (Status s = CheckBranch(n); !s.ok()) return s;
-  balances_[n] = config_.app.AfterLocal(balances_[n]);
+  balances_[n] = fixed_->config.app.AfterLocal(balances_[n]);
   history_.Add(Local{n});
   return Status::Ok();
 }
@@ -229,13 +227,13 @@ Status Engine::Deliver(NodeId from, NodeId to, std::uint64_t at) {
   ChannelId c;
   if (Status s = CheckChannel(from, to, &c); !s.ok()) return s;
   if (network_.Empty(c)) {
-    return Status::Error(Code::kChannelEmpty, names_[from], names_[to]);
+    return Status::Error(Code::kChannelEmpty, fixed_->names[from], fixed_->names[to]);
   }
   if (network_.fifo() && at != 1) {
-    return Status::Error(Code::kAtOnFifo, names_[from], names_[to], at);
+    return Status::Error(Code::kAtOnFifo, fixed_->names[from], fixed_->names[to], at);
   }
   if (at == 0 || at > network_.Size(c)) {
-    return Status::Error(Code::kAtOutOfRange, names_[from], names_[to], at,
+    return Status::Error(Code::kAtOutOfRange, fixed_->names[from], fixed_->names[to], at,
                          network_.Size(c));
   }
   if (network_.Held(c)) {
@@ -246,9 +244,9 @@ Status Engine::Deliver(NodeId from, NodeId to, std::uint64_t at) {
     std::string waits;
     for (ChannelId w : AlignmentWaits(to, running->id)) {
       if (!waits.empty()) waits += ", ";
-      waits += ChannelText(names_[network_.channel(w).from], names_[to]);
+      waits += ChannelText(fixed_->names[network_.channel(w).from], fixed_->names[to]);
     }
-    return Status::Error(Code::kChannelHeldBack, names_[from], names_[to],
+    return Status::Error(Code::kChannelHeldBack, fixed_->names[from], fixed_->names[to],
                          running->id, waits);
   }
   Receive(network_.DeliverAt(c, static_cast<std::uint32_t>(at)));
@@ -288,21 +286,21 @@ Status Engine::StopTheWorld() {
   SnapshotInfo& snapshot = snapshots_.back();
   if (!stop_host_) {
     stop_host_ = Algorithm::kStopTheWorld.definition().make_engine_host(
-        network_, config_.keep_history);
+        network_, fixed_->config.keep_history);
   }
-  for (NodeId n = 0; n < names_.size(); ++n) {
+  for (NodeId n = 0; n < fixed_->names.size(); ++n) {
     stop_host_->Start(n, snapshot.id, balances_[n]);
     history_.Add(Recorded{snapshot.id, Cause::Start(), n});
   }
   for (ChannelId c = 0; c < network_.channel_count(); ++c) {
     history_.Add(Closed{snapshot.id, c});
   }
-  for (NodeId n = 0; n < names_.size(); ++n) {
+  for (NodeId n = 0; n < fixed_->names.size(); ++n) {
     history_.Add(history::PartDone{snapshot.id, n});
   }
-  snapshot.parts_done = static_cast<std::uint32_t>(names_.size());
+  snapshot.parts_done = static_cast<std::uint32_t>(fixed_->names.size());
   snapshot.complete = true;
-  history_.Add(Completed{snapshot.id, static_cast<NodeId>(names_.size() - 1)});
+  history_.Add(Completed{snapshot.id, static_cast<NodeId>(fixed_->names.size() - 1)});
   return Status::Ok();
 }
 
@@ -331,24 +329,24 @@ Status Engine::StartSnapshot(NodeId branch, std::optional<SnapshotId> id) {
       return Status::Error(Code::kSnapshotComplete, *id);
     }
     if (HasRecorded(branch, *id)) {
-      return Status::Error(Code::kAlreadyRecorded, names_[branch], *id);
+      return Status::Error(Code::kAlreadyRecorded, fixed_->names[branch], *id);
     }
-    if (config_.algorithm.traits().only_sources_start &&
+    if (fixed_->config.algorithm.traits().only_sources_start &&
         !network_.Incoming(branch).empty()) {
-      return Status::Error(Code::kAlignedNotSource, names_[branch]);
+      return Status::Error(Code::kAlignedNotSource, fixed_->names[branch]);
     }
   } else {
-    if (config_.algorithm.traits().only_sources_start &&
+    if (fixed_->config.algorithm.traits().only_sources_start &&
         !network_.Incoming(branch).empty()) {
-      return Status::Error(Code::kAlignedNotSource, names_[branch]);
+      return Status::Error(Code::kAlignedNotSource, fixed_->names[branch]);
     }
     const SnapshotInfo* running = Running();
-    if (config_.one_snapshot_at_a_time && running != nullptr) {
+    if (fixed_->config.one_snapshot_at_a_time && running != nullptr) {
       return Status::Error(Code::kSnapshotRunning, running->id);
     }
     // A snapshot adds 3 events per channel (marker sent, delivered, channel
     // closed) and 2 per branch (record, part done), plus its completion.
-    history_.Reserve(3 * network_.channel_count() + 2 * names_.size() + 1);
+    history_.Reserve(3 * network_.channel_count() + 2 * fixed_->names.size() + 1);
     SnapshotInfo fresh;
     fresh.id = snapshots_.size() + 1;
     snapshots_.push_back(fresh);
@@ -401,7 +399,7 @@ void Engine::Receive(const Network::Msg& m) {
       in_flight_amount_ -= transfer->amount;
       CUTLINE_CHECK(in_flight_amount_ >= 0);  // nothing arrives that was not sent
     } else {
-      balances_[to] = config_.app.AfterDeliver(balances_[to], transfer->amount);
+      balances_[to] = fixed_->config.app.AfterDeliver(balances_[to], transfer->amount);
     }
     return;
   }
@@ -445,7 +443,7 @@ void Engine::FinishStep(NodeId n, const Step& step, SnapshotInfo& snapshot,
   }
   if (step.part_done) {
     history_.Add(history::PartDone{snapshot.id, n});
-    if (++snapshot.parts_done == names_.size()) {
+    if (++snapshot.parts_done == fixed_->names.size()) {
       snapshot.complete = true;
       --running_;
       history_.Add(Completed{snapshot.id, n});
@@ -498,7 +496,7 @@ const SnapshotInfo* Engine::Running() const {
 Algorithm Engine::AlgorithmOf(SnapshotId id) const {
   const SnapshotInfo* s = FindSnapshot(id);
   CUTLINE_CHECK(s != nullptr);
-  return s->stop_the_world ? Algorithm::kStopTheWorld : config_.algorithm;
+  return s->stop_the_world ? Algorithm::kStopTheWorld : fixed_->config.algorithm;
 }
 
 const SnapshotHost& Engine::HostOf(SnapshotId id) const {
@@ -543,7 +541,7 @@ std::vector<ChannelId> Engine::AlignmentWaits(NodeId n, SnapshotId id) const {
 
 Amount Engine::SnapshotTotal(SnapshotId id) const {
   Amount sum = 0;
-  for (NodeId n = 0; n < names_.size(); ++n) {
+  for (NodeId n = 0; n < fixed_->names.size(); ++n) {
     if (auto b = RecordedBalance(n, id)) sum += *b;
   }
   return sum + HostOf(id).ChannelsTotal(id);

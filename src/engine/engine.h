@@ -111,20 +111,20 @@ class Engine final : public apps::Branches {
   // Starts a new snapshot (id == nullopt) or joins running snapshot *id.
   Status StartSnapshot(NodeId branch, std::optional<SnapshotId> id);
 
-  std::size_t branch_count() const { return names_.size(); }
-  const std::string& name(NodeId n) const override { return names_[n]; }
+  std::size_t branch_count() const { return fixed_->names.size(); }
+  const std::string& name(NodeId n) const override { return fixed_->names[n]; }
   // Every branch's name, by NodeId.
-  const std::vector<std::string>& names() const { return names_; }
+  const std::vector<std::string>& names() const { return fixed_->names; }
   std::optional<NodeId> FindBranch(const std::string& name) const;
   // The branch's state: a balance, a job count, whom it waits for.
   Amount state(NodeId n) const override { return balances_[n]; }
-  App app() const { return config_.app; }
+  App app() const { return fixed_->config.app; }
   Amount total() const { return total_; }
   Amount in_flight_amount() const { return in_flight_amount_; }
   const Network& network() const { return network_; }
   const History& history() const { return history_; }
-  const Config& config() const { return config_; }
-  Amount initial_balance(NodeId n) const { return config_.branches[n].balance; }
+  const Config& config() const { return fixed_->config; }
+  Amount initial_balance(NodeId n) const { return fixed_->config.branches[n].balance; }
 
   const std::vector<SnapshotInfo>& snapshots() const { return snapshots_; }
   const SnapshotInfo* FindSnapshot(SnapshotId id) const;
@@ -139,7 +139,7 @@ class Engine final : public apps::Branches {
   // In the order branches were first read; a re-read updates in place.
   const std::vector<NaiveRead>& naive_reads() const { return naive_; }
 
-  Algorithm algorithm() const { return config_.algorithm; }
+  Algorithm algorithm() const { return fixed_->config.algorithm; }
   // The algorithm snapshot `id` was taken by (stop-the-world, or the
   // bank's). REQUIRES: FindSnapshot(id) != nullptr.
   Algorithm AlgorithmOf(SnapshotId id) const;
@@ -171,9 +171,14 @@ class Engine final : public apps::Branches {
                   Cause cause, std::optional<ChannelId> closed);
   SnapshotInfo& MutableSnapshot(SnapshotId id);
 
-  Config config_;
-  std::vector<std::string> names_;
-  std::unordered_map<std::string, NodeId> index_;  // name -> branch
+  // What never changes once the run is made, shared by every copy: a copy
+  // of a run (cutline explore makes one at every step) copies a pointer.
+  struct Fixed {
+    Config config;
+    std::vector<std::string> names;
+    std::unordered_map<std::string, NodeId> index;  // name -> branch
+  };
+  std::shared_ptr<const Fixed> fixed_;
   Network network_;
   History history_;
   std::vector<Amount> balances_;

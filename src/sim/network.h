@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -44,9 +45,9 @@ class Topology {
   // Every ordered pair of distinct nodes.
   static std::vector<Link> Complete(std::uint32_t nodes);
 
-  std::uint32_t nodes() const { return nodes_; }
-  std::size_t channel_count() const { return channels_.size(); }
-  const ChannelInfo& channel(ChannelId c) const { return channels_[c]; }
+  std::uint32_t nodes() const { return shape_->nodes; }
+  std::size_t channel_count() const { return shape_->channels.size(); }
+  const ChannelInfo& channel(ChannelId c) const { return shape_->channels[c]; }
   // kNoChannel if there is no channel from -> to.
   ChannelId Find(NodeId from, NodeId to) const;
   // Channel ids ordered by receiver (outgoing) or sender (incoming).
@@ -54,12 +55,17 @@ class Topology {
   std::span<const ChannelId> Incoming(NodeId n) const;
 
  private:
-  std::uint32_t nodes_;
-  std::vector<ChannelInfo> channels_;  // by sender, then receiver
-  std::vector<ChannelId> out_;         // grouped by sender: out_begin_[n]..
-  std::vector<std::uint32_t> out_begin_;
-  std::vector<ChannelId> in_;          // grouped by receiver
-  std::vector<std::uint32_t> in_begin_;
+  struct Shape {
+    std::uint32_t nodes = 0;
+    std::vector<ChannelInfo> channels;  // by sender, then receiver
+    std::vector<ChannelId> out;         // grouped by sender: out_begin[n]..
+    std::vector<std::uint32_t> out_begin;
+    std::vector<ChannelId> in;          // grouped by receiver
+    std::vector<std::uint32_t> in_begin;
+  };
+  // Shared by every copy, as it never changes: a copy of a run (cutline
+  // explore makes one at every step) copies a pointer, not six arrays.
+  std::shared_ptr<const Shape> shape_;
 };
 
 template <class Payload>
