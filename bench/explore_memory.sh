@@ -17,6 +17,7 @@ cutline=$(realpath "${1:?usage: $0 CUTLINE}")
 before=${BEFORE:-}
 max=${MAX_STATES:-600000}
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+[ -x /usr/bin/python3 ] || { echo "needs /usr/bin/python3 (to read the JSON)" >&2; exit 2; }
 work=$(mktemp -d /tmp/cutline-explorebench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -61,9 +62,10 @@ run() {  # binary label file name
   /usr/bin/time -v "$bin" explore "$file" --max-states "$max" --json >"$out" 2>"$t" || true
   local rss states secs answer
   rss=$(grep 'Maximum resident set size' "$t" | awk '{print $NF}')
-  states=$(grep -m1 '"states"' "$out" | tr -dc '0-9')
-  secs=$(grep -m1 '"seconds"' "$out" | sed 's/[^0-9.e-]//g')
-  answer=$(grep -m1 '"outcome"' "$out" | sed 's/.*: "\(.*\)".*/\1/')
+  read -r answer states secs < <(/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["outcome"], r["states"], max(r["seconds"], 1e-3))' "$out")
   awk -v n="$name" -v l="$label" -v a="$answer" -v st="$states" -v s="$secs" -v r="$rss" 'BEGIN {
     printf "| %s | %s | %s | %d | %.2f | %.0f | %.0f MB | %.0f |\n", n, l, a, st, s, st / s, r / 1024, r * 1024 / st }'
 }
@@ -71,9 +73,17 @@ run() {  # binary label file name
 for file in "$work"/bank-*.txt "$work/demo15.txt"; do
   base=$(basename "$file" .txt)
   case $base in
-    bank-*) IFS=- read -r _ n s <<<"$base"; name="bank, $n branches, $s snapshot$([ "$s" -eq 2 ] && echo s)" ;;
+    bank-*)
+      IFS=- read -r _ n s <<<"$base"
+      name="bank, $n branches, $s snapshot"
+      [ "$s" -eq 2 ] && name+="s"
+      ;;
     *) name="demo 15" ;;
   esac
-  [ -n "$before" ] && run "$before" before "$file" "$name"
-  run "$cutline" "$([ -n "$before" ] && echo after || echo this)" "$file" "$name"
+  if [ -n "$before" ]; then
+    run "$before" before "$file" "$name"
+    run "$cutline" after "$file" "$name"
+  else
+    run "$cutline" this "$file" "$name"
+  fi
 done

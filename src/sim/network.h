@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <span>
@@ -92,9 +91,9 @@ class Network : public Topology {
         capacity_(capacity),
         fifo_(fifo),
         queues_(channel_count()) {}
-  // Moves never throw (std::deque's move may allocate, so the default one
-  // would say it can): a vector of engines then grows by moving them, not
-  // by copying each (cutline explore's frontier spent half its time so).
+  // Moves never throw, so a vector of engines grows by moving them, not
+  // by copying each (cutline explore's frontier once spent half its time
+  // so, when a std::deque here made the move throwing).
   Network(const Network&) = default;
   Network(Network&&) noexcept = default;
   Network& operator=(const Network&) = default;
@@ -229,7 +228,33 @@ class Network : public Topology {
   // leave again. So every entry is passed over once, not at every delivery
   // (before, a message stuck at the front made each delivery rescan all
   // those delivered since: quadratic in an unaligned barrier's backlog).
-  std::deque<Entry> order_;
+  // A queue that grows at its back and shrinks at its front: a vector and
+  // its front's index, not a std::deque, which allocates a block even when
+  // empty (every copy of a run, and cutline explore makes one at every
+  // step, paid over 500 bytes for it). The front part is dropped once it
+  // is most of the vector, so each entry is moved at most once on average.
+  class SendOrder {
+   public:
+    bool empty() const { return head_ == v_.size(); }
+    const Entry& front() const { return v_[head_]; }
+    void pop_front() {
+      if (++head_ == v_.size()) {
+        v_.clear();
+        head_ = 0;
+      } else if (head_ >= 1024 && head_ * 2 >= v_.size()) {
+        v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+    }
+    void emplace_back(Seq seq, std::uint32_t slot) { v_.emplace_back(seq, slot); }
+    auto begin() const { return v_.begin() + static_cast<std::ptrdiff_t>(head_); }
+    auto end() const { return v_.end(); }
+
+   private:
+    std::vector<Entry> v_;
+    std::size_t head_ = 0;
+  };
+  SendOrder order_;
   // By slot; empty until a first park, and longer than every slot parked.
   std::vector<std::uint8_t> parked_;
   std::uint64_t parked_count_ = 0;
