@@ -1,7 +1,8 @@
 // Breadth-first search over a scenario's schedules: each state of the
 // frontier is an engine (copied at every choice) and how far the written
 // commands have gone; each state met is remembered by its key's
-// fingerprint (Fingerprints) and how it was first reached (Reached); each step runs the next command, the next snapshot start (with
+// fingerprint (Fingerprints) and how it was first reached (Reached). Each
+// step runs the next command, the next snapshot start (with
 // starts_anywhere), or one delivery the network allows, save those the
 // reductions leave out (an ample set, Reduced; sleep sets, Independent).
 // Each step that completes a snapshot is judged; each state with no step
