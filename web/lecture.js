@@ -95,7 +95,8 @@ function stateOf() {
 // order and leave the room one step behind its teacher.
 let sending = Promise.resolve();
 function sendState() {
-  sending = sending.then(sendNow);
+  // After a send that failed too (sendNow says why itself): one failure never stops the next.
+  sending = sending.then(sendNow, sendNow);
   return sending;
 }
 
