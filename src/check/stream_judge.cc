@@ -301,7 +301,11 @@ class StreamJudge::Impl {
     out->peak_open_snapshots = peak_open_;
   }
 
-  void NameMessages(std::vector<std::string> names) { message_names_ = std::move(names); }
+  void NameMessages(std::vector<std::string> names) {
+    name_of_ = [names = std::move(names)](Seq seq) {
+      return seq < names.size() ? names[seq] : std::string();
+    };
+  }
   void NameMessagesBy(std::function<std::string(Seq)> name) { name_of_ = std::move(name); }
   void NameSnapshots(std::vector<std::string> names) { snapshot_names_ = std::move(names); }
   void HistoryBroken(std::string finding) {
@@ -466,11 +470,8 @@ class StreamJudge::Impl {
   // Messages are numbered in the order their sends come: "#7", "message #7";
   // or named as their log named them (NameMessages).
   std::string Ref(Seq seq) const {
-    if (name_of_) {
-      std::string name = name_of_(seq);
-      return name.empty() ? fmt::format("#{}", seq) : name;
-    }
-    return MessageRef(message_names_, seq);
+    std::string name = name_of_ ? name_of_(seq) : std::string();
+    return name.empty() ? MessageRef({}, seq) : name;
   }
   std::string MsgName(Seq seq) const { return say_.Message(Ref(seq)); }
   std::string Describe(const Msg& m) const {
@@ -1199,8 +1200,9 @@ class StreamJudge::Impl {
   std::set<SnapshotId> claimed_;
   std::vector<std::string> claimed_twice_, claim_findings_;
   bool broken_ = false;
-  std::vector<std::string> message_names_;  // by Seq; "" for a number
-  std::function<std::string(Seq)> name_of_;  // instead of message_names_ (NameMessagesBy)
+  // A message's name by Seq ("" for its number): NameMessages' list, or
+  // NameMessagesBy's reader, asked only when a finding names the message.
+  std::function<std::string(Seq)> name_of_;
   std::vector<std::string> snapshot_names_;  // by SnapshotId; "" for its number
   // Messages dropped on purpose or lost by a crash (kDrop): no receipt that
   // overtook one is a FIFO fault. What has left the total so far (kDrop,

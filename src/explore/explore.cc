@@ -117,27 +117,29 @@ class Fingerprints {
   // now kept for it, and true.
   std::pair<std::uint32_t, bool> TryEmplace(std::uint64_t f, std::uint32_t id) {
     if ((count_ + 1) * 4 > fps_.size() * 3) Grow();
-    const std::size_t mask = fps_.size() - 1;
-    for (std::size_t i = Mix(f) & mask;; i = (i + 1) & mask) {
-      if (fps_[i] == 0) {
-        fps_[i] = f;
-        ids_[i] = id;
-        ++count_;
-        return {id, true};
-      }
-      if (fps_[i] == f) return {ids_[i], false};
-    }
+    const std::size_t i = SlotOf(fps_, f);
+    if (fps_[i] == f) return {ids_[i], false};
+    fps_[i] = f;
+    ids_[i] = id;
+    ++count_;
+    return {id, true};
   }
 
  private:
+  // Where f is in `fps`, or the empty slot where it would go (linear probing).
+  static std::size_t SlotOf(const std::vector<std::uint64_t>& fps, std::uint64_t f) {
+    const std::size_t mask = fps.size() - 1;
+    std::size_t i = Mix(f) & mask;
+    while (fps[i] != 0 && fps[i] != f) i = (i + 1) & mask;
+    return i;
+  }
+
   void Grow() {
     std::vector<std::uint64_t> fps(std::max<std::size_t>(1024, fps_.size() * 2), 0);
     std::vector<std::uint32_t> ids(fps.size(), 0);
-    const std::size_t mask = fps.size() - 1;
     for (std::size_t j = 0; j < fps_.size(); ++j) {
       if (fps_[j] == 0) continue;
-      std::size_t i = Mix(fps_[j]) & mask;
-      while (fps[i] != 0) i = (i + 1) & mask;
+      const std::size_t i = SlotOf(fps, fps_[j]);
       fps[i] = fps_[j];
       ids[i] = ids_[j];
     }
