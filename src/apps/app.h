@@ -171,7 +171,11 @@ struct AppDefinition {
   std::string_view state_key;
   // The sender's state after it sends `word` to `to`.
   Amount (*after_send)(Amount sender, Amount word, NodeId to);
-  // The receiver's state after `word` arrives.
+  // The receiver's state after `word` arrives. Two deliveries commute (the
+  // state after a then b is the state after b then a): `cutline explore`
+  // merges the schedules that differ only in the order of a branch's
+  // receipts on different channels (explore.cc, KeyInto), and its tests
+  // hold every application to it.
   Amount (*after_deliver)(Amount receiver, Amount word);
   // A branch's state after a step of its own (jobs: finishing one).
   Amount (*after_local)(Amount state);

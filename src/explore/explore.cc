@@ -18,6 +18,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <type_traits>
 #include <unordered_map>
 #include <variant>
 
@@ -63,6 +64,14 @@ struct State {
   // Sleep sets: a state met again with fewer steps asleep, explored again
   // for these steps only (Search::Revisit); empty: explored in full.
   std::vector<Choice> again;
+};
+
+// A receipt or a channel's close in a branch's segment of the visited-state
+// key (Search::KeyInto), held until the segment ends.
+struct Received {
+  ChannelId channel;
+  std::uint64_t what;  // the event's kind
+  std::uint64_t name;  // the message's name, or the snapshot closed
 };
 
 // How each state was first reached (at its fewest steps: the search is
@@ -691,12 +700,11 @@ class Search {
   //    schedule's message numbers depend on the order of independent
   //    steps; the count of sends on a channel does not), with its payload
   //    and its tag; which channels are held; every snapshot's progress;
-  //  - and, while a snapshot runs, each branch's own events since the
-  //    earliest running snapshot began, in that branch's order (not
-  //    interleaved: the judge's verdict depends on each branch's order and
-  //    which send each receipt matches, not on how independent steps
-  //    interleave). Before that point every message sent is inside every
-  //    running snapshot's cut, so what it did is in the balances and queues.
+  //  - and for each running snapshot, what its verdict and each branch's
+  //    part in it can still tell apart of the branches' own events (SeenBy):
+  //    each branch's order, not how independent steps interleave (the
+  //    judge's verdict depends on each branch's order and which send each
+  //    receipt matches), and of that order only what that snapshot reads.
   void KeyInto(const State& s, std::string* out) const {
     const Engine& e = s.engine;
     const engine::Network& net = e.network();
@@ -730,57 +738,112 @@ class Search {
         Put(key, e.MessageTag(m.seq));
       });
     }
-    std::set<SnapshotId> running;
+    std::vector<SnapshotId> running;
     for (const engine::SnapshotInfo& info : e.snapshots()) {
       Put(key, info.id);
       Put(key, (static_cast<std::uint64_t>(info.complete) << 32) | info.parts_done);
       for (NodeId n : info.initiators) Put(key, n);
-      if (!info.complete) running.insert(info.id);
+      if (!info.complete) running.push_back(info.id);
     }
-    if (running.empty()) return;
+    for (SnapshotId id : running) {
+      Put(key, id);
+      SeenBy(e, id, name, &key);
+    }
+  }
+
+  // What running snapshot `id` can still tell apart, for each branch: its
+  // events since `id` began (before, every message sent is inside its cut,
+  // so what it did is in the balances and queues) that `id`'s verdict and
+  // the branch's part in it read. Those are the transfers' sends and
+  // receipts, `id`'s own markers, records, closes and part done, any step
+  // of the branch's own, and any overtaking; another snapshot's markers and
+  // records are not (each snapshot is judged apart, and the agents keep
+  // each snapshot's state apart), save the last receipt before a record
+  // (below). And of those, receipts on different channels between two of
+  // its other events are taken in any order: they commute for everything
+  // that follows. A delivery changes the branch's state by words that
+  // commute (every application's AfterDeliver), the judge reads each
+  // channel's order apart (FIFO, a channel's recorded state, where it
+  // closed), and which side of a record each receipt falls on is kept, the
+  // other events splitting the segments. What a record needs of the order
+  // (the judge's "its cause must be its branch's last receipt", and the
+  // state before that receipt) is kept with it: the last receipt's name and
+  // kind, whichever message it was.
+  template <class Name>
+  void SeenBy(const Engine& e, SnapshotId id, const Name& name, std::string* key) const {
+    const engine::Network& net = e.network();
+    const auto& events = e.history().events();
     std::size_t from = events.size();
     for (std::size_t i = 0; i < events.size(); ++i) {
       const auto* r = std::get_if<history::Recorded>(&events[i]);
-      if (r != nullptr && running.contains(r->snapshot)) {
+      if (r != nullptr && r->snapshot == id) {
         from = i;
         break;
       }
     }
     std::vector<std::string> own(e.branch_count());
+    std::vector<std::vector<Received>> segment(e.branch_count());
+    std::vector<std::uint64_t> last(e.branch_count(), 0);
+    auto flush = [&](NodeId n) {
+      std::vector<Received>& seg = segment[n];
+      std::stable_sort(seg.begin(), seg.end(),
+                       [](const Received& a, const Received& b) { return a.channel < b.channel; });
+      for (const Received& r : seg) {
+        Put(own[n], r.what);
+        Put(own[n], r.name);
+      }
+      seg.clear();
+    };
     for (std::size_t i = from; i < events.size(); ++i) {
       const history::Event& ev = events[i];
-      // The naive reader's reads and which branch finished a snapshot last
-      // change nothing that follows.
-      if (std::holds_alternative<history::Read>(ev) || std::holds_alternative<history::Completed>(ev)) {
-        continue;
-      }
-      std::string& out = own[history::NodeOf(ev, net)];
-      Put(out, ev.index());
+      const NodeId n = history::NodeOf(ev, net);
       std::visit(Overloaded{
-                     [&](const history::Sent<history::Transfer>& x) { Put(out, name(x.seq)); },
-                     [&](const history::Sent<history::Marker>& x) { Put(out, name(x.seq)); },
-                     [&](const history::Delivered<history::Transfer>& x) { Put(out, name(x.seq)); },
-                     [&](const history::Delivered<history::Marker>& x) { Put(out, name(x.seq)); },
-                     [&](const history::Recorded& x) {
-                       Put(out, x.snapshot);
-                       Put(out, x.cause.by_message() ? name(x.cause.message_seq()) * 2 + x.cause.by_transfer() : 0);
+                     [&](const history::Delivered<history::Transfer>& x) {
+                       last[n] = name(x.seq) * 2;
+                       segment[n].push_back({x.channel, ev.index(), name(x.seq)});
+                     },
+                     [&](const history::Delivered<history::Marker>& x) {
+                       last[n] = name(x.seq) * 2 + 1;
+                       if (x.what.snapshot == id) segment[n].push_back({x.channel, ev.index(), name(x.seq)});
                      },
                      [&](const history::Closed& x) {
-                       Put(out, x.snapshot);
-                       Put(out, x.channel);
+                       if (x.snapshot == id) segment[n].push_back({x.channel, ev.index(), 0});
                      },
-                     [&](const history::PartDone& x) { Put(out, x.snapshot); },
-                     [&](const history::Overtaken& x) {
-                       Put(out, name(x.barrier));
-                       Put(out, name(x.transfer));
+                     // The naive reader's reads and which branch finished a
+                     // snapshot last change nothing that follows.
+                     [](const history::Read&) {},
+                     [](const history::Completed&) {},
+                     [&](const auto& x) {
+                       // Any other event of `id`'s ends the segment and is
+                       // kept in its place.
+                       using E = std::decay_t<decltype(x)>;
+                       if constexpr (std::is_same_v<E, history::Sent<history::Marker>>) {
+                         if (x.what.snapshot != id) return;
+                       } else if constexpr (std::is_same_v<E, history::Recorded> ||
+                                            std::is_same_v<E, history::PartDone>) {
+                         if (x.snapshot != id) return;
+                       }
+                       flush(n);
+                       std::string& out = own[n];
+                       Put(out, ev.index());
+                       if constexpr (std::is_same_v<E, history::Sent<history::Transfer>> ||
+                                     std::is_same_v<E, history::Sent<history::Marker>>) {
+                         Put(out, name(x.seq));
+                       } else if constexpr (std::is_same_v<E, history::Recorded>) {
+                         Put(out, x.cause.by_message() ? name(x.cause.message_seq()) * 2 + x.cause.by_transfer() : 0);
+                         Put(out, last[n]);
+                       } else if constexpr (std::is_same_v<E, history::Overtaken>) {
+                         Put(out, name(x.barrier));
+                         Put(out, name(x.transfer));
+                       }
                      },
-                     [](const auto&) {},
                  },
                  ev);
     }
-    for (const std::string& o : own) {
-      Put(key, o.size());
-      key += o;
+    for (NodeId n = 0; n < e.branch_count(); ++n) {
+      flush(n);
+      Put(*key, own[n].size());
+      *key += own[n];
     }
   }
 
