@@ -66,13 +66,14 @@ struct State {
   std::vector<Choice> again;
 };
 
-// A receipt or a channel's close in a branch's segment of the visited-state
-// key (Search::KeyInto), held until the segment ends.
-struct Received {
-  ChannelId channel;
+// One of a branch's events as a running snapshot sees it, in the
+// visited-state key (Search::SeenBy).
+struct Seen {
+  ChannelId channel;   // kNoChannel: a step of the branch's own
   std::uint64_t what;  // the event's kind
-  std::uint64_t name;  // the message's name, or the snapshot closed
+  std::uint64_t name;  // the message's name, if any
 };
+constexpr ChannelId kNoChannel = std::numeric_limits<ChannelId>::max();
 
 // How each state was first reached (at its fewest steps: the search is
 // breadth first), for the counterexample. States are numbered in 32 bits
@@ -758,89 +759,115 @@ class Search {
   // receipts, `id`'s own markers, records, closes and part done, any step
   // of the branch's own, and any overtaking; another snapshot's markers and
   // records are not (each snapshot is judged apart, and the agents keep
-  // each snapshot's state apart), save the last receipt before a record
-  // (below). And of those, receipts on different channels between two of
-  // its other events are taken in any order: they commute for everything
-  // that follows. A delivery changes the branch's state by words that
-  // commute (every application's AfterDeliver), the judge reads each
-  // channel's order apart (FIFO, a channel's recorded state, where it
-  // closed), and which side of a record each receipt falls on is kept, the
-  // other events splitting the segments. What a record needs of the order
-  // (the judge's "its cause must be its branch's last receipt", and the
-  // state before that receipt) is kept with it: the last receipt's name and
-  // kind, whichever message it was.
+  // each snapshot's state apart), save the last receipt before a record.
+  // And of their order, only what the judge reads:
+  //  - before the branch records, nothing but which side of the record
+  //    each event falls on (the cut; a channel's state begins at the
+  //    record): they are kept as a set. The record keeps what the order
+  //    made: the branch's state then and before its last receipt (the
+  //    judge replays both: its balance at the cut, a record a transfer
+  //    caused), and that receipt's name and kind (the judge's "its cause
+  //    must be its branch's last receipt");
+  //  - after, each channel's events in their order (its recorded state,
+  //    where it closed, its marker before anything else sent on it), not
+  //    how different channels' interleave: the state at the cut is fixed,
+  //    and what the branch does next reads only its state now (in the
+  //    key) and each channel's recording apart. Its part done stays in
+  //    place.
   template <class Name>
   void SeenBy(const Engine& e, SnapshotId id, const Name& name, std::string* key) const {
     const engine::Network& net = e.network();
+    const apps::App app = e.app();
     const auto& events = e.history().events();
-    std::size_t from = events.size();
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const auto* r = std::get_if<history::Recorded>(&events[i]);
-      if (r != nullptr && r->snapshot == id) {
-        from = i;
-        break;
-      }
-    }
-    std::vector<std::string> own(e.branch_count());
-    std::vector<std::vector<Received>> segment(e.branch_count());
-    std::vector<std::uint64_t> last(e.branch_count(), 0);
+    const std::size_t n_branches = e.branch_count();
+    // Each branch's state as the history replays it, and before its last
+    // receipt.
+    std::vector<Amount> state(n_branches), before_last(n_branches);
+    for (NodeId n = 0; n < n_branches; ++n) state[n] = before_last[n] = e.initial_balance(n);
+    std::vector<std::uint64_t> last(n_branches, 0);
+    std::vector<bool> recorded(n_branches, false);
+    std::vector<std::vector<Seen>> items(n_branches);
+    std::vector<std::string> own(n_branches);
+    // The items since the last flush into own[n]: before the record, all
+    // of them, sorted; after, by channel, each channel's in order.
     auto flush = [&](NodeId n) {
-      std::vector<Received>& seg = segment[n];
-      std::stable_sort(seg.begin(), seg.end(),
-                       [](const Received& a, const Received& b) { return a.channel < b.channel; });
-      for (const Received& r : seg) {
+      std::vector<Seen>& held = items[n];
+      if (recorded[n]) {
+        std::stable_sort(held.begin(), held.end(),
+                         [](const Seen& a, const Seen& b) { return a.channel < b.channel; });
+      } else {
+        std::sort(held.begin(), held.end(), [](const Seen& a, const Seen& b) {
+          return std::tie(a.channel, a.what, a.name) < std::tie(b.channel, b.what, b.name);
+        });
+      }
+      for (const Seen& r : held) {
         Put(own[n], r.what);
         Put(own[n], r.name);
       }
-      seg.clear();
+      held.clear();
     };
-    for (std::size_t i = from; i < events.size(); ++i) {
-      const history::Event& ev = events[i];
+    bool begun = false;
+    for (const history::Event& ev : events) {
       const NodeId n = history::NodeOf(ev, net);
+      if (!begun) {
+        const auto* r = std::get_if<history::Recorded>(&ev);
+        begun = r != nullptr && r->snapshot == id;
+      }
       std::visit(Overloaded{
+                     [&](const history::Sent<history::Transfer>& x) {
+                       state[n] = app.AfterSend(state[n], x.what.amount, net.channel(x.channel).to);
+                       if (begun) items[n].push_back({x.channel, ev.index(), name(x.seq)});
+                     },
                      [&](const history::Delivered<history::Transfer>& x) {
+                       before_last[n] = state[n];
+                       state[n] = app.AfterDeliver(state[n], x.what.amount);
                        last[n] = name(x.seq) * 2;
-                       segment[n].push_back({x.channel, ev.index(), name(x.seq)});
+                       if (begun) items[n].push_back({x.channel, ev.index(), name(x.seq)});
+                     },
+                     [&](const history::Local&) {
+                       state[n] = app.AfterLocal(state[n]);
+                       if (begun) items[n].push_back({kNoChannel, ev.index(), 0});
                      },
                      [&](const history::Delivered<history::Marker>& x) {
+                       before_last[n] = state[n];
                        last[n] = name(x.seq) * 2 + 1;
-                       if (x.what.snapshot == id) segment[n].push_back({x.channel, ev.index(), name(x.seq)});
+                       if (begun && x.what.snapshot == id) items[n].push_back({x.channel, ev.index(), name(x.seq)});
+                     },
+                     [&](const history::Sent<history::Marker>& x) {
+                       if (begun && x.what.snapshot == id) items[n].push_back({x.channel, ev.index(), name(x.seq)});
                      },
                      [&](const history::Closed& x) {
-                       if (x.snapshot == id) segment[n].push_back({x.channel, ev.index(), 0});
+                       if (begun && x.snapshot == id) items[n].push_back({x.channel, ev.index(), 0});
+                     },
+                     [&](const history::Overtaken& x) {
+                       if (!begun) return;
+                       items[n].push_back({x.channel, ev.index(), name(x.barrier)});
+                       items[n].push_back({x.channel, ev.index(), name(x.transfer)});
+                     },
+                     [&](const history::Recorded& x) {
+                       if (x.snapshot != id) return;
+                       flush(n);
+                       recorded[n] = true;
+                       std::string& out = own[n];
+                       Put(out, ev.index());
+                       Put(out, x.cause.by_message() ? name(x.cause.message_seq()) * 2 + x.cause.by_transfer() : 0);
+                       Put(out, last[n]);
+                       Put(out, static_cast<std::uint64_t>(state[n]));
+                       Put(out, static_cast<std::uint64_t>(before_last[n]));
+                     },
+                     [&](const history::PartDone& x) {
+                       if (x.snapshot != id) return;
+                       flush(n);
+                       Put(own[n], ev.index());
                      },
                      // The naive reader's reads and which branch finished a
                      // snapshot last change nothing that follows.
                      [](const history::Read&) {},
                      [](const history::Completed&) {},
-                     [&](const auto& x) {
-                       // Any other event of `id`'s ends the segment and is
-                       // kept in its place.
-                       using E = std::decay_t<decltype(x)>;
-                       if constexpr (std::is_same_v<E, history::Sent<history::Marker>>) {
-                         if (x.what.snapshot != id) return;
-                       } else if constexpr (std::is_same_v<E, history::Recorded> ||
-                                            std::is_same_v<E, history::PartDone>) {
-                         if (x.snapshot != id) return;
-                       }
-                       flush(n);
-                       std::string& out = own[n];
-                       Put(out, ev.index());
-                       if constexpr (std::is_same_v<E, history::Sent<history::Transfer>> ||
-                                     std::is_same_v<E, history::Sent<history::Marker>>) {
-                         Put(out, name(x.seq));
-                       } else if constexpr (std::is_same_v<E, history::Recorded>) {
-                         Put(out, x.cause.by_message() ? name(x.cause.message_seq()) * 2 + x.cause.by_transfer() : 0);
-                         Put(out, last[n]);
-                       } else if constexpr (std::is_same_v<E, history::Overtaken>) {
-                         Put(out, name(x.barrier));
-                         Put(out, name(x.transfer));
-                       }
-                     },
                  },
                  ev);
     }
-    for (NodeId n = 0; n < e.branch_count(); ++n) {
+    for (NodeId n = 0; n < n_branches; ++n) {
       flush(n);
       Put(*key, own[n].size());
       *key += own[n];
