@@ -24,10 +24,11 @@ inline constexpr scenario::Limits kCompareLimits{
     .max_events = kLimits.max_events / 5};
 
 // What one /api/explore may cost: a few seconds of one worker, and the
-// distinct states it keeps (each a copy of the run: at 50,000 states the
-// server's peak memory was 370 MB). Every demo but the real deadlock's (15)
-// finishes inside them; `cutline explore` on the visitor's own machine has no
-// bound but theirs.
+// distinct states it keeps (the frontier holds a copy of the run for each
+// state of a layer: demo 15's search, in full, peaks at about 70 MB). Every
+// demo is searched in full inside them (api_test holds them to the bound on
+// states); `cutline explore` on the visitor's own machine has no bound but
+// theirs.
 struct ExploreBounds {
   std::uint64_t max_states;
   double max_seconds;
