@@ -716,17 +716,15 @@ class Search {
     for (NodeId n = 0; n < e.branch_count(); ++n) Put(key, static_cast<std::uint64_t>(e.state(n)));
     // Each message's place on its channel, from the sends.
     const auto& events = e.history().events();
-    std::unordered_map<Seq, std::uint64_t> place;
+    // By Seq: the network numbers its messages 1, 2, ... (last_seq).
+    std::vector<std::uint64_t> place(net.last_seq() + 1, 0);
     std::vector<std::uint64_t> sends(net.channel_count(), 0);
     auto sent = [&](Seq seq, ChannelId c) { place[seq] = c + (++sends[c] << 20); };
     for (const history::Event& ev : events) {
       if (const auto* t = std::get_if<history::Sent<history::Transfer>>(&ev)) sent(t->seq, t->channel);
       if (const auto* m = std::get_if<history::Sent<history::Marker>>(&ev)) sent(m->seq, m->channel);
     }
-    auto name = [&](Seq seq) -> std::uint64_t {
-      auto it = place.find(seq);
-      return it == place.end() ? 0 : it->second;
-    };
+    auto name = [&](Seq seq) -> std::uint64_t { return seq < place.size() ? place[seq] : 0; };
     for (ChannelId c = 0; c < net.channel_count(); ++c) {
       Put(key, (static_cast<std::uint64_t>(net.Held(c)) << 32) | net.Size(c));
       net.ForEachQueued(c, [&](const engine::Network::Msg& m) {
