@@ -160,6 +160,21 @@ inline NodeId NodeOf(const Event& e, const sim::Topology& net) {
 class History {
  public:
   explicit History(bool enabled = true) : enabled_(enabled) {}
+  // A copy holds room for a step's events (a delivery that makes its
+  // branch record adds one for each output, and a close or two) beside the
+  // copied ones: `cutline explore` copies a run for every step and then
+  // takes one, and a copy that fits exactly would double its buffer at the
+  // first event, copying the history twice and holding twice its size.
+  History(const History& o) : enabled_(o.enabled_) {
+    if (enabled_) events_.reserve(o.events_.size() + kRoomForAStep);
+    events_.insert(events_.end(), o.events_.begin(), o.events_.end());
+  }
+  History& operator=(const History& o) {
+    History copy(o);
+    return *this = std::move(copy);
+  }
+  History(History&&) noexcept = default;
+  History& operator=(History&&) noexcept = default;
   // Takes one of the event types; built in place, and not at all when the
   // history is off (benchmarks): adding sits on every send and delivery.
   template <class E>
@@ -178,6 +193,7 @@ class History {
   bool enabled() const { return enabled_; }
 
  private:
+  static constexpr std::size_t kRoomForAStep = 8;
   bool enabled_;
   std::vector<Event> events_;
 };
