@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -237,6 +238,44 @@ TEST_F(EventsLogTest, AMalformedLineIsRefusedInJapaneseToo) {
   EXPECT_EQ(none.status, 2) << none;
   EXPECT_EQ(none.err, "cutline: error: " + dir_.string() +
                           " に .jsonl ファイルがありません（docs/logs.md を参照）\n");
+}
+
+// A file may hold several processes' events (docs/logs.md, "Files"): the
+// reader then reads each process's own lines out of it, skipping the
+// others'. The committed logs, their lines dealt into one file in turns
+// (each process's in its order), get the verdicts of one file each.
+TEST_F(EventsLogTest, OneFileOfEveryProcessGetsTheVerdictOfAFileEach) {
+  for (const std::string name : {"good", "lost-message", "record-after-marker"}) {
+    SCOPED_TRACE(name);
+    std::vector<std::vector<std::string>> by_file;
+    for (const auto& [file, text] : Files(kTestdata / name)) {
+      std::istringstream in(text);
+      by_file.emplace_back();
+      std::string line;
+      std::getline(in, line);  // the header: one for the whole file
+      while (std::getline(in, line)) by_file.back().push_back(line);
+    }
+    const fs::path one = dir_ / name;
+    fs::create_directories(one);
+    std::ofstream out(one / "all.jsonl");
+    out << R"({"format": "cutline-events", "version": 1})" << "\n";
+    for (std::size_t i = 0, dealt = 1; dealt > 0; ++i) {
+      dealt = 0;
+      for (const std::vector<std::string>& lines : by_file) {
+        if (i < lines.size()) out << lines[i] << "\n", ++dealt;
+      }
+    }
+    out.close();
+    const Outcome want = Check(kTestdata / name);
+    const Outcome got = Check(one);
+    EXPECT_EQ(got.status, want.status) << got;
+    EXPECT_EQ(got.err, want.err);
+    // Findings name a line by its file and number: those differ, the rest not.
+    const std::regex place(R"([A-Za-z0-9]+\.jsonl:[0-9]+)");
+    const std::string got_out = std::regex_replace(got.out, place, "FILE:LINE");
+    EXPECT_EQ(got_out, std::regex_replace(want.out, place, "FILE:LINE"));
+    EXPECT_NE(got_out, "");
+  }
 }
 
 // A file with no header line, and one message's id written once as a
