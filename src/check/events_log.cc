@@ -1452,16 +1452,18 @@ class Merge {
 
   // A message's number for the judge, which names it by its send's line: a
   // transfer by its id, a marker by where it was sent (it has no id). The
-  // line itself is gone once fed: a transfer keeps its id's index, in a
-  // Where with no file.
+  // line itself is gone once fed: a transfer keeps its id's index, a
+  // marker (rare) its place.
   Seq NextSeq(const Line& send) {
-    sent_by_seq_.push_back(send.kind == Kind::kSend ? Where{nullptr, send.msg()->index} : send.where);
+    const bool marker = send.kind == Kind::kMarkerSend;
+    if (marker) marker_sent_at_.emplace(seq_ + 1, send.where);
+    sent_by_seq_.push_back(marker ? kMarkerSeq : send.msg()->index);
     return ++seq_;
   }
   std::string MessageName(Seq seq) const {
     if (seq == 0 || seq > sent_by_seq_.size()) return "";
-    const Where& w = sent_by_seq_[seq - 1];
-    return w.file == nullptr ? tables_.messages.At(static_cast<std::uint32_t>(w.line)).text : w.str();
+    const std::uint32_t id = sent_by_seq_[seq - 1];
+    return id == kMarkerSeq ? marker_sent_at_.at(seq).str() : tables_.messages.At(id).text;
   }
   NodeId Node(const std::string& name) const {
     auto it = std::lower_bound(log_->processes.begin(), log_->processes.end(), name);
@@ -1537,7 +1539,10 @@ class Merge {
   std::vector<bool> overdrawn_, wrong_epoch_;
   std::map<std::pair<NodeId, SnapshotId>, bool> aligned_of_;
   Seq seq_ = 0;
-  std::vector<Where> sent_by_seq_;  // by Seq - 1: its name (NextSeq)
+  // By Seq - 1: a transfer's message index, or kMarkerSeq (NextSeq).
+  static constexpr std::uint32_t kMarkerSeq = UINT32_MAX;
+  std::vector<std::uint32_t> sent_by_seq_;
+  std::map<Seq, Where> marker_sent_at_;
   std::size_t index_ = 0;
   bool broken_ = false;
   bool epochs_ = false, epochs_any_ = false;
