@@ -7,12 +7,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "catalogue/messages.h"
+#include "check/events_log.h"
 #include "run_cutline.h"
 
 namespace {
@@ -276,6 +279,51 @@ TEST_F(EventsLogTest, OneFileOfEveryProcessGetsTheVerdictOfAFileEach) {
     EXPECT_EQ(got_out, std::regex_replace(want.out, place, "FILE:LINE"));
     EXPECT_NE(got_out, "");
   }
+}
+
+// The reader reads the files twice: the first reading checks every line,
+// the second feeds the judge (ReadEventsLog). A file written to in between
+// is refused in one line, and nothing is judged, however it changed: a
+// message id the first reading never saw (the merge's tables are sized by
+// those it saw), an amount (the same bytes' count), a line cut or added,
+// the header's version, the file gone. The same bytes written again are
+// no change.
+TEST_F(EventsLogTest, AFileChangedBetweenTheReadingsIsRefused) {
+  const fs::path p1 = dir_ / "P1.jsonl";
+  const std::string text = Read(kTestdata / "good" / "P1.jsonl");
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.substr(0, at) + to + text.substr(at + from.size());
+  };
+  const std::string last_line = text.substr(text.rfind('\n', text.size() - 2) + 1);
+  const std::map<std::string, std::function<void()>> changes = {
+      {"a new id", [&] { std::ofstream(p1) << replaced(R"("msg": "P1-1")", R"("msg": "P1-999")"); }},
+      {"an amount", [&] { std::ofstream(p1) << replaced(R"("amount": 3})", R"("amount": 4})"); }},
+      {"a line cut", [&] { std::ofstream(p1) << text.substr(0, text.size() - last_line.size()); }},
+      {"a line added",
+       [&] { std::ofstream(p1) << text << R"({"process": "P1", "kind": "receive", "from": "P3", "msg": "P3-2"})" << "\n"; }},
+      {"the version", [&] { std::ofstream(p1) << replaced(R"("version": 1)", R"("version": 2)"); }},
+      {"the file gone", [&] { fs::remove(p1); }},
+  };
+  const std::string want_en = p1.string() + ": changed while it was read; judge it again once it is written";
+  for (const auto& [what, change] : changes) {
+    SCOPED_TRACE(what);
+    for (const auto& [file, bytes] : Files(kTestdata / "good")) std::ofstream(dir_ / file) << bytes;
+    const cutline::StatusOr<cutline::check::EventsLog> log =
+        cutline::check::ReadEventsLog(dir_.string(), cutline::Lang::kEn, change);
+    ASSERT_FALSE(log.ok());
+    EXPECT_EQ(cutline::catalogue::Message(log.status(), cutline::Lang::kEn), want_en);
+    EXPECT_EQ(cutline::catalogue::Message(log.status(), cutline::Lang::kJa),
+              p1.string() + ": 読んでいる間に変わりました。書き終えてから判定し直してください");
+  }
+  // Unchanged, or written again byte for byte: judged as ever.
+  for (const auto& [file, bytes] : Files(kTestdata / "good")) std::ofstream(dir_ / file) << bytes;
+  const cutline::StatusOr<cutline::check::EventsLog> log =
+      cutline::check::ReadEventsLog(dir_.string(), cutline::Lang::kEn, [&] { std::ofstream(p1) << text; });
+  ASSERT_TRUE(log.ok()) << cutline::catalogue::Message(log.status(), cutline::Lang::kEn);
+  EXPECT_TRUE(cutline::check::CheckEventsLog(*log).ok());
+  EXPECT_GT(log->report.snapshots_checked, 0);
 }
 
 // A file with no header line, and one message's id written once as a

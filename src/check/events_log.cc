@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -224,6 +225,48 @@ struct Line {
 };
 static_assert(sizeof(Line) <= 64, "a held line outgrew its 64 bytes");
 
+// What a reading saw of a file: its bytes' count and a cheap fingerprint
+// of them, the same however the reads split them. The second reading
+// compares its own with the first's (Cursor): a file written to between
+// the two must not be judged as though it were the one checked.
+class Seen {
+ public:
+  void Add(const char* p, std::size_t n) {
+    bytes_ += n;
+    for (; n > 0 && tail_bytes_ != 0; --n) Push(*p++);
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, 8);
+      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+      Mix(word);
+    }
+    for (; n > 0; --n) Push(*p++);
+  }
+  bool operator==(const Seen& o) const {
+    return bytes_ == o.bytes_ && hash_ == o.hash_ && tail_ == o.tail_ && tail_bytes_ == o.tail_bytes_;
+  }
+
+ private:
+  // Each step is a bijection of the state for a given word, and of the
+  // word for a given state: one word changed always changes the result.
+  void Mix(std::uint64_t word) {
+    hash_ = (hash_ ^ word) * 0x9e3779b97f4a7c15ULL;
+    hash_ ^= hash_ >> 32;
+  }
+  // Bytes that do not fill a word, first byte lowest (as a word's on a
+  // little-endian machine).
+  void Push(char c) {
+    tail_ |= std::uint64_t{static_cast<unsigned char>(c)} << (8 * tail_bytes_);
+    if (++tail_bytes_ == 8) {
+      Mix(tail_);
+      tail_ = 0;
+      tail_bytes_ = 0;
+    }
+  }
+  std::uint64_t bytes_ = 0, hash_ = 0, tail_ = 0;
+  unsigned tail_bytes_ = 0;
+};
+
 struct Process {
   const std::string* file = nullptr;  // interned (Tables::files)
   std::filesystem::path path;
@@ -232,6 +275,9 @@ struct Process {
   std::deque<Line> lines;
   std::size_t read = 0;           // its lines read, held or not
   Kind last = Kind::kStart;       // its last line's kind
+  // Its file as the first reading saw it (Cursor compares).
+  int version = 1;
+  Seen seen;
   // By peer (its interned index): whether a send not held goes to it, and
   // a receipt not held comes from it (HoldEveryLine checks them).
   std::vector<bool> sends_to, receives_from;
@@ -635,6 +681,13 @@ class LineReader {
   LineReader& operator=(const LineReader&) = delete;
   bool opened() const { return file_ != nullptr; }
   bool failed() const { return std::ferror(file_) != 0; }
+  // The bytes read so far (Fill: every byte, at the end).
+  const Seen& seen() const { return seen_; }
+  // Reads to the end, for seen().
+  void Drain() {
+    while (Fill()) {
+    }
+  }
 
   // The next line into *text, without its newline; false at the end. A
   // line longer than kEventsLineBytesMax is refused before it is held.
@@ -662,11 +715,13 @@ class LineReader {
   bool Fill() {
     at_ = 0;
     end_ = std::fread(block_.data(), 1, block_.size(), file_);
+    seen_.Add(block_.data(), end_);
     return end_ > 0;
   }
   std::FILE* file_;
   std::vector<char> block_;
   std::size_t at_ = 0, end_ = 0;
+  Seen seen_;
 };
 
 void Mark(std::vector<bool>* by_index, std::uint32_t index) {
@@ -758,6 +813,11 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
   // A file with no header is no events log, even with nothing else in it.
   if (number == 1) Refuse(Where{file, 1}, Status::Error(Code::kLogEmptyFile, Header()));
   if (in.failed()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
+  for (auto& [name, p] : *processes) {
+    if (p.file != file) continue;
+    p.version = version;
+    p.seen = in.seen();
+  }
 }
 
 // An id is written one way, a number or a string, wherever it is named: 1
@@ -993,41 +1053,115 @@ bool HoldEveryLine(const std::map<std::string, Process>& processes, const Tables
 // are held, else its file read again (the first reading did not hold the
 // sends and receipts), one line at a time, so that the lines are not all
 // in memory at once.
+//
+// The file may have been written to since the first reading checked it.
+// Each line read again must then be one the merge can take without a
+// check across lines: every name it holds already interned (the merge's
+// tables are sized by them), a held line's kind at its number (the held
+// line, the one checked, is fed), a send's or a receipt's peer one the
+// first reading saw it with (a channel), a send's message one sent. At
+// the end, the file's bytes and the process's lines must be those of the
+// first reading (Finish reads to the end when the merge stops early), so
+// that a file changed is refused as a whole (kLogChanged), never judged.
 class Cursor {
  public:
   Cursor(const std::string& name, const Process& p, bool every_line_held, Tables* tables)
-      : name_(name), p_(p), tables_(tables) {
-    if (!every_line_held) in_ = std::make_unique<LineReader>(p.path);
-  }
+      : name_(name), p_(p), tables_(tables), read_again_(!every_line_held),
+        names_{tables->messages.size(), tables->processes.size(), tables->snapshots.size()} {}
   // The next line, or none at the end.
   const Line* Peek() {
-    if (in_ == nullptr) return next_ < p_.lines.size() ? &p_.lines[next_] : nullptr;
-    while (!line_ && in_->Next(Where{p_.file, number_ + 1}, &text_)) {
-      const Where where{p_.file, ++number_};
-      if (number_ == 1) {
-        version_ = ReadHeader(text_, where);
-        continue;
-      }
-      std::optional<Line> line = ReadLine(text_, where, version_, &process_, tables_);
-      if (line && process_ == name_) line_ = std::move(line);
-    }
-    return line_ ? &*line_ : nullptr;
+    if (!read_again_) return next_ < p_.lines.size() ? &p_.lines[next_] : nullptr;
+    if (line_ == nullptr && !ended_) line_ = ReadNext();
+    return line_;
   }
   void Pop() {
-    ++next_;
-    line_.reset();
+    if (!read_again_ || (held_ != nullptr && line_ == held_)) ++next_;
+    line_ = held_ = nullptr;
+    read_.reset();
+  }
+  // Reads the file to its end if the merge stopped before: refused if it is
+  // not the one the first reading saw.
+  void Finish() {
+    if (!read_again_ || ended_) return;
+    Open();
+    in_->Drain();
+    End(false);
   }
 
  private:
+  [[noreturn]] void Changed() const {
+    throw Malformed{Status::Error(Code::kLogChanged, p_.path.string())};
+  }
+  void Open() {
+    if (in_ != nullptr) return;
+    in_ = std::make_unique<LineReader>(p_.path);
+    if (!in_->opened()) Changed();
+  }
+  // A refusal of the first reading's kind (a line that is no event, too
+  // long) here means the file changed since.
+  bool NextText() try {
+    return in_->Next(Where{p_.file, number_ + 1}, &text_);
+  } catch (const Malformed&) {
+    Changed();
+  }
+  std::optional<Line> Read(const Where& where) try {
+    return ReadLine(text_, where, p_.version, &process_, tables_);
+  } catch (const Malformed&) {
+    Changed();
+  }
+  bool NamesKnown() const {
+    return tables_->messages.size() == names_[0] && tables_->processes.size() == names_[1] &&
+           tables_->snapshots.size() == names_[2];
+  }
+
+  const Line* ReadNext() {
+    Open();
+    while (NextText()) {
+      const Where where{p_.file, ++number_};
+      if (number_ == 1) continue;  // its header: the bytes compared at the end cover it
+      std::optional<Line> line = Read(where);
+      if (!NamesKnown()) Changed();
+      if (!line || process_ != name_) continue;
+      if (++count_ > p_.read) Changed();
+      const bool held = next_ < p_.lines.size();
+      if (Held(line->kind)) {
+        if (!held || p_.lines[next_].kind != line->kind || p_.lines[next_].where.line != number_) {
+          Changed();
+        }
+        return held_ = &p_.lines[next_];
+      }
+      if (held && p_.lines[next_].where.line <= number_) Changed();
+      const std::vector<bool>& peers = line->kind == Kind::kSend ? p_.sends_to : p_.receives_from;
+      if (line->peer->index >= peers.size() || !peers[line->peer->index]) Changed();
+      if (line->kind == Kind::kSend && !tables_->Sent(line->msg())) Changed();
+      read_ = std::move(line);
+      return &*read_;
+    }
+    End(true);
+    return nullptr;
+  }
+  // `every_line`: the merge took every line read.
+  void End(bool every_line) {
+    ended_ = true;
+    if (in_->failed()) throw Malformed{Status::Error(Code::kLogUnreadable, p_.path.string())};
+    if (!(in_->seen() == p_.seen)) Changed();
+    if (every_line && (count_ != p_.read || next_ != p_.lines.size())) Changed();
+  }
+
   const std::string& name_;
   const Process& p_;
   Tables* tables_;
-  std::size_t next_ = 0;              // held: the next line's place
-  std::unique_ptr<LineReader> in_;    // read again: the file, its version,
-  int version_ = 1;                   // the last line's number, and the
-  std::size_t number_ = 0;            // next line of this process
+  bool read_again_;
+  std::size_t names_[3];  // the names interned by the first reading
+  std::size_t next_ = 0;  // its next held line's place
+  std::unique_ptr<LineReader> in_;  // read again: the file,
+  std::size_t number_ = 0;          // the last line's number,
+  std::size_t count_ = 0;           // the process's lines read so far,
+  bool ended_ = false;              // and whether the file ended
   std::string text_, process_;
-  std::optional<Line> line_;
+  const Line* line_ = nullptr;  // the next line: held_ or &*read_
+  const Line* held_ = nullptr;
+  std::optional<Line> read_;
 };
 
 sim::Topology TopologyOf(const std::vector<std::string>& names,
@@ -1700,7 +1834,8 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
 
 }  // namespace
 
-StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
+StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang,
+                                  const std::function<void()>& between_readings) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<fs::path> files;
@@ -1735,6 +1870,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   } catch (const Malformed& m) {
     return m.why;
   }
+  if (between_readings) between_readings();
   std::vector<Process*> by_node;
   std::vector<Cursor> cursors;
   cursors.reserve(processes.size());
@@ -1756,9 +1892,11 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   merge.EpochsAnywhere(tables.epochs);
   merge.IndexTransfers();
   try {
-    if (!merge.Run()) return log;
+    const bool ordered = merge.Run();
+    for (Cursor& c : cursors) c.Finish();
+    if (!ordered) return log;
   } catch (const Malformed& m) {
-    return m.why;  // a file changed since the first reading
+    return m.why;  // a file changed since the first reading (Cursor)
   }
   CheckRestarts(by_node, &log);
   const std::vector<SnapshotClaim> claims = Claim(by_node, merge, net, snapshot_names, &log);
