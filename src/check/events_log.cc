@@ -135,6 +135,9 @@ class Names {
 struct Tables {
   Names messages, processes, files, snapshots;
   bool drops = false;  // some line is a drop (CheckVersion2)
+  // False in the second reading: a send's or a receipt's message is not
+  // looked up again (Cursor sets the first reading's: Process::msgs).
+  bool intern_messages = true;
   // What the first reading keeps of the lines it does not hold (sends and
   // receipts, most of a log): a few bits a message and a few flags, which
   // feed the merge with a second reading of the files (Cursor) and tell
@@ -204,7 +207,7 @@ struct Line {
     return snapshot_id() != nullptr ? snapshot_id()->text : kNone;
   }
   void SetMsg(const Id& msg, Tables* tables) {
-    id = tables->messages.Intern(msg.text);
+    if (tables->intern_messages) id = tables->messages.Intern(msg.text);
     msg_number = msg.number;
   }
   void SetSnapshot(const Id& snapshot, Tables* tables) {
@@ -278,6 +281,11 @@ struct Process {
   // Its file as the first reading saw it (Cursor compares).
   int version = 1;
   Seen seen;
+  // Its sends' and receipts' messages (their indices), in its order, when
+  // they are not held: the second reading's (Cursor), which then need not
+  // look each one up again (it was a third of the time). A deque: no spare
+  // capacity.
+  std::deque<std::uint32_t> msgs;
   // By peer (its interned index): whether a send not held goes to it, and
   // a receipt not held comes from it (HoldEveryLine checks them).
   std::vector<bool> sends_to, receives_from;
@@ -807,7 +815,11 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
     ++p.read;
     p.last = line->kind;
     NoteFacts(*line, &p, tables);
-    if (hold_every_line || Held(line->kind)) p.lines.push_back(std::move(*line));
+    if (hold_every_line || Held(line->kind)) {
+      p.lines.push_back(std::move(*line));
+    } else {
+      p.msgs.push_back(line->msg()->index);
+    }
     ++*lines;
   }
   // A file with no header is no events log, even with nothing else in it.
@@ -1059,7 +1071,8 @@ bool HoldEveryLine(const std::map<std::string, Process>& processes, const Tables
 // check across lines: every name it holds already interned (the merge's
 // tables are sized by them), a held line's kind at its number (the held
 // line, the one checked, is fed), a send's or a receipt's peer one the
-// first reading saw it with (a channel), a send's message one sent. At
+// first reading saw it with (a channel), its message the first reading's
+// (Process::msgs: the id is not looked up again), a send's one sent. At
 // the end, the file's bytes and the process's lines must be those of the
 // first reading (Finish reads to the end when the merge stops early), so
 // that a file changed is refused as a whole (kLogChanged), never judged.
@@ -1133,6 +1146,8 @@ class Cursor {
       if (held && p_.lines[next_].where.line <= number_) Changed();
       const std::vector<bool>& peers = line->kind == Kind::kSend ? p_.sends_to : p_.receives_from;
       if (line->peer->index >= peers.size() || !peers[line->peer->index]) Changed();
+      if (msg_ >= p_.msgs.size()) Changed();
+      line->id = &tables_->messages.At(p_.msgs[msg_++]);
       if (line->kind == Kind::kSend && !tables_->Sent(line->msg())) Changed();
       read_ = std::move(line);
       return &*read_;
@@ -1154,6 +1169,7 @@ class Cursor {
   bool read_again_;
   std::size_t names_[3];  // the names interned by the first reading
   std::size_t next_ = 0;  // its next held line's place
+  std::size_t msg_ = 0;   // its next send's or receipt's in Process::msgs
   std::unique_ptr<LineReader> in_;  // read again: the file,
   std::size_t number_ = 0;          // the last line's number,
   std::size_t count_ = 0;           // the process's lines read so far,
@@ -1871,6 +1887,7 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang,
     return m.why;
   }
   if (between_readings) between_readings();
+  tables.intern_messages = every_line_held;
   std::vector<Process*> by_node;
   std::vector<Cursor> cursors;
   cursors.reserve(processes.size());
