@@ -7,11 +7,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "catalogue/messages.h"
+#include "check/events_log.h"
 #include "run_cutline.h"
 
 namespace {
@@ -237,6 +241,89 @@ TEST_F(EventsLogTest, AMalformedLineIsRefusedInJapaneseToo) {
   EXPECT_EQ(none.status, 2) << none;
   EXPECT_EQ(none.err, "cutline: error: " + dir_.string() +
                           " に .jsonl ファイルがありません（docs/logs.md を参照）\n");
+}
+
+// A file may hold several processes' events (docs/logs.md, "Files"): the
+// reader then reads each process's own lines out of it, skipping the
+// others'. The committed logs, their lines dealt into one file in turns
+// (each process's in its order), get the verdicts of one file each.
+TEST_F(EventsLogTest, OneFileOfEveryProcessGetsTheVerdictOfAFileEach) {
+  for (const std::string name : {"good", "lost-message", "record-after-marker"}) {
+    SCOPED_TRACE(name);
+    std::vector<std::vector<std::string>> by_file;
+    for (const auto& [file, text] : Files(kTestdata / name)) {
+      std::istringstream in(text);
+      by_file.emplace_back();
+      std::string line;
+      std::getline(in, line);  // the header: one for the whole file
+      while (std::getline(in, line)) by_file.back().push_back(line);
+    }
+    const fs::path one = dir_ / name;
+    fs::create_directories(one);
+    std::ofstream out(one / "all.jsonl");
+    out << R"({"format": "cutline-events", "version": 1})" << "\n";
+    for (std::size_t i = 0, dealt = 1; dealt > 0; ++i) {
+      dealt = 0;
+      for (const std::vector<std::string>& lines : by_file) {
+        if (i < lines.size()) out << lines[i] << "\n", ++dealt;
+      }
+    }
+    out.close();
+    const Outcome want = Check(kTestdata / name);
+    const Outcome got = Check(one);
+    EXPECT_EQ(got.status, want.status) << got;
+    EXPECT_EQ(got.err, want.err);
+    // Findings name a line by its file and number: those differ, the rest not.
+    const std::regex place(R"([A-Za-z0-9]+\.jsonl:[0-9]+)");
+    const std::string got_out = std::regex_replace(got.out, place, "FILE:LINE");
+    EXPECT_EQ(got_out, std::regex_replace(want.out, place, "FILE:LINE"));
+    EXPECT_NE(got_out, "");
+  }
+}
+
+// The reader reads the files twice: the first reading checks every line,
+// the second feeds the judge (ReadEventsLog). A file written to in between
+// is refused in one line, and nothing is judged, however it changed: a
+// message id the first reading never saw (the merge's tables are sized by
+// those it saw), an amount (the same bytes' count), a line cut or added,
+// the header's version, the file gone. The same bytes written again are
+// no change.
+TEST_F(EventsLogTest, AFileChangedBetweenTheReadingsIsRefused) {
+  const fs::path p1 = dir_ / "P1.jsonl";
+  const std::string text = Read(kTestdata / "good" / "P1.jsonl");
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.substr(0, at) + to + text.substr(at + from.size());
+  };
+  const std::string last_line = text.substr(text.rfind('\n', text.size() - 2) + 1);
+  const std::map<std::string, std::function<void()>> changes = {
+      {"a new id", [&] { std::ofstream(p1) << replaced(R"("msg": "P1-1")", R"("msg": "P1-999")"); }},
+      {"an amount", [&] { std::ofstream(p1) << replaced(R"("amount": 3})", R"("amount": 4})"); }},
+      {"a line cut", [&] { std::ofstream(p1) << text.substr(0, text.size() - last_line.size()); }},
+      {"a line added",
+       [&] { std::ofstream(p1) << text << R"({"process": "P1", "kind": "receive", "from": "P3", "msg": "P3-2"})" << "\n"; }},
+      {"the version", [&] { std::ofstream(p1) << replaced(R"("version": 1)", R"("version": 2)"); }},
+      {"the file gone", [&] { fs::remove(p1); }},
+  };
+  const std::string want_en = p1.string() + ": changed while it was read; judge it again once it is written";
+  for (const auto& [what, change] : changes) {
+    SCOPED_TRACE(what);
+    for (const auto& [file, bytes] : Files(kTestdata / "good")) std::ofstream(dir_ / file) << bytes;
+    const cutline::StatusOr<cutline::check::EventsLog> log =
+        cutline::check::ReadEventsLog(dir_.string(), cutline::Lang::kEn, change);
+    ASSERT_FALSE(log.ok());
+    EXPECT_EQ(cutline::catalogue::Message(log.status(), cutline::Lang::kEn), want_en);
+    EXPECT_EQ(cutline::catalogue::Message(log.status(), cutline::Lang::kJa),
+              p1.string() + ": 読んでいる間に変わりました。書き終えてから判定し直してください");
+  }
+  // Unchanged, or written again byte for byte: judged as ever.
+  for (const auto& [file, bytes] : Files(kTestdata / "good")) std::ofstream(dir_ / file) << bytes;
+  const cutline::StatusOr<cutline::check::EventsLog> log =
+      cutline::check::ReadEventsLog(dir_.string(), cutline::Lang::kEn, [&] { std::ofstream(p1) << text; });
+  ASSERT_TRUE(log.ok()) << cutline::catalogue::Message(log.status(), cutline::Lang::kEn);
+  EXPECT_TRUE(cutline::check::CheckEventsLog(*log).ok());
+  EXPECT_GT(log->report.snapshots_checked, 0);
 }
 
 // A file with no header line, and one message's id written once as a

@@ -271,6 +271,7 @@ namespace cutline {
   X(kLogEmptyFile, "log_empty_file", "s")  /* the first line wanted */     \
   X(kLogLineTooLong, "log_line_too_long", "n")  /* the limit, bytes */     \
   X(kLogIdMixed, "log_id_mixed", "ss")  /* id, the other file:line */       \
+  X(kLogChanged, "log_changed", "s")  /* path: changed between readings */ \
   /* version 2 of the events format */                                       \
   X(kLogKindNotInVersion, "log_kind_not_in_version", "sn")  /* kind, version */ \
   X(kLogNotSnapshotId, "log_not_snapshot_id", "s")  /* key */                \

@@ -143,6 +143,8 @@ std::string EnglishLogsReason(const Status& s) {
       return fmt::format("{}:{}: {}", w(0), s.number(1), EnglishReason(s.reason(2)));
     case Code::kLogUnreadable:
       return fmt::format("{}: cannot be read", w(0));
+    case Code::kLogChanged:
+      return fmt::format("{}: changed while it was read; judge it again once it is written", w(0));
     case Code::kLogFolder:
       return fmt::format("{}: {}", w(0), w(1));  // the OS's words name what went wrong
     case Code::kLogNoFiles:

@@ -148,6 +148,8 @@ std::string JapaneseLogsReason(const Status& s) {
       return fmt::format("{} の {} 行目: {}", w(0), s.number(1), JapaneseReason(s.reason(2)));
     case Code::kLogUnreadable:
       return fmt::format("{}: 読めません", w(0));
+    case Code::kLogChanged:
+      return fmt::format("{}: 読んでいる間に変わりました。書き終えてから判定し直してください", w(0));
     case Code::kLogFolder:
       return fmt::format("フォルダ {} を読めません（{}）", w(0), w(1));
     case Code::kLogNoFiles:

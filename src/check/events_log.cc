@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -86,6 +87,7 @@ class Names {
     return &held_[slot.name - 1];
   }
   Interned& At(std::uint32_t index) { return held_[index]; }
+  const Interned& At(std::uint32_t index) const { return held_[index]; }
   const Interned* Find(std::string_view text) const {
     if (slots_.empty()) return nullptr;
     const Slot slot = slots_[Position(text, std::hash<std::string_view>{}(text))];
@@ -133,6 +135,20 @@ class Names {
 struct Tables {
   Names messages, processes, files, snapshots;
   bool drops = false;  // some line is a drop (CheckVersion2)
+  // False in the second reading: a send's or a receipt's message is not
+  // looked up again (Cursor sets the first reading's: Process::msgs).
+  bool intern_messages = true;
+  // What the first reading keeps of the lines it does not hold (sends and
+  // receipts, most of a log): a few bits a message and a few flags, which
+  // feed the merge with a second reading of the files (Cursor) and tell
+  // whether a check across lines could refuse one of them (HoldEveryLine).
+  enum MessageBit : std::uint8_t { kSent = 1, kSentTwice = 2, kAsNumber = 4, kAsText = 8 };
+  std::vector<std::uint8_t> message_bits;  // by message index
+  std::size_t transfers = 0;                // send lines
+  bool epochs = false, no_epochs = false, markers = false, crashes = false;
+  bool Sent(const Interned* msg) const {
+    return msg->index < message_bits.size() && (message_bits[msg->index] & kSent) != 0;
+  }
 };
 
 // An id as written (a message's, or in version 2 a snapshot's): a string,
@@ -144,10 +160,12 @@ struct Id {
 };
 
 // One event, its shape checked; names are resolved once every file is read.
-// Every line of the log is held until it is judged, so it is packed into 64
-// bytes (a deque's block then holds 8 with none spare): a message id and a
-// snapshot id share a field (no kind has both), an epoch is -1 when none,
-// and a snapshot's number is its interned id's.
+// Sends and receipts are not held (the merge reads them again), but the
+// other lines are, and every line is when a check must see them all
+// (HoldEveryLine), so a line is packed into 64 bytes (a deque's block then
+// holds 8 with none spare): a message id and a snapshot id share a field
+// (no kind has both), an epoch is -1 when none, and a snapshot's number is
+// its interned id's.
 struct Line {
   Where where;
   const Interned* peer = nullptr;  // send and marker-send: `to`; receive and marker-receive: `from`
@@ -189,7 +207,7 @@ struct Line {
     return snapshot_id() != nullptr ? snapshot_id()->text : kNone;
   }
   void SetMsg(const Id& msg, Tables* tables) {
-    id = tables->messages.Intern(msg.text);
+    if (tables->intern_messages) id = tables->messages.Intern(msg.text);
     msg_number = msg.number;
   }
   void SetSnapshot(const Id& snapshot, Tables* tables) {
@@ -210,10 +228,73 @@ struct Line {
 };
 static_assert(sizeof(Line) <= 64, "a held line outgrew its 64 bytes");
 
-struct Process {
-  std::string file;
-  std::deque<Line> lines;  // a deque: no spare capacity, and lines never move
+// What a reading saw of a file: its bytes' count and a cheap fingerprint
+// of them, the same however the reads split them. The second reading
+// compares its own with the first's (Cursor): a file written to between
+// the two must not be judged as though it were the one checked.
+class Seen {
+ public:
+  void Add(const char* p, std::size_t n) {
+    bytes_ += n;
+    for (; n > 0 && tail_bytes_ != 0; --n) Push(*p++);
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, 8);
+      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+      Mix(word);
+    }
+    for (; n > 0; --n) Push(*p++);
+  }
+  bool operator==(const Seen& o) const {
+    return bytes_ == o.bytes_ && hash_ == o.hash_ && tail_ == o.tail_ && tail_bytes_ == o.tail_bytes_;
+  }
+
+ private:
+  // Each step is a bijection of the state for a given word, and of the
+  // word for a given state: one word changed always changes the result.
+  void Mix(std::uint64_t word) {
+    hash_ = (hash_ ^ word) * 0x9e3779b97f4a7c15ULL;
+    hash_ ^= hash_ >> 32;
+  }
+  // Bytes that do not fill a word, first byte lowest (as a word's on a
+  // little-endian machine).
+  void Push(char c) {
+    tail_ |= std::uint64_t{static_cast<unsigned char>(c)} << (8 * tail_bytes_);
+    if (++tail_bytes_ == 8) {
+      Mix(tail_);
+      tail_ = 0;
+      tail_bytes_ = 0;
+    }
+  }
+  std::uint64_t bytes_ = 0, hash_ = 0, tail_ = 0;
+  unsigned tail_bytes_ = 0;
 };
+
+struct Process {
+  const std::string* file = nullptr;  // interned (Tables::files)
+  std::filesystem::path path;
+  // Its lines held (all, or all but the sends and receipts: Held), in its
+  // order; a deque: no spare capacity, and lines never move.
+  std::deque<Line> lines;
+  std::size_t read = 0;           // its lines read, held or not
+  Kind last = Kind::kStart;       // its last line's kind
+  // Its file as the first reading saw it (Cursor compares).
+  int version = 1;
+  Seen seen;
+  // Its sends' and receipts' messages (their indices), in its order, when
+  // they are not held: the second reading's (Cursor), which then need not
+  // look each one up again (it was a third of the time). A deque: no spare
+  // capacity.
+  std::deque<std::uint32_t> msgs;
+  // By peer (its interned index): whether a send not held goes to it, and
+  // a receipt not held comes from it (HoldEveryLine checks them).
+  std::vector<bool> sends_to, receives_from;
+};
+
+// The lines the first reading holds when it need not hold them all: the
+// rare ones (a process's start, its snapshots' lines, its crashes), which
+// the checks and the claims read; sends and receipts are read again.
+bool Held(Kind k) { return k != Kind::kSend && k != Kind::kReceive; }
 
 // `what` is wrong at `where`.
 [[noreturn]] void Refuse(const Where& where, const Status& what) {
@@ -608,6 +689,13 @@ class LineReader {
   LineReader& operator=(const LineReader&) = delete;
   bool opened() const { return file_ != nullptr; }
   bool failed() const { return std::ferror(file_) != 0; }
+  // The bytes read so far (Fill: every byte, at the end).
+  const Seen& seen() const { return seen_; }
+  // Reads to the end, for seen().
+  void Drain() {
+    while (Fill()) {
+    }
+  }
 
   // The next line into *text, without its newline; false at the end. A
   // line longer than kEventsLineBytesMax is refused before it is held.
@@ -635,15 +723,61 @@ class LineReader {
   bool Fill() {
     at_ = 0;
     end_ = std::fread(block_.data(), 1, block_.size(), file_);
+    seen_.Add(block_.data(), end_);
     return end_ > 0;
   }
   std::FILE* file_;
   std::vector<char> block_;
   std::size_t at_ = 0, end_ = 0;
+  Seen seen_;
 };
 
+void Mark(std::vector<bool>* by_index, std::uint32_t index) {
+  if (by_index->size() <= index) by_index->resize(index + 1);
+  (*by_index)[index] = true;
+}
+void MarkWritten(const Interned* msg, bool number, Tables* tables) {
+  std::vector<std::uint8_t>& bits = tables->message_bits;
+  if (bits.size() <= msg->index) bits.resize(msg->index + 1, 0);
+  bits[msg->index] |= number ? Tables::kAsNumber : Tables::kAsText;
+}
+
+// Keeps what the merge and HoldEveryLine need of a line the reading may not hold.
+void NoteFacts(const Line& l, Process* p, Tables* tables) {
+  switch (l.kind) {
+    case Kind::kSend: {
+      MarkWritten(l.msg(), l.msg_number, tables);
+      std::uint8_t& bits = tables->message_bits[l.msg()->index];
+      bits |= (bits & Tables::kSent) != 0 ? Tables::kSentTwice : Tables::kSent;
+      ++tables->transfers;
+      (l.epoch() ? tables->epochs : tables->no_epochs) = true;
+      Mark(&p->sends_to, l.peer->index);
+      return;
+    }
+    case Kind::kReceive:
+      MarkWritten(l.msg(), l.msg_number, tables);
+      Mark(&p->receives_from, l.peer->index);
+      return;
+    case Kind::kMarkerSend:
+    case Kind::kMarkerReceive:
+      tables->markers = true;
+      return;
+    case Kind::kCrash:
+      tables->crashes = true;
+      return;
+    case Kind::kPartDone:
+      for (const auto& [from, ids] : l.channels()) {
+        for (const Id& id : ids) MarkWritten(tables->messages.Intern(id.text), id.number, tables);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+// `hold_every_line`: hold the sends and receipts too (HoldEveryLine).
 void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>* processes,
-              std::size_t* lines, Tables* tables) {
+              std::size_t* lines, Tables* tables, bool hold_every_line) {
   const std::string* file = &tables->files.Intern(path.filename().string())->text;
   LineReader in(path);
   if (!in.opened()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
@@ -660,27 +794,42 @@ void ReadFile(const std::filesystem::path& path, std::map<std::string, Process>*
     std::optional<Line> line = ReadLine(text, where, version, &name, tables);
     if (!line) continue;
     Process& p = (*processes)[name];
-    if (p.file.empty()) p.file = *file;
-    if (p.file != *file) {
-      Refuse(where, Status::Error(Code::kLogFileTwice, name, p.file));
+    if (p.file == nullptr) {
+      p.file = file;
+      p.path = path;
     }
-    const bool first = p.lines.empty();
+    if (p.file != file) {
+      Refuse(where, Status::Error(Code::kLogFileTwice, name, *p.file));
+    }
+    const bool first = p.read == 0;
     if (first != (line->kind == Kind::kStart)) {
       Refuse(where, Status::Error(first ? Code::kLogFirstNotStart : Code::kLogStartsTwice, name));
     }
     // A crashed process logs nothing until it restarts, and restarts only
     // after a crash.
-    const bool crashed = !first && p.lines.back().kind == Kind::kCrash;
+    const bool crashed = !first && p.last == Kind::kCrash;
     if (crashed != (line->kind == Kind::kRestart)) {
       if (crashed) Refuse(where, Status::Error(Code::kLogAfterCrash, name));
       Refuse(where, Status::Error(Code::kLogRestartNoCrash, name));
     }
-    p.lines.push_back(std::move(*line));
+    ++p.read;
+    p.last = line->kind;
+    NoteFacts(*line, &p, tables);
+    if (hold_every_line || Held(line->kind)) {
+      p.lines.push_back(std::move(*line));
+    } else {
+      p.msgs.push_back(line->msg()->index);
+    }
     ++*lines;
   }
   // A file with no header is no events log, even with nothing else in it.
   if (number == 1) Refuse(Where{file, 1}, Status::Error(Code::kLogEmptyFile, Header()));
   if (in.failed()) throw Malformed{Status::Error(Code::kLogUnreadable, path.string())};
+  for (auto& [name, p] : *processes) {
+    if (p.file != file) continue;
+    p.version = version;
+    p.seen = in.seen();
+  }
 }
 
 // An id is written one way, a number or a string, wherever it is named: 1
@@ -882,6 +1031,155 @@ void CheckNames(const std::map<std::string, Process>& processes, Tables* tables)
   CheckVersion2(processes, *tables);
 }
 
+// Whether the files must be read again holding every line: when a check
+// across lines (CheckNames, CheckIdsWrittenOneWay, CheckVersion2) could
+// refuse a send or a receipt, which were not held, so that it names the
+// same first faulty line as ever; and when the merge needs what only all
+// lines show (a drop's and a crash's rules). Otherwise those checks can
+// only refuse a held line, and see every held one.
+bool HoldEveryLine(const std::map<std::string, Process>& processes, const Tables& tables) {
+  if (tables.drops || tables.crashes) return true;
+  if (tables.epochs && (tables.no_epochs || tables.markers)) return true;
+  for (std::uint8_t bits : tables.message_bits) {
+    if ((bits & Tables::kSentTwice) != 0) return true;
+    if ((bits & Tables::kAsNumber) != 0 && (bits & Tables::kAsText) != 0) return true;
+  }
+  auto lists = [](const Process& p, const std::string& name) {
+    const std::vector<std::string>& inputs = p.lines.front().inputs();
+    return std::find(inputs.begin(), inputs.end(), name) != inputs.end();
+  };
+  for (const auto& [name, p] : processes) {
+    for (std::uint32_t peer = 0; peer < p.sends_to.size(); ++peer) {
+      if (!p.sends_to[peer]) continue;
+      auto to = processes.find(tables.processes.At(peer).text);
+      if (to == processes.end() || !lists(to->second, name)) return true;
+    }
+    for (std::uint32_t peer = 0; peer < p.receives_from.size(); ++peer) {
+      if (p.receives_from[peer] && !lists(p, tables.processes.At(peer).text)) return true;
+    }
+  }
+  return false;
+}
+
+// A process's lines in its order, for the merge: its held lines when all
+// are held, else its file read again (the first reading did not hold the
+// sends and receipts), one line at a time, so that the lines are not all
+// in memory at once.
+//
+// The file may have been written to since the first reading checked it.
+// Each line read again must then be one the merge can take without a
+// check across lines: every name it holds already interned (the merge's
+// tables are sized by them), a held line's kind at its number (the held
+// line, the one checked, is fed), a send's or a receipt's peer one the
+// first reading saw it with (a channel), its message the first reading's
+// (Process::msgs: the id is not looked up again), a send's one sent. At
+// the end, the file's bytes and the process's lines must be those of the
+// first reading (Finish reads to the end when the merge stops early), so
+// that a file changed is refused as a whole (kLogChanged), never judged.
+class Cursor {
+ public:
+  Cursor(const std::string& name, const Process& p, bool every_line_held, Tables* tables)
+      : name_(name), p_(p), tables_(tables), read_again_(!every_line_held),
+        names_{tables->messages.size(), tables->processes.size(), tables->snapshots.size()} {}
+  // The next line, or none at the end.
+  const Line* Peek() {
+    if (!read_again_) return next_ < p_.lines.size() ? &p_.lines[next_] : nullptr;
+    if (line_ == nullptr && !ended_) line_ = ReadNext();
+    return line_;
+  }
+  void Pop() {
+    if (!read_again_ || (held_ != nullptr && line_ == held_)) ++next_;
+    line_ = held_ = nullptr;
+    read_.reset();
+  }
+  // Reads the file to its end if the merge stopped before: refused if it is
+  // not the one the first reading saw.
+  void Finish() {
+    if (!read_again_ || ended_) return;
+    Open();
+    in_->Drain();
+    End(false);
+  }
+
+ private:
+  [[noreturn]] void Changed() const {
+    throw Malformed{Status::Error(Code::kLogChanged, p_.path.string())};
+  }
+  void Open() {
+    if (in_ != nullptr) return;
+    in_ = std::make_unique<LineReader>(p_.path);
+    if (!in_->opened()) Changed();
+  }
+  // A refusal of the first reading's kind (a line that is no event, too
+  // long) here means the file changed since.
+  bool NextText() try {
+    return in_->Next(Where{p_.file, number_ + 1}, &text_);
+  } catch (const Malformed&) {
+    Changed();
+  }
+  std::optional<Line> Read(const Where& where) try {
+    return ReadLine(text_, where, p_.version, &process_, tables_);
+  } catch (const Malformed&) {
+    Changed();
+  }
+  bool NamesKnown() const {
+    return tables_->messages.size() == names_[0] && tables_->processes.size() == names_[1] &&
+           tables_->snapshots.size() == names_[2];
+  }
+
+  const Line* ReadNext() {
+    Open();
+    while (NextText()) {
+      const Where where{p_.file, ++number_};
+      if (number_ == 1) continue;  // its header: the bytes compared at the end cover it
+      std::optional<Line> line = Read(where);
+      if (!NamesKnown()) Changed();
+      if (!line || process_ != name_) continue;
+      if (++count_ > p_.read) Changed();
+      const bool held = next_ < p_.lines.size();
+      if (Held(line->kind)) {
+        if (!held || p_.lines[next_].kind != line->kind || p_.lines[next_].where.line != number_) {
+          Changed();
+        }
+        return held_ = &p_.lines[next_];
+      }
+      if (held && p_.lines[next_].where.line <= number_) Changed();
+      const std::vector<bool>& peers = line->kind == Kind::kSend ? p_.sends_to : p_.receives_from;
+      if (line->peer->index >= peers.size() || !peers[line->peer->index]) Changed();
+      if (msg_ >= p_.msgs.size()) Changed();
+      line->id = &tables_->messages.At(p_.msgs[msg_++]);
+      if (line->kind == Kind::kSend && !tables_->Sent(line->msg())) Changed();
+      read_ = std::move(line);
+      return &*read_;
+    }
+    End(true);
+    return nullptr;
+  }
+  // `every_line`: the merge took every line read.
+  void End(bool every_line) {
+    ended_ = true;
+    if (in_->failed()) throw Malformed{Status::Error(Code::kLogUnreadable, p_.path.string())};
+    if (!(in_->seen() == p_.seen)) Changed();
+    if (every_line && (count_ != p_.read || next_ != p_.lines.size())) Changed();
+  }
+
+  const std::string& name_;
+  const Process& p_;
+  Tables* tables_;
+  bool read_again_;
+  std::size_t names_[3];  // the names interned by the first reading
+  std::size_t next_ = 0;  // its next held line's place
+  std::size_t msg_ = 0;   // its next send's or receipt's in Process::msgs
+  std::unique_ptr<LineReader> in_;  // read again: the file,
+  std::size_t number_ = 0;          // the last line's number,
+  std::size_t count_ = 0;           // the process's lines read so far,
+  bool ended_ = false;              // and whether the file ended
+  std::string text_, process_;
+  const Line* line_ = nullptr;  // the next line: held_ or &*read_
+  const Line* held_ = nullptr;
+  std::optional<Line> read_;
+};
+
 sim::Topology TopologyOf(const std::vector<std::string>& names,
                          const std::map<std::string, Process>& processes) {
   std::vector<sim::Link> links;
@@ -895,14 +1193,17 @@ sim::Topology TopologyOf(const std::vector<std::string>& names,
   return sim::Topology(static_cast<std::uint32_t>(names.size()), links);
 }
 
-// A message sent, as the merge knows it.
+// A message sent, as the merge knows it (its send's line is gone once fed).
 struct SentMessage {
   Seq seq = 0;
   std::uint64_t n = 0;  // its number on its channel, as the judge knows it
-  const Line* send = nullptr;  // its send's line: the amount, the epoch (one of each message)
+  cutline::Amount value = 0;
+  cutline::Amount epoch_or_none = -1;  // as Line's
   ChannelId channel = 0;
-  cutline::Amount amount() const { return send->value; }
-  std::optional<cutline::Amount> epoch() const { return send->epoch(); }
+  cutline::Amount amount() const { return value; }
+  std::optional<cutline::Amount> epoch() const {
+    return epoch_or_none >= 0 ? std::optional(epoch_or_none) : std::nullopt;
+  }
 };
 
 // A snapshot not judged on purpose: aborted, or cut short by a crash.
@@ -917,27 +1218,27 @@ struct NotJudged {
 // JudgeHistory feeds a simulated history's event.
 class Merge {
  public:
-  Merge(const std::vector<Process*>& by_node, EventsLog* log, const sim::Topology& net,
-        StreamJudge* judge, const Tables& tables)
-      : by_node_(by_node), log_(log), say_(FindingsIn(log->lang)), net_(net), judge_(judge),
-        tables_(tables),
-        next_(by_node.size(), 0), sent_on_(net.channel_count(), 0),
+  // `cursors`: by node, its lines; `by_node`: its held lines.
+  Merge(const std::vector<Process*>& by_node, std::vector<Cursor>* cursors, EventsLog* log,
+        const sim::Topology& net, StreamJudge* judge, const Tables& tables)
+      : by_node_(by_node), cursors_(*cursors), log_(log), say_(FindingsIn(log->lang)), net_(net), judge_(judge),
+        tables_(tables), sent_on_(net.channel_count(), 0),
         in_flight_(net.channel_count()), last_(by_node.size()), records_(by_node.size(), 0),
         state_(log->initial), overdrawn_(by_node.size(), false),
         wrong_epoch_(by_node.size(), false) {
     sent_.resize(tables.messages.size());
     received_.assign(tables.messages.size(), false);
-    sent_anywhere_.assign(tables.messages.size(), false);
-    std::size_t sends = 0;  // transfers and markers: each is numbered (NextSeq)
+    // Transfers and markers: each is numbered (NextSeq).
+    std::size_t sends = tables.transfers;
+    // The held lines: every line that is no send or receipt is (Held).
     for (NodeId n = 0; n < by_node_.size(); ++n) {
       std::optional<bool> aligned = by_node_[n]->lines.front().aligned;
       for (const Line& l : by_node_[n]->lines) {
-        if (l.kind == Kind::kSend) sent_anywhere_[l.msg()->index] = true;
         crashes_ |= l.kind == Kind::kCrash;
         if (l.kind == Kind::kRecord && l.aligned) aligned_of_[{n, l.snapshot()}] = *l.aligned;
         if (l.kind == Kind::kMarkerReceive) ++markers_to_receive_[{net_.Find(Node(l.peer->text), n), l.snapshot()}];
         if (NamesToJudge(l)) ++lines_naming_[l.snapshot()];
-        sends += l.kind == Kind::kSend || l.kind == Kind::kMarkerSend;
+        sends += l.kind == Kind::kMarkerSend;
       }
       // Barriers: a process's start says how it takes every snapshot, a
       // record how it takes that one.
@@ -965,25 +1266,24 @@ class Merge {
     for (bool moved = true; moved;) {
       moved = false;
       for (NodeId n = 0; n < by_node_.size(); ++n) {
-        while (next_[n] < by_node_[n]->lines.size() &&
-               by_node_[n]->lines[next_[n]].kind != Kind::kCrash &&
-               Emit(n, by_node_[n]->lines[next_[n]])) {
-          ++next_[n];
+        for (const Line* l; (l = cursors_[n].Peek()) != nullptr && l->kind != Kind::kCrash &&
+                            Emit(n, *l);) {
+          cursors_[n].Pop();
           moved = true;
         }
         if (!log_->ordered) return false;
       }
       if (moved) continue;
       for (NodeId n = 0; n < by_node_.size() && !moved; ++n) {
-        if (next_[n] < by_node_[n]->lines.size() &&
-            by_node_[n]->lines[next_[n]].kind == Kind::kCrash) {
-          Emit(n, by_node_[n]->lines[next_[n]++]);
+        if (const Line* l = cursors_[n].Peek(); l != nullptr && l->kind == Kind::kCrash) {
+          Emit(n, *l);
+          cursors_[n].Pop();
           moved = true;
         }
       }
     }
     for (NodeId n = 0; n < by_node_.size(); ++n) {
-      if (next_[n] < by_node_[n]->lines.size()) return Stuck(by_node_[n]->lines[next_[n]], n);
+      if (const Line* l = cursors_[n].Peek(); l != nullptr) return Stuck(*l, n);
     }
     return true;
   }
@@ -1079,7 +1379,7 @@ class Merge {
     const ChannelId c = net_.Find(n, Node(l.peer->text));
     const Seq seq = NextSeq(l);
     const std::uint64_t number = ++sent_on_[c];
-    sent_[l.msg()->index] = {seq, number, &l, c};
+    sent_[l.msg()->index] = {seq, number, l.value, l.epoch_or_none, c};
     in_flight_[c].insert(number);
     StreamEvent e;
     e.kind = EventKind::kSend;
@@ -1284,7 +1584,7 @@ class Merge {
 
   // Every process left waits on a receipt: name the first one's reason.
   bool Stuck(const Line& l, NodeId n) {
-    if (l.kind == Kind::kReceive && !sent_anywhere_[l.msg()->index]) {
+    if (l.kind == Kind::kReceive && !tables_.Sent(l.msg())) {
       return Unordered(say_.AboutHistory(say_.ReceivedUnsent(Name(n), l.msg()->text, l.where.str())));
     }
     if (l.kind == Kind::kMarkerReceive) {
@@ -1301,15 +1601,19 @@ class Merge {
   }
 
   // A message's number for the judge, which names it by its send's line: a
-  // transfer by its id, a marker by where it was sent (it has no id).
+  // transfer by its id, a marker by where it was sent (it has no id). The
+  // line itself is gone once fed: a transfer keeps its id's index, a
+  // marker (rare) its place.
   Seq NextSeq(const Line& send) {
-    sent_by_seq_.push_back(&send);
+    const bool marker = send.kind == Kind::kMarkerSend;
+    if (marker) marker_sent_at_.emplace(seq_ + 1, send.where);
+    sent_by_seq_.push_back(marker ? kMarkerSeq : send.msg()->index);
     return ++seq_;
   }
   std::string MessageName(Seq seq) const {
     if (seq == 0 || seq > sent_by_seq_.size()) return "";
-    const Line& l = *sent_by_seq_[seq - 1];
-    return l.kind == Kind::kSend ? l.msg()->text : l.where.str();
+    const std::uint32_t id = sent_by_seq_[seq - 1];
+    return id == kMarkerSeq ? marker_sent_at_.at(seq).str() : tables_.messages.At(id).text;
   }
   NodeId Node(const std::string& name) const {
     auto it = std::lower_bound(log_->processes.begin(), log_->processes.end(), name);
@@ -1322,7 +1626,7 @@ class Merge {
   void EpochsAnywhere(bool any) { epochs_any_ = any; }
   // Names each transfer by its channel and number, and notes every
   // message received, for Crash: set before Run, and held only when a
-  // process crashes.
+  // process crashes (then every line is held: HoldEveryLine).
   void IndexTransfers() {
     if (!crashes_) return;
     received_anywhere_.assign(sent_.size(), false);
@@ -1359,17 +1663,17 @@ class Merge {
   };
 
   const std::vector<Process*>& by_node_;
+  std::vector<Cursor>& cursors_;
   EventsLog* log_;
   const Findings& say_;  // in the log's language
   const sim::Topology& net_;
   StreamJudge* judge_;
   const Tables& tables_;
-  std::vector<std::size_t> next_;
   std::vector<std::uint64_t> sent_on_;  // by channel: messages sent, markers too
   std::vector<std::set<std::uint64_t>> in_flight_;  // by channel: transfers' numbers
   std::map<ChannelId, std::uint64_t> transfers_on_;  // by channel: transfers sent
   std::vector<SentMessage> sent_;  // by message index (seq 0: not sent yet)
-  std::vector<bool> received_, sent_anywhere_, received_anywhere_;  // by message index
+  std::vector<bool> received_, received_anywhere_;  // by message index
   std::map<std::pair<ChannelId, SnapshotId>, std::deque<Marker>> markers_;
   std::map<std::pair<ChannelId, SnapshotId>, std::uint64_t> markers_to_receive_, markers_received_;
   std::map<std::pair<ChannelId, std::uint64_t>, std::uint32_t> name_of_number_;  // message index
@@ -1385,7 +1689,10 @@ class Merge {
   std::vector<bool> overdrawn_, wrong_epoch_;
   std::map<std::pair<NodeId, SnapshotId>, bool> aligned_of_;
   Seq seq_ = 0;
-  std::vector<const Line*> sent_by_seq_;  // by Seq - 1: the sends' lines (they never move)
+  // By Seq - 1: a transfer's message index, or kMarkerSeq (NextSeq).
+  static constexpr std::uint32_t kMarkerSeq = UINT32_MAX;
+  std::vector<std::uint32_t> sent_by_seq_;
+  std::map<Seq, Where> marker_sent_at_;
   std::size_t index_ = 0;
   bool broken_ = false;
   bool epochs_ = false, epochs_any_ = false;
@@ -1543,7 +1850,8 @@ std::vector<SnapshotClaim> Claim(const std::vector<Process*>& by_node, const Mer
 
 }  // namespace
 
-StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
+StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang,
+                                  const std::function<void()>& between_readings) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<fs::path> files;
@@ -1558,23 +1866,38 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   Tables tables;
   std::map<std::string, Process> processes;
   std::vector<std::string> snapshot_names;
+  // Two readings: the first checks every line and holds only what the
+  // checks across lines and the claims need (Held), the second feeds the
+  // merge as it reads (Cursor). A log whose sends or receipts those checks
+  // could refuse is read once more, holding every line (HoldEveryLine).
+  bool every_line_held = false;
   try {
-    for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables);
+    for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables, false);
     if (processes.empty()) throw Malformed{Status::Error(Code::kLogNoEvents, dir)};
+    if (HoldEveryLine(processes, tables)) {
+      every_line_held = true;
+      processes.clear();  // before the names its lines point to
+      tables = Tables{};
+      log.lines = 0;
+      for (const fs::path& f : files) ReadFile(f, &processes, &log.lines, &tables, true);
+    }
     CheckNames(processes, &tables);
     NumberSnapshots(processes, &tables, &snapshot_names);
   } catch (const Malformed& m) {
     return m.why;
   }
+  if (between_readings) between_readings();
+  tables.intern_messages = every_line_held;
   std::vector<Process*> by_node;
+  std::vector<Cursor> cursors;
+  cursors.reserve(processes.size());
   std::vector<std::string> sources;
-  bool epochs = false;
   for (auto& [name, p] : processes) {
     log.processes.push_back(name);
     log.initial.push_back(p.lines.front().value);
-    sources.push_back(p.file);
+    sources.push_back(*p.file);
     by_node.push_back(&p);
-    for (const Line& l : p.lines) epochs |= l.epoch().has_value();
+    cursors.emplace_back(name, p, every_line_held, &tables);
   }
   const sim::Topology net = TopologyOf(log.processes, processes);
   // The format's states are numbers its messages move, a send taking and a
@@ -1582,10 +1905,16 @@ StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang) {
   StreamJudge judge(net, log.processes, std::move(sources), apps::App::kBank, lang);
   judge.KeepEveryVerdict();
   judge.NameSnapshots(snapshot_names);
-  Merge merge(by_node, &log, net, &judge, tables);
-  merge.EpochsAnywhere(epochs);
+  Merge merge(by_node, &cursors, &log, net, &judge, tables);
+  merge.EpochsAnywhere(tables.epochs);
   merge.IndexTransfers();
-  if (!merge.Run()) return log;
+  try {
+    const bool ordered = merge.Run();
+    for (Cursor& c : cursors) c.Finish();
+    if (!ordered) return log;
+  } catch (const Malformed& m) {
+    return m.why;  // a file changed since the first reading (Cursor)
+  }
   CheckRestarts(by_node, &log);
   const std::vector<SnapshotClaim> claims = Claim(by_node, merge, net, snapshot_names, &log);
   for (const SnapshotClaim& c : claims) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -60,8 +61,12 @@ struct EventsLog {
 // line, and what is wrong there; or the folder's own problem) when DIR
 // holds no such files or a line is not what the format says; a log that is
 // well formed but wrong is read, and judged. `lang`: the language of the
-// log's problems and findings.
-StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang = Lang::kEn);
+// log's problems and findings. The files are read twice (the first
+// reading checks them, the second feeds the judge); one changed in between
+// is refused (kLogChanged). `between_readings`, for a test only, runs
+// between the two, to change a file there.
+StatusOr<EventsLog> ReadEventsLog(const std::string& dir, Lang lang = Lang::kEn,
+                                  const std::function<void()>& between_readings = {});
 
 // The log's own problems, then the checker's findings on its snapshots, in
 // the log's language.
