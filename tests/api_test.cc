@@ -1597,7 +1597,12 @@ TEST_F(ServerTest, ExploreRunsOneSearchAtATimeAndRefusesAnotherWith503) {
   std::thread slow([&] {
     httplib::Client c("127.0.0.1", port_);
     c.set_read_timeout(60);
-    const std::string body = json{{"scenario", DemoScenario(15)}}.dump();
+    // A bank of five branches with a snapshot: past the page's bounds, so
+    // it holds the search for its whole 50,000 states or 3 seconds.
+    const std::string body = json{{"scenario",
+                                   "network P1=100 P2=100 P3=100 P4=100 P5=100\ntransfer P1 P2 10\n"
+                                   "snapshot P1\ntransfer P2 P3 10\ntransfer P3 P4 10\ntransfer P4 P5 10\n"}}
+                                .dump();
     // It may itself arrive while one of the others runs: then it asks again.
     for (;;) {
       auto res = c.Post("/api/explore", body, "application/json");

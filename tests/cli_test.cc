@@ -224,14 +224,14 @@ TEST_F(CliTest, ExploreSaysRightInEveryScheduleOrWhereABoundStoppedIt) {
                                 "snapshot P1\n");
   Outcome o = Cutline({"explore", path});
   EXPECT_EQ(o.status, 0) << o;
-  EXPECT_TRUE(Contains(o.out, "# right in every schedule (119 states;")) << o;
+  EXPECT_TRUE(Contains(o.out, "# right in every schedule (88 states;")) << o;
   // The visited states are fingerprints, and the output says what that could
   // have hidden; --exact keeps them whole and says nothing of the sort.
   EXPECT_TRUE(Contains(o.out, "# states kept as 64-bit fingerprints: the chance that two shared one and a "
                               "state went unexplored is at most ")) << o;
   Outcome exact = Cutline({"explore", path, "--exact"});
   EXPECT_EQ(exact.status, 0) << exact;
-  EXPECT_TRUE(Contains(exact.out, "# right in every schedule (119 states;")) << exact;
+  EXPECT_TRUE(Contains(exact.out, "# right in every schedule (88 states;")) << exact;
   EXPECT_FALSE(Contains(exact.out, "fingerprint")) << exact;
   const json written = json::parse(Cutline({"explore", path, "--json"}).out, nullptr, false);
   Outcome j = Cutline({"explore", path, "--json", "--starts", "anywhere"});
