@@ -104,19 +104,14 @@ test('a correct rule: right in every schedule, with how many; Chandy-Lamport wit
   await expect(progress(page)).toContainText('The shortest schedule that breaks it: step 0 of');
 });
 
-test('nothing to judge, demo 15 judged in full, and past the server\'s bounds: the page says so and keeps the run', async ({ page }) => {
+test('nothing to judge, and past the server\'s bounds: the page says so and keeps the run', async ({ page }) => {
   test.setTimeout(60_000);
   await openPage(page);
   await button(page).click();
   await settle(page);
   await expect(result(page).locator('.explore-nothing')).toHaveText('Nothing to judge: no schedule of this run starts a snapshot. Start a snapshot (or play a demo) and ask again.');
-  // Demo 15, the real deadlock with two snapshots, is searched in full within the bounds.
-  await startDemo(page, 15);
-  await stepToTheEnd(page, 13);
-  await button(page).click();
-  await settle(page);
-  await expect(result(page).locator('.explore-right')).toContainText(/^Right in every schedule/);
-  // A bank of five branches with a snapshot is not: the page says how far it got.
+  // A bank of five branches with a snapshot has more states than the server's bound (no demo
+  // has: api_test holds each to it): the page says how far it got.
   const lines = ['network P1=100 P2=100 P3=100 P4=100 P5=100', 'transfer P1 P2 10', 'snapshot P1',
     'transfer P2 P3 10', 'transfer P3 P4 10', 'transfer P4 P5 10'];
   await page.goto(`/#s=${Buffer.from(`${lines.join('\n')}\n`).toString('base64url')}`);
