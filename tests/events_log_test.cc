@@ -3,6 +3,7 @@
 // Chandy-Lamport implementation in Python, good and broken on purpose, and
 // lines that are not what the format says, each refused with its place.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -244,8 +245,8 @@ TEST_F(EventsLogTest, AMalformedLineIsRefusedInJapaneseToo) {
 }
 
 // A file may hold several processes' events (docs/logs.md, "Files"): the
-// reader then reads each process's own lines out of it, skipping the
-// others'. The committed logs, their lines dealt into one file in turns
+// reader then holds every line, rather than read the file through once for
+// each of its processes (HoldEveryLine). The committed logs, their lines dealt into one file in turns
 // (each process's in its order), get the verdicts of one file each.
 TEST_F(EventsLogTest, OneFileOfEveryProcessGetsTheVerdictOfAFileEach) {
   for (const std::string name : {"good", "lost-message", "record-after-marker"}) {
@@ -279,6 +280,43 @@ TEST_F(EventsLogTest, OneFileOfEveryProcessGetsTheVerdictOfAFileEach) {
     EXPECT_EQ(got_out, std::regex_replace(want.out, place, "FILE:LINE"));
     EXPECT_NE(got_out, "");
   }
+}
+
+// A log of many processes, each in a file of its own, is judged as ever
+// when the program may hold fewer files open at once than there are
+// processes: reading the files again would open every one at once, so the
+// reader holds such a log's lines instead (HoldEveryLine). A ring of 100
+// processes, each passing $1 on and recording one snapshot, under a limit
+// of 64 open files.
+TEST_F(EventsLogTest, ALogOfMoreProcessesThanOpenFilesIsJudged) {
+  constexpr int kProcesses = 100;
+  const fs::path ring = dir_ / "ring";
+  fs::create_directories(ring);
+  auto name = [](int i) { return "P" + std::to_string((i + kProcesses) % kProcesses); };
+  for (int i = 0; i < kProcesses; ++i) {
+    const std::string me = name(i), next = name(i + 1), prev = name(i - 1);
+    std::ofstream out(ring / (me + ".jsonl"));
+    out << R"({"format": "cutline-events", "version": 1})" << "\n"
+        << R"({"process": ")" << me << R"(", "kind": "start", "state": 10, "inputs": [")" << prev << "\"]}\n"
+        << R"({"process": ")" << me << R"(", "kind": "send", "to": ")" << next << R"(", "msg": "m)" << i
+        << R"(", "amount": 1})" << "\n"
+        << R"({"process": ")" << me << R"(", "kind": "receive", "from": ")" << prev << R"(", "msg": "m)"
+        << (i + kProcesses - 1) % kProcesses << "\"}\n"
+        << R"({"process": ")" << me << R"(", "kind": "record", "snapshot": 1, "state": 10})" << "\n"
+        << R"({"process": ")" << me << R"(", "kind": "marker-send", "to": ")" << next << R"(", "snapshot": 1})" << "\n"
+        << R"({"process": ")" << me << R"(", "kind": "marker-receive", "from": ")" << prev << R"(", "snapshot": 1})"
+        << "\n"
+        << R"({"process": ")" << me << R"(", "kind": "part-done", "snapshot": 1, "channels": {")" << prev
+        << "\": []}}\n";
+  }
+  auto few_files = [] {
+    const rlimit limit{64, 64};
+    return ::setrlimit(RLIMIT_NOFILE, &limit) == 0;
+  };
+  const Outcome o = Cutline({"check", "--logs", ring.string(), "--format", "events"}, "", std::chrono::seconds(60),
+                            few_files);
+  EXPECT_EQ(o.status, 0) << o;
+  EXPECT_EQ(o.out.rfind("ok: 1 complete snapshot", 0), 0u) << o;
 }
 
 // The reader reads the files twice: the first reading checks every line,

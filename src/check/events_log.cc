@@ -1036,9 +1036,19 @@ void CheckNames(const std::map<std::string, Process>& processes, Tables* tables)
 // refuse a send or a receipt, which were not held, so that it names the
 // same first faulty line as ever; and when the merge needs what only all
 // lines show (a drop's and a crash's rules). Otherwise those checks can
-// only refuse a held line, and see every held one.
+// only refuse a held line, and see every held one. And when reading again
+// would cost more than holding: the merge reads every process's file at
+// once, one open file (and its 64 KiB block) each, so a log of many
+// processes would meet the open files' limit (1,024 by default), and a
+// file shared by several processes would be read through once for each.
 bool HoldEveryLine(const std::map<std::string, Process>& processes, const Tables& tables) {
   if (tables.drops || tables.crashes) return true;
+  constexpr std::size_t kMostFilesReadAgain = 64;
+  if (processes.size() > kMostFilesReadAgain) return true;
+  std::set<const std::string*> files;
+  for (const auto& [name, p] : processes) {
+    if (!files.insert(p.file).second) return true;
+  }
   if (tables.epochs && (tables.no_epochs || tables.markers)) return true;
   for (std::uint8_t bits : tables.message_bits) {
     if ((bits & Tables::kSentTwice) != 0) return true;
