@@ -1144,7 +1144,10 @@ class Cursor {
       if (number_ == 1) continue;  // its header: the bytes compared at the end cover it
       std::optional<Line> line = Read(where);
       if (!NamesKnown()) Changed();
-      if (!line || process_ != name_) continue;
+      if (!line) continue;
+      // A file read again holds one process's lines (HoldEveryLine): another's
+      // is a line the first reading did not see.
+      if (process_ != name_) Changed();
       if (++count_ > p_.read) Changed();
       const bool held = next_ < p_.lines.size();
       if (Held(line->kind)) {
