@@ -1,8 +1,10 @@
 #!/bin/bash
 # `make bench-explore`'s second half: `cutline explore` as its user runs it,
 # one process a search, for what a process as a whole spends: distinct
-# states a second, and peak RSS divided by the states visited (the frontier
-# of engines, the fingerprints, the graph kept for the counterexample; not
+# states a second, and peak RSS divided by the states visited (the graph
+# that gives each state's path, for the counterexample and to rebuild the
+# frontier's states; the fingerprints; the sleep sets; the frontier's
+# numbers; the engines of the state being expanded and its children; not
 # the fingerprints alone). The bank as a line of transfers on 3, 4 and 5
 # branches with one and two snapshots (as explore_bench.cc), and demo 15
 # (the locks with two snapshots), each stopped at MAX_STATES (default

@@ -1,7 +1,10 @@
-// Breadth-first search over a scenario's schedules: each state of the
-// frontier is an engine (copied at every choice) and how far the written
-// commands have gone; each state met is remembered by its key's
-// fingerprint (Fingerprints) and how it was first reached (Reached). Each
+// Breadth-first search over a scenario's schedules. A state is an engine
+// and how far the written commands have gone; each state met is remembered
+// by its key's fingerprint (Fingerprints) and how it was first reached
+// (Reached), and the frontier holds only states' numbers: a state is
+// rebuilt by replaying its path from the start when its turn comes
+// (Search::Rebuild), its children made from it by copying it, keyed, and
+// let go. Each
 // step runs the next command, the next snapshot start (with
 // starts_anywhere), or one delivery the network allows, save those the
 // reductions leave out (an ample set, Reduced; sleep sets, Independent).
@@ -22,6 +25,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "base/check.h"
 #include "base/overloaded.h"
 #include "check/consistency_checker.h"
 #include "check/findings.h"
@@ -56,14 +60,21 @@ struct Choice {
   bool operator==(const Choice&) const = default;
 };
 
+// A state of the frontier: its number in the graph, whose path rebuilds
+// it (Search::Rebuild), and with sleep sets, the steps to take from it when
+// it is met again with fewer asleep (Search::Revisit); empty: every step.
+struct Queued {
+  std::uint32_t id = 0;
+  std::vector<Choice> again;
+};
+
+// A state being explored, or one step from it.
 struct State {
   Engine engine;
   std::uint32_t done = 0;     // written commands run
   std::uint32_t started = 0;  // snapshot starts run (starts_anywhere)
   std::uint64_t id = 0;       // in the graph
-  // Sleep sets: a state met again with fewer steps asleep, explored again
-  // for these steps only (Search::Revisit); empty: explored in full.
-  std::vector<Choice> again;
+  std::vector<Choice> again;  // Queued::again
 };
 
 // One of a branch's events as a running snapshot sees it, in the
@@ -176,34 +187,42 @@ class Search {
     auto elapsed = [&] {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     };
-    std::vector<State> layer;
     involved_ = Involved(initial, program_);
     involved_starts_ = Involved(initial, starts_);
-    layer.push_back(State{std::move(initial), 0, 0, 0, {}});
+    start_.emplace(std::move(initial));
+    std::vector<Queued> layer = {Queued{0, {}}};
     graph_.push_back(Reached{0, {}});
     ends_.push_back(false);
     sleep_.emplace_back();
     expanded_.push_back(false);
-    if (options_.hashing) Visit(layer.front(), 0);
+    if (options_.hashing) Visit(Rebuild(layer.front()), 0);
+    // A state of the layer with no step left, whose snapshots must all be
+    // complete.
+    auto ends_incomplete = [&](const Queued& q) {
+      if (!q.again.empty()) return false;
+      const State state = Rebuild(q);
+      return !HasStep(state) && NeverCompletes(state);
+    };
     for (std::size_t depth = 0; !layer.empty(); ++depth) {
       if (options_.max_depth != 0 && depth == options_.max_depth) {
         // The schedules of exactly that many steps that end here are judged
         // too: every schedule up to the bound is.
-        for (const State& state : layer) {
-          if (state.again.empty() && !HasStep(state) && NeverCompletes(state)) return Found(elapsed());
+        for (const Queued& q : layer) {
+          if (ends_incomplete(q)) return Found(elapsed());
         }
         return Bounded("depth", elapsed(), depth);
       }
-      std::vector<State> next;
+      std::vector<Queued> next;
       // A step from this layer broke a snapshot: a schedule of depth + 1
       // steps. Only one that ends in this layer with a snapshot left
       // incomplete is shorter: the rest of the layer is looked at for it.
       bool broken = false;
-      for (State& state : layer) {
+      for (Queued& queued : layer) {
         if (broken) {
-          if (state.again.empty() && !HasStep(state) && NeverCompletes(state)) break;
+          if (ends_incomplete(queued)) break;
           continue;
         }
+        const State state = Rebuild(queued);
         // The steps asleep here are not taken: each was taken before this
         // state from a state whose schedules reorder into those through it.
         // A copy: Revisit changes sleep_ as the children are met.
@@ -239,17 +258,19 @@ class Search {
               // the world delivers many messages in one step): its future
               // is known; only the schedules through it are counted.
               edges_.emplace_back(state.id, met);
-              if (options_.sleep_sets) Revisit(met, std::move(child), sleep, &next);
+              if (options_.sleep_sets) Revisit(met, sleep, &next);
               continue;
             }
           }
-          child.id = graph_.size();
-          edges_.emplace_back(state.id, child.id);
+          // Keyed and judged, the child is let go: its number and path
+          // rebuild it when its turn comes.
+          const auto id = static_cast<std::uint32_t>(graph_.size());
+          edges_.emplace_back(state.id, id);
           graph_.push_back(Reached{static_cast<std::uint32_t>(state.id), choice});
           ends_.push_back(false);
           sleep_.push_back(std::move(sleep));
           expanded_.push_back(false);
-          next.push_back(std::move(child));
+          next.push_back(Queued{id, {}});
           if (graph_.size() >= max_states_) {
             return Bounded("states", elapsed(), depth);
           }
@@ -260,9 +281,6 @@ class Search {
         if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
           return Bounded("seconds", elapsed(), depth);
         }
-        // Its children made, a state's engine is done with: freed now, the
-        // frontier holds about one layer of engines, not two.
-        State spent = std::move(state);
       }
       if (broken) return Found(elapsed());
       layer = std::move(next);
@@ -343,17 +361,27 @@ class Search {
   // State `id` met again by a step whose sleep set is `sleep`. Only the
   // steps asleep on both ways may stay asleep (Godefroid's state caching
   // with sleep sets): before it is explored, its sleep set shrinks to them;
-  // after, the steps asleep before and awake now are taken from it (a
-  // copy, `child`, queued with them in `again`).
-  void Revisit(std::uint64_t id, State child, const std::vector<Choice>& sleep, std::vector<State>* next) {
+  // after, the steps asleep before and awake now are taken from it (queued
+  // again, with them in `again`).
+  void Revisit(std::uint32_t id, const std::vector<Choice>& sleep, std::vector<Queued>* next) {
     std::vector<Choice> both, woken;
     for (const Choice& t : sleep_[id]) (Has(sleep, t) ? both : woken).push_back(t);
     if (woken.empty()) return;
     sleep_[id] = std::move(both);
     if (!expanded_[id]) return;
-    child.id = id;
-    child.again = std::move(woken);
-    next->push_back(std::move(child));
+    next->push_back(Queued{id, std::move(woken)});
+  }
+
+  // State q.id, rebuilt by replaying its path from the start. The path is
+  // the first that reached it; any other way to it has the same key, which
+  // nothing after can tell apart.
+  State Rebuild(const Queued& q) const {
+    State s{*start_, 0, 0, q.id, q.again};
+    for (const Choice& c : Path(q.id)) {
+      const Status done = Apply(s, c);
+      CUTLINE_CHECK(done.ok());  // it was taken once, from the same state
+    }
+    return s;
   }
 
   // What each written command touches: the branches it names (nullopt:
@@ -717,8 +745,10 @@ class Search {
     // Each message's place on its channel, from the sends.
     const auto& events = e.history().events();
     // By Seq: the network numbers its messages 1, 2, ... (last_seq).
-    std::vector<std::uint64_t> place(net.last_seq() + 1, 0);
-    std::vector<std::uint64_t> sends(net.channel_count(), 0);
+    std::vector<std::uint64_t>& place = scratch_.place;
+    std::vector<std::uint64_t>& sends = scratch_.sends;
+    place.assign(net.last_seq() + 1, 0);
+    sends.assign(net.channel_count(), 0);
     auto sent = [&](Seq seq, ChannelId c) { place[seq] = c + (++sends[c] << 20); };
     for (const history::Event& ev : events) {
       if (const auto* t = std::get_if<history::Sent<history::Transfer>>(&ev)) sent(t->seq, t->channel);
@@ -780,12 +810,24 @@ class Search {
     const std::size_t n_branches = e.branch_count();
     // Each branch's state as the history replays it, and before its last
     // receipt.
-    std::vector<Amount> state(n_branches), before_last(n_branches);
+    // Each key reuses the buffers of the one before (Scratch).
+    std::vector<Amount>& state = scratch_.state;
+    std::vector<Amount>& before_last = scratch_.before_last;
+    std::vector<std::uint64_t>& last = scratch_.last;
+    std::vector<bool>& recorded = scratch_.recorded;
+    std::vector<std::vector<Seen>>& items = scratch_.items;
+    std::vector<std::string>& own = scratch_.own;
+    state.resize(n_branches);
+    before_last.resize(n_branches);
     for (NodeId n = 0; n < n_branches; ++n) state[n] = before_last[n] = e.initial_balance(n);
-    std::vector<std::uint64_t> last(n_branches, 0);
-    std::vector<bool> recorded(n_branches, false);
-    std::vector<std::vector<Seen>> items(n_branches);
-    std::vector<std::string> own(n_branches);
+    last.assign(n_branches, 0);
+    recorded.assign(n_branches, false);
+    items.resize(n_branches);
+    own.resize(n_branches);
+    for (NodeId n = 0; n < n_branches; ++n) {
+      items[n].clear();
+      own[n].clear();
+    }
     // The items since the last flush into own[n]: before the record, all
     // of them, sorted; after, by channel, each channel's in order.
     auto flush = [&](NodeId n) {
@@ -879,6 +921,7 @@ class Search {
   // "states"), which no memory here would hold anyway.
   static constexpr std::uint64_t kMostStates = std::numeric_limits<std::uint32_t>::max();
   const std::uint64_t max_states_;
+  std::optional<Engine> start_;  // the state every path starts from (Rebuild)
   std::vector<Reached> graph_;
   std::vector<bool> ends_;  // by state: nothing more can happen there
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges_;  // every step kept, from -> to
@@ -886,6 +929,16 @@ class Search {
   Fingerprints fingerprints_;
   std::unordered_map<std::string, std::uint32_t> exact_;
   std::string key_;  // Visit's, reused
+  // KeyInto's and SeenBy's buffers, reused from key to key: a key is made
+  // at every step, and allocating them each time was a tenth of the search.
+  struct Scratch {
+    std::vector<std::uint64_t> place, sends, last;
+    std::vector<Amount> state, before_last;
+    std::vector<bool> recorded;
+    std::vector<std::vector<Seen>> items;
+    std::vector<std::string> own;
+  };
+  mutable Scratch scratch_;
   // By state: its sleep set, and whether its steps were taken yet.
   std::vector<std::vector<Choice>> sleep_;
   std::vector<bool> expanded_;
