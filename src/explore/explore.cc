@@ -228,8 +228,8 @@ class Search {
         // A copy: Revisit changes sleep_ as the children are met.
         const std::vector<Choice> asleep = sleep_[state.id];
         std::vector<Choice> taken;  // the steps taken from here, in order
-        std::vector<std::pair<Choice, State>> steps = Steps(state);
-        const bool moved = !steps.empty();
+        bool moved = false;  // some step is possible here, taken or not
+        std::vector<std::pair<Choice, State>> steps = Steps(state, asleep, &moved);
         for (auto& [choice, child] : steps) {
           if (Has(asleep, choice)) continue;
           if (!state.again.empty() && !Has(state.again, choice)) continue;
@@ -436,10 +436,15 @@ class Search {
 
   // The steps taken from s, each with the state it leads to: one branch's
   // deliveries alone when the reduction allows it (Reduced), else every
-  // step possible. A step that completes a snapshot is seen (the judge
-  // looks at it): a reduced set holding one is not taken alone, and the
-  // steps it took are reused among all of them.
-  std::vector<std::pair<Choice, State>> Steps(const State& s) const {
+  // step possible save those `asleep` or, when s is queued again, not in
+  // s.again (not made at all: a copy of the engine is what a step costs
+  // most). A step that completes a snapshot is seen (the judge looks at
+  // it): a reduced set holding one is not taken alone, and the steps it
+  // took are reused among all of them. *moved: whether any step is
+  // possible from s, taken or not.
+  std::vector<std::pair<Choice, State>> Steps(const State& s, const std::vector<Choice>& asleep,
+                                              bool* moved) const {
+    *moved = true;
     // Every step tried in a reduced set, kept for the fallback.
     std::vector<std::pair<Choice, State>> reduced;
     if (options_.reduction) {
@@ -453,14 +458,18 @@ class Search {
       }
     }
     std::vector<std::pair<Choice, State>> out;
+    std::vector<Choice> left;  // possible, perhaps, and not wanted
     for (const Choice& c : Choices(s)) {
       auto taken = std::find_if(reduced.begin(), reduced.end(), [&](const auto& step) { return step.first == c; });
       if (taken != reduced.end()) {
         out.push_back(std::move(*taken));
+      } else if (Has(asleep, c) || (!s.again.empty() && !Has(s.again, c))) {
+        left.push_back(c);
       } else {
         TakeInto(s, c, &out);
       }
     }
+    *moved = !out.empty() || std::any_of(left.begin(), left.end(), [&](const Choice& c) { return Possible(s, c); });
     return out;
   }
 
@@ -473,13 +482,16 @@ class Search {
 
   // Whether any step can be taken from s (Steps, without keeping them).
   bool HasStep(const State& s) const {
-    for (const Choice& c : Choices(s)) {
-      // Choices offers a delivery only where one can be made.
-      if (c.kind == Choice::Kind::kDeliver) return true;
-      State child{s.engine, s.done, s.started, 0, {}};
-      if (Apply(child, c).ok()) return true;
-    }
-    return false;
+    const std::vector<Choice> choices = Choices(s);
+    return std::any_of(choices.begin(), choices.end(), [&](const Choice& c) { return Possible(s, c); });
+  }
+
+  // Whether choice c can be taken from s: Choices offers a delivery only
+  // where one can be made; a command is tried on a copy.
+  bool Possible(const State& s, const Choice& c) const {
+    if (c.kind == Choice::Kind::kDeliver) return true;
+    State child{s.engine, s.done, s.started, 0, {}};
+    return Apply(child, c).ok();
   }
 
   static bool Completes(const State& before, const State& after) {
