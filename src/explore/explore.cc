@@ -61,11 +61,17 @@ struct Choice {
 };
 
 // A state of the frontier: its number in the graph, whose path rebuilds
-// it (Search::Rebuild), and with sleep sets, the steps to take from it when
-// it is met again with fewer asleep (Search::Revisit); empty: every step.
+// it (Search::Rebuild), and with sleep sets, which steps to take from it
+// when it is met again with fewer asleep (Search::Revisit).
 struct Queued {
   std::uint32_t id = 0;
-  std::vector<Choice> again;
+  std::uint32_t again = 0;  // 0: every step; else 1 + its place in Layer::again
+};
+// The states of one depth, 8 bytes each (the frontier was a fifth of a
+// search's memory as a vector a state), and the few queued again.
+struct Layer {
+  std::vector<Queued> states;
+  std::vector<std::vector<Choice>> again;
 };
 
 // A state being explored, or one step from it.
@@ -92,6 +98,67 @@ constexpr ChannelId kNoChannel = std::numeric_limits<ChannelId>::max();
 struct Reached {
   std::uint32_t parent = 0;
   Choice choice;
+};
+
+// The sleep sets, by state (Search::Revisit): one pool of choices, each
+// packed in 4 bytes (8 for a delivery past a channel's head, on channels
+// that reorder), and each state's place in it. Held as a vector a state,
+// they were half of a search's memory (24 bytes, and a block of 16 bytes a
+// choice with the allocator's own; about five choices a state on the
+// 5-branch bank).
+class SleepSets {
+ public:
+  // The set of the next state, numbered size().
+  void Add(const std::vector<Choice>& set) {
+    const std::size_t at = pool_.size();
+    for (const Choice& c : set) Pack(c, &pool_);
+    places_.push_back(Place(at, pool_.size() - at));
+  }
+  std::vector<Choice> Of(std::uint32_t id) const {
+    std::vector<Choice> set;
+    const std::uint64_t at = places_[id] >> kLengthBits, end = at + (places_[id] & kLengthMask);
+    for (std::uint64_t i = at; i < end;) set.push_back(Unpack(&i));
+    return set;
+  }
+  // State id's set is now `kept`, which it holds (so it fits in place).
+  void Shrink(std::uint32_t id, const std::vector<Choice>& kept) {
+    const std::uint64_t at = places_[id] >> kLengthBits;
+    std::vector<std::uint32_t> words;
+    for (const Choice& c : kept) Pack(c, &words);
+    CUTLINE_CHECK(words.size() <= (places_[id] & kLengthMask));
+    std::copy(words.begin(), words.end(), pool_.begin() + static_cast<std::ptrdiff_t>(at));
+    places_[id] = Place(at, words.size());
+  }
+
+ private:
+  // A place: where its set begins in the pool, and how many words.
+  static constexpr int kLengthBits = 24;
+  static constexpr std::uint64_t kLengthMask = (std::uint64_t{1} << kLengthBits) - 1;
+  static std::uint64_t Place(std::uint64_t at, std::uint64_t length) {
+    CUTLINE_CHECK(length <= kLengthMask && at < (std::uint64_t{1} << (64 - kLengthBits)));
+    return at << kLengthBits | length;
+  }
+  // A choice's first word: its kind in the low 2 bits (3: a delivery with
+  // its `at` in a second word), the command's index or the channel above.
+  static constexpr std::uint32_t kDeliverAt = 3;
+  static void Pack(const Choice& c, std::vector<std::uint32_t>* out) {
+    const std::uint32_t which = c.kind == Choice::Kind::kDeliver ? c.channel : c.index;
+    CUTLINE_CHECK(which < (1u << 30));
+    const bool at = c.kind == Choice::Kind::kDeliver && c.at != 1;
+    out->push_back(which << 2 | (at ? kDeliverAt : static_cast<std::uint32_t>(c.kind)));
+    if (at) out->push_back(c.at);
+  }
+  Choice Unpack(std::uint64_t* i) const {
+    const std::uint32_t word = pool_[(*i)++];
+    Choice c;
+    const std::uint32_t kind = word & 3;
+    c.kind = kind == kDeliverAt ? Choice::Kind::kDeliver : static_cast<Choice::Kind>(kind);
+    (c.kind == Choice::Kind::kDeliver ? c.channel : c.index) = word >> 2;
+    if (kind == kDeliverAt) c.at = pool_[(*i)++];
+    return c;
+  }
+  std::vector<std::uint64_t> places_;  // by state: Place
+  std::vector<std::uint32_t> pool_;
 };
 
 // Appends `v` as 8 bytes.
@@ -190,43 +257,44 @@ class Search {
     involved_ = Involved(initial, program_);
     involved_starts_ = Involved(initial, starts_);
     start_.emplace(std::move(initial));
-    std::vector<Queued> layer = {Queued{0, {}}};
+    Layer layer;
+    layer.states.push_back(Queued{0, 0});
     graph_.push_back(Reached{0, {}});
     ends_.push_back(false);
-    sleep_.emplace_back();
+    sleep_.Add({});
     expanded_.push_back(false);
-    if (options_.hashing) Visit(Rebuild(layer.front()), 0);
+    if (options_.hashing) Visit(Rebuild(layer.states.front(), layer), 0);
     // A state of the layer with no step left, whose snapshots must all be
     // complete.
     auto ends_incomplete = [&](const Queued& q) {
-      if (!q.again.empty()) return false;
-      const State state = Rebuild(q);
+      if (q.again != 0) return false;
+      const State state = Rebuild(q, layer);
       return !HasStep(state) && NeverCompletes(state);
     };
-    for (std::size_t depth = 0; !layer.empty(); ++depth) {
+    for (std::size_t depth = 0; !layer.states.empty(); ++depth) {
       if (options_.max_depth != 0 && depth == options_.max_depth) {
         // The schedules of exactly that many steps that end here are judged
         // too: every schedule up to the bound is.
-        for (const Queued& q : layer) {
+        for (const Queued& q : layer.states) {
           if (ends_incomplete(q)) return Found(elapsed());
         }
         return Bounded("depth", elapsed(), depth);
       }
-      std::vector<Queued> next;
+      Layer next;
       // A step from this layer broke a snapshot: a schedule of depth + 1
       // steps. Only one that ends in this layer with a snapshot left
       // incomplete is shorter: the rest of the layer is looked at for it.
       bool broken = false;
-      for (Queued& queued : layer) {
+      for (const Queued& queued : layer.states) {
         if (broken) {
           if (ends_incomplete(queued)) break;
           continue;
         }
-        const State state = Rebuild(queued);
+        const State state = Rebuild(queued, layer);
         // The steps asleep here are not taken: each was taken before this
         // state from a state whose schedules reorder into those through it.
         // A copy: Revisit changes sleep_ as the children are met.
-        const std::vector<Choice> asleep = sleep_[state.id];
+        const std::vector<Choice> asleep = sleep_.Of(state.id);
         std::vector<Choice> taken;  // the steps taken from here, in order
         bool moved = false;  // some step is possible here, taken or not
         std::vector<std::pair<Choice, State>> steps = Steps(state, asleep, &moved);
@@ -268,9 +336,9 @@ class Search {
           edges_.emplace_back(state.id, id);
           graph_.push_back(Reached{static_cast<std::uint32_t>(state.id), choice});
           ends_.push_back(false);
-          sleep_.push_back(std::move(sleep));
+          sleep_.Add(sleep);
           expanded_.push_back(false);
-          next.push_back(Queued{id, {}});
+          next.states.push_back(Queued{id, 0});
           if (graph_.size() >= max_states_) {
             return Bounded("states", elapsed(), depth);
           }
@@ -363,20 +431,21 @@ class Search {
   // with sleep sets): before it is explored, its sleep set shrinks to them;
   // after, the steps asleep before and awake now are taken from it (queued
   // again, with them in `again`).
-  void Revisit(std::uint32_t id, const std::vector<Choice>& sleep, std::vector<Queued>* next) {
+  void Revisit(std::uint32_t id, const std::vector<Choice>& sleep, Layer* next) {
     std::vector<Choice> both, woken;
-    for (const Choice& t : sleep_[id]) (Has(sleep, t) ? both : woken).push_back(t);
+    for (const Choice& t : sleep_.Of(id)) (Has(sleep, t) ? both : woken).push_back(t);
     if (woken.empty()) return;
-    sleep_[id] = std::move(both);
+    sleep_.Shrink(id, both);
     if (!expanded_[id]) return;
-    next->push_back(Queued{id, std::move(woken)});
+    next->again.push_back(std::move(woken));
+    next->states.push_back(Queued{id, static_cast<std::uint32_t>(next->again.size())});
   }
 
   // State q.id, rebuilt by replaying its path from the start. The path is
   // the first that reached it; any other way to it has the same key, which
   // nothing after can tell apart.
-  State Rebuild(const Queued& q) const {
-    State s{*start_, 0, 0, q.id, q.again};
+  State Rebuild(const Queued& q, const Layer& layer) const {
+    State s{*start_, 0, 0, q.id, q.again != 0 ? layer.again[q.again - 1] : std::vector<Choice>{}};
     for (const Choice& c : Path(q.id)) {
       const Status done = Apply(s, c);
       CUTLINE_CHECK(done.ok());  // it was taken once, from the same state
@@ -952,7 +1021,7 @@ class Search {
   };
   mutable Scratch scratch_;
   // By state: its sleep set, and whether its steps were taken yet.
-  std::vector<std::vector<Choice>> sleep_;
+  SleepSets sleep_;
   std::vector<bool> expanded_;
   std::vector<std::optional<std::vector<NodeId>>> involved_, involved_starts_;  // Involved
   bool any_started_ = false;  // an end state reached has a snapshot
