@@ -397,14 +397,14 @@ class Search {
           1.0, static_cast<double>(result_.transitions) * static_cast<double>(n) /
                    std::ldexp(1.0, options_.fingerprint_bits));
     }
+    // The steps sorted by where they start, in place: a state's are found
+    // by a binary search (a vector of successors a state doubled the
+    // search's memory at its very end).
+    std::sort(edges_.begin(), edges_.end());
     std::vector<std::uint32_t> waiting(n, 0);
-    std::vector<std::vector<std::uint32_t>> out(n);
-    for (const auto& [from, to] : edges_) {
-      ++waiting[to];
-      out[from].push_back(to);
-    }
+    for (const auto& edge : edges_) ++waiting[edge.second];
     std::vector<double> paths(n, 0);
-    std::vector<std::size_t> longest(n, 0);
+    std::vector<std::uint32_t> longest(n, 0);
     paths[0] = 1;
     std::vector<std::uint32_t> ready = {0};
     while (!ready.empty()) {
@@ -412,9 +412,11 @@ class Search {
       ready.pop_back();
       if (ends_[s]) {
         result_.schedules += paths[s];
-        result_.depth = std::max(result_.depth, longest[s]);
+        result_.depth = std::max<std::size_t>(result_.depth, longest[s]);
       }
-      for (std::uint32_t t : out[s]) {
+      auto from_s = std::lower_bound(edges_.begin(), edges_.end(), std::pair<std::uint32_t, std::uint32_t>(s, 0));
+      for (; from_s != edges_.end() && from_s->first == s; ++from_s) {
+        const std::uint32_t t = from_s->second;
         paths[t] += paths[s];
         longest[t] = std::max(longest[t], longest[s] + 1);
         if (--waiting[t] == 0) ready.push_back(t);
