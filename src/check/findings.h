@@ -244,6 +244,11 @@ class Findings {
   // The visited states kept as `bits`-bit fingerprints: at most `chance`
   // that a collision hid a state (explore.h, Result::collision_chance).
   virtual std::string ExploredFingerprints(int bits, double chance) const = 0;
+  // A search still running: the distinct states met, the steps up to which
+  // every schedule is explored, the states met and not yet explored, and
+  // the seconds so far (explore::Progress). Printed every few seconds.
+  virtual std::string ExploredSoFar(std::uint64_t states, std::size_t depth, std::uint64_t queued,
+                                    double seconds) const = 0;
   // `bound`: "states" or "seconds".
   virtual std::string ExploredBounded(std::string_view bound, std::uint64_t states,
                                       std::size_t depth) const = 0;

@@ -374,6 +374,12 @@ class English final : public Findings {
     return fmt::format("broken: the shortest schedule that breaks it has {} step{}, as a scenario:",
                        steps, steps == 1 ? "" : "s");
   }
+  std::string ExploredSoFar(std::uint64_t states, std::size_t depth, std::uint64_t queued,
+                            double seconds) const override {
+    return fmt::format("exploring: {} distinct states so far, every schedule of up to {} steps "
+                       "explored, {} states waiting ({:.0f} s)",
+                       states, depth, queued, seconds);
+  }
   std::string ExploredBounded(std::string_view bound, std::uint64_t states,
                               std::size_t depth) const override {
     return fmt::format("stopped by --max-{} after {} states: no schedule explored breaks it, but "

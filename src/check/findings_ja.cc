@@ -366,6 +366,12 @@ class Japanese final : public Findings {
   std::string ExploredBroken(std::size_t steps) const override {
     return fmt::format("誤り: 破る最短のスケジュールは{}ステップです。シナリオとして:", steps);
   }
+  std::string ExploredSoFar(std::uint64_t states, std::size_t depth, std::uint64_t queued,
+                            double seconds) const override {
+    return fmt::format("探索中: これまでに異なる状態{}個、{}ステップまでのスケジュールはすべて探索済み、"
+                       "探索待ちの状態{}個（{:.0f}秒）",
+                       states, depth, queued, seconds);
+  }
   std::string ExploredBounded(std::string_view bound, std::uint64_t states,
                               std::size_t depth) const override {
     return fmt::format("--max-{} により状態{}個で止まりました: 探索したスケジュールに誤りはありませんが、"

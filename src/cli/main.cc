@@ -332,6 +332,12 @@ int ExploreCommand(const ScenarioArgs& a) {
   cutline::explore::Options options = a.explore_options;
   options.starts_anywhere = a.explore_starts == "anywhere";
   options.lang = lang;
+  // On stderr: standard output stays a scenario that runs as it is.
+  options.progress = [lang](const cutline::explore::Progress& p) {
+    fmt::print(stderr, "# {}\n",
+               cutline::check::FindingsIn(lang).ExploredSoFar(p.states, p.depth, p.queued, p.seconds));
+    std::fflush(stderr);
+  };
   cutline::StatusOr<cutline::explore::Result> found = cutline::explore::Explore(text, options);
   if (!found.ok()) return Refuse(found.status(), lang);
   const cutline::explore::Result& r = *found;

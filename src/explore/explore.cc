@@ -271,6 +271,7 @@ class Search {
       const State state = Rebuild(q, layer);
       return !HasStep(state) && NeverCompletes(state);
     };
+    double next_report = options_.progress_every;  // Options::progress
     for (std::size_t depth = 0; !layer.states.empty(); ++depth) {
       if (options_.max_depth != 0 && depth == options_.max_depth) {
         // The schedules of exactly that many steps that end here are judged
@@ -348,6 +349,11 @@ class Search {
         if (!moved && NeverCompletes(state)) return Found(elapsed());
         if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
           return Bounded("seconds", elapsed(), depth);
+        }
+        if (options_.progress && elapsed() >= next_report) {
+          const auto left = static_cast<std::uint64_t>(&layer.states.back() - &queued);
+          options_.progress(Progress{graph_.size(), depth, left + next.states.size(), elapsed()});
+          next_report = elapsed() + options_.progress_every;
         }
       }
       if (broken) return Found(elapsed());

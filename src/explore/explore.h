@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,14 @@
 #include "scenario/runner.h"
 
 namespace cutline::explore {
+
+// How far a search has gone, while it runs (Options::progress).
+struct Progress {
+  std::uint64_t states = 0;  // distinct states met so far
+  std::size_t depth = 0;     // every schedule of up to this many steps is explored
+  std::uint64_t queued = 0;  // states met and not yet explored
+  double seconds = 0;
+};
 
 struct Options {
   // Each snapshot start may happen at any point, not only where written.
@@ -62,6 +71,11 @@ struct Options {
   // For the tests that hold the reductions to the full search: keep the
   // states where nothing more can happen (Result::end_states).
   bool keep_end_states = false;
+  // Called about every `progress_every` seconds while the search runs, as
+  // TLC reports its progress: `cutline explore` prints it on stderr, so
+  // that a search of minutes is not silent. None: no calls.
+  std::function<void(const Progress&)> progress;
+  double progress_every = 10;
   // What the scenario as written may cost (the server's, scenario/runner.h);
   // past them it is refused before any search.
   scenario::Limits limits;

@@ -391,6 +391,35 @@ TEST(ExploreTest, FingerprintsCanHideStatesAndTheResultSaysHowLikelyThatWas) {
   EXPECT_EQ(hidden.collision_chance, 1.0);
 }
 
+// A search reports how far it has gone while it runs (cutline explore
+// prints it every 10 s): asked at every state, the reports grow, the last
+// is within the result, and the layer explored only deepens.
+TEST(ExploreTest, ASearchReportsItsProgressWhileItRuns) {
+  std::vector<Progress> seen;
+  Options every;
+  every.progress = [&](const Progress& p) { seen.push_back(p); };
+  every.progress_every = 0;
+  const Result r = ExploreOk("network P1=100 P2=100 P3=100\ntransfer P1 P2 10\nsnapshot P1\ntransfer P2 P3 10\n",
+                             every);
+  ASSERT_EQ(r.outcome, Outcome::kRight);
+  ASSERT_GT(seen.size(), 10u);
+  for (std::size_t i = 1; i < seen.size(); ++i) {
+    EXPECT_GE(seen[i].states, seen[i - 1].states);
+    EXPECT_GE(seen[i].depth, seen[i - 1].depth);
+    EXPECT_GE(seen[i].seconds, seen[i - 1].seconds);
+  }
+  EXPECT_LE(seen.back().states, r.states);
+  EXPECT_EQ(seen.back().queued, 0u) << "the last state explored leaves nothing waiting";
+  EXPECT_GT(seen[seen.size() / 2].queued, 0u);
+  // Without a callback, or before its first interval, nothing is reported.
+  Options quiet;
+  quiet.progress = [&](const Progress& p) { seen.push_back(p); };
+  quiet.progress_every = 1e9;
+  const std::size_t before = seen.size();
+  ExploreOk("network P1=100 P2=100\ntransfer P1 P2 10\nsnapshot P1\n", quiet);
+  EXPECT_EQ(seen.size(), before);
+}
+
 TEST(ExploreTest, AScenarioThatDoesNotRunIsRefusedAsRunRefusesIt) {
   StatusOr<Result> r = Explore("network A=100 B=100\ntransfer A C 10\n", {});
   ASSERT_FALSE(r.ok());
