@@ -175,21 +175,32 @@ std::uint64_t Mix(std::uint64_t x) {
   return x;
 }
 
-// A state's fingerprint: its key (made of 8-byte words, Put) folded word
-// by word through Mix, cut to `bits`, never 0 (the empty slot's mark).
+// The 128-bit product of a and b, its halves folded by xor (wyhash's
+// "mum"): every bit of either moves about half of the result's.
+std::uint64_t Mum(std::uint64_t a, std::uint64_t b) {
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+}
+
+// A state's fingerprint: its key folded 16 bytes at a time through one
+// 128-bit multiplication (as wyhash does; folding each 8-byte word through
+// two rounds of Mix cost 7 % more of the search), then Mix, cut to `bits`,
+// never 0 (the empty slot's mark).
 std::uint64_t Fingerprint(std::string_view key, int bits) {
-  std::uint64_t h = Mix(key.size() + 0x9e3779b97f4a7c15ULL);
+  constexpr std::uint64_t kA = 0xa0761d6478bd642fULL, kB = 0xe7037ed1a0b428dbULL;
+  std::uint64_t h = Mix(key.size() ^ 0x9e3779b97f4a7c15ULL);
   std::size_t i = 0;
-  for (; i + 8 <= key.size(); i += 8) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, key.data() + i, 8);
-    h = Mix(h ^ Mix(w));
+  for (; i + 16 <= key.size(); i += 16) {
+    std::uint64_t w[2];
+    std::memcpy(w, key.data() + i, 16);
+    h = Mum(w[0] ^ kA, w[1] ^ h ^ kB);
   }
   if (i < key.size()) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, key.data() + i, key.size() - i);
-    h = Mix(h ^ Mix(w));
+    std::uint64_t w[2] = {0, 0};
+    std::memcpy(w, key.data() + i, key.size() - i);
+    h = Mum(w[0] ^ kA, w[1] ^ h ^ kB);
   }
+  h = Mix(h);
   if (bits < 64) h &= (std::uint64_t{1} << bits) - 1;
   return h == 0 ? 1 : h;
 }
