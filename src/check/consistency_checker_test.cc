@@ -343,6 +343,19 @@ std::vector<std::string> EverySentence(const Findings& f) {
 }
 constexpr std::size_t kSentences = 86;  // the 79 methods of Findings, seven of them twice
 
+// Explore's counts run to millions: grouped by threes, as the page prints
+// them; past 10^15, with an exponent.
+TEST(FindingsTest, CountsAreGroupedByThrees) {
+  EXPECT_EQ(Grouped(0), "0");
+  EXPECT_EQ(Grouped(999), "999");
+  EXPECT_EQ(Grouped(1000), "1,000");
+  EXPECT_EQ(Grouped(43692207), "43,692,207");
+  EXPECT_EQ(ExploreCount(1380571), "1,380,571");
+  EXPECT_EQ(ExploreCount(3.2e21), "3.2e+21");
+  EXPECT_EQ(FindingsIn(Lang::kEn).ExploredRight(19870, 2908),
+            "right in every schedule (19,870 states; 2,908 complete snapshots judged)");
+}
+
 TEST(FindingsTest, EverySentenceIsSaidInBothLanguages) {
   const std::vector<std::string> en = EverySentence(FindingsIn(Lang::kEn));
   const std::vector<std::string> ja = EverySentence(FindingsIn(Lang::kJa));

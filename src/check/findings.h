@@ -285,10 +285,22 @@ class Findings {
                                      std::size_t events) const = 0;
 };
 
-// A count that may pass 2^64 (explore's schedules): whole below 10^15,
-// else with an exponent ("3.2e+21"), in either language.
+// A whole number with its digits grouped by threes ("43,692,207"), as the
+// page prints counts, in either language: explore's counts run to
+// millions.
+inline std::string Grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// A count that may pass 2^64 (explore's schedules): whole and grouped
+// below 10^15, else with an exponent ("3.2e+21"), in either language.
 inline std::string ExploreCount(double n) {
-  return n < 1e15 ? fmt::format("{:.0f}", n) : fmt::format("{:.3g}", n);
+  return n < 1e15 ? Grouped(static_cast<std::uint64_t>(n)) : fmt::format("{:.3g}", n);
 }
 
 // The catalogue in `lang`: a constant, alive as long as the program.

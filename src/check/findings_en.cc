@@ -355,15 +355,17 @@ class English final : public Findings {
                        double seconds) const override {
     // None explored to its end: a search cut short by what it found, or by a bound.
     if (schedules == 0) {
-      return fmt::format("explored {} distinct states ({} steps) in {:.2f} s", states, steps, seconds);
+      return fmt::format("explored {} distinct states ({} steps) in {:.2f} s", Grouped(states),
+                         Grouped(steps), seconds);
     }
     return fmt::format("explored {} distinct states and {} schedule{} to their end ({} steps) in "
                        "{:.2f} s",
-                       states, ExploreCount(schedules), schedules == 1 ? "" : "s", steps, seconds);
+                       Grouped(states), ExploreCount(schedules), schedules == 1 ? "" : "s",
+                       Grouped(steps), seconds);
   }
   std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const override {
-    return fmt::format("right in every schedule ({} states; {} complete snapshot{} judged)", states,
-                       judged, judged == 1 ? "" : "s");
+    return fmt::format("right in every schedule ({} states; {} complete snapshot{} judged)",
+                       Grouped(states), Grouped(judged), judged == 1 ? "" : "s");
   }
   std::string ExploredFingerprints(int bits, double chance) const override {
     return fmt::format("states kept as {}-bit fingerprints: the chance that two shared one and a "
@@ -378,13 +380,13 @@ class English final : public Findings {
                             double seconds) const override {
     return fmt::format("exploring: {} distinct states so far, every schedule of up to {} steps "
                        "explored, {} states waiting ({:.0f} s)",
-                       states, depth, queued, seconds);
+                       Grouped(states), depth, Grouped(queued), seconds);
   }
   std::string ExploredBounded(std::string_view bound, std::uint64_t states,
                               std::size_t depth) const override {
     return fmt::format("stopped by --max-{} after {} states: no schedule explored breaks it, but "
                        "not every schedule was explored (every one up to {} steps was)",
-                       bound, states, depth);
+                       bound, Grouped(states), depth);
   }
   std::string ExploredFindings(const std::vector<std::string>& findings) const override {
     return fmt::format("The checker rejects it: {}.", fmt::join(findings, "; "));

@@ -349,14 +349,15 @@ class Japanese final : public Findings {
   std::string Explored(double schedules, std::uint64_t states, std::uint64_t steps,
                        double seconds) const override {
     if (schedules == 0) {
-      return fmt::format("異なる状態{}個（ステップ{}回）を{:.2f}秒で探索しました", states, steps, seconds);
+      return fmt::format("異なる状態{}個（ステップ{}回）を{:.2f}秒で探索しました", Grouped(states),
+                         Grouped(steps), seconds);
     }
     return fmt::format("異なる状態{}個と、最後まで進んだスケジュール{}通り（ステップ{}回）を{:.2f}秒で探索しました",
-                       states, ExploreCount(schedules), steps, seconds);
+                       Grouped(states), ExploreCount(schedules), Grouped(steps), seconds);
   }
   std::string ExploredRight(std::uint64_t states, std::uint64_t judged) const override {
     return fmt::format("どのスケジュールでも正しい（状態{}個、完了したスナップショット{}件を判定）",
-                       states, judged);
+                       Grouped(states), Grouped(judged));
   }
   std::string ExploredFingerprints(int bits, double chance) const override {
     return fmt::format("状態は{}ビットの指紋で記録: 二つの状態が指紋を共有して一方が探索されなかった確率は"
@@ -370,13 +371,13 @@ class Japanese final : public Findings {
                             double seconds) const override {
     return fmt::format("探索中: これまでに異なる状態{}個、{}ステップまでのスケジュールはすべて探索済み、"
                        "探索待ちの状態{}個（{:.0f}秒）",
-                       states, depth, queued, seconds);
+                       Grouped(states), depth, Grouped(queued), seconds);
   }
   std::string ExploredBounded(std::string_view bound, std::uint64_t states,
                               std::size_t depth) const override {
     return fmt::format("--max-{} により状態{}個で止まりました: 探索したスケジュールに誤りはありませんが、"
                        "すべては探索していません（{}ステップまではすべて探索しました）",
-                       bound, states, depth);
+                       bound, Grouped(states), depth);
   }
   std::string ExploredFindings(const std::vector<std::string>& findings) const override {
     return fmt::format("検査はこれを不合格とします: {}。", fmt::join(findings, "。"));
