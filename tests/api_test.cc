@@ -32,6 +32,7 @@
 #include "explore/explore.h"
 #include "scenario/demos.h"
 #include "raw_http.h"
+#include "test_share.h"
 #include "server/routes.h"
 #include "server/server.h"
 #include "server/web_assets.h"
@@ -1487,8 +1488,7 @@ constexpr const char* kPastTheBounds =
 // demo to it; under ASan (a reduced share), searching about fifteen times
 // slower, it is left to that build.
 TEST(ApiExplore, EveryDemoIsSearchedInFullWithinThePagesBoundOnStates) {
-  const char* share = std::getenv("CUTLINE_PROPERTY_SHARE");
-  if (share != nullptr && std::strtol(share, nullptr, 10) < 100) GTEST_SKIP() << "left to the plain build";
+  if (cutline::test_support::PropertyShare() < 100) GTEST_SKIP() << "left to the plain build";
   cutline::explore::Options options;
   options.max_states = cutline::server::kExploreBounds.max_states;
   for (const cutline::scenario::Demo& demo : cutline::scenario::Demos()) {

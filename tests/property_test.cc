@@ -30,6 +30,7 @@
 #include "engine/property.h"
 #include "scenario/analysis.h"
 #include "scenario/run_record.h"
+#include "test_share.h"
 
 namespace cutline {
 namespace {
@@ -54,27 +55,10 @@ bool MaxSuccessGiven() {
          std::string(params).find("max_success") != std::string::npos;
 }
 
-// The share of each property's full count a run makes, in percent, from
-// CUTLINE_PROPERTY_SHARE (default 100). The properties stay the same; only
-// their number of cases is sized per build: `make test` runs the full counts
-// in the plain build and a fifth of them under ASan (which runs each case
-// about ten times slower), `make test-long` ten times the full counts
-// (1000) and the full counts under ASan. Never fewer than 50 cases.
-int PropertyShare() {
-  static const int share = [] {
-    const char* text = std::getenv("CUTLINE_PROPERTY_SHARE");
-    if (text == nullptr || *text == '\0') return 100;
-    char* end = nullptr;
-    const long value = std::strtol(text, &end, 10);
-    if (*end != '\0' || value < 1 || value > 100'000) {
-      std::cerr << "CUTLINE_PROPERTY_SHARE must be a whole percentage from 1 to 100000, not '"
-                << text << "'\n";
-      std::exit(2);
-    }
-    return static_cast<int>(value);
-  }();
-  return share;
-}
+// Each property's number of cases is sized per build by the share of its
+// full count (test_share.h); the properties stay the same. Never fewer than
+// 50 cases.
+using test_support::PropertyShare;
 
 int PropertyRuns(int full) {
   if (MaxSuccessGiven()) return full;  // RC_PARAMS decides (CheckProperty)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "apps/app.h"
+#include "test_share.h"
 #include "check/consistency_checker.h"
 #include "engine/engine.h"
 #include "scenario/run_record.h"
@@ -24,18 +25,10 @@
 namespace cutline::explore {
 namespace {
 
-// The share of the random tests' full counts a run makes, in per cent, as
-// the property tests read it (tests/property_test.cc, PropertyShare):
-// `make test` gives the plain build 100 and ASan, where a search runs about
-// fifteen times slower, 10.
-long Share() {
-  const char* share = std::getenv("CUTLINE_PROPERTY_SHARE");
-  const long percent = share != nullptr ? std::strtol(share, nullptr, 10) : 100;
-  return percent > 0 ? percent : 100;
-}
-
-// Never fewer than 4 scenarios.
-int ScenariosFor(int full) { return std::max(4, static_cast<int>(full * Share() / 100)); }
+// The random tests' share of their full counts (test_share.h); never fewer
+// than 4 scenarios.
+using test_support::PropertyShare;
+int ScenariosFor(int full) { return std::max(4, full * PropertyShare() / 100); }
 
 Result ExploreOk(const std::string& scenario, Options options = {}) {
   StatusOr<Result> r = Explore(scenario, options);
@@ -158,7 +151,7 @@ TEST(ExploreTest, CorrectAlgorithmsAreRightInEverySchedule) {
     SCOPED_TRACE(c.name);
     // At a reduced share (ASan), the walk of every schedule is left to the
     // plain build, which holds the reductions to it: here they run alone.
-    const Result r = Share() >= 100 ? RunEveryWay(c.scenario) : ExploreOk(c.scenario);
+    const Result r = PropertyShare() >= 100 ? RunEveryWay(c.scenario) : ExploreOk(c.scenario);
     EXPECT_EQ(r.outcome, Outcome::kRight) << Joined(r.findings) << Joined(r.counterexample);
     EXPECT_GT(r.schedules, 1) << "more than the schedule written";
     EXPECT_GT(r.snapshots_judged, 0u);
@@ -180,7 +173,7 @@ TEST(ExploreTest, EachBrokenRuleYieldsTheShortestCounterexample) {
     SCOPED_TRACE(c.name);
     // At a reduced share (ASan), the walk of every schedule is left to the
     // plain build, which holds the reductions to it: here they run alone.
-    const Result r = Share() >= 100 ? RunEveryWay(c.scenario) : ExploreOk(c.scenario);
+    const Result r = PropertyShare() >= 100 ? RunEveryWay(c.scenario) : ExploreOk(c.scenario);
     ExpectCheckRejects(r);
     EXPECT_EQ(r.counterexample.front(), std::string(c.scenario).substr(0, std::string(c.scenario).find('\n')));
   }
