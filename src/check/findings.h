@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -300,7 +301,7 @@ inline std::string Grouped(std::uint64_t n) {
 // A count that may pass 2^64 (explore's schedules): whole and grouped
 // below 10^15, else with an exponent ("3.2e+21"), in either language.
 inline std::string ExploreCount(double n) {
-  return n < 1e15 ? Grouped(static_cast<std::uint64_t>(n)) : fmt::format("{:.3g}", n);
+  return n < 1e15 ? Grouped(static_cast<std::uint64_t>(std::llround(n))) : fmt::format("{:.3g}", n);
 }
 
 // The catalogue in `lang`: a constant, alive as long as the program.

@@ -369,8 +369,8 @@ class Japanese final : public Findings {
   }
   std::string ExploredSoFar(std::uint64_t states, std::size_t depth, std::uint64_t queued,
                             double seconds) const override {
-    return fmt::format("探索中: これまでに異なる状態{}個、{}ステップまでのスケジュールはすべて探索済み、"
-                       "探索待ちの状態{}個（{:.0f}秒）",
+    return fmt::format("探索中: これまでに異なる状態を{}個発見、{}ステップまでのスケジュールはすべて探索済み、"
+                       "探索待ちの状態{}個（経過{:.0f}秒）",
                        Grouped(states), depth, Grouped(queued), seconds);
   }
   std::string ExploredBounded(std::string_view bound, std::uint64_t states,

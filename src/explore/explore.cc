@@ -4,8 +4,7 @@
 // (Reached), and the frontier holds only states' numbers: a state is
 // rebuilt by replaying its path from the start when its turn comes
 // (Search::Rebuild), its children made from it by copying it, keyed, and
-// let go. Each
-// step runs the next command, the next snapshot start (with
+// let go. Each step runs the next command, the next snapshot start (with
 // starts_anywhere), or one delivery the network allows, save those the
 // reductions leave out (an ample set, Reduced; sleep sets, Independent).
 // Each step that completes a snapshot is judged; each state with no step
@@ -52,7 +51,8 @@ struct Written {
 
 // One step of a schedule.
 struct Choice {
-  enum class Kind : std::uint8_t { kCommand, kStart, kDeliver };
+  // SleepSets packs the kind in 2 bits, 3 being its own escape.
+  enum class Kind : std::uint8_t { kCommand = 0, kStart = 1, kDeliver = 2 };
   Kind kind = Kind::kCommand;
   std::uint32_t index = 0;  // kCommand, kStart: which written one
   ChannelId channel = 0;    // kDeliver: the channel, and the at-th waiting
@@ -108,7 +108,7 @@ struct Reached {
 // 5-branch bank).
 class SleepSets {
  public:
-  // The set of the next state, numbered size().
+  // The set of the next state (states are added in their numbers' order).
   void Add(const std::vector<Choice>& set) {
     const std::size_t at = pool_.size();
     for (const Choice& c : set) Pack(c, &pool_);
@@ -184,8 +184,9 @@ std::uint64_t Mum(std::uint64_t a, std::uint64_t b) {
 
 // A state's fingerprint: its key folded 16 bytes at a time through one
 // 128-bit multiplication (as wyhash does; folding each 8-byte word through
-// two rounds of Mix cost 7 % more of the search), then Mix, cut to `bits`,
-// never 0 (the empty slot's mark).
+// two rounds of Mix cost 7 % more of the search), each product xored into
+// what came before (a block whose product is 0 keeps it, where wyhash would
+// lose it), then Mix, cut to `bits`, never 0 (the empty slot's mark).
 std::uint64_t Fingerprint(std::string_view key, int bits) {
   constexpr std::uint64_t kA = 0xa0761d6478bd642fULL, kB = 0xe7037ed1a0b428dbULL;
   std::uint64_t h = Mix(key.size() ^ 0x9e3779b97f4a7c15ULL);
@@ -193,12 +194,12 @@ std::uint64_t Fingerprint(std::string_view key, int bits) {
   for (; i + 16 <= key.size(); i += 16) {
     std::uint64_t w[2];
     std::memcpy(w, key.data() + i, 16);
-    h = Mum(w[0] ^ kA, w[1] ^ h ^ kB);
+    h ^= Mum(w[0] ^ kA, w[1] ^ h ^ kB);
   }
   if (i < key.size()) {
     std::uint64_t w[2] = {0, 0};
     std::memcpy(w, key.data() + i, key.size() - i);
-    h = Mum(w[0] ^ kA, w[1] ^ h ^ kB);
+    h ^= Mum(w[0] ^ kA, w[1] ^ h ^ kB);
   }
   h = Mix(h);
   if (bits < 64) h &= (std::uint64_t{1} << bits) - 1;
@@ -1085,6 +1086,7 @@ StatusOr<Result> Explore(std::string_view text, const Options& options) {
   // ahead of the one that breaks: the schedules one step shorter are
   // searched again without it, so that the counterexample is a shortest.
   Options shorter = options;
+  shorter.progress = nullptr;  // its counts would start again from 0
   shorter.reduction = false;
   shorter.sleep_sets = false;
   shorter.max_depth = found.counterexample.size() - 2;

@@ -33,7 +33,7 @@ namespace cutline::explore {
 struct Progress {
   std::uint64_t states = 0;  // distinct states met so far
   std::size_t depth = 0;     // every schedule of up to this many steps is explored
-  std::uint64_t queued = 0;  // states met and not yet explored
+  std::uint64_t queued = 0;  // states waiting to be explored (one queued again counts again)
   double seconds = 0;
 };
 

@@ -24,8 +24,8 @@ inline constexpr scenario::Limits kCompareLimits{
     .max_events = kLimits.max_events / 5};
 
 // What one /api/explore may cost: a few seconds of one worker, and the
-// distinct states it keeps (about 200 to 350 bytes each, with the run it
-// is expanding: demo 15's search, in full, peaks at about 14 MB). Every
+// distinct states it keeps (about 100 to 300 bytes each, with the run it
+// is expanding: demo 15's search, in full, peaks at about 11 MB). Every
 // demo is searched in full inside them (api_test holds them to the bound on
 // states); `cutline explore` on the visitor's own machine has no bound but
 // theirs.
