@@ -312,8 +312,6 @@ class Search {
         bool moved = false;  // some step is possible here, taken or not
         std::vector<std::pair<Choice, State>> steps = Steps(state, asleep, &moved);
         for (auto& [choice, child] : steps) {
-          if (Has(asleep, choice)) continue;
-          if (!state.again.empty() && !Has(state.again, choice)) continue;
           ++result_.transitions;
           if (Broken(state, child, choice)) {
             broken = true;
@@ -359,13 +357,13 @@ class Search {
         expanded_[state.id] = true;
         if (broken) continue;
         if (!moved && NeverCompletes(state)) return Found(elapsed());
-        if (options_.max_seconds > 0 && elapsed() > options_.max_seconds) {
-          return Bounded("seconds", elapsed(), depth);
-        }
-        if (options_.progress && elapsed() >= next_report) {
+        // The clock read once a state, and only when a bound or a report needs it.
+        const double now = options_.max_seconds > 0 || options_.progress ? elapsed() : 0;
+        if (options_.max_seconds > 0 && now > options_.max_seconds) return Bounded("seconds", now, depth);
+        if (options_.progress && now >= next_report) {
           const auto left = static_cast<std::uint64_t>(&layer.states.back() - &queued);
-          options_.progress(Progress{graph_.size(), depth, left + next.states.size(), elapsed()});
-          next_report = elapsed() + options_.progress_every;
+          options_.progress(Progress{graph_.size(), depth, left + next.states.size(), now});
+          next_report = now + options_.progress_every;
         }
       }
       if (broken) return Found(elapsed());
@@ -523,16 +521,19 @@ class Search {
            std::find(touched->begin(), touched->end(), ch.to) == touched->end();
   }
 
-  // The steps taken from s, each with the state it leads to: one branch's
-  // deliveries alone when the reduction allows it (Reduced), else every
-  // step possible save those `asleep` or, when s is queued again, not in
-  // s.again (not made at all: a copy of the engine is what a step costs
-  // most). A step that completes a snapshot is seen (the judge looks at
-  // it): a reduced set holding one is not taken alone, and the steps it
-  // took are reused among all of them. *moved: whether any step is
-  // possible from s, taken or not.
+  // The steps to take from s, each with the state it leads to: one
+  // branch's deliveries alone when the reduction allows it (Reduced), else
+  // every step possible; either way save those `asleep` or, when s is
+  // queued again, not in s.again. Those are not made at all (a copy of the
+  // engine is what a step costs most), save in a reduced set: a step that
+  // completes a snapshot is seen (the judge looks at it), so a set holding
+  // one is not taken alone, and each of its steps is made to see, then
+  // reused among all of them. *moved: whether any step is possible from s,
+  // taken or not.
   std::vector<std::pair<Choice, State>> Steps(const State& s, const std::vector<Choice>& asleep,
                                               bool* moved) const {
+    auto wanted = [&](const Choice& c) { return !Has(asleep, c) && (s.again.empty() || Has(s.again, c)); };
+    auto unwanted = [&](const auto& step) { return !wanted(step.first); };
     *moved = true;
     // Every step tried in a reduced set, kept for the fallback.
     std::vector<std::pair<Choice, State>> reduced;
@@ -542,23 +543,29 @@ class Search {
         for (const Choice& c : only) TakeInto(s, c, &taken);
         const bool seen = std::any_of(taken.begin(), taken.end(),
                                       [&](const auto& step) { return Completes(s, step.second); });
-        if (!seen && !taken.empty()) return taken;
+        if (!seen && !taken.empty()) {
+          std::erase_if(taken, unwanted);
+          return taken;
+        }
         for (auto& step : taken) reduced.push_back(std::move(step));
       }
     }
     std::vector<std::pair<Choice, State>> out;
-    std::vector<Choice> left;  // possible, perhaps, and not wanted
+    bool possible = false;     // a step not wanted was made: it is possible
+    std::vector<Choice> left;  // steps not wanted nor made: possible, perhaps
     for (const Choice& c : Choices(s)) {
-      auto taken = std::find_if(reduced.begin(), reduced.end(), [&](const auto& step) { return step.first == c; });
-      if (taken != reduced.end()) {
-        out.push_back(std::move(*taken));
-      } else if (Has(asleep, c) || (!s.again.empty() && !Has(s.again, c))) {
+      auto made = std::find_if(reduced.begin(), reduced.end(), [&](const auto& step) { return step.first == c; });
+      if (made != reduced.end()) {
+        possible = true;
+        if (wanted(c)) out.push_back(std::move(*made));
+      } else if (!wanted(c)) {
         left.push_back(c);
       } else {
         TakeInto(s, c, &out);
       }
     }
-    *moved = !out.empty() || std::any_of(left.begin(), left.end(), [&](const Choice& c) { return Possible(s, c); });
+    *moved = possible || !out.empty() ||
+             std::any_of(left.begin(), left.end(), [&](const Choice& c) { return Possible(s, c); });
     return out;
   }
 
